@@ -1,0 +1,119 @@
+"""Call: run tools on a server that is kept alive (restarted within a budget) for the whole run."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .connect import (
+    CallTimeout,
+    RpcError,
+    ServerCommand,
+    ServerDied,
+    ServerError,
+    StdioConnection,
+    open_stdio,
+)
+from .discover import ServerSurface, discover
+
+
+@dataclass
+class CallOutcome:
+    """What one ``tools/call`` produced: a result, a JSON-RPC error, or a server failure."""
+
+    arguments: dict[str, Any]
+    request: dict[str, Any]
+    result: dict[str, Any] | None = None
+    rpc_error: RpcError | None = None
+    failure: ServerError | None = None
+    elapsed: float = 0.0
+
+    @property
+    def is_error_result(self) -> bool:
+        return self.result is not None and self.result.get("isError") is True
+
+    def request_json(self) -> str:
+        return json.dumps({"id": 1, **self.request}, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass
+class ManagedServer:
+    """A server command, its live connection, and how often it had to be restarted."""
+
+    command: ServerCommand
+    startup_timeout: float
+    call_timeout: float
+    max_message_bytes: int
+    surface: ServerSurface | None = None
+    restarts: int = 0
+    calls: int = 0
+    error_results: int = 0
+    _conn: StdioConnection | None = field(default=None, repr=False)
+
+    def start(self) -> ServerSurface:
+        """Start the server, complete the handshake and read its tool list."""
+        self._conn = open_stdio(
+            self.command,
+            startup_timeout=self.startup_timeout,
+            max_message_bytes=self.max_message_bytes,
+        )
+        try:
+            self.surface = discover(self._conn, timeout=self.startup_timeout)
+        except ServerError:
+            self._conn.kill()
+            raise
+        return self.surface
+
+    @property
+    def protocol_version(self) -> str:
+        return self.surface.protocol_version if self.surface else ""
+
+    def connection(self) -> StdioConnection:
+        """The live connection, restarting a server that died or was killed after a hang."""
+        if self._conn is not None and self._conn.alive:
+            return self._conn
+        self.restarts += 1
+        self._conn = open_stdio(
+            self.command,
+            startup_timeout=self.startup_timeout,
+            max_message_bytes=self.max_message_bytes,
+        )
+        return self._conn
+
+    def stderr_tail(self) -> str:
+        return self._conn.stderr_tail() if self._conn is not None else ""
+
+    def garbage_lines(self) -> tuple[int, list[str]]:
+        if self._conn is None:
+            return 0, []
+        return self._conn.garbage_count, list(self._conn.garbage)
+
+    def call(self, tool_name: str, arguments: dict[str, Any]) -> CallOutcome:
+        params = {"name": tool_name, "arguments": arguments}
+        conn = self.connection()
+        outcome = CallOutcome(arguments, conn.request_message("tools/call", params))
+        started = time.perf_counter()
+        try:
+            outcome.result = conn.request("tools/call", params, timeout=self.call_timeout)
+        except RpcError as exc:
+            outcome.rpc_error = exc
+        except CallTimeout as exc:
+            # A stuck server may never answer again: replace it before the next call.
+            conn.kill()
+            outcome.failure = exc
+        except ServerDied as exc:
+            conn.kill()
+            outcome.failure = exc
+        except ServerError as exc:
+            outcome.failure = exc
+        outcome.elapsed = time.perf_counter() - started
+        self.calls += 1
+        self.error_results += outcome.is_error_result
+        return outcome
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None

@@ -1,0 +1,196 @@
+"""Check: judge a tool's listing (static) and each call's result (dynamic), as plain data.
+
+Nothing here talks to a server or to pytest: the items feed in what was listed and what came
+back, and get ``Finding``s out.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from jsonschema.exceptions import SchemaError, ValidationError
+
+from .discover import ToolSpec
+from .schemas import VALIDATORS, UnsupportedDialect, dialect_of, json_path, validator_for_schema
+
+MAX_ERRORS_SHOWN: Final = 5
+
+
+def describe_errors(errors: Iterable[ValidationError]) -> list[str]:
+    """``$.items[0].price: 'abc' is not of type 'number'`` lines, shallowest first."""
+    ordered = sorted(errors, key=lambda e: (len(e.absolute_path), json_path(e.absolute_path)))
+    lines = [f"{json_path(e.absolute_path)}: {_shorten(e.message)}" for e in ordered]
+    if len(lines) > MAX_ERRORS_SHOWN:
+        lines = [*lines[:MAX_ERRORS_SHOWN], f"… and {len(lines) - MAX_ERRORS_SHOWN} more"]
+    return lines
+
+
+def _shorten(text: str, limit: int = 240) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing wrong. ``severity`` is "error" (fails the item) or "warning" (reported)."""
+
+    check: str
+    message: str
+    severity: str = "error"
+    details: tuple[str, ...] = ()
+
+    def render(self) -> str:
+        lines = [self.message, *(f"  {d}" for d in self.details)]
+        return "\n".join(lines)
+
+
+# -- static checks -------------------------------------------------------------------------
+
+
+def _schema_findings(
+    label: str, schema: Any, *, root_object: bool, root_reason: str
+) -> Iterator[Finding]:
+    if not isinstance(schema, dict):
+        yield Finding("schema", f"{label} is not a JSON object: {_shorten(repr(schema))}")
+        return
+    try:
+        dialect = dialect_of(schema)
+    except UnsupportedDialect as exc:
+        yield Finding("schema", f"{label}: {exc}")
+        return
+    cls = VALIDATORS[dialect]
+    try:
+        cls.check_schema(schema)
+    except SchemaError as exc:
+        where = json_path(exc.absolute_path) if exc.absolute_path else "$"
+        yield Finding(
+            "schema",
+            f"{label} is not a valid {dialect} schema",
+            details=(f"at {where}: {_shorten(exc.message)}",),
+        )
+        return
+    except RecursionError:
+        yield Finding("schema", f"{label} is nested too deeply to check")
+        return
+    if root_object and schema.get("type") != "object":
+        yield Finding(
+            "schema",
+            f"{label} root must be an object schema ({root_reason}); it has "
+            f"type {schema.get('type', '(none)')!r}",
+        )
+    remote = sorted(set(_remote_refs(schema)))
+    if remote:
+        yield Finding(
+            "schema",
+            f"{label} refers to network $ref(s) that clients must not fetch: "
+            + ", ".join(remote[:3]),
+        )
+
+
+def _remote_refs(node: Any, depth: int = 0) -> Iterator[str]:
+    if depth > 200:
+        return
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and not ref.startswith("#") and "://" in ref:
+            yield ref
+        for value in node.values():
+            yield from _remote_refs(value, depth + 1)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _remote_refs(value, depth + 1)
+
+
+def check_listing(tool: ToolSpec, *, protocol_version: str) -> list[Finding]:
+    """The static ``schema`` check: the listing entry, its schemas and its name."""
+    findings = [Finding("schema", p) for p in tool.problems]
+    if tool.problems and not isinstance(tool.input_schema, dict):
+        return findings
+    findings += _schema_findings(
+        "inputSchema", tool.input_schema, root_object=True, root_reason="the spec requires it"
+    )
+    if tool.output_schema is not None:
+        legacy = protocol_version != "2026-07-28"
+        findings += _schema_findings(
+            "outputSchema",
+            tool.output_schema,
+            root_object=legacy,
+            root_reason=f"protocol {protocol_version} requires it",
+        )
+    findings += _name_findings(tool.name)
+    return findings
+
+
+def _name_findings(name: str) -> list[Finding]:
+    from mcp.shared.tool_name_validation import validate_tool_name
+
+    result = validate_tool_name(name)
+    if not result.warnings:
+        return []
+    return [
+        Finding(
+            "schema",
+            f"tool name {name!r} does not follow the spec's naming rules: "
+            + "; ".join(w.rstrip(".") for w in result.warnings),
+            severity="warning",
+        )
+    ]
+
+
+# -- dynamic checks ------------------------------------------------------------------------
+
+
+def check_result(
+    tool: ToolSpec, result: Mapping[str, Any], *, protocol_version: str
+) -> list[Finding]:
+    """One ``tools/call`` result against the contract the tool declared."""
+    content = result.get("content")
+    if not isinstance(content, list):
+        return [
+            Finding(
+                "contract",
+                "the result is not a CallToolResult: 'content' must be an array, got "
+                + _shorten(json.dumps(content, default=repr)),
+            )
+        ]
+    if result.get("isError") is True:
+        return []
+    schema = tool.output_schema
+    if not isinstance(schema, dict):
+        return []
+    if "structuredContent" not in result:
+        return [
+            Finding(
+                "contract",
+                "the tool declares an outputSchema but the result has no structuredContent",
+                details=(
+                    "a tool with an outputSchema must return structured results that conform to it",
+                ),
+            )
+        ]
+    structured = result["structuredContent"]
+    findings = []
+    if protocol_version != "2026-07-28" and not isinstance(structured, dict):
+        findings.append(
+            Finding(
+                "contract",
+                f"structuredContent must be an object under protocol {protocol_version}, "
+                f"got {type(structured).__name__}",
+            )
+        )
+    try:
+        validator = validator_for_schema(schema)
+    except (UnsupportedDialect, SchemaError):
+        return findings  # the schema item already reports it
+    errors = list(validator.iter_errors(structured))
+    if errors:
+        findings.append(
+            Finding(
+                "contract",
+                f"structuredContent does not match the outputSchema ({dialect_of(schema)})",
+                details=tuple(describe_errors(errors)),
+            )
+        )
+    return findings

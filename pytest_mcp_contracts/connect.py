@@ -1,0 +1,503 @@
+"""Connect: start an MCP server over stdio and speak JSON-RPC to it, in either protocol era.
+
+We keep our own small client instead of the SDK's ``mcp.Client`` because a contract tester
+must see the bytes the server really sent: the SDK validates ``structuredContent`` and whole
+responses on the client side and throws the result away on a violation, and on pre-2026
+connections one malformed tool makes the whole ``tools/list`` page fail to parse. Our client
+returns raw JSON objects; the checks decide what is wrong with them.
+
+The client is synchronous (a reader thread per pipe), so pytest items can call it without an
+event loop and without anyio's "exit cancel scope in a different task" trap.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import json
+import os
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+MODERN_VERSION: Final = "2026-07-28"
+HANDSHAKE_VERSION: Final = "2025-11-25"
+HANDSHAKE_VERSIONS: Final = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+
+CLIENT_INFO: Final = {"name": "pytest-mcp-contracts", "version": "0.1.0"}
+_PROTOCOL_VERSION_KEY: Final = "io.modelcontextprotocol/protocolVersion"
+_CLIENT_INFO_KEY: Final = "io.modelcontextprotocol/clientInfo"
+_CLIENT_CAPABILITIES_KEY: Final = "io.modelcontextprotocol/clientCapabilities"
+_SERVER_INFO_KEY: Final = "io.modelcontextprotocol/serverInfo"
+
+STDERR_TAIL_LINES: Final = 40
+_STDERR_LINE_BYTES: Final = 2000
+_GARBAGE_KEPT: Final = 5
+
+
+class ServerError(Exception):
+    """The server could not be used: it did not start, died, broke the protocol or timed out."""
+
+    def __init__(self, message: str, *, stderr_tail: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.stderr_tail = stderr_tail
+
+
+class ServerStartError(ServerError):
+    """The server never got through the handshake."""
+
+
+class ServerDied(ServerError):
+    """The server process exited (or closed stdout) while a request was pending."""
+
+
+class CallTimeout(ServerError):
+    """No answer within the allotted time."""
+
+
+class ProtocolViolation(ServerError):
+    """The server answered with something that is not a JSON-RPC response to our request."""
+
+
+@dataclass(frozen=True)
+class RpcError(Exception):
+    """A JSON-RPC error object the server answered with."""
+
+    code: int
+    message: str
+    data: Any = None
+
+    def __str__(self) -> str:
+        return f"JSON-RPC error {self.code}: {self.message}"
+
+
+@dataclass(frozen=True)
+class ServerCommand:
+    """A stdio server as the user named it."""
+
+    argv: tuple[str, ...]
+    env: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, command: str) -> ServerCommand:
+        argv = tuple(shlex.split(command))
+        if not argv:
+            raise ValueError("an empty server command")
+        return cls(argv=argv)
+
+    @property
+    def display(self) -> str:
+        return shlex.join(self.argv)
+
+
+class _Pending:
+    __slots__ = ("event", "response")
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.response: dict[str, Any] | None = None
+
+
+class StdioConnection:
+    """One running server process and the JSON-RPC session over its stdin/stdout."""
+
+    def __init__(
+        self,
+        command: ServerCommand,
+        *,
+        max_message_bytes: int,
+    ) -> None:
+        self.command = command
+        self.max_message_bytes = max_message_bytes
+        self.protocol_version: str | None = None
+        self.server_info: dict[str, Any] = {}
+        self.capabilities: dict[str, Any] = {}
+        self._stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
+        self.garbage: collections.deque[str] = collections.deque(maxlen=_GARBAGE_KEPT)
+        self.garbage_count = 0
+        self._pending: dict[int, _Pending] = {}
+        self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self._next_id = 0
+        self._closed = threading.Event()
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    # -- process ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        env = {**os.environ, **self.command.env}
+        try:
+            self._proc = subprocess.Popen(
+                self.command.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+                # Its own process group, so shutdown also reaches what it spawned (npx, uv run).
+                start_new_session=True,
+            )
+        except FileNotFoundError:
+            raise ServerStartError(
+                f"command not found: {self.command.argv[0]!r}. "
+                "Check the --mcp-server value and PATH."
+            ) from None
+        except PermissionError:
+            raise ServerStartError(
+                f"permission denied running {self.command.argv[0]!r}: is it executable?"
+            ) from None
+        except OSError as exc:
+            raise ServerStartError(f"could not start the server: {exc}") from None
+        threading.Thread(target=self._read_stdout, name="mcp-stdout", daemon=True).start()
+        threading.Thread(target=self._read_stderr, name="mcp-stderr", daemon=True).start()
+
+    @property
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None and not self._closed.is_set()
+
+    @property
+    def returncode(self) -> int | None:
+        return None if self._proc is None else self._proc.poll()
+
+    def stderr_tail(self) -> str:
+        # The reader thread may still be draining the pipe of a process that just died.
+        if self._proc is not None and self._proc.poll() is not None:
+            time.sleep(0.05)
+        return "".join(self._stderr_tail)
+
+    def close(self) -> None:
+        """Close stdin, give the server two seconds, then SIGTERM and SIGKILL its process group."""
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            try:
+                assert proc.stdin is not None
+                proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                self._signal_group(proc, signal.SIGTERM)
+                try:
+                    proc.wait(timeout=2)
+                except subprocess.TimeoutExpired:
+                    self._signal_group(proc, signal.SIGKILL)
+                    proc.wait()
+        self._closed.set()
+        self._fail_pending()
+
+    def kill(self) -> None:
+        """Stop a server that is stuck: no polite shutdown."""
+        proc = self._proc
+        if proc is not None and proc.poll() is None:
+            self._signal_group(proc, signal.SIGKILL)
+            proc.wait()
+        self._closed.set()
+        self._fail_pending()
+
+    @staticmethod
+    def _signal_group(proc: subprocess.Popen[bytes], sig: signal.Signals) -> None:
+        try:
+            os.killpg(proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            with contextlib.suppress(ProcessLookupError):
+                proc.send_signal(sig)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _read_stderr(self) -> None:
+        assert self._proc is not None and self._proc.stderr is not None
+        stream = self._proc.stderr
+        while True:
+            line = stream.readline(_STDERR_LINE_BYTES)
+            if not line:
+                return
+            self._stderr_tail.append(line.decode("utf-8", "replace"))
+
+    def _read_stdout(self) -> None:
+        assert self._proc is not None and self._proc.stdout is not None
+        stream = self._proc.stdout
+        try:
+            while True:
+                line = stream.readline(self.max_message_bytes + 1)
+                if not line:
+                    return
+                if len(line) > self.max_message_bytes and not line.endswith(b"\n"):
+                    self._skip_oversized(stream, len(line))
+                    continue
+                self._handle_line(line)
+        finally:
+            self._closed.set()
+            self._fail_pending()
+
+    def _skip_oversized(self, stream: Any, seen: int) -> None:
+        # Drain the rest of the line without holding it: a hostile server must not exhaust memory.
+        total = seen
+        while True:
+            chunk = stream.readline(1 << 20)
+            total += len(chunk)
+            if not chunk or chunk.endswith(b"\n"):
+                break
+        self._record_garbage(
+            f"<a message of {total} bytes, over the {self.max_message_bytes}-byte limit "
+            "(--mcp-max-result-bytes)>"
+        )
+        # Whatever request it answered gets an oversized marker: it cannot be matched by id.
+        with self._lock:
+            pending = list(self._pending.items())
+        for _, slot in pending:
+            slot.response = {"__oversized__": total}
+            slot.event.set()
+
+    def _handle_line(self, line: bytes) -> None:
+        text = line.strip()
+        if not text:
+            return
+        try:
+            message = json.loads(text)
+        except ValueError:
+            self._record_garbage(text.decode("utf-8", "replace")[:200])
+            return
+        if not isinstance(message, dict):
+            self._record_garbage(text.decode("utf-8", "replace")[:200])
+            return
+        if "method" in message:
+            if "id" in message:
+                self._answer_server_request(message)
+            return  # notifications (logging, progress, list_changed) are not ours to act on
+        msg_id = message.get("id")
+        with self._lock:
+            slot = self._pending.get(msg_id) if isinstance(msg_id, int) else None
+        if slot is None:
+            self._record_garbage(f"a response to an unknown request id {msg_id!r}")
+            return
+        slot.response = message
+        slot.event.set()
+
+    def _record_garbage(self, text: str) -> None:
+        self.garbage_count += 1
+        self.garbage.append(text)
+
+    def _answer_server_request(self, message: dict[str, Any]) -> None:
+        # A tester has no user to ask: answer ping, refuse sampling/elicitation/roots.
+        if message.get("method") == "ping":
+            reply: dict[str, Any] = {"jsonrpc": "2.0", "id": message["id"], "result": {}}
+        else:
+            reply = {
+                "jsonrpc": "2.0",
+                "id": message["id"],
+                "error": {"code": -32601, "message": "not supported by pytest-mcp-contracts"},
+            }
+        with contextlib.suppress(ServerError):
+            self._write(reply)
+
+    def _fail_pending(self) -> None:
+        with self._lock:
+            pending = list(self._pending.values())
+        for slot in pending:
+            slot.event.set()
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def _write(self, message: Mapping[str, Any]) -> None:
+        proc = self._proc
+        if proc is None or proc.stdin is None:
+            raise ServerDied("the server is not running")
+        data = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        try:
+            with self._write_lock:
+                proc.stdin.write(data)
+                proc.stdin.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            raise ServerDied(
+                f"the server closed its stdin{self._exit_note()}",
+                stderr_tail=self.stderr_tail(),
+            ) from None
+
+    def _exit_note(self) -> str:
+        code = self.returncode
+        if code is None:
+            return ""
+        if code < 0:
+            try:
+                return f" (killed by {signal.Signals(-code).name})"
+            except ValueError:
+                return f" (killed by signal {-code})"
+        return f" (exit status {code})"
+
+    def _envelope(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        out = dict(params or {})
+        if self.protocol_version == MODERN_VERSION:
+            out["_meta"] = {**(out.get("_meta") or {}), **self._modern_meta(MODERN_VERSION)}
+        return out
+
+    @staticmethod
+    def _modern_meta(version: str) -> dict[str, Any]:
+        return {
+            _PROTOCOL_VERSION_KEY: version,
+            _CLIENT_INFO_KEY: CLIENT_INFO,
+            _CLIENT_CAPABILITIES_KEY: {},
+        }
+
+    def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            message["params"] = dict(params)
+        self._write(message)
+
+    def request_message(self, method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The JSON-RPC request exactly as it goes on the wire (minus the id)."""
+        return {"jsonrpc": "2.0", "method": method, "params": self._envelope(params)}
+
+    def request(
+        self, method: str, params: Mapping[str, Any] | None, *, timeout: float
+    ) -> dict[str, Any]:
+        """Send a request and return its ``result`` object; raise RpcError or a ServerError."""
+        return self._request(method, self._envelope(params), timeout=timeout)
+
+    def _request(self, method: str, params: dict[str, Any], *, timeout: float) -> dict[str, Any]:
+        if self._closed.is_set():
+            raise ServerDied(
+                f"the server has exited{self._exit_note()}", stderr_tail=self.stderr_tail()
+            )
+        with self._lock:
+            self._next_id += 1
+            msg_id = self._next_id
+            slot = self._pending[msg_id] = _Pending()
+        try:
+            self._write({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
+            if not slot.event.wait(timeout):
+                raise CallTimeout(
+                    f"no answer to {method} within {timeout:g} s", stderr_tail=self.stderr_tail()
+                )
+        finally:
+            with self._lock:
+                self._pending.pop(msg_id, None)
+        response = slot.response
+        if response is None:
+            if self._proc is not None:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self._proc.wait(timeout=1)
+            raise ServerDied(
+                f"the server exited while answering {method}{self._exit_note()}",
+                stderr_tail=self.stderr_tail(),
+            )
+        if "__oversized__" in response:
+            raise ProtocolViolation(
+                f"the answer to {method} was {response['__oversized__']} bytes, over the "
+                f"{self.max_message_bytes}-byte limit; raise --mcp-max-result-bytes if it is "
+                "expected",
+                stderr_tail=self.stderr_tail(),
+            )
+        if "error" in response:
+            error = response["error"]
+            if not isinstance(error, dict):
+                raise ProtocolViolation(f"{method} got an error that is not an object: {error!r}")
+            code = error.get("code")
+            return_code = code if isinstance(code, int) else 0
+            raise RpcError(return_code, str(error.get("message", "")), error.get("data"))
+        result = response.get("result")
+        if not isinstance(result, dict):
+            raise ProtocolViolation(
+                f"{method} got a response with no result object: {_short(response)}",
+                stderr_tail=self.stderr_tail(),
+            )
+        return result
+
+    # -- handshake -------------------------------------------------------------------------
+
+    def handshake(self, *, timeout: float) -> None:
+        """Negotiate the protocol: ``server/discover`` (2026-07-28), else ``initialize``."""
+        deadline = time.monotonic() + timeout
+        try:
+            try:
+                result = self._request(
+                    "server/discover", {"_meta": self._modern_meta(MODERN_VERSION)}, timeout=timeout
+                )
+            except RpcError:
+                result = None  # every handshake-era server refuses the probe in its own way
+            if result is not None and MODERN_VERSION in (result.get("supportedVersions") or ()):
+                self.protocol_version = MODERN_VERSION
+                meta = result.get("_meta") or {}
+                self.server_info = _as_dict(meta.get(_SERVER_INFO_KEY))
+                self.capabilities = _as_dict(result.get("capabilities"))
+                return
+            remaining = max(deadline - time.monotonic(), 1.0)
+            init = self._request(
+                "initialize",
+                {
+                    "protocolVersion": HANDSHAKE_VERSION,
+                    "capabilities": {},
+                    "clientInfo": CLIENT_INFO,
+                },
+                timeout=remaining,
+            )
+        except RpcError as exc:
+            raise ServerStartError(
+                f"the initialize handshake failed: {exc}", stderr_tail=self.stderr_tail()
+            ) from None
+        except CallTimeout:
+            raise ServerStartError(
+                f"no answer to the handshake within {timeout:g} s{self._garbage_note()} "
+                "(--mcp-startup-timeout)",
+                stderr_tail=self.stderr_tail(),
+            ) from None
+        except ServerError as exc:
+            raise ServerStartError(
+                f"{exc.message}{self._garbage_note()}", stderr_tail=self.stderr_tail()
+            ) from None
+        version = init.get("protocolVersion")
+        if version not in HANDSHAKE_VERSIONS:
+            raise ServerStartError(
+                f"the server answered initialize with protocol version {version!r}, which this "
+                f"client does not speak (it speaks {', '.join(HANDSHAKE_VERSIONS)} and "
+                f"{MODERN_VERSION})",
+                stderr_tail=self.stderr_tail(),
+            )
+        self.protocol_version = str(version)
+        self.server_info = _as_dict(init.get("serverInfo"))
+        self.capabilities = _as_dict(init.get("capabilities"))
+        self.notify("notifications/initialized")
+
+    def _garbage_note(self) -> str:
+        if not self.garbage_count:
+            return ""
+        shown = "; ".join(repr(g) for g in self.garbage)
+        return (
+            f"; it wrote {self.garbage_count} line(s) to stdout that are not JSON-RPC "
+            f"(stdout is reserved for protocol messages: log to stderr): {shown}"
+        )
+
+
+def _as_dict(value: Any) -> dict[str, Any]:
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def _short(value: Any, limit: int = 300) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def open_stdio(
+    command: ServerCommand, *, startup_timeout: float, max_message_bytes: int
+) -> StdioConnection:
+    """Start the server and complete the handshake, or raise ServerStartError."""
+    conn = StdioConnection(command, max_message_bytes=max_message_bytes)
+    conn.start()
+    try:
+        conn.handshake(timeout=startup_timeout)
+    except BaseException:
+        conn.kill()
+        raise
+    return conn
+
+
+def format_argv(argv: Sequence[str]) -> str:
+    return shlex.join(argv)

@@ -1,0 +1,822 @@
+"""Generate tool inputs from an MCP tool's JSON ``inputSchema``.
+
+hypothesis-jsonschema only understands draft-04/06/07 and cannot follow recursive or
+remote ``$ref``s, while MCP servers mostly publish 2020-12 schemas (pydantic, zod).  So
+each schema is rewritten into one self-contained draft-07 schema, values are generated
+from that, and every value is re-checked against the original schema.  The rewrite may
+be loose; the re-check is what guarantees that no invalid input is ever sent.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+from urllib.parse import unquote, urldefrag, urljoin
+
+import jsonschema
+import jsonschema.exceptions
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+from hypothesis_jsonschema import _from_schema
+from hypothesis_jsonschema._canonicalise import FALSEY, HypothesisRefResolutionError, canonicalish
+
+from . import schemas
+from ._hypothesis_compat import install
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+    from jsonschema.protocols import Validator
+
+__all__ = [
+    "MAX_DEPTH",
+    "GenerationError",
+    "dialect_of",
+    "explain_unsatisfiable",
+    "input_strategy",
+    "prepare_for_generation",
+]
+
+#: Deepest nesting accepted.  Far beyond real tool schemas, and well inside what the
+#: recursive metaschema check and hypothesis-jsonschema survive.
+MAX_DEPTH = 64
+#: How often one ``$ref`` may be followed inside itself before its sub-schema becomes ``false``.
+RECURSION_UNROLL = 3
+#: Inlining ``$ref``s can blow a schema up exponentially; past this many sub-schemas we
+#: unroll recursion less deeply, then give up.
+MAX_EXPANDED_SUBSCHEMAS = 20_000
+#: Longer required strings make hypothesis fail its ``large_base_example`` health check,
+#: so they are built from a short repeated chunk instead (see ``_long_text``).
+LONG_TEXT = 1_000
+#: hypothesis-jsonschema checks each enum value against the whole schema, enum included,
+#: which is quadratic: larger enums are generated from an evenly spread sample.
+MAX_ENUM = 200
+
+Schema = bool | dict[str, Any]
+
+# Before 2019-09, keywords next to "$ref" are ignored.
+_LEGACY = frozenset({"draft-04", "draft-06", "draft-07"})
+_REF_KEYWORDS = ("$ref", "$dynamicRef", "$recursiveRef")
+
+# Where sub-schemas sit, in any supported dialect (used to walk the original schema).
+_SCHEMA_MAPS = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+)
+_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
+_SCHEMA_SINGLES = frozenset(
+    {
+        "items",
+        "additionalItems",
+        "additionalProperties",
+        "propertyNames",
+        "contains",
+        "not",
+        "if",
+        "then",
+        "else",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "contentSchema",
+    }
+)
+# Applicators that look at the instance itself rather than at its members: a $ref cycle
+# through only these never terminates, and their properties count as "evaluated".
+_IN_PLACE_SINGLES = frozenset({"not", "if", "then", "else"})
+_IN_PLACE_LISTS = frozenset({"allOf", "anyOf", "oneOf"})
+
+
+class GenerationError(Exception):
+    """Why no inputs can be generated for a schema.
+
+    The message names the sub-schema (a JSON pointer like ``'#/properties/when'``) and
+    the reason, in plain words, plus what to do; ``pointer`` holds the JSON pointer.
+    """
+
+    def __init__(self, message: str, *, pointer: str = "#") -> None:
+        super().__init__(message)
+        self.pointer = pointer
+
+
+# --------------------------------------------------------------------------- dialects
+
+
+def dialect_of(schema: Mapping[str, Any]) -> str:
+    """The JSON Schema dialect a schema declares: "2020-12" (the default), "2019-09",
+    "draft-07", "draft-06" or "draft-04"."""
+    try:
+        return schemas.dialect_of(schema)
+    except schemas.UnsupportedDialect as exc:
+        raise GenerationError(f"{exc}.", pointer="#/$schema") from None
+
+
+# --------------------------------------------------------------------------- pointers
+
+
+def _escape(token: object) -> str:
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def _pointer(path: Sequence[object]) -> str:
+    return "#" + "".join("/" + _escape(token) for token in path)
+
+
+def _short(pointer: str) -> str:
+    return pointer if len(pointer) <= 120 else f"{pointer[:70]}...{pointer[-40:]}"
+
+
+def _resolve_pointer(root: Mapping[str, Any], pointer: str) -> Any:
+    """The value at ``pointer`` ("#" or "#/a/b"), or KeyError."""
+    node: Any = root
+    for raw in pointer[1:].split("/")[1:]:
+        token = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, Mapping) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            raise KeyError(pointer)
+    return node
+
+
+# --------------------------------------------------------------------------- the document
+
+
+@dataclass(frozen=True)
+class _Document:
+    """An original schema plus what the rewrite needs to know about it."""
+
+    root: Mapping[str, Any]
+    dialect: str
+    keywords: frozenset[str]  # the keywords this dialect validates; the rest are annotations
+    base: str  # the root's $id without fragment, "" if none: refs to it are local
+    anchors: Mapping[str, str]  # anchor name -> pointer of its schema
+    schema_pointers: tuple[str, ...]  # every sub-schema, parents before children
+
+
+def _load(schema: Mapping[str, Any]) -> _Document:
+    if not isinstance(schema, Mapping):
+        raise GenerationError(
+            f"a tool's inputSchema must be a JSON object, not {type(schema).__name__}."
+        )
+    dialect = dialect_of(schema)
+    anchors, pointers = _scan(schema, dialect)
+    id_keyword = "id" if dialect == "draft-04" else "$id"
+    root_id = schema.get(id_keyword)
+    base = urldefrag(root_id).url if isinstance(root_id, str) else ""
+    return _Document(
+        root=schema,
+        dialect=dialect,
+        keywords=frozenset(schemas.VALIDATORS[dialect].VALIDATORS),
+        base=base,
+        anchors=anchors,
+        schema_pointers=pointers,
+    )
+
+
+def _scan(root: Mapping[str, Any], dialect: str) -> tuple[dict[str, str], tuple[str, ...]]:
+    """Check nesting depth and index anchors, without recursion (the input may be hostile)."""
+    anchors: dict[str, str] = {}
+    pointers: list[str] = []
+    id_keyword = "id" if dialect == "draft-04" else "$id"
+    # (value, pointer, level, is it in a schema position?)
+    stack: list[tuple[Any, str, int, bool]] = [(root, "#", 1, True)]
+    while stack:
+        value, ptr, level, is_schema = stack.pop()
+        if level > MAX_DEPTH:
+            raise GenerationError(
+                f"the schema is nested deeper than {MAX_DEPTH} levels at {_short(ptr)}. "
+                "Deeper schemas exhaust the recursion limits of validators and generators; "
+                "flatten the schema (recursive structures should use $ref).",
+                pointer=ptr,
+            )
+        if is_schema and isinstance(value, Mapping):
+            pointers.append(ptr)
+            for keyword in ("$anchor", "$dynamicAnchor"):
+                if isinstance(value.get(keyword), str):
+                    anchors.setdefault(value[keyword], ptr)
+            fragment_id = value.get(id_keyword)
+            if isinstance(fragment_id, str) and fragment_id.startswith("#"):
+                anchors.setdefault(fragment_id[1:], ptr)
+            children: list[tuple[Any, str, int, bool]] = []
+            for key, sub in value.items():
+                at = f"{ptr}/{_escape(key)}"
+                if key in _SCHEMA_MAPS and isinstance(sub, Mapping):
+                    children += [
+                        (s, f"{at}/{_escape(name)}", level + 1, True) for name, s in sub.items()
+                    ]
+                elif key in _SCHEMA_LISTS and isinstance(sub, list):
+                    children += [(s, f"{at}/{i}", level + 1, True) for i, s in enumerate(sub)]
+                elif key in _SCHEMA_SINGLES:
+                    children.append((sub, at, level + 1, True))
+                elif isinstance(sub, (Mapping, list)):
+                    children.append((sub, at, level + 1, False))
+            stack += reversed(children)
+        elif isinstance(value, Mapping):
+            stack += [
+                (v, f"{ptr}/{_escape(k)}", level + 1, False)
+                for k, v in value.items()
+                if isinstance(v, (Mapping, list))
+            ]
+        elif isinstance(value, list):
+            stack += [
+                (v, f"{ptr}/{i}", level + 1, False)
+                for i, v in enumerate(value)
+                if isinstance(v, (Mapping, list))
+            ]
+    return anchors, tuple(pointers)
+
+
+# --------------------------------------------------------------------------- the rewrite
+
+
+class _TooLarge(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class _Trail:
+    """Where the expansion is: how deep, which $refs it is inside, and which schemas it
+    entered since it last moved into a member of the instance (a repeat there is a loop)."""
+
+    depth: int
+    refs: tuple[str, ...]
+    in_place: tuple[str, ...]
+
+    def member(self, ptr: str) -> _Trail:
+        return _Trail(self.depth + 1, self.refs, (ptr,))
+
+    def same_instance(self, ptr: str) -> _Trail:
+        return _Trail(self.depth + 1, self.refs, (*self.in_place, ptr))
+
+    def through_ref(self, target: str) -> _Trail:
+        return _Trail(self.depth + 1, (*self.refs, target), (*self.in_place, target))
+
+
+def _check_pattern(pattern: object, ptr: str) -> None:
+    if not isinstance(pattern, str):
+        return
+    try:
+        re.compile(pattern)
+    except re.error as err:
+        raise GenerationError(_pattern_message(pattern, ptr, err), pointer=ptr) from None
+
+
+def _pattern_message(pattern: str, ptr: str, err: object) -> str:
+    return (
+        f"the pattern {pattern!r} at {_short(ptr)} cannot be used: Python's re module "
+        f"rejects it ({err}). JSON Schema patterns are ECMA-262 regular expressions, and "
+        "some of their syntax (such as \\p{L} Unicode property escapes) has no Python "
+        "equivalent, so neither generation nor validation can run. Rewrite the pattern "
+        "with portable syntax (e.g. [^\\W\\d_] for letters)."
+    )
+
+
+def _copy_value(value: Any) -> Any:
+    # Keyword values are copied so that nothing downstream can mutate the caller's schema;
+    # flat lists (a 100,000-value enum) do not need the cost of deepcopy.
+    if isinstance(value, list) and not any(isinstance(v, (dict, list)) for v in value):
+        return list(value)
+    return copy.deepcopy(value)
+
+
+class _Expander:
+    """Turns (part of) a document into one self-contained draft-07 schema."""
+
+    def __init__(self, doc: _Document, unroll: int) -> None:
+        self.doc = doc
+        self.unroll = unroll
+        self.subschemas = 0
+
+    def at(self, ptr: str) -> Schema:
+        return self.schema(_resolve_pointer(self.doc.root, ptr), ptr, _Trail(0, (), (ptr,)))
+
+    def schema(self, node: object, ptr: str, trail: _Trail) -> Schema:
+        if isinstance(node, bool):
+            return node
+        if not isinstance(node, Mapping):
+            raise GenerationError(
+                f"expected a schema (an object, true or false) at {_short(ptr)}, "
+                f"found {node!r:.60}. Fix the tool's inputSchema.",
+                pointer=ptr,
+            )
+        if trail.depth > MAX_DEPTH:
+            return False  # only reachable through $refs: stop inlining them here
+        self.subschemas += 1
+        if self.subschemas > MAX_EXPANDED_SUBSCHEMAS:
+            raise _TooLarge
+        refs = [k for k in _REF_KEYWORDS if k in node and k in self.doc.keywords]
+        if refs and self.doc.dialect in _LEGACY:
+            return self.follow(node["$ref"], f"{ptr}/$ref", trail)
+        targets = [self.follow(node[k], f"{ptr}/{_escape(k)}", trail) for k in refs]
+        if any(target is False for target in targets):
+            return False
+        return self.keywords(node, ptr, trail, targets)
+
+    def follow(self, ref: object, ptr: str, trail: _Trail) -> Schema:
+        target = self.locate(ref, ptr)
+        if target in trail.in_place:
+            loop = [*trail.in_place[trail.in_place.index(target) :], target]
+            raise GenerationError(
+                f"the $ref at {_short(ptr)} is part of a loop ({' -> '.join(loop)}) that "
+                "never moves into a property or item, so validating anything against it "
+                "recurses forever. Break the loop: recursion must go through "
+                "'properties', 'items' or similar.",
+                pointer=ptr,
+            )
+        if trail.refs.count(target) >= self.unroll:
+            # Past the bound, recursion stops: optional recursive members are left out
+            # and anyOf [ref, null] picks null.
+            return False
+        return self.schema(
+            _resolve_pointer(self.doc.root, target), target, trail.through_ref(target)
+        )
+
+    def locate(self, ref: object, ptr: str) -> str:
+        """The pointer a local reference leads to.  Never fetches anything."""
+        if not isinstance(ref, str):
+            raise GenerationError(
+                f"$ref must be a string, not {ref!r:.60}, at {_short(ptr)}.", pointer=ptr
+            )
+        fragment: str | None = None
+        if ref.startswith("#"):
+            fragment = ref[1:]
+        elif self.doc.base:
+            url, fragment_of_url = urldefrag(urljoin(self.doc.base, ref))
+            if url == self.doc.base:
+                fragment = fragment_of_url
+        if fragment is None:
+            raise GenerationError(
+                f"the $ref {ref!r} at {_short(ptr)} points to a remote schema; inputs are "
+                "generated offline and remote schemas are never fetched. Inline the "
+                "referenced schema into the inputSchema (under $defs) and refer to it "
+                'as "#/$defs/...".',
+                pointer=ptr,
+            )
+        fragment = unquote(fragment)
+        target = "#" + fragment if fragment == "" or fragment.startswith("/") else None
+        if target is None:
+            target = self.doc.anchors.get(fragment)
+        if target is not None:
+            try:
+                _resolve_pointer(self.doc.root, target)
+            except KeyError:
+                target = None
+        if target is None:
+            raise GenerationError(
+                f"the $ref {ref!r} at {_short(ptr)} points to nothing in this schema. "
+                "Fix the reference or add the missing definition.",
+                pointer=ptr,
+            )
+        return target
+
+    def keywords(
+        self, node: Mapping[str, Any], ptr: str, trail: _Trail, ref_targets: list[Schema]
+    ) -> Schema:
+        dialect = self.doc.dialect
+        out: dict[str, Any] = {}
+        dependencies: dict[str, Any] = {}
+        unevaluated: dict[str, Schema] = {}
+        for key, value in node.items():
+            if key not in self.doc.keywords or key in _REF_KEYWORDS:
+                continue  # annotations, unknown keywords, $defs: not needed once refs are inlined
+            at = f"{ptr}/{_escape(key)}"
+            if key in ("properties", "patternProperties"):
+                if not isinstance(value, Mapping):
+                    raise GenerationError(f"{key} must be an object at {at}.", pointer=at)
+                if key == "patternProperties":
+                    for pattern in value:
+                        _check_pattern(pattern, f"{at}/{_escape(pattern)}")
+                named = {name: f"{at}/{_escape(name)}" for name in value}
+                out[key] = {
+                    name: self.schema(sub, named[name], trail.member(named[name]))
+                    for name, sub in value.items()
+                }
+            elif key in _IN_PLACE_LISTS or (
+                key in ("items", "prefixItems") and isinstance(value, list)
+            ):
+                if not isinstance(value, list):
+                    raise GenerationError(f"{key} must be an array at {at}.", pointer=at)
+                step = trail.same_instance if key in _IN_PLACE_LISTS else trail.member
+                out[key] = [
+                    self.schema(sub, f"{at}/{i}", step(f"{at}/{i}")) for i, sub in enumerate(value)
+                ]
+            elif key in _IN_PLACE_SINGLES:
+                out[key] = self.schema(value, at, trail.same_instance(at))
+            elif key in ("unevaluatedProperties", "unevaluatedItems"):
+                unevaluated[key] = self.schema(value, at, trail.member(at))
+            elif key in _SCHEMA_SINGLES:
+                out[key] = self.schema(value, at, trail.member(at))
+            elif key in ("dependencies", "dependentSchemas", "dependentRequired"):
+                if not isinstance(value, Mapping):
+                    raise GenerationError(f"{key} must be an object at {at}.", pointer=at)
+                for name, dependency in value.items():
+                    if isinstance(dependency, list):
+                        merged: Any = list(dependency)
+                    else:
+                        sub_at = f"{at}/{_escape(name)}"
+                        merged = self.schema(dependency, sub_at, trail.same_instance(sub_at))
+                    if name in dependencies:  # both dependentRequired and dependentSchemas
+                        merged = {"allOf": [_as_schema(dependencies[name]), _as_schema(merged)]}
+                    dependencies[name] = merged
+            else:
+                if key == "pattern":
+                    _check_pattern(value, at)
+                if key == "enum" and isinstance(value, list) and len(value) > MAX_ENUM:
+                    value = value[:: math.ceil(len(value) / MAX_ENUM)]
+                out[key] = _copy_value(value)
+
+        if dependencies:
+            out["dependencies"] = dependencies
+        if dialect == "2020-12":
+            # 2020-12 "prefixItems" + "items" are draft-07 array "items" + "additionalItems".
+            prefix, rest = out.pop("prefixItems", None), out.pop("items", None)
+            if prefix is not None:
+                out["items"] = prefix
+                if rest is not None:
+                    out["additionalItems"] = rest
+            elif rest is not None:
+                out["items"] = rest
+        if dialect not in _LEGACY and node.get("minContains") == 0:
+            out.pop("contains", None)  # "contains" then asserts nothing; maxContains: re-check
+        if ref_targets:
+            out["allOf"] = [*ref_targets, *out.get("allOf", [])]
+        if "unevaluatedProperties" in unevaluated:
+            _rewrite_unevaluated_properties(out, unevaluated["unevaluatedProperties"])
+        if "unevaluatedItems" in unevaluated:
+            _rewrite_unevaluated_items(out, unevaluated["unevaluatedItems"])
+        if list(out) == ["allOf"] and len(out["allOf"]) == 1:
+            return cast(Schema, out["allOf"][0])
+        return out
+
+
+def _as_schema(dependency: Any) -> Schema:
+    return {"required": dependency} if isinstance(dependency, list) else cast(Schema, dependency)
+
+
+def _in_place_branches(schema: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+    """Draft-07 sub-schemas applied to the same instance (whose properties count as evaluated)."""
+    for key in ("allOf", "anyOf", "oneOf"):
+        for branch in schema.get(key, ()):
+            if isinstance(branch, dict):
+                yield branch
+                yield from _in_place_branches(branch)
+    for key in ("if", "then", "else"):
+        branch = schema.get(key)
+        if isinstance(branch, dict):
+            yield branch
+            yield from _in_place_branches(branch)
+    for dependency in schema.get("dependencies", {}).values():
+        if isinstance(dependency, dict):
+            yield dependency
+            yield from _in_place_branches(dependency)
+
+
+def _rewrite_unevaluated_properties(out: dict[str, Any], unevaluated: Schema) -> None:
+    if "additionalProperties" in out:
+        return  # every property is evaluated at this level already: a no-op
+    branches = list(_in_place_branches(out))
+    if any(b.get("additionalProperties", False) is not False for b in branches):
+        return  # a branch evaluates arbitrary properties: leave it to the re-check
+    # Allow exactly the properties some branch declares.  This may let through a property
+    # whose branch fails (the re-check discards those), but unlike dropping the keyword it
+    # does not fill most objects with extra properties for the re-check to reject.
+    for key in ("properties", "patternProperties"):
+        names = {name for b in branches for name in b.get(key, {})}
+        if names - set(out.get(key, {})):
+            out[key] = {**dict.fromkeys(sorted(names), True), **out.get(key, {})}
+    out["additionalProperties"] = unevaluated
+
+
+def _rewrite_unevaluated_items(out: dict[str, Any], unevaluated: Schema) -> None:
+    items = out.get("items")
+    if isinstance(items, (dict, bool)) or (isinstance(items, list) and "additionalItems" in out):
+        return  # every item is evaluated at this level already: a no-op
+    if "contains" in out or any(True for _ in _in_place_branches(out)):
+        return  # which items those evaluate depends on the value: leave it to the re-check
+    out["additionalItems" if isinstance(items, list) else "items"] = unevaluated
+
+
+def _expand(doc: _Document, ptr: str = "#") -> Schema:
+    for unroll in range(RECURSION_UNROLL, 0, -1):
+        try:
+            return _Expander(doc, unroll).at(ptr)
+        except _TooLarge:
+            continue
+    raise GenerationError(
+        f"inlining the $refs of the schema at {_short(ptr)} produces more than "
+        f"{MAX_EXPANDED_SUBSCHEMAS} sub-schemas, even with recursion cut short. Simplify "
+        "the schema's references.",
+        pointer=ptr,
+    )
+
+
+def prepare_for_generation(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """Rewrite ``schema`` into a self-contained draft-07 schema for hypothesis-jsonschema.
+
+    2019-09/2020-12 keywords become their draft-07 equivalents where that is sound (or a
+    close approximation the re-check corrects), local ``$ref``s are inlined with recursion
+    unrolled ``RECURSION_UNROLL`` times, annotations are dropped.  Pure: the input is not
+    mutated and shares nothing with the result.  Raises GenerationError.
+    """
+    result = _expand(_load(schema))
+    if isinstance(result, bool):
+        return {} if result else {"not": {}}
+    return result
+
+
+# --------------------------------------------------------------------------- strategies
+
+
+def _uuids() -> SearchStrategy[str]:
+    return st.uuids().map(str)
+
+
+def _iso_durations() -> SearchStrategy[str]:
+    def render(parts: tuple[int | None, ...]) -> str:
+        date = "".join(
+            f"{n}{unit}" for n, unit in zip(parts[:3], "YMD", strict=True) if n is not None
+        )
+        time = "".join(
+            f"{n}{unit}" for n, unit in zip(parts[3:], "HMS", strict=True) if n is not None
+        )
+        if not date and not time:
+            return "P0D"
+        return f"P{date}T{time}" if time else f"P{date}"
+
+    part = st.none() | st.integers(0, 999)
+    return st.tuples(*[part] * 6).map(render) | st.integers(0, 99).map("P{}W".format)
+
+
+def _long_text(min_size: int, max_size: int | None) -> SearchStrategy[str]:
+    upper = min_size + 100 if max_size is None else min(max_size, min_size + 100)
+
+    def repeat(chunk: str, size: int) -> str:
+        return (chunk * (size // len(chunk) + 1))[:size]
+
+    return st.builds(repeat, st.text(min_size=1, max_size=16), st.integers(min_size, upper))
+
+
+def _draft07_subschemas(schema: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+    return (sub for _, sub in _draft07_children(schema))
+
+
+def _custom_formats(prepared: dict[str, Any]) -> dict[str, SearchStrategy[str]]:
+    """Strategies for formats hypothesis-jsonschema would fill with arbitrary strings, plus
+    one pseudo-format per long string (rewritten in place in ``prepared``, our own copy)."""
+    formats: dict[str, SearchStrategy[str]] = {"uuid": _uuids(), "duration": _iso_durations()}
+    pending = [prepared]
+    while pending:
+        schema = pending.pop()
+        min_length = schema.get("minLength", 0)
+        if (
+            isinstance(min_length, int)
+            and min_length > LONG_TEXT
+            and "pattern" not in schema
+            and "format" not in schema
+        ):
+            max_length = schema.get("maxLength")
+            name = f"x-pytest-mcp-contracts-long-text-{min_length}-{max_length}"
+            formats[name] = _long_text(min_length, max_length)
+            schema["format"] = name
+        pending += _draft07_subschemas(schema)
+    return formats
+
+
+def _declared_properties_only(prepared: dict[str, Any]) -> None:
+    """Generate only the properties an object schema declares (in place, on our own copy).
+
+    JSON Schema allows undeclared properties unless they are refused, but no real client
+    sends random extra keys, and servers built on zod or pydantic strip or refuse them: such
+    inputs would test the validator, not the tool. Objects that declare no properties at all
+    (free-form maps) keep their arbitrary keys; allOf branches are left alone, since closing
+    one would refuse the properties its siblings declare.
+    """
+    pending = [prepared]
+    while pending:
+        schema = pending.pop()
+        if (
+            isinstance(schema.get("properties"), dict)
+            and schema["properties"]
+            and not {
+                "additionalProperties",
+                "patternProperties",
+                "allOf",
+                "anyOf",
+                "oneOf",
+                "dependencies",
+                "if",
+            }
+            & schema.keys()
+        ):
+            schema["additionalProperties"] = False
+        pending += (sub for key, sub in _draft07_children(schema) if key != "allOf")
+
+
+def _draft07_children(schema: Mapping[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    for key, value in schema.items():
+        if key in ("properties", "patternProperties") or (
+            key == "dependencies" and isinstance(value, dict)
+        ):
+            yield from ((key, v) for v in value.values() if isinstance(v, dict))
+        elif key in ("allOf", "anyOf", "oneOf", "items") and isinstance(value, list):
+            yield from ((key, v) for v in value if isinstance(v, dict))
+        elif key in _SCHEMA_SINGLES and isinstance(value, dict):
+            yield key, value
+
+
+def _as_tool_arguments(prepared: dict[str, Any]) -> dict[str, Any]:
+    """MCP tool arguments are always a JSON object: narrow the root to that."""
+    declared = prepared.get("type")
+    types = [declared] if isinstance(declared, str) else declared
+    if types is not None and "object" not in types:
+        raise GenerationError(
+            f"tool arguments are always a JSON object, but the schema allows only {types}. "
+            'Declare "type": "object" in the inputSchema.',
+            pointer="#/type",
+        )
+    return {**prepared, "type": "object"}
+
+
+def _check_schema(doc: _Document) -> None:
+    """Reject schemas that are invalid for their own dialect, naming the offending spot."""
+    cls = schemas.VALIDATORS[doc.dialect]
+    meta = cls(cls.META_SCHEMA, format_checker=cls.FORMAT_CHECKER)
+    try:
+        error = jsonschema.exceptions.best_match(meta.iter_errors(doc.root))
+    except RecursionError:  # pragma: no cover - depth is bounded by _scan
+        raise GenerationError("the schema is too deeply nested to check.") from None
+    if error is None:
+        return
+    ptr = _pointer(list(error.absolute_path))
+    if error.validator == "format" and error.validator_value == "regex":
+        raise GenerationError(_pattern_message(str(error.instance), ptr, error.cause), pointer=ptr)
+    hint = ""
+    if error.absolute_path and error.absolute_path[-1] == "type":
+        hint = " A type must be one of array, boolean, integer, null, number, object, string."
+    raise GenerationError(
+        f"the inputSchema is not a valid {doc.dialect} JSON Schema at {_short(ptr)}: "
+        f"{error.message}.{hint} Fix the tool's inputSchema.",
+        pointer=ptr,
+    )
+
+
+def _original_validator(doc: _Document) -> Validator:
+    return schemas.make_validator(doc.root)
+
+
+_BUILD_ERRORS: tuple[type[BaseException], ...] = (
+    AssertionError,
+    InvalidArgument,
+    jsonschema.exceptions.SchemaError,
+    HypothesisRefResolutionError,
+    re.error,
+    RecursionError,
+    TypeError,
+    ValueError,
+)
+
+
+def _generator_failed(err: BaseException) -> GenerationError:
+    return GenerationError(
+        "hypothesis-jsonschema cannot generate values for this schema "
+        f"({type(err).__name__}: {err}). Simplify the schema, or test this tool by hand."
+    )
+
+
+def _build(
+    prepared: dict[str, Any], custom_formats: dict[str, SearchStrategy[str]]
+) -> SearchStrategy[Any]:
+    # The public from_schema() turns errors into a strategy that raises them on every draw;
+    # calling its implementation directly surfaces them here, while building.
+    build = getattr(_from_schema, "__from_schema", None)
+    if build is None:  # pragma: no cover - a future hypothesis-jsonschema
+        return cast(
+            "SearchStrategy[Any]", _from_schema.from_schema(prepared, custom_formats=custom_formats)
+        )
+    alphabet = _from_schema.CharStrategy.from_args(allow_x00=True, codec="utf-8")
+    try:
+        return cast(
+            "SearchStrategy[Any]", build(prepared, alphabet=alphabet, custom_formats=custom_formats)
+        )
+    except _BUILD_ERRORS as err:
+        raise _generator_failed(err) from err
+
+
+def _translating_errors(strategy: SearchStrategy[Any]) -> SearchStrategy[Any]:
+    # hypothesis-jsonschema builds the strategies for object members lazily, while drawing.
+    @st.composite
+    def draw_value(draw: st.DrawFn) -> Any:
+        try:
+            return draw(strategy)
+        except _BUILD_ERRORS as err:
+            raise _generator_failed(err) from err
+
+    return draw_value()
+
+
+def input_strategy(schema: Mapping[str, Any]) -> SearchStrategy[dict[str, Any]]:
+    """A strategy for tool arguments that are valid for ``schema``, a tool's inputSchema.
+
+    Build it once per schema: this does all the expensive work.  Raises GenerationError
+    when no generator can be built (invalid or unsupported schema, remote $ref, ...).
+    """
+    install()
+    doc = _load(schema)
+    _check_schema(doc)
+    prepared = _expand(doc)
+    if prepared is False:
+        raise _unsatisfiable(doc)
+    prepared = _as_tool_arguments({} if prepared is True else prepared)
+    _declared_properties_only(prepared)
+    strategy = _build(prepared, _custom_formats(prepared))
+    if strategy.is_empty:
+        raise _unsatisfiable(doc)
+    is_valid = _original_validator(doc).is_valid
+    return cast("SearchStrategy[dict[str, Any]]", _translating_errors(strategy).filter(is_valid))
+
+
+# --------------------------------------------------------------------------- diagnosis
+
+
+def _unsatisfiable_pointers(doc: _Document, limit: int = 500) -> list[str]:
+    """The innermost sub-schemas no value satisfies (best effort)."""
+    found: list[str] = []
+    for ptr in doc.schema_pointers[:limit]:
+        try:
+            if canonicalish(_expand(doc, ptr)) == FALSEY:
+                found.append(ptr)
+        except Exception:  # a diagnosis must not fail: skip what it cannot judge
+            continue
+    return [p for p in found if not any(q.startswith(p + "/") for q in found)]
+
+
+def _unsatisfiable(doc: _Document) -> GenerationError:
+    pointers = _unsatisfiable_pointers(doc) or ["#"]
+    where = ", ".join(_short(p) for p in pointers[:3])
+    return GenerationError(
+        f"no value satisfies the schema at {where}: its constraints contradict each other "
+        "(or every choice leads to a recursive reference that had to be cut). Fix the "
+        "inputSchema; as it stands, no call to this tool can be valid.",
+        pointer=pointers[0],
+    )
+
+
+def _costly_constraints(doc: _Document) -> Iterator[str]:
+    checked = set(schemas.VALIDATORS[doc.dialect].FORMAT_CHECKER.checkers)
+    generated = set(_from_schema.STRING_FORMATS) | {"uuid", "duration"}
+    for ptr in doc.schema_pointers:
+        node = _resolve_pointer(doc.root, ptr)
+        if not isinstance(node, Mapping):
+            continue
+        where = _short(ptr)
+        for key, limit in (("minItems", 50), ("minProperties", 20)):
+            if isinstance(node.get(key), int) and node[key] > limit:
+                yield (
+                    f"{where}: {key} {node[key]} - every example must be this large, more "
+                    "than hypothesis builds comfortably (HealthCheck.large_base_example)."
+                )
+        if "pattern" in node and "format" in node:
+            yield f"{where}: pattern and format together - the pattern filters format values."
+        long_text = isinstance(node.get("minLength"), int) and node["minLength"] > LONG_TEXT
+        if long_text and ("pattern" in node or "format" in node):
+            yield f"{where}: minLength {node['minLength']} with a pattern or format - rarely met."
+        if node.get("format") in checked - generated:
+            yield f"{where}: format {node['format']!r} is checked but not generated."
+        if "oneOf" in node:
+            yield f"{where}: oneOf - values matching several branches are discarded."
+        if "not" in node:
+            yield f"{where}: not - values are generated, then discarded when they match."
+        for key in ("unevaluatedProperties", "unevaluatedItems", "minContains", "maxContains"):
+            if key in node:
+                yield f"{where}: {key} - approximated; the re-check discards the rest."
+        if "dependentSchemas" in node:
+            yield f"{where}: dependentSchemas - values violating them are discarded."
+
+
+def explain_unsatisfiable(schema: Mapping[str, Any]) -> str:
+    """Best-effort explanation for hypothesis reporting Unsatisfiable or
+    FailedHealthCheck (filter_too_much, large_base_example) while drawing inputs."""
+    try:
+        doc = _load(schema)
+        _check_schema(doc)
+        _expand(doc)
+    except GenerationError as err:
+        return str(err)
+    causes = [
+        f"{_short(p)}: no value satisfies this sub-schema (its constraints contradict each other)."
+        for p in _unsatisfiable_pointers(doc)
+    ]
+    causes += list(_costly_constraints(doc))[:10]
+    if not causes:
+        return (
+            "No single sub-schema stands out. Inputs are generated from a draft-07 rewrite "
+            "of the schema and discarded when the original schema rejects them; a schema "
+            "whose constraints are rarely met by chance (patterns, formats, combined "
+            "keywords) makes hypothesis give up."
+        )
+    return "Hypothesis could not generate enough valid inputs. Likely causes:\n" + "\n".join(
+        f"- {cause}" for cause in causes
+    )

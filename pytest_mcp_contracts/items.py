@@ -1,0 +1,188 @@
+"""The pytest side: a collector per server and per tool, and one item per check.
+
+Node ids read ``mcp:<server>::<tool>::<check>``, so ``-k``, ``--deselect``, ``--lf`` and JUnit
+all see one stable name per check.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ._keys import SETTINGS_KEY
+from .call import ManagedServer
+from .check import check_listing
+from .contract import ContractFailure, run_contract
+from .discover import ServerSurface, ToolSpec
+from .report import FailureReport, start_failure
+
+
+class McpContractWarning(pytest.PytestWarning):
+    """Something a server author should look at that does not fail the run."""
+
+
+NODE_PREFIX = "mcp:"
+
+
+class ServerCollector(pytest.Collector):
+    """One running MCP server: its tools are the children."""
+
+    def __init__(self, *, server: ManagedServer, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.server = server
+
+    @classmethod
+    def create(
+        cls, parent: pytest.Session, server: ManagedServer, node_name: str
+    ) -> ServerCollector:
+        return cls.from_parent(
+            parent, name=NODE_PREFIX + node_name, nodeid=NODE_PREFIX + node_name, server=server
+        )
+
+    def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
+        surface = self.server.surface
+        assert surface is not None
+        for tool in surface.tools:
+            yield ToolCollector.from_parent(self, name=tool.node_name, tool=tool)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, self.name
+
+
+class ServerStartFailure(pytest.Collector):
+    """Stands for a server that did not start, so that the failure is one collection error."""
+
+    def __init__(self, *, message: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.message = message
+
+    @classmethod
+    def create(cls, parent: pytest.Session, node_name: str, message: str) -> ServerStartFailure:
+        return cls.from_parent(
+            parent, name=NODE_PREFIX + node_name, nodeid=NODE_PREFIX + node_name, message=message
+        )
+
+    def collect(self) -> Iterator[pytest.Item]:
+        raise self.CollectError(self.message)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, self.name
+
+
+class ToolCollector(pytest.Collector):
+    def __init__(self, *, tool: ToolSpec, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.tool = tool
+
+    def collect(self) -> Iterator[pytest.Item]:
+        yield SchemaItem.from_parent(self, name="schema", tool=self.tool)
+        yield ContractItem.from_parent(self, name="contract", tool=self.tool)
+
+
+class _McpItem(pytest.Item):
+    check = ""
+
+    def __init__(self, *, tool: ToolSpec, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.tool = tool
+        parent = self.parent.parent if self.parent is not None else None
+        assert isinstance(parent, ServerCollector)
+        self.server = parent.server
+        self.user_properties.append(("mcp_tool", tool.name))
+        self.user_properties.append(("mcp_check", self.check))
+
+    @property
+    def surface(self) -> ServerSurface:
+        assert self.server.surface is not None
+        return self.server.surface
+
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+    ) -> str | Any:
+        if isinstance(excinfo.value, ContractFailure):
+            return excinfo.value.report.render()
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"{self.surface.name} {self.tool.name} [{self.check}]"
+
+    def _fail(self, problem: str, details: tuple[str, ...] = (), **extra: Any) -> ContractFailure:
+        return ContractFailure(
+            FailureReport(
+                server=self.surface.name,
+                command=self.server.command.display,
+                tool=self.tool.name,
+                check=self.check,
+                problem=problem,
+                details=details,
+                **extra,
+            )
+        )
+
+
+class SchemaItem(_McpItem):
+    """Static: the listing entry, its schemas in their own dialect, and the tool name."""
+
+    check = "schema"
+
+    def runtest(self) -> None:
+        findings = check_listing(self.tool, protocol_version=self.surface.protocol_version)
+        for finding in findings:
+            if finding.severity == "warning":
+                warnings.warn(
+                    McpContractWarning(f"{self.surface.name} {self.tool.name}: {finding.message}"),
+                    stacklevel=1,
+                )
+        errors = [f for f in findings if f.severity == "error"]
+        if errors:
+            lines = tuple(line for f in errors[1:] for line in f.render().splitlines())
+            raise self._fail(errors[0].render(), lines)
+
+
+class ContractItem(_McpItem):
+    """Dynamic: generated inputs, real calls, every result checked."""
+
+    check = "contract"
+
+    def runtest(self) -> None:
+        from .generate import GenerationError, input_strategy
+
+        if self.tool.problems or not isinstance(self.tool.input_schema, dict):
+            raise self._fail(
+                "the tool cannot be called: its listing entry is malformed (see its schema check)"
+            )
+        config = self.config.stash[SETTINGS_KEY]
+        try:
+            strategy = input_strategy(self.tool.input_schema)
+        except GenerationError as exc:
+            raise self._fail(
+                f"no inputs can be generated from the inputSchema at {exc.pointer}",
+                (str(exc),),
+            ) from None
+        stats = run_contract(
+            self.server,
+            self.tool,
+            strategy=strategy,
+            max_examples=config.max_examples,
+            max_restarts=config.max_restarts,
+        )
+        self.user_properties.append(("mcp_calls", stats.calls))
+        self.user_properties.append(("mcp_error_results", stats.error_results))
+        self.add_report_section("call", "mcp", stats.summary())
+        if stats.mostly_errors:
+            warnings.warn(
+                McpContractWarning(
+                    f"{self.surface.name} {self.tool.name}: {stats.error_results} of "
+                    f"{stats.calls} calls returned isError, so the output contract was barely "
+                    "exercised; give it realistic inputs or check why it refuses them"
+                ),
+                stacklevel=1,
+            )
+
+
+def start_failure_text(server: ManagedServer, problem: str, stderr_tail: str) -> str:
+    return start_failure(server.command.display, problem, stderr_tail)

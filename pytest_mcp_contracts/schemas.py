@@ -1,0 +1,97 @@
+"""JSON Schema dialects and validators, shared by generation and checking.
+
+One place decides which dialect a schema speaks and builds its validator: in that dialect,
+with that dialect's format checker, and with a registry that refuses every remote URI (the
+MCP spec: implementations MUST NOT dereference network ``$ref``s).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any, Final
+
+import jsonschema
+import referencing
+import referencing.exceptions
+from jsonschema.protocols import Validator
+
+DEFAULT_DIALECT: Final = "2020-12"
+DIALECT_URIS: Final = {
+    "http://json-schema.org/draft-04/schema": "draft-04",
+    "http://json-schema.org/draft-06/schema": "draft-06",
+    "http://json-schema.org/draft-07/schema": "draft-07",
+    "http://json-schema.org/draft/2019-09/schema": "2019-09",
+    "http://json-schema.org/draft/2020-12/schema": "2020-12",
+}
+VALIDATORS: Final[dict[str, type[Validator]]] = {
+    "draft-04": jsonschema.Draft4Validator,
+    "draft-06": jsonschema.Draft6Validator,
+    "draft-07": jsonschema.Draft7Validator,
+    "2019-09": jsonschema.Draft201909Validator,
+    "2020-12": jsonschema.Draft202012Validator,
+}
+
+
+class UnsupportedDialect(ValueError):
+    """The schema names a ``$schema`` we cannot validate with."""
+
+
+def dialect_of(schema: Mapping[str, Any]) -> str:
+    """The dialect a schema declares: "2020-12" (the default when ``$schema`` is absent),
+    "2019-09", "draft-07", "draft-06" or "draft-04". http/https and a trailing '#' agree."""
+    uri = schema.get("$schema")
+    if uri is None:
+        return DEFAULT_DIALECT
+    if not isinstance(uri, str):
+        raise UnsupportedDialect(
+            f"$schema must be a URI string, not {uri!r}. Use e.g. "
+            '"https://json-schema.org/draft/2020-12/schema", or leave it out.'
+        )
+    key = uri.strip().removesuffix("#")
+    if key.startswith("https://"):
+        key = "http://" + key.removeprefix("https://")
+    if key in DIALECT_URIS:
+        return DIALECT_URIS[key]
+    supported = ", ".join(VALIDATORS)
+    raise UnsupportedDialect(
+        f"unsupported JSON Schema dialect $schema={uri!r}; supported: {supported} "
+        "(or leave $schema out: 2020-12 is assumed)"
+    )
+
+
+def _refuse_remote(uri: str) -> referencing.Resource[Any]:
+    raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]  # attrs
+
+
+def make_validator(schema: Mapping[str, Any]) -> Validator:
+    """A validator like a strict server's: own dialect, formats asserted, no network."""
+    cls = VALIDATORS[dialect_of(schema)]
+    registry: referencing.Registry[Any] = referencing.Registry(
+        retrieve=_refuse_remote,  # type: ignore[call-arg]  # an attrs alias mypy cannot see
+    )
+    return cls(schema, registry=registry, format_checker=cls.FORMAT_CHECKER)
+
+
+@lru_cache(maxsize=256)
+def _cached_validator(schema_json: str) -> Validator:
+    return make_validator(json.loads(schema_json))
+
+
+def validator_for_schema(schema: Mapping[str, Any]) -> Validator:
+    """Like make_validator, cached by content: a tool's schema is used for every call."""
+    return _cached_validator(json.dumps(schema, sort_keys=True))
+
+
+def json_path(path: Iterable[Any]) -> str:
+    """``$.items[0].price`` for a jsonschema error's ``absolute_path``."""
+    out = "$"
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif isinstance(part, str) and part.isidentifier():
+            out += f".{part}"
+        else:
+            out += f"[{json.dumps(part, ensure_ascii=False)}]"
+    return out

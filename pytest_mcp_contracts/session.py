@@ -1,0 +1,58 @@
+"""Start every configured server (in parallel: each may take a second or more) and turn each
+into a collector, or into one clear collection error when it does not start."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from .call import ManagedServer
+from .connect import ServerError
+from .discover import ServerSurface, command_label, safe_name
+from .items import ServerCollector, ServerStartFailure, start_failure_text
+from .settings import Settings
+
+
+def _start(server: ManagedServer) -> ServerSurface | ServerError:
+    try:
+        return server.start()
+    except ServerError as exc:
+        return exc
+
+
+def collect_servers(
+    session: pytest.Session, settings: Settings, started: list[ManagedServer]
+) -> list[pytest.Collector]:
+    servers = [
+        ManagedServer(
+            command=command,
+            startup_timeout=settings.startup_timeout,
+            call_timeout=settings.call_timeout,
+            max_message_bytes=settings.max_result_bytes,
+        )
+        for command in settings.servers
+    ]
+    started.extend(servers)
+    with ThreadPoolExecutor(max_workers=len(servers)) as pool:
+        outcomes = list(pool.map(_start, servers))
+    collectors: list[pytest.Collector] = []
+    used: set[str] = set()
+    for server, outcome in zip(servers, outcomes, strict=True):
+        if isinstance(outcome, ServerError):
+            name = _unique(safe_name(command_label(server.command.argv)), used)
+            text = start_failure_text(server, outcome.message, outcome.stderr_tail)
+            collectors.append(ServerStartFailure.create(session, name, text))
+        else:
+            name = _unique(outcome.node_name, used)
+            collectors.append(ServerCollector.create(session, server, name))
+    return collectors
+
+
+def _unique(name: str, used: set[str]) -> str:
+    candidate, n = name, 1
+    while candidate.lower() in used:
+        n += 1
+        candidate = f"{name}-{n}"
+    used.add(candidate.lower())
+    return candidate

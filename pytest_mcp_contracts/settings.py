@@ -1,0 +1,143 @@
+"""Settings: every option resolved once (command line, then ini / pyproject, then default).
+
+Kept free of pytest imports at runtime: the plugin passes in a lookup function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .connect import ServerCommand
+
+DEFAULT_MAX_EXAMPLES: Final = 50
+DEFAULT_CALL_TIMEOUT: Final = 10.0
+DEFAULT_STARTUP_TIMEOUT: Final = 30.0
+DEFAULT_MAX_RESULT_BYTES: Final = 64 * 1024 * 1024
+DEFAULT_MAX_RESTARTS: Final = 3
+
+
+class SettingsError(ValueError):
+    """A setting has a value we cannot use; the message says what is allowed."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting: its command-line flag, ini key and help text, declared in one place."""
+
+    flag: str
+    ini: str
+    help: str
+    kind: str  # "servers", "int", "float"
+    default: Any = None
+
+
+OPTIONS: Final = (
+    Option(
+        "--mcp-server",
+        "mcp_server",
+        "start this MCP server over stdio and contract-test its tools (repeatable; "
+        'shell-like splitting, e.g. --mcp-server="python -m my_server")',
+        "servers",
+    ),
+    Option(
+        "--mcp-max-examples",
+        "mcp_max_examples",
+        f"generated inputs per tool (default {DEFAULT_MAX_EXAMPLES})",
+        "int",
+        DEFAULT_MAX_EXAMPLES,
+    ),
+    Option(
+        "--mcp-call-timeout",
+        "mcp_call_timeout",
+        f"seconds a tool call may take (default {DEFAULT_CALL_TIMEOUT:g})",
+        "float",
+        DEFAULT_CALL_TIMEOUT,
+    ),
+    Option(
+        "--mcp-startup-timeout",
+        "mcp_startup_timeout",
+        f"seconds a server may take to start and answer the handshake "
+        f"(default {DEFAULT_STARTUP_TIMEOUT:g})",
+        "float",
+        DEFAULT_STARTUP_TIMEOUT,
+    ),
+    Option(
+        "--mcp-max-result-bytes",
+        "mcp_max_result_bytes",
+        f"largest message accepted from a server, in bytes (default {DEFAULT_MAX_RESULT_BYTES})",
+        "int",
+        DEFAULT_MAX_RESULT_BYTES,
+    ),
+    Option(
+        "--mcp-max-restarts",
+        "mcp_max_restarts",
+        f"times a server that died or hung is restarted per run (default {DEFAULT_MAX_RESTARTS})",
+        "int",
+        DEFAULT_MAX_RESTARTS,
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    servers: tuple[ServerCommand, ...]
+    max_examples: int
+    call_timeout: float
+    startup_timeout: float
+    max_result_bytes: int
+    max_restarts: int
+
+    @property
+    def active(self) -> bool:
+        return bool(self.servers)
+
+
+def _positive(option: Option, raw: Any, cast: Callable[[Any], Any], minimum: float) -> Any:
+    try:
+        value = cast(raw)
+    except (TypeError, ValueError):
+        value = None
+    if value is None or value < minimum:
+        kind = "a whole number" if option.kind == "int" else "a number of seconds"
+        raise SettingsError(
+            f"{option.flag} (ini {option.ini}) must be {kind} >= {minimum:g}, got {raw!r}"
+        )
+    return value
+
+
+def _servers(
+    option: Option, cli: Sequence[str] | None, ini: Sequence[str]
+) -> tuple[ServerCommand, ...]:
+    commands = list(cli) if cli else [line for line in ini if line.strip()]
+    servers = []
+    for command in commands:
+        try:
+            servers.append(ServerCommand.parse(command))
+        except ValueError as exc:
+            raise SettingsError(f"{option.flag} {command!r}: {exc}") from None
+    return tuple(servers)
+
+
+def resolve(get_cli: Callable[[str], Any], get_ini: Callable[[str], Any]) -> Settings:
+    """Command line over ini over default; a bad value raises SettingsError."""
+    values: dict[str, Any] = {}
+    for option in OPTIONS:
+        cli = get_cli(option.flag)
+        if option.kind == "servers":
+            values[option.ini] = _servers(option, cli, get_ini(option.ini) or [])
+            continue
+        raw = cli if cli is not None else (get_ini(option.ini) or option.default)
+        if option.kind == "int":
+            values[option.ini] = _positive(option, raw, int, 1)
+        else:
+            values[option.ini] = _positive(option, raw, float, 0.001)
+    return Settings(
+        servers=values["mcp_server"],
+        max_examples=values["mcp_max_examples"],
+        call_timeout=values["mcp_call_timeout"],
+        startup_timeout=values["mcp_startup_timeout"],
+        max_result_bytes=values["mcp_max_result_bytes"],
+        max_restarts=values["mcp_max_restarts"],
+    )

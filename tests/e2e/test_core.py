@@ -1,0 +1,218 @@
+"""The core flow, as a server author runs it: real pytest processes, real server processes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ..conftest import RunMcp, server_command
+
+
+def outcomes(result: pytest.RunResult) -> dict[str, int]:
+    return result.parseoutcomes()
+
+
+def test_correct_modern_server_passes(run_mcp: RunMcp) -> None:
+    result = run_mcp("typed_ok.py", args=("-v",))
+    result.assert_outcomes(passed=6)
+    result.stdout.fnmatch_lines(
+        [
+            "*mcp:typed-ok::*::schema PASSED*",
+            "*mcp:typed-ok::*::contract PASSED*",
+            "*MCP contracts*",
+            "typed-ok (protocol 2026-07-28): 3 tools, * calls, 0 returned isError",
+        ]
+    )
+    assert result.ret == 0
+
+
+def test_correct_legacy_server_passes(run_mcp: RunMcp) -> None:
+    result = run_mcp("legacy_only.py")
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines(["legacy-only (protocol 2025-*): 2 tools, * calls*"])
+
+
+def test_collect_only_lists_stable_node_ids(run_mcp: RunMcp) -> None:
+    result = run_mcp("paginated.py", args=("--collect-only", "-q"))
+    ids = [line for line in result.stdout.lines if line.startswith("mcp:")]
+    # Seven tools over three pages, one of them reached through an empty-string cursor.
+    assert ids == [
+        f"mcp:paginated::echo_{n}::{check}" for n in range(1, 8) for check in ("schema", "contract")
+    ]
+    assert result.ret == 0
+
+
+def test_output_schema_violation_is_found_and_shrunk(run_mcp: RunMcp) -> None:
+    result = run_mcp("broken_output.py", args=("--mcp-max-examples=100",))
+    result.assert_outcomes(passed=3, failed=1)
+    text = result.stdout.str()
+    assert "FAILED mcp:broken-output::price_quote::contract" in text
+    result.stdout.fnmatch_lines(
+        [
+            "structuredContent does not match the outputSchema (2020-12)",
+            "  $.price: '*' is not of type 'number'",
+            "server: broken-output  (command: *broken_output.py)",
+            "smallest input found:",
+            '    {"quantity": 101, "sku": ""}',
+            "reproduce with this tools/call request (one line on the server's stdin):",
+            '    {"id":1,"jsonrpc":"2.0","method":"tools/call","params":{"name":"price_quote",'
+            '"arguments":{"quantity":101,"sku":""}*',
+        ]
+    )
+
+
+def test_missing_structured_content_fails(run_mcp: RunMcp) -> None:
+    result = run_mcp("missing_structured.py")
+    assert outcomes(result)["failed"] >= 1
+    result.stdout.fnmatch_lines(
+        ["the tool declares an outputSchema but the result has no structuredContent"]
+    )
+
+
+def test_json_rpc_error_on_valid_input_fails(run_mcp: RunMcp) -> None:
+    result = run_mcp("rpc_error.py", args=("--mcp-max-examples=100",))
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(
+        ["a schema-valid input was answered with JSON-RPC error -32603: *", "smallest input found:"]
+    )
+    # The shrunk key is the shortest string that triggers the error: four characters.
+    match = re.search(r'^    \{"key": "(.*)"\}$', result.stdout.str(), re.MULTILINE)
+    assert match is not None and len(match.group(1)) == 4
+
+
+def test_crash_fails_that_tool_and_the_server_is_restarted(run_mcp: RunMcp) -> None:
+    result = run_mcp("crash.py", args=("--mcp-max-examples=100",))
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "the call killed the server: *exit status 3*",
+            "smallest input found:",
+            '*"b": 0*',
+            "server stderr (last lines):",
+            "*fatal: division by zero*",
+        ]
+    )
+    assert "FAILED mcp:crash::divide::contract" in result.stdout.str()
+    result.stdout.fnmatch_lines(["crash (protocol *): 2 tools, * calls, *restarted*"])
+
+
+def test_hang_hits_the_call_timeout(run_mcp: RunMcp) -> None:
+    result = run_mcp("hang.py", args=("--mcp-call-timeout=1", "--mcp-max-examples=100"))
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(
+        ["the call did not return: no answer to tools/call within 1 s", "smallest input found:"]
+    )
+    assert re.search(r'"n": -\d+', result.stdout.str())
+
+
+@pytest.mark.parametrize(
+    ("server", "expected"),
+    [
+        ("startup_crash.py", ["*exit status 1*", "*ImportError: cannot import name 'FastMCP'*"]),
+        (
+            "startup_garbage.py",
+            ["*no answer to the handshake within 2 s*not JSON-RPC*'Starting server...'*"],
+        ),
+        ("startup_silent.py", ["*no answer to the handshake within 2 s*"]),
+    ],
+)
+def test_server_that_does_not_start_is_one_clear_collection_error(
+    run_mcp: RunMcp, server: str, expected: list[str]
+) -> None:
+    result = run_mcp(server, args=("--mcp-startup-timeout=2",))
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(
+        ["*ERROR collecting mcp:*", "MCP server did not start: *", *expected]
+    )
+    result.stdout.no_fnmatch_line("*Traceback (most recent call last)*pytest_mcp_contracts*")
+    assert "_pytest" not in result.stdout.str()
+
+
+def test_missing_command_is_a_clear_error(run_mcp: RunMcp, pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest_subprocess("--mcp-server=no-such-server-binary --stdio")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(
+        [
+            "*ERROR collecting mcp:no-such-server-binary*",
+            "*command not found: 'no-such-server-binary'*",
+        ]
+    )
+
+
+def test_server_inherits_the_environment(run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("API_KEY", "secret-123")
+    result = run_mcp("needs_env.py")
+    result.assert_outcomes(passed=2)
+
+
+def test_server_without_its_environment_says_why(
+    run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("API_KEY", raising=False)
+    result = run_mcp("needs_env.py")
+    result.stdout.fnmatch_lines(["*exit status 2*", "*needs-env: API_KEY is not set*"])
+
+
+def test_static_schema_checks(run_mcp: RunMcp) -> None:
+    result = run_mcp("bad_schemas.py", args=("-k", "not contract", "-rfw"))
+    result.assert_outcomes(passed=3, failed=4, warnings=1)
+    result.stdout.fnmatch_lines_random(
+        [
+            "FAILED mcp:bad-schemas::string_root::schema - *",
+            "FAILED mcp:bad-schemas::bad_output::schema - *",
+            "FAILED mcp:bad-schemas::odd_dialect::schema - *",
+            "FAILED mcp:bad-schemas::array_output::schema - *",
+            "inputSchema root must be an object schema (the spec requires it);"
+            " it has type 'string'",
+            "outputSchema is not a valid 2020-12 schema",
+            "  at $.type: 5 is not valid under any of the given schemas",
+            "inputSchema: unsupported JSON Schema dialect $schema='http://example.com/my-dialect'*",
+            "outputSchema root must be an object schema (protocol 2025-11-25 requires it)*",
+            "*tool name 'bad name!' does not follow the spec's naming rules*",
+        ]
+    )
+
+
+def test_unsatisfiable_input_schema_names_the_tool_and_why(run_mcp: RunMcp) -> None:
+    result = run_mcp("bad_schemas.py", args=("-k", "impossible or draft07_ok"))
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(
+        ["FAILED mcp:bad-schemas::impossible::contract - no inputs can be*"]
+    )
+
+
+def test_ini_setting_names_the_server(pytester: pytest.Pytester) -> None:
+    pytester.makepyprojecttoml(
+        f"""
+        [tool.pytest.ini_options]
+        mcp_server = [{server_command("legacy_only.py")!r}]
+        mcp_max_examples = "5"
+        """
+    )
+    result = pytester.runpytest_subprocess("-p", "no:randomly")
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines(["legacy-only (protocol *): 2 tools, 10 calls, 0 returned isError"])
+
+
+def test_bad_option_value_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest_subprocess(
+        f"--mcp-server={server_command('legacy_only.py')}", "--mcp-max-examples=zero"
+    )
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--mcp-max-examples (ini mcp_max_examples) must be a whole*"])
+
+
+def test_two_servers_in_one_run(run_mcp: RunMcp) -> None:
+    result = run_mcp("legacy_only.py", "paginated.py", args=("--mcp-max-examples=5",))
+    result.assert_outcomes(passed=18)
+
+
+def test_typescript_sdk_server_falls_back_to_the_handshake(
+    pytester: pytest.Pytester, ts_server_command: str
+) -> None:
+    result = pytester.runpytest_subprocess(
+        f"--mcp-server={ts_server_command}", "-p", "no:randomly", "--mcp-max-examples=20"
+    )
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines(["ts-legacy (protocol 2025-*): 2 tools, 40 calls*"])

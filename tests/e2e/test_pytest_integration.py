@@ -1,0 +1,94 @@
+"""The plugin behaves like a well-kept pytest plugin: selection, reruns, reports, neighbours."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from ..conftest import RunMcp, server_command
+
+
+def test_k_selects_one_tool(run_mcp: RunMcp) -> None:
+    result = run_mcp("broken_output.py", args=("-k", "healthy", "-v"))
+    result.assert_outcomes(passed=2, deselected=2)
+
+
+def test_deselect_by_node_id(run_mcp: RunMcp) -> None:
+    result = run_mcp(
+        "broken_output.py", args=("--deselect", "mcp:broken-output::price_quote::contract")
+    )
+    result.assert_outcomes(passed=3, deselected=1)
+
+
+def test_exitfirst_stops_at_the_first_failure(run_mcp: RunMcp) -> None:
+    result = run_mcp("bad_schemas.py", args=("-x",))
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*stopping after 1 failures*"])
+
+
+def test_last_failed_reruns_only_the_failing_check(run_mcp: RunMcp) -> None:
+    first = run_mcp("broken_output.py", args=("--mcp-max-examples=100",))
+    first.assert_outcomes(passed=3, failed=1)
+    again = run_mcp("broken_output.py", args=("--lf", "--mcp-max-examples=100"))
+    again.assert_outcomes(failed=1, deselected=3)
+    again.stdout.fnmatch_lines(["*run-last-failure: rerun previous 1 failure*"])
+
+
+def test_junit_has_one_testcase_per_check_with_the_failure_text(
+    run_mcp: RunMcp, pytester: pytest.Pytester
+) -> None:
+    run_mcp("broken_output.py", args=("--mcp-max-examples=100", "--junitxml=report.xml"))
+    root = ET.parse(pytester.path / "report.xml").getroot()
+    cases = {(c.get("classname"), c.get("name")): c for c in root.iter("testcase")}
+    assert set(cases) == {
+        ("mcp:broken-output.price_quote", "schema"),
+        ("mcp:broken-output.price_quote", "contract"),
+        ("mcp:broken-output.healthy", "schema"),
+        ("mcp:broken-output.healthy", "contract"),
+    }
+    failure = cases[("mcp:broken-output.price_quote", "contract")].find("failure")
+    assert failure is not None
+    assert "$.price" in (failure.text or "") and '"quantity": 101' in (failure.text or "")
+
+
+def test_unused_plugin_imports_nothing_heavy(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import sys
+
+        def test_nothing_heavy_loaded():
+            heavy = {"mcp", "jsonschema", "hypothesis_jsonschema", "pytest_mcp_contracts.items"}
+            assert not heavy & set(sys.modules)
+        """
+    )
+    result = pytester.runpytest_subprocess("-p", "no:randomly")
+    result.assert_outcomes(passed=1)
+    # ...and the plugin was loaded all the same.
+    assert "--mcp-server" in pytester.runpytest_subprocess("--help").stdout.str()
+
+
+@pytest.mark.parametrize(
+    "plugin_args",
+    [
+        pytest.param(("-p", "asyncio", "-o", "asyncio_mode=strict"), id="asyncio-strict"),
+        pytest.param(("-p", "asyncio", "-o", "asyncio_mode=auto"), id="asyncio-auto"),
+        pytest.param(("-p", "anyio"), id="anyio"),
+        pytest.param(("-p", "syrupy"), id="syrupy"),
+        pytest.param(("-p", "randomly"), id="randomly"),
+        pytest.param(("-n", "2"), id="xdist"),
+    ],
+)
+def test_works_beside_other_plugins(
+    pytester: pytest.Pytester, plugin_args: tuple[str, ...]
+) -> None:
+    pytester.makepyfile(
+        """
+        def test_plain():
+            assert 1 + 1 == 2
+        """
+    )
+    result = pytester.runpytest_subprocess(
+        f"--mcp-server={server_command('legacy_only.py')}", "--mcp-max-examples=10", *plugin_args
+    )
+    result.assert_outcomes(passed=5)

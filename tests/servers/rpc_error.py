@@ -1,0 +1,39 @@
+"""`lookup` answers a JSON-RPC error (-32603), not a result, when the key has more than 3 chars."""
+
+import sys
+
+from mcp.server import MCPServer
+from mcp.shared.exceptions import MCPError
+from mcp.types import INTERNAL_ERROR
+from pydantic import BaseModel
+
+app = MCPServer("rpc-error")
+
+
+class Entry(BaseModel):
+    key: str
+    value: int
+
+
+class Echo(BaseModel):
+    text: str
+
+
+@app.tool()
+def lookup(key: str) -> Entry:
+    """Look a key up; keys of more than 3 characters (code points) fail at the protocol level."""
+    if len(key) > 3:
+        print(f"lookup: raising JSON-RPC error for key of length {len(key)}", file=sys.stderr)
+        # MCPError passes through MCPServer unchanged: a JSON-RPC error, not an isError result.
+        raise MCPError(code=INTERNAL_ERROR, message="Internal error: key store unavailable")
+    return Entry(key=key, value=sum(map(ord, key)))
+
+
+@app.tool()
+def echo(text: str) -> Echo:
+    """Correct tool: echoes its input."""
+    return Echo(text=text)
+
+
+if __name__ == "__main__":
+    app.run()

@@ -93,26 +93,41 @@ def judge(tool: ToolSpec, outcome: CallOutcome, protocol_version: str) -> Findin
     return findings[0] if findings else None
 
 
-def _failure_report(
-    server: ManagedServer, tool: ToolSpec, violation: _Violation, *, shrink_note: str | None
-) -> FailureReport:
+def failure(
+    server: ManagedServer, tool: ToolSpec, check: str, problem: str, **extra: Any
+) -> ContractFailure:
+    """A ContractFailure whose report names the server, its command, the tool and the check."""
     surface = server.surface
+    return ContractFailure(
+        FailureReport(
+            server=surface.name if surface else server.command.display,
+            command=server.command.display,
+            tool=tool.name,
+            check=check,
+            problem=problem,
+            **extra,
+        )
+    )
+
+
+def _violation_failure(
+    server: ManagedServer, tool: ToolSpec, violation: _Violation, *, note: str | None = None
+) -> ContractFailure:
     outcome = violation.outcome
     tail = outcome.failure.stderr_tail if outcome.failure and outcome.failure.stderr_tail else None
-    report = FailureReport(
-        server=surface.name if surface else server.command.display,
-        command=server.command.display,
-        tool=tool.name,
-        check="contract",
-        problem=violation.finding.message,
+    legacy = server.protocol_version != "2026-07-28"
+    return failure(
+        server,
+        tool,
+        "contract",
+        violation.finding.message,
         details=violation.finding.details,
         arguments=outcome.arguments,
         request_json=outcome.request_json(),
+        request_after_handshake=legacy,
         stderr_tail=tail if tail is not None else server.stderr_tail(),
+        notes=[note] if note else [],
     )
-    if shrink_note:
-        report.notes.append(shrink_note)
-    return report
 
 
 def run_contract(
@@ -163,15 +178,13 @@ def run_contract(
     try:
         test()
     except _Violation as exc:
-        raise ContractFailure(_failure_report(server, tool, exc, shrink_note=None)) from None
+        raise _violation_failure(server, tool, exc) from None
     except _StopShrinking as exc:
         note = (
             f"(not shrunk further: each attempt needs a server restart and the budget of "
             f"{max_restarts} restarts per tool, --mcp-max-restarts, is spent)"
         )
-        raise ContractFailure(
-            _failure_report(server, tool, exc.violation, shrink_note=note)
-        ) from None
+        raise _violation_failure(server, tool, exc.violation, note=note) from None
     except _ServerGone as exc:
         raise server_unavailable(server, tool, exc.error) from None
     except FlakyFailure as exc:
@@ -179,7 +192,7 @@ def run_contract(
         if violation is None:
             raise
         note = "(flaky: the same input did not fail again when it was sent a second time)"
-        raise ContractFailure(_failure_report(server, tool, violation, shrink_note=note)) from None
+        raise _violation_failure(server, tool, violation, note=note) from None
     except GenerationError as exc:
         raise _generation_failure(server, tool, str(exc), exc.pointer) from None
     except (Unsatisfiable, FailedHealthCheck) as exc:
@@ -191,28 +204,10 @@ def run_contract(
 def _generation_failure(
     server: ManagedServer, tool: ToolSpec, why: str, pointer: str
 ) -> ContractFailure:
-    surface = server.surface
-    return ContractFailure(
-        FailureReport(
-            server=surface.name if surface else server.command.display,
-            command=server.command.display,
-            tool=tool.name,
-            check="contract",
-            problem=f"no inputs can be generated from the inputSchema at {pointer}",
-            details=(why,),
-        )
-    )
+    problem = f"no inputs can be generated from the inputSchema at {pointer}"
+    return failure(server, tool, "contract", problem, details=(why,))
 
 
 def server_unavailable(server: ManagedServer, tool: ToolSpec, exc: ServerError) -> ContractFailure:
-    surface = server.surface
-    return ContractFailure(
-        FailureReport(
-            server=surface.name if surface else server.command.display,
-            command=server.command.display,
-            tool=tool.name,
-            check="contract",
-            problem=f"the server could not be restarted for this tool: {exc.message}",
-            stderr_tail=exc.stderr_tail,
-        )
-    )
+    problem = f"the server could not be restarted for this tool: {exc.message}"
+    return failure(server, tool, "contract", problem, stderr_tail=exc.stderr_tail)

@@ -16,9 +16,9 @@ import pytest
 from ._keys import SETTINGS_KEY
 from .call import ManagedServer
 from .check import check_listing
-from .contract import ContractFailure, run_contract
+from .contract import ContractFailure, failure, run_contract
 from .discover import ServerSurface, ToolSpec
-from .report import FailureReport, start_failure
+from .report import start_failure
 
 
 class McpContractWarning(pytest.PytestWarning):
@@ -110,18 +110,8 @@ class _McpItem(pytest.Item):
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.surface.name} {self.tool.name} [{self.check}]"
 
-    def _fail(self, problem: str, details: tuple[str, ...] = (), **extra: Any) -> ContractFailure:
-        return ContractFailure(
-            FailureReport(
-                server=self.surface.name,
-                command=self.server.command.display,
-                tool=self.tool.name,
-                check=self.check,
-                problem=problem,
-                details=details,
-                **extra,
-            )
-        )
+    def _fail(self, problem: str, details: tuple[str, ...] = ()) -> ContractFailure:
+        return failure(self.server, self.tool, self.check, problem, details=details)
 
 
 class SchemaItem(_McpItem):

@@ -45,6 +45,7 @@ class FailureReport:
     details: Sequence[str] = ()
     arguments: Any = None
     request_json: str | None = None
+    request_after_handshake: bool = False
     stderr_tail: str | None = None
     notes: list[str] = field(default_factory=list)
 
@@ -59,9 +60,14 @@ class FailureReport:
         if self.arguments is not None:
             parts += ["", "smallest input found:", indent(short_json(self.arguments))]
         if self.request_json is not None:
+            when = (
+                "after the initialize handshake"
+                if self.request_after_handshake
+                else "one line on the server's stdin"
+            )
             parts += [
                 "",
-                "reproduce with this tools/call request (one line on the server's stdin):",
+                f"reproduce with this tools/call request ({when}):",
                 indent(
                     self.request_json
                     if len(self.request_json) < 4000

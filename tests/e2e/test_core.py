@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -216,3 +217,37 @@ def test_typescript_sdk_server_falls_back_to_the_handshake(
     )
     result.assert_outcomes(passed=4)
     result.stdout.fnmatch_lines(["ts-legacy (protocol 2025-*): 2 tools, 40 calls*"])
+
+
+def test_error_results_are_counted_and_a_barely_exercised_tool_warns(run_mcp: RunMcp) -> None:
+    result = run_mcp("always_error.py", args=("--mcp-max-examples=20", "-rw"))
+    result.assert_outcomes(passed=4, warnings=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*always-error lookup: 20 of 20 calls returned isError, so the output contract was "
+            "barely exercised*",
+            "always-error (protocol *): 2 tools, 40 calls, 20 returned isError",
+        ]
+    )
+
+
+def test_one_server_process_per_run_and_it_is_gone_afterwards(
+    run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pid_file = pytester.path / "pids.txt"
+    monkeypatch.setenv("MCP_FIXTURE_PID_FILE", str(pid_file))
+    result = run_mcp("paginated.py", args=("--mcp-max-examples=5",))
+    result.assert_outcomes(passed=14)
+    pids = [int(line) for line in pid_file.read_text().split()]
+    assert len(pids) == 1, "every item must reuse the one server process"
+    status = Path(f"/proc/{pids[0]}/status")
+    # Gone, or at most a zombie waiting for a reaper that is not ours.
+    assert not status.exists() or "State:\tZ" in status.read_text()
+
+
+def test_a_fixed_seed_makes_the_run_reproducible(run_mcp: RunMcp) -> None:
+    def calls() -> str:
+        result = run_mcp("broken_output.py", args=("--hypothesis-seed=12345",))
+        return next(line for line in result.stdout.lines if line.startswith("broken-output ("))
+
+    assert calls() == calls()

@@ -1,12 +1,20 @@
 """A minimal handshake-era (pre-2026) MCP server over stdio, standard library only.
 
-Fixture servers built on it start in milliseconds and show exactly the bytes they are given:
-`serve(name, tools, call)` lists `tools` as they are and answers `tools/call` with whatever
-`call(name, arguments)` returns (a result dict), or with the JSON-RPC error it raises.
-`server/discover` is refused with -32601, as every handshake-era server does.
+Fixture servers built on it start in milliseconds and put exactly the bytes they are given
+on the wire: `serve(name, tools, call)` lists `tools` as they are and answers `tools/call`
+with whatever `call(name, arguments)` returns (a result dict), or with the JSON-RPC error it
+raises as RpcError. `server/discover` is refused with -32601, as every handshake-era server
+does. Options:
+
+- `list_page(cursor)`: answer `tools/list` per cursor (pagination) instead of one page;
+- `strict_lifecycle`: refuse `tools/*` with -32600 until `notifications/initialized`.
+
+With MCP_FIXTURE_PID_FILE set, the server appends its pid to that file at start, so a test
+can check that the process is gone after the run.
 """
 
 import json
+import os
 import sys
 
 SUPPORTED = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
@@ -32,37 +40,62 @@ def send(obj):
     sys.stdout.flush()
 
 
-def serve(name, tools, call, *, pages=None):
-    """Run until stdin closes. `pages`, if given, splits the listing: a list of (tools, cursor)."""
-    for raw in iter(sys.stdin.buffer.readline, b""):
+def serve(name, tools, call, *, list_page=None, strict_lifecycle=False):
+    """Answer requests until stdin closes; never die on a bad request."""
+    state = {"initialized": False}
+    if os.environ.get("MCP_FIXTURE_PID_FILE"):
+        with open(os.environ["MCP_FIXTURE_PID_FILE"], "a") as pid_file:
+            pid_file.write(f"{os.getpid()}\n")
+
+    def handle(method, params):
+        if method == "initialize":
+            requested = params.get("protocolVersion")
+            return {
+                "protocolVersion": requested if requested in SUPPORTED else "2025-06-18",
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": name, "version": "1.0"},
+            }
+        if method == "ping":
+            return {}
+        if method not in ("tools/list", "tools/call"):
+            raise RpcError(-32601, "Method not found")  # includes server/discover
+        if strict_lifecycle and not state["initialized"]:
+            raise RpcError(-32600, "Server not initialized")
+        if method == "tools/list":
+            return list_page(params.get("cursor")) if list_page else {"tools": tools}
+        arguments = params.get("arguments") or {}
+        if not isinstance(arguments, dict):
+            raise RpcError(-32602, "arguments must be an object")
+        return call(params.get("name"), arguments)
+
+    for raw in iter(sys.stdin.buffer.readline, b""):  # bytes: no locale-dependent decoding
         if not raw.strip():
             continue
-        msg = json.loads(raw)
-        method, params = msg.get("method"), msg.get("params") or {}
+        try:
+            msg = json.loads(raw.decode("utf-8"))
+        except ValueError:  # includes UnicodeDecodeError
+            send(
+                {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}
+            )
+            continue
+        if not isinstance(msg, dict) or "method" not in msg:
+            continue  # stray responses need no answer
         if "id" not in msg:
+            if msg["method"] == "notifications/initialized":
+                state["initialized"] = True
             continue
         try:
-            if method == "initialize":
-                requested = params.get("protocolVersion")
-                result = {
-                    "protocolVersion": requested if requested in SUPPORTED else SUPPORTED[-1],
-                    "capabilities": {"tools": {}},
-                    "serverInfo": {"name": name, "version": "1.0"},
-                }
-            elif method == "ping":
-                result = {}
-            elif method == "tools/list":
-                result = {"tools": tools}
-            elif method == "tools/call":
-                result = call(params.get("name"), params.get("arguments") or {})
-            else:
-                raise RpcError(-32601, "Method not found")
-            send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
-        except RpcError as exc:
             send(
                 {
                     "jsonrpc": "2.0",
                     "id": msg["id"],
-                    "error": {"code": exc.code, "message": exc.message},
+                    "result": handle(msg["method"], msg.get("params") or {}),
                 }
             )
+        except RpcError as exc:
+            error = {"code": exc.code, "message": exc.message}
+            send({"jsonrpc": "2.0", "id": msg["id"], "error": error})
+        except Exception as exc:
+            print(f"{name}: internal error: {exc!r}", file=sys.stderr)
+            error = {"code": -32603, "message": "Internal error"}
+            send({"jsonrpc": "2.0", "id": msg["id"], "error": error})

@@ -7,10 +7,8 @@ lifecycle rules: a client must finish the handshake before using the server).
 """
 
 import json
-import sys
 
-SUPPORTED = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
-DEFAULT_VERSION = "2025-06-18"
+from _legacy import RpcError, serve, text_result
 
 TOOLS = [
     {
@@ -67,98 +65,15 @@ def call_tool(name, args):
     return {"text": text * times}, None
 
 
-def handle(method, params, state):
-    """Return a result dict, or raise RpcError."""
-    if method == "initialize":
-        requested = params.get("protocolVersion")
-        state["initialize_seen"] = True
-        return {
-            "protocolVersion": requested if requested in SUPPORTED else DEFAULT_VERSION,
-            "capabilities": {"tools": {}},
-            "serverInfo": {"name": "legacy-only", "version": "1.0"},
-        }
-    if method == "ping":
-        return {}
-    if method not in ("tools/list", "tools/call"):
-        raise RpcError(-32601, "Method not found")  # includes server/discover
-    if not state["initialized"]:
-        raise RpcError(-32600, "Server not initialized")
-    if method == "tools/list":
-        return {"tools": TOOLS}
-    name, args = params.get("name"), params.get("arguments") or {}
+def call(name, args):
     if name not in ("word_count", "repeat"):
         raise RpcError(-32602, f"Unknown tool: {name}")
-    if not isinstance(args, dict):
-        raise RpcError(-32602, "arguments must be an object")
     structured, error = call_tool(name, args)
     if error is not None:
-        return {"content": [{"type": "text", "text": error}], "isError": True}
+        return text_result(error, is_error=True)
     # structuredContent mirrored into a text block as JSON, as the spec recommends
-    return {
-        "content": [{"type": "text", "text": json.dumps(structured)}],
-        "structuredContent": structured,
-    }
-
-
-class RpcError(Exception):
-    def __init__(self, code, message):
-        super().__init__(message)
-        self.code, self.message = code, message
-
-
-def send(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
-
-
-def main():
-    state = {"initialize_seen": False, "initialized": False}
-    for raw in iter(sys.stdin.buffer.readline, b""):  # bytes: no locale-dependent decoding
-        if not raw.strip():
-            continue
-        try:
-            msg = json.loads(raw.decode("utf-8"))
-        except ValueError:  # includes UnicodeDecodeError
-            send(
-                {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}
-            )
-            continue
-        if not isinstance(msg, dict) or "method" not in msg:
-            if isinstance(msg, dict) and ("result" in msg or "error" in msg):
-                continue  # a response to nothing we asked: ignore
-            send(
-                {
-                    "jsonrpc": "2.0",
-                    "id": None,
-                    "error": {"code": -32600, "message": "Invalid Request"},
-                }
-            )
-            continue
-        method, params = msg["method"], msg.get("params") or {}
-        if "id" not in msg:  # notification
-            if method == "notifications/initialized" and state["initialize_seen"]:
-                state["initialized"] = True
-            continue
-        try:
-            send({"jsonrpc": "2.0", "id": msg["id"], "result": handle(method, params, state)})
-        except RpcError as exc:
-            send(
-                {
-                    "jsonrpc": "2.0",
-                    "id": msg["id"],
-                    "error": {"code": exc.code, "message": exc.message},
-                }
-            )
-        except Exception as exc:  # never die on a bad request
-            print(f"legacy-only: internal error: {exc!r}", file=sys.stderr)
-            send(
-                {
-                    "jsonrpc": "2.0",
-                    "id": msg["id"],
-                    "error": {"code": -32603, "message": "Internal error"},
-                }
-            )
+    return text_result(json.dumps(structured), structured=structured)
 
 
 if __name__ == "__main__":
-    main()
+    serve("legacy-only", TOOLS, call, strict_lifecycle=True)

@@ -568,3 +568,30 @@ def test_prepare_does_not_mutate_its_input() -> None:
         assert schema == before
         prepared.clear()
         assert schema == before
+
+
+def test_only_declared_properties_are_generated_but_free_form_maps_stay_open() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "integer"},
+            "inner": {"type": "object", "properties": {"b": {"type": "string"}}},
+            "meta": {"type": "object"},
+        },
+        "required": ["a"],
+    }
+    values = generate(schema, n=100)
+    assert all(set(v) <= {"a", "inner", "meta"} for v in values)
+    assert all(set(v.get("inner", {})) <= {"b"} for v in values)
+    # A map that declares no properties is free-form: its keys are the tool's to expect.
+    assert any(v.get("meta") for v in values)
+
+
+def test_allof_branches_are_not_closed() -> None:
+    schema = {
+        "allOf": [
+            {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
+            {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]},
+        ]
+    }
+    assert all({"a", "b"} <= set(v) for v in generate(schema))

@@ -1,0 +1,175 @@
+"""connect.py against tiny scripted servers: the wire as it really is, bad bytes included."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pytest_mcp_contracts.connect import (
+    CallTimeout,
+    ProtocolViolation,
+    RpcError,
+    ServerCommand,
+    ServerDied,
+    ServerStartError,
+    StdioConnection,
+    open_stdio,
+)
+
+PRELUDE = """
+import json, sys
+def send(obj):
+    sys.stdout.write(json.dumps(obj) + "\\n"); sys.stdout.flush()
+def answer(msg, result):
+    send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+def refuse(msg, code=-32601):
+    send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": code, "message": "nope"}})
+INIT = {"protocolVersion": "2025-06-18", "capabilities": {}, "serverInfo": {"name": "s"}}
+"""
+
+
+@pytest.fixture
+def connect(tmp_path: Path) -> Iterator[object]:
+    opened: list[StdioConnection] = []
+
+    def start(body: str, *, max_bytes: int = 1 << 20, timeout: float = 5) -> StdioConnection:
+        script = tmp_path / f"server{len(opened)}.py"
+        script.write_text(PRELUDE + textwrap.dedent(body))
+        conn = open_stdio(
+            ServerCommand((sys.executable, str(script))),
+            startup_timeout=timeout,
+            max_message_bytes=max_bytes,
+        )
+        opened.append(conn)
+        return conn
+
+    yield start
+    for conn in opened:
+        conn.close()
+
+
+LEGACY_LOOP = """
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    if msg["method"] == "server/discover":
+        refuse(msg, CODE)
+    elif msg["method"] == "initialize":
+        answer(msg, INIT)
+    else:
+        HANDLE
+"""
+
+
+def legacy(handle: str, code: int = -32601) -> str:
+    return LEGACY_LOOP.replace("CODE", str(code)).replace("HANDLE", handle)
+
+
+@pytest.mark.parametrize("code", [-32601, -32602, -32600])
+def test_handshake_falls_back_to_initialize_on_any_probe_error(connect, code: int) -> None:
+    conn = connect(legacy("answer(msg, {})", code))
+    assert conn.protocol_version == "2025-06-18"
+    assert conn.server_info == {"name": "s"}
+
+
+def test_modern_server_is_spoken_to_with_the_meta_envelope(connect) -> None:
+    conn = connect(
+        """
+        for line in sys.stdin:
+            msg = json.loads(line)
+            meta = msg["params"].get("_meta", {})
+            if meta.get("io.modelcontextprotocol/protocolVersion") != "2026-07-28":
+                refuse(msg, -32602)
+            elif msg["method"] == "server/discover":
+                answer(msg, {"supportedVersions": ["2026-07-28"], "capabilities": {},
+                             "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "m"}}})
+            else:
+                answer(msg, {"echo": msg["params"]["name"]})
+        """
+    )
+    assert conn.protocol_version == "2026-07-28"
+    assert conn.server_info == {"name": "m"}
+    assert conn.request("tools/call", {"name": "x"}, timeout=5) == {"echo": "x"}
+
+
+def test_garbage_on_stdout_is_counted_and_skipped(connect) -> None:
+    conn = connect(legacy('print("log line"); print("[1, 2]"); answer(msg, {"ok": 1})'))
+    assert conn.request("tools/list", {}, timeout=5) == {"ok": 1}
+    assert conn.garbage_count == 2
+    assert list(conn.garbage) == ["log line", "[1, 2]"]
+
+
+def test_response_to_an_unknown_id_is_not_taken_for_ours(connect) -> None:
+    conn = connect(
+        legacy(
+            'send({"jsonrpc": "2.0", "id": 999, "result": {"wrong": 1}}); answer(msg, {"ok": 1})'
+        )
+    )
+    assert conn.request("tools/list", {}, timeout=5) == {"ok": 1}
+    assert "unknown request id 999" in conn.garbage[-1]
+
+
+def test_oversized_message_is_refused_without_holding_it(connect) -> None:
+    conn = connect(
+        legacy('answer(msg, {"text": "x" * (5000 if msg["method"] == "big" else 1)})'),
+        max_bytes=1000,
+    )
+    with pytest.raises(ProtocolViolation, match="over the 1000-byte limit"):
+        conn.request("big", {}, timeout=5)
+    # The connection survives: the next, normal answer arrives.
+    assert conn.request("small", {}, timeout=5) == {"text": "x"}
+
+
+def test_json_rpc_error_is_raised_with_its_code(connect) -> None:
+    conn = connect(legacy("refuse(msg, -32603)"))
+    with pytest.raises(RpcError) as info:
+        conn.request("tools/call", {}, timeout=5)
+    assert info.value.code == -32603
+
+
+def test_server_that_dies_mid_request_says_so_with_stderr(connect) -> None:
+    conn = connect(legacy('sys.stderr.write("dying now\\n"); sys.stderr.flush(); sys.exit(7)'))
+    with pytest.raises(ServerDied, match="exit status 7") as info:
+        conn.request("tools/call", {}, timeout=5)
+    assert "dying now" in info.value.stderr_tail
+
+
+def test_silence_hits_the_timeout(connect) -> None:
+    conn = connect(legacy("pass"))
+    with pytest.raises(CallTimeout, match=r"within 0\.3 s"):
+        conn.request("tools/call", {}, timeout=0.3)
+
+
+def test_server_requests_are_answered(connect) -> None:
+    # The server pings us before answering; it reports what we answered.
+    conn = connect(
+        legacy(
+            """send({"jsonrpc": "2.0", "id": "p1", "method": "ping"})
+        pong = json.loads(sys.stdin.readline())
+        send({"jsonrpc": "2.0", "id": "s1", "method": "sampling/createMessage", "params": {}})
+        refused = json.loads(sys.stdin.readline())
+        answer(msg, {"pong": pong, "refused": refused["error"]["code"]})"""
+        )
+    )
+    result = conn.request("tools/call", {}, timeout=5)
+    assert result == {"pong": {"jsonrpc": "2.0", "id": "p1", "result": {}}, "refused": -32601}
+
+
+def test_server_environment_is_inherited(connect, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYTEST_MCP_PROBE", "42")
+    conn = connect(legacy('import os; answer(msg, {"v": os.environ.get("PYTEST_MCP_PROBE")})'))
+    assert conn.request("x", {}, timeout=5) == {"v": "42"}
+
+
+def test_unknown_protocol_version_from_initialize_is_a_start_error(connect) -> None:
+    with pytest.raises(ServerStartError, match="protocol version '1999-01-01'"):
+        connect(
+            legacy("pass").replace(
+                "answer(msg, INIT)", 'answer(msg, {**INIT, "protocolVersion": "1999-01-01"})'
+            )
+        )

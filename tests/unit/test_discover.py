@@ -1,0 +1,104 @@
+"""discover.py: names made safe, pagination read to the end, malformed entries kept."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_mcp_contracts.connect import ProtocolViolation, ServerCommand
+from pytest_mcp_contracts.discover import build_surface, command_label, list_tools, safe_name
+
+
+class FakeConnection:
+    """Answers tools/list from a dict of cursor -> page."""
+
+    def __init__(self, pages: dict[str | None, dict[str, Any]]) -> None:
+        self.pages = pages
+        self.cursors: list[str | None] = []
+        self.command = ServerCommand.parse("python -m demo_server")
+        self.server_info: dict[str, Any] = {"name": "demo"}
+        self.protocol_version = "2026-07-28"
+
+    def request(self, method: str, params: dict[str, Any], *, timeout: float) -> dict[str, Any]:
+        cursor = params.get("cursor")
+        self.cursors.append(cursor)
+        return self.pages[cursor]
+
+    def stderr_tail(self) -> str:
+        return ""
+
+
+def tools(*names: str) -> list[dict[str, Any]]:
+    return [{"name": n, "inputSchema": {"type": "object"}} for n in names]
+
+
+def test_pagination_continues_past_an_empty_string_cursor() -> None:
+    conn = FakeConnection(
+        {
+            None: {"tools": tools("a"), "nextCursor": ""},
+            "": {"tools": tools("b"), "nextCursor": "c2"},
+            "c2": {"tools": tools("c")},
+        }
+    )
+    listed = list_tools(conn, timeout=1)  # type: ignore[arg-type]
+    assert [t["name"] for t in listed] == ["a", "b", "c"]
+    assert conn.cursors == [None, "", "c2"]
+
+
+def test_a_looping_cursor_is_a_protocol_violation() -> None:
+    conn = FakeConnection(
+        {None: {"tools": [], "nextCursor": "x"}, "x": {"tools": [], "nextCursor": "x"}}
+    )
+    with pytest.raises(ProtocolViolation, match="loops"):
+        list_tools(conn, timeout=1)  # type: ignore[arg-type]
+
+
+def test_missing_tools_array_is_a_protocol_violation() -> None:
+    with pytest.raises(ProtocolViolation, match="no 'tools' array"):
+        list_tools(FakeConnection({None: {}}), timeout=1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["get_order", "a.b-c", "x" * 64],
+)
+def test_safe_names_stay_as_they_are(name: str) -> None:
+    assert safe_name(name) == name
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["../../x", "/etc/passwd", "a/b", "con\x00trol", "x" * 10_000, "名前", "a::b[1]"],
+)
+def test_unsafe_names_become_safe_and_distinct(name: str) -> None:
+    safe = safe_name(name)
+    assert safe != name
+    assert len(safe) <= 64
+    assert all(c.isalnum() or c in "_.-" for c in safe) and safe.isascii()
+    assert not safe.startswith(".")
+    assert safe_name(name + "!") != safe
+
+
+def test_duplicate_and_case_clashing_names_get_distinct_node_names() -> None:
+    raw = [*tools("Foo", "foo", "foo"), {"name": 3, "inputSchema": {}}, "not an object"]
+    listed = [r if isinstance(r, dict) else {"__not_an_object__": r} for r in raw]
+    surface = build_surface(FakeConnection({}), listed)  # type: ignore[arg-type]
+    node_names = [t.node_name for t in surface.tools]
+    assert len({n.lower() for n in node_names}) == len(node_names)
+    assert "listed 2 times" in surface.tools[1].problems[0]
+    assert surface.tools[3].problems == ("the tool has no name",)
+    assert "not an object" in surface.tools[4].problems[0]
+
+
+@pytest.mark.parametrize(
+    ("command", "label"),
+    [
+        ("python -m my_server --debug", "my_server"),
+        ("node build/index.js", "index.js"),
+        ("npx -y @acme/mcp-server", "mcp-server"),
+        ("my-server", "my-server"),
+    ],
+)
+def test_command_label(command: str, label: str) -> None:
+    assert command_label(ServerCommand.parse(command).argv) == label

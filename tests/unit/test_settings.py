@@ -1,0 +1,47 @@
+"""settings.py: command line over ini over default, and clear errors for bad values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_mcp_contracts.settings import DEFAULT_MAX_EXAMPLES, SettingsError, resolve
+
+
+def settings(cli: dict[str, Any], ini: dict[str, Any]) -> Any:
+    return resolve(lambda flag: cli.get(flag), lambda key: ini.get(key))
+
+
+def test_defaults_and_inactive_without_servers() -> None:
+    resolved = settings({}, {})
+    assert not resolved.active
+    assert resolved.max_examples == DEFAULT_MAX_EXAMPLES
+
+
+def test_command_line_wins_over_ini() -> None:
+    resolved = settings(
+        {"--mcp-server": ["python -m a"], "--mcp-max-examples": "7"},
+        {"mcp_server": ["python -m b"], "mcp_max_examples": "9", "mcp_call_timeout": "2.5"},
+    )
+    assert [s.argv for s in resolved.servers] == [("python", "-m", "a")]
+    assert resolved.max_examples == 7
+    assert resolved.call_timeout == 2.5
+
+
+def test_ini_server_list_with_shell_quoting() -> None:
+    resolved = settings({}, {"mcp_server": ['node "my dir/server.js"', "  "]})
+    assert [s.argv for s in resolved.servers] == [("node", "my dir/server.js")]
+
+
+@pytest.mark.parametrize(
+    ("cli", "message"),
+    [
+        ({"--mcp-max-examples": "0"}, "--mcp-max-examples (ini mcp_max_examples) must be a whole"),
+        ({"--mcp-call-timeout": "soon"}, "--mcp-call-timeout (ini mcp_call_timeout) must be a"),
+        ({"--mcp-server": ['"unclosed']}, "--mcp-server '\"unclosed'"),
+    ],
+)
+def test_bad_values_say_what_is_allowed(cli: dict[str, Any], message: str) -> None:
+    with pytest.raises(SettingsError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        settings(cli, {})

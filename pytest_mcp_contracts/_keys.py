@@ -1,11 +1,19 @@
-"""Typed keys for the session state the plugin keeps on ``config.stash``."""
+"""Typed keys for the session state the plugin keeps on ``config.stash``.
+
+The types are imported for the type checker only: loading the plugin must stay cheap.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
-from .call import ManagedServer
-from .settings import Settings
+if TYPE_CHECKING:
+    from .call import ManagedServer
+    from .record import Recorder
+    from .settings import Settings
 
-SETTINGS_KEY = pytest.StashKey[Settings]()
-SERVERS_KEY = pytest.StashKey[list[ManagedServer]]()
+SETTINGS_KEY: pytest.StashKey[Settings] = pytest.StashKey()
+SERVERS_KEY: pytest.StashKey[list[ManagedServer]] = pytest.StashKey()
+RECORDER_KEY: pytest.StashKey[Recorder] = pytest.StashKey()

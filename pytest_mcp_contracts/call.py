@@ -47,6 +47,7 @@ class ManagedServer:
     call_timeout: float
     max_message_bytes: int
     surface: ServerSurface | None = None
+    node_name: str = ""  # the server's name in node ids and in the snapshot folder
     restarts: int = 0
     calls: int = 0
     error_results: int = 0

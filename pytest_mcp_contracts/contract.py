@@ -14,6 +14,8 @@ from .call import CallOutcome, ManagedServer
 from .check import Finding, check_result
 from .connect import CallTimeout, ServerDied, ServerError
 from .discover import ToolSpec
+from .infer import Drift
+from .observe import ToolObservations
 from .report import FailureReport
 
 # Warn when at least this share of calls came back isError: the contract was barely exercised.
@@ -93,6 +95,16 @@ def judge(tool: ToolSpec, outcome: CallOutcome, protocol_version: str) -> Findin
     return findings[0] if findings else None
 
 
+def _drift_finding(drift: list[Drift], hint: str) -> Finding | None:
+    if not drift:
+        return None
+    return Finding(
+        "contract",
+        "breaking drift from the recorded output contract",
+        details=(*(str(d) for d in drift), hint),
+    )
+
+
 def failure(
     server: ManagedServer, tool: ToolSpec, check: str, problem: str, **extra: Any
 ) -> ContractFailure:
@@ -137,6 +149,8 @@ def run_contract(
     strategy: Any,
     max_examples: int,
     max_restarts: int,
+    observations: ToolObservations | None = None,
+    drift_hint: str = "",
 ) -> ContractStats:
     """Run the tool on generated inputs; raise ContractFailure with the shrunk failing input."""
     from hypothesis import HealthCheck, given, settings
@@ -158,6 +172,8 @@ def run_contract(
         if outcome.is_error_result:
             stats.error_results += 1
         finding = judge(tool, outcome, protocol)
+        if finding is None and observations is not None and outcome.result is not None:
+            finding = _drift_finding(observations.observe(arguments, outcome.result), drift_hint)
         if finding is None:
             return
         violation = _Violation(outcome, finding)

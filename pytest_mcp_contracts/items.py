@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
-from ._keys import SETTINGS_KEY
+from ._keys import RECORDER_KEY, SETTINGS_KEY
 from .call import ManagedServer
 from .check import check_listing
-from .contract import ContractFailure, failure, run_contract
+from .contract import ContractFailure, ContractStats, failure, run_contract
 from .discover import ServerSurface, ToolSpec
+from .observe import ToolObservations
 from .report import start_failure
 
 
@@ -134,43 +135,73 @@ class SchemaItem(_McpItem):
 
 
 class ContractItem(_McpItem):
-    """Dynamic: generated inputs, real calls, every result checked."""
+    """Dynamic: generated inputs, real calls, every result checked against the declared or
+    the recorded contract; what was learned goes to the recorder."""
 
     check = "contract"
 
     def runtest(self) -> None:
         from .generate import GenerationError, input_strategy
+        from .snapshot import SnapshotError
 
         if self.tool.problems or not isinstance(self.tool.input_schema, dict):
             raise self._fail(
                 "the tool cannot be called: its listing entry is malformed (see its schema check)"
             )
-        config = self.config.stash[SETTINGS_KEY]
+        settings = self.config.stash[SETTINGS_KEY]
+        recorder = self.config.stash[RECORDER_KEY]
         try:
-            strategy = input_strategy(self.tool.input_schema)
-        except GenerationError as exc:
-            raise self._fail(
-                f"no inputs can be generated from the inputSchema at {exc.pointer}",
-                (str(exc),),
-            ) from None
-        stats = run_contract(
-            self.server,
-            self.tool,
-            strategy=strategy,
-            max_examples=config.max_examples,
-            max_restarts=config.max_restarts,
-        )
+            observations = recorder.start_tool(self.server.node_name, self.tool)
+        except SnapshotError as exc:
+            raise self._fail(exc.render()) from None
+        try:
+            try:
+                strategy = input_strategy(self.tool.input_schema)
+            except GenerationError as exc:
+                raise self._fail(
+                    f"no inputs can be generated from the inputSchema at {exc.pointer}",
+                    (str(exc),),
+                ) from None
+            stats = run_contract(
+                self.server,
+                self.tool,
+                strategy=strategy,
+                max_examples=settings.max_examples,
+                max_restarts=settings.max_restarts,
+                observations=observations,
+                drift_hint=f"if the change is intended, accept it: {self._command()} "
+                "--mcp-snapshot-update",
+            )
+            self._report(stats, observations)
+            if recorder.missing_in_ci(observations):
+                path = recorder.path(self.server.node_name, self.tool)
+                raise self._fail(
+                    f"no contract is recorded for this tool ({path}), and CI is set, so none "
+                    "is written",
+                    (f"record it locally with: {self._command()}  and commit the file",),
+                )
+            observations.passed = True
+        finally:
+            recorder.finish_tool(self.surface, self.server.node_name, observations)
+
+    def _command(self) -> str:
+        return " ".join(["pytest", *self.config.invocation_params.args])
+
+    def _report(self, stats: ContractStats, observations: ToolObservations) -> None:
         self.user_properties.append(("mcp_calls", stats.calls))
         self.user_properties.append(("mcp_error_results", stats.error_results))
+        self.user_properties.append(("mcp_output_quality", observations.quality))
         self.add_report_section("call", "mcp", stats.summary())
+        notes = observations.warnings()
         if stats.mostly_errors:
+            notes.append(
+                f"{stats.error_results} of {stats.calls} calls returned isError, so the output "
+                "contract was barely exercised; give it realistic inputs or check why it "
+                "refuses them"
+            )
+        for note in notes:
             warnings.warn(
-                McpContractWarning(
-                    f"{self.surface.name} {self.tool.name}: {stats.error_results} of "
-                    f"{stats.calls} calls returned isError, so the output contract was barely "
-                    "exercised; give it realistic inputs or check why it refuses them"
-                ),
-                stacklevel=1,
+                McpContractWarning(f"{self.surface.name} {self.tool.name}: {note}"), stacklevel=1
             )
 
 

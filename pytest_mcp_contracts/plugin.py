@@ -6,12 +6,13 @@ installed and passes no ``--mcp-*`` option pays nothing.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Generator
 from typing import Any
 
 import pytest
 
-from ._keys import SERVERS_KEY, SETTINGS_KEY
+from ._keys import RECORDER_KEY, SERVERS_KEY, SETTINGS_KEY
 from .settings import OPTIONS, SettingsError, resolve
 
 
@@ -24,8 +25,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 option.flag, action="append", dest=dest, metavar="CMD", help=option.help
             )
             parser.addini(option.ini, option.help, type="linelist", default=[])
+        elif option.kind == "flag":
+            group.addoption(option.flag, dest=dest, action="store_true", help=option.help)
         else:
-            group.addoption(option.flag, dest=dest, default=None, metavar="N", help=option.help)
+            metavar = "DIR" if option.kind == "path" else "N"
+            group.addoption(option.flag, dest=dest, default=None, metavar=metavar, help=option.help)
+        if option.ini_too and option.kind != "servers":
             parser.addini(option.ini, option.help, default=None)
 
 
@@ -34,11 +39,16 @@ def pytest_configure(config: pytest.Config) -> None:
         return config.getoption(flag.removeprefix("--").replace("-", "_"))
 
     try:
-        settings = resolve(cli, config.getini)
+        settings = resolve(cli, config.getini, rootdir=config.rootpath, environ=os.environ)
     except SettingsError as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[SETTINGS_KEY] = settings
     config.stash[SERVERS_KEY] = []
+    if settings.active:
+        from .record import Recorder
+        from .snapshot import SnapshotStore
+
+        config.stash[RECORDER_KEY] = Recorder(SnapshotStore(settings.snapshot_dir), settings.mode)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -56,8 +66,14 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, A
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    for server in session.config.stash.get(SERVERS_KEY, []):
+    servers = session.config.stash.get(SERVERS_KEY, [])
+    for server in servers:
         server.close()
+    recorder = session.config.stash.get(RECORDER_KEY, None)
+    if recorder is not None:
+        from .session import finish_recording
+
+        finish_recording(recorder, servers, session.config.stash[SETTINGS_KEY])
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -67,5 +83,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     from .report import server_summary_lines
 
     terminalreporter.section("MCP contracts")
-    for line in server_summary_lines(servers):
+    recorder = terminalreporter.config.stash[RECORDER_KEY]
+    command = " ".join(["pytest", *terminalreporter.config.invocation_params.args])
+    for line in server_summary_lines(servers, recorder, command):
         terminalreporter.write_line(line)

@@ -6,10 +6,14 @@ import json
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
+
+from .observe import DECLARED, QUALITIES, UNKNOWN, VALIDATED
 
 if TYPE_CHECKING:
     from .call import ManagedServer
+    from .record import Recorder
 
 STDERR_LINES_SHOWN: Final = 20
 INPUT_CHARS_SHOWN: Final = 2000
@@ -93,7 +97,21 @@ def start_failure(command: str, problem: str, stderr_tail: str) -> str:
     )
 
 
-def server_summary_lines(servers: Sequence[ManagedServer]) -> list[str]:
+def _share(part: int, whole: int) -> str:
+    return f"{round(100 * part / whole)}% ({part}/{whole})" if whole else "n/a (no tools)"
+
+
+def _relative(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def server_summary_lines(
+    servers: Sequence[ManagedServer], recorder: Recorder | None, command: str
+) -> list[str]:
+    """The "MCP contracts" section: per server, what is declared, learned, drifting, stale."""
     lines = []
     for server in servers:
         surface = server.surface
@@ -105,4 +123,65 @@ def server_summary_lines(servers: Sequence[ManagedServer]) -> list[str]:
             f"{surface.name} (protocol {surface.protocol_version}): {len(surface.tools)} tools, "
             f"{server.calls} calls, {server.error_results} returned isError{restarts}"
         )
+        if recorder is not None:
+            lines += [f"  {line}" for line in _contract_lines(server, recorder, command)]
+    if recorder is not None:
+        lines += _written_lines(recorder)
+    return lines
+
+
+def _contract_lines(server: ManagedServer, recorder: Recorder, command: str) -> list[str]:
+    surface = server.surface
+    assert surface is not None
+    observed = {tool: obs for (srv, tool), obs in recorder.tools.items() if srv == server.node_name}
+    qualities: dict[str, str] = {}
+    for tool in surface.tools:
+        obs = observed.get(tool.node_name)
+        if obs is not None and obs.ran:
+            qualities[tool.name] = obs.quality
+        elif isinstance(tool.output_schema, dict):
+            qualities[tool.name] = DECLARED
+        else:
+            qualities[tool.name] = UNKNOWN
+    counts = {q: sum(1 for v in qualities.values() if v == q) for q in QUALITIES}
+    total = len(surface.tools)
+    lines = [
+        "contracts: " + ", ".join(f"{counts[q]} {q}" for q in QUALITIES),
+        f"outputSchema coverage {_share(counts[DECLARED], total)}, contract coverage "
+        f"{_share(counts[DECLARED] + counts[VALIDATED], total)}",
+    ]
+    additive = [
+        f"{obs.tool.name} {drift}" for obs in observed.values() for drift in obs.additive.values()
+    ]
+    if additive:
+        lines.append(f"additive drift to accept ({command} --mcp-snapshot-update):")
+        lines += [f"  {line}" for line in sorted(additive)]
+    stale = recorder.stale(server.node_name, surface)
+    if stale and recorder.mode != "update":
+        lines.append(
+            "stale contracts of tools the server no longer lists (pruned by --mcp-snapshot-update):"
+        )
+        lines += [f"  {_relative(path)}" for path in stale]
+    ready = sorted(
+        obs.tool.name for obs in observed.values() if obs.ran and obs.quality == VALIDATED
+    )
+    if ready:
+        lines.append(
+            "could declare an outputSchema today: "
+            + ", ".join(ready)
+            + " (--mcp-export-schemas DIR writes the proposals)"
+        )
+    return lines
+
+
+def _written_lines(recorder: Recorder) -> list[str]:
+    lines = []
+    for verb, paths in (
+        ("recorded", recorder.written),
+        ("pruned", recorder.pruned),
+        ("exported", recorder.exported),
+    ):
+        if paths:
+            lines.append(f"{verb} {len(paths)} file(s):")
+            lines += [f"  {_relative(path)}" for path in paths]
     return lines

@@ -11,6 +11,7 @@ from .call import ManagedServer
 from .connect import ServerError
 from .discover import ServerSurface, command_label, safe_name
 from .items import ServerCollector, ServerStartFailure, start_failure_text
+from .record import Recorder, export_proposals
 from .settings import Settings
 
 
@@ -45,6 +46,7 @@ def collect_servers(
             collectors.append(ServerStartFailure.create(session, name, text))
         else:
             name = _unique(outcome.node_name, used)
+            server.node_name = name
             collectors.append(ServerCollector.create(session, server, name))
     return collectors
 
@@ -56,3 +58,11 @@ def _unique(name: str, used: set[str]) -> str:
         candidate = f"{name}-{n}"
     used.add(candidate.lower())
     return candidate
+
+
+def finish_recording(recorder: Recorder, servers: list[ManagedServer], settings: Settings) -> None:
+    """Session end: write the queued contracts, prune under update, export proposals."""
+    surfaces = {s.node_name: s.surface for s in servers if s.surface is not None and s.node_name}
+    recorder.flush(surfaces)
+    if settings.export_dir is not None:
+        recorder.exported = export_proposals(recorder, settings.export_dir)

@@ -5,8 +5,9 @@ Kept free of pytest imports at runtime: the plugin passes in a lookup function.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 from .connect import ServerCommand
@@ -16,6 +17,7 @@ DEFAULT_CALL_TIMEOUT: Final = 10.0
 DEFAULT_STARTUP_TIMEOUT: Final = 30.0
 DEFAULT_MAX_RESULT_BYTES: Final = 64 * 1024 * 1024
 DEFAULT_MAX_RESTARTS: Final = 3
+DEFAULT_SNAPSHOT_DIR: Final = "mcp-contracts"
 
 
 class SettingsError(ValueError):
@@ -29,8 +31,9 @@ class Option:
     flag: str
     ini: str
     help: str
-    kind: str  # "servers", "int", "float"
+    kind: str  # "servers", "int", "float", "path", "flag"
     default: Any = None
+    ini_too: bool = True
 
 
 OPTIONS: Final = (
@@ -77,6 +80,31 @@ OPTIONS: Final = (
         "int",
         DEFAULT_MAX_RESTARTS,
     ),
+    Option(
+        "--mcp-snapshot-dir",
+        "mcp_snapshot_dir",
+        f"folder of the recorded contracts, relative to the rootdir "
+        f"(default {DEFAULT_SNAPSHOT_DIR})",
+        "path",
+        DEFAULT_SNAPSHOT_DIR,
+    ),
+    Option(
+        "--mcp-snapshot-update",
+        "",
+        "merge this run's observations into the recorded contracts, accept drift and prune "
+        "contracts of tools that no longer exist (never under CI)",
+        "flag",
+        False,
+        ini_too=False,
+    ),
+    Option(
+        "--mcp-export-schemas",
+        "",
+        "write a proposed outputSchema for every tool that declares none into this folder",
+        "path",
+        None,
+        ini_too=False,
+    ),
 )
 
 
@@ -88,6 +116,9 @@ class Settings:
     startup_timeout: float
     max_result_bytes: int
     max_restarts: int
+    snapshot_dir: Path
+    mode: str  # "record", "ci" or "update" (see record.py)
+    export_dir: Path | None
 
     @property
     def active(self) -> bool:
@@ -120,19 +151,40 @@ def _servers(
     return tuple(servers)
 
 
-def resolve(get_cli: Callable[[str], Any], get_ini: Callable[[str], Any]) -> Settings:
+def in_ci(environ: Mapping[str, str]) -> bool:
+    return environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def resolve(
+    get_cli: Callable[[str], Any],
+    get_ini: Callable[[str], Any],
+    *,
+    rootdir: Path,
+    environ: Mapping[str, str],
+) -> Settings:
     """Command line over ini over default; a bad value raises SettingsError."""
     values: dict[str, Any] = {}
     for option in OPTIONS:
+        key = option.flag.removeprefix("--").replace("-", "_")
         cli = get_cli(option.flag)
         if option.kind == "servers":
-            values[option.ini] = _servers(option, cli, get_ini(option.ini) or [])
+            values[key] = _servers(option, cli, get_ini(option.ini) or [])
             continue
-        raw = cli if cli is not None else (get_ini(option.ini) or option.default)
-        if option.kind == "int":
-            values[option.ini] = _positive(option, raw, int, 1)
+        raw = cli if cli is not None else (option.ini_too and get_ini(option.ini)) or option.default
+        if option.kind == "flag":
+            values[key] = bool(raw)
+        elif option.kind == "path":
+            values[key] = None if raw is None else rootdir / Path(str(raw)).expanduser()
+        elif option.kind == "int":
+            values[key] = _positive(option, raw, int, 1)
         else:
-            values[option.ini] = _positive(option, raw, float, 0.001)
+            values[key] = _positive(option, raw, float, 0.001)
+    ci = in_ci(environ)
+    if values["mcp_snapshot_update"] and ci:
+        raise SettingsError(
+            "--mcp-snapshot-update writes contracts, and the CI environment variable is set: "
+            "contracts are never written in CI. Update them locally and commit the files."
+        )
     return Settings(
         servers=values["mcp_server"],
         max_examples=values["mcp_max_examples"],
@@ -140,4 +192,7 @@ def resolve(get_cli: Callable[[str], Any], get_ini: Callable[[str], Any]) -> Set
         startup_timeout=values["mcp_startup_timeout"],
         max_result_bytes=values["mcp_max_result_bytes"],
         max_restarts=values["mcp_max_restarts"],
+        snapshot_dir=values["mcp_snapshot_dir"],
+        mode="update" if values["mcp_snapshot_update"] else "ci" if ci else "record",
+        export_dir=values["mcp_export_schemas"],
     )

@@ -20,6 +20,13 @@ def server_command(name: str) -> str:
 RunMcp = Callable[..., pytest.RunResult]
 
 
+@pytest.fixture(autouse=True)
+def _local_mode(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs under test are local runs unless a test sets CI itself: CI mode never writes
+    contracts and fails on missing ones, which only the tests about it should meet."""
+    monkeypatch.delenv("CI", raising=False)
+
+
 @pytest.fixture
 def run_mcp(pytester: pytest.Pytester) -> RunMcp:
     """Run pytest in a subprocess against fixture servers; extra args pass through."""

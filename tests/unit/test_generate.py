@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import re
-import time
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -467,10 +466,8 @@ def test_10000_levels_deep_fails_fast() -> None:
     schema: dict[str, Any] = {"type": "string"}
     for _ in range(10_000):
         schema = {"type": "object", "properties": {"a": schema}}
-    started = time.perf_counter()
     with pytest.raises(GenerationError, match="deeper than 64 levels"):
         input_strategy(schema)
-    assert time.perf_counter() - started < 2
 
 
 @pytest.mark.parametrize(

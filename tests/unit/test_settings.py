@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pytest_mcp_contracts.settings import DEFAULT_MAX_EXAMPLES, SettingsError, resolve
 
+ROOT = Path("/repo")
 
-def settings(cli: dict[str, Any], ini: dict[str, Any]) -> Any:
-    return resolve(lambda flag: cli.get(flag), lambda key: ini.get(key))
+
+def settings(cli: dict[str, Any], ini: dict[str, Any], env: dict[str, str] | None = None) -> Any:
+    return resolve(
+        lambda flag: cli.get(flag), lambda key: ini.get(key), rootdir=ROOT, environ=env or {}
+    )
 
 
 def test_defaults_and_inactive_without_servers() -> None:
@@ -45,3 +50,28 @@ def test_ini_server_list_with_shell_quoting() -> None:
 def test_bad_values_say_what_is_allowed(cli: dict[str, Any], message: str) -> None:
     with pytest.raises(SettingsError, match=message.replace("(", r"\(").replace(")", r"\)")):
         settings(cli, {})
+
+
+def test_snapshot_folder_defaults_under_the_rootdir_and_follows_the_option() -> None:
+    assert settings({}, {}).snapshot_dir == ROOT / "mcp-contracts"
+    assert settings({}, {"mcp_snapshot_dir": "contracts"}).snapshot_dir == ROOT / "contracts"
+    assert settings({"--mcp-snapshot-dir": "/abs"}, {}).snapshot_dir == Path("/abs")
+
+
+@pytest.mark.parametrize(
+    ("cli", "env", "mode"),
+    [
+        ({}, {}, "record"),
+        ({}, {"CI": "true"}, "ci"),
+        ({}, {"CI": "false"}, "record"),
+        ({}, {"CI": ""}, "record"),
+        ({"--mcp-snapshot-update": True}, {}, "update"),
+    ],
+)
+def test_mode(cli: dict[str, Any], env: dict[str, str], mode: str) -> None:
+    assert settings(cli, {}, env).mode == mode
+
+
+def test_update_under_ci_is_refused() -> None:
+    with pytest.raises(SettingsError, match="never written in CI"):
+        settings({"--mcp-snapshot-update": True}, {}, {"CI": "true"})

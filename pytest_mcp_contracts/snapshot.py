@@ -1,0 +1,114 @@
+"""Snapshot: one reviewable JSON file per tool, under ``<snapshot dir>/<server>/<tool>.json``.
+
+Files are deterministic (sorted keys, 2-space indent, trailing newline, a format version)
+and written atomically (a temporary file in the same folder, then a rename), so a run that
+changes nothing rewrites nothing and an interrupted run never leaves half a file. Names
+come from ``discover.safe_name``, so a hostile tool name cannot steer a path out of the
+folder; every path is checked to be inside it all the same.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Final
+
+FORMAT_VERSION: Final = 1
+SUFFIX: Final = ".json"
+
+
+class SnapshotError(Exception):
+    """A snapshot file exists but cannot be used; it is never silently replaced."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+    def render(self) -> str:
+        return (
+            f"the recorded contract {self.path} cannot be read: {self.reason}\n"
+            "  it was left as it is. Fix it by hand (git diff shows what changed), or delete "
+            "it and record it again with --mcp-snapshot-update."
+        )
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+class SnapshotStore:
+    """Reads and writes the per-tool files of one snapshot folder."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def path_for(self, server: str, tool: str) -> Path:
+        path = self.root / server / (tool + SUFFIX)
+        # Names are made safe upstream; this is the last line of defence.
+        root = self.root.resolve()
+        if root not in path.resolve().parents or path.name.startswith("."):
+            raise ValueError(f"refusing a snapshot path outside {root}: {path}")
+        return path
+
+    def read(self, server: str, tool: str) -> dict[str, Any] | None:
+        """The recorded data, None when there is none; SnapshotError when it is unusable."""
+        path = self.path_for(server, tool)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SnapshotError(path, f"unreadable ({exc})") from None
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise SnapshotError(path, f"not valid JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise SnapshotError(path, "not a JSON object")
+        version = data.get("format_version")
+        if version != FORMAT_VERSION:
+            raise SnapshotError(
+                path,
+                f"format_version {version!r}; this plugin reads version {FORMAT_VERSION}",
+            )
+        return data
+
+    def write(self, server: str, tool: str, data: dict[str, Any]) -> bool:
+        """Write atomically; return False (and touch nothing) when the bytes are unchanged."""
+        path = self.path_for(server, tool)
+        text = dumps({**data, "format_version": FORMAT_VERSION})
+        with contextlib.suppress(OSError):
+            if path.read_text(encoding="utf-8") == text:
+                return False
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        return True
+
+    def recorded_tools(self, server: str) -> list[str]:
+        """The tool file names (without suffix) recorded for a server."""
+        folder = self.root / server
+        if not folder.is_dir():
+            return []
+        return sorted(
+            p.name.removesuffix(SUFFIX)
+            for p in folder.iterdir()
+            if p.is_file() and p.name.endswith(SUFFIX) and not p.name.startswith(".")
+        )
+
+    def delete(self, server: str, tool: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            self.path_for(server, tool).unlink()

@@ -1,0 +1,243 @@
+"""Inferred output contracts: recorded on a first run, checked later, accepted on request."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pytest_mcp_contracts.connect import ServerCommand, open_stdio
+
+from ..conftest import RunMcp, server_command
+
+SNAPSHOTS = Path("mcp-contracts") / "inferred"
+
+
+@pytest.fixture
+def variant(monkeypatch: pytest.MonkeyPatch) -> object:
+    monkeypatch.delenv("CI", raising=False)
+
+    def use(name: str) -> None:
+        monkeypatch.setenv("MCP_FIXTURE_VARIANT", name)
+
+    use("v1")
+    return use
+
+
+def snapshot_bytes(root: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((root / SNAPSHOTS).glob("*.json"))}
+
+
+def test_first_run_records_one_reviewable_file_per_tool(
+    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
+) -> None:
+    result = run_mcp("inferred.py", args=("-k", "not list_items"))
+    result.assert_outcomes(passed=6)
+    files = snapshot_bytes(pytester.path)
+    assert sorted(files) == ["describe.json", "get_item.json", "raw_structured.json"]
+    record = json.loads(files["get_item.json"])
+    assert files["get_item.json"].decode() == json.dumps(record, sort_keys=True, indent=2) + "\n"
+    output = record["output"]
+    assert record["format_version"] == 1 and record["tool"] == "get_item"
+    assert output["source"] == "inferred" and output["kinds"] == ["json-text"]
+    assert output["quality"] == "validated"
+    schema = output["schema"]
+    assert schema["properties"]["price"]["type"] == "number"
+    assert schema["properties"]["updated"]["format"] == "date-time"
+    # `note` is only there for even ids: optional, and its frequency is kept.
+    assert "note" not in schema["required"] and {"id", "name", "price"} <= set(schema["required"])
+    assert 0 < output["seen"]["$.note"] < output["seen"]["$"] == output["observations"]
+    assert json.loads(files["describe.json"])["output"]["quality"] == "unknown"
+    result.stdout.fnmatch_lines(
+        [
+            "  contracts: 0 declared, 2 validated, 0 inferred, 2 unknown",
+            "  outputSchema coverage 0% (0/4), contract coverage 50% (2/4)",
+            "  could declare an outputSchema today: get_item, raw_structured*",
+            "recorded 3 file(s):",
+        ]
+    )
+
+
+def test_second_run_with_no_change_writes_nothing_and_passes(
+    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
+) -> None:
+    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=2)
+    before = snapshot_bytes(pytester.path)
+    mtime = (pytester.path / SNAPSHOTS / "get_item.json").stat().st_mtime_ns
+    again = run_mcp("inferred.py", args=("-k", "get_item"))
+    again.assert_outcomes(passed=2)
+    assert snapshot_bytes(pytester.path) == before
+    assert (pytester.path / SNAPSHOTS / "get_item.json").stat().st_mtime_ns == mtime
+    assert "recorded" not in again.stdout.str()
+
+
+def test_breaking_drift_fails_with_field_paths_and_the_shrunk_input(
+    run_mcp: RunMcp, variant: object
+) -> None:
+    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=2)
+    variant("breaking")  # type: ignore[operator]
+    result = run_mcp("inferred.py", args=("-k", "get_item"))
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "breaking drift from the recorded output contract",
+            "  $.price: number -> string",
+            "  if the change is intended, accept it: pytest * --mcp-snapshot-update",
+            "smallest input found:",
+            '    {"id": 1}',
+        ]
+    )
+
+
+def test_change_of_output_kind_is_breaking(run_mcp: RunMcp, variant: object) -> None:
+    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=2)
+    variant("prose")  # type: ignore[operator]
+    result = run_mcp("inferred.py", args=("-k", "get_item"))
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["  output kind: json-text -> prose"])
+
+
+def test_additive_drift_passes_and_is_listed_with_the_accept_command(
+    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
+) -> None:
+    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=2)
+    before = snapshot_bytes(pytester.path)
+    variant("additive")  # type: ignore[operator]
+    result = run_mcp("inferred.py", args=("-k", "get_item"))
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "  additive drift to accept (pytest * --mcp-snapshot-update):",
+            "    get_item $.currency: new field: string",
+        ]
+    )
+    assert snapshot_bytes(pytester.path) == before
+
+
+def test_update_accepts_drift_and_the_next_run_passes(
+    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
+) -> None:
+    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=2)
+    first = json.loads(snapshot_bytes(pytester.path)["get_item.json"])["output"]
+    variant("breaking")  # type: ignore[operator]
+    run_mcp("inferred.py", args=("-k", "get_item", "--mcp-snapshot-update")).assert_outcomes(
+        passed=2
+    )
+    accepted = json.loads(snapshot_bytes(pytester.path)["get_item.json"])["output"]
+    assert accepted["observations"] > first["observations"]
+    assert accepted["schema"]["properties"]["price"]["type"] == ["number", "string"]
+    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=2)
+
+
+def test_ci_never_writes_and_a_missing_contract_says_how_to_record_it(
+    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CI", "true")
+    result = run_mcp("inferred.py", args=("-k", "get_item"))
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "no contract is recorded for this tool (*get_item.json), and CI is set, so none is "
+            "written",
+            "  record it locally with: pytest *  and commit the file",
+        ]
+    )
+    assert not (pytester.path / "mcp-contracts").exists()
+
+
+def test_update_is_refused_under_ci(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CI", "1")
+    result = pytester.runpytest_subprocess(
+        f"--mcp-server={server_command('inferred.py')}", "--mcp-snapshot-update"
+    )
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*contracts are never written in CI*"])
+
+
+def test_corrupted_snapshot_is_a_clear_error_and_is_left_alone(
+    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
+) -> None:
+    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=2)
+    path = pytester.path / SNAPSHOTS / "get_item.json"
+    path.write_text('{"format_version": 1, "tool": "get_item", "output": {"sour')
+    result = run_mcp("inferred.py", args=("-k", "get_item", "--mcp-snapshot-update"))
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        ["the recorded contract *get_item.json cannot be read: not valid JSON*"]
+    )
+    assert path.read_text() == '{"format_version": 1, "tool": "get_item", "output": {"sour'
+
+
+def test_update_prunes_stale_contracts_only_when_every_tool_ran(
+    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
+) -> None:
+    stale = pytester.path / SNAPSHOTS / "removed_tool.json"
+    stale.parent.mkdir(parents=True)
+    stale.write_text(json.dumps({"format_version": 1, "tool": "removed_tool"}))
+    partial = run_mcp("inferred.py", args=("-k", "get_item", "--mcp-snapshot-update"))
+    partial.assert_outcomes(passed=2)
+    assert stale.exists()
+    full = run_mcp("inferred.py", args=("--mcp-snapshot-update", "--mcp-max-examples=10"))
+    assert full.ret == 0
+    assert not stale.exists()
+    full.stdout.fnmatch_lines(["pruned 1 file(s):", "*removed_tool.json"])
+
+
+def test_stale_contracts_are_listed(
+    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
+) -> None:
+    stale = pytester.path / SNAPSHOTS / "removed_tool.json"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("{}")
+    result = run_mcp("inferred.py", args=("-k", "describe"))
+    result.stdout.fnmatch_lines(
+        ["  stale contracts of tools the server no longer lists*", "    *removed_tool.json"]
+    )
+
+
+def test_consistency_warnings(run_mcp: RunMcp, variant: object) -> None:
+    result = run_mcp("inferred.py", args=("-k", "raw_structured or list_items", "-rw"))
+    result.stdout.fnmatch_lines_random(
+        [
+            "*inferred raw_structured: returns structuredContent but declares no outputSchema*",
+            "*inferred raw_structured: * results with structuredContent did not mirror it*",
+            "*inferred list_items: its output kind changes from call to call: *",
+        ]
+    )
+
+
+def test_exported_schemas_validate_what_they_were_learned_from(
+    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
+) -> None:
+    from jsonschema import Draft202012Validator, FormatChecker
+
+    result = run_mcp("inferred.py", args=("--mcp-export-schemas=proposals",))
+    assert result.ret == 0
+    exported = pytester.path / "proposals" / "inferred"
+    assert sorted(p.name for p in exported.glob("*.json")) == [
+        "get_item.json",
+        "list_items.json",
+        "raw_structured.json",
+    ]
+    schema = json.loads((exported / "get_item.json").read_text())
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert "quality: validated" in schema["description"]
+    validator = Draft202012Validator(schema, format_checker=FormatChecker())
+    # Ask the server itself for items 1..40 (odd and even ids, with and without `note`).
+    conn = open_stdio(
+        ServerCommand.parse(server_command("inferred.py")),
+        startup_timeout=10,
+        max_message_bytes=1 << 20,
+    )
+    try:
+        for item_id in range(1, 41):
+            result = conn.request(
+                "tools/call", {"name": "get_item", "arguments": {"id": item_id}}, timeout=10
+            )
+            instance = json.loads(result["content"][0]["text"])
+            assert validator.is_valid(instance), instance
+    finally:
+        conn.close()

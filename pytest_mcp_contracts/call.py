@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .connect import (
+    MODERN_VERSION,
     CallTimeout,
     RpcError,
     ServerCommand,
@@ -80,6 +81,7 @@ class ManagedServer:
             self.command,
             startup_timeout=self.startup_timeout,
             max_message_bytes=self.max_message_bytes,
+            legacy=self.protocol_version not in ("", MODERN_VERSION),
         )
         return self._conn
 

@@ -35,6 +35,9 @@ _CLIENT_INFO_KEY: Final = "io.modelcontextprotocol/clientInfo"
 _CLIENT_CAPABILITIES_KEY: Final = "io.modelcontextprotocol/clientCapabilities"
 _SERVER_INFO_KEY: Final = "io.modelcontextprotocol/serverInfo"
 
+# Like the SDK's fixed probe: a handshake-era server that ignores unknown methods instead of
+# refusing them gets the initialize handshake after this long.
+PROBE_TIMEOUT: Final = 10.0
 STDERR_TAIL_LINES: Final = 40
 _STDERR_LINE_BYTES: Final = 2000
 _GARBAGE_KEPT: Final = 5
@@ -122,6 +125,7 @@ class StdioConnection:
         self.garbage: collections.deque[str] = collections.deque(maxlen=_GARBAGE_KEPT)
         self.garbage_count = 0
         self._pending: dict[int, _Pending] = {}
+        self._abandoned: set[int] = set()  # timed out: a late answer is not garbage
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
         self._next_id = 0
@@ -275,6 +279,8 @@ class StdioConnection:
         msg_id = message.get("id")
         with self._lock:
             slot = self._pending.get(msg_id) if isinstance(msg_id, int) else None
+        if slot is None and msg_id in self._abandoned:
+            return
         if slot is None:
             self._record_garbage(f"a response to an unknown request id {msg_id!r}")
             return
@@ -374,6 +380,7 @@ class StdioConnection:
         try:
             self._write({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
             if not slot.event.wait(timeout):
+                self._abandoned.add(msg_id)
                 raise CallTimeout(
                     f"no answer to {method} within {timeout:g} s", stderr_tail=self.stderr_tail()
                 )
@@ -413,16 +420,14 @@ class StdioConnection:
 
     # -- handshake -------------------------------------------------------------------------
 
-    def handshake(self, *, timeout: float) -> None:
-        """Negotiate the protocol: ``server/discover`` (2026-07-28), else ``initialize``."""
+    def handshake(self, *, timeout: float, legacy: bool = False) -> None:
+        """Negotiate the protocol: ``server/discover`` (2026-07-28), else ``initialize``.
+
+        ``legacy`` skips the probe, for a restart of a server known to be handshake-era.
+        """
         deadline = time.monotonic() + timeout
         try:
-            try:
-                result = self._request(
-                    "server/discover", {"_meta": self._modern_meta(MODERN_VERSION)}, timeout=timeout
-                )
-            except RpcError:
-                result = None  # every handshake-era server refuses the probe in its own way
+            result = None if legacy else self._probe(min(timeout, PROBE_TIMEOUT))
             if result is not None and MODERN_VERSION in (result.get("supportedVersions") or ()):
                 self.protocol_version = MODERN_VERSION
                 meta = result.get("_meta") or {}
@@ -466,6 +471,18 @@ class StdioConnection:
         self.capabilities = _as_dict(init.get("capabilities"))
         self.notify("notifications/initialized")
 
+    def _probe(self, timeout: float) -> dict[str, Any] | None:
+        try:
+            return self._request(
+                "server/discover", {"_meta": self._modern_meta(MODERN_VERSION)}, timeout=timeout
+            )
+        except RpcError:
+            return None  # every handshake-era server refuses the probe in its own way
+        except CallTimeout:
+            if timeout >= PROBE_TIMEOUT:
+                return None  # silence on an unknown method: try the handshake it may know
+            raise
+
     def _garbage_note(self) -> str:
         if not self.garbage_count:
             return ""
@@ -486,13 +503,17 @@ def _short(value: Any, limit: int = 300) -> str:
 
 
 def open_stdio(
-    command: ServerCommand, *, startup_timeout: float, max_message_bytes: int
+    command: ServerCommand,
+    *,
+    startup_timeout: float,
+    max_message_bytes: int,
+    legacy: bool = False,
 ) -> StdioConnection:
     """Start the server and complete the handshake, or raise ServerStartError."""
     conn = StdioConnection(command, max_message_bytes=max_message_bytes)
     conn.start()
     try:
-        conn.handshake(timeout=startup_timeout)
+        conn.handshake(timeout=startup_timeout, legacy=legacy)
     except BaseException:
         conn.kill()
         raise

@@ -85,5 +85,6 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     terminalreporter.section("MCP contracts")
     recorder = terminalreporter.config.stash[RECORDER_KEY]
     command = " ".join(["pytest", *terminalreporter.config.invocation_params.args])
-    for line in server_summary_lines(servers, recorder, command):
+    verbose = terminalreporter.config.get_verbosity() > 0
+    for line in server_summary_lines(servers, recorder, command, verbose=verbose):
         terminalreporter.write_line(line)

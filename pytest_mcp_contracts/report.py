@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from .observe import DECLARED, QUALITIES, UNKNOWN, VALIDATED
+from .observe import DECLARED, INFERRED, QUALITIES, UNKNOWN, VALIDATED
 
 if TYPE_CHECKING:
     from .call import ManagedServer
@@ -109,7 +109,7 @@ def _relative(path: Path) -> str:
 
 
 def server_summary_lines(
-    servers: Sequence[ManagedServer], recorder: Recorder | None, command: str
+    servers: Sequence[ManagedServer], recorder: Recorder | None, command: str, *, verbose: bool
 ) -> list[str]:
     """The "MCP contracts" section: per server, what is declared, learned, drifting, stale."""
     lines = []
@@ -124,13 +124,15 @@ def server_summary_lines(
             f"{server.calls} calls, {server.error_results} returned isError{restarts}"
         )
         if recorder is not None:
-            lines += [f"  {line}" for line in _contract_lines(server, recorder, command)]
+            lines += [f"  {line}" for line in _contract_lines(server, recorder, command, verbose)]
     if recorder is not None:
         lines += _written_lines(recorder)
     return lines
 
 
-def _contract_lines(server: ManagedServer, recorder: Recorder, command: str) -> list[str]:
+def _contract_lines(
+    server: ManagedServer, recorder: Recorder, command: str, verbose: bool
+) -> list[str]:
     surface = server.surface
     assert surface is not None
     observed = {tool: obs for (srv, tool), obs in recorder.tools.items() if srv == server.node_name}
@@ -144,11 +146,21 @@ def _contract_lines(server: ManagedServer, recorder: Recorder, command: str) -> 
         else:
             qualities[tool.name] = UNKNOWN
     counts = {q: sum(1 for v in qualities.values() if v == q) for q in QUALITIES}
+    per_tool = []
+    if verbose:
+        for tool in surface.tools:
+            obs = observed.get(tool.node_name)
+            basis = ""
+            if obs is not None and obs.ran and qualities[tool.name] in (VALIDATED, INFERRED):
+                recorded = obs.recorded.observations if obs.recorded else 0
+                basis = f" ({recorded} recorded + {obs.observations} new observations)"
+            per_tool.append(f"  {tool.name}: {qualities[tool.name]}{basis}")
     total = len(surface.tools)
     lines = [
         "contracts: " + ", ".join(f"{counts[q]} {q}" for q in QUALITIES),
         f"outputSchema coverage {_share(counts[DECLARED], total)}, contract coverage "
         f"{_share(counts[DECLARED] + counts[VALIDATED], total)}",
+        *per_tool,
     ]
     additive = [
         f"{obs.tool.name} {drift}" for obs in observed.values() for drift in obs.additive.values()

@@ -173,3 +173,40 @@ def test_unknown_protocol_version_from_initialize_is_a_start_error(connect) -> N
                 "answer(msg, INIT)", 'answer(msg, {**INIT, "protocolVersion": "1999-01-01"})'
             )
         )
+
+
+SILENT_ON_PROBE = """
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("method") == "initialize":
+        answer(msg, INIT)
+    elif msg.get("method") == "server/discover" and DIE_ON_PROBE:
+        sys.exit(9)
+"""
+
+
+def test_a_server_silent_on_the_probe_still_gets_the_handshake(
+    connect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("pytest_mcp_contracts.connect.PROBE_TIMEOUT", 0.3)
+    conn = connect(SILENT_ON_PROBE.replace("DIE_ON_PROBE", "False"), timeout=5)
+    assert conn.protocol_version == "2025-06-18"
+
+
+def test_a_known_handshake_era_server_is_restarted_without_the_probe(tmp_path: Path) -> None:
+    script = tmp_path / "dies_on_probe.py"
+    script.write_text(PRELUDE + textwrap.dedent(SILENT_ON_PROBE.replace("DIE_ON_PROBE", "True")))
+    command = ServerCommand((sys.executable, str(script)))
+    with pytest.raises(ServerStartError, match="exit status 9"):
+        open_stdio(command, startup_timeout=5, max_message_bytes=1 << 20)
+    conn = open_stdio(command, startup_timeout=5, max_message_bytes=1 << 20, legacy=True)
+    assert conn.protocol_version == "2025-06-18"
+    conn.close()
+
+
+def test_a_late_answer_after_a_timeout_is_not_garbage(connect) -> None:
+    conn = connect(legacy('import time; time.sleep(0.5); answer(msg, {"late": True})'))
+    with pytest.raises(CallTimeout):
+        conn.request("tools/call", {}, timeout=0.1)
+    assert conn.request("tools/call", {}, timeout=5) == {"late": True}
+    assert conn.garbage_count == 0

@@ -100,7 +100,7 @@ def _drift_finding(drift: list[Drift], hint: str) -> Finding | None:
         return None
     return Finding(
         "contract",
-        "breaking drift from the recorded output contract",
+        "drift from the recorded output contract",
         details=(*(str(d) for d in drift), hint),
     )
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from .check import check_listing
 from .contract import ContractFailure, ContractStats, failure, run_contract
 from .discover import ServerSurface, ToolSpec
 from .observe import ToolObservations
-from .report import start_failure
+from .report import FailureReport, start_failure
 
 
 class McpContractWarning(pytest.PytestWarning):
@@ -27,6 +28,7 @@ class McpContractWarning(pytest.PytestWarning):
 
 
 NODE_PREFIX = "mcp:"
+MAX_DRIFT_LINES = 30  # one shared definition can change hundreds of paths
 
 
 class ServerCollector(pytest.Collector):
@@ -49,6 +51,11 @@ class ServerCollector(pytest.Collector):
         assert surface is not None
         for tool in surface.tools:
             yield ToolCollector.from_parent(self, name=tool.node_name, tool=tool)
+        # A recorded tool the server no longer lists keeps a drift item: its removal breaks
+        # clients until it is accepted.
+        recorder = self.config.stash[RECORDER_KEY]
+        for name in recorder.stale(self.server.node_name, surface):
+            yield RemovedToolCollector.from_parent(self, name=name)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, self.name
@@ -81,7 +88,15 @@ class ToolCollector(pytest.Collector):
 
     def collect(self) -> Iterator[pytest.Item]:
         yield SchemaItem.from_parent(self, name="schema", tool=self.tool)
+        yield DriftItem.from_parent(self, name="drift", tool=self.tool)
         yield ContractItem.from_parent(self, name="contract", tool=self.tool)
+
+
+class RemovedToolCollector(pytest.Collector):
+    """A tool recorded in the snapshot folder that the server no longer lists."""
+
+    def collect(self) -> Iterator[pytest.Item]:
+        yield RemovedToolItem.from_parent(self, name="drift")
 
 
 class _McpItem(pytest.Item):
@@ -113,6 +128,100 @@ class _McpItem(pytest.Item):
 
     def _fail(self, problem: str, details: tuple[str, ...] = ()) -> ContractFailure:
         return failure(self.server, self.tool, self.check, problem, details=details)
+
+
+class DriftItem(_McpItem):
+    """Static: the tool's surface (schemas, annotations, texts) against the recorded one."""
+
+    check = "drift"
+
+    def runtest(self) -> None:
+        from .drift import added_tool, diff_tool
+        from .record import surface_of
+        from .snapshot import SnapshotError
+
+        recorder = self.config.stash[RECORDER_KEY]
+        server = self.server.node_name
+        recorder.ran.add((server, self.tool.node_name))
+        try:
+            data = recorder.load(server, self.tool.node_name, self.tool.name) or {}
+        except SnapshotError as exc:
+            raise self._fail(exc.render()) from None
+        current = surface_of(self.tool)
+        recorded = data.get("surface")
+        if not data and recorder.known_server(server):
+            # A server with recorded tools gained this one: additive, listed (or strict).
+            change = added_tool()
+            recorder.surface_drift[(server, self.tool.node_name)] = [
+                _Attributed(self.tool.name, change)
+            ]
+            if recorder.blocking([change]):
+                raise self._fail("a new tool drifted in (--mcp-strict)", (str(change),))
+        if not isinstance(recorded, dict):
+            if recorder.missing_in_ci(False):
+                path = recorder.path(server, self.tool.node_name)
+                raise self._fail(
+                    f"no tool surface is recorded for this tool ({path}), and CI is set, so "
+                    "none is written",
+                    (f"record it locally with: {_command(self.config)}  and commit the file",),
+                )
+            recorder.queue(self.surface, server, self.tool, "surface", current, recorded=False)
+            return
+        changes = diff_tool(recorded, current)
+        recorder.surface_drift[(server, self.tool.node_name)] = [
+            _Attributed(self.tool.name, c) for c in changes
+        ]
+        if changes:
+            recorder.queue(self.surface, server, self.tool, "surface", current, recorded=True)
+        blocking = recorder.blocking(changes)
+        if blocking:
+            raise self._fail(
+                f"the tool's surface drifted from the recorded one "
+                f"({recorder.path(server, self.tool.node_name)})",
+                _drift_details(changes, blocking, self.config),
+            )
+
+
+class RemovedToolItem(pytest.Item):
+    """Fails while a recorded tool is missing from the listing: removing a tool is breaking."""
+
+    def runtest(self) -> None:
+        from .drift import removed_tool
+        from .snapshot import SnapshotError
+
+        recorder = self.config.stash[RECORDER_KEY]
+        collector = self.parent
+        assert collector is not None and isinstance(collector.parent, ServerCollector)
+        server = collector.parent.server
+        try:
+            data = recorder.load(server.node_name, collector.name, None) or {}
+        except SnapshotError as exc:
+            raise ContractFailure(_removed_report(server, collector.name, exc.render())) from None
+        name = str(data.get("tool", collector.name))
+        change = removed_tool()
+        recorder.removals_seen.add((server.node_name, collector.name))
+        recorder.surface_drift[(server.node_name, collector.name)] = [_Attributed(name, change)]
+        if recorder.blocking([change]):
+            problem = (
+                f"tool {name!r} is recorded ({recorder.path(server.node_name, collector.name)}) "
+                "but the server no longer lists it"
+            )
+            details = (
+                "clients that call it will break",
+                f"if the removal is intended, accept it: {_command(self.config)} "
+                "--mcp-snapshot-update",
+            )
+            raise ContractFailure(_removed_report(server, name, problem, details))
+
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+    ) -> str | Any:
+        if isinstance(excinfo.value, ContractFailure):
+            return excinfo.value.report.render()
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"{self.nodeid} [drift]"
 
 
 class SchemaItem(_McpItem):
@@ -173,8 +282,8 @@ class ContractItem(_McpItem):
                 "--mcp-snapshot-update",
             )
             self._report(stats, observations)
-            if recorder.missing_in_ci(observations):
-                path = recorder.path(self.server.node_name, self.tool)
+            if recorder.missing_in_ci(observations.has_record):
+                path = recorder.path(self.server.node_name, self.tool.node_name)
                 raise self._fail(
                     f"no contract is recorded for this tool ({path}), and CI is set, so none "
                     "is written",
@@ -185,7 +294,7 @@ class ContractItem(_McpItem):
             recorder.finish_tool(self.surface, self.server.node_name, observations)
 
     def _command(self) -> str:
-        return " ".join(["pytest", *self.config.invocation_params.args])
+        return _command(self.config)
 
     def _report(self, stats: ContractStats, observations: ToolObservations) -> None:
         self.user_properties.append(("mcp_calls", stats.calls))
@@ -203,6 +312,57 @@ class ContractItem(_McpItem):
             warnings.warn(
                 McpContractWarning(f"{self.surface.name} {self.tool.name}: {note}"), stacklevel=1
             )
+
+
+@dataclass(frozen=True)
+class _Attributed:
+    """A surface change and the tool it belongs to, for the summary."""
+
+    tool: str
+    change: Any
+
+    @property
+    def severity(self) -> str:
+        return str(self.change.severity)
+
+    def __str__(self) -> str:
+        return str(self.change)
+
+
+def _command(config: pytest.Config) -> str:
+    return " ".join(["pytest", *config.invocation_params.args])
+
+
+def _drift_details(
+    changes: list[Any], blocking: list[Any], config: pytest.Config
+) -> tuple[str, ...]:
+    order = ("breaking", "review", "additive", "cosmetic")
+    lines = []
+    for severity in order:
+        group = [c for c in changes if c.severity == severity]
+        if group:
+            lines.append(f"{severity}:")
+            lines += [f"  {c}" for c in group[:MAX_DRIFT_LINES]]
+            if len(group) > MAX_DRIFT_LINES:
+                lines.append(f"  … and {len(group) - MAX_DRIFT_LINES} more")
+    if any(c.severity == "review" for c in blocking):
+        lines.append("review: a change the plugin cannot classify soundly; check it by hand")
+    lines.append(f"if the change is intended, accept it: {_command(config)} --mcp-snapshot-update")
+    return tuple(lines)
+
+
+def _removed_report(
+    server: ManagedServer, tool: str, problem: str, details: tuple[str, ...] = ()
+) -> FailureReport:
+    surface = server.surface
+    return FailureReport(
+        server=surface.name if surface else server.command.display,
+        command=server.command.display,
+        tool=tool,
+        check="drift",
+        problem=problem,
+        details=details,
+    )
 
 
 def start_failure_text(server: ManagedServer, problem: str, stderr_tail: str) -> str:

@@ -89,6 +89,7 @@ class ToolObservations:
     tool: ToolSpec
     recorded: RecordedContract | None = None
     checking: bool = False  # compare against `recorded` (not when accepting changes)
+    strict: bool = False  # additive drift fails too (--mcp-strict)
     shape: Shape | None = None
     kinds: Counter[str] = field(default_factory=Counter)
     inputs: set[str] = field(default_factory=set)
@@ -106,7 +107,8 @@ class ToolObservations:
         return isinstance(self.tool.output_schema, dict)
 
     def observe(self, arguments: Mapping[str, Any], result: Mapping[str, Any]) -> list[Drift]:
-        """Fold one result in; return the breaking drift it shows against the record."""
+        """Fold one result in; return the drift it shows against the record that fails it
+        (breaking drift, or any drift under --mcp-strict)."""
         seen = classify(result)
         if seen.kind is OutputKind.ERROR:
             return []
@@ -142,7 +144,7 @@ class ToolObservations:
         for drift in found:
             target = self.breaking if drift.severity == "breaking" else self.additive
             target[str(drift)] = drift
-        return [d for d in found if d.severity == "breaking"]
+        return [d for d in found if self.strict or d.severity == "breaking"]
 
     # -- what the run learned --------------------------------------------------------------
 

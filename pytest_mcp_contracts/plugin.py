@@ -26,7 +26,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
             )
             parser.addini(option.ini, option.help, type="linelist", default=[])
         elif option.kind == "flag":
-            group.addoption(option.flag, dest=dest, action="store_true", help=option.help)
+            group.addoption(
+                option.flag, dest=dest, action="store_true", default=None, help=option.help
+            )
         else:
             metavar = "DIR" if option.kind == "path" else "N"
             group.addoption(option.flag, dest=dest, default=None, metavar=metavar, help=option.help)
@@ -48,7 +50,9 @@ def pytest_configure(config: pytest.Config) -> None:
         from .record import Recorder
         from .snapshot import SnapshotStore
 
-        config.stash[RECORDER_KEY] = Recorder(SnapshotStore(settings.snapshot_dir), settings.mode)
+        config.stash[RECORDER_KEY] = Recorder(
+            SnapshotStore(settings.snapshot_dir), settings.mode, strict=settings.strict
+        )
 
 
 @pytest.hookimpl(wrapper=True)

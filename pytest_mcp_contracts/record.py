@@ -1,11 +1,15 @@
 """Record: what a run may write to the snapshot folder, decided per tool, written at the end.
 
-- record (the default, locally): a missing contract is recorded; an existing one is never
+A tool's file has one section per contract: ``surface`` (what the tool declares, for the
+drift gate) and ``output`` (what it returns: declared, or inferred from observations).
+
+- record (the default, locally): a missing section is recorded; an existing one is never
   overwritten, only checked.
-- ci (the ``CI`` environment variable is set): nothing is written; a missing contract fails.
-- update (``--mcp-snapshot-update``): this run's observations are merged into the recorded
-  contracts, drift is accepted, and contracts of tools the server no longer lists are pruned,
-  but only when every tool of that server ran.
+- ci (the ``CI`` environment variable is set): nothing is written; a missing section fails.
+- update (``--mcp-snapshot-update``): this run's sections replace the recorded ones (the
+  output contract merged with this run's observations), and files of tools the server no
+  longer lists are pruned, but only when every tool of that server ran (some item of it)
+  and the removed tool's own drift item ran: under ``-k`` nothing is pruned by accident.
 
 Writes are queued and flushed once, at session end, so a run stopped half-way writes nothing.
 """
@@ -22,87 +26,149 @@ from .snapshot import SnapshotError, SnapshotStore, dumps
 
 RECORD, CI, UPDATE = "record", "ci", "update"
 MODES: Final = (RECORD, CI, UPDATE)
+SURFACE_KEYS: Final = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
+
+
+def surface_of(tool: ToolSpec) -> dict[str, Any]:
+    """What the drift gate records of a tool: its declarations, exactly as listed."""
+    return {key: tool.raw[key] for key in SURFACE_KEYS if key in tool.raw}
+
+
+@dataclass
+class _Pending:
+    server_name: str
+    tool_name: str
+    sections: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class Recorder:
     store: SnapshotStore
     mode: str
+    strict: bool = False
     tools: dict[tuple[str, str], ToolObservations] = field(default_factory=dict)
+    surface_drift: dict[tuple[str, str], list[Any]] = field(default_factory=dict)
+    ran: set[tuple[str, str]] = field(default_factory=set)  # tools any item of which ran
+    removals_seen: set[tuple[str, str]] = field(default_factory=set)
     written: list[Path] = field(default_factory=list)
     pruned: list[Path] = field(default_factory=list)
     exported: list[Path] = field(default_factory=list)
-    _pending: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    _pending: dict[tuple[str, str], _Pending] = field(default_factory=dict)
+    _loaded: dict[tuple[str, str], dict[str, Any] | None] = field(default_factory=dict)
+    _known: dict[str, bool] = field(default_factory=dict)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def path(self, server: str, tool_node: str) -> Path:
+        return self.store.path_for(server, tool_node)
+
+    def load(self, server: str, tool_node: str, tool_name: str | None) -> dict[str, Any] | None:
+        """The tool's recorded file (read once); SnapshotError when it is unusable."""
+        key = (server, tool_node)
+        if key not in self._loaded:
+            data = self.store.read(server, tool_node)
+            if data is not None and tool_name is not None and data.get("tool") != tool_name:
+                raise SnapshotError(
+                    self.path(server, tool_node),
+                    f"it records tool {data.get('tool')!r}, not {tool_name!r}",
+                )
+            self._loaded[key] = data
+        return self._loaded[key]
 
     def start_tool(self, server: str, tool: ToolSpec) -> ToolObservations:
-        """Load what is recorded for the tool; SnapshotError when the file is unusable."""
-        data = self.store.read(server, tool.node_name)
+        """The tool's observations, with its recorded output contract to check against."""
+        data = self.load(server, tool.node_name, tool.name) or {}
+        output = data.get("output")
         recorded = None
-        if data is not None:
-            path = self.store.path_for(server, tool.node_name)
-            if data.get("tool") != tool.name:
-                raise SnapshotError(
-                    path, f"it records tool {data.get('tool')!r}, not {tool.name!r}"
-                )
-            output = data.get("output")
-            if isinstance(output, dict) and output.get("source") == "inferred":
-                try:
-                    recorded = RecordedContract.from_data(output)
-                except RecordError as exc:
-                    raise SnapshotError(path, str(exc)) from None
+        if isinstance(output, dict) and output.get("source") == "inferred":
+            try:
+                recorded = RecordedContract.from_data(output)
+            except RecordError as exc:
+                raise SnapshotError(self.path(server, tool.node_name), str(exc)) from None
         observations = ToolObservations(
-            tool=tool, recorded=recorded, checking=self.mode != UPDATE, has_record=data is not None
+            tool=tool,
+            recorded=recorded,
+            checking=self.mode != UPDATE,
+            strict=self.strict,
+            has_record=isinstance(output, dict),
         )
         self.tools[(server, tool.node_name)] = observations
         return observations
 
-    def path(self, server: str, tool: ToolSpec) -> Path:
-        return self.store.path_for(server, tool.node_name)
+    def known_server(self, server: str) -> bool:
+        """Whether the server had recorded tools before this run wrote anything."""
+        if server not in self._known:
+            self._known[server] = bool(self.store.recorded_tools(server))
+        return self._known[server]
+
+    def missing_in_ci(self, has_section: bool) -> bool:
+        return self.mode == CI and not has_section
+
+    # -- deciding what to write ------------------------------------------------------------
+
+    def queue(
+        self,
+        surface: ServerSurface,
+        server: str,
+        tool: ToolSpec,
+        section: str,
+        value: Any,
+        *,
+        recorded: bool,
+    ) -> None:
+        """Queue a section: in record mode only a missing one, in update mode always."""
+        if self.mode == CI or (self.mode == RECORD and recorded):
+            return
+        pending = self._pending.setdefault(
+            (server, tool.node_name), _Pending(surface.name, tool.name)
+        )
+        pending.sections[section] = value
 
     def finish_tool(self, surface: ServerSurface, server: str, obs: ToolObservations) -> None:
-        """The tool's contract item ended; queue what this mode writes for it."""
+        """The tool's contract item ended; queue its output contract if this mode writes it."""
         obs.ran = True
-        if not obs.passed or self.mode == CI:
-            return
-        if self.mode == RECORD and obs.has_record:
+        self.ran.add((server, obs.tool.node_name))
+        if not obs.passed:
             return
         output: dict[str, Any] = (
             {"source": "declared", "quality": "declared"}
             if obs.declared
             else (obs.merged() if self.mode == UPDATE else obs.learned()).to_data()
         )
-        self._pending[(server, obs.tool.node_name)] = {
-            "server": surface.name,
-            "tool": obs.tool.name,
-            "output": output,
-        }
+        self.queue(surface, server, obs.tool, "output", output, recorded=obs.has_record)
 
-    def missing_in_ci(self, obs: ToolObservations) -> bool:
-        return self.mode == CI and not obs.has_record
+    def blocking(self, changes: list[Any]) -> list[Any]:
+        """The drift that fails a run: breaking and unreviewed, or any under --mcp-strict."""
+        if self.mode == UPDATE:
+            return []
+        if self.strict:
+            return list(changes)
+        return [c for c in changes if c.severity in ("breaking", "review")]
 
-    def stale(self, server: str, surface: ServerSurface) -> list[Path]:
-        """Recorded contracts of tools the server no longer lists."""
+    # -- the folder ------------------------------------------------------------------------
+
+    def stale(self, server: str, surface: ServerSurface) -> list[str]:
+        """File names of recorded tools the server no longer lists."""
         listed = {t.node_name for t in surface.tools}
-        return [
-            self.store.path_for(server, name)
-            for name in self.store.recorded_tools(server)
-            if name not in listed
-        ]
+        return [name for name in self.store.recorded_tools(server) if name not in listed]
 
     def flush(self, surfaces: dict[str, ServerSurface]) -> None:
         """Write what was queued; under update, prune servers whose every tool ran."""
-        for (server, tool), data in sorted(self._pending.items()):
+        for (server, tool), pending in sorted(self._pending.items()):
+            data = dict(self.store.read(server, tool) or {})
+            data.update(pending.sections, server=pending.server_name, tool=pending.tool_name)
             if self.store.write(server, tool, data):
-                self.written.append(self.store.path_for(server, tool))
+                self.written.append(self.path(server, tool))
         self._pending.clear()
         if self.mode != UPDATE:
             return
         for server, surface in surfaces.items():
-            ran = {tool for (srv, tool), obs in self.tools.items() if srv == server and obs.ran}
+            ran = {tool for (srv, tool) in self.ran if srv == server}
             if ran >= {t.node_name for t in surface.tools}:
-                for path in self.stale(server, surface):
-                    path.unlink(missing_ok=True)
-                    self.pruned.append(path)
+                for name in self.stale(server, surface):
+                    if (server, name) in self.removals_seen:
+                        self.store.delete(server, name)
+                        self.pruned.append(self.path(server, name))
 
 
 SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"

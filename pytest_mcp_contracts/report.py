@@ -13,6 +13,7 @@ from .observe import DECLARED, INFERRED, QUALITIES, UNKNOWN, VALIDATED
 
 if TYPE_CHECKING:
     from .call import ManagedServer
+    from .observe import ToolObservations
     from .record import Recorder
 
 STDERR_LINES_SHOWN: Final = 20
@@ -162,18 +163,13 @@ def _contract_lines(
         f"{_share(counts[DECLARED] + counts[VALIDATED], total)}",
         *per_tool,
     ]
-    additive = [
-        f"{obs.tool.name} {drift}" for obs in observed.values() for drift in obs.additive.values()
-    ]
-    if additive:
-        lines.append(f"additive drift to accept ({command} --mcp-snapshot-update):")
-        lines += [f"  {line}" for line in sorted(additive)]
+    lines += _drift_lines(server.node_name, observed, recorder, command)
     stale = recorder.stale(server.node_name, surface)
     if stale and recorder.mode != "update":
         lines.append(
             "stale contracts of tools the server no longer lists (pruned by --mcp-snapshot-update):"
         )
-        lines += [f"  {_relative(path)}" for path in stale]
+        lines += [f"  {_relative(recorder.path(server.node_name, name))}" for name in stale]
     ready = sorted(
         obs.tool.name for obs in observed.values() if obs.ran and obs.quality == VALIDATED
     )
@@ -184,6 +180,30 @@ def _contract_lines(
             + " (--mcp-export-schemas DIR writes the proposals)"
         )
     return lines
+
+
+DRIFT_ORDER = ("breaking", "review", "additive", "cosmetic")
+
+
+def _drift_lines(
+    server: str, observed: dict[str, ToolObservations], recorder: Recorder, command: str
+) -> list[str]:
+    """Every drift of the run, grouped by class: the tool surface's and the inferred outputs'."""
+    found: list[tuple[str, str]] = []
+    for (srv, _), changes in sorted(recorder.surface_drift.items()):
+        if srv == server:
+            found += [(c.severity, f"{c.tool} {c}") for c in changes]
+    for obs in observed.values():
+        found += [(d.severity, f"{obs.tool.name} {d}") for d in obs.additive.values()]
+    if not found:
+        return []
+    if recorder.mode == "update":
+        header = "drift accepted by --mcp-snapshot-update:"
+    else:
+        header = f"drift (accept it with: {command} --mcp-snapshot-update):"
+    width = max(len(severity) for severity, _ in found) + 1
+    ordered = sorted(found, key=lambda item: (DRIFT_ORDER.index(item[0]), item[1]))
+    return [header, *(f"  {sev + ':':<{width}} {text}" for sev, text in ordered)]
 
 
 def _written_lines(recorder: Recorder) -> list[str]:

@@ -98,6 +98,13 @@ OPTIONS: Final = (
         ini_too=False,
     ),
     Option(
+        "--mcp-strict",
+        "mcp_strict",
+        "fail on any drift from the recorded contracts, additive and cosmetic included",
+        "flag",
+        False,
+    ),
+    Option(
         "--mcp-export-schemas",
         "",
         "write a proposed outputSchema for every tool that declares none into this folder",
@@ -119,6 +126,7 @@ class Settings:
     snapshot_dir: Path
     mode: str  # "record", "ci" or "update" (see record.py)
     export_dir: Path | None
+    strict: bool
 
     @property
     def active(self) -> bool:
@@ -151,6 +159,17 @@ def _servers(
     return tuple(servers)
 
 
+def _flag(option: Option, raw: Any) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in ("true", "1", "yes", "on"):
+        return True
+    if text in ("false", "0", "no", "off", ""):
+        return False
+    raise SettingsError(f"{option.flag} (ini {option.ini}) must be true or false, got {raw!r}")
+
+
 def in_ci(environ: Mapping[str, str]) -> bool:
     return environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
@@ -172,7 +191,7 @@ def resolve(
             continue
         raw = cli if cli is not None else (option.ini_too and get_ini(option.ini)) or option.default
         if option.kind == "flag":
-            values[key] = bool(raw)
+            values[key] = _flag(option, raw)
         elif option.kind == "path":
             values[key] = None if raw is None else rootdir / Path(str(raw)).expanduser()
         elif option.kind == "int":
@@ -195,4 +214,5 @@ def resolve(
         snapshot_dir=values["mcp_snapshot_dir"],
         mode="update" if values["mcp_snapshot_update"] else "ci" if ci else "record",
         export_dir=values["mcp_export_schemas"],
+        strict=values["mcp_strict"],
     )

@@ -1,0 +1,129 @@
+"""The drift gate: a fixture server in two versions, one tool per rule, each classified with
+its exact diff line; accepting with the update flag makes the next run pass, rewriting nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ..conftest import RunMcp
+
+BREAKING = {
+    "required_added": "input.n: new (required)",
+    "optional_to_required": "input.limit: optional -> required",
+    "number_to_integer": "input.n: number -> integer",
+    "nullable_narrowed": "input.s: [string, null] -> string",
+    "enum_value_removed": "input.mode: enum value removed: 'fast'",
+    "maximum_lowered": "input.n: maximum 100 -> 50",
+    "min_length_raised": "input.s: minLength 1 -> 3",
+    "pattern_added": "input.code: pattern added: '^[A-Z]+$'",
+    "extras_refused": "input: additionalProperties true -> false",
+    "input_removed_closed": "input.old: removed",
+    "output_field_removed": "output.total: removed",
+    "output_required_to_optional": "output.total: required -> optional",
+    "output_type_changed": "output.total: number -> string",
+    "output_enum_value_added": "output.status: enum value added: 'c'",
+    "output_schema_removed": "outputSchema: removed",
+    "annotation_readOnlyHint": "annotations.readOnlyHint: true -> false",
+    "annotation_destructiveHint": "annotations.destructiveHint: false -> true",
+    "annotation_idempotentHint": "annotations.idempotentHint: true -> false",
+    "annotation_openWorldHint": "annotations.openWorldHint: false -> true",
+}
+REVIEW = {"any_of_changed": "input.f: anyOf changed (cannot be classified soundly: review it)"}
+ADDITIVE = {
+    "new_optional_input": "input.v: new (optional)",
+    "input_widened": "input.n: integer -> number",
+    "output_field_added": "output.note: new",
+    "output_schema_declared": "outputSchema: declared",
+    "safer_readOnlyHint": "annotations.readOnlyHint: false -> true",
+    "safer_destructiveHint": "annotations.destructiveHint: true -> false",
+    "safer_idempotentHint": "annotations.idempotentHint: false -> true",
+    "safer_openWorldHint": "annotations.openWorldHint: true -> false",
+    "fresh": "tool: new",
+}
+COSMETIC = {
+    "description_changed": "description: 'Find things.' -> 'Find things fast.'",
+    "title_changed": "title: 'Search' -> 'Search all'",
+}
+UNCHANGED = ["refactored_with_refs"]
+
+
+@pytest.fixture
+def recorded_v1(run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch):
+    """The v1 surface recorded by a first, local run; then the server is v2."""
+    monkeypatch.setenv("MCP_FIXTURE_VARIANT", "v1")
+    first = run_mcp("surface.py", args=("-k", "drift"))
+    assert first.ret == 0
+    monkeypatch.setenv("MCP_FIXTURE_VARIANT", "v2")
+    return pytester.path / "mcp-contracts" / "surface"
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.json"))}
+
+
+def test_each_rule_is_classified_with_its_exact_diff_line(
+    run_mcp: RunMcp, recorded_v1: Path
+) -> None:
+    result = run_mcp("surface.py", args=("-k", "drift", "-rf"))
+    failed = {line.split("::")[1] for line in result.stdout.lines if line.startswith("FAILED")}
+    assert failed == {*BREAKING, *REVIEW, "gone"}
+    text = result.stdout.str()
+    for tool, line in {**BREAKING, **REVIEW}.items():
+        assert f"  {line}\n" in text, (tool, line)
+    # The summary groups every drift by class, passing ones included.
+    summary = text[text.index("MCP contracts") :]
+    for severity, rules in (
+        ("breaking", BREAKING),
+        ("review", REVIEW),
+        ("additive", ADDITIVE),
+        ("cosmetic", COSMETIC),
+    ):
+        for tool, line in rules.items():
+            assert f"{severity + ':':<9} {tool} {line}\n" in summary, (severity, tool)
+    assert "breaking: gone tool: removed" in summary
+    for tool in UNCHANGED:
+        assert f" {tool} " not in summary
+    result.stdout.fnmatch_lines(["tool 'gone' is recorded (*gone.json) but the server no longer*"])
+
+
+def test_strict_fails_on_additive_and_cosmetic_drift_too(
+    run_mcp: RunMcp, recorded_v1: Path
+) -> None:
+    result = run_mcp("surface.py", args=("-k", "drift", "--mcp-strict", "-rf"))
+    failed = {line.split("::")[1] for line in result.stdout.lines if line.startswith("FAILED")}
+    assert failed == {*BREAKING, *REVIEW, *ADDITIVE, *COSMETIC, "gone"}
+
+
+def test_k_selects_the_drift_item_of_one_tool(run_mcp: RunMcp, recorded_v1: Path) -> None:
+    result = run_mcp("surface.py", args=("-k", "maximum_lowered and drift"))
+    result.assert_outcomes(failed=1, deselected=96)
+
+
+def test_update_accepts_and_the_next_run_passes_without_rewriting(
+    run_mcp: RunMcp, recorded_v1: Path
+) -> None:
+    accept = run_mcp("surface.py", args=("-k", "drift", "--mcp-snapshot-update"))
+    assert accept.ret == 0
+    accept.stdout.fnmatch_lines(["  drift accepted by --mcp-snapshot-update:"])
+    assert not (recorded_v1 / "gone.json").exists()
+    accept.stdout.fnmatch_lines(["pruned 1 file(s):", "*gone.json"])
+    after = snapshot(recorded_v1)
+    again = run_mcp("surface.py", args=("-k", "drift"))
+    assert again.ret == 0, again.stdout.str()
+    assert "drift" not in again.stdout.str().split("MCP contracts")[1]
+    assert snapshot(recorded_v1) == after
+
+
+def test_ci_fails_on_a_missing_surface_and_writes_nothing(
+    run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CI", "true")
+    result = run_mcp("surface.py", args=("-k", "required_added and drift"))
+    result.assert_outcomes(failed=1, deselected=95)
+    result.stdout.fnmatch_lines(
+        ["no tool surface is recorded for this tool (*required_added.json), and CI is set*"]
+    )
+    assert not (pytester.path / "mcp-contracts").exists()

@@ -427,16 +427,10 @@ def _escape(token: object) -> str:
 
 
 def _at_pointer(root: Any, pointer: str) -> Any:
-    node = root
-    for raw in pointer.split("/")[1:]:
-        token = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, Mapping) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return _MISSING
-    return node
+    try:
+        return schemas.resolve_pointer(root, pointer)
+    except KeyError:
+        return _MISSING
 
 
 # --------------------------------------------------------------------------- the walk

@@ -129,16 +129,7 @@ def _short(pointer: str) -> str:
 
 def _resolve_pointer(root: Mapping[str, Any], pointer: str) -> Any:
     """The value at ``pointer`` ("#" or "#/a/b"), or KeyError."""
-    node: Any = root
-    for raw in pointer[1:].split("/")[1:]:
-        token = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, Mapping) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            raise KeyError(pointer)
-    return node
+    return schemas.resolve_pointer(root, pointer)
 
 
 # --------------------------------------------------------------------------- the document

@@ -10,7 +10,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import pytest
 
@@ -31,20 +31,24 @@ NODE_PREFIX = "mcp:"
 MAX_DRIFT_LINES = 30  # one shared definition can change hundreds of paths
 
 
-class ServerCollector(pytest.Collector):
+class _ServerNode(pytest.Collector):
+    """A top-level collector named ``mcp:<server>``; its node id is not a file path."""
+
+    @classmethod
+    def create(cls, parent: pytest.Session, node_name: str, **kwargs: Any) -> Self:
+        name = NODE_PREFIX + node_name
+        return cls.from_parent(parent, name=name, nodeid=name, **kwargs)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, self.name
+
+
+class ServerCollector(_ServerNode):
     """One running MCP server: its tools are the children."""
 
     def __init__(self, *, server: ManagedServer, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.server = server
-
-    @classmethod
-    def create(
-        cls, parent: pytest.Session, server: ManagedServer, node_name: str
-    ) -> ServerCollector:
-        return cls.from_parent(
-            parent, name=NODE_PREFIX + node_name, nodeid=NODE_PREFIX + node_name, server=server
-        )
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         surface = self.server.surface
@@ -57,28 +61,16 @@ class ServerCollector(pytest.Collector):
         for name in recorder.stale(self.server.node_name, surface):
             yield RemovedToolCollector.from_parent(self, name=name)
 
-    def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, self.name
 
-
-class ServerStartFailure(pytest.Collector):
+class ServerStartFailure(_ServerNode):
     """Stands for a server that did not start, so that the failure is one collection error."""
 
     def __init__(self, *, message: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.message = message
 
-    @classmethod
-    def create(cls, parent: pytest.Session, node_name: str, message: str) -> ServerStartFailure:
-        return cls.from_parent(
-            parent, name=NODE_PREFIX + node_name, nodeid=NODE_PREFIX + node_name, message=message
-        )
-
     def collect(self) -> Iterator[pytest.Item]:
         raise self.CollectError(self.message)
-
-    def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, self.name
 
 
 class ToolCollector(pytest.Collector):

@@ -95,3 +95,17 @@ def json_path(path: Iterable[Any]) -> str:
         else:
             out += f"[{json.dumps(part, ensure_ascii=False)}]"
     return out
+
+
+def resolve_pointer(root: Any, pointer: str) -> Any:
+    """The value at a local JSON pointer ("#" or "#/a/b"); KeyError when there is none."""
+    node: Any = root
+    for raw in pointer.split("/")[1:]:
+        token = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, Mapping) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            raise KeyError(pointer)
+    return node

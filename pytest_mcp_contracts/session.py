@@ -43,11 +43,11 @@ def collect_servers(
         if isinstance(outcome, ServerError):
             name = _unique(safe_name(command_label(server.command.argv)), used)
             text = start_failure_text(server, outcome.message, outcome.stderr_tail)
-            collectors.append(ServerStartFailure.create(session, name, text))
+            collectors.append(ServerStartFailure.create(session, name, message=text))
         else:
             name = _unique(outcome.node_name, used)
             server.node_name = name
-            collectors.append(ServerCollector.create(session, server, name))
+            collectors.append(ServerCollector.create(session, name, server=server))
     return collectors
 
 

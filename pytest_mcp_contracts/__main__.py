@@ -1,0 +1,7 @@
+"""``python -m pytest_mcp_contracts inspect ...``: the same as the ``mcp-contracts`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,306 @@
+"""``mcp-contracts inspect``: what each tool takes and returns, before anyone writes code.
+
+Reads a live server (``--server CMD``) or only the recorded contracts (``--snapshots DIR``),
+and says plainly where an output schema comes from: declared by the server, inferred by this
+plugin (with its quality), or nowhere yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import shlex
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, TextIO
+
+from .connect import ServerCommand, ServerError, open_stdio
+from .discover import ServerSurface, discover, safe_name
+from .observe import DECLARED, UNKNOWN
+from .settings import DEFAULT_MAX_RESULT_BYTES, DEFAULT_SNAPSHOT_DIR, DEFAULT_STARTUP_TIMEOUT
+from .snapshot import SnapshotError, SnapshotStore
+from .summarize import FieldPathError, summarize
+
+USAGE_ERROR: Final = 2
+HINTS: Final = (
+    ("readOnlyHint", True, "read-only"),
+    ("destructiveHint", True, "destructive"),
+    ("idempotentHint", True, "idempotent"),
+    ("openWorldHint", True, "open-world"),
+)
+_DEFAULTS: Final = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": True,
+}
+
+
+@dataclass(frozen=True)
+class OutputContract:
+    """Where a tool's output schema comes from, and the schema itself if there is one."""
+
+    source: str  # "declared", "inferred" or "none"
+    quality: str
+    observations: int
+    schema: dict[str, Any] | None
+
+    def label(self) -> str:
+        if self.source == "declared":
+            return "declared"
+        if self.source == "inferred":
+            return f"{self.quality} ({self.observations} observations)"
+        return "none"
+
+
+@dataclass(frozen=True)
+class ToolView:
+    name: str
+    raw: dict[str, Any]
+    output: OutputContract
+
+    @property
+    def safety(self) -> str:
+        annotations = self.raw.get("annotations")
+        hints = annotations if isinstance(annotations, dict) else {}
+        words = [
+            word
+            for key, wanted, word in HINTS
+            if hints.get(key, _DEFAULTS[key]) is wanted
+            and not (key == "destructiveHint" and hints.get("readOnlyHint") is True)
+        ]
+        if "annotations" not in self.raw:
+            words.append("(no annotations: defaults assumed)")
+        return ", ".join(words)
+
+
+def output_contract(raw: dict[str, Any], recorded: dict[str, Any] | None) -> OutputContract:
+    declared = raw.get("outputSchema")
+    if isinstance(declared, dict):
+        return OutputContract("declared", DECLARED, 0, declared)
+    output = (recorded or {}).get("output")
+    if isinstance(output, dict) and isinstance(output.get("schema"), dict):
+        return OutputContract(
+            "inferred",
+            str(output.get("quality", "inferred")),
+            int(output.get("observations", 0)),
+            output["schema"],
+        )
+    return OutputContract("none", UNKNOWN, 0, None)
+
+
+def _views_from_server(surface: ServerSurface, store: SnapshotStore) -> list[ToolView]:
+    server = surface.node_name
+    views = []
+    for tool in surface.tools:
+        try:
+            recorded = store.read(server, tool.node_name)
+        except SnapshotError:
+            recorded = None
+        views.append(ToolView(tool.name, tool.raw, output_contract(tool.raw, recorded)))
+    return views
+
+
+def _views_from_snapshots(store: SnapshotStore, server: str) -> list[ToolView]:
+    views = []
+    for name in store.recorded_tools(server):
+        data = store.read(server, name) or {}
+        surface = data.get("surface")
+        raw = dict(surface) if isinstance(surface, dict) else {"name": data.get("tool", name)}
+        views.append(ToolView(str(raw.get("name", name)), raw, output_contract(raw, data)))
+    return views
+
+
+def _record_command(command: str | None) -> str:
+    server = shlex.quote(command) if command else "'<your server command>'"
+    return f"pytest --mcp-server={server}"
+
+
+def render_list(views: Sequence[ToolView]) -> str:
+    width = max((len(v.name) for v in views), default=4)
+    lines = [f"{'tool':<{width}}  output contract  safety"]
+    lines += [f"{v.name:<{width}}  {v.output.label():<15}  {v.safety}" for v in views]
+    return "\n".join(lines)
+
+
+def _schema_block(title: str, schema: Any, args: argparse.Namespace, selected: bool) -> list[str]:
+    if not isinstance(schema, dict):
+        return [f"{title}: (not a JSON object: {json.dumps(schema)[:80]})"]
+    summary = summarize(
+        schema,
+        budget=args.max_fields,
+        field_path=args.field_path if selected else None,
+    )
+    where = f" at {summary.path}" if summary.path != "$" else ""
+    return [f"{title}{where}:", *(f"  {line}" for line in summary.render().splitlines())]
+
+
+def render_tool(view: ToolView, args: argparse.Namespace) -> str:
+    lines = [view.name]
+    if view.raw.get("title"):
+        lines.append(f"  title: {view.raw['title']}")
+    lines.append(f"  safety: {view.safety}")
+    description = str(view.raw.get("description") or "(no description)")
+    lines += ["", description, ""]
+    lines += _schema_block(
+        "input schema", view.raw.get("inputSchema"), args, args.schema == "input"
+    )
+    lines.append("")
+    output = view.output
+    if output.source == "declared":
+        title = "output schema (declared by the server)"
+    elif output.source == "inferred":
+        title = (
+            f"output schema (inferred by pytest-mcp-contracts: {output.quality}, "
+            f"{output.observations} observations; the server declares none)"
+        )
+    else:
+        lines += [
+            "output schema: none. The server declares no outputSchema for this tool, and no "
+            "contract has been recorded for it.",
+            f"  Record one with: {_record_command(args.server)}",
+        ]
+        return "\n".join(lines)
+    lines += _schema_block(title, output.schema, args, args.schema == "output")
+    return "\n".join(lines)
+
+
+def tool_json(view: ToolView) -> dict[str, Any]:
+    output = view.output
+    note = {
+        "declared": "declared by the server",
+        "inferred": "inferred by pytest-mcp-contracts from observed results; "
+        "the server declares none",
+        "none": "the server declares no outputSchema and no contract has been recorded",
+    }[output.source]
+    return {
+        "name": view.name,
+        "title": view.raw.get("title"),
+        "description": view.raw.get("description"),
+        "annotations": view.raw.get("annotations"),
+        "inputSchema": view.raw.get("inputSchema"),
+        "outputSchema": output.schema,
+        "outputSchemaNote": note,
+        "contractSource": output.source,
+        "quality": output.quality,
+        "observations": output.observations,
+    }
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mcp-contracts", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    inspect = commands.add_parser("inspect", help="show what each tool takes and returns")
+    inspect.add_argument("tool", nargs="?", help="show this tool in detail")
+    inspect.add_argument("--server", metavar="CMD", help="start this MCP server over stdio")
+    inspect.add_argument(
+        "--snapshots",
+        metavar="DIR",
+        type=Path,
+        default=None,
+        help=f"recorded contracts to read (default ./{DEFAULT_SNAPSHOT_DIR}); without "
+        "--server, only these are read and no server is started",
+    )
+    inspect.add_argument("--server-name", help="which recorded server to read (with --snapshots)")
+    inspect.add_argument("--json", action="store_true", help="answer in JSON, for machines")
+    inspect.add_argument(
+        "--max-fields", type=int, default=30, metavar="N", help="summary budget (default 30)"
+    )
+    inspect.add_argument(
+        "--field-path", metavar="PATH", help="show exactly this subtree, e.g. 'items[].sku'"
+    )
+    inspect.add_argument(
+        "--schema",
+        choices=("output", "input"),
+        default="output",
+        help="which schema --field-path opens (default output)",
+    )
+    inspect.add_argument(
+        "--startup-timeout", type=float, default=DEFAULT_STARTUP_TIMEOUT, metavar="S"
+    )
+    return parser
+
+
+class _Failure(Exception):
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _load(args: argparse.Namespace) -> tuple[list[ToolView], str]:
+    snapshots = args.snapshots or Path(DEFAULT_SNAPSHOT_DIR)
+    store = SnapshotStore(snapshots)
+    if args.server:
+        try:
+            conn = open_stdio(
+                ServerCommand.parse(args.server),
+                startup_timeout=args.startup_timeout,
+                max_message_bytes=DEFAULT_MAX_RESULT_BYTES,
+            )
+        except (ServerError, ValueError) as exc:
+            raise _Failure(f"the server did not start: {exc}", 1) from None
+        try:
+            surface = discover(conn, timeout=args.startup_timeout)
+        except ServerError as exc:
+            raise _Failure(f"could not list the tools: {exc.message}", 1) from None
+        finally:
+            conn.close()
+        return _views_from_server(surface, store), surface.name
+    if args.snapshots is None:
+        raise _Failure("give --server CMD, or --snapshots DIR to read recorded contracts", 2)
+    servers = (
+        sorted(p.name for p in snapshots.iterdir() if p.is_dir()) if snapshots.is_dir() else []
+    )
+    if args.server_name:
+        servers = [s for s in servers if s == safe_name(args.server_name)]
+    if len(servers) != 1:
+        found = ", ".join(servers) or "none"
+        raise _Failure(f"name one recorded server with --server-name (found: {found})", 2)
+    try:
+        return _views_from_snapshots(store, servers[0]), servers[0]
+    except SnapshotError as exc:
+        raise _Failure(exc.render(), 1) from None
+
+
+def inspect_command(args: argparse.Namespace, out: TextIO) -> int:
+    views, server = _load(args)
+    if args.tool is None:
+        if args.json:
+            payload = {"server": server, "tools": [tool_json(v) for v in views]}
+            out.write(json.dumps(payload, indent=2, sort_keys=True) + "\n")
+        else:
+            out.write(render_list(views) + "\n")
+        return 0
+    chosen = [v for v in views if v.name == args.tool]
+    if not chosen:
+        close = difflib.get_close_matches(args.tool, [v.name for v in views], n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise _Failure(f"no tool {args.tool!r} on {server}{hint}", USAGE_ERROR)
+    view = chosen[0]
+    if args.json:
+        out.write(json.dumps(tool_json(view), indent=2, sort_keys=True) + "\n")
+        return 0
+    try:
+        out.write(render_tool(view, args) + "\n")
+    except FieldPathError as exc:
+        raise _Failure(str(exc), USAGE_ERROR) from None
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.max_fields < 3:
+        parser.error("--max-fields must be 3 or more")
+    try:
+        return inspect_command(args, sys.stdout)
+    except _Failure as exc:
+        print(f"mcp-contracts: {exc}", file=sys.stderr)
+        return exc.status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,110 @@
+"""`mcp-contracts inspect`: what a tool returns, at a glance, from a live server or snapshots."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ..conftest import server_command
+
+REPO = Path(__file__).parents[2]
+EXAMPLE = f"{sys.executable} {REPO / 'example_server'}"
+SNAPSHOTS = REPO / "mcp-contracts"
+
+
+def inspect(*args: str) -> subprocess.CompletedProcess[str]:
+    script = Path(sys.executable).parent / "mcp-contracts"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "pytest_mcp_contracts"]
+    return subprocess.run(
+        [*command, "inspect", *args], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_lists_tools_with_safety_and_output_contract() -> None:
+    done = inspect("--server", EXAMPLE, "--snapshots", str(SNAPSHOTS))
+    assert done.returncode == 0, done.stderr
+    lines = {line.split()[0]: line for line in done.stdout.splitlines()[1:]}
+    assert set(lines) == {
+        "get_order",
+        "search_books",
+        "stock_level",
+        "order_summary_json",
+        "describe_book",
+        "cancel_order",
+    }
+    assert "declared" in lines["get_order"] and "read-only" in lines["get_order"]
+    assert "validated (50 observations)" in lines["order_summary_json"]
+    assert " none " in lines["describe_book"]
+    assert "destructive" in lines["cancel_order"] and "read-only" not in lines["cancel_order"]
+
+
+def test_declared_inferred_and_missing_output_schemas_are_labelled_plainly() -> None:
+    declared = inspect("--server", EXAMPLE, "--snapshots", str(SNAPSHOTS), "get_order")
+    assert "output schema (declared by the server):" in declared.stdout
+    assert "  status: string (enum: pending, shipped, delivered)" in declared.stdout
+    inferred = inspect("--server", EXAMPLE, "--snapshots", str(SNAPSHOTS), "order_summary_json")
+    assert (
+        "output schema (inferred by pytest-mcp-contracts: validated, 50 observations; "
+        "the server declares none):" in inferred.stdout
+    )
+    missing = inspect("--server", EXAMPLE, "--snapshots", str(SNAPSHOTS), "describe_book")
+    assert "output schema: none. The server declares no outputSchema" in missing.stdout
+    assert "Record one with: pytest --mcp-server=" in missing.stdout
+
+
+def test_json_answer_for_machines() -> None:
+    done = inspect("--server", EXAMPLE, "--snapshots", str(SNAPSHOTS), "--json", "describe_book")
+    answer = json.loads(done.stdout)
+    assert answer["name"] == "describe_book"
+    assert answer["outputSchema"] is None and answer["contractSource"] == "none"
+    assert "declares no outputSchema" in answer["outputSchemaNote"]
+    assert answer["inputSchema"]["type"] == "object"
+    listing = json.loads(inspect("--snapshots", str(SNAPSHOTS), "--json").stdout)
+    sources = {t["name"]: (t["contractSource"], t["quality"]) for t in listing["tools"]}
+    assert sources["order_summary_json"] == ("inferred", "validated")
+    assert sources["get_order"] == ("declared", "declared")
+
+
+def test_snapshots_alone_start_no_server() -> None:
+    done = inspect("--snapshots", str(SNAPSHOTS), "order_summary_json")
+    assert done.returncode == 0, done.stderr
+    assert "validated, 50 observations" in done.stdout
+
+
+def test_unknown_tool_is_one_line_with_close_matches() -> None:
+    done = inspect("--snapshots", str(SNAPSHOTS), "get_ordr")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "mcp-contracts: no tool 'get_ordr' on example-server; did you mean get_order, cancel_order?"
+    ]
+
+
+def test_a_server_that_does_not_start_is_a_clear_error() -> None:
+    done = inspect("--server", server_command("startup_crash.py"))
+    assert done.returncode == 1
+    assert "the server did not start" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_large_schema_is_folded_within_the_budget_and_drills_down_to_any_leaf() -> None:
+    server = server_command("large_schema.py")
+    done = inspect("--server", server, "get_order")
+    assert done.returncode == 0, done.stderr
+    output = done.stdout.split("output schema (declared by the server):")[1].splitlines()
+    assert 5 < len(output) <= 32  # the budget (30) plus the title and the hidden-fields note
+    assert any("--field-path 'items[]'" in line for line in output)
+    assert "fields shown" in output[-1]
+    leaf = inspect("--server", server, "get_order", "--field-path", "items[].variants[].price")
+    assert leaf.returncode == 0, leaf.stderr
+    assert "price: number" in leaf.stdout
+    wrong = inspect("--server", server, "get_order", "--field-path", "items[].variant")
+    assert wrong.returncode == 2 and "variants" in wrong.stderr
+
+
+@pytest.mark.parametrize("path", ["customer.address.city", "items[].dimensions[][]", "metadata"])
+def test_drill_down_reaches_nested_paths(path: str) -> None:
+    done = inspect("--server", server_command("large_schema.py"), "get_order", "--field-path", path)
+    assert done.returncode == 0, done.stderr

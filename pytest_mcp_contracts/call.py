@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +53,8 @@ class ManagedServer:
     restarts: int = 0
     calls: int = 0
     error_results: int = 0
+    tool_calls: Counter[str] = field(default_factory=Counter)  # by tool name
+    tool_error_results: Counter[str] = field(default_factory=Counter)
     _conn: StdioConnection | None = field(default=None, repr=False)
 
     def start(self) -> ServerSurface:
@@ -114,6 +117,8 @@ class ManagedServer:
         outcome.elapsed = time.perf_counter() - started
         self.calls += 1
         self.error_results += outcome.is_error_result
+        self.tool_calls[tool_name] += 1
+        self.tool_error_results[tool_name] += int(outcome.is_error_result)
         return outcome
 
     def close(self) -> None:

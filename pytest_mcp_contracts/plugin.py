@@ -8,12 +8,71 @@ from __future__ import annotations
 
 import os
 from collections.abc import Generator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from ._keys import RECORDER_KEY, SERVERS_KEY, SETTINGS_KEY
-from .settings import OPTIONS, SettingsError, resolve
+from .settings import OPTIONS, Settings, SettingsError, resolve
+
+if TYPE_CHECKING:
+    from .call import ManagedServer
+
+STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
+WORKER_OUTPUT_KEY = "mcp_contracts"
+
+
+class RunRecord:
+    """What the run report needs beyond the servers: each check's outcome (from the test
+    reports, which an xdist controller receives from every worker), the servers that did not
+    start, and the facts xdist workers sent."""
+
+    def __init__(self) -> None:
+        self.outcomes: dict[str, dict[str, Any]] = {}
+        self.start_errors: dict[int, tuple[str, str]] = {}  # by position in SERVERS_KEY
+        self.worker_facts: dict[str, Any] = {}  # by worker id
+        self.lost_workers = 0
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if not report.nodeid.startswith("mcp:"):
+            return
+        found = self.outcomes.setdefault(report.nodeid, {"outcome": "passed", "duration": 0.0})
+        found["duration"] += report.duration
+        if report.when == "call" or (report.when == "setup" and not report.passed):
+            found["outcome"] = report.outcome
+        elif report.failed:  # a teardown failure fails the check
+            found["outcome"] = "failed"
+        if not report.passed and "message" not in found:
+            found["message"] = _first_line(report)
+
+
+class XdistHooks:
+    """Registered only when xdist is installed: its hooks are unknown to pytest without it."""
+
+    def __init__(self, record: RunRecord) -> None:
+        self.record = record
+
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        facts = getattr(node, "workeroutput", {}).get(WORKER_OUTPUT_KEY)
+        worker = str(getattr(node.gateway, "id", id(node)))
+        if facts is not None:
+            self.record.worker_facts[worker] = facts
+        elif worker not in self.record.worker_facts:
+            self.record.lost_workers += 1
+
+
+RUN_RECORD_KEY: pytest.StashKey[RunRecord] = pytest.StashKey()
+
+
+def _first_line(report: pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple):  # a skip: (path, line, reason)
+        text = str(longrepr[2]).removeprefix("Skipped: ")
+    else:
+        # Not longreprtext: under xdist it starts with the worker's name.
+        crash = None if isinstance(longrepr, str) else getattr(longrepr, "reprcrash", None)
+        text = str(crash.message) if crash is not None else str(longrepr or "")
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -30,7 +89,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 option.flag, dest=dest, action="store_true", default=None, help=option.help
             )
         else:
-            metavar = "DIR" if option.kind == "path" else "N"
+            metavar = option.metavar or ("DIR" if option.kind == "path" else "N")
             group.addoption(option.flag, dest=dest, default=None, metavar=metavar, help=option.help)
         if option.ini_too and option.kind != "servers":
             parser.addini(option.ini, option.help, default=None)
@@ -53,6 +112,11 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[RECORDER_KEY] = Recorder(
             SnapshotStore(settings.snapshot_dir), settings.mode, strict=settings.strict
         )
+    if settings.active or settings.report_path is not None:
+        record = config.stash[RUN_RECORD_KEY] = RunRecord()
+        config.pluginmanager.register(record, "mcp-contracts-run-record")
+        if config.pluginmanager.hasplugin("xdist"):
+            config.pluginmanager.register(XdistHooks(record), "mcp-contracts-xdist")
 
 
 @pytest.hookimpl(wrapper=True)
@@ -61,15 +125,19 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, A
     if isinstance(collector, pytest.Session) and report.passed:
         settings = collector.config.stash[SETTINGS_KEY]
         if settings.active:
+            from .items import ServerStartFailure
             from .session import collect_servers
 
-            report.result.extend(
-                collect_servers(collector, settings, collector.config.stash[SERVERS_KEY])
-            )
+            collectors = collect_servers(collector, settings, collector.config.stash[SERVERS_KEY])
+            report.result.extend(collectors)
+            record = collector.config.stash[RUN_RECORD_KEY]
+            for index, node in enumerate(collectors):  # one per server, in the same order
+                if isinstance(node, ServerStartFailure):
+                    record.start_errors[index] = (node.name.removeprefix("mcp:"), node.message)
     return report
 
 
-def pytest_sessionfinish(session: pytest.Session) -> None:
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     servers = session.config.stash.get(SERVERS_KEY, [])
     for server in servers:
         server.close()
@@ -78,6 +146,53 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         from .session import finish_recording
 
         finish_recording(recorder, servers, session.config.stash[SETTINGS_KEY])
+    if RUN_RECORD_KEY in session.config.stash:
+        _finish_run_report(session.config, int(exitstatus))
+
+
+def _finish_run_report(config: pytest.Config, exit_status: int) -> None:
+    """An xdist worker sends its facts to the controller; the controller (or a serial run)
+    writes the report and the GitHub job summary."""
+    from . import runreport
+
+    settings: Settings = config.stash[SETTINGS_KEY]
+    record = config.stash[RUN_RECORD_KEY]
+    servers: list[ManagedServer] = config.stash.get(SERVERS_KEY, [])
+    facts = runreport.server_facts(
+        servers,
+        config.stash.get(RECORDER_KEY, None),
+        record.start_errors,
+        config.rootpath,
+    )
+    workeroutput = getattr(config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput[WORKER_OUTPUT_KEY] = facts
+        return
+    partial = False
+    if config.pluginmanager.hasplugin("dsession"):  # the xdist controller runs no server
+        facts = runreport.merge_facts([record.worker_facts[w] for w in sorted(record.worker_facts)])
+        partial = record.lost_workers > 0 or not record.worker_facts
+    document = runreport.build_report(
+        facts, record.outcomes, exit_status=exit_status, mode=settings.mode, partial=partial
+    )
+    if settings.report_path is not None:
+        try:
+            runreport.write_atomic(settings.report_path, runreport.dumps(document))
+        except OSError as exc:
+            _warn(f"could not write the run report {settings.report_path}: {exc}")
+    summary = os.environ.get(STEP_SUMMARY_ENV, "")
+    if settings.active and summary:
+        try:
+            with open(summary, "a", encoding="utf-8") as handle:
+                handle.write(runreport.step_summary(document))
+        except OSError as exc:
+            _warn(f"could not append to {STEP_SUMMARY_ENV} ({summary}): {exc}")
+
+
+def _warn(message: str) -> None:
+    import warnings
+
+    warnings.warn(pytest.PytestWarning(message), stacklevel=1)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

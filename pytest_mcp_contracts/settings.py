@@ -34,6 +34,7 @@ class Option:
     kind: str  # "servers", "int", "float", "path", "flag"
     default: Any = None
     ini_too: bool = True
+    metavar: str = ""  # for the help text; by kind when empty
 
 
 OPTIONS: Final = (
@@ -112,6 +113,15 @@ OPTIONS: Final = (
         None,
         ini_too=False,
     ),
+    Option(
+        "--mcp-report",
+        "mcp_report",
+        "write a JSON run report (servers, tools, every check's outcome, calls, coverage, "
+        "drift; format in docs/run-report.schema.json) to this file, relative to the rootdir",
+        "path",
+        None,
+        metavar="PATH",
+    ),
 )
 
 
@@ -127,6 +137,7 @@ class Settings:
     mode: str  # "record", "ci" or "update" (see record.py)
     export_dir: Path | None
     strict: bool
+    report_path: Path | None = None
 
     @property
     def active(self) -> bool:
@@ -215,4 +226,5 @@ def resolve(
         mode="update" if values["mcp_snapshot_update"] else "ci" if ci else "record",
         export_dir=values["mcp_export_schemas"],
         strict=values["mcp_strict"],
+        report_path=values["mcp_report"],
     )

@@ -1,0 +1,407 @@
+"""Run report: one machine-readable JSON document per run, and a Markdown summary for CI.
+
+No pytest here. The plugin hands in plain data, in three steps:
+
+1. ``server_facts``: in the process that ran the servers (the only one, or each xdist worker),
+   what the servers and the recorder know, as JSON-able data (a worker sends it to the
+   controller through ``workeroutput``).
+2. ``merge_facts``: the facts of several workers folded into one (calls summed, each tool's
+   observations taken from the worker that ran its items).
+3. ``build_report``: the facts and each check's outcome (from pytest's test reports, which
+   the controller receives from every worker) into the published document,
+   ``docs/run-report.schema.json``. ``step_summary`` renders a document as Markdown.
+
+The document's format is versioned: additive changes keep ``VERSION``, anything else bumps it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from .call import ManagedServer
+    from .record import Recorder
+
+FORMAT: Final = "pytest-mcp-contracts/run-report"
+VERSION: Final = 1
+NODE_PREFIX: Final = "mcp:"
+CHECKS: Final = ("schema", "drift", "contract")
+OUTCOMES: Final = ("passed", "failed", "skipped", "not_run")
+DRIFT_CLASSES: Final = ("breaking", "review", "additive", "cosmetic")
+QUALITIES: Final = ("declared", "validated", "inferred", "unknown")
+
+Facts = dict[str, Any]
+
+
+# -- 1. facts, where the servers ran ---------------------------------------------------------
+
+
+def _shown_path(path: Path, rootdir: Path) -> str:
+    try:
+        return path.relative_to(rootdir).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _drift_pairs(changes: Iterable[Any]) -> list[list[str]]:
+    return [[str(change.severity), str(change)] for change in changes]
+
+
+def server_facts(
+    servers: Sequence[ManagedServer],
+    recorder: Recorder | None,
+    start_errors: Mapping[int, tuple[str, str]],
+    rootdir: Path,
+) -> Facts:
+    """What this process knows about its servers, as JSON-able data.
+
+    ``start_errors`` maps a server's position in ``servers`` to its node name and the
+    message of its start failure.
+    """
+    observed = recorder.tools if recorder is not None else {}
+    surface_drift = recorder.surface_drift if recorder is not None else {}
+    entries = []
+    for index, server in enumerate(servers):
+        entry: Facts = {"command": server.command.display}
+        surface = server.surface
+        if surface is None or index in start_errors:
+            node_name, message = start_errors.get(index, ("", "the server did not start"))
+            entry.update(started=False, node_name=node_name, error=message)
+            entries.append(entry)
+            continue
+        listed = {tool.node_name for tool in surface.tools}
+        tools = []
+        for tool in surface.tools:
+            obs = observed.get((server.node_name, tool.node_name))
+            output = None
+            if obs is not None and obs.ran:
+                output = {
+                    "quality": obs.quality,
+                    "kinds": dict(sorted(obs.kinds.items())),
+                    "observations": obs.observations,
+                    "drift": _drift_pairs([*obs.breaking.values(), *obs.additive.values()]),
+                }
+            drift = surface_drift.get((server.node_name, tool.node_name))
+            tools.append(
+                {
+                    "name": tool.name,
+                    "node_name": tool.node_name,
+                    "declared": isinstance(tool.output_schema, dict),
+                    "calls": server.tool_calls.get(tool.name, 0),
+                    "error_results": server.tool_error_results.get(tool.name, 0),
+                    "output": output,
+                    "surface_drift": None if drift is None else _drift_pairs(drift),
+                }
+            )
+        removed = [
+            {
+                "name": changes[0].tool if changes else node,
+                "node_name": node,
+                "surface_drift": _drift_pairs(changes),
+            }
+            for (srv, node), changes in sorted(surface_drift.items())
+            if srv == server.node_name and node not in listed
+        ]
+        entry.update(
+            started=True,
+            node_name=server.node_name,
+            name=surface.name,
+            version=surface.version,
+            protocol=surface.protocol_version,
+            calls=server.calls,
+            error_results=server.error_results,
+            restarts=server.restarts,
+            tools=tools,
+            removed=removed,
+        )
+        entries.append(entry)
+    snapshots: dict[str, list[str]] = {"written": [], "pruned": [], "exported": []}
+    if recorder is not None:
+        for key, paths in (
+            ("written", recorder.written),
+            ("pruned", recorder.pruned),
+            ("exported", recorder.exported),
+        ):
+            snapshots[key] = sorted(_shown_path(p, rootdir) for p in paths)
+    return {"servers": entries, "snapshots": snapshots}
+
+
+# -- 2. facts of several xdist workers --------------------------------------------------------
+
+
+def _merge_server(entries: list[Facts]) -> Facts:
+    started = [e for e in entries if e.get("started")]
+    if not started:
+        return dict(entries[0])
+    merged = dict(started[0])
+    for key in ("calls", "error_results", "restarts"):
+        merged[key] = sum(int(e.get(key, 0)) for e in started)
+    tools = []
+    for position, tool in enumerate(started[0]["tools"]):
+        same = [
+            e["tools"][position]
+            for e in started
+            if position < len(e["tools"]) and e["tools"][position]["node_name"] == tool["node_name"]
+        ]
+        combined = dict(tool)
+        combined["calls"] = sum(t["calls"] for t in same)
+        combined["error_results"] = sum(t["error_results"] for t in same)
+        # Each item runs in one worker: take the facts of the worker that ran it.
+        combined["output"] = next((t["output"] for t in same if t["output"] is not None), None)
+        combined["surface_drift"] = next(
+            (t["surface_drift"] for t in same if t["surface_drift"] is not None), None
+        )
+        tools.append(combined)
+    merged["tools"] = tools
+    removed: dict[str, Facts] = {}
+    for entry in started:
+        for tool in entry.get("removed", []):
+            removed.setdefault(tool["node_name"], tool)
+    merged["removed"] = [removed[name] for name in sorted(removed)]
+    return merged
+
+
+def merge_facts(parts: Sequence[Facts]) -> Facts:
+    """Several processes' facts as one: each xdist worker starts every server and runs some
+    of the items."""
+    if not parts:
+        return {"servers": [], "snapshots": {"written": [], "pruned": [], "exported": []}}
+    count = max(len(part["servers"]) for part in parts)
+    servers = [
+        _merge_server([part["servers"][i] for part in parts if i < len(part["servers"])])
+        for i in range(count)
+    ]
+    snapshots = {
+        key: sorted({path for part in parts for path in part["snapshots"][key]})
+        for key in ("written", "pruned", "exported")
+    }
+    return {"servers": servers, "snapshots": snapshots}
+
+
+# -- 3. the document ----------------------------------------------------------------------
+
+
+def first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def _check(outcomes: Mapping[str, Mapping[str, Any]], node_id: str) -> dict[str, Any]:
+    found = outcomes.get(node_id)
+    if found is None:
+        return {"outcome": "not_run"}
+    check: dict[str, Any] = {
+        "outcome": str(found["outcome"]),
+        "duration": round(float(found.get("duration", 0.0)), 3),
+    }
+    if found.get("message"):
+        check["message"] = str(found["message"])
+    return check
+
+
+def _output(tool: Facts) -> dict[str, Any]:
+    observed = tool["output"]
+    if observed is not None:
+        quality = str(observed["quality"])
+    else:
+        quality = "declared" if tool["declared"] else "unknown"
+    if tool["declared"]:
+        source = "declared"
+    elif quality in ("validated", "inferred"):
+        source = "inferred"
+    else:
+        source = None
+    return {
+        "source": source,
+        "quality": quality,
+        "kinds": dict(observed["kinds"]) if observed else {},
+        "observations": int(observed["observations"]) if observed else 0,
+    }
+
+
+def _drift_class(severity: str) -> str:
+    return severity if severity in DRIFT_CLASSES else "review"
+
+
+def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    node_name = str(entry.get("node_name", ""))
+    prefix = f"{NODE_PREFIX}{node_name}::"
+    mine = {node: found for node, found in outcomes.items() if node.startswith(prefix)}
+    if not entry.get("started"):
+        return {
+            "name": node_name,
+            "node_name": node_name,
+            "command": entry["command"],
+            "started": False,
+            "error": entry.get("error", ""),
+        }
+    tools = []
+    drift: dict[str, list[str]] = {severity: [] for severity in DRIFT_CLASSES}
+    qualities: dict[str, int] = dict.fromkeys(QUALITIES, 0)
+    listed = set()
+    for tool in entry["tools"]:
+        listed.add(tool["node_name"])
+        output = _output(tool)
+        qualities[output["quality"]] = qualities.get(output["quality"], 0) + 1
+        base = f"{prefix}{tool['node_name']}::"
+        tools.append(
+            {
+                "name": tool["name"],
+                "node_name": tool["node_name"],
+                "listed": True,
+                "checks": {check: _check(mine, base + check) for check in CHECKS},
+                "calls": tool["calls"],
+                "error_results": tool["error_results"],
+                "output": output,
+            }
+        )
+        pairs = (tool["surface_drift"] or []) + ((tool["output"] or {}).get("drift") or [])
+        for severity, text in pairs:
+            drift[_drift_class(severity)].append(f"{tool['name']} {text}")
+    removed = {tool["node_name"]: tool for tool in entry.get("removed", [])}
+    # A removed tool's drift item that ran elsewhere still shows in the outcomes.
+    for node in mine:
+        tool_node = node[len(prefix) :].rsplit("::", 1)[0]
+        if tool_node not in listed and tool_node not in removed:
+            removed[tool_node] = {"name": tool_node, "node_name": tool_node, "surface_drift": []}
+    for tool_node in sorted(removed):
+        tool = removed[tool_node]
+        tools.append(
+            {
+                "name": tool["name"],
+                "node_name": tool_node,
+                "listed": False,
+                "checks": {"drift": _check(mine, f"{prefix}{tool_node}::drift")},
+                "calls": 0,
+                "error_results": 0,
+                "output": None,
+            }
+        )
+        for severity, text in tool["surface_drift"]:
+            drift[_drift_class(severity)].append(f"{tool['name']} {text}")
+    counts = dict.fromkeys(OUTCOMES, 0)
+    for tool in tools:
+        for check in tool["checks"].values():
+            counts[check["outcome"]] += 1
+    total = len(entry["tools"])
+    return {
+        "name": entry["name"],
+        "node_name": node_name,
+        "command": entry["command"],
+        "started": True,
+        "version": entry["version"],
+        "protocol": entry["protocol"],
+        "tools_listed": total,
+        "calls": entry["calls"],
+        "error_results": entry["error_results"],
+        "restarts": entry["restarts"],
+        "checks": counts,
+        "coverage": {
+            "output_schema": _ratio(qualities["declared"], total),
+            "contract": _ratio(qualities["declared"] + qualities["validated"], total),
+            **qualities,
+        },
+        "drift": {severity: sorted(lines) for severity, lines in drift.items()},
+        "tools": tools,
+    }
+
+
+def build_report(
+    facts: Facts,
+    outcomes: Mapping[str, Mapping[str, Any]],
+    *,
+    exit_status: int,
+    mode: str,
+    partial: bool = False,
+) -> dict[str, Any]:
+    """The run report: ``outcomes`` maps node ids to ``{"outcome", "duration", "message"?}``."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "pytest_exit_status": exit_status,
+        "partial": partial,
+        "mode": mode,
+        "servers": [_server(entry, outcomes) for entry in facts["servers"]],
+        "snapshots": {
+            key: list(facts["snapshots"][key]) for key in ("written", "pruned", "exported")
+        },
+    }
+
+
+def dumps(document: Mapping[str, Any]) -> str:
+    return json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write through a temporary file in the same folder and a rename: never half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+# -- Markdown for GitHub's job summary ---------------------------------------------------------
+
+
+def _cell(text: Any) -> str:
+    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def _percent(ratio: float | None) -> str:
+    return "n/a" if ratio is None else f"{round(100 * ratio)}%"
+
+
+def step_summary(document: Mapping[str, Any]) -> str:
+    """A short Markdown summary: one row per server, then the failing checks."""
+    lines = [
+        "### MCP contracts",
+        "",
+        "| server | tools | checks passed | checks failed | outputSchema coverage "
+        "| contract coverage | breaking drift |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    failing = []
+    for server in document["servers"]:
+        name = _cell(server["name"])
+        if not server["started"]:
+            lines.append(f"| {name} | did not start | | | | | |")
+            error = [line.strip() for line in server["error"].splitlines() if line.strip()]
+            failing.append((f"{NODE_PREFIX}{server['node_name']}", ": ".join(error[:2])))
+            continue
+        checks, coverage = server["checks"], server["coverage"]
+        lines.append(
+            f"| {name} | {server['tools_listed']} | {checks['passed']} | {checks['failed']} "
+            f"| {_percent(coverage['output_schema'])} | {_percent(coverage['contract'])} "
+            f"| {len(server['drift']['breaking'])} |"
+        )
+        prefix = f"{NODE_PREFIX}{server['node_name']}::"
+        for tool in server["tools"]:
+            for check_name, check in tool["checks"].items():
+                if check["outcome"] == "failed":
+                    node = f"{prefix}{tool['node_name']}::{check_name}"
+                    failing.append((node, check.get("message", "")))
+    if document.get("partial"):
+        lines += ["", "_Partial report: some workers sent no results._"]
+    if failing:
+        lines += ["", "**Failing checks**", ""]
+        for node, message in failing:
+            text = first_line(message)
+            lines.append(f"- `{node}`" + (f": {text}" if text else ""))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,387 @@
+"""The run report: facts and outcomes in, the published document out (validated against the
+schema in docs/), and its Markdown summary."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from pytest_mcp_contracts.call import ManagedServer
+from pytest_mcp_contracts.connect import ServerCommand
+from pytest_mcp_contracts.discover import ServerSurface, ToolSpec
+from pytest_mcp_contracts.infer import Drift
+from pytest_mcp_contracts.observe import ToolObservations
+from pytest_mcp_contracts.record import Recorder
+from pytest_mcp_contracts.runreport import (
+    build_report,
+    dumps,
+    merge_facts,
+    server_facts,
+    step_summary,
+    write_atomic,
+)
+from pytest_mcp_contracts.snapshot import SnapshotStore
+
+SCHEMA_PATH = Path(__file__).parents[2] / "docs" / "run-report.schema.json"
+
+
+@pytest.fixture(scope="module")
+def validator() -> Draft202012Validator:
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def _tool(name: str, **overrides: Any) -> dict[str, Any]:
+    tool: dict[str, Any] = {
+        "name": name,
+        "node_name": name,
+        "declared": False,
+        "calls": 0,
+        "error_results": 0,
+        "output": None,
+        "surface_drift": None,
+    }
+    tool.update(overrides)
+    return tool
+
+
+FACTS: dict[str, Any] = {
+    "servers": [
+        {
+            "command": "python -m shop",
+            "started": True,
+            "node_name": "shop",
+            "name": "shop",
+            "version": "1.2.0",
+            "protocol": "2026-07-28",
+            "calls": 120,
+            "error_results": 3,
+            "restarts": 1,
+            "tools": [
+                _tool("quote", declared=True, calls=70, error_results=3),
+                _tool(
+                    "get_order",
+                    calls=50,
+                    output={
+                        "quality": "validated",
+                        "kinds": {"json-text": 47},
+                        "observations": 47,
+                        "drift": [
+                            ["breaking", "$.total: number -> string"],
+                            ["additive", "$.note: new"],
+                        ],
+                    },
+                    surface_drift=[["cosmetic", "description: 'a' -> 'b'"]],
+                ),
+                _tool(
+                    "describe",
+                    output={"quality": "unknown", "kinds": {"prose": 5}, "observations": 0},
+                ),
+            ],
+            "removed": [
+                {
+                    "name": "old",
+                    "node_name": "old",
+                    "surface_drift": [["breaking", "tool: removed"]],
+                }
+            ],
+        },
+        {
+            "command": "python broken.py",
+            "started": False,
+            "node_name": "broken.py",
+            "error": "MCP server did not start: python broken.py\n  exit status 1\n\nstderr",
+        },
+    ],
+    "snapshots": {"written": ["mcp-contracts/shop/get_order.json"], "pruned": [], "exported": []},
+}
+
+OUTCOMES = {
+    "mcp:shop::quote::schema": {"outcome": "passed", "duration": 0.0012},
+    "mcp:shop::quote::drift": {"outcome": "passed", "duration": 0.0004},
+    "mcp:shop::quote::contract": {
+        "outcome": "failed",
+        "duration": 1.23456,
+        "message": "structuredContent does not match the outputSchema (2020-12)",
+    },
+    "mcp:shop::get_order::schema": {"outcome": "passed", "duration": 0.001},
+    "mcp:shop::get_order::drift": {"outcome": "passed", "duration": 0.001},
+    "mcp:shop::get_order::contract": {
+        "outcome": "failed",
+        "duration": 0.5,
+        "message": "drift from the recorded output contract",
+    },
+    "mcp:shop::describe::schema": {"outcome": "skipped", "duration": 0.0, "message": "why"},
+    "mcp:shop::old::drift": {
+        "outcome": "failed",
+        "duration": 0.002,
+        "message": "tool 'old' is recorded but the server no longer lists it",
+    },
+    "tests/test_other.py::test_x": {"outcome": "passed", "duration": 0.1},
+}
+
+EXPECTED: dict[str, Any] = {
+    "format": "pytest-mcp-contracts/run-report",
+    "version": 1,
+    "pytest_exit_status": 1,
+    "partial": False,
+    "mode": "ci",
+    "servers": [
+        {
+            "name": "shop",
+            "node_name": "shop",
+            "command": "python -m shop",
+            "started": True,
+            "version": "1.2.0",
+            "protocol": "2026-07-28",
+            "tools_listed": 3,
+            "calls": 120,
+            "error_results": 3,
+            "restarts": 1,
+            "checks": {"passed": 4, "failed": 3, "skipped": 1, "not_run": 2},
+            "coverage": {
+                "output_schema": 0.3333,
+                "contract": 0.6667,
+                "declared": 1,
+                "validated": 1,
+                "inferred": 0,
+                "unknown": 1,
+            },
+            "drift": {
+                "breaking": ["get_order $.total: number -> string", "old tool: removed"],
+                "review": [],
+                "additive": ["get_order $.note: new"],
+                "cosmetic": ["get_order description: 'a' -> 'b'"],
+            },
+            "tools": [
+                {
+                    "name": "quote",
+                    "node_name": "quote",
+                    "listed": True,
+                    "checks": {
+                        "schema": {"outcome": "passed", "duration": 0.001},
+                        "drift": {"outcome": "passed", "duration": 0.0},
+                        "contract": {
+                            "outcome": "failed",
+                            "duration": 1.235,
+                            "message": "structuredContent does not match the outputSchema "
+                            "(2020-12)",
+                        },
+                    },
+                    "calls": 70,
+                    "error_results": 3,
+                    "output": {
+                        "source": "declared",
+                        "quality": "declared",
+                        "kinds": {},
+                        "observations": 0,
+                    },
+                },
+                {
+                    "name": "get_order",
+                    "node_name": "get_order",
+                    "listed": True,
+                    "checks": {
+                        "schema": {"outcome": "passed", "duration": 0.001},
+                        "drift": {"outcome": "passed", "duration": 0.001},
+                        "contract": {
+                            "outcome": "failed",
+                            "duration": 0.5,
+                            "message": "drift from the recorded output contract",
+                        },
+                    },
+                    "calls": 50,
+                    "error_results": 0,
+                    "output": {
+                        "source": "inferred",
+                        "quality": "validated",
+                        "kinds": {"json-text": 47},
+                        "observations": 47,
+                    },
+                },
+                {
+                    "name": "describe",
+                    "node_name": "describe",
+                    "listed": True,
+                    "checks": {
+                        "schema": {"outcome": "skipped", "duration": 0.0, "message": "why"},
+                        "drift": {"outcome": "not_run"},
+                        "contract": {"outcome": "not_run"},
+                    },
+                    "calls": 0,
+                    "error_results": 0,
+                    "output": {
+                        "source": None,
+                        "quality": "unknown",
+                        "kinds": {"prose": 5},
+                        "observations": 0,
+                    },
+                },
+                {
+                    "name": "old",
+                    "node_name": "old",
+                    "listed": False,
+                    "checks": {
+                        "drift": {
+                            "outcome": "failed",
+                            "duration": 0.002,
+                            "message": "tool 'old' is recorded but the server no longer lists it",
+                        }
+                    },
+                    "calls": 0,
+                    "error_results": 0,
+                    "output": None,
+                },
+            ],
+        },
+        {
+            "name": "broken.py",
+            "node_name": "broken.py",
+            "command": "python broken.py",
+            "started": False,
+            "error": "MCP server did not start: python broken.py\n  exit status 1\n\nstderr",
+        },
+    ],
+    "snapshots": {"written": ["mcp-contracts/shop/get_order.json"], "pruned": [], "exported": []},
+}
+
+
+def test_build_report_gives_the_exact_document(validator: Draft202012Validator) -> None:
+    document = build_report(FACTS, OUTCOMES, exit_status=1, mode="ci")
+    assert document == EXPECTED
+    assert list(validator.iter_errors(document)) == []
+
+
+def test_the_schema_refuses_what_the_format_does_not_have(
+    validator: Draft202012Validator,
+) -> None:
+    document = json.loads(json.dumps(EXPECTED))
+    document["servers"][0]["tools"][0]["checks"]["contract"]["outcome"] = "error"
+    document["servers"][1]["calls"] = 3
+    document["surprise"] = True
+    errors = {tuple(e.absolute_path) for e in validator.iter_errors(document)}
+    assert () in errors and ("servers", 1) in errors and ("servers", 0) in errors
+
+
+def test_no_tools_means_no_ratio(validator: Draft202012Validator) -> None:
+    facts = json.loads(json.dumps(FACTS))
+    facts["servers"][0]["tools"] = []
+    facts["servers"][0]["removed"] = []
+    document = build_report(facts, {}, exit_status=5, mode="record", partial=True)
+    coverage = document["servers"][0]["coverage"]
+    assert coverage["output_schema"] is None and coverage["contract"] is None
+    assert document["partial"] is True
+    assert list(validator.iter_errors(document)) == []
+
+
+def test_dumps_is_deterministic() -> None:
+    document = build_report(FACTS, OUTCOMES, exit_status=1, mode="ci")
+    text = dumps(document)
+    assert text.endswith("}\n") and text == dumps(json.loads(text))
+    assert text.index('"format"') < text.index('"servers"') < text.index('"version"')
+    assert '\n  "format"' in text  # indent 2
+
+
+def test_write_atomic_leaves_no_temporary_file(tmp_path: Path) -> None:
+    target = tmp_path / "out" / "report.json"
+    write_atomic(target, "{}\n")
+    write_atomic(target, '{"a": 1}\n')
+    assert target.read_text(encoding="utf-8") == '{"a": 1}\n'
+    assert [p.name for p in target.parent.iterdir()] == ["report.json"]
+
+
+def test_merge_sums_calls_and_takes_each_tool_from_the_worker_that_ran_it() -> None:
+    def worker(calls: int, ran: bool, written: list[str]) -> dict[str, Any]:
+        output = {"quality": "inferred", "kinds": {"json-text": 2}, "observations": 2}
+        return {
+            "servers": [
+                {
+                    **FACTS["servers"][0],
+                    "calls": calls,
+                    "error_results": 0,
+                    "restarts": 0,
+                    "tools": [
+                        _tool(
+                            "get_order",
+                            calls=calls,
+                            output=output if ran else None,
+                            surface_drift=[] if ran else None,
+                        )
+                    ],
+                    "removed": [],
+                },
+                FACTS["servers"][1],
+            ],
+            "snapshots": {"written": written, "pruned": [], "exported": []},
+        }
+
+    merged = merge_facts([worker(2, False, ["b"]), worker(5, True, ["a", "b"])])
+    server = merged["servers"][0]
+    assert server["calls"] == 7
+    assert server["tools"][0]["calls"] == 7
+    assert server["tools"][0]["output"]["observations"] == 2
+    assert server["tools"][0]["surface_drift"] == []
+    assert merged["servers"][1]["started"] is False
+    assert merged["snapshots"]["written"] == ["a", "b"]
+    assert merge_facts([])["servers"] == []
+
+
+def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
+    declared = ToolSpec("quote", "quote", {"name": "quote", "outputSchema": {"type": "object"}})
+    learned = ToolSpec("get", "get", {"name": "get", "inputSchema": {"type": "object"}})
+    surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", (declared, learned))
+    server = ManagedServer(ServerCommand(("python", "-m", "shop")), 1.0, 1.0, 1024)
+    server.surface, server.node_name = surface, "shop"
+    server.calls, server.tool_calls = 4, Counter({"quote": 1, "get": 3})
+    failed = ManagedServer(ServerCommand(("python", "bad.py")), 1.0, 1.0, 1024)
+    recorder = Recorder(SnapshotStore(tmp_path / "mcp-contracts"), "record")
+    obs = ToolObservations(tool=learned, ran=True)
+    obs.kinds["prose"] = 3
+    obs.additive["x"] = Drift("additive", "$.x", "new")
+    recorder.tools[("shop", "get")] = obs
+    recorder.written.append(tmp_path / "mcp-contracts" / "shop" / "get.json")
+
+    facts = server_facts([server, failed], recorder, {1: ("bad.py", "did not start")}, tmp_path)
+
+    shop, bad = facts["servers"]
+    assert bad == {
+        "command": "python bad.py",
+        "started": False,
+        "node_name": "bad.py",
+        "error": "did not start",
+    }
+    assert [(t["name"], t["declared"], t["calls"]) for t in shop["tools"]] == [
+        ("quote", True, 1),
+        ("get", False, 3),
+    ]
+    assert shop["tools"][1]["output"] == {
+        "quality": "unknown",
+        "kinds": {"prose": 3},
+        "observations": 0,
+        "drift": [["additive", "$.x: new"]],
+    }
+    assert facts["snapshots"]["written"] == ["mcp-contracts/shop/get.json"]
+    json.dumps(facts)  # what an xdist worker sends must be JSON-able
+
+
+def test_step_summary_has_a_row_per_server_and_the_failing_checks() -> None:
+    text = step_summary(build_report(FACTS, OUTCOMES, exit_status=1, mode="ci"))
+    lines = text.splitlines()
+    assert lines[0] == "### MCP contracts"
+    assert "| shop | 3 | 4 | 3 | 33% | 67% | 2 |" in lines
+    assert "| broken.py | did not start | | | | | |" in lines
+    assert (
+        "- `mcp:shop::quote::contract`: structuredContent does not match the outputSchema "
+        "(2020-12)" in lines
+    )
+    assert "- `mcp:shop::old::drift`: tool 'old' is recorded but the server no longer lists it" in (
+        lines
+    )
+    assert "- `mcp:broken.py`: MCP server did not start: python broken.py: exit status 1" in lines
+    assert text.endswith("\n")

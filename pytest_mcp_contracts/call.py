@@ -21,6 +21,29 @@ from .connect import (
 from .discover import ServerSurface, discover
 
 
+def call_refusal(annotations: dict[str, Any], policy: str) -> str | None:
+    """Why the call policy forbids calling a tool with these annotations, or None.
+
+    ``nondestructive`` refuses only tools that declare ``destructiveHint: true`` (and are not
+    read-only): the spec's default for an absent hint is also "destructive", which would
+    refuse every unannotated tool, so the default policy acts on what a server declares.
+    ``readonly`` calls only tools that declare ``readOnlyHint: true``.
+    """
+    read_only = annotations.get("readOnlyHint") is True
+    if policy == "readonly" and not read_only:
+        return (
+            "not called: the tool does not declare readOnlyHint: true and --mcp-call=readonly; "
+            "use --mcp-call=nondestructive or all to call it"
+        )
+    if policy == "nondestructive" and annotations.get("destructiveHint") is True and not read_only:
+        return (
+            "not called: the tool declares destructiveHint: true. Its schema and drift checks "
+            "still run. To call it, point the plugin at a disposable test instance and pass "
+            "--mcp-call=all (annotations are hints, not a safeguard)"
+        )
+    return None
+
+
 @dataclass
 class CallOutcome:
     """What one ``tools/call`` produced: a result, a JSON-RPC error, or a server failure."""

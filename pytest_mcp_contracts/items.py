@@ -15,7 +15,7 @@ from typing import Any, Self
 import pytest
 
 from ._keys import RECORDER_KEY, SETTINGS_KEY
-from .call import ManagedServer
+from .call import ManagedServer, call_refusal
 from .check import check_listing
 from .contract import ContractFailure, ContractStats, failure, run_contract
 from .discover import ServerSurface, ToolSpec
@@ -245,11 +245,15 @@ class ContractItem(_McpItem):
         from .generate import GenerationError, input_strategy
         from .snapshot import SnapshotError
 
+        settings = self.config.stash[SETTINGS_KEY]
+        refusal = call_refusal(self.tool.annotations, settings.call_policy)
+        if refusal is not None:
+            # Named in the reason: -rs shows where the skip was raised, not which item.
+            pytest.skip(f"{self.nodeid}: {refusal}")
         if self.tool.problems or not isinstance(self.tool.input_schema, dict):
             raise self._fail(
                 "the tool cannot be called: its listing entry is malformed (see its schema check)"
             )
-        settings = self.config.stash[SETTINGS_KEY]
         recorder = self.config.stash[RECORDER_KEY]
         try:
             observations = recorder.start_tool(self.server.node_name, self.tool)

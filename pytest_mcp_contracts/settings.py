@@ -31,11 +31,15 @@ class Option:
     flag: str
     ini: str
     help: str
-    kind: str  # "servers", "int", "float", "path", "flag"
+    kind: str  # "servers", "int", "float", "path", "flag", "choice"
     default: Any = None
     ini_too: bool = True
     metavar: str = ""  # for the help text; by kind when empty
+    choices: tuple[str, ...] = ()
 
+
+CALL_POLICIES: Final = ("readonly", "nondestructive", "all")
+DEFAULT_CALL_POLICY: Final = "nondestructive"
 
 OPTIONS: Final = (
     Option(
@@ -51,6 +55,17 @@ OPTIONS: Final = (
         f"generated inputs per tool (default {DEFAULT_MAX_EXAMPLES})",
         "int",
         DEFAULT_MAX_EXAMPLES,
+    ),
+    Option(
+        "--mcp-call",
+        "mcp_call",
+        "which tools are called: readonly (readOnlyHint true), nondestructive (all but those "
+        "declaring destructiveHint true; the default) or all. Annotations are hints: the real "
+        "safeguard is a disposable test instance of the server",
+        "choice",
+        DEFAULT_CALL_POLICY,
+        metavar="POLICY",
+        choices=CALL_POLICIES,
     ),
     Option(
         "--mcp-call-timeout",
@@ -129,6 +144,7 @@ OPTIONS: Final = (
 class Settings:
     servers: tuple[ServerCommand, ...]
     max_examples: int
+    call_policy: str
     call_timeout: float
     startup_timeout: float
     max_result_bytes: int
@@ -205,6 +221,13 @@ def resolve(
             values[key] = _flag(option, raw)
         elif option.kind == "path":
             values[key] = None if raw is None else rootdir / Path(str(raw)).expanduser()
+        elif option.kind == "choice":
+            if raw not in option.choices:
+                raise SettingsError(
+                    f"{option.flag} (ini {option.ini}) must be one of "
+                    f"{', '.join(option.choices)}, got {raw!r}"
+                )
+            values[key] = raw
         elif option.kind == "int":
             values[key] = _positive(option, raw, int, 1)
         else:
@@ -218,6 +241,7 @@ def resolve(
     return Settings(
         servers=values["mcp_server"],
         max_examples=values["mcp_max_examples"],
+        call_policy=values["mcp_call"],
         call_timeout=values["mcp_call_timeout"],
         startup_timeout=values["mcp_startup_timeout"],
         max_result_bytes=values["mcp_max_result_bytes"],

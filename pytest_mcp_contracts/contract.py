@@ -148,12 +148,13 @@ def run_contract(
     *,
     strategy: Any,
     max_examples: int,
+    examples: list[dict[str, Any]] | None = None,
     max_restarts: int,
     observations: ToolObservations | None = None,
     drift_hint: str = "",
 ) -> ContractStats:
     """Run the tool on generated inputs; raise ContractFailure with the shrunk failing input."""
-    from hypothesis import HealthCheck, given, settings
+    from hypothesis import HealthCheck, example, given, settings
     from hypothesis.errors import FailedHealthCheck, FlakyFailure, Unsatisfiable
 
     from .generate import GenerationError, explain_unsatisfiable
@@ -184,6 +185,9 @@ def run_contract(
     call_tool._hypothesis_internal_add_digest = (  # type: ignore[attr-defined]
         f"{server.command.display}::{tool.name}".encode()
     )
+    for explicit in reversed(examples or []):
+        # Explicit examples run first, in order, and are reported as they are (no shrinking).
+        call_tool = example(explicit)(call_tool)
     test = settings(
         max_examples=max_examples,
         deadline=None,

@@ -811,3 +811,27 @@ def explain_unsatisfiable(schema: Mapping[str, Any]) -> str:
     return "Hypothesis could not generate enough valid inputs. Likely causes:\n" + "\n".join(
         f"- {cause}" for cause in causes
     )
+
+
+def schema_examples(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Inputs a schema suggests itself: its ``examples`` objects, then one built from the
+    properties' ``default``s (with the first of each property's ``examples`` filling a
+    required property that has no default)."""
+    found = [e for e in schema.get("examples", []) or [] if isinstance(e, dict)]
+    properties = schema.get("properties")
+    if isinstance(properties, dict):
+        built: dict[str, Any] = {}
+        for name, sub in properties.items():
+            if not isinstance(sub, dict):
+                continue
+            if "default" in sub:
+                built[name] = sub["default"]
+            elif (
+                name in (schema.get("required") or [])
+                and isinstance(sub.get("examples"), list)
+                and sub["examples"]
+            ):
+                built[name] = sub["examples"][0]
+        if built and built not in found:
+            found.append(built)
+    return found

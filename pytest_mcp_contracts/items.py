@@ -246,7 +246,10 @@ class ContractItem(_McpItem):
         from .snapshot import SnapshotError
 
         settings = self.config.stash[SETTINGS_KEY]
-        refusal = call_refusal(self.tool.annotations, settings.call_policy)
+        own = settings.tool(self.surface.name, self.tool.name)
+        if own.skip:
+            pytest.skip(f"{self.nodeid}: skipped by [tool.mcp-contracts.tools] skip = true")
+        refusal = call_refusal(self.tool.annotations, own.call or settings.call_policy)
         if refusal is not None:
             # Named in the reason: -rs shows where the skip was raised, not which item.
             pytest.skip(f"{self.nodeid}: {refusal}")
@@ -271,7 +274,8 @@ class ContractItem(_McpItem):
                 self.server,
                 self.tool,
                 strategy=strategy,
-                max_examples=settings.max_examples,
+                examples=self._examples(own.examples),
+                max_examples=own.max_examples or settings.max_examples,
                 max_restarts=settings.max_restarts,
                 observations=observations,
                 drift_hint=f"if the change is intended, accept it: {self._command()} "
@@ -291,6 +295,35 @@ class ContractItem(_McpItem):
 
     def _command(self) -> str:
         return _command(self.config)
+
+    def _examples(self, configured: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
+        """Inputs that run before generated ones: the configured examples (which must be
+        valid), then the schema's own `examples` and `default`s (skipped, with a warning,
+        when the schema refuses them)."""
+        from .generate import schema_examples
+        from .schemas import make_validator
+
+        validator = make_validator(self.tool.input_schema)
+        for index, example in enumerate(configured):
+            errors = [e.message for e in validator.iter_errors(example)]
+            if errors:
+                raise self._fail(
+                    f"configured example {index + 1} is not valid for the inputSchema",
+                    (f"{example!r}: {errors[0]}", "fix it under [tool.mcp-contracts.tools]"),
+                )
+        from_schema = []
+        for example in schema_examples(self.tool.input_schema):
+            if validator.is_valid(example):
+                from_schema.append(example)
+            else:
+                warnings.warn(
+                    McpContractWarning(
+                        f"{self.surface.name} {self.tool.name}: the inputSchema's own example "
+                        f"{example!r} is not valid for it; it was not sent"
+                    ),
+                    stacklevel=1,
+                )
+        return [*configured, *from_schema]
 
     def _report(self, stats: ContractStats, observations: ToolObservations) -> None:
         self.user_properties.append(("mcp_calls", stats.calls))

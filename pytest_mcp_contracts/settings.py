@@ -5,8 +5,10 @@ Kept free of pytest imports at runtime: the plugin passes in a lookup function.
 
 from __future__ import annotations
 
+import json
+import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -22,6 +24,64 @@ DEFAULT_SNAPSHOT_DIR: Final = "mcp-contracts"
 
 class SettingsError(ValueError):
     """A setting has a value we cannot use; the message says what is allowed."""
+
+
+TOOL_KEYS: Final = ("skip", "call", "max_examples", "examples")
+
+
+@dataclass(frozen=True)
+class ToolConfig:
+    """``[tool.mcp-contracts.tools.<name>]`` in pyproject.toml: one tool's own settings."""
+
+    skip: bool = False
+    call: str | None = None
+    max_examples: int | None = None
+    examples: tuple[dict[str, Any], ...] = ()
+
+
+def _tool_config(name: str, table: Any) -> ToolConfig:
+    where = f"[tool.mcp-contracts.tools.{json.dumps(name)}]"
+    if not isinstance(table, dict):
+        raise SettingsError(f"{where} must be a table")
+    unknown = sorted(set(table) - set(TOOL_KEYS))
+    if unknown:
+        raise SettingsError(f"{where}: unknown key(s) {unknown}; allowed: {', '.join(TOOL_KEYS)}")
+    skip, call = table.get("skip", False), table.get("call")
+    max_examples, examples = table.get("max_examples"), table.get("examples", [])
+    if not isinstance(skip, bool):
+        raise SettingsError(f"{where} skip must be true or false")
+    if call is not None and call not in CALL_POLICIES:
+        raise SettingsError(f"{where} call must be one of {', '.join(CALL_POLICIES)}")
+    if max_examples is not None and (type(max_examples) is not int or max_examples < 1):
+        raise SettingsError(f"{where} max_examples must be a whole number >= 1")
+    if not isinstance(examples, list) or not all(isinstance(e, dict) for e in examples):
+        raise SettingsError(f"{where} examples must be a list of tables (tool arguments)")
+    return ToolConfig(skip, call, max_examples, tuple(examples))
+
+
+def load_project_table(rootdir: Path) -> tuple[dict[str, ToolConfig], dict[str, str]]:
+    """Per-tool settings and extra server environment from ``[tool.mcp-contracts]``."""
+    path = rootdir / "pyproject.toml"
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        return {}, {}
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise SettingsError(f"{path}: {exc}") from None
+    table = data.get("tool", {}).get("mcp-contracts", {})
+    if not isinstance(table, dict):
+        raise SettingsError(f"{path}: [tool.mcp-contracts] must be a table")
+    unknown = sorted(set(table) - {"tools", "env"})
+    if unknown:
+        raise SettingsError(f"[tool.mcp-contracts]: unknown key(s) {unknown}; allowed: tools, env")
+    env = table.get("env", {})
+    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+        raise SettingsError("[tool.mcp-contracts] env must be a table of strings")
+    tools = table.get("tools", {})
+    if not isinstance(tools, dict):
+        raise SettingsError("[tool.mcp-contracts] tools must be a table of tool tables")
+    return {name: _tool_config(name, spec) for name, spec in tools.items()}, dict(env)
 
 
 @dataclass(frozen=True)
@@ -154,10 +214,15 @@ class Settings:
     export_dir: Path | None
     strict: bool
     report_path: Path | None = None
+    tools: dict[str, ToolConfig] = field(default_factory=dict)
 
     @property
     def active(self) -> bool:
         return bool(self.servers)
+
+    def tool(self, server: str, name: str) -> ToolConfig:
+        """A tool's own settings: "server/tool" first, then the bare tool name."""
+        return self.tools.get(f"{server}/{name}") or self.tools.get(name) or ToolConfig()
 
 
 def _positive(option: Option, raw: Any, cast: Callable[[Any], Any], minimum: float) -> Any:
@@ -232,6 +297,11 @@ def resolve(
             values[key] = _positive(option, raw, int, 1)
         else:
             values[key] = _positive(option, raw, float, 0.001)
+    tools, server_env = load_project_table(rootdir)
+    if server_env:
+        values["mcp_server"] = tuple(
+            ServerCommand(s.argv, env={**server_env, **s.env}) for s in values["mcp_server"]
+        )
     ci = in_ci(environ)
     if values["mcp_snapshot_update"] and ci:
         raise SettingsError(
@@ -251,4 +321,5 @@ def resolve(
         export_dir=values["mcp_export_schemas"],
         strict=values["mcp_strict"],
         report_path=values["mcp_report"],
+        tools=tools,
     )

@@ -1,23 +1,41 @@
-"""The call policy: destructive tools are not called by default; the static checks still run."""
+"""Which calls the plugin makes: the call policy, per-tool settings in pyproject.toml, and
+inputs that run first (configured examples, the schema's own examples and defaults)."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+
 import pytest
 
-from ..conftest import RunMcp
+from ..conftest import RunMcp, server_command
+
+Calls = Callable[[], list[tuple[str, dict[str, object]]]]
 
 
 @pytest.fixture
-def call_log(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch):
+def calls(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Calls:
+    """The (tool, arguments) the fixture server was called with, in order."""
     log = pytester.path / "calls.log"
     monkeypatch.setenv("MCP_FIXTURE_CALL_LOG", str(log))
-    return lambda: set(log.read_text().split()) if log.exists() else set()
+
+    def read() -> list[tuple[str, dict[str, object]]]:
+        if not log.exists():
+            return []
+        lines = [line.split(" ", 1) for line in log.read_text().splitlines()]
+        return [(name, json.loads(args)) for name, args in lines]
+
+    return read
 
 
-def test_default_run_never_calls_a_destructive_tool(run_mcp: RunMcp, call_log) -> None:
+def called(calls: Calls) -> set[str]:
+    return {name for name, _ in calls()}
+
+
+def test_default_run_never_calls_a_destructive_tool(run_mcp: RunMcp, calls: Calls) -> None:
     result = run_mcp("annotated.py", args=("--mcp-max-examples=5", "-rs"))
-    result.assert_outcomes(passed=11, skipped=1)
-    assert call_log() == {"read", "bare", "touch"}
+    result.assert_outcomes(passed=14, skipped=1)
+    assert called(calls) == {"read", "bare", "touch", "hinted"}
     result.stdout.fnmatch_lines(
         [
             "SKIPPED * mcp:annotated::wipe::contract: not called: the tool declares "
@@ -27,17 +45,17 @@ def test_default_run_never_calls_a_destructive_tool(run_mcp: RunMcp, call_log) -
 
 
 @pytest.mark.parametrize(
-    ("policy", "called"),
+    ("policy", "expected"),
     [
-        ("readonly", {"read"}),
-        ("nondestructive", {"read", "bare", "touch"}),
-        ("all", {"wipe", "read", "bare", "touch"}),
+        ("readonly", {"read", "hinted"}),
+        ("nondestructive", {"read", "bare", "touch", "hinted"}),
+        ("all", {"wipe", "read", "bare", "touch", "hinted"}),
     ],
 )
-def test_call_policy(run_mcp: RunMcp, call_log, policy: str, called: set[str]) -> None:
+def test_call_policy(run_mcp: RunMcp, calls: Calls, policy: str, expected: set[str]) -> None:
     result = run_mcp("annotated.py", args=(f"--mcp-call={policy}", "--mcp-max-examples=5"))
     assert result.ret == 0
-    assert call_log() == called
+    assert called(calls) == expected
 
 
 def test_bad_policy_is_a_usage_error(run_mcp: RunMcp) -> None:
@@ -45,4 +63,84 @@ def test_bad_policy_is_a_usage_error(run_mcp: RunMcp) -> None:
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         ["*--mcp-call (ini mcp_call) must be one of readonly, nondestructive, all, got 'some'*"]
+    )
+
+
+def test_schema_examples_and_defaults_are_sent_first(run_mcp: RunMcp, calls: Calls) -> None:
+    run_mcp("annotated.py", args=("-k", "hinted", "--mcp-max-examples=5"))
+    hinted = [args for name, args in calls() if name == "hinted"]
+    assert hinted[:2] == [{"n": 7}, {"n": 3}]
+
+
+def test_per_tool_settings_in_pyproject(
+    pytester: pytest.Pytester, run_mcp: RunMcp, calls: Calls
+) -> None:
+    pytester.makepyprojecttoml(
+        """
+        [tool.mcp-contracts.tools.read]
+        skip = true
+
+        [tool.mcp-contracts.tools."annotated/wipe"]
+        call = "all"
+
+        [tool.mcp-contracts.tools.bare]
+        max_examples = 3
+
+        [[tool.mcp-contracts.tools.touch.examples]]
+        n = 42
+        """
+    )
+    result = run_mcp("annotated.py", args=("--mcp-max-examples=5", "-rs"))
+    assert result.ret == 0
+    log = calls()
+    assert "read" not in {name for name, _ in log}
+    assert "wipe" in {name for name, _ in log}
+    assert sum(1 for name, _ in log if name == "bare") == 3
+    assert next(args for name, args in log if name == "touch") == {"n": 42}
+    result.stdout.fnmatch_lines(
+        ["SKIPPED * mcp:annotated::read::contract: skipped by *skip = true"]
+    )
+
+
+def test_an_invalid_configured_example_is_a_clear_failure(
+    pytester: pytest.Pytester, run_mcp: RunMcp, calls: Calls
+) -> None:
+    pytester.makepyprojecttoml(
+        """
+        [[tool.mcp-contracts.tools.touch.examples]]
+        n = "not a number"
+        """
+    )
+    result = run_mcp("annotated.py", args=("-k", "touch and contract"))
+    result.assert_outcomes(failed=1, deselected=14)
+    result.stdout.fnmatch_lines(["configured example 1 is not valid for the inputSchema"])
+
+
+def test_server_environment_from_pyproject(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("API_KEY", raising=False)
+    pytester.makepyprojecttoml(
+        """
+        [tool.mcp-contracts]
+        env = {API_KEY = "from-pyproject"}
+        """
+    )
+    result = pytester.runpytest_subprocess(
+        f"--mcp-server={server_command('needs_env.py')}", "-p", "no:randomly"
+    )
+    result.assert_outcomes(passed=3)
+
+
+def test_unknown_per_tool_key_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    pytester.makepyprojecttoml(
+        """
+        [tool.mcp-contracts.tools.read]
+        skipp = true
+        """
+    )
+    result = pytester.runpytest_subprocess(f"--mcp-server={server_command('annotated.py')}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*tool.mcp-contracts.tools.*read*: unknown key(s) *skipp*; allowed: skip, call, *"]
     )

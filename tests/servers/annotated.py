@@ -1,10 +1,13 @@
-"""Tools with every kind of safety annotation. Each call appends the tool's name to the file
-named by MCP_FIXTURE_CALL_LOG, so a test can see which tools were really called.
+"""Which calls the plugin makes: tools with every kind of safety annotation, and one whose
+inputSchema suggests its own inputs. Each call appends `<tool> <arguments as JSON>` to the file
+named by MCP_FIXTURE_CALL_LOG, so a test can see what was really called, in order.
 
 - `wipe`: destructiveHint true; `read`: readOnlyHint true; `bare`: no annotations;
-- `touch`: readOnlyHint false, destructiveHint false (changes state, not destructively).
+- `touch`: readOnlyHint false, destructiveHint false (changes state, not destructively);
+- `hinted`: read-only; its inputSchema has `examples` and a property `default`.
 """
 
+import json
 import os
 
 from _legacy import serve, text_result
@@ -23,12 +26,21 @@ TOOLS = [
         "inputSchema": NO_INPUT,
         "annotations": {"readOnlyHint": False, "destructiveHint": False},
     },
+    {
+        "name": "hinted",
+        "annotations": {"readOnlyHint": True},
+        "inputSchema": {
+            "type": "object",
+            "examples": [{"n": 7}],
+            "properties": {"n": {"type": "integer", "default": 3}},
+        },
+    },
 ]
 
 
 def call(name, args):
     with open(os.environ["MCP_FIXTURE_CALL_LOG"], "a") as log:
-        log.write(f"{name}\n")
+        log.write(f"{name} {json.dumps(args, sort_keys=True)}\n")
     return text_result("done")
 
 

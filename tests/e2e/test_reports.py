@@ -93,7 +93,10 @@ def test_xdist_report_and_github_step_summary(
         "startup_crash.py",
         args=("--mcp-max-examples=100", "--mcp-report=out/report.json", "-n", "2"),
     )
-    result.assert_outcomes(passed=5, failed=1, errors=1)
+    outcomes = result.parseoutcomes()
+    assert (outcomes["passed"], outcomes["failed"]) == (5, 1)
+    # Each worker collects, so each may report the start failure: xdist shows one or both.
+    assert outcomes["errors"] in (1, 2)
     document = _load(pytester.path / "out" / "report.json")
     assert document["pytest_exit_status"] == result.ret
     _check_broken_output(document)

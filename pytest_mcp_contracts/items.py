@@ -91,7 +91,18 @@ class RemovedToolCollector(pytest.Collector):
         yield RemovedToolItem.from_parent(self, name="drift")
 
 
-class _McpItem(pytest.Item):
+class _RendersFailures(pytest.Item):
+    """A ContractFailure is shown as its report: the problem first, no traceback."""
+
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+    ) -> str | Any:
+        if isinstance(excinfo.value, ContractFailure):
+            return excinfo.value.report.render()
+        return super().repr_failure(excinfo, style=style)
+
+
+class _McpItem(_RendersFailures):
     check = ""
 
     def __init__(self, *, tool: ToolSpec, **kwargs: Any) -> None:
@@ -107,13 +118,6 @@ class _McpItem(pytest.Item):
     def surface(self) -> ServerSurface:
         assert self.server.surface is not None
         return self.server.surface
-
-    def repr_failure(
-        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
-    ) -> str | Any:
-        if isinstance(excinfo.value, ContractFailure):
-            return excinfo.value.report.render()
-        return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.surface.name} {self.tool.name} [{self.check}]"
@@ -174,7 +178,7 @@ class DriftItem(_McpItem):
             )
 
 
-class RemovedToolItem(pytest.Item):
+class RemovedToolItem(_RendersFailures):
     """Fails while a recorded tool is missing from the listing: removing a tool is breaking."""
 
     def runtest(self) -> None:
@@ -204,13 +208,6 @@ class RemovedToolItem(pytest.Item):
                 "--mcp-snapshot-update",
             )
             raise ContractFailure(_removed_report(server, name, problem, details))
-
-    def repr_failure(
-        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
-    ) -> str | Any:
-        if isinstance(excinfo.value, ContractFailure):
-            return excinfo.value.report.render()
-        return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.nodeid} [drift]"

@@ -154,6 +154,7 @@ def _finish_run_report(config: pytest.Config, exit_status: int) -> None:
     """An xdist worker sends its facts to the controller; the controller (or a serial run)
     writes the report and the GitHub job summary."""
     from . import runreport
+    from .snapshot import dumps, write_atomic
 
     settings: Settings = config.stash[SETTINGS_KEY]
     record = config.stash[RUN_RECORD_KEY]
@@ -177,7 +178,7 @@ def _finish_run_report(config: pytest.Config, exit_status: int) -> None:
     )
     if settings.report_path is not None:
         try:
-            runreport.write_atomic(settings.report_path, runreport.dumps(document))
+            write_atomic(settings.report_path, dumps(document))
         except OSError as exc:
             _warn(f"could not write the run report {settings.report_path}: {exc}")
     summary = os.environ.get(STEP_SUMMARY_ENV, "")

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from .discover import ServerSurface, ToolSpec
 from .observe import RecordedContract, RecordError, ToolObservations
-from .snapshot import SnapshotError, SnapshotStore, dumps
+from .snapshot import SnapshotError, SnapshotStore, dumps, write_atomic
 
 RECORD, CI, UPDATE = "record", "ci", "update"
 MODES: Final = (RECORD, CI, UPDATE)
@@ -202,7 +202,6 @@ def export_proposals(recorder: Recorder, folder: Path) -> list[Path]:
         if schema is None:
             continue
         path = exports.path_for(server, tool)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(dumps(schema), encoding="utf-8")
+        write_atomic(path, dumps(schema))
         written.append(path)
     return written

@@ -17,15 +17,8 @@ from pytest_mcp_contracts.discover import ServerSurface, ToolSpec
 from pytest_mcp_contracts.infer import Drift
 from pytest_mcp_contracts.observe import ToolObservations
 from pytest_mcp_contracts.record import Recorder
-from pytest_mcp_contracts.runreport import (
-    build_report,
-    dumps,
-    merge_facts,
-    server_facts,
-    step_summary,
-    write_atomic,
-)
-from pytest_mcp_contracts.snapshot import SnapshotStore
+from pytest_mcp_contracts.runreport import build_report, merge_facts, server_facts, step_summary
+from pytest_mcp_contracts.snapshot import SnapshotStore, dumps, write_atomic
 
 SCHEMA_PATH = Path(__file__).parents[2] / "docs" / "run-report.schema.json"
 

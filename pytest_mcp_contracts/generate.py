@@ -832,6 +832,8 @@ def schema_examples(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
                 and sub["examples"]
             ):
                 built[name] = sub["examples"][0]
-        if built and built not in found:
+        required = schema.get("required") or []
+        # Only a complete input: a partial one would be refused for a missing property.
+        if built and built not in found and all(name in built for name in required):
             found.append(built)
     return found

@@ -315,8 +315,9 @@ class ContractItem(_McpItem):
             else:
                 warnings.warn(
                     McpContractWarning(
-                        f"{self.surface.name} {self.tool.name}: the inputSchema's own example "
-                        f"{example!r} is not valid for it; it was not sent"
+                        f"{self.surface.name} {self.tool.name}: the input {example!r}, from the "
+                        "inputSchema's own examples or defaults, is not valid for it; it was "
+                        "not sent"
                     ),
                     stacklevel=1,
                 )

@@ -592,3 +592,18 @@ def test_allof_branches_are_not_closed() -> None:
         ]
     }
     assert all({"a", "b"} <= set(v) for v in generate(schema))
+
+
+def test_schema_examples_come_first_and_defaults_make_one_complete_input() -> None:
+    from pytest_mcp_contracts.generate import schema_examples
+
+    schema = {
+        "type": "object",
+        "examples": [{"q": "x"}],
+        "properties": {"q": {"type": "string", "examples": ["book"]}, "n": {"default": 5}},
+        "required": ["q"],
+    }
+    assert schema_examples(schema) == [{"q": "x"}, {"n": 5, "q": "book"}]
+    # Defaults that leave a required property out make no input at all.
+    partial = {"type": "object", "properties": {"q": {}, "n": {"default": 5}}, "required": ["q"]}
+    assert schema_examples(partial) == []

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import heapq
 import json
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 from urllib.parse import unquote, urldefrag, urljoin
@@ -628,33 +628,37 @@ class _Differ:
     def _bounds(self, old: dict[str, Any], new: dict[str, Any], at: _Where) -> None:
         for key in (*_UPPER, *_LOWER):
             was, now = old.get(key), new.get(key)
-            if _same(was, now):
+            if self._added_or_removed(key, was, now, at, _is_number_or_none):
                 continue
-            if not (_is_number_or_none(was) and _is_number_or_none(now)):
-                self.note(at.path, "review", f"{key} changed {_UNSOUND}")
-            elif was is None:
-                self.note(at.path, "tightened", f"{key} added: {_show(now)}", constraint=True)
-            elif now is None:
-                self.note(at.path, "loosened", f"{key} removed: {_show(was)}", constraint=True)
-            else:
-                lower = now < was if key in _UPPER else now > was
-                effect: _Effect = "tightened" if lower else "loosened"
-                self.note(at.path, effect, f"{key} {_show(was)} -> {_show(now)}", constraint=True)
+            assert was is not None and now is not None  # both numbers, and they differ
+            lower = now < was if key in _UPPER else now > was
+            effect: _Effect = "tightened" if lower else "loosened"
+            self.note(at.path, effect, f"{key} {_show(was)} -> {_show(now)}", constraint=True)
 
     def _texts(self, old: dict[str, Any], new: dict[str, Any], at: _Where) -> None:
         for key in ("pattern", "format"):
             was, now = old.get(key), new.get(key)
-            if _same(was, now):
+            if self._added_or_removed(key, was, now, at, lambda v: isinstance(v, str | None)):
                 continue
-            if not (isinstance(was, str | None) and isinstance(now, str | None)):
-                self.note(at.path, "review", f"{key} changed {_UNSOUND}")
-            elif was is None:
-                self.note(at.path, "tightened", f"{key} added: {_show(now)}", constraint=True)
-            elif now is None:
-                self.note(at.path, "loosened", f"{key} removed: {_show(was)}", constraint=True)
-            else:
-                text = f"{key} {_show(was)} -> {_show(now)}"
-                self.note(at.path, "changed", text, constraint=True)
+            text = f"{key} {_show(was)} -> {_show(now)}"
+            self.note(at.path, "changed", text, constraint=True)
+
+    def _added_or_removed(
+        self, key: str, was: Any, now: Any, at: _Where, valid: Callable[[Any], bool]
+    ) -> bool:
+        """Note a constraint that appeared, went, or is not of a comparable kind; False when
+        both sides hold comparable values that differ (the caller classifies the change)."""
+        if _same(was, now):
+            return True
+        if not (valid(was) and valid(now)):
+            self.note(at.path, "review", f"{key} changed {_UNSOUND}")
+        elif was is None:
+            self.note(at.path, "tightened", f"{key} added: {_show(now)}", constraint=True)
+        elif now is None:
+            self.note(at.path, "loosened", f"{key} removed: {_show(was)}", constraint=True)
+        else:
+            return False
+        return True
 
     def _multiple_of(self, old: dict[str, Any], new: dict[str, Any], at: _Where) -> None:
         was, now = old.get("multipleOf"), new.get("multipleOf")

@@ -662,19 +662,15 @@ class _Differ:
 
     def _multiple_of(self, old: dict[str, Any], new: dict[str, Any], at: _Where) -> None:
         was, now = old.get("multipleOf"), new.get("multipleOf")
-        if _same(was, now):
+        if self._added_or_removed(
+            "multipleOf", was, now, at, lambda v: _is_number_or_none(v) and v != 0
+        ):
             return
-        if not (_is_number_or_none(was) and _is_number_or_none(now)) or was == 0 or now == 0:
-            self.note(at.path, "review", f"multipleOf changed {_UNSOUND}")
-        elif was is None:
-            self.note(at.path, "tightened", f"multipleOf added: {_show(now)}", constraint=True)
-        elif now is None:
-            self.note(at.path, "loosened", f"multipleOf removed: {_show(was)}", constraint=True)
-        else:
-            # Multiples of 4 are multiples of 2: only a divisor of the old step loosens.
-            effect: _Effect = "loosened" if _divides(now, was) else "tightened"
-            text = f"multipleOf {_show(was)} -> {_show(now)}"
-            self.note(at.path, effect, text, constraint=True)
+        assert was is not None and now is not None  # both non-zero numbers, and they differ
+        # Multiples of 4 are multiples of 2: only a divisor of the old step loosens.
+        effect: _Effect = "loosened" if _divides(now, was) else "tightened"
+        text = f"multipleOf {_show(was)} -> {_show(now)}"
+        self.note(at.path, effect, text, constraint=True)
 
     def _unique_items(self, old: dict[str, Any], new: dict[str, Any], at: _Where) -> None:
         was, now = old.get("uniqueItems", False), new.get("uniqueItems", False)

@@ -11,6 +11,7 @@ from typing import Any
 from .connect import (
     MODERN_VERSION,
     CallTimeout,
+    ProtocolViolation,
     RpcError,
     ServerCommand,
     ServerDied,
@@ -18,7 +19,7 @@ from .connect import (
     StdioConnection,
     open_stdio,
 )
-from .discover import ServerSurface, discover
+from .discover import ServerSurface, build_surface, discover, list_tools
 
 
 def call_refusal(annotations: dict[str, Any], policy: str) -> str | None:
@@ -78,6 +79,8 @@ class ManagedServer:
     error_results: int = 0
     tool_calls: Counter[str] = field(default_factory=Counter)  # by tool name
     tool_error_results: Counter[str] = field(default_factory=Counter)
+    invalid_calls: Counter[str] = field(default_factory=Counter)  # by tool, rejects_invalid
+    listing_changes: list[str] = field(default_factory=list)  # see relist()
     _conn: StdioConnection | None = field(default=None, repr=False)
 
     def start(self) -> ServerSurface:
@@ -119,10 +122,15 @@ class ManagedServer:
             return 0, []
         return self._conn.garbage_count, list(self._conn.garbage)
 
-    def call(self, tool_name: str, arguments: dict[str, Any]) -> CallOutcome:
+    def call(
+        self, tool_name: str, arguments: dict[str, Any], *, invalid: bool = False
+    ) -> CallOutcome:
+        """Call a tool. ``invalid`` inputs (sent to be refused) are counted apart, so the
+        isError counts keep describing calls with valid inputs."""
         params = {"name": tool_name, "arguments": arguments}
         conn = self.connection()
         outcome = CallOutcome(arguments, conn.request_message("tools/call", params))
+        garbage_before = conn.garbage_count
         started = time.perf_counter()
         try:
             outcome.result = conn.request("tools/call", params, timeout=self.call_timeout)
@@ -138,13 +146,60 @@ class ManagedServer:
         except ServerError as exc:
             outcome.failure = exc
         outcome.elapsed = time.perf_counter() - started
+        _blame_stray_output(outcome, conn, conn.garbage_count - garbage_before)
+        if invalid:
+            self.invalid_calls[tool_name] += 1
+            return outcome
         self.calls += 1
         self.error_results += outcome.is_error_result
         self.tool_calls[tool_name] += 1
         self.tool_error_results[tool_name] += int(outcome.is_error_result)
         return outcome
 
+    def relist(self, timeout: float) -> None:
+        """Read the tool list again (at the end of the run) and note how it differs from the
+        one the run was built from: the spec says a server's tool set must not vary."""
+        conn, surface = self._conn, self.surface
+        if conn is None or not conn.alive or surface is None:
+            return
+        try:
+            now = build_surface(conn, list_tools(conn, timeout=timeout)).tools
+        except ServerError as exc:
+            self.listing_changes.append(f"the tool list could not be read again: {exc.message}")
+            return
+        before = {t.name: t.raw for t in surface.tools}
+        after = {t.name: t.raw for t in now}
+        for label, names in (
+            ("now lists", after.keys() - before.keys()),
+            ("no longer lists", before.keys() - after.keys()),
+            ("changed", {n for n in before.keys() & after.keys() if before[n] != after[n]}),
+        ):
+            if names:
+                self.listing_changes.append(f"{label}: {', '.join(sorted(names)[:20])}")
+
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+
+def _blame_stray_output(outcome: CallOutcome, conn: StdioConnection, count: int) -> None:
+    """Lines on stdout during a call that were not messages for us (logs printed to stdout, a
+    response to an id we never used) break the stdio transport: the call fails, and a call
+    that also timed out or died says what the server wrote instead."""
+    if count <= 0 or isinstance(outcome.failure, ProtocolViolation):
+        return  # a protocol violation already names its own stray message
+    lines = list(conn.garbage)[-min(count, len(conn.garbage)) :]
+    note = (
+        f"the server wrote {count} line(s) to stdout that are not JSON-RPC messages for this "
+        "client (stdout is reserved for protocol messages; logs belong on stderr): "
+        + "; ".join(repr(line) for line in lines)
+    )
+    failure = outcome.failure
+    if failure is None:
+        outcome.failure = ProtocolViolation(note, stderr_tail=conn.stderr_tail())
+        outcome.result = outcome.rpc_error = None
+    elif isinstance(failure, (CallTimeout, ServerDied)):
+        outcome.failure = type(failure)(
+            f"{failure.message}; meanwhile {note}", stderr_tail=failure.stderr_tail
+        )

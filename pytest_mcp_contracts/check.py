@@ -12,9 +12,17 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from jsonschema.exceptions import SchemaError, ValidationError
+from referencing.exceptions import Unresolvable
 
 from .discover import ToolSpec
-from .schemas import VALIDATORS, UnsupportedDialect, dialect_of, json_path, validator_for_schema
+from .schemas import (
+    VALIDATORS,
+    UnsupportedDialect,
+    dialect_of,
+    json_path,
+    resolve_pointer,
+    validator_for_schema,
+)
 
 MAX_ERRORS_SHOWN: Final = 5
 
@@ -30,6 +38,13 @@ def describe_errors(errors: Iterable[ValidationError]) -> list[str]:
 
 def _shorten(text: str, limit: int = 240) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _json_text(value: Any, limit: int = 240) -> str:
+    try:
+        return _shorten(json.dumps(value, default=repr), limit)
+    except (RecursionError, ValueError):
+        return f"<a {type(value).__name__} nested too deeply to show>"
 
 
 @dataclass(frozen=True)
@@ -87,6 +102,14 @@ def _schema_findings(
             f"{label} refers to network $ref(s) that clients must not fetch: "
             + ", ".join(remote[:3]),
         )
+    loop = _ref_loop(schema)
+    if loop:
+        yield Finding(
+            "schema",
+            f"{label} has a $ref loop that never moves into a property or item "
+            f"({' -> '.join(loop)}), so validating anything against it recurses forever",
+            details=("break the loop: recursion must go through 'properties', 'items' or similar",),
+        )
 
 
 def _remote_refs(node: Any, depth: int = 0) -> Iterator[str]:
@@ -103,10 +126,84 @@ def _remote_refs(node: Any, depth: int = 0) -> Iterator[str]:
             yield from _remote_refs(value, depth + 1)
 
 
+# Applicators that apply to the instance itself: a $ref cycle through only these (and $ref)
+# never reaches a smaller part of the instance.
+_IN_PLACE_LISTS: Final = ("allOf", "anyOf", "oneOf")
+_IN_PLACE_SINGLES: Final = ("not", "if", "then", "else")
+
+
+def _in_place_refs(node: Any) -> list[str]:
+    """The local ``$ref`` pointers ``node`` applies to the same instance."""
+    found, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        if not isinstance(current, dict):
+            continue
+        ref = current.get("$ref")
+        if isinstance(ref, str) and (ref == "#" or ref.startswith("#/")):
+            found.append(ref)
+        for key in _IN_PLACE_LISTS:
+            if isinstance(current.get(key), list):
+                stack += current[key]
+        stack += [current.get(key) for key in _IN_PLACE_SINGLES]
+    return found
+
+
+def _all_nodes(schema: Any) -> Iterator[Any]:
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, dict):
+            stack += [v for v in node.values() if isinstance(v, (dict, list))]
+        elif isinstance(node, list):
+            stack += [v for v in node if isinstance(v, (dict, list))]
+
+
+def _ref_loop(schema: dict[str, Any]) -> list[str] | None:
+    """A chain of local ``$ref``s that comes back to its start without moving into a member
+    of the instance (found without recursion), or None."""
+    targets: dict[str, list[str]] = {}
+
+    def next_refs(pointer: str) -> list[str]:
+        if pointer not in targets:
+            try:
+                targets[pointer] = _in_place_refs(resolve_pointer(schema, pointer))
+            except KeyError:
+                targets[pointer] = []  # a dangling $ref is generation's to report
+        return targets[pointer]
+
+    starts = [
+        node["$ref"]
+        for node in _all_nodes(schema)
+        if isinstance(node, dict)
+        and isinstance(node.get("$ref"), str)
+        and (node["$ref"] == "#" or node["$ref"].startswith("#/"))
+    ]
+    state: dict[str, str] = {}  # "open" while on the current path, then "done"
+    for start in starts:
+        if start in state:
+            continue
+        path, pending = [start], [iter(next_refs(start))]
+        state[start] = "open"
+        while pending:
+            following = next(pending[-1], None)
+            if following is None:
+                state[path.pop()] = "done"
+                pending.pop()
+            elif state.get(following) == "open":
+                return [*path[path.index(following) :], following]
+            elif following not in state:
+                state[following] = "open"
+                path.append(following)
+                pending.append(iter(next_refs(following)))
+    return None
+
+
 def check_listing(tool: ToolSpec, *, protocol_version: str) -> list[Finding]:
     """The static ``schema`` check: the listing entry, its schemas and its name."""
     findings = [Finding("schema", p) for p in tool.problems]
-    if tool.problems and not isinstance(tool.input_schema, dict):
+    if tool.cut or (tool.problems and not isinstance(tool.input_schema, dict)):
         return findings
     findings += _schema_findings(
         "inputSchema", tool.input_schema, root_object=True, root_reason="the spec requires it"
@@ -141,6 +238,33 @@ def _name_findings(name: str) -> list[Finding]:
 
 # -- dynamic checks ------------------------------------------------------------------------
 
+# The string fields each content block type must have (unknown types are left alone: a newer
+# protocol revision may add some).
+_BLOCK_FIELDS: Final = {
+    "text": ("text",),
+    "image": ("data", "mimeType"),
+    "audio": ("data", "mimeType"),
+    "resource_link": ("uri", "name"),
+}
+
+
+def _content_problem(content: list[Any]) -> str | None:
+    """What makes a ``content`` array not a list of content blocks, or None."""
+    for index, block in enumerate(content):
+        where = f"content[{index}]"
+        if not isinstance(block, dict):
+            return f"{where} is not an object: {_json_text(block, 80)}"
+        kind = block.get("type")
+        if not isinstance(kind, str):
+            return f"{where} has no string 'type': {_json_text(block, 120)}"
+        missing = [f for f in _BLOCK_FIELDS.get(kind, ()) if not isinstance(block.get(f), str)]
+        if missing:
+            return f"{where} is a {kind!r} block without a string {missing[0]!r}"
+        resource = block.get("resource")
+        if kind == "resource" and not (isinstance(resource, dict) and "uri" in resource):
+            return f"{where} is a 'resource' block without a 'resource' object with a 'uri'"
+    return None
+
 
 def check_result(
     tool: ToolSpec, result: Mapping[str, Any], *, protocol_version: str
@@ -152,9 +276,12 @@ def check_result(
             Finding(
                 "contract",
                 "the result is not a CallToolResult: 'content' must be an array, got "
-                + _shorten(json.dumps(content, default=repr)),
+                + _json_text(content),
             )
         ]
+    problem = _content_problem(content)
+    if problem is not None:
+        return [Finding("contract", f"the result is not a CallToolResult: {problem}")]
     if result.get("isError") is True:
         return []
     schema = tool.output_schema
@@ -184,7 +311,27 @@ def check_result(
         validator = validator_for_schema(schema)
     except (UnsupportedDialect, SchemaError):
         return findings  # the schema item already reports it
-    errors = list(validator.iter_errors(structured))
+    try:
+        errors = list(validator.iter_errors(structured))
+    except RecursionError:
+        findings.append(
+            Finding(
+                "contract",
+                "structuredContent cannot be checked: validating it against the outputSchema "
+                "recursed too deeply (a $ref loop, or nesting too deep)",
+            )
+        )
+        return findings
+    except Unresolvable as exc:
+        findings.append(
+            Finding(
+                "contract",
+                "structuredContent cannot be checked: the outputSchema refers to "
+                f"{getattr(exc, 'ref', exc)!r}, which cannot be resolved (network $refs are "
+                "never fetched)",
+            )
+        )
+        return findings
     if errors:
         findings.append(
             Finding(

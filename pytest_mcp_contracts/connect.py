@@ -16,12 +16,13 @@ import collections
 import contextlib
 import json
 import os
+import re
 import shlex
 import signal
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -41,6 +42,12 @@ PROBE_TIMEOUT: Final = 10.0
 STDERR_TAIL_LINES: Final = 40
 _STDERR_LINE_BYTES: Final = 2000
 _GARBAGE_KEPT: Final = 5
+# stdout is read in chunks of this size, so an oversized message is held at most up to the
+# cap (--mcp-max-result-bytes) and never twice.
+_READ_CHUNK: Final = 1 << 20
+# Python's json module recurses once per nesting level and gives up near the recursion limit
+# (~1000); deeper messages go through an iterative parser, up to this depth.
+MAX_JSON_DEPTH: Final = 100_000
 
 
 class ServerError(Exception):
@@ -97,6 +104,10 @@ class ServerCommand:
     @property
     def display(self) -> str:
         return shlex.join(self.argv)
+
+
+class UnreadableMessage(ValueError):
+    """A message that is JSON but cannot be read: too large, or nested too deeply."""
 
 
 class _Pending:
@@ -230,47 +241,68 @@ class StdioConnection:
         stream = self._proc.stdout
         try:
             while True:
-                line = stream.readline(self.max_message_bytes + 1)
-                if not line:
+                line = self._read_line(stream)
+                if line is None:
                     return
-                if len(line) > self.max_message_bytes and not line.endswith(b"\n"):
-                    self._skip_oversized(stream, len(line))
-                    continue
-                self._handle_line(line)
+                if line:
+                    self._handle_line(line)
         finally:
             self._closed.set()
             self._fail_pending()
 
-    def _skip_oversized(self, stream: Any, seen: int) -> None:
+    def _read_line(self, stream: Any) -> bytes | None:
+        """The next line (None at the end of stdout); b"" when it was over the cap, which
+        is then drained and reported without being held."""
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            chunk = stream.readline(_READ_CHUNK)
+            if not chunk:
+                return b"".join(chunks) if chunks else None
+            chunks.append(chunk)
+            size += len(chunk)
+            complete = chunk.endswith(b"\n")
+            if size - complete > self.max_message_bytes:
+                chunks.clear()
+                self._skip_oversized(stream, size, complete)
+                return b""
+            if complete:
+                return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+    def _skip_oversized(self, stream: Any, seen: int, complete: bool) -> None:
         # Drain the rest of the line without holding it: a hostile server must not exhaust memory.
         total = seen
-        while True:
-            chunk = stream.readline(1 << 20)
+        while not complete:
+            chunk = stream.readline(_READ_CHUNK)
             total += len(chunk)
-            if not chunk or chunk.endswith(b"\n"):
-                break
-        self._record_garbage(
-            f"<a message of {total} bytes, over the {self.max_message_bytes}-byte limit "
-            "(--mcp-max-result-bytes)>"
+            complete = not chunk or chunk.endswith(b"\n")
+        self._unreadable(
+            f"a message of {total} bytes, over the {self.max_message_bytes}-byte limit "
+            "(--mcp-max-result-bytes)"
         )
-        # Whatever request it answered gets an oversized marker: it cannot be matched by id.
+
+    def _unreadable(self, what: str) -> None:
+        self._record_garbage(f"<{what}>")
+        # Whatever request it answered gets the reason: it cannot be matched by id.
         with self._lock:
-            pending = list(self._pending.items())
-        for _, slot in pending:
-            slot.response = {"__oversized__": total}
+            pending = list(self._pending.values())
+        for slot in pending:
+            slot.response = {"__unreadable__": what}
             slot.event.set()
 
     def _handle_line(self, line: bytes) -> None:
-        text = line.strip()
-        if not text:
+        if line.isspace():
             return
         try:
-            message = json.loads(text)
-        except ValueError:
-            self._record_garbage(text.decode("utf-8", "replace")[:200])
+            message = _decode(line)
+        except UnreadableMessage as exc:
+            self._unreadable(str(exc))
+            return
+        except ValueError:  # includes UnicodeDecodeError
+            self._record_garbage(line[:200].decode("utf-8", "replace").strip())
             return
         if not isinstance(message, dict):
-            self._record_garbage(text.decode("utf-8", "replace")[:200])
+            self._record_garbage(line[:200].decode("utf-8", "replace").strip())
             return
         if "method" in message:
             if "id" in message:
@@ -282,7 +314,7 @@ class StdioConnection:
         if slot is None and msg_id in self._abandoned:
             return
         if slot is None:
-            self._record_garbage(f"a response to an unknown request id {msg_id!r}")
+            self._record_garbage(f"a response to an unknown request id {_short(msg_id, 60)}")
             return
         slot.response = message
         slot.event.set()
@@ -396,24 +428,29 @@ class StdioConnection:
                 f"the server exited while answering {method}{self._exit_note()}",
                 stderr_tail=self.stderr_tail(),
             )
-        if "__oversized__" in response:
+        if "__unreadable__" in response:
             raise ProtocolViolation(
-                f"the answer to {method} was {response['__oversized__']} bytes, over the "
-                f"{self.max_message_bytes}-byte limit; raise --mcp-max-result-bytes if it is "
-                "expected",
+                f"the answer to {method} could not be read: it was "
+                f"{response['__unreadable__']}; raise --mcp-max-result-bytes if a large answer "
+                "is expected",
+                stderr_tail=self.stderr_tail(),
+            )
+        problem = _envelope_problem(response)
+        if problem is not None:
+            raise ProtocolViolation(
+                f"the response to {method} is not valid JSON-RPC 2.0: {problem}: "
+                f"{_short(response)}",
                 stderr_tail=self.stderr_tail(),
             )
         if "error" in response:
             error = response["error"]
-            if not isinstance(error, dict):
-                raise ProtocolViolation(f"{method} got an error that is not an object: {error!r}")
             code = error.get("code")
             return_code = code if isinstance(code, int) else 0
             raise RpcError(return_code, str(error.get("message", "")), error.get("data"))
-        result = response.get("result")
+        result = response["result"]
         if not isinstance(result, dict):
             raise ProtocolViolation(
-                f"{method} got a response with no result object: {_short(response)}",
+                f"the result of {method} is not an object: {_short(result)}",
                 stderr_tail=self.stderr_tail(),
             )
         return result
@@ -498,8 +535,116 @@ def _as_dict(value: Any) -> dict[str, Any]:
 
 
 def _short(value: Any, limit: int = 300) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=repr)
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=repr)
+    except (RecursionError, ValueError):
+        text = f"<a {type(value).__name__} nested too deeply to show>"
     return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _envelope_problem(response: Mapping[str, Any]) -> str | None:
+    """What makes a response to our request invalid JSON-RPC 2.0, or None."""
+    if response.get("jsonrpc") != "2.0":
+        return f'"jsonrpc" must be "2.0", got {_short(response.get("jsonrpc"), 40)}'
+    has_result, has_error = "result" in response, "error" in response
+    if has_result and has_error:
+        return 'it has both "result" and "error"'
+    if not has_result and not has_error:
+        return 'it has neither "result" nor "error"'
+    if has_error and not isinstance(response["error"], dict):
+        return '"error" is not an object'
+    return None
+
+
+def _decode(line: bytes) -> Any:
+    """One JSON message; UnreadableMessage when it nests deeper than MAX_JSON_DEPTH."""
+    try:
+        return json.loads(line)
+    except RecursionError:
+        return _loads_iteratively(line.decode("utf-8"))
+
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_LITERALS: Final[dict[str, Any]] = {"true": True, "false": False, "null": None}
+# The json module's own string scanner (C-accelerated); typeshed does not declare it.
+_scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
+
+
+def _loads_iteratively(text: str) -> Any:
+    """``json.loads`` with an explicit stack instead of recursion, for deep messages.
+
+    Only reached when Python's parser hits its recursion limit, so speed matters less than
+    never crashing the reader thread.
+    """
+    containers: list[Any] = []  # the open arrays and objects, outermost first
+    keys: list[str] = []  # for each open container, the key its next value goes to
+
+    def skip(at: int) -> int:
+        match = _WHITESPACE.match(text, at)
+        assert match is not None  # the pattern matches the empty string
+        return match.end()
+
+    def key(at: int) -> int:
+        if not text.startswith('"', at):
+            raise ValueError(f"expected a property name at character {at}")
+        name, at = _scanstring(text, at + 1)
+        at = skip(at)
+        if not text.startswith(":", at):
+            raise ValueError(f"expected ':' at character {at}")
+        keys[-1] = name
+        return skip(at + 1)
+
+    pos = skip(0)
+    while True:
+        value: Any
+        char = text[pos : pos + 1]
+        if char in ("{", "["):
+            if len(containers) >= MAX_JSON_DEPTH:
+                raise UnreadableMessage(f"a message nested deeper than {MAX_JSON_DEPTH} levels")
+            closer = "}" if char == "{" else "]"
+            pos = skip(pos + 1)
+            if text.startswith(closer, pos):
+                value, pos = ({} if char == "{" else []), pos + 1
+            else:
+                containers.append({} if char == "{" else [])
+                keys.append("")
+                if char == "{":
+                    pos = key(pos)
+                continue
+        elif char == '"':
+            value, pos = _scanstring(text, pos + 1)
+        elif (number := _NUMBER.match(text, pos)) is not None:
+            literal = number.group()
+            value = float(literal) if number.group(1) or number.group(2) else int(literal)
+            pos = number.end()
+        else:
+            word = next((w for w in _LITERALS if text.startswith(w, pos)), None)
+            if word is None:
+                raise ValueError(f"unexpected character at {pos}")
+            value, pos = _LITERALS[word], pos + len(word)
+        # Attach the value to its container; close every container that ends here.
+        while True:
+            if not containers:
+                if skip(pos) != len(text):
+                    raise ValueError(f"extra data at character {skip(pos)}")
+                return value
+            parent = containers[-1]
+            if isinstance(parent, list):
+                parent.append(value)
+            else:
+                parent[keys[-1]] = value
+            pos = skip(pos)
+            char = text[pos : pos + 1]
+            if char == ",":
+                pos = skip(pos + 1)
+                if isinstance(parent, dict):
+                    pos = key(pos)
+                break
+            if char != ("]" if isinstance(parent, list) else "}"):
+                raise ValueError(f"expected ',' or a closing bracket at character {pos}")
+            value, pos = containers.pop(), pos + 1
+            keys.pop()
 
 
 def open_stdio(

@@ -16,7 +16,7 @@ from .connect import CallTimeout, ServerDied, ServerError
 from .discover import ToolSpec
 from .infer import Drift
 from .observe import ToolObservations
-from .report import FailureReport
+from .report import FailureReport, shown
 
 # Warn when at least this share of calls came back isError: the contract was barely exercised.
 MOSTLY_ERRORS = 0.9
@@ -157,7 +157,7 @@ def run_contract(
     from hypothesis import HealthCheck, example, given, settings
     from hypothesis.errors import FailedHealthCheck, FlakyFailure, Unsatisfiable
 
-    from .generate import GenerationError, explain_unsatisfiable
+    from .generate import GenerationError, UserStrategyError, explain_unsatisfiable
 
     stats = ContractStats()
     protocol = server.protocol_version
@@ -213,6 +213,9 @@ def run_contract(
             raise
         note = "(flaky: the same input did not fail again when it was sent a second time)"
         raise _violation_failure(server, tool, violation, note=note) from None
+    except UserStrategyError as exc:
+        problem = "a strategy from pytest_mcp_tool_strategy made an input the schema refuses"
+        raise failure(server, tool, "contract", problem, details=(str(exc),)) from None
     except GenerationError as exc:
         raise _generation_failure(server, tool, str(exc), exc.pointer) from None
     except (Unsatisfiable, FailedHealthCheck) as exc:
@@ -224,10 +227,12 @@ def run_contract(
 def _generation_failure(
     server: ManagedServer, tool: ToolSpec, why: str, pointer: str
 ) -> ContractFailure:
-    problem = f"no inputs can be generated from the inputSchema at {pointer}"
+    problem = f"no inputs can be generated from the inputSchema at {shown(pointer, 120)}"
     return failure(server, tool, "contract", problem, details=(why,))
 
 
-def server_unavailable(server: ManagedServer, tool: ToolSpec, exc: ServerError) -> ContractFailure:
+def server_unavailable(
+    server: ManagedServer, tool: ToolSpec, exc: ServerError, check: str = "contract"
+) -> ContractFailure:
     problem = f"the server could not be restarted for this tool: {exc.message}"
-    return failure(server, tool, "contract", problem, stderr_tail=exc.stderr_tail)
+    return failure(server, tool, check, problem, stderr_tail=exc.stderr_tail)

@@ -15,7 +15,18 @@ from typing import Any, Final
 from .connect import ProtocolViolation, RpcError, ServerError, StdioConnection
 
 MAX_PAGES: Final = 1000
+#: Deepest nesting (in JSON levels; an object schema under ``properties`` costs two) of a
+#: listing entry that is kept as it is. Deeper entries would exhaust the recursion limits of
+#: validators, the drift comparison and the snapshot writer: they are cut at this depth,
+#: reported by the tool's schema item, and never called.
+MAX_ENTRY_DEPTH: Final = 256
+CUT_MARKER: Final = f"<cut: nested deeper than {MAX_ENTRY_DEPTH} levels>"
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+# File names Windows refuses whatever their extension: a snapshot folder is committed and
+# checked out everywhere.
+_WINDOWS_DEVICES: Final = frozenset(
+    {"CON", "PRN", "AUX", "NUL"} | {f"{port}{n}" for port in ("COM", "LPT") for n in range(1, 10)}
+)
 
 
 @dataclass(frozen=True)
@@ -26,6 +37,7 @@ class ToolSpec:
     node_name: str
     raw: dict[str, Any]
     problems: tuple[str, ...] = ()
+    cut: bool = False  # nested deeper than MAX_ENTRY_DEPTH: ``raw`` was cut there
 
     @property
     def input_schema(self) -> Any:
@@ -56,24 +68,66 @@ def safe_name(text: str, *, limit: int = 64) -> str:
     """A node-id and file-name safe rendering of a name a server chose.
 
     Anything outside ``A-Z a-z 0-9 _ . -`` is replaced, and a short hash of the original is
-    appended whenever the name had to change, so two different names never meet.
+    appended whenever the name had to change (or is a Windows device name such as ``CON``),
+    so two different names never meet.
     """
     cleaned = _UNSAFE.sub("_", text).strip("._") or "unnamed"
-    if cleaned == text and len(text) <= limit:
+    reserved = cleaned.split(".")[0].upper() in _WINDOWS_DEVICES
+    if cleaned == text and len(text) <= limit and not reserved:
         return text
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     return f"{cleaned[: limit - 9]}-{digest}"
 
 
 def _unique(names: Iterable[str]) -> list[str]:
-    seen: dict[str, int] = {}
+    """Node names that differ even case-insensitively (Foo and foo never share a file on
+    macOS or Windows): a later clash gets ``-2``, ``-3``…, skipping every name some tool
+    already has, so that a suffix never takes the name of a tool listed after it."""
+    names = list(names)
+    taken = {name.lower() for name in names}
+    used: set[str] = set()
     out = []
     for name in names:
-        # Case-insensitive, so that Foo and foo never share a file on macOS or Windows.
-        key = name.lower()
-        count = seen.get(key, 0)
-        seen[key] = count + 1
-        out.append(name if count == 0 else f"{name}-{count + 1}")
+        candidate, n = name, 1
+        while candidate.lower() in used or (n > 1 and candidate.lower() in taken):
+            n += 1
+            candidate = f"{name}-{n}"
+        used.add(candidate.lower())
+        taken.add(candidate.lower())
+        out.append(candidate)
+    return out
+
+
+def _too_deep(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests more than ``limit`` levels, found without recursion."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node
+        if depth > limit:
+            return True
+        stack += [(c, depth + 1) for c in children if isinstance(c, (dict, list))]
+    return False
+
+
+def _cut(value: dict[str, Any], limit: int) -> dict[str, Any]:
+    """A copy of ``value`` with every container deeper than ``limit`` replaced by a marker."""
+    out: dict[str, Any] = {}
+    stack: list[tuple[Any, Any, int]] = [(value, out, 1)]
+    while stack:
+        source, target, depth = stack.pop()
+        for key, child in source.items() if isinstance(source, dict) else enumerate(source):
+            copied = child
+            if isinstance(child, (dict, list)):
+                if depth >= limit:
+                    copied = CUT_MARKER
+                else:
+                    copied = {} if isinstance(child, dict) else []
+                    stack.append((child, copied, depth + 1))
+            if isinstance(target, dict):
+                target[key] = copied
+            else:
+                target.append(copied)
     return out
 
 
@@ -123,16 +177,35 @@ def _problems(raw: dict[str, Any]) -> tuple[str, ...]:
 
 def build_surface(conn: StdioConnection, raw_tools: list[dict[str, Any]]) -> ServerSurface:
     names = [str(t.get("name", "")) if isinstance(t.get("name"), str) else "" for t in raw_tools]
-    node_names = _unique(safe_name(n or "unnamed") for n in names)
     counts: dict[str, int] = {}
     for name in names:
         counts[name] = counts.get(name, 0) + 1
+    # Tools are called by name, so a name listed twice is one tool: its first entry is the
+    # one tested (and recorded), and its schema item says the name is not unique.
+    entries, seen = [], set()
+    for name, raw in zip(names, raw_tools, strict=True):
+        if not name or name not in seen:
+            entries.append((name, raw))
+            seen.add(name)
+    node_names = _unique(safe_name(n or "unnamed") for n, _ in entries)
     tools = []
-    for name, node_name, raw in zip(names, node_names, raw_tools, strict=True):
+    for (name, raw), node_name in zip(entries, node_names, strict=True):
         problems = _problems(raw)
-        if counts[name] > 1 and name:
-            problems += (f"the name {name!r} is listed {counts[name]} times: names must be unique",)
-        tools.append(ToolSpec(name=name, node_name=node_name, raw=raw, problems=problems))
+        if name and counts[name] > 1:
+            problems += (
+                f"the name {name!r} is listed {counts[name]} times: names must be unique "
+                "(only its first entry is tested)",
+            )
+        cut = _too_deep(raw, MAX_ENTRY_DEPTH)
+        if cut:
+            raw = _cut(raw, MAX_ENTRY_DEPTH)
+            problems += (
+                f"the listing entry nests deeper than {MAX_ENTRY_DEPTH} levels, so it was "
+                "not checked and the tool is not called (JSON Schema implementations must "
+                "bound schema depth). Flatten the schema; recursive structures belong in "
+                "$defs with $ref",
+            )
+        tools.append(ToolSpec(name, node_name, raw, problems, cut))
     info = conn.server_info
     server_name = str(info.get("name") or "") or _name_from_command(conn)
     return ServerSurface(

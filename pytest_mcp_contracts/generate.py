@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import math
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import unquote, urldefrag, urljoin
@@ -21,6 +21,7 @@ import jsonschema
 import jsonschema.exceptions
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
+from hypothesis.strategies import SearchStrategy
 from hypothesis_jsonschema import _from_schema
 from hypothesis_jsonschema._canonicalise import FALSEY, HypothesisRefResolutionError, canonicalish
 
@@ -28,12 +29,12 @@ from . import schemas
 from ._hypothesis_compat import install
 
 if TYPE_CHECKING:
-    from hypothesis.strategies import SearchStrategy
     from jsonschema.protocols import Validator
 
 __all__ = [
     "MAX_DEPTH",
     "GenerationError",
+    "UserStrategyError",
     "dialect_of",
     "explain_unsatisfiable",
     "input_strategy",
@@ -98,6 +99,10 @@ class GenerationError(Exception):
     def __init__(self, message: str, *, pointer: str = "#") -> None:
         super().__init__(message)
         self.pointer = pointer
+
+
+class UserStrategyError(GenerationError):
+    """A strategy from the ``pytest_mcp_tool_strategy`` hook produced an invalid input."""
 
 
 # --------------------------------------------------------------------------- dialects
@@ -708,8 +713,18 @@ def _translating_errors(strategy: SearchStrategy[Any]) -> SearchStrategy[Any]:
     return draw_value()
 
 
-def input_strategy(schema: Mapping[str, Any]) -> SearchStrategy[dict[str, Any]]:
+Overrides = SearchStrategy[dict[str, Any]] | Mapping[str, SearchStrategy[Any]]
+
+
+def input_strategy(
+    schema: Mapping[str, Any], overrides: Overrides | None = None
+) -> SearchStrategy[dict[str, Any]]:
     """A strategy for tool arguments that are valid for ``schema``, a tool's inputSchema.
+
+    ``overrides`` come from the user (the ``pytest_mcp_tool_strategy`` hook): a strategy for
+    the whole arguments object, or strategies for some top-level properties, the rest being
+    generated from the schema. Either way every input is checked against the original
+    schema, and one the schema refuses is a GenerationError that names the user's value.
 
     Build it once per schema: this does all the expensive work.  Raises GenerationError
     when no generator can be built (invalid or unsupported schema, remote $ref, ...).
@@ -717,16 +732,73 @@ def input_strategy(schema: Mapping[str, Any]) -> SearchStrategy[dict[str, Any]]:
     install()
     doc = _load(schema)
     _check_schema(doc)
+    validator = _original_validator(doc)
+    if isinstance(overrides, SearchStrategy):
+        return overrides.map(_checked(validator, "the strategy from pytest_mcp_tool_strategy"))
     prepared = _expand(doc)
     if prepared is False:
         raise _unsatisfiable(doc)
     prepared = _as_tool_arguments({} if prepared is True else prepared)
     _declared_properties_only(prepared)
+    fields = dict(overrides or {})
+    _leave_to_user(prepared, fields)
     strategy = _build(prepared, _custom_formats(prepared))
     if strategy.is_empty:
         raise _unsatisfiable(doc)
-    is_valid = _original_validator(doc).is_valid
-    return cast("SearchStrategy[dict[str, Any]]", _translating_errors(strategy).filter(is_valid))
+    generated = _translating_errors(strategy)
+    if not fields:
+        return cast("SearchStrategy[dict[str, Any]]", generated.filter(validator.is_valid))
+    names = ", ".join(sorted(fields))
+    mixed = st.tuples(generated, st.fixed_dictionaries(fields)).map(lambda p: {**p[0], **p[1]})
+    source = f"the strategies from pytest_mcp_tool_strategy (for {names})"
+    # A refused user value is the user's to fix; anything else is the rewrite's, and dropped.
+    check = _checked(validator, source, only=frozenset(fields))
+    return mixed.map(check).filter(validator.is_valid)
+
+
+def _leave_to_user(prepared: dict[str, Any], fields: Mapping[str, Any]) -> None:
+    """Drop the properties the user supplies from what the schema generates (in place)."""
+    declared = prepared.get("properties")
+    declared = declared if isinstance(declared, dict) else {}
+    for name, strategy in fields.items():
+        if name not in declared:
+            known = ", ".join(sorted(declared)) or "none"
+            raise UserStrategyError(
+                f"pytest_mcp_tool_strategy supplies a strategy for {name!r}, which the "
+                f"inputSchema does not declare (its properties: {known})",
+                pointer="#/properties",
+            )
+        if not isinstance(strategy, SearchStrategy):
+            raise UserStrategyError(
+                f"pytest_mcp_tool_strategy supplies {strategy!r} for {name!r}: expected a "
+                "hypothesis strategy (e.g. st.just(value) or st.sampled_from([...]))",
+                pointer=f"#/properties/{_escape(name)}",
+            )
+        del declared[name]
+    if fields and isinstance(prepared.get("required"), list):
+        prepared["required"] = [r for r in prepared["required"] if r not in fields]
+
+
+def _checked(
+    validator: Validator, source: str, only: frozenset[str] | None = None
+) -> Callable[[Any], dict[str, Any]]:
+    """Raise UserStrategyError for a refused value (with ``only``: refused in those fields)."""
+
+    def check(value: Any) -> dict[str, Any]:
+        errors = validator.iter_errors(value)
+        if only is not None:
+            errors = (e for e in errors if e.absolute_path and e.absolute_path[0] in only)
+        error = jsonschema.exceptions.best_match(errors)
+        if error is not None:
+            where = schemas.json_path(error.absolute_path)
+            raise UserStrategyError(
+                f"{source} produced {value!r}, which the inputSchema refuses: {where}: "
+                f"{error.message}. Make the strategy produce valid values only.",
+                pointer="#",
+            )
+        return cast("dict[str, Any]", value)
+
+    return check
 
 
 # --------------------------------------------------------------------------- diagnosis

@@ -20,7 +20,8 @@ from .check import check_listing
 from .contract import ContractFailure, ContractStats, failure, run_contract
 from .discover import ServerSurface, ToolSpec
 from .observe import ToolObservations
-from .report import FailureReport, start_failure
+from .report import FailureReport, shown, start_failure
+from .settings import ToolConfig
 
 
 class McpContractWarning(pytest.PytestWarning):
@@ -82,6 +83,7 @@ class ToolCollector(pytest.Collector):
         yield SchemaItem.from_parent(self, name="schema", tool=self.tool)
         yield DriftItem.from_parent(self, name="drift", tool=self.tool)
         yield ContractItem.from_parent(self, name="contract", tool=self.tool)
+        yield RejectsInvalidItem.from_parent(self, name="rejects_invalid", tool=self.tool)
 
 
 class RemovedToolCollector(pytest.Collector):
@@ -119,11 +121,85 @@ class _McpItem(_RendersFailures):
         assert self.server.surface is not None
         return self.server.surface
 
+    @property
+    def label(self) -> str:
+        """Server and tool as they are safe to print."""
+        return f"{shown(self.surface.name)} {shown(self.tool.name)}"
+
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, f"{self.surface.name} {self.tool.name} [{self.check}]"
+        return self.path, None, f"{self.label} [{self.check}]"
 
     def _fail(self, problem: str, details: tuple[str, ...] = ()) -> ContractFailure:
         return failure(self.server, self.tool, self.check, problem, details=details)
+
+    def _callable_settings(self) -> ToolConfig:
+        """The tool's own settings; skips the item when they or the call policy forbid
+        calling the tool."""
+        settings = self.config.stash[SETTINGS_KEY]
+        own = settings.tool(self.surface.name, self.tool.name)
+        if own.skip:
+            pytest.skip(f"{self.nodeid}: skipped by [tool.mcp-contracts.tools] skip = true")
+        refusal = call_refusal(self.tool.annotations, own.call or settings.call_policy)
+        if refusal is not None:
+            # Named in the reason: -rs shows where the skip was raised, not which item.
+            pytest.skip(f"{self.nodeid}: {refusal}")
+        return own
+
+    def _user_strategies(self) -> Any:
+        """What conftest.py files supply through ``pytest_mcp_tool_strategy``: one strategy
+        for the whole input, or strategies by property name (merged across conftests)."""
+        answers = self.config.hook.pytest_mcp_tool_strategy(
+            server=self.surface.name,
+            tool=self.tool.name,
+            input_schema=self.tool.input_schema,
+            config=self.config,
+        )
+        whole = [a for a in answers if not isinstance(a, dict)]
+        fields: dict[str, Any] = {}
+        for answer in answers:
+            if isinstance(answer, dict):
+                clash = fields.keys() & answer.keys()
+                if clash:
+                    raise self._fail(
+                        f"pytest_mcp_tool_strategy: two implementations supply {sorted(clash)}"
+                    )
+                fields.update(answer)
+        if len(whole) > 1 or (whole and fields):
+            raise self._fail(
+                "pytest_mcp_tool_strategy: more than one implementation supplies inputs for "
+                "this tool; return one strategy for the whole input, or strategies by property"
+            )
+        return whole[0] if whole else (fields or None)
+
+    def _examples(self, configured: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
+        """Inputs that run before generated ones: the configured examples (which must be
+        valid), then the schema's own `examples` and `default`s (skipped, with a warning,
+        when the schema refuses them)."""
+        from .generate import schema_examples
+        from .schemas import make_validator
+
+        validator = make_validator(self.tool.input_schema)
+        for index, example in enumerate(configured):
+            errors = [e.message for e in validator.iter_errors(example)]
+            if errors:
+                raise self._fail(
+                    f"configured example {index + 1} is not valid for the inputSchema",
+                    (f"{example!r}: {errors[0]}", "fix it under [tool.mcp-contracts.tools]"),
+                )
+        from_schema = []
+        for example in schema_examples(self.tool.input_schema):
+            if validator.is_valid(example):
+                from_schema.append(example)
+            elif self.check == "contract":  # said once per tool
+                warnings.warn(
+                    McpContractWarning(
+                        f"{self.label}: the input {example!r}, from the "
+                        "inputSchema's own examples or defaults, is not valid for it; it was "
+                        "not sent"
+                    ),
+                    stacklevel=1,
+                )
+        return [*configured, *from_schema]
 
 
 class DriftItem(_McpItem):
@@ -223,7 +299,7 @@ class SchemaItem(_McpItem):
         for finding in findings:
             if finding.severity == "warning":
                 warnings.warn(
-                    McpContractWarning(f"{self.surface.name} {self.tool.name}: {finding.message}"),
+                    McpContractWarning(f"{self.label}: {finding.message}"),
                     stacklevel=1,
                 )
         errors = [f for f in findings if f.severity == "error"]
@@ -239,17 +315,11 @@ class ContractItem(_McpItem):
     check = "contract"
 
     def runtest(self) -> None:
-        from .generate import GenerationError, input_strategy
+        from .generate import GenerationError, UserStrategyError, input_strategy
         from .snapshot import SnapshotError
 
         settings = self.config.stash[SETTINGS_KEY]
-        own = settings.tool(self.surface.name, self.tool.name)
-        if own.skip:
-            pytest.skip(f"{self.nodeid}: skipped by [tool.mcp-contracts.tools] skip = true")
-        refusal = call_refusal(self.tool.annotations, own.call or settings.call_policy)
-        if refusal is not None:
-            # Named in the reason: -rs shows where the skip was raised, not which item.
-            pytest.skip(f"{self.nodeid}: {refusal}")
+        own = self._callable_settings()
         if self.tool.problems or not isinstance(self.tool.input_schema, dict):
             raise self._fail(
                 "the tool cannot be called: its listing entry is malformed (see its schema check)"
@@ -261,10 +331,14 @@ class ContractItem(_McpItem):
             raise self._fail(exc.render()) from None
         try:
             try:
-                strategy = input_strategy(self.tool.input_schema)
+                strategy = input_strategy(self.tool.input_schema, self._user_strategies())
+            except UserStrategyError as exc:
+                raise self._fail(
+                    "pytest_mcp_tool_strategy cannot be used here", (str(exc),)
+                ) from None
             except GenerationError as exc:
                 raise self._fail(
-                    f"no inputs can be generated from the inputSchema at {exc.pointer}",
+                    f"no inputs can be generated from the inputSchema at {shown(exc.pointer, 120)}",
                     (str(exc),),
                 ) from None
             stats = run_contract(
@@ -293,36 +367,6 @@ class ContractItem(_McpItem):
     def _command(self) -> str:
         return _command(self.config)
 
-    def _examples(self, configured: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
-        """Inputs that run before generated ones: the configured examples (which must be
-        valid), then the schema's own `examples` and `default`s (skipped, with a warning,
-        when the schema refuses them)."""
-        from .generate import schema_examples
-        from .schemas import make_validator
-
-        validator = make_validator(self.tool.input_schema)
-        for index, example in enumerate(configured):
-            errors = [e.message for e in validator.iter_errors(example)]
-            if errors:
-                raise self._fail(
-                    f"configured example {index + 1} is not valid for the inputSchema",
-                    (f"{example!r}: {errors[0]}", "fix it under [tool.mcp-contracts.tools]"),
-                )
-        from_schema = []
-        for example in schema_examples(self.tool.input_schema):
-            if validator.is_valid(example):
-                from_schema.append(example)
-            else:
-                warnings.warn(
-                    McpContractWarning(
-                        f"{self.surface.name} {self.tool.name}: the input {example!r}, from the "
-                        "inputSchema's own examples or defaults, is not valid for it; it was "
-                        "not sent"
-                    ),
-                    stacklevel=1,
-                )
-        return [*configured, *from_schema]
-
     def _report(self, stats: ContractStats, observations: ToolObservations) -> None:
         self.user_properties.append(("mcp_calls", stats.calls))
         self.user_properties.append(("mcp_error_results", stats.error_results))
@@ -336,8 +380,85 @@ class ContractItem(_McpItem):
                 "refuses them"
             )
         for note in notes:
-            warnings.warn(
-                McpContractWarning(f"{self.surface.name} {self.tool.name}: {note}"), stacklevel=1
+            warnings.warn(McpContractWarning(f"{self.label}: {note}"), stacklevel=1)
+
+
+class RejectsInvalidItem(_McpItem):
+    """Dynamic: inputs the inputSchema refuses must be refused (isError or -32602), and must
+    never crash, hang or break the server."""
+
+    check = "rejects_invalid"
+
+    def runtest(self) -> None:
+        from .invalid import invalid_inputs
+        from .reject import accepted_lines, run_rejects_invalid
+
+        settings = self.config.stash[SETTINGS_KEY]
+        own = self._callable_settings()
+        mode = own.rejects_invalid or settings.rejects_invalid
+        if mode == "off":
+            pytest.skip(f"{self.nodeid}: --mcp-rejects-invalid=off")
+        if self.tool.problems or not isinstance(self.tool.input_schema, dict):
+            pytest.skip(f"{self.nodeid}: the listing entry is malformed (see its schema check)")
+        base = self._valid_input(own)
+        cases = invalid_inputs(self.tool.input_schema, base)
+        if not cases:
+            pytest.skip(
+                f"{self.nodeid}: no input is certainly invalid: the inputSchema requires, types "
+                "and constrains nothing that a mutation of a valid input could break"
+            )
+        refusals = run_rejects_invalid(self.server, self.tool, cases)
+        self.user_properties.append(("mcp_invalid_sent", refusals.sent))
+        self.user_properties.append(("mcp_invalid_accepted", len(refusals.accepted)))
+        self.add_report_section("call", "mcp", refusals.summary())
+        if not refusals.accepted:
+            return
+        problem = (
+            f"accepts invalid input: {len(refusals.accepted)} of {refusals.sent} inputs the "
+            "inputSchema refuses returned a success result"
+        )
+        lines = tuple(accepted_lines(refusals))
+        if mode == "fail":
+            from .reject import HOW_TO_REFUSE
+
+            raise self._fail(problem, (*lines, HOW_TO_REFUSE))
+        warnings.warn(
+            McpContractWarning(
+                f"{self.label}: {problem} (first: {lines[0]}); "
+                "--mcp-rejects-invalid=fail makes this a failure"
+            ),
+            stacklevel=1,
+        )
+
+    def _valid_input(self, own: ToolConfig) -> dict[str, Any]:
+        """The valid input the invalid ones are derived from: a configured or schema example
+        when there is one, else a small generated input with as many properties as it gets."""
+        from hypothesis import Phase, find, settings
+        from hypothesis.errors import HypothesisException
+
+        from .generate import GenerationError, input_strategy
+
+        try:
+            strategy = input_strategy(self.tool.input_schema, self._user_strategies())
+            examples = self._examples(own.examples)
+            if examples:
+                return examples[0]
+            declared = self.tool.input_schema.get("properties")
+            wanted = set(declared) if isinstance(declared, dict) else set()
+            quick = settings(
+                max_examples=50,
+                database=None,
+                derandomize=True,
+                phases=[Phase.generate, Phase.shrink],
+            )
+            try:
+                return find(strategy, lambda v: wanted <= v.keys(), settings=quick)
+            except HypothesisException:  # no input has every property at once
+                return find(strategy, lambda v: True, settings=quick)
+        except (GenerationError, HypothesisException) as exc:
+            pytest.skip(
+                f"{self.nodeid}: no valid input to derive invalid ones from "
+                f"(see the contract check): {str(exc).splitlines()[0]}"
             )
 
 

@@ -82,6 +82,24 @@ class RecordedContract:
         return data
 
 
+def combine(base: RecordedContract | None, learned: RecordedContract) -> RecordedContract:
+    """``base`` with ``learned`` folded in; neither is changed."""
+    if base is None:
+        return learned
+    shape = copy.deepcopy(base.shape)
+    if learned.shape is not None:
+        if shape is None:
+            shape = copy.deepcopy(learned.shape)
+        else:
+            shape.merge(learned.shape)
+    return RecordedContract(
+        kinds=tuple(sorted(set(base.kinds) | set(learned.kinds))),
+        observations=base.observations + learned.observations,
+        distinct_inputs=base.distinct_inputs + learned.distinct_inputs,
+        shape=shape,
+    )
+
+
 @dataclass
 class ToolObservations:
     """One tool's results in this run, and how they compare with its recorded contract."""
@@ -174,22 +192,7 @@ class ToolObservations:
 
     def merged(self) -> RecordedContract:
         """The recorded contract with this run's observations folded in (accepting them)."""
-        recorded = self.recorded
-        if recorded is None:
-            return self.learned()
-        # A copy: the recorded shape is what this run's drift is measured against.
-        shape = copy.deepcopy(recorded.shape)
-        if self.shape is not None:
-            if shape is None:
-                shape = self.shape
-            else:
-                shape.merge(self.shape)
-        return RecordedContract(
-            kinds=tuple(sorted(set(recorded.kinds) | set(self.kinds))),
-            observations=recorded.observations + self.observations,
-            distinct_inputs=recorded.distinct_inputs + len(self.inputs),
-            shape=shape,
-        )
+        return combine(self.recorded, self.learned())
 
     def warnings(self) -> list[str]:
         """Output-format consistency: what a reader of this tool's results would trip on."""

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
 WORKER_OUTPUT_KEY = "mcp_contracts"
+RELIST_TIMEOUT = 10.0  # seconds for the tool list read again at the end of the run
 
 
 class RunRecord:
@@ -73,6 +74,12 @@ def _first_line(report: pytest.TestReport) -> str:
         crash = None if isinstance(longrepr, str) else getattr(longrepr, "reprcrash", None)
         text = str(crash.message) if crash is not None else str(longrepr or "")
     return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    from . import hooks
+
+    pluginmanager.add_hookspecs(hooks)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -140,6 +147,7 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, A
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     servers = session.config.stash.get(SERVERS_KEY, [])
     for server in servers:
+        server.relist(timeout=min(server.startup_timeout, RELIST_TIMEOUT))
         server.close()
     recorder = session.config.stash.get(RECORDER_KEY, None)
     if recorder is not None:

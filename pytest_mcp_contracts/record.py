@@ -12,6 +12,8 @@ drift gate) and ``output`` (what it returns: declared, or inferred from observat
   and the removed tool's own drift item ran: under ``-k`` nothing is pruned by accident.
 
 Writes are queued and flushed once, at session end, so a run stopped half-way writes nothing.
+The flush holds a lock on the snapshot folder and folds this run's observations into what is
+on disk *then*, so two runs updating the same contracts at once lose nothing.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .discover import ServerSurface, ToolSpec
-from .observe import RecordedContract, RecordError, ToolObservations
+from .observe import RecordedContract, RecordError, ToolObservations, combine
 from .snapshot import SnapshotError, SnapshotStore, dumps, write_atomic
 
 RECORD, CI, UPDATE = "record", "ci", "update"
@@ -32,6 +34,22 @@ SURFACE_KEYS: Final = ("name", "title", "description", "inputSchema", "outputSch
 def surface_of(tool: ToolSpec) -> dict[str, Any]:
     """What the drift gate records of a tool: its declarations, exactly as listed."""
     return {key: tool.raw[key] for key in SURFACE_KEYS if key in tool.raw}
+
+
+@dataclass(frozen=True)
+class _Learned:
+    """An output section to compute at flush time, against the file as it is then."""
+
+    observations: ToolObservations
+
+    def resolve(self, on_disk: Any) -> dict[str, Any]:
+        obs = self.observations
+        if obs.declared:
+            return {"source": "declared", "quality": "declared"}
+        base = None
+        if isinstance(on_disk, dict) and on_disk.get("source") == "inferred":
+            base = RecordedContract.from_data(on_disk)
+        return combine(base, obs.learned()).to_data()
 
 
 @dataclass
@@ -53,6 +71,7 @@ class Recorder:
     written: list[Path] = field(default_factory=list)
     pruned: list[Path] = field(default_factory=list)
     exported: list[Path] = field(default_factory=list)
+    unwritten: list[str] = field(default_factory=list)  # files changed under us, left alone
     _pending: dict[tuple[str, str], _Pending] = field(default_factory=dict)
     _loaded: dict[tuple[str, str], dict[str, Any] | None] = field(default_factory=dict)
     _known: dict[str, bool] = field(default_factory=dict)
@@ -130,12 +149,9 @@ class Recorder:
         self.ran.add((server, obs.tool.node_name))
         if not obs.passed:
             return
-        output: dict[str, Any] = (
-            {"source": "declared", "quality": "declared"}
-            if obs.declared
-            else (obs.merged() if self.mode == UPDATE else obs.learned()).to_data()
-        )
-        self.queue(surface, server, obs.tool, "output", output, recorded=obs.has_record)
+        # Under update the file's contract is folded in at flush: merged, as on disk then.
+        learned = _Learned(obs)
+        self.queue(surface, server, obs.tool, "output", learned, recorded=obs.has_record)
 
     def blocking(self, changes: list[Any]) -> list[Any]:
         """The drift that fails a run: breaking and unreviewed, or any under --mcp-strict."""
@@ -153,15 +169,36 @@ class Recorder:
         return [name for name in self.store.recorded_tools(server) if name not in listed]
 
     def flush(self, surfaces: dict[str, ServerSurface]) -> None:
-        """Write what was queued; under update, prune servers whose every tool ran."""
+        """Write what was queued; under update, prune servers whose every tool ran.
+
+        Under the folder's lock, each file is read again and this run's sections are merged
+        into it as it is now: another run may have written it since this one started.
+        """
+        if not self._pending and self.mode != UPDATE:
+            return
+        with self.store.locked():
+            self._write_pending()
+            if self.mode == UPDATE:
+                self._prune(surfaces)
+
+    def _write_pending(self) -> None:
         for (server, tool), pending in sorted(self._pending.items()):
-            data = dict(self.store.read(server, tool) or {})
-            data.update(pending.sections, server=pending.server_name, tool=pending.tool_name)
+            try:
+                on_disk = self.store.read(server, tool) or {}
+                data = dict(on_disk)
+                for section, value in pending.sections.items():
+                    if isinstance(value, _Learned):
+                        value = value.resolve(on_disk.get(section))
+                    data[section] = value
+            except (SnapshotError, RecordError) as exc:
+                self.unwritten.append(f"{self.path(server, tool)}: {exc}")
+                continue
+            data.update(server=pending.server_name, tool=pending.tool_name)
             if self.store.write(server, tool, data):
                 self.written.append(self.path(server, tool))
         self._pending.clear()
-        if self.mode != UPDATE:
-            return
+
+    def _prune(self, surfaces: dict[str, ServerSurface]) -> None:
         for server, surface in surfaces.items():
             ran = {tool for (srv, tool) in self.ran if srv == server}
             if ran >= {t.node_name for t in surface.tools}:

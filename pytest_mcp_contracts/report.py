@@ -20,6 +20,18 @@ STDERR_LINES_SHOWN: Final = 20
 INPUT_CHARS_SHOWN: Final = 2000
 
 
+NAME_CHARS_SHOWN: Final = 80
+
+
+def shown(name: str, limit: int = NAME_CHARS_SHOWN) -> str:
+    """A name a server chose, safe to print: control characters escaped (a tool name must not
+    clear a CI log or ring its bell), and a very long one cut, saying how long it was."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
+    if len(text) > limit:
+        return f"{text[: limit - 1]}… ({len(name)} characters)"
+    return text
+
+
 def indent(text: str, prefix: str = "    ") -> str:
     return textwrap.indent(text, prefix, lambda _line: True)
 
@@ -53,17 +65,18 @@ class FailureReport:
     request_after_handshake: bool = False
     stderr_tail: str | None = None
     notes: list[str] = field(default_factory=list)
+    input_label: str = "smallest input found:"
 
     def render(self) -> str:
         # The first line is what pytest's short summary shows: make it the problem itself.
         parts = [self.problem, *(f"  {d}" for d in self.details)]
         parts += [
             "",
-            f"server: {self.server}  (command: {self.command})",
-            f"tool: {self.tool}    check: {self.check}",
+            f"server: {shown(self.server)}  (command: {self.command})",
+            f"tool: {shown(self.tool)}    check: {self.check}",
         ]
         if self.arguments is not None:
-            parts += ["", "smallest input found:", indent(short_json(self.arguments))]
+            parts += ["", self.input_label, indent(short_json(self.arguments))]
         if self.request_json is not None:
             when = (
                 "after the initialize handshake"
@@ -121,9 +134,22 @@ def server_summary_lines(
             continue
         restarts = f", restarted {server.restarts}x" if server.restarts else ""
         lines.append(
-            f"{surface.name} (protocol {surface.protocol_version}): {len(surface.tools)} tools, "
+            f"{shown(surface.name)} (protocol {surface.protocol_version}): "
+            f"{len(surface.tools)} tools, "
             f"{server.calls} calls, {server.error_results} returned isError{restarts}"
         )
+        stray, sample = server.garbage_lines()
+        if stray:
+            lines.append(
+                f"  {stray} line(s) on stdout were not JSON-RPC (stdout is for protocol messages "
+                f"only; log to stderr), e.g. {shown(sample[0], 120)!r}"
+            )
+        if server.listing_changes:
+            lines.append(
+                "  the tool list changed during the run (the spec says a server's tool set must "
+                "not vary; this run used the first listing):"
+            )
+            lines += [f"    {change}" for change in server.listing_changes]
         if recorder is not None:
             lines += [f"  {line}" for line in _contract_lines(server, recorder, command, verbose)]
     if recorder is not None:
@@ -155,7 +181,7 @@ def _contract_lines(
             if obs is not None and obs.ran and qualities[tool.name] in (VALIDATED, INFERRED):
                 recorded = obs.recorded.observations if obs.recorded else 0
                 basis = f" ({recorded} recorded + {obs.observations} new observations)"
-            per_tool.append(f"  {tool.name}: {qualities[tool.name]}{basis}")
+            per_tool.append(f"  {shown(tool.name)}: {qualities[tool.name]}{basis}")
     total = len(surface.tools)
     lines = [
         "contracts: " + ", ".join(f"{counts[q]} {q}" for q in QUALITIES),
@@ -171,7 +197,7 @@ def _contract_lines(
         )
         lines += [f"  {_relative(recorder.path(server.node_name, name))}" for name in stale]
     ready = sorted(
-        obs.tool.name for obs in observed.values() if obs.ran and obs.quality == VALIDATED
+        shown(obs.tool.name) for obs in observed.values() if obs.ran and obs.quality == VALIDATED
     )
     if ready:
         lines.append(
@@ -192,9 +218,9 @@ def _drift_lines(
     found: list[tuple[str, str]] = []
     for (srv, _), changes in sorted(recorder.surface_drift.items()):
         if srv == server:
-            found += [(c.severity, f"{c.tool} {c}") for c in changes]
+            found += [(c.severity, f"{shown(c.tool)} {c}") for c in changes]
     for obs in observed.values():
-        found += [(d.severity, f"{obs.tool.name} {d}") for d in obs.additive.values()]
+        found += [(d.severity, f"{shown(obs.tool.name)} {d}") for d in obs.additive.values()]
     if not found:
         return []
     if recorder.mode == "update":
@@ -216,4 +242,7 @@ def _written_lines(recorder: Recorder) -> list[str]:
         if paths:
             lines.append(f"{verb} {len(paths)} file(s):")
             lines += [f"  {_relative(path)}" for path in paths]
+    if recorder.unwritten:
+        lines.append("not written (the file became unusable during the run; left as it is):")
+        lines += [f"  {problem}" for problem in recorder.unwritten]
     return lines

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 FORMAT: Final = "pytest-mcp-contracts/run-report"
 VERSION: Final = 1
 NODE_PREFIX: Final = "mcp:"
-CHECKS: Final = ("schema", "drift", "contract")
+CHECKS: Final = ("schema", "drift", "contract", "rejects_invalid")
 OUTCOMES: Final = ("passed", "failed", "skipped", "not_run")
 DRIFT_CLASSES: Final = ("breaking", "review", "additive", "cosmetic")
 QUALITIES: Final = ("declared", "validated", "inferred", "unknown")
@@ -91,6 +91,7 @@ def server_facts(
                     "declared": isinstance(tool.output_schema, dict),
                     "calls": server.tool_calls.get(tool.name, 0),
                     "error_results": server.tool_error_results.get(tool.name, 0),
+                    "invalid_calls": server.invalid_calls.get(tool.name, 0),
                     "output": output,
                     "surface_drift": None if drift is None else _drift_pairs(drift),
                 }
@@ -148,6 +149,7 @@ def _merge_server(entries: list[Facts]) -> Facts:
         combined = dict(tool)
         combined["calls"] = sum(t["calls"] for t in same)
         combined["error_results"] = sum(t["error_results"] for t in same)
+        combined["invalid_calls"] = sum(t.get("invalid_calls", 0) for t in same)
         # Each item runs in one worker: take the facts of the worker that ran it.
         combined["output"] = next((t["output"] for t in same if t["output"] is not None), None)
         combined["surface_drift"] = next(
@@ -257,6 +259,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "checks": {check: _check(mine, base + check) for check in CHECKS},
                 "calls": tool["calls"],
                 "error_results": tool["error_results"],
+                "invalid_calls": tool.get("invalid_calls", 0),
                 "output": output,
             }
         )
@@ -279,6 +282,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "checks": {"drift": _check(mine, f"{prefix}{tool_node}::drift")},
                 "calls": 0,
                 "error_results": 0,
+                "invalid_calls": 0,
                 "output": None,
             }
         )

@@ -26,7 +26,7 @@ class SettingsError(ValueError):
     """A setting has a value we cannot use; the message says what is allowed."""
 
 
-TOOL_KEYS: Final = ("skip", "call", "max_examples", "examples")
+TOOL_KEYS: Final = ("skip", "call", "max_examples", "examples", "rejects_invalid")
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,7 @@ class ToolConfig:
     call: str | None = None
     max_examples: int | None = None
     examples: tuple[dict[str, Any], ...] = ()
+    rejects_invalid: str | None = None
 
 
 def _tool_config(name: str, table: Any) -> ToolConfig:
@@ -56,7 +57,10 @@ def _tool_config(name: str, table: Any) -> ToolConfig:
         raise SettingsError(f"{where} max_examples must be a whole number >= 1")
     if not isinstance(examples, list) or not all(isinstance(e, dict) for e in examples):
         raise SettingsError(f"{where} examples must be a list of tables (tool arguments)")
-    return ToolConfig(skip, call, max_examples, tuple(examples))
+    rejects_invalid = table.get("rejects_invalid")
+    if rejects_invalid is not None and rejects_invalid not in REJECTS_INVALID:
+        raise SettingsError(f"{where} rejects_invalid must be one of {', '.join(REJECTS_INVALID)}")
+    return ToolConfig(skip, call, max_examples, tuple(examples), rejects_invalid)
 
 
 def load_project_table(rootdir: Path) -> tuple[dict[str, ToolConfig], dict[str, str]]:
@@ -100,6 +104,8 @@ class Option:
 
 CALL_POLICIES: Final = ("readonly", "nondestructive", "all")
 DEFAULT_CALL_POLICY: Final = "nondestructive"
+REJECTS_INVALID: Final = ("warn", "fail", "off")
+DEFAULT_REJECTS_INVALID: Final = "warn"
 
 OPTIONS: Final = (
     Option(
@@ -126,6 +132,17 @@ OPTIONS: Final = (
         DEFAULT_CALL_POLICY,
         metavar="POLICY",
         choices=CALL_POLICIES,
+    ),
+    Option(
+        "--mcp-rejects-invalid",
+        "mcp_rejects_invalid",
+        "the rejects_invalid check sends inputs the inputSchema refuses; a crash, hang or "
+        "internal error always fails it. A success result (the tool accepted invalid input) "
+        "is a warning (warn, the default) or a failure (fail); off sends no invalid input",
+        "choice",
+        DEFAULT_REJECTS_INVALID,
+        metavar="WHAT",
+        choices=REJECTS_INVALID,
     ),
     Option(
         "--mcp-call-timeout",
@@ -206,6 +223,7 @@ class Settings:
     max_examples: int
     call_policy: str
     call_timeout: float
+    rejects_invalid: str
     startup_timeout: float
     max_result_bytes: int
     max_restarts: int
@@ -312,6 +330,7 @@ def resolve(
         servers=values["mcp_server"],
         max_examples=values["mcp_max_examples"],
         call_policy=values["mcp_call"],
+        rejects_invalid=values["mcp_rejects_invalid"],
         call_timeout=values["mcp_call_timeout"],
         startup_timeout=values["mcp_startup_timeout"],
         max_result_bytes=values["mcp_max_result_bytes"],

@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -40,11 +41,20 @@ def dumps(data: Any) -> str:
     return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write through a temporary file in the same folder and a rename: never half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        # mkstemp makes the file private (0600); a snapshot is an ordinary repository file.
+        if hasattr(os, "fchmod"):  # not on Windows before Python 3.13
+            os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
@@ -113,6 +123,31 @@ class SnapshotStore:
             for p in folder.iterdir()
             if p.is_file() and p.name.endswith(SUFFIX) and not p.name.startswith(".")
         )
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold an exclusive lock on the folder (an flock on the directory itself, so no lock
+        file is left in the repository) while reading, merging and writing files. Leftover
+        temporary files of a writer that was killed are removed under it."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows: no flock; writes stay atomic
+            yield
+            return
+        fd = os.open(self.root, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            self._remove_leftovers()
+            yield
+        finally:
+            os.close(fd)  # releases the lock
+
+    def _remove_leftovers(self) -> None:
+        # Every writer holds the lock, so a temporary file seen under it is an orphan.
+        for tmp in self.root.glob("*/.*.tmp"):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
 
     def delete(self, server: str, tool: str) -> None:
         with contextlib.suppress(FileNotFoundError):

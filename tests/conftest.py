@@ -31,10 +31,12 @@ def _local_mode(monkeypatch: pytest.MonkeyPatch) -> None:
 def run_mcp(pytester: pytest.Pytester) -> RunMcp:
     """Run pytest in a subprocess against fixture servers; extra args pass through."""
 
-    def run(*servers: str, args: tuple[str, ...] = ()) -> pytest.RunResult:
+    def run(
+        *servers: str, args: tuple[str, ...] = (), timeout: float | None = None
+    ) -> pytest.RunResult:
         argv = [f"--mcp-server={server_command(s)}" for s in servers]
         # randomly would reorder items; the order is part of what some tests read.
-        return pytester.runpytest_subprocess(*argv, "-p", "no:randomly", *args)
+        return pytester.runpytest_subprocess(*argv, "-p", "no:randomly", *args, timeout=timeout)
 
     return run
 

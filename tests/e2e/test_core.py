@@ -16,7 +16,7 @@ def outcomes(result: pytest.RunResult) -> dict[str, int]:
 
 def test_correct_modern_server_passes(run_mcp: RunMcp) -> None:
     result = run_mcp("typed_ok.py", args=("-v",))
-    result.assert_outcomes(passed=9)
+    result.assert_outcomes(passed=12)
     result.stdout.fnmatch_lines(
         [
             "*mcp:typed-ok::*::schema PASSED*",
@@ -30,7 +30,7 @@ def test_correct_modern_server_passes(run_mcp: RunMcp) -> None:
 
 def test_correct_legacy_server_passes(run_mcp: RunMcp) -> None:
     result = run_mcp("legacy_only.py")
-    result.assert_outcomes(passed=6)
+    result.assert_outcomes(passed=8)
     result.stdout.fnmatch_lines(["legacy-only (protocol 2025-*): 2 tools, * calls*"])
 
 
@@ -41,14 +41,14 @@ def test_collect_only_lists_stable_node_ids(run_mcp: RunMcp) -> None:
     assert ids == [
         f"mcp:paginated::echo_{n}::{check}"
         for n in range(1, 8)
-        for check in ("schema", "drift", "contract")
+        for check in ("schema", "drift", "contract", "rejects_invalid")
     ]
     assert result.ret == 0
 
 
 def test_output_schema_violation_is_found_and_shrunk(run_mcp: RunMcp) -> None:
     result = run_mcp("broken_output.py", args=("--mcp-max-examples=100",))
-    result.assert_outcomes(passed=5, failed=1)
+    result.assert_outcomes(passed=7, failed=1)
     text = result.stdout.str()
     assert "FAILED mcp:broken-output::price_quote::contract" in text
     result.stdout.fnmatch_lines(
@@ -75,7 +75,7 @@ def test_missing_structured_content_fails(run_mcp: RunMcp) -> None:
 
 def test_json_rpc_error_on_valid_input_fails(run_mcp: RunMcp) -> None:
     result = run_mcp("rpc_error.py", args=("--mcp-max-examples=100",))
-    result.assert_outcomes(passed=5, failed=1)
+    result.assert_outcomes(passed=7, failed=1)
     result.stdout.fnmatch_lines(
         ["a schema-valid input was answered with JSON-RPC error -32603: *", "smallest input found:"]
     )
@@ -86,7 +86,8 @@ def test_json_rpc_error_on_valid_input_fails(run_mcp: RunMcp) -> None:
 
 def test_crash_fails_that_tool_and_the_server_is_restarted(run_mcp: RunMcp) -> None:
     result = run_mcp("crash.py", args=("--mcp-max-examples=100",))
-    result.assert_outcomes(passed=5, failed=1)
+    # ping_tool takes no arguments: no input is invalid, its rejects_invalid is skipped.
+    result.assert_outcomes(passed=6, failed=1, skipped=1)
     result.stdout.fnmatch_lines(
         [
             "the call killed the server: *exit status 3*",
@@ -102,7 +103,7 @@ def test_crash_fails_that_tool_and_the_server_is_restarted(run_mcp: RunMcp) -> N
 
 def test_hang_hits_the_call_timeout(run_mcp: RunMcp) -> None:
     result = run_mcp("hang.py", args=("--mcp-call-timeout=1", "--mcp-max-examples=100"))
-    result.assert_outcomes(passed=5, failed=1)
+    result.assert_outcomes(passed=7, failed=1)
     result.stdout.fnmatch_lines(
         ["the call did not return: no answer to tools/call within 1 s", "smallest input found:"]
     )
@@ -146,7 +147,7 @@ def test_missing_command_is_a_clear_error(run_mcp: RunMcp, pytester: pytest.Pyte
 def test_server_inherits_the_environment(run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("API_KEY", "secret-123")
     result = run_mcp("needs_env.py")
-    result.assert_outcomes(passed=3)
+    result.assert_outcomes(passed=3, skipped=1)
 
 
 def test_server_without_its_environment_says_why(
@@ -158,7 +159,7 @@ def test_server_without_its_environment_says_why(
 
 
 def test_static_schema_checks(run_mcp: RunMcp) -> None:
-    result = run_mcp("bad_schemas.py", args=("-k", "not contract", "-rfw"))
+    result = run_mcp("bad_schemas.py", args=("-k", "not contract and not rejects_invalid", "-rfw"))
     result.assert_outcomes(passed=10, failed=4, warnings=1)
     result.stdout.fnmatch_lines_random(
         [
@@ -179,7 +180,7 @@ def test_static_schema_checks(run_mcp: RunMcp) -> None:
 
 def test_unsatisfiable_input_schema_names_the_tool_and_why(run_mcp: RunMcp) -> None:
     result = run_mcp("bad_schemas.py", args=("-k", "impossible or draft07_ok"))
-    result.assert_outcomes(passed=5, failed=1)
+    result.assert_outcomes(passed=6, failed=1, skipped=1)
     result.stdout.fnmatch_lines(
         ["FAILED mcp:bad-schemas::impossible::contract - no inputs can be*"]
     )
@@ -194,7 +195,7 @@ def test_ini_setting_names_the_server(pytester: pytest.Pytester) -> None:
         """
     )
     result = pytester.runpytest_subprocess("-p", "no:randomly")
-    result.assert_outcomes(passed=6)
+    result.assert_outcomes(passed=8)
     result.stdout.fnmatch_lines(["legacy-only (protocol *): 2 tools, 10 calls, 0 returned isError"])
 
 
@@ -208,7 +209,7 @@ def test_bad_option_value_is_a_usage_error(pytester: pytest.Pytester) -> None:
 
 def test_two_servers_in_one_run(run_mcp: RunMcp) -> None:
     result = run_mcp("legacy_only.py", "paginated.py", args=("--mcp-max-examples=5",))
-    result.assert_outcomes(passed=27)
+    result.assert_outcomes(passed=36)
 
 
 def test_typescript_sdk_server_falls_back_to_the_handshake(
@@ -217,13 +218,13 @@ def test_typescript_sdk_server_falls_back_to_the_handshake(
     result = pytester.runpytest_subprocess(
         f"--mcp-server={ts_server_command}", "-p", "no:randomly", "--mcp-max-examples=20"
     )
-    result.assert_outcomes(passed=6)
+    result.assert_outcomes(passed=8)
     result.stdout.fnmatch_lines(["ts-legacy (protocol 2025-*): 2 tools, 40 calls*"])
 
 
 def test_error_results_are_counted_and_a_barely_exercised_tool_warns(run_mcp: RunMcp) -> None:
     result = run_mcp("always_error.py", args=("--mcp-max-examples=20", "-rw"))
-    result.assert_outcomes(passed=6, warnings=1)
+    result.assert_outcomes(passed=8, warnings=1)
     result.stdout.fnmatch_lines(
         [
             "*always-error lookup: 20 of 20 calls returned isError, so the output contract was "
@@ -239,7 +240,7 @@ def test_one_server_process_per_run_and_it_is_gone_afterwards(
     pid_file = pytester.path / "pids.txt"
     monkeypatch.setenv("MCP_FIXTURE_PID_FILE", str(pid_file))
     result = run_mcp("paginated.py", args=("--mcp-max-examples=5",))
-    result.assert_outcomes(passed=21)
+    result.assert_outcomes(passed=28)
     pids = [int(line) for line in pid_file.read_text().split()]
     assert len(pids) == 1, "every item must reuse the one server process"
     status = Path(f"/proc/{pids[0]}/status")

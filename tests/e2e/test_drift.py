@@ -99,7 +99,7 @@ def test_strict_fails_on_additive_and_cosmetic_drift_too(
 
 def test_k_selects_the_drift_item_of_one_tool(run_mcp: RunMcp, recorded_v1: Path) -> None:
     result = run_mcp("surface.py", args=("-k", "maximum_lowered and drift"))
-    result.assert_outcomes(failed=1, deselected=96)
+    result.assert_outcomes(failed=1, deselected=128)
 
 
 def test_update_accepts_and_the_next_run_passes_without_rewriting(
@@ -122,7 +122,7 @@ def test_ci_fails_on_a_missing_surface_and_writes_nothing(
 ) -> None:
     monkeypatch.setenv("CI", "true")
     result = run_mcp("surface.py", args=("-k", "required_added and drift"))
-    result.assert_outcomes(failed=1, deselected=95)
+    result.assert_outcomes(failed=1, deselected=127)
     result.stdout.fnmatch_lines(
         ["no tool surface is recorded for this tool (*required_added.json), and CI is set*"]
     )

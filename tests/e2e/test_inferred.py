@@ -33,7 +33,7 @@ def test_first_run_records_one_reviewable_file_per_tool(
     run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
 ) -> None:
     result = run_mcp("inferred.py", args=("-k", "not list_items"))
-    result.assert_outcomes(passed=9)
+    result.assert_outcomes(passed=12)
     files = snapshot_bytes(pytester.path)
     assert sorted(files) == ["describe.json", "get_item.json", "raw_structured.json"]
     record = json.loads(files["get_item.json"])
@@ -62,11 +62,11 @@ def test_first_run_records_one_reviewable_file_per_tool(
 def test_second_run_with_no_change_writes_nothing_and_passes(
     run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
 ) -> None:
-    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=3)
+    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=4)
     before = snapshot_bytes(pytester.path)
     mtime = (pytester.path / SNAPSHOTS / "get_item.json").stat().st_mtime_ns
     again = run_mcp("inferred.py", args=("-k", "get_item"))
-    again.assert_outcomes(passed=3)
+    again.assert_outcomes(passed=4)
     assert snapshot_bytes(pytester.path) == before
     assert (pytester.path / SNAPSHOTS / "get_item.json").stat().st_mtime_ns == mtime
     assert "recorded" not in again.stdout.str()
@@ -75,10 +75,10 @@ def test_second_run_with_no_change_writes_nothing_and_passes(
 def test_breaking_drift_fails_with_field_paths_and_the_shrunk_input(
     run_mcp: RunMcp, variant: object
 ) -> None:
-    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=3)
+    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=4)
     variant("breaking")  # type: ignore[operator]
     result = run_mcp("inferred.py", args=("-k", "get_item"))
-    result.assert_outcomes(passed=2, failed=1)
+    result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(
         [
             "drift from the recorded output contract",
@@ -91,21 +91,21 @@ def test_breaking_drift_fails_with_field_paths_and_the_shrunk_input(
 
 
 def test_change_of_output_kind_is_breaking(run_mcp: RunMcp, variant: object) -> None:
-    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=3)
+    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=4)
     variant("prose")  # type: ignore[operator]
     result = run_mcp("inferred.py", args=("-k", "get_item"))
-    result.assert_outcomes(passed=2, failed=1)
+    result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(["  output kind: json-text -> prose"])
 
 
 def test_additive_drift_passes_and_is_listed_with_the_accept_command(
     run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
 ) -> None:
-    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=3)
+    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=4)
     before = snapshot_bytes(pytester.path)
     variant("additive")  # type: ignore[operator]
     result = run_mcp("inferred.py", args=("-k", "get_item"))
-    result.assert_outcomes(passed=3)
+    result.assert_outcomes(passed=4)
     result.stdout.fnmatch_lines(
         [
             "  drift (accept it with: pytest * --mcp-snapshot-update):",
@@ -118,16 +118,16 @@ def test_additive_drift_passes_and_is_listed_with_the_accept_command(
 def test_update_accepts_drift_and_the_next_run_passes(
     run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
 ) -> None:
-    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=3)
+    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=4)
     first = json.loads(snapshot_bytes(pytester.path)["get_item.json"])["output"]
     variant("breaking")  # type: ignore[operator]
     run_mcp("inferred.py", args=("-k", "get_item", "--mcp-snapshot-update")).assert_outcomes(
-        passed=3
+        passed=4
     )
     accepted = json.loads(snapshot_bytes(pytester.path)["get_item.json"])["output"]
     assert accepted["observations"] > first["observations"]
     assert accepted["schema"]["properties"]["price"]["type"] == ["number", "string"]
-    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=3)
+    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=4)
 
 
 def test_ci_never_writes_and_a_missing_contract_says_how_to_record_it(
@@ -135,7 +135,7 @@ def test_ci_never_writes_and_a_missing_contract_says_how_to_record_it(
 ) -> None:
     monkeypatch.setenv("CI", "true")
     result = run_mcp("inferred.py", args=("-k", "get_item"))
-    result.assert_outcomes(passed=1, failed=2)
+    result.assert_outcomes(passed=2, failed=2)
     result.stdout.fnmatch_lines(
         [
             "no contract is recorded for this tool (*get_item.json), and CI is set, so none is "
@@ -160,11 +160,11 @@ def test_update_is_refused_under_ci(
 def test_corrupted_snapshot_is_a_clear_error_and_is_left_alone(
     run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
 ) -> None:
-    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=3)
+    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=4)
     path = pytester.path / SNAPSHOTS / "get_item.json"
     path.write_text('{"format_version": 1, "tool": "get_item", "output": {"sour')
     result = run_mcp("inferred.py", args=("-k", "get_item", "--mcp-snapshot-update"))
-    result.assert_outcomes(passed=1, failed=2)
+    result.assert_outcomes(passed=2, failed=2)
     result.stdout.fnmatch_lines(
         ["the recorded contract *get_item.json cannot be read: not valid JSON*"]
     )
@@ -178,7 +178,7 @@ def test_update_prunes_stale_contracts_only_when_every_tool_ran(
     stale.parent.mkdir(parents=True)
     stale.write_text(json.dumps({"format_version": 1, "tool": "removed_tool"}))
     partial = run_mcp("inferred.py", args=("-k", "get_item", "--mcp-snapshot-update"))
-    partial.assert_outcomes(passed=3)
+    partial.assert_outcomes(passed=4)
     assert stale.exists()
     full = run_mcp("inferred.py", args=("--mcp-snapshot-update", "--mcp-max-examples=10"))
     assert full.ret == 0

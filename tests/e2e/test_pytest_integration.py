@@ -11,14 +11,14 @@ from ..conftest import RunMcp, server_command
 
 def test_k_selects_one_tool(run_mcp: RunMcp) -> None:
     result = run_mcp("broken_output.py", args=("-k", "healthy", "-v"))
-    result.assert_outcomes(passed=3, deselected=3)
+    result.assert_outcomes(passed=4, deselected=4)
 
 
 def test_deselect_by_node_id(run_mcp: RunMcp) -> None:
     result = run_mcp(
         "broken_output.py", args=("--deselect", "mcp:broken-output::price_quote::contract")
     )
-    result.assert_outcomes(passed=5, deselected=1)
+    result.assert_outcomes(passed=7, deselected=1)
 
 
 def test_exitfirst_stops_at_the_first_failure(run_mcp: RunMcp) -> None:
@@ -29,9 +29,9 @@ def test_exitfirst_stops_at_the_first_failure(run_mcp: RunMcp) -> None:
 
 def test_last_failed_reruns_only_the_failing_check(run_mcp: RunMcp) -> None:
     first = run_mcp("broken_output.py", args=("--mcp-max-examples=100",))
-    first.assert_outcomes(passed=5, failed=1)
+    first.assert_outcomes(passed=7, failed=1)
     again = run_mcp("broken_output.py", args=("--lf", "--mcp-max-examples=100"))
-    again.assert_outcomes(failed=1, deselected=5)
+    again.assert_outcomes(failed=1, deselected=7)
     again.stdout.fnmatch_lines(["*run-last-failure: rerun previous 1 failure*"])
 
 
@@ -48,6 +48,8 @@ def test_junit_has_one_testcase_per_check_with_the_failure_text(
         ("mcp:broken-output.price_quote", "contract"),
         ("mcp:broken-output.healthy", "schema"),
         ("mcp:broken-output.healthy", "contract"),
+        ("mcp:broken-output.price_quote", "rejects_invalid"),
+        ("mcp:broken-output.healthy", "rejects_invalid"),
     }
     failure = cases[("mcp:broken-output.price_quote", "contract")].find("failure")
     assert failure is not None
@@ -93,4 +95,4 @@ def test_works_beside_other_plugins(
     result = pytester.runpytest_subprocess(
         f"--mcp-server={server_command('legacy_only.py')}", "--mcp-max-examples=10", *plugin_args
     )
-    result.assert_outcomes(passed=7)
+    result.assert_outcomes(passed=9)

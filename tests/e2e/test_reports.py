@@ -33,7 +33,7 @@ def _check_broken_output(document: dict[str, Any]) -> None:
     server = document["servers"][0]
     assert server["name"] == "broken-output" and server["started"] is True
     assert server["tools_listed"] == 2
-    assert server["checks"] == {"passed": 5, "failed": 1, "skipped": 0, "not_run": 0}
+    assert server["checks"] == {"passed": 7, "failed": 1, "skipped": 0, "not_run": 0}
     assert server["coverage"] == {
         "output_schema": 1.0,
         "contract": 1.0,
@@ -61,7 +61,7 @@ def test_report_of_a_failing_run(run_mcp: RunMcp, pytester: pytest.Pytester) -> 
     result = run_mcp(
         "broken_output.py", args=("--mcp-max-examples=100", "--mcp-report=report.json")
     )
-    result.assert_outcomes(passed=5, failed=1)
+    result.assert_outcomes(passed=7, failed=1)
     document = _load(pytester.path / "report.json")
     assert document["pytest_exit_status"] == 1
     _check_broken_output(document)
@@ -94,7 +94,7 @@ def test_xdist_report_and_github_step_summary(
         args=("--mcp-max-examples=100", "--mcp-report=out/report.json", "-n", "2"),
     )
     outcomes = result.parseoutcomes()
-    assert (outcomes["passed"], outcomes["failed"]) == (5, 1)
+    assert (outcomes["passed"], outcomes["failed"]) == (7, 1)
     # Each worker collects, so each may report the start failure: xdist shows one or both.
     assert outcomes["errors"] in (1, 2)
     document = _load(pytester.path / "out" / "report.json")
@@ -105,7 +105,7 @@ def test_xdist_report_and_github_step_summary(
     text = summary.read_text(encoding="utf-8")
     assert text.startswith("earlier step\n### MCP contracts\n")
     lines = text.splitlines()
-    assert "| broken-output | 2 | 5 | 1 | 100% | 100% | 0 |" in lines
+    assert "| broken-output | 2 | 7 | 1 | 100% | 100% | 0 |" in lines
     assert "| startup_crash.py | did not start | | | | | |" in lines
     assert f"- `{FAILING}`: {PROBLEM}" in lines
     assert any(
@@ -118,7 +118,7 @@ def test_unwritable_step_summary_only_warns(
 ) -> None:
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path))  # a folder: cannot be appended to
     result = run_mcp("legacy_only.py", args=("--mcp-max-examples=5",))
-    result.assert_outcomes(passed=6, warnings=1)
+    result.assert_outcomes(passed=8, warnings=1)
     assert result.ret == 0
     result.stdout.fnmatch_lines(["*could not append to GITHUB_STEP_SUMMARY*"])
 

@@ -34,7 +34,7 @@ def called(calls: Calls) -> set[str]:
 
 def test_default_run_never_calls_a_destructive_tool(run_mcp: RunMcp, calls: Calls) -> None:
     result = run_mcp("annotated.py", args=("--mcp-max-examples=5", "-rs"))
-    result.assert_outcomes(passed=14, skipped=1)
+    result.assert_outcomes(passed=18, skipped=2)
     assert called(calls) == {"read", "bare", "touch", "hinted"}
     result.stdout.fnmatch_lines(
         [
@@ -112,7 +112,7 @@ def test_an_invalid_configured_example_is_a_clear_failure(
         """
     )
     result = run_mcp("annotated.py", args=("-k", "touch and contract"))
-    result.assert_outcomes(failed=1, deselected=14)
+    result.assert_outcomes(failed=1, deselected=19)
     result.stdout.fnmatch_lines(["configured example 1 is not valid for the inputSchema"])
 
 
@@ -129,7 +129,7 @@ def test_server_environment_from_pyproject(
     result = pytester.runpytest_subprocess(
         f"--mcp-server={server_command('needs_env.py')}", "-p", "no:randomly"
     )
-    result.assert_outcomes(passed=3)
+    result.assert_outcomes(passed=3, skipped=1)
 
 
 def test_unknown_per_tool_key_is_a_usage_error(pytester: pytest.Pytester) -> None:
@@ -144,3 +144,67 @@ def test_unknown_per_tool_key_is_a_usage_error(pytester: pytest.Pytester) -> Non
     result.stderr.fnmatch_lines(
         ["*tool.mcp-contracts.tools.*read*: unknown key(s) *skipp*; allowed: skip, call, *"]
     )
+
+
+STRATEGY_CONFTEST = """
+from hypothesis import strategies as st
+
+def pytest_mcp_tool_strategy(server, tool):
+    assert server == "lookup"
+    if tool == "get_order":
+        return {"order_id": %s}
+    if tool == "list_files":
+        return st.just({"path": "/srv/data"})
+    return None
+"""
+
+
+def test_conftest_strategies_for_a_field_and_for_a_whole_input(
+    pytester: pytest.Pytester, run_mcp: RunMcp, calls: Calls
+) -> None:
+    pytester.makeconftest(STRATEGY_CONFTEST % 'st.sampled_from(["A-1001", "A-1002"])')
+    result = run_mcp("lookup.py", args=("--mcp-max-examples=20", "-k", "contract"))
+    assert result.ret == 0, result.stdout.str()
+    orders = [args for name, args in calls() if name == "get_order"]
+    assert len(orders) >= 5
+    assert {a["order_id"] for a in orders} <= {"A-1001", "A-1002"}
+    # The other property is still generated: present and absent, true and false.
+    assert {a.get("verbose") for a in orders} == {None, True, False}
+    assert {json.dumps(a) for name, a in calls() if name == "list_files"} == {
+        '{"path": "/srv/data"}'
+    }
+
+
+def test_a_conftest_strategy_the_schema_refuses_is_a_clear_failure(
+    pytester: pytest.Pytester, run_mcp: RunMcp, calls: Calls
+) -> None:
+    pytester.makeconftest(STRATEGY_CONFTEST % 'st.sampled_from(["A-1", "B-2"])')
+    result = run_mcp("lookup.py", args=("-k", "get_order and contract"))
+    result.assert_outcomes(failed=1, deselected=result.parseoutcomes()["deselected"])
+    result.stdout.fnmatch_lines(
+        ["a strategy from pytest_mcp_tool_strategy made an input the schema refuses"]
+    )
+    assert (
+        "produced {'order_id': 'B-2'}, which the inputSchema refuses: $.order_id: "
+        "'B-2' does not match '^A-[0-9]+$'"
+    ) in result.stdout.str()
+    assert all(args["order_id"] != "B-2" for _, args in calls())
+
+
+def test_a_conftest_strategy_for_an_undeclared_property_says_which(
+    pytester: pytest.Pytester, run_mcp: RunMcp
+) -> None:
+    pytester.makeconftest(
+        "from hypothesis import strategies as st\n"
+        "def pytest_mcp_tool_strategy(tool):\n"
+        "    return {'orderid': st.just('A-1')} if tool == 'get_order' else None\n"
+    )
+    result = run_mcp("lookup.py", args=("-k", "get_order and contract"))
+    result.stdout.fnmatch_lines(
+        [
+            "pytest_mcp_tool_strategy cannot be used here",
+            "*supplies a strategy for 'orderid', which the inputSchema does not declare "
+            "(its properties: order_id, verbose)*",
+        ]
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED

@@ -7,7 +7,13 @@ raises as RpcError. `server/discover` is refused with -32601, as every handshake
 does. Options:
 
 - `list_page(cursor)`: answer `tools/list` per cursor (pagination) instead of one page;
-- `strict_lifecycle`: refuse `tools/*` with -32600 until `notifications/initialized`.
+- `strict_lifecycle`: refuse `tools/*` with -32600 until `notifications/initialized`;
+- `validate` (default true): refuse arguments the tool's inputSchema does not allow with
+  -32602, as TypeScript-SDK servers of that era do; false hands them to `call` unchecked.
+
+`call` and `list_page` may also return `Raw(write)` instead of a result: then no response
+is sent, and `write(request_id, out)` puts whatever bytes it likes on the binary stdout
+`out` (a broken response, stray lines, a stream of chunks too large to hold).
 
 With MCP_FIXTURE_PID_FILE set, the server appends its pid to that file at start, so a test
 can check that the process is gone after the run.
@@ -26,6 +32,13 @@ class RpcError(Exception):
         self.code, self.message = code, message
 
 
+class Raw:
+    """Returned instead of a result: `write(request_id, out)` writes the reply bytes itself."""
+
+    def __init__(self, write):
+        self.write = write
+
+
 def text_result(value, *, structured=None, is_error=False):
     result = {"content": [{"type": "text", "text": value}]}
     if structured is not None:
@@ -40,9 +53,25 @@ def send(obj):
     sys.stdout.flush()
 
 
-def serve(name, tools, call, *, list_page=None, strict_lifecycle=False):
+def invalid_params(tool, arguments):
+    """The first reason `arguments` do not fit the tool's inputSchema, or None."""
+    schema = tool.get("inputSchema") if isinstance(tool, dict) else None
+    if not isinstance(schema, dict):
+        return None
+    import jsonschema  # only when a tool is called: most fixtures start faster without it
+
+    try:
+        validator = jsonschema.validators.validator_for(schema)(schema)
+        error = next(iter(validator.iter_errors(arguments)), None)
+    except Exception:  # a schema built to hurt: leave the arguments to the tool
+        return None
+    return None if error is None else error.message
+
+
+def serve(name, tools, call, *, list_page=None, strict_lifecycle=False, validate=True):
     """Answer requests until stdin closes; never die on a bad request."""
     state = {"initialized": False}
+    by_name = {t.get("name"): t for t in tools if isinstance(t, dict)} if validate else {}
     if os.environ.get("MCP_FIXTURE_PID_FILE"):
         with open(os.environ["MCP_FIXTURE_PID_FILE"], "a") as pid_file:
             pid_file.write(f"{os.getpid()}\n")
@@ -66,6 +95,9 @@ def serve(name, tools, call, *, list_page=None, strict_lifecycle=False):
         arguments = params.get("arguments") or {}
         if not isinstance(arguments, dict):
             raise RpcError(-32602, "arguments must be an object")
+        problem = invalid_params(by_name.get(params.get("name")), arguments)
+        if problem is not None:
+            raise RpcError(-32602, f"Invalid params: {problem}")
         return call(params.get("name"), arguments)
 
     for raw in iter(sys.stdin.buffer.readline, b""):  # bytes: no locale-dependent decoding
@@ -85,13 +117,12 @@ def serve(name, tools, call, *, list_page=None, strict_lifecycle=False):
                 state["initialized"] = True
             continue
         try:
-            send(
-                {
-                    "jsonrpc": "2.0",
-                    "id": msg["id"],
-                    "result": handle(msg["method"], msg.get("params") or {}),
-                }
-            )
+            result = handle(msg["method"], msg.get("params") or {})
+            if isinstance(result, Raw):
+                result.write(msg["id"], sys.stdout.buffer)
+                sys.stdout.buffer.flush()
+            else:
+                send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
         except RpcError as exc:
             error = {"code": exc.code, "message": exc.message}
             send({"jsonrpc": "2.0", "id": msg["id"], "error": error})

@@ -173,3 +173,71 @@ def test_legacy_structured_content_must_be_an_object() -> None:
 
 def test_tool_without_output_schema_accepts_any_result() -> None:
     assert check_result(tool(), {"content": text("prose")}, protocol_version=MODERN) == []
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ([{"text": "no type"}], "content[0] has no string 'type'"),
+        (["just text"], "content[0] is not an object"),
+        ([*text("ok"), {"type": "text", "value": "x"}], "content[1] is a 'text' block without"),
+        ([{"type": "image", "data": "AA=="}], "'image' block without a string 'mimeType'"),
+        ([{"type": "resource", "resource": "x"}], "'resource' block without a 'resource'"),
+    ],
+)
+def test_content_blocks_must_be_content_blocks(content: list[Any], message: str) -> None:
+    [finding] = check_result(tool(), {"content": content}, protocol_version=MODERN)
+    assert finding.message.startswith("the result is not a CallToolResult: ")
+    assert message in finding.message
+
+
+def test_an_unknown_content_block_type_is_left_alone() -> None:
+    result = {"content": [{"type": "hologram", "frames": 3}]}
+    assert check_result(tool(), result, protocol_version=MODERN) == []
+
+
+LOOP = {"a": {"$ref": "#/$defs/b"}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}}
+
+
+def test_a_ref_loop_that_never_moves_into_the_instance_is_a_schema_error() -> None:
+    schema = {"type": "object", "properties": {"x": {"$ref": "#/$defs/a"}}, "$defs": LOOP}
+    [finding] = check_listing(tool(inputSchema=schema), protocol_version=MODERN)
+    assert "$ref loop" in finding.message
+    assert "#/$defs/a -> #/$defs/b -> #/$defs/a" in finding.message
+
+
+def test_recursion_through_properties_or_items_is_no_loop() -> None:
+    node = {
+        "type": "object",
+        "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/node"}}},
+    }
+    schema = {"type": "object", "properties": {"root": {"$ref": "#/$defs/node"}}}
+    listed = tool(inputSchema={**schema, "$defs": {"node": node}})
+    assert check_listing(listed, protocol_version=MODERN) == []
+
+
+@pytest.mark.parametrize(
+    ("output_schema", "message"),
+    [
+        (
+            {"type": "object", "properties": {"v": {"$ref": "#/$defs/a"}}, "$defs": LOOP},
+            "recursed too deeply",
+        ),
+        (
+            {"type": "object", "properties": {"v": {"$ref": "http://127.0.0.1:9/s.json"}}},
+            "refers to 'http://127.0.0.1:9/s.json', which cannot be resolved",
+        ),
+    ],
+)
+def test_an_output_schema_that_cannot_validate_is_a_finding_not_a_crash(
+    output_schema: dict[str, Any], message: str
+) -> None:
+    listed = tool(outputSchema=output_schema)
+    result = {"content": text('{"v": 1}'), "structuredContent": {"v": 1}}
+    [finding] = check_result(listed, result, protocol_version=MODERN)
+    assert message in finding.message
+
+
+def test_a_cut_entry_reports_only_its_own_problem() -> None:
+    listed = ToolSpec("deep", "deep", {"inputSchema": {"type": 5}}, ("too deep",), cut=True)
+    assert [f.message for f in check_listing(listed, protocol_version=MODERN)] == ["too deep"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -123,6 +124,64 @@ def test_oversized_message_is_refused_without_holding_it(connect) -> None:
         conn.request("big", {}, timeout=5)
     # The connection survives: the next, normal answer arrives.
     assert conn.request("small", {}, timeout=5) == {"text": "x"}
+
+
+def test_an_oversized_message_is_never_held_whole(connect) -> None:
+    # 8 MB against a 2 MB cap: read in 1 MB chunks, dropped as soon as the cap is passed.
+    conn = connect(
+        legacy('answer(msg, {"text": "x" * (8 << 20 if msg["method"] == "big" else 1)})'),
+        max_bytes=2 << 20,
+    )
+    with pytest.raises(ProtocolViolation, match=r"could not be read: it was a message of \d+ "):
+        conn.request("big", {}, timeout=10)
+    assert conn.request("small", {}, timeout=5) == {"text": "x"}
+
+
+def test_a_message_too_deep_for_the_json_module_is_still_read(connect) -> None:
+    # json.loads gives up near 1,000 levels (RecursionError): that must not kill the reader.
+    conn = connect(
+        legacy(
+            'sys.stdout.write(\'{"jsonrpc": "2.0", "id": %d, "result": {"deep": \' % msg["id"]'
+            ' + "[" * 5000 + "]" * 5000 + "}}\\n"); sys.stdout.flush()'
+        )
+    )
+    value = conn.request("tools/list", {}, timeout=5)["deep"]
+    depth = 0
+    while value:
+        value, depth = value[0], depth + 1
+    assert depth == 4999
+    assert conn.request("tools/list", {}, timeout=5)  # and the connection goes on
+
+
+def test_a_message_deeper_than_any_reader_allows_fails_its_request(connect) -> None:
+    conn = connect(
+        legacy('sys.stdout.write("[" * 200001 + "]" * 200001 + "\\n"); sys.stdout.flush()')
+    )
+    with pytest.raises(ProtocolViolation, match="nested deeper than 100000 levels"):
+        conn.request("tools/list", {}, timeout=5)
+
+
+@pytest.mark.parametrize(
+    ("response", "message"),
+    [
+        ('{"jsonrpc": "2.0", "id": ID}', 'neither "result" nor "error"'),
+        (
+            '{"jsonrpc": "2.0", "id": ID, "result": {}, "error": {"code": 1, "message": "m"}}',
+            'both "result" and "error"',
+        ),
+        ('{"jsonrpc": "1.0", "id": ID, "result": {}}', '"jsonrpc" must be "2.0", got "1.0"'),
+        ('{"id": ID, "result": {}}', '"jsonrpc" must be "2.0", got null'),
+        ('{"jsonrpc": "2.0", "id": ID, "error": "boom"}', '"error" is not an object'),
+        ('{"jsonrpc": "2.0", "id": ID, "result": "hello"}', "the result of x is not an object"),
+    ],
+)
+def test_an_invalid_json_rpc_response_is_a_protocol_violation(
+    connect, response: str, message: str
+) -> None:
+    write = f'sys.stdout.write({response!r}.replace("ID", str(msg["id"])) + "\\n")'
+    conn = connect(legacy(write + "; sys.stdout.flush()"))
+    with pytest.raises(ProtocolViolation, match=re.escape(message)):
+        conn.request("x", {}, timeout=5)
 
 
 def test_json_rpc_error_is_raised_with_its_code(connect) -> None:

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from pytest_mcp_contracts.connect import ProtocolViolation, ServerCommand
-from pytest_mcp_contracts.discover import build_surface, command_label, list_tools, safe_name
+from pytest_mcp_contracts.discover import (
+    CUT_MARKER,
+    MAX_ENTRY_DEPTH,
+    build_surface,
+    command_label,
+    list_tools,
+    safe_name,
+)
 
 
 class FakeConnection:
@@ -86,9 +94,45 @@ def test_duplicate_and_case_clashing_names_get_distinct_node_names() -> None:
     surface = build_surface(FakeConnection({}), listed)  # type: ignore[arg-type]
     node_names = [t.node_name for t in surface.tools]
     assert len({n.lower() for n in node_names}) == len(node_names)
+    # A name listed twice is one tool (calls go by name): its first entry, flagged.
+    assert [t.name for t in surface.tools] == ["Foo", "foo", "", ""]
     assert "listed 2 times" in surface.tools[1].problems[0]
-    assert surface.tools[3].problems == ("the tool has no name",)
-    assert "not an object" in surface.tools[4].problems[0]
+    assert surface.tools[2].problems == ("the tool has no name",)
+    assert "not an object" in surface.tools[3].problems[0]
+
+
+def test_a_clash_suffix_never_takes_the_name_of_a_listed_tool() -> None:
+    # The old numbering gave both the second "foo" and the real "foo-2" the node name foo-2,
+    # and so one snapshot file.
+    surface = build_surface(FakeConnection({}), tools("foo", "Foo", "foo-2"))  # type: ignore[arg-type]
+    assert [t.node_name for t in surface.tools] == ["foo", "Foo-3", "foo-2"]
+
+
+@pytest.mark.parametrize("name", ["CON", "con", "Nul.txt", "LPT1", "com9"])
+def test_windows_device_names_are_not_file_names(name: str) -> None:
+    assert safe_name(name).startswith(name + "-")
+
+
+def _depth(value: Any) -> int:
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        children = node.values() if isinstance(node, dict) else node
+        stack += [(c, depth + 1) for c in children if isinstance(c, (dict, list))]
+    return deepest
+
+
+def test_an_entry_nested_too_deeply_is_cut_and_flagged() -> None:
+    deep: dict[str, Any] = {"type": "string"}
+    for _ in range(MAX_ENTRY_DEPTH):
+        deep = {"type": "object", "properties": {"a": deep}}
+    listed = [*tools("flat"), {"name": "deep", "inputSchema": deep}]
+    flat, cut = build_surface(FakeConnection({}), listed).tools  # type: ignore[arg-type]
+    assert not flat.cut and not flat.problems
+    assert cut.cut and "nests deeper than 256 levels" in cut.problems[0]
+    assert _depth(cut.raw) == MAX_ENTRY_DEPTH
+    assert CUT_MARKER in json.dumps(cut.raw)
 
 
 @pytest.mark.parametrize(

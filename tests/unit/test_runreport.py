@@ -137,7 +137,7 @@ EXPECTED: dict[str, Any] = {
             "calls": 120,
             "error_results": 3,
             "restarts": 1,
-            "checks": {"passed": 4, "failed": 3, "skipped": 1, "not_run": 2},
+            "checks": {"passed": 4, "failed": 3, "skipped": 1, "not_run": 5},
             "coverage": {
                 "output_schema": 0.3333,
                 "contract": 0.6667,
@@ -166,9 +166,11 @@ EXPECTED: dict[str, Any] = {
                             "message": "structuredContent does not match the outputSchema "
                             "(2020-12)",
                         },
+                        "rejects_invalid": {"outcome": "not_run"},
                     },
                     "calls": 70,
                     "error_results": 3,
+                    "invalid_calls": 0,
                     "output": {
                         "source": "declared",
                         "quality": "declared",
@@ -188,9 +190,11 @@ EXPECTED: dict[str, Any] = {
                             "duration": 0.5,
                             "message": "drift from the recorded output contract",
                         },
+                        "rejects_invalid": {"outcome": "not_run"},
                     },
                     "calls": 50,
                     "error_results": 0,
+                    "invalid_calls": 0,
                     "output": {
                         "source": "inferred",
                         "quality": "validated",
@@ -206,9 +210,11 @@ EXPECTED: dict[str, Any] = {
                         "schema": {"outcome": "skipped", "duration": 0.0, "message": "why"},
                         "drift": {"outcome": "not_run"},
                         "contract": {"outcome": "not_run"},
+                        "rejects_invalid": {"outcome": "not_run"},
                     },
                     "calls": 0,
                     "error_results": 0,
+                    "invalid_calls": 0,
                     "output": {
                         "source": None,
                         "quality": "unknown",
@@ -229,6 +235,7 @@ EXPECTED: dict[str, Any] = {
                     },
                     "calls": 0,
                     "error_results": 0,
+                    "invalid_calls": 0,
                     "output": None,
                 },
             ],

@@ -1,0 +1,107 @@
+"""The rejects_invalid check: send inputs the inputSchema refuses and expect them refused.
+
+A refusal is a result with ``isError: true`` or the JSON-RPC error -32602 (invalid params).
+A crash, a hang, a broken reply or any other JSON-RPC error (an internal error) fails the
+check at once: a server must survive bad input. A success result means the tool accepted an
+input its own schema forbids; the item warns or fails on those (``--mcp-rejects-invalid``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from .call import CallOutcome, ManagedServer
+from .connect import CallTimeout, ServerDied, ServerError
+from .contract import ContractFailure, failure, server_unavailable
+from .discover import ToolSpec
+from .invalid import InvalidInput
+
+INVALID_PARAMS: Final = -32602
+CHECK: Final = "rejects_invalid"
+HOW_TO_REFUSE: Final = (
+    "refuse arguments the inputSchema does not allow with a result with isError: true and a "
+    "message saying what is wrong (or the JSON-RPC error -32602 Invalid params)"
+)
+
+
+@dataclass
+class Refusals:
+    """How the tool answered the invalid inputs it was sent."""
+
+    sent: int = 0
+    accepted: list[tuple[InvalidInput, CallOutcome]] = field(default_factory=list)
+
+    @property
+    def refused(self) -> int:
+        return self.sent - len(self.accepted)
+
+    def summary(self) -> str:
+        return f"{self.sent} invalid inputs sent, {self.refused} refused"
+
+
+def problem_with(outcome: CallOutcome) -> str | None:
+    """What is wrong with the answer to an invalid input beyond accepting it, or None."""
+    if outcome.failure is not None:
+        if isinstance(outcome.failure, CallTimeout):
+            return f"an invalid input hung the tool: {outcome.failure.message}"
+        if isinstance(outcome.failure, ServerDied):
+            return f"an invalid input killed the server: {outcome.failure.message}"
+        return f"the server broke the protocol on an invalid input: {outcome.failure.message}"
+    error = outcome.rpc_error
+    if error is not None and error.code != INVALID_PARAMS:
+        return (
+            f"an invalid input was answered with JSON-RPC error {error.code} ({error.message}), "
+            "an internal error, instead of a refusal"
+        )
+    return None
+
+
+def run_rejects_invalid(
+    server: ManagedServer, tool: ToolSpec, cases: list[InvalidInput]
+) -> Refusals:
+    """Send every case; raise ContractFailure at the first that breaks the server."""
+    refusals = Refusals()
+    for case in cases:
+        try:
+            outcome = server.call(tool.name, case.arguments, invalid=True)
+        except ServerError as exc:
+            raise server_unavailable(server, tool, exc, CHECK) from None
+        refusals.sent += 1
+        problem = problem_with(outcome)
+        if problem is not None:
+            raise _broken(server, tool, case, outcome, problem)
+        if outcome.result is not None and not outcome.is_error_result:
+            refusals.accepted.append((case, outcome))
+    return refusals
+
+
+def _broken(
+    server: ManagedServer, tool: ToolSpec, case: InvalidInput, outcome: CallOutcome, problem: str
+) -> ContractFailure:
+    tail = outcome.failure.stderr_tail if outcome.failure is not None else None
+    return failure(
+        server,
+        tool,
+        CHECK,
+        problem,
+        details=(f"the input is invalid because {case.why}", HOW_TO_REFUSE),
+        arguments=case.arguments,
+        input_label="invalid input sent:",
+        request_json=outcome.request_json(),
+        request_after_handshake=server.protocol_version != "2026-07-28",
+        stderr_tail=tail if tail else server.stderr_tail(),
+    )
+
+
+def accepted_lines(refusals: Refusals, limit: int = 10) -> list[str]:
+    """One line per accepted invalid input: why it is invalid, and the input."""
+    from .report import short_json
+
+    lines = [
+        f"{case.why}: {short_json(case.arguments, limit=300)}"
+        for case, _ in refusals.accepted[:limit]
+    ]
+    if len(refusals.accepted) > limit:
+        lines.append(f"… and {len(refusals.accepted) - limit} more")
+    return lines

@@ -1,0 +1,104 @@
+"""The rejects_invalid check: inputs the schema refuses must be refused, and must never
+crash, hang or break the server."""
+
+from __future__ import annotations
+
+import pytest
+
+from ..conftest import RunMcp
+
+ARGS = ("-k", "rejects_invalid", "-rA", "--mcp-call-timeout=2", "-p", "no:cacheprovider")
+
+
+def outcome_of(result: pytest.RunResult, tool: str) -> str:
+    node = f"mcp:fragile-validation::{tool}::rejects_invalid"
+    for line in result.stdout.lines:
+        for outcome in ("PASSED", "FAILED", "SKIPPED"):
+            if line.startswith(outcome) and node in line:
+                return outcome
+    raise AssertionError(f"no outcome for {node}")
+
+
+def test_refusals_pass_and_a_broken_server_fails_with_the_input(run_mcp: RunMcp) -> None:
+    result = run_mcp("fragile_validation.py", args=ARGS)
+    outcomes = {
+        tool: outcome_of(result, tool)
+        for tool in ("refuses", "error_result", "internal", "dies", "hangs", "accepts")
+    }
+    assert outcomes == {
+        "refuses": "PASSED",
+        "error_result": "PASSED",
+        "internal": "FAILED",
+        "dies": "FAILED",
+        "hangs": "FAILED",
+        "accepts": "PASSED",  # a warning by default
+    }
+    result.stdout.fnmatch_lines(
+        [
+            "an invalid input was answered with JSON-RPC error -32603 (Internal error), an "
+            "internal error, instead of a refusal",
+            "  the input is invalid because required property 'n' is missing",
+            "*refuse arguments the inputSchema does not allow with a result with isError: true*",
+            "invalid input sent:",
+            "    {}",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "an invalid input killed the server: *",
+            "*fatal: cannot handle that input",
+        ]
+    )
+    result.stdout.fnmatch_lines(["an invalid input hung the tool: *"])
+    # The tools after the crash and the hang ran against a restarted server.
+    result.stdout.fnmatch_lines(
+        [
+            "*McpContractWarning: fragile-validation accepts: accepts invalid input: * of * "
+            "inputs the inputSchema refuses returned a success result (first: required "
+            "property 'n' is missing: {})*"
+        ]
+    )
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_accepting_invalid_input_can_be_made_a_failure(run_mcp: RunMcp) -> None:
+    result = run_mcp(
+        "fragile_validation.py", args=(*ARGS, "-k", "accepts", "--mcp-rejects-invalid=fail")
+    )
+    assert outcome_of(result, "accepts") == "FAILED"
+    result.stdout.fnmatch_lines(
+        [
+            "accepts invalid input: * of * inputs the inputSchema refuses returned a success "
+            "result",
+            "  required property 'n' is missing: {}",
+            "  'n' has the wrong type *",
+            "  'n' is -1, below minimum 0*",
+            "  extra property '__unexpected_property'*",
+        ]
+    )
+
+
+def test_per_tool_setting_and_off(pytester: pytest.Pytester, run_mcp: RunMcp) -> None:
+    pytester.makepyprojecttoml(
+        """
+        [tool.mcp-contracts.tools.accepts]
+        rejects_invalid = "fail"
+
+        [tool.mcp-contracts.tools.dies]
+        rejects_invalid = "off"
+        """
+    )
+    result = run_mcp("fragile_validation.py", args=(*ARGS, "-k", "accepts or dies"))
+    assert outcome_of(result, "accepts") == "FAILED"
+    assert outcome_of(result, "dies") == "SKIPPED"
+    result.stdout.fnmatch_lines(["*dies::rejects_invalid: --mcp-rejects-invalid=off*"])
+
+
+def test_invalid_calls_are_not_counted_as_error_results(run_mcp: RunMcp) -> None:
+    result = run_mcp("typed_ok.py", args=("-v", "--mcp-max-examples=5"))
+    result.stdout.fnmatch_lines(
+        [
+            "*mcp:typed-ok::add::rejects_invalid PASSED*",
+            "typed-ok (protocol 2026-07-28): 3 tools, 15 calls, 0 returned isError",
+        ]
+    )

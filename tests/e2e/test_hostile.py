@@ -120,6 +120,19 @@ class Run:
 RunHostile = Callable[..., Run]
 
 
+def contract_failures_not_as_expected(
+    run: Run, server: str, expected: dict[str, str]
+) -> dict[str, tuple[str, list[str]]]:
+    """Tools whose contract item did not fail with the expected problem (its first words)."""
+    wrong = {}
+    for tool, problem in expected.items():
+        outcome = run.outcome(f"mcp:{server}::{tool}::contract")
+        text = run.failure(f"{server} {tool} [contract]") if outcome == "FAILED" else ""
+        if not text.startswith(problem):
+            wrong[tool] = (outcome, text.splitlines()[:1])
+    return wrong
+
+
 @pytest.fixture
 def run_hostile(run_mcp: RunMcp, pytester: pytest.Pytester) -> RunHostile:
     """Run one fixture server in record mode and check what every hostile run must hold:
@@ -183,13 +196,7 @@ BAD_JSONRPC = {
 
 def test_invalid_json_rpc_fails_that_tool(run_hostile: RunHostile) -> None:
     run = run_hostile("bad_jsonrpc.py", "--mcp-call-timeout=1", "--mcp-max-restarts=1")
-    wrong = {}
-    for tool, problem in BAD_JSONRPC.items():
-        outcome = run.outcome(f"mcp:bad-jsonrpc::{tool}::contract")
-        text = run.failure(f"bad-jsonrpc {tool} [contract]") if outcome == "FAILED" else ""
-        if not text.startswith(problem):
-            wrong[tool] = (outcome, text.splitlines()[:1])
-    assert not wrong, wrong
+    assert contract_failures_not_as_expected(run, "bad-jsonrpc", BAD_JSONRPC) == {}
     for check in ("schema", "drift", "contract"):
         assert run.outcome(f"mcp:bad-jsonrpc::ok::{check}") == "PASSED"
 
@@ -237,13 +244,7 @@ NOT_CALL_RESULT = {
 
 def test_result_that_is_not_a_call_tool_result(run_hostile: RunHostile) -> None:
     run = run_hostile("not_call_result.py")
-    wrong = {}
-    for tool, problem in NOT_CALL_RESULT.items():
-        outcome = run.outcome(f"mcp:not-call-result::{tool}::contract")
-        text = run.failure(f"not-call-result {tool} [contract]") if outcome == "FAILED" else ""
-        if not text.startswith(problem):
-            wrong[tool] = (outcome, text.splitlines()[:1])
-    assert not wrong, wrong
+    assert contract_failures_not_as_expected(run, "not-call-result", NOT_CALL_RESULT) == {}
     for check in ("schema", "drift", "contract"):
         assert run.outcome(f"mcp:not-call-result::ok::{check}") == "PASSED"
 

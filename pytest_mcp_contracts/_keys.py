@@ -17,3 +17,6 @@ if TYPE_CHECKING:
 SETTINGS_KEY: pytest.StashKey[Settings] = pytest.StashKey()
 SERVERS_KEY: pytest.StashKey[list[ManagedServer]] = pytest.StashKey()
 RECORDER_KEY: pytest.StashKey[Recorder] = pytest.StashKey()
+
+# xdist workeroutput: the contracts a worker leaves to the controller to write.
+HAND_OVER_KEY = "mcp_contracts_record"

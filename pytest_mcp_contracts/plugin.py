@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ._keys import RECORDER_KEY, SERVERS_KEY, SETTINGS_KEY
+from ._keys import HAND_OVER_KEY, RECORDER_KEY, SERVERS_KEY, SETTINGS_KEY
 from .settings import OPTIONS, Settings, SettingsError, resolve
 
 if TYPE_CHECKING:
@@ -32,6 +32,8 @@ class RunRecord:
         self.outcomes: dict[str, dict[str, Any]] = {}
         self.start_errors: dict[int, tuple[str, str]] = {}  # by position in SERVERS_KEY
         self.worker_facts: dict[str, Any] = {}  # by worker id
+        self.handed_over: dict[str, Any] = {}  # by worker id: the contracts it did not write
+        self.merged_facts: dict[str, Any] | None = None  # on an xdist controller, at the end
         self.lost_workers = 0
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -54,8 +56,11 @@ class XdistHooks:
         self.record = record
 
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
-        facts = getattr(node, "workeroutput", {}).get(WORKER_OUTPUT_KEY)
+        output = getattr(node, "workeroutput", {})
+        facts = output.get(WORKER_OUTPUT_KEY)
         worker = str(getattr(node.gateway, "id", id(node)))
+        if HAND_OVER_KEY in output:
+            self.record.handed_over[worker] = output[HAND_OVER_KEY]
         if facts is not None:
             self.record.worker_facts[worker] = facts
         elif worker not in self.record.worker_facts:
@@ -153,7 +158,16 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if recorder is not None:
         from .session import finish_recording
 
-        finish_recording(recorder, servers, session.config.stash[SETTINGS_KEY])
+        record = session.config.stash.get(RUN_RECORD_KEY, None)
+        finish_recording(
+            recorder,
+            servers,
+            session.config.stash[SETTINGS_KEY],
+            workeroutput=getattr(session.config, "workeroutput", None),
+            handed_over=[record.handed_over[w] for w in sorted(record.handed_over)]
+            if record is not None
+            else None,
+        )
     if RUN_RECORD_KEY in session.config.stash:
         _finish_run_report(session.config, int(exitstatus))
 
@@ -181,6 +195,11 @@ def _finish_run_report(config: pytest.Config, exit_status: int) -> None:
     if config.pluginmanager.hasplugin("dsession"):  # the xdist controller runs no server
         facts = runreport.merge_facts([record.worker_facts[w] for w in sorted(record.worker_facts)])
         partial = record.lost_workers > 0 or not record.worker_facts
+        recorder = config.stash.get(RECORDER_KEY, None)
+        if recorder is not None:  # the controller wrote the contracts the workers handed over
+            own = runreport.server_facts([], recorder, {}, config.rootpath)["snapshots"]
+            facts["snapshots"].update(written=own["written"], pruned=own["pruned"])
+        record.merged_facts = facts
     document = runreport.build_report(
         facts, record.outcomes, exit_status=exit_status, mode=settings.mode, partial=partial
     )
@@ -206,6 +225,15 @@ def _warn(message: str) -> None:
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     servers = terminalreporter.config.stash.get(SERVERS_KEY, [])
+    record = terminalreporter.config.stash.get(RUN_RECORD_KEY, None)
+    if not servers and record is not None and record.merged_facts is not None:
+        from .report import workers_summary_lines
+
+        terminalreporter.section("MCP contracts")
+        recorder = terminalreporter.config.stash[RECORDER_KEY]
+        for line in workers_summary_lines(record.merged_facts, recorder):
+            terminalreporter.write_line(line)
+        return
     if not servers:
         return
     from .report import server_summary_lines

@@ -40,16 +40,34 @@ def surface_of(tool: ToolSpec) -> dict[str, Any]:
 class _Learned:
     """An output section to compute at flush time, against the file as it is then."""
 
-    observations: ToolObservations
+    declared: bool
+    contract: RecordedContract | None = None  # what this run learned (undeclared output)
 
     def resolve(self, on_disk: Any) -> dict[str, Any]:
-        obs = self.observations
-        if obs.declared:
+        if self.declared or self.contract is None:
             return {"source": "declared", "quality": "declared"}
         base = None
         if isinstance(on_disk, dict) and on_disk.get("source") == "inferred":
             base = RecordedContract.from_data(on_disk)
-        return combine(base, obs.learned()).to_data()
+        return combine(base, self.contract).to_data()
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            LEARNED_KEY: True,
+            "declared": self.declared,
+            "contract": None if self.contract is None else self.contract.to_data(),
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> _Learned:
+        contract = data.get("contract")
+        return cls(
+            bool(data.get("declared")),
+            None if contract is None else RecordedContract.from_data(contract),
+        )
+
+
+LEARNED_KEY: Final = "__learned__"
 
 
 @dataclass
@@ -150,7 +168,7 @@ class Recorder:
         if not obs.passed:
             return
         # Under update the file's contract is folded in at flush: merged, as on disk then.
-        learned = _Learned(obs)
+        learned = _Learned(obs.declared, None if obs.declared else obs.learned())
         self.queue(surface, server, obs.tool, "output", learned, recorded=obs.has_record)
 
     def blocking(self, changes: list[Any]) -> list[Any]:
@@ -165,21 +183,24 @@ class Recorder:
 
     def stale(self, server: str, surface: ServerSurface) -> list[str]:
         """File names of recorded tools the server no longer lists."""
-        listed = {t.node_name for t in surface.tools}
+        return self._stale(server, {t.node_name for t in surface.tools})
+
+    def _stale(self, server: str, listed: set[str]) -> list[str]:
         return [name for name in self.store.recorded_tools(server) if name not in listed]
 
-    def flush(self, surfaces: dict[str, ServerSurface]) -> None:
+    def flush(self, listed: dict[str, set[str]]) -> None:
         """Write what was queued; under update, prune servers whose every tool ran.
 
-        Under the folder's lock, each file is read again and this run's sections are merged
-        into it as it is now: another run may have written it since this one started.
+        ``listed`` holds each server's listed tools (node names). Under the folder's lock,
+        each file is read again and this run's sections are merged into it as it is now:
+        another run may have written it since this one started.
         """
         if not self._pending and self.mode != UPDATE:
             return
         with self.store.locked():
             self._write_pending()
             if self.mode == UPDATE:
-                self._prune(surfaces)
+                self._prune(listed)
 
     def _write_pending(self) -> None:
         for (server, tool), pending in sorted(self._pending.items()):
@@ -198,14 +219,50 @@ class Recorder:
                 self.written.append(self.path(server, tool))
         self._pending.clear()
 
-    def _prune(self, surfaces: dict[str, ServerSurface]) -> None:
-        for server, surface in surfaces.items():
+    def _prune(self, listed: dict[str, set[str]]) -> None:
+        for server, tools in sorted(listed.items()):
             ran = {tool for (srv, tool) in self.ran if srv == server}
-            if ran >= {t.node_name for t in surface.tools}:
-                for name in self.stale(server, surface):
+            if ran >= tools:
+                for name in self._stale(server, tools):
                     if (server, name) in self.removals_seen:
                         self.store.delete(server, name)
                         self.pruned.append(self.path(server, name))
+
+    # -- xdist: workers hand what they would write to the controller, which writes once ----
+
+    def hand_over(self, listed: dict[str, set[str]]) -> dict[str, Any]:
+        """What this (worker) run would write, as JSON-able data for the controller."""
+        return {
+            "pending": [
+                {
+                    "server": server,
+                    "tool": tool,
+                    "server_name": pending.server_name,
+                    "tool_name": pending.tool_name,
+                    "sections": {
+                        name: value.to_data() if isinstance(value, _Learned) else value
+                        for name, value in pending.sections.items()
+                    },
+                }
+                for (server, tool), pending in sorted(self._pending.items())
+            ],
+            "ran": sorted(self.ran),
+            "removals_seen": sorted(self.removals_seen),
+            "listed": {server: sorted(tools) for server, tools in listed.items()},
+        }
+
+    def take_over(self, handed: dict[str, Any]) -> dict[str, set[str]]:
+        """Queue what a worker handed over; return its servers' listed tools."""
+        for entry in handed["pending"]:
+            pending = self._pending.setdefault(
+                (entry["server"], entry["tool"]), _Pending(entry["server_name"], entry["tool_name"])
+            )
+            for name, value in entry["sections"].items():
+                is_learned = isinstance(value, dict) and value.get(LEARNED_KEY) is True
+                pending.sections[name] = _Learned.from_data(value) if is_learned else value
+        self.ran |= {(server, tool) for server, tool in handed["ran"]}
+        self.removals_seen |= {(server, tool) for server, tool in handed["removals_seen"]}
+        return {server: set(tools) for server, tools in handed["listed"].items()}
 
 
 SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"

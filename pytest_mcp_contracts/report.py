@@ -157,6 +157,23 @@ def server_summary_lines(
     return lines
 
 
+def workers_summary_lines(facts: dict[str, Any], recorder: Recorder) -> list[str]:
+    """The summary on an xdist controller, from what the workers reported: the servers ran
+    in the workers (one process per worker), the contracts were written here."""
+    lines = []
+    for entry in facts["servers"]:
+        if not entry.get("started"):
+            lines.append(f"{entry['command']}: did not start")
+            continue
+        restarts = f", restarted {entry['restarts']}x" if entry["restarts"] else ""
+        lines.append(
+            f"{shown(entry['name'])} (protocol {entry['protocol']}): {len(entry['tools'])} tools, "
+            f"{entry['calls']} calls, {entry['error_results']} returned isError{restarts} "
+            "(all workers)"
+        )
+    return lines + _written_lines(recorder)
+
+
 def _contract_lines(
     server: ManagedServer, recorder: Recorder, command: str, verbose: bool
 ) -> list[str]:

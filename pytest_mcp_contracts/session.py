@@ -4,9 +4,11 @@ into a collector, or into one clear collection error when it does not start."""
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 
+from ._keys import HAND_OVER_KEY
 from .call import ManagedServer
 from .connect import ServerError
 from .discover import ServerSurface, command_label, safe_name
@@ -60,9 +62,36 @@ def _unique(name: str, used: set[str]) -> str:
     return candidate
 
 
-def finish_recording(recorder: Recorder, servers: list[ManagedServer], settings: Settings) -> None:
-    """Session end: write the queued contracts, prune under update, export proposals."""
-    surfaces = {s.node_name: s.surface for s in servers if s.surface is not None and s.node_name}
-    recorder.flush(surfaces)
+def listed_tools(servers: list[ManagedServer]) -> dict[str, set[str]]:
+    """Each started server's listed tools (node names), by server node name."""
+    return {
+        s.node_name: {t.node_name for t in s.surface.tools}
+        for s in servers
+        if s.surface is not None and s.node_name
+    }
+
+
+def finish_recording(
+    recorder: Recorder,
+    servers: list[ManagedServer],
+    settings: Settings,
+    *,
+    workeroutput: dict[str, Any] | None = None,
+    handed_over: list[dict[str, Any]] | None = None,
+) -> None:
+    """Session end: write the queued contracts, prune under update, export proposals.
+
+    An xdist worker writes no contract: it hands its queue to the controller (through
+    ``workeroutput``), and the controller writes everything once, as a serial run would
+    (``handed_over``: what each worker handed over).
+    """
+    listed = listed_tools(servers)
     if settings.export_dir is not None:
         recorder.exported = export_proposals(recorder, settings.export_dir)
+    if workeroutput is not None:
+        workeroutput[HAND_OVER_KEY] = recorder.hand_over(listed)
+        return
+    for handed in handed_over or []:
+        for server, tools in recorder.take_over(handed).items():
+            listed[server] = listed.get(server, set()) | tools
+    recorder.flush(listed)

@@ -49,8 +49,8 @@ def test_two_overlapping_updates_lose_nothing(tmp_path: Path) -> None:
     # Both runs start before either writes: each read an empty folder.
     first = _run(store, range(1, 6), extra_field="colour")
     second = _run(store, range(10, 13), extra_field="size")
-    first.flush({"shop": SURFACE})
-    second.flush({"shop": SURFACE})
+    first.flush({"shop": {"get_item"}})
+    second.flush({"shop": {"get_item"}})
     output = _output(store)
     assert output["observations"] == 8
     assert output["distinct_inputs"] == 8
@@ -67,7 +67,7 @@ def test_flush_waits_for_a_writer_holding_the_folder_lock(tmp_path: Path) -> Non
     fd = os.open(store.root, os.O_RDONLY)
     fcntl.flock(fd, fcntl.LOCK_EX)  # another process in the middle of its flush
     try:
-        writer = threading.Thread(target=recorder.flush, args=({"shop": SURFACE},))
+        writer = threading.Thread(target=recorder.flush, args=({"shop": {"get_item"}},))
         writer.start()
         writer.join(timeout=0.5)
         assert writer.is_alive(), "the flush must wait for the lock"
@@ -84,7 +84,7 @@ def test_leftover_temporary_files_are_removed_at_the_next_flush(tmp_path: Path) 
     leftover = store.root / "shop" / ".get_item.json.abc123.tmp"
     leftover.parent.mkdir(parents=True)
     leftover.write_text('{"half": ', encoding="utf-8")
-    _run(store, range(1, 3)).flush({"shop": SURFACE})
+    _run(store, range(1, 3)).flush({"shop": {"get_item"}})
     assert not leftover.exists()
     assert sorted(p.name for p in (store.root / "shop").iterdir()) == ["get_item.json"]
 

@@ -5,15 +5,21 @@ remote ``$ref``s, while MCP servers mostly publish 2020-12 schemas (pydantic, zo
 each schema is rewritten into one self-contained draft-07 schema, values are generated
 from that, and every value is re-checked against the original schema.  The rewrite may
 be loose; the re-check is what guarantees that no invalid input is ever sent.
+
+hypothesis-jsonschema is also slow (it rebuilds the strategies of object members on every
+draw), so the sub-schemas that use only simple keywords get strategies built directly
+(``_fast_strategies``), and it handles the rest; strategies are cached per schema.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import unquote, urldefrag, urljoin
 
@@ -26,6 +32,7 @@ from hypothesis_jsonschema import _from_schema
 from hypothesis_jsonschema._canonicalise import FALSEY, HypothesisRefResolutionError, canonicalish
 
 from . import schemas
+from ._fast_strategies import direct_strategy, mixed_strategy
 from ._hypothesis_compat import install
 
 if TYPE_CHECKING:
@@ -701,6 +708,18 @@ def _build(
         raise _generator_failed(err) from err
 
 
+def _strategy_for(prepared: dict[str, Any]) -> SearchStrategy[Any]:
+    """Values for the prepared schema, not yet re-checked against the original.
+
+    Simple sub-schemas get strategies built directly, once (see ``_fast_strategies``);
+    the others go to hypothesis-jsonschema, which is slow because it rebuilds the
+    strategies of object members on every draw.
+    """
+    formats = _custom_formats(prepared)
+    strategy, fallbacks = mixed_strategy(prepared, formats, lambda sub: _build(sub, formats))
+    return _translating_errors(strategy) if fallbacks else strategy
+
+
 def _translating_errors(strategy: SearchStrategy[Any]) -> SearchStrategy[Any]:
     # hypothesis-jsonschema builds the strategies for object members lazily, while drawing.
     @st.composite
@@ -726,10 +745,40 @@ def input_strategy(
     generated from the schema. Either way every input is checked against the original
     schema, and one the schema refuses is a GenerationError that names the user's value.
 
-    Build it once per schema: this does all the expensive work.  Raises GenerationError
-    when no generator can be built (invalid or unsupported schema, remote $ref, ...).
+    Without overrides the strategy is cached by the schema's content, so asking again for
+    the same schema is cheap.  Raises GenerationError when no generator can be built
+    (invalid or unsupported schema, remote $ref, ...).
     """
     install()
+    if overrides is None or (isinstance(overrides, Mapping) and not overrides):
+        key = _cache_key(schema)
+        if key is not None:
+            return _cached_input_strategy(key)
+    return _input_strategy(schema, overrides)
+
+
+#: How many schemas' strategies are kept (the plugin asks once or twice per tool).
+CACHED_STRATEGIES = 256
+
+
+def _cache_key(schema: object) -> str | None:
+    """The schema as JSON text when that reads back as an equal schema, else None."""
+    try:
+        key = json.dumps(schema)
+        return key if json.loads(key) == schema else None
+    except (TypeError, ValueError, RecursionError):  # not JSON, or absurdly deep
+        return None
+
+
+@lru_cache(maxsize=CACHED_STRATEGIES)
+def _cached_input_strategy(key: str) -> SearchStrategy[dict[str, Any]]:
+    # Built from our own copy: a caller mutating its schema later cannot affect the strategy.
+    return _input_strategy(json.loads(key), None)
+
+
+def _input_strategy(
+    schema: Mapping[str, Any], overrides: Overrides | None
+) -> SearchStrategy[dict[str, Any]]:
     doc = _load(schema)
     _check_schema(doc)
     validator = _original_validator(doc)
@@ -742,10 +791,9 @@ def input_strategy(
     _declared_properties_only(prepared)
     fields = dict(overrides or {})
     _leave_to_user(prepared, fields)
-    strategy = _build(prepared, _custom_formats(prepared))
-    if strategy.is_empty:
+    generated = _strategy_for(prepared)
+    if generated.is_empty:
         raise _unsatisfiable(doc)
-    generated = _translating_errors(strategy)
     if not fields:
         return cast("SearchStrategy[dict[str, Any]]", generated.filter(validator.is_valid))
     names = ", ".join(sorted(fields))
@@ -809,11 +857,19 @@ def _unsatisfiable_pointers(doc: _Document, limit: int = 500) -> list[str]:
     found: list[str] = []
     for ptr in doc.schema_pointers[:limit]:
         try:
-            if canonicalish(_expand(doc, ptr)) == FALSEY:
+            expanded = _expand(doc, ptr)
+            if canonicalish(copy.deepcopy(expanded)) == FALSEY or _never_generated(expanded):
                 found.append(ptr)
         except Exception:  # a diagnosis must not fail: skip what it cannot judge
             continue
     return [p for p in found if not any(q.startswith(p + "/") for q in found)]
+
+
+def _never_generated(schema: Schema) -> bool:
+    """The direct builder sees that no value satisfies ``schema`` (canonicalish misses some,
+    such as minLength > maxLength)."""
+    direct = direct_strategy(schema)
+    return direct is not None and direct.is_empty
 
 
 def _unsatisfiable(doc: _Document) -> GenerationError:

@@ -12,13 +12,15 @@ from .connect import (
     MODERN_VERSION,
     CallTimeout,
     ProtocolViolation,
+    RpcConnection,
     RpcError,
     ServerCommand,
     ServerDied,
     ServerError,
-    StdioConnection,
+    ServerStartError,
     open_stdio,
 )
+from .connect_http import ServerUrl, open_http
 from .discover import ServerSurface, build_surface, discover, list_tools
 
 
@@ -68,7 +70,7 @@ class CallOutcome:
 class ManagedServer:
     """A server command, its live connection, and how often it had to be restarted."""
 
-    command: ServerCommand
+    command: ServerCommand | ServerUrl  # a stdio command, or a Streamable HTTP URL
     startup_timeout: float
     call_timeout: float
     max_message_bytes: int
@@ -81,15 +83,27 @@ class ManagedServer:
     tool_error_results: Counter[str] = field(default_factory=Counter)
     invalid_calls: Counter[str] = field(default_factory=Counter)  # by tool, rejects_invalid
     listing_changes: list[str] = field(default_factory=list)  # see relist()
-    _conn: StdioConnection | None = field(default=None, repr=False)
+    _conn: RpcConnection | None = field(default=None, repr=False)
 
-    def start(self) -> ServerSurface:
-        """Start the server, complete the handshake and read its tool list."""
-        self._conn = open_stdio(
+    def _open(self, *, legacy: bool = False) -> RpcConnection:
+        if isinstance(self.command, ServerUrl):
+            return open_http(
+                self.command,
+                startup_timeout=self.startup_timeout,
+                max_message_bytes=self.max_message_bytes,
+                legacy=legacy,
+            )
+        return open_stdio(
             self.command,
             startup_timeout=self.startup_timeout,
             max_message_bytes=self.max_message_bytes,
+            legacy=legacy,
         )
+
+    def start(self) -> ServerSurface:
+        """Start the server (or open an HTTP session), complete the handshake and read its
+        tool list."""
+        self._conn = self._open()
         try:
             self.surface = discover(self._conn, timeout=self.startup_timeout)
         except ServerError:
@@ -101,17 +115,21 @@ class ManagedServer:
     def protocol_version(self) -> str:
         return self.surface.protocol_version if self.surface else ""
 
-    def connection(self) -> StdioConnection:
-        """The live connection, restarting a server that died or was killed after a hang."""
+    def connection(self) -> RpcConnection:
+        """The live connection, restarting a server that died or was killed after a hang
+        (over HTTP: a new session with a server we did not start and cannot restart)."""
         if self._conn is not None and self._conn.alive:
             return self._conn
         self.restarts += 1
-        self._conn = open_stdio(
-            self.command,
-            startup_timeout=self.startup_timeout,
-            max_message_bytes=self.max_message_bytes,
-            legacy=self.protocol_version not in ("", MODERN_VERSION),
-        )
+        try:
+            self._conn = self._open(legacy=self.protocol_version not in ("", MODERN_VERSION))
+        except ServerStartError as exc:
+            if isinstance(self.command, ServerUrl):
+                raise ServerStartError(
+                    f"{exc.message} (a server reached with --mcp-url is not started by "
+                    "pytest-mcp-contracts, so it cannot be restarted: bring it back up)"
+                ) from None
+            raise
         return self._conn
 
     def stderr_tail(self) -> str:
@@ -183,7 +201,7 @@ class ManagedServer:
             self._conn = None
 
 
-def _blame_stray_output(outcome: CallOutcome, conn: StdioConnection, count: int) -> None:
+def _blame_stray_output(outcome: CallOutcome, conn: RpcConnection, count: int) -> None:
     """Lines on stdout during a call that were not messages for us (logs printed to stdout, a
     response to an id we never used) break the stdio transport: the call fails, and a call
     that also timed out or died says what the server wrote instead."""

@@ -99,8 +99,12 @@ def _is_mirrored(structured: Any, texts: list[Any]) -> bool:
     wanted = {_canonical(structured)}
     if isinstance(structured, dict) and len(structured) == 1:
         # The Python SDK wraps a non-object return as {"result": X} and writes X as text:
-        # a scalar as its bare value, a list as one block per item.
-        wanted.add(_canonical(next(iter(structured.values()))))
+        # a scalar as its bare value (a string without JSON quotes), a list as one block
+        # per item.
+        inner = next(iter(structured.values()))
+        if isinstance(inner, str) and inner in texts:
+            return True
+        wanted.add(_canonical(inner))
     wanted.discard(None)
     parsed = [_any_json(text) for text in texts]
     if any(_canonical(value) in wanted for value in parsed if value is not _NOT_JSON):

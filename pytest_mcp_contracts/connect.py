@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 MODERN_VERSION: Final = "2026-07-28"
 HANDSHAKE_VERSION: Final = "2025-11-25"
@@ -105,6 +105,21 @@ class ServerCommand:
     def display(self) -> str:
         return shlex.join(self.argv)
 
+    @property
+    def label(self) -> str:
+        """A short name for the server when it names itself nothing."""
+        return command_label(self.argv)
+
+    noun: ClassVar[str] = "command"
+
+
+def command_label(argv: tuple[str, ...]) -> str:
+    """A short name for a server command: the module of ``-m``, else its last argument."""
+    if "-m" in argv[:-1]:
+        return argv[argv.index("-m") + 1]
+    words = [a for a in argv[1:] if not a.startswith("-")] or [argv[0]]
+    return words[-1].rstrip("/").rsplit("/", 1)[-1] or "server"
+
 
 class UnreadableMessage(ValueError):
     """A message that is JSON but cannot be read: too large, or nested too deeply."""
@@ -118,7 +133,140 @@ class _Pending:
         self.response: dict[str, Any] | None = None
 
 
-class StdioConnection:
+class RpcConnection:
+    """What every transport shares: the per-request envelope, the protocol negotiation and
+    the interface ``discover`` and ``call`` use. A transport supplies ``_request``,
+    ``notify``, ``alive``, ``stderr_tail``, ``kill`` and ``close``."""
+
+    command: Any
+    protocol_version: str | None
+    server_info: dict[str, Any]
+    capabilities: dict[str, Any]
+    garbage: collections.deque[str]
+    garbage_count: int
+
+    @property
+    def alive(self) -> bool:
+        raise NotImplementedError
+
+    def stderr_tail(self) -> str:
+        raise NotImplementedError
+
+    def kill(self) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
+        raise NotImplementedError
+
+    def _request(self, method: str, params: dict[str, Any], *, timeout: float) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _envelope(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        out = dict(params or {})
+        if self.protocol_version == MODERN_VERSION:
+            out["_meta"] = {**(out.get("_meta") or {}), **self._modern_meta(MODERN_VERSION)}
+        return out
+
+    @staticmethod
+    def _modern_meta(version: str) -> dict[str, Any]:
+        return {
+            _PROTOCOL_VERSION_KEY: version,
+            _CLIENT_INFO_KEY: CLIENT_INFO,
+            _CLIENT_CAPABILITIES_KEY: {},
+        }
+
+    def request_message(self, method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The JSON-RPC request exactly as it goes on the wire (minus the id)."""
+        return {"jsonrpc": "2.0", "method": method, "params": self._envelope(params)}
+
+    def request(
+        self, method: str, params: Mapping[str, Any] | None, *, timeout: float
+    ) -> dict[str, Any]:
+        """Send a request and return its ``result`` object; raise RpcError or a ServerError."""
+        return self._request(method, self._envelope(params), timeout=timeout)
+
+    # -- handshake -------------------------------------------------------------------------
+
+    def handshake(self, *, timeout: float, legacy: bool = False) -> None:
+        """Negotiate the protocol: ``server/discover`` (2026-07-28), else ``initialize``.
+
+        ``legacy`` skips the probe, for a restart of a server known to be handshake-era.
+        """
+        deadline = time.monotonic() + timeout
+        try:
+            result = None if legacy else self._probe(min(timeout, PROBE_TIMEOUT))
+            if result is not None and MODERN_VERSION in (result.get("supportedVersions") or ()):
+                self.protocol_version = MODERN_VERSION
+                meta = result.get("_meta") or {}
+                self.server_info = _as_dict(meta.get(_SERVER_INFO_KEY))
+                self.capabilities = _as_dict(result.get("capabilities"))
+                return
+            remaining = max(deadline - time.monotonic(), 1.0)
+            init = self._request(
+                "initialize",
+                {
+                    "protocolVersion": HANDSHAKE_VERSION,
+                    "capabilities": {},
+                    "clientInfo": CLIENT_INFO,
+                },
+                timeout=remaining,
+            )
+        except RpcError as exc:
+            raise ServerStartError(
+                f"the initialize handshake failed: {exc}", stderr_tail=self.stderr_tail()
+            ) from None
+        except CallTimeout:
+            raise ServerStartError(
+                f"no answer to the handshake within {timeout:g} s{self._garbage_note()} "
+                "(--mcp-startup-timeout)",
+                stderr_tail=self.stderr_tail(),
+            ) from None
+        except ServerError as exc:
+            raise ServerStartError(
+                f"{exc.message}{self._garbage_note()}", stderr_tail=self.stderr_tail()
+            ) from None
+        version = init.get("protocolVersion")
+        if version not in HANDSHAKE_VERSIONS:
+            raise ServerStartError(
+                f"the server answered initialize with protocol version {version!r}, which this "
+                f"client does not speak (it speaks {', '.join(HANDSHAKE_VERSIONS)} and "
+                f"{MODERN_VERSION})",
+                stderr_tail=self.stderr_tail(),
+            )
+        self.protocol_version = str(version)
+        self.server_info = _as_dict(init.get("serverInfo"))
+        self.capabilities = _as_dict(init.get("capabilities"))
+        self.notify("notifications/initialized")
+
+    # What a handshake-era server answers the probe with, besides a JSON-RPC error.
+    _probe_refusals: tuple[type[Exception], ...] = (RpcError,)
+
+    def _probe(self, timeout: float) -> dict[str, Any] | None:
+        try:
+            return self._request(
+                "server/discover", {"_meta": self._modern_meta(MODERN_VERSION)}, timeout=timeout
+            )
+        except self._probe_refusals:
+            return None  # every handshake-era server refuses the probe in its own way
+        except CallTimeout:
+            if timeout >= PROBE_TIMEOUT:
+                return None  # silence on an unknown method: try the handshake it may know
+            raise
+
+    def _garbage_note(self) -> str:
+        if not self.garbage_count:
+            return ""
+        shown = "; ".join(repr(g) for g in self.garbage)
+        return (
+            f"; it wrote {self.garbage_count} line(s) to stdout that are not JSON-RPC "
+            f"(stdout is reserved for protocol messages: log to stderr): {shown}"
+        )
+
+
+class StdioConnection(RpcConnection):
     """One running server process and the JSON-RPC session over its stdin/stdout."""
 
     def __init__(
@@ -370,35 +518,11 @@ class StdioConnection:
                 return f" (killed by signal {-code})"
         return f" (exit status {code})"
 
-    def _envelope(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
-        out = dict(params or {})
-        if self.protocol_version == MODERN_VERSION:
-            out["_meta"] = {**(out.get("_meta") or {}), **self._modern_meta(MODERN_VERSION)}
-        return out
-
-    @staticmethod
-    def _modern_meta(version: str) -> dict[str, Any]:
-        return {
-            _PROTOCOL_VERSION_KEY: version,
-            _CLIENT_INFO_KEY: CLIENT_INFO,
-            _CLIENT_CAPABILITIES_KEY: {},
-        }
-
     def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
         message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
         if params is not None:
             message["params"] = dict(params)
         self._write(message)
-
-    def request_message(self, method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
-        """The JSON-RPC request exactly as it goes on the wire (minus the id)."""
-        return {"jsonrpc": "2.0", "method": method, "params": self._envelope(params)}
-
-    def request(
-        self, method: str, params: Mapping[str, Any] | None, *, timeout: float
-    ) -> dict[str, Any]:
-        """Send a request and return its ``result`` object; raise RpcError or a ServerError."""
-        return self._request(method, self._envelope(params), timeout=timeout)
 
     def _request(self, method: str, params: dict[str, Any], *, timeout: float) -> dict[str, Any]:
         if self._closed.is_set():
@@ -454,80 +578,6 @@ class StdioConnection:
                 stderr_tail=self.stderr_tail(),
             )
         return result
-
-    # -- handshake -------------------------------------------------------------------------
-
-    def handshake(self, *, timeout: float, legacy: bool = False) -> None:
-        """Negotiate the protocol: ``server/discover`` (2026-07-28), else ``initialize``.
-
-        ``legacy`` skips the probe, for a restart of a server known to be handshake-era.
-        """
-        deadline = time.monotonic() + timeout
-        try:
-            result = None if legacy else self._probe(min(timeout, PROBE_TIMEOUT))
-            if result is not None and MODERN_VERSION in (result.get("supportedVersions") or ()):
-                self.protocol_version = MODERN_VERSION
-                meta = result.get("_meta") or {}
-                self.server_info = _as_dict(meta.get(_SERVER_INFO_KEY))
-                self.capabilities = _as_dict(result.get("capabilities"))
-                return
-            remaining = max(deadline - time.monotonic(), 1.0)
-            init = self._request(
-                "initialize",
-                {
-                    "protocolVersion": HANDSHAKE_VERSION,
-                    "capabilities": {},
-                    "clientInfo": CLIENT_INFO,
-                },
-                timeout=remaining,
-            )
-        except RpcError as exc:
-            raise ServerStartError(
-                f"the initialize handshake failed: {exc}", stderr_tail=self.stderr_tail()
-            ) from None
-        except CallTimeout:
-            raise ServerStartError(
-                f"no answer to the handshake within {timeout:g} s{self._garbage_note()} "
-                "(--mcp-startup-timeout)",
-                stderr_tail=self.stderr_tail(),
-            ) from None
-        except ServerError as exc:
-            raise ServerStartError(
-                f"{exc.message}{self._garbage_note()}", stderr_tail=self.stderr_tail()
-            ) from None
-        version = init.get("protocolVersion")
-        if version not in HANDSHAKE_VERSIONS:
-            raise ServerStartError(
-                f"the server answered initialize with protocol version {version!r}, which this "
-                f"client does not speak (it speaks {', '.join(HANDSHAKE_VERSIONS)} and "
-                f"{MODERN_VERSION})",
-                stderr_tail=self.stderr_tail(),
-            )
-        self.protocol_version = str(version)
-        self.server_info = _as_dict(init.get("serverInfo"))
-        self.capabilities = _as_dict(init.get("capabilities"))
-        self.notify("notifications/initialized")
-
-    def _probe(self, timeout: float) -> dict[str, Any] | None:
-        try:
-            return self._request(
-                "server/discover", {"_meta": self._modern_meta(MODERN_VERSION)}, timeout=timeout
-            )
-        except RpcError:
-            return None  # every handshake-era server refuses the probe in its own way
-        except CallTimeout:
-            if timeout >= PROBE_TIMEOUT:
-                return None  # silence on an unknown method: try the handshake it may know
-            raise
-
-    def _garbage_note(self) -> str:
-        if not self.garbage_count:
-            return ""
-        shown = "; ".join(repr(g) for g in self.garbage)
-        return (
-            f"; it wrote {self.garbage_count} line(s) to stdout that are not JSON-RPC "
-            f"(stdout is reserved for protocol messages: log to stderr): {shown}"
-        )
 
 
 def _as_dict(value: Any) -> dict[str, Any]:

@@ -110,6 +110,8 @@ def failure(
 ) -> ContractFailure:
     """A ContractFailure whose report names the server, its command, the tool and the check."""
     surface = server.surface
+    if server.command.noun == "url":
+        extra["stderr_tail"] = None  # a server reached over HTTP has no stderr we can read
     return ContractFailure(
         FailureReport(
             server=surface.name if surface else server.command.display,
@@ -117,6 +119,7 @@ def failure(
             tool=tool.name,
             check=check,
             problem=problem,
+            command_noun=server.command.noun,
             **extra,
         )
     )
@@ -162,6 +165,7 @@ def run_contract(
     stats = ContractStats()
     protocol = server.protocol_version
     restarts_at_start = server.restarts
+    broke_server: list[_Violation] = []  # the last input that killed or hung the server
 
     def call_tool(arguments: dict[str, Any]) -> None:
         try:
@@ -178,6 +182,8 @@ def run_contract(
         if finding is None:
             return
         violation = _Violation(outcome, finding)
+        if outcome.failure is not None:
+            broke_server[:] = [violation]
         if outcome.failure is not None and server.restarts - restarts_at_start >= max_restarts:
             raise _StopShrinking(violation)
         raise violation
@@ -206,6 +212,9 @@ def run_contract(
         )
         raise _violation_failure(server, tool, exc.violation, note=note) from None
     except _ServerGone as exc:
+        if broke_server:  # the input that took the server down is the finding
+            note = f"(not shrunk further: the server did not come back: {exc.error.message})"
+            raise _violation_failure(server, tool, broke_server[0], note=note) from None
         raise server_unavailable(server, tool, exc.error) from None
     except FlakyFailure as exc:
         violation = next((e for e in exc.exceptions if isinstance(e, _Violation)), None)

@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .connect import ProtocolViolation, RpcError, ServerError, StdioConnection
+from .connect import ProtocolViolation, RpcConnection, RpcError, ServerError
+from .connect import command_label as command_label  # re-exported
 
 MAX_PAGES: Final = 1000
 #: Deepest nesting (in JSON levels; an object schema under ``properties`` costs two) of a
@@ -131,7 +132,7 @@ def _cut(value: dict[str, Any], limit: int) -> dict[str, Any]:
     return out
 
 
-def list_tools(conn: StdioConnection, *, timeout: float) -> list[dict[str, Any]]:
+def list_tools(conn: RpcConnection, *, timeout: float) -> list[dict[str, Any]]:
     """Read ``tools/list`` to the end of its pagination (only a missing cursor ends it)."""
     tools: list[dict[str, Any]] = []
     cursor: str | None = None
@@ -175,7 +176,7 @@ def _problems(raw: dict[str, Any]) -> tuple[str, ...]:
     return tuple(found)
 
 
-def build_surface(conn: StdioConnection, raw_tools: list[dict[str, Any]]) -> ServerSurface:
+def build_surface(conn: RpcConnection, raw_tools: list[dict[str, Any]]) -> ServerSurface:
     names = [str(t.get("name", "")) if isinstance(t.get("name"), str) else "" for t in raw_tools]
     counts: dict[str, int] = {}
     for name in names:
@@ -217,20 +218,12 @@ def build_surface(conn: StdioConnection, raw_tools: list[dict[str, Any]]) -> Ser
     )
 
 
-def command_label(argv: tuple[str, ...]) -> str:
-    """A short name for a server command: the module of ``-m``, else its last argument."""
-    if "-m" in argv[:-1]:
-        return argv[argv.index("-m") + 1]
-    words = [a for a in argv[1:] if not a.startswith("-")] or [argv[0]]
-    return words[-1].rstrip("/").rsplit("/", 1)[-1] or "server"
+def _name_from_command(conn: RpcConnection) -> str:
+    # 2026 servers may stay anonymous: name them by their command (or URL).
+    return str(conn.command.label)
 
 
-def _name_from_command(conn: StdioConnection) -> str:
-    # 2026 servers may stay anonymous: name them by their command.
-    return command_label(conn.command.argv)
-
-
-def discover(conn: StdioConnection, *, timeout: float) -> ServerSurface:
+def discover(conn: RpcConnection, *, timeout: float) -> ServerSurface:
     try:
         return build_surface(conn, list_tools(conn, timeout=timeout))
     except ServerError:

@@ -20,7 +20,7 @@ from .check import check_listing
 from .contract import ContractFailure, ContractStats, failure, run_contract
 from .discover import ServerSurface, ToolSpec
 from .observe import ToolObservations
-from .report import FailureReport, shown, start_failure
+from .report import FailureReport, rerun_command, shown, start_failure
 from .settings import ToolConfig
 
 
@@ -478,7 +478,7 @@ class _Attributed:
 
 
 def _command(config: pytest.Config) -> str:
-    return " ".join(["pytest", *config.invocation_params.args])
+    return rerun_command(config.invocation_params.args)
 
 
 def _drift_details(
@@ -506,6 +506,7 @@ def _removed_report(
     return FailureReport(
         server=surface.name if surface else server.command.display,
         command=server.command.display,
+        command_noun=server.command.noun,
         tool=tool,
         check="drift",
         problem=problem,
@@ -514,4 +515,4 @@ def _removed_report(
 
 
 def start_failure_text(server: ManagedServer, problem: str, stderr_tail: str) -> str:
-    return start_failure(server.command.display, problem, stderr_tail)
+    return start_failure(server.command.display, problem, stderr_tail, noun=server.command.noun)

@@ -91,9 +91,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("mcp-contracts", "MCP server contract testing")
     for option in OPTIONS:
         dest = option.flag.removeprefix("--").replace("-", "_")
-        if option.kind == "servers":
+        if option.kind in ("servers", "lines"):
             group.addoption(
-                option.flag, action="append", dest=dest, metavar="CMD", help=option.help
+                option.flag,
+                action="append",
+                dest=dest,
+                metavar=option.metavar or "CMD",
+                help=option.help,
             )
             parser.addini(option.ini, option.help, type="linelist", default=[])
         elif option.kind == "flag":
@@ -103,7 +107,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         else:
             metavar = option.metavar or ("DIR" if option.kind == "path" else "N")
             group.addoption(option.flag, dest=dest, default=None, metavar=metavar, help=option.help)
-        if option.ini_too and option.kind != "servers":
+        if option.ini_too and option.kind not in ("servers", "lines"):
             parser.addini(option.ini, option.help, default=None)
 
 
@@ -240,7 +244,9 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
     terminalreporter.section("MCP contracts")
     recorder = terminalreporter.config.stash[RECORDER_KEY]
-    command = " ".join(["pytest", *terminalreporter.config.invocation_params.args])
+    from .report import rerun_command
+
+    command = rerun_command(terminalreporter.config.invocation_params.args)
     verbose = terminalreporter.config.get_verbosity() > 0
     for line in server_summary_lines(servers, recorder, command, verbose=verbose):
         terminalreporter.write_line(line)

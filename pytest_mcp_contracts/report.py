@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,20 @@ def shown(name: str, limit: int = NAME_CHARS_SHOWN) -> str:
     if len(text) > limit:
         return f"{text[: limit - 1]}… ({len(name)} characters)"
     return text
+
+
+def rerun_command(args: Sequence[str]) -> str:
+    """The pytest command line to suggest again, with --mcp-header values redacted: a token
+    the shell expanded must not end up in a hint, a log or a JUnit file."""
+    shown_args, redact_next = [], False
+    for arg in args:
+        if redact_next or arg.startswith("--mcp-header="):
+            prefix = "--mcp-header=" if arg.startswith("--mcp-header=") else ""
+            header = arg.removeprefix(prefix)
+            arg = f"{prefix}{header.split(':', 1)[0]}: <redacted>"
+        redact_next = arg == "--mcp-header"
+        shown_args.append(arg)
+    return shlex.join(["pytest", *shown_args])
 
 
 def indent(text: str, prefix: str = "    ") -> str:
@@ -66,23 +81,29 @@ class FailureReport:
     stderr_tail: str | None = None
     notes: list[str] = field(default_factory=list)
     input_label: str = "smallest input found:"
+    command_noun: str = "command"  # "url" for a server reached over Streamable HTTP
 
     def render(self) -> str:
         # The first line is what pytest's short summary shows: make it the problem itself.
         parts = [self.problem, *(f"  {d}" for d in self.details)]
         parts += [
             "",
-            f"server: {shown(self.server)}  (command: {self.command})",
+            f"server: {shown(self.server)}  ({self.command_noun}: {self.command})",
             f"tool: {shown(self.tool)}    check: {self.check}",
         ]
         if self.arguments is not None:
             parts += ["", self.input_label, indent(short_json(self.arguments))]
         if self.request_json is not None:
-            when = (
-                "after the initialize handshake"
-                if self.request_after_handshake
-                else "one line on the server's stdin"
-            )
+            if self.command_noun == "url":
+                when = "POST it to the URL" + (
+                    " in a session, after the initialize handshake"
+                    if self.request_after_handshake
+                    else ""
+                )
+            elif self.request_after_handshake:
+                when = "after the initialize handshake"
+            else:
+                when = "one line on the server's stdin"
             parts += [
                 "",
                 f"reproduce with this tools/call request ({when}):",
@@ -98,7 +119,17 @@ class FailureReport:
         return "\n".join(parts)
 
 
-def start_failure(command: str, problem: str, stderr_tail: str) -> str:
+def start_failure(command: str, problem: str, stderr_tail: str, *, noun: str = "command") -> str:
+    if noun == "url":
+        return "\n".join(
+            [
+                f"MCP server at {command} could not be used",
+                f"  {problem}",
+                "",
+                "A server reached with --mcp-url must already be running: check that it is up "
+                "at that URL; for a slow answer raise --mcp-startup-timeout.",
+            ]
+        )
     return "\n".join(
         [
             f"MCP server did not start: {command}",

@@ -11,7 +11,7 @@ import pytest
 from ._keys import HAND_OVER_KEY
 from .call import ManagedServer
 from .connect import ServerError
-from .discover import ServerSurface, command_label, safe_name
+from .discover import ServerSurface, safe_name
 from .items import ServerCollector, ServerStartFailure, start_failure_text
 from .record import Recorder, export_proposals
 from .settings import Settings
@@ -43,7 +43,7 @@ def collect_servers(
     used: set[str] = set()
     for server, outcome in zip(servers, outcomes, strict=True):
         if isinstance(outcome, ServerError):
-            name = _unique(safe_name(command_label(server.command.argv)), used)
+            name = _unique(safe_name(server.command.label), used)
             text = start_failure_text(server, outcome.message, outcome.stderr_tail)
             collectors.append(ServerStartFailure.create(session, name, message=text))
         else:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .connect import ServerCommand
+from .connect_http import HeaderError, ServerUrl, parse_header, variables
 
 DEFAULT_MAX_EXAMPLES: Final = 50
 DEFAULT_CALL_TIMEOUT: Final = 10.0
@@ -95,7 +96,7 @@ class Option:
     flag: str
     ini: str
     help: str
-    kind: str  # "servers", "int", "float", "path", "flag", "choice"
+    kind: str  # "servers", "lines", "int", "float", "path", "flag", "choice"
     default: Any = None
     ini_too: bool = True
     metavar: str = ""  # for the help text; by kind when empty
@@ -114,6 +115,23 @@ OPTIONS: Final = (
         "start this MCP server over stdio and contract-test its tools (repeatable; "
         'shell-like splitting, e.g. --mcp-server="python -m my_server")',
         "servers",
+    ),
+    Option(
+        "--mcp-url",
+        "mcp_url",
+        "contract-test the MCP server at this Streamable HTTP URL (repeatable; the server "
+        "must already be running: it is not started, stopped or restarted)",
+        "lines",
+        metavar="URL",
+    ),
+    Option(
+        "--mcp-header",
+        "mcp_header",
+        "an HTTP header sent with every request to an --mcp-url server, 'Name: value' "
+        "(repeatable). $VAR and ${VAR} in the value are read from the environment, so "
+        "tokens stay out of command lines; values are never printed",
+        "lines",
+        metavar="'NAME: VALUE'",
     ),
     Option(
         "--mcp-max-examples",
@@ -219,7 +237,7 @@ OPTIONS: Final = (
 
 @dataclass(frozen=True)
 class Settings:
-    servers: tuple[ServerCommand, ...]
+    servers: tuple[ServerCommand | ServerUrl, ...]
     max_examples: int
     call_policy: str
     call_timeout: float
@@ -269,6 +287,36 @@ def _servers(
     return tuple(servers)
 
 
+def _lines(cli: Sequence[str] | None, ini: Sequence[str]) -> list[str]:
+    return list(cli) if cli else [line for line in ini if line.strip()]
+
+
+def _urls(
+    urls: Sequence[str], headers: Sequence[str], environ: Mapping[str, str]
+) -> tuple[ServerUrl, ...]:
+    """URL targets, each with every --mcp-header. A header naming an environment variable
+    that is not set is a usage error now, not a failure per server later."""
+    if headers and not urls:
+        raise SettingsError("--mcp-header applies to --mcp-url servers, and none is given")
+    try:
+        parsed = [parse_header(h) for h in headers]
+    except HeaderError as exc:
+        raise SettingsError(str(exc)) from None
+    for name, value in parsed:
+        missing = [v for v in variables(value) if v not in environ]
+        if missing:
+            raise SettingsError(
+                f"--mcp-header {name}: the environment variable {missing[0]} is not set"
+            )
+    targets = []
+    for url in urls:
+        try:
+            targets.append(ServerUrl.parse(url, headers))
+        except ValueError as exc:
+            raise SettingsError(f"--mcp-url {url!r}: {exc}") from None
+    return tuple(targets)
+
+
 def _flag(option: Option, raw: Any) -> bool:
     if isinstance(raw, bool):
         return raw
@@ -299,6 +347,9 @@ def resolve(
         if option.kind == "servers":
             values[key] = _servers(option, cli, get_ini(option.ini) or [])
             continue
+        if option.kind == "lines":
+            values[key] = _lines(cli, get_ini(option.ini) or [])
+            continue
         raw = cli if cli is not None else (option.ini_too and get_ini(option.ini)) or option.default
         if option.kind == "flag":
             values[key] = _flag(option, raw)
@@ -320,6 +371,7 @@ def resolve(
         values["mcp_server"] = tuple(
             ServerCommand(s.argv, env={**server_env, **s.env}) for s in values["mcp_server"]
         )
+    urls = _urls(values["mcp_url"], values["mcp_header"], environ)
     ci = in_ci(environ)
     if values["mcp_snapshot_update"] and ci:
         raise SettingsError(
@@ -327,7 +379,7 @@ def resolve(
             "contracts are never written in CI. Update them locally and commit the files."
         )
     return Settings(
-        servers=values["mcp_server"],
+        servers=(*values["mcp_server"], *urls),
         max_examples=values["mcp_max_examples"],
         call_policy=values["mcp_call"],
         rejects_invalid=values["mcp_rejects_invalid"],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -60,3 +60,56 @@ def ts_server_command() -> str:
             timeout=300,
         )
     return shlex.join([node, str(folder / "server.mjs")])
+
+
+HttpServer = Callable[..., str]
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def http_server() -> Iterator[HttpServer]:
+    """Start fixture servers over Streamable HTTP (tests/servers/http_serve.py): call it with a
+    fixture file name (and extra environment); it waits until the port accepts and returns the
+    URL. Every server started is killed at teardown."""
+    import os
+    import socket
+    import subprocess
+    import time
+
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(name: str, env: dict[str, str] | None = None) -> str:
+        port = _free_port()
+        proc = subprocess.Popen(
+            [sys.executable, str(SERVERS / "http_serve.py"), str(SERVERS / name), str(port)],
+            env={**os.environ, **(env or {})},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        started.append(proc)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                assert proc.stderr is not None
+                pytest.fail(f"{name} over HTTP exited at start: {proc.stderr.read().decode()}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    return f"http://127.0.0.1:{port}/mcp"
+            except OSError:
+                time.sleep(0.1)
+        pytest.fail(f"{name} over HTTP did not listen on port {port} within 30 s")
+
+    yield start
+    for proc in started:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        if proc.stderr is not None:
+            proc.stderr.close()

@@ -140,10 +140,11 @@ def test_large_prose_is_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
     [
         ({"result": 42}, ["42"]),
         ({"result": "ok"}, ['"ok"']),
+        ({"result": "item 3"}, ["item 3"]),
         ({"result": [1, 2, 3]}, ["1", "2", "3"]),
         ({"a": 1, "b": [True]}, ['{\n  "a": 1,\n  "b": [true]\n}']),
     ],
-    ids=["scalar", "string", "list-one-block-per-item", "pretty-object"],
+    ids=["scalar", "string", "bare-string", "list-one-block-per-item", "pretty-object"],
 )
 def test_sdk_style_mirrors_count_as_mirrored(structured: Any, texts: list[str]) -> None:
     seen = classify(result(*[text(t) for t in texts], structuredContent=structured))

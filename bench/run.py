@@ -1,0 +1,846 @@
+"""Benchmark figures for pytest-mcp-contracts, each a ratio against a baseline measured in the
+same run, on the same machine, in the same minutes.
+
+    python bench/run.py                 # full run (a few minutes)
+    python bench/run.py --quick         # smoke run: one repetition, small sizes
+    python bench/run.py --repeat 5 --json figures.json
+
+Every measured pytest runs in a fresh project under one temporary directory (its own empty
+pytest.ini makes that directory the rootdir, so snapshots, reports, caches and bytecode stay
+there), with the plugin the current Python has installed. Nothing is written elsewhere,
+except the --json file you name. See bench/README.md for what each figure means.
+
+Exit status: 0 when every figure was measured (a missed target is a finding, not an error),
+1 when a measurement failed (a pytest run that errored, a report that is missing, ...), 2 on
+a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib.metadata
+import importlib.util
+import json
+import os
+import platform
+import resource
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+SERVERS = BENCH / "servers"
+ENTRY_POINT = "mcp_contracts"  # [project.entry-points.pytest11] in pyproject.toml
+PLUGIN_PATH_MARK = "pytest_mcp_contracts"  # how `pytest -VV` shows the plugin's module
+
+# Variables that would change what a measured run does or where it writes.
+DROPPED_ENV = (
+    "CI",  # CI mode fails on missing contracts: every measured run here is a first run
+    "GITHUB_STEP_SUMMARY",  # the plugin would append to that file
+    "PYTEST_ADDOPTS",
+    "PYTEST_PLUGINS",
+    "PYTEST_XDIST_AUTO_NUM_WORKERS",
+    "PYTHONDONTWRITEBYTECODE",  # bytecode is cached, under PYTHONPYCACHEPREFIX (temporary)
+    "HYPOTHESIS_PROFILE",
+)
+RUN_TIMEOUT = 600.0  # seconds for any one measured process
+
+
+class MeasurementError(Exception):
+    """A measurement could not be taken: the figure has no value."""
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How much work each figure does; --quick shrinks it."""
+
+    repeat: int
+    collect_tests: int = 200
+    collect_pairs: int = 0  # enabled/disabled pairs for figure 1 (0: 4 x repeat)
+    call_counts: tuple[int, int] = (50, 250)
+    draws: int = 100
+    scale_tools: int = 40
+    scale_examples: int = 10
+    scale_workers: tuple[int, ...] = (1, 2, 4)
+    memory_bytes: int = 10_000_000
+    memory_small_bytes: int = 100
+    memory_examples: int = 10
+
+
+def sizes_for(quick: bool, repeat: int | None) -> Sizes:
+    if quick:
+        return Sizes(
+            repeat=repeat or 1,
+            collect_pairs=3,
+            call_counts=(20, 200),
+            scale_examples=3,
+            memory_examples=3,
+        )
+    return Sizes(repeat=repeat or 3)
+
+
+@dataclass
+class Figure:
+    """One row of the table: measured against baseline, with its target if it has one."""
+
+    key: str
+    name: str
+    unit: str
+    measured: float | None = None
+    baseline: float | None = None
+    target: str = "-"
+    met: bool | None = None
+    error: str | None = None
+    note: str | None = None  # printed under the table
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ratio(self) -> float | None:
+        if self.measured is None or self.baseline is None or self.baseline <= 0:
+            return None
+        if self.measured < 0:
+            return None
+        return self.measured / self.baseline
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "name": self.name,
+            "unit": self.unit,
+            "measured": self.measured,
+            "baseline": self.baseline,
+            "ratio": self.ratio,
+            "target": self.target,
+            "met": self.met,
+            "error": self.error,
+            "note": self.note,
+            "details": self.details,
+        }
+
+
+@dataclass
+class Run:
+    """One finished process: its wall time and output."""
+
+    argv: list[str]
+    seconds: float
+    cpu_seconds: float  # user + system, of the process and every descendant it reaped
+    returncode: int
+    stdout: str
+    stderr: str
+
+    def tail(self, lines: int = 25) -> str:
+        text = (self.stdout.rstrip() + "\n" + self.stderr.rstrip()).strip()
+        return "\n".join("    " + line for line in text.splitlines()[-lines:])
+
+
+def median(values: Sequence[float]) -> float:
+    return float(statistics.median(values))
+
+
+def progress(message: str) -> None:
+    print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+
+class Bench:
+    """Runs processes in fresh projects under one temporary directory."""
+
+    def __init__(self, root: Path, sizes: Sizes) -> None:
+        self.root = root
+        self.sizes = sizes
+        self.projects = 0
+        self.env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
+        self.env["PYTHONPYCACHEPREFIX"] = str(root / "pycache")
+        # One hypothesis storage for all runs, as on a developer's machine: its Unicode table
+        # (about 1-2 s to build) is built by the first warm-up, not by every measured run.
+        # The plugin sets database=None, so no examples are shared between runs.
+        self.env["HYPOTHESIS_STORAGE_DIRECTORY"] = str(root / "hypothesis")
+
+    def project(self, label: str, conftest: str | None = None) -> Path:
+        """A new, empty pytest project (rootdir) for one run."""
+        self.projects += 1
+        path = self.root / "projects" / f"{self.projects:03d}-{label}"
+        path.mkdir(parents=True)
+        (path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+        if conftest is not None:
+            (path / "conftest.py").write_text(conftest, encoding="utf-8")
+        return path
+
+    def run(
+        self,
+        argv: list[str],
+        cwd: Path,
+        *,
+        expect: Sequence[int] = (0,),
+        env: dict[str, str] | None = None,
+    ) -> Run:
+        """Run argv in cwd and time it; a run that ends otherwise than expected is an error."""
+        environment = {**self.env, **(env or {})}
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        try:
+            done = subprocess.run(
+                argv,
+                cwd=cwd,
+                env=environment,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=RUN_TIMEOUT,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise MeasurementError(
+                f"timed out after {RUN_TIMEOUT:.0f} s: {shlex.join(argv)} (in {cwd})"
+            ) from None
+        seconds = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime - usage.ru_utime + after.ru_stime - usage.ru_stime
+        run = Run(argv, seconds, cpu, done.returncode, done.stdout, done.stderr)
+        if done.returncode not in expect:
+            raise MeasurementError(
+                f"exit status {done.returncode} (expected {', '.join(map(str, expect))}) from\n"
+                f"    {shlex.join(argv)}\n  in {cwd}; last lines of its output:\n{run.tail()}"
+            )
+        return run
+
+    def pytest(self, args: Sequence[str], cwd: Path, **kwargs: Any) -> Run:
+        return self.run([sys.executable, "-m", "pytest", *args], cwd, **kwargs)
+
+
+def server_command(script: str, *args: str) -> str:
+    return shlex.join([sys.executable, str(SERVERS / script), *args])
+
+
+def read_report(path: Path, run: Run) -> dict[str, Any]:
+    """The plugin's JSON run report of a run, checked to describe one started server."""
+    try:
+        document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        server = document["servers"][0]
+    except (OSError, ValueError, KeyError, IndexError) as exc:
+        raise MeasurementError(
+            f"no usable run report at {path} ({exc!r}) after\n    {shlex.join(run.argv)}\n"
+            f"{run.tail()}"
+        ) from None
+    if not server.get("started"):
+        raise MeasurementError(f"the server did not start: {server.get('error')}\n{run.tail()}")
+    if document.get("partial"):
+        raise MeasurementError(f"the run report is partial (a worker was lost)\n{run.tail()}")
+    return document
+
+
+# -- 1. plugin load when unused --------------------------------------------------------
+
+
+def write_plain_tests(path: Path, count: int) -> None:
+    per_file = 10
+    for start in range(0, count, per_file):
+        body = "".join(
+            f"\n\ndef test_plain_{n:04d}():\n    assert {n} + 1 == {n + 1}\n"
+            for n in range(start, min(start + per_file, count))
+        )
+        (path / f"test_plain_{start // per_file:03d}.py").write_text(
+            f'"""Plain tests, generated."""{body}', encoding="utf-8"
+        )
+
+
+def plugin_listed(run: Run) -> bool:
+    return PLUGIN_PATH_MARK in run.stdout + run.stderr
+
+
+def measure_load(bench: Bench) -> list[Figure]:
+    sizes = bench.sizes
+    project = bench.project("plain-tests")
+    write_plain_tests(project, sizes.collect_tests)
+    enabled: list[str] = ["--collect-only", "-q"]
+    disabled = [*enabled, "-p", f"no:{ENTRY_POINT}"]
+    # The toggle must really toggle: pytest -VV lists the registered third-party plugins.
+    if not plugin_listed(bench.pytest(["-VV"], project)):
+        raise MeasurementError(
+            f"pytest does not load the plugin ({ENTRY_POINT}): is this checkout installed "
+            f"in {sys.executable}? (pip install -e .)"
+        )
+    if plugin_listed(bench.pytest(["-VV", "-p", f"no:{ENTRY_POINT}"], project)):
+        raise MeasurementError(f"-p no:{ENTRY_POINT} did not disable the plugin")
+    expected = f"{sizes.collect_tests} tests collected"
+    for argv in (enabled, disabled):  # warm-up: bytecode and rewritten-assert caches
+        run = bench.pytest(argv, project)
+        if expected not in run.stdout:
+            raise MeasurementError(f"expected '{expected}' from pytest:\n{run.tail()}")
+    pairs = sizes.collect_pairs or 4 * sizes.repeat
+    on: list[Run] = []
+    off: list[Run] = []
+    for index in range(pairs):  # interleaved, alternating order: drift hits both sides
+        order = [(enabled, on), (disabled, off)]
+        for argv, runs in order if index % 2 == 0 else reversed(order):
+            runs.append(bench.pytest(argv, project))
+    # Each pair ran back to back: the median of the paired differences is what the plugin
+    # adds, and it shrugs off a burst of load that would shift one side's median.
+    back_to_back = list(zip(on, off, strict=True))
+    wall_off = median([r.seconds * 1000 for r in off])
+    added = median([(a.seconds - b.seconds) * 1000 for a, b in back_to_back])
+    wall_on = wall_off + added
+    cpu_off = median([r.cpu_seconds * 1000 for r in off])
+    cpu_on = cpu_off + median([(a.cpu_seconds - b.cpu_seconds) * 1000 for a, b in back_to_back])
+    figure = Figure(
+        "load",
+        f"load: --collect-only {sizes.collect_tests} tests, plugin on vs off",
+        "ms",
+        measured=wall_on,
+        baseline=wall_off,
+        target="< 3% and < 30 ms added",
+        met=added < 30 and wall_on < 1.03 * wall_off,
+        details={
+            "added_ms": added,
+            "runs_per_side": pairs,
+            "enabled_wall_ms": [r.seconds * 1000 for r in on],
+            "disabled_wall_ms": [r.seconds * 1000 for r in off],
+            "command": f"pytest --collect-only -q [-p no:{ENTRY_POINT}]",
+        },
+    )
+    added_row = Figure(
+        "load_added",
+        "  added by the plugin (on - off)",
+        "ms",
+        measured=added,
+        target="< 30 ms",
+        met=added < 30,
+    )
+    cpu_row = Figure(
+        "load_cpu",
+        "  CPU time (user+sys), on vs off",
+        "ms",
+        measured=cpu_on,
+        baseline=cpu_off,
+        details={"added_ms": cpu_on - cpu_off},
+    )
+    return [figure, added_row, cpu_row]
+
+
+# -- 2. per-call cost ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CallSample:
+    """One process that made `calls` tool calls, `in_loop` seconds of them by its own clock."""
+
+    wall: float
+    cpu: float
+    calls: int
+    in_loop: float
+
+
+def plugin_contract_run(bench: Bench, calls: int) -> CallSample:
+    """One plugin run of `echo`'s contract check; real calls and duration from the report."""
+    project = bench.project(f"echo-{calls}")
+    args = [
+        f"--mcp-server={server_command('echo.py')}",
+        f"--mcp-max-examples={calls}",
+        "-k",
+        "contract",
+        "--mcp-report=report.json",
+        "-p",
+        "no:randomly",
+        "-q",
+    ]
+    run = bench.pytest(args, project)
+    server = read_report(project / "report.json", run)["servers"][0]
+    contract = server["tools"][0]["checks"]["contract"]
+    if contract.get("outcome") != "passed":
+        raise MeasurementError(f"echo's contract check did not pass: {contract}\n{run.tail()}")
+    duration = float(contract.get("duration", 0.0))
+    return CallSample(run.seconds, run.cpu_seconds, int(server["calls"]), duration)
+
+
+def raw_loop_run(bench: Bench, calls: int) -> CallSample:
+    argv = [
+        sys.executable,
+        str(BENCH / "raw_client.py"),
+        "--server",
+        str(SERVERS / "echo.py"),
+        "--calls",
+        str(calls),
+    ]
+    run = bench.run(argv, bench.project(f"raw-{calls}"))
+    try:
+        facts: dict[str, Any] = json.loads(run.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        raise MeasurementError(f"raw_client.py printed no figures:\n{run.tail()}") from None
+    return CallSample(run.seconds, run.cpu_seconds, int(facts["calls"]), facts["loop_seconds"])
+
+
+def slope(samples: dict[int, list[CallSample]], what: Callable[[CallSample], float]) -> float:
+    """Milliseconds per call between the two call counts: the median of the slopes of each
+    repetition, whose two runs were made back to back (so a burst of load on the machine
+    spoils one repetition, not the figure)."""
+    low, high = sorted(samples)
+    slopes = []
+    for small, large in zip(samples[low], samples[high], strict=True):
+        if large.calls <= small.calls:
+            raise MeasurementError(f"the call count did not grow: {small.calls} -> {large.calls}")
+        slopes.append((what(large) - what(small)) / (large.calls - small.calls) * 1000)
+    return median(slopes)
+
+
+def slope_figure(key: str, name: str, plugin: float, raw: float, target: bool) -> Figure:
+    """A per-call figure; a slope that is not positive is noise, and says so."""
+    figure = Figure(key, name, "ms/call", measured=plugin, baseline=raw)
+    if target:
+        figure.target = "<= 1.5x"
+    if plugin <= 0 or raw <= 0:
+        figure.note = (
+            f"{name.strip()}: a slope that is not positive means the run-to-run noise "
+            "(process start on a busy machine) is larger than the calls' cost; rerun with "
+            "--repeat 5 or on a quieter machine"
+        )
+    elif target:
+        figure.met = plugin <= 1.5 * raw
+    return figure
+
+
+def measure_calls(bench: Bench) -> list[Figure]:
+    low, high = bench.sizes.call_counts
+    plugin: dict[int, list[CallSample]] = {low: [], high: []}
+    raw: dict[int, list[CallSample]] = {low: [], high: []}
+    plugin_contract_run(bench, low)  # warm-up, both sides
+    raw_loop_run(bench, low)
+    for index in range(bench.sizes.repeat):
+        for count in (low, high) if index % 2 == 0 else (high, low):
+            plugin[count].append(plugin_contract_run(bench, count))
+            raw[count].append(raw_loop_run(bench, count))
+    per_call = slope_figure(
+        "per_call",
+        f"per call: slope {low}->{high} calls, plugin vs SDK loop",
+        slope(plugin, lambda s: s.wall),
+        slope(raw, lambda s: s.wall),
+        target=True,
+    )
+    per_call.details = {
+        "call_counts": [low, high],
+        "plugin_calls_from_report": {str(c): [s.calls for s in plugin[c]] for c in (low, high)},
+        "plugin": {str(c): [vars(s) for s in plugin[c]] for c in (low, high)},
+        "raw": {str(c): [vars(s) for s in raw[c]] for c in (low, high)},
+    }
+    in_loop = slope_figure(
+        "per_call_in_loop",
+        "  in-loop slope (no process start)",
+        slope(plugin, lambda s: s.in_loop),
+        slope(raw, lambda s: s.in_loop),
+        target=True,
+    )
+    in_loop.details = {
+        "note": "plugin: the contract check's duration from the run report; raw: the loop's "
+        "own clock; the slope between the two call counts removes hypothesis's and the "
+        "strategy's fixed start-up from the plugin side"
+    }
+    cpu = slope_figure(
+        "per_call_cpu",
+        "  CPU slope (client + server processes)",
+        slope(plugin, lambda s: s.cpu),
+        slope(raw, lambda s: s.cpu),
+        target=False,
+    )
+    total = Figure(
+        "calls_total",
+        f"  whole process, at {high} calls",
+        "s",
+        measured=median([s.wall for s in plugin[high]]),
+        baseline=median([s.wall for s in raw[high]]),
+    )
+    return [per_call, in_loop, cpu, total]
+
+
+# -- 3. generation ---------------------------------------------------------------------
+
+
+def generation_run(bench: Bench, schema: str, generator: str, draws: int) -> dict[str, Any]:
+    argv = [
+        sys.executable,
+        str(BENCH / "generation.py"),
+        "--schema",
+        schema,
+        "--generator",
+        generator,
+        "--draws",
+        str(draws),
+    ]
+    run = bench.run(argv, bench.project(f"gen-{schema}-{generator}"))
+    try:
+        facts: dict[str, Any] = json.loads(run.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        raise MeasurementError(f"generation.py printed no figures:\n{run.tail()}") from None
+    if facts["draws"] < draws:
+        raise MeasurementError(
+            f"{generator} drew only {facts['draws']} of {draws} examples from the {schema} "
+            "schema (hypothesis stopped early)"
+        )
+    return facts
+
+
+def measure_generation(bench: Bench) -> list[Figure]:
+    draws = bench.sizes.draws
+    figures: list[Figure] = []
+    for schema, label in (
+        ("flat", "flat 5-property"),
+        ("nested", "nested order"),
+    ):
+        for generator in ("plugin", "stock"):  # warm-up: imports and bytecode
+            generation_run(bench, schema, generator, 5)
+        samples: dict[str, list[dict[str, Any]]] = {"plugin": [], "stock": []}
+        for index in range(bench.sizes.repeat):
+            order = ("plugin", "stock") if index % 2 == 0 else ("stock", "plugin")
+            for generator in order:
+                samples[generator].append(generation_run(bench, schema, generator, draws))
+        figure = Figure(
+            f"generation_{schema}",
+            f"generate {draws}, {label}: plugin vs stock",
+            "s",
+            measured=median([s["total_seconds"] for s in samples["plugin"]]),
+            baseline=median([s["total_seconds"] for s in samples["stock"]]),
+        )
+        if schema == "nested":
+            figure.target = "< 1.5 s"
+            figure.met = figure.measured is not None and figure.measured < 1.5
+        figure.details = {
+            side: {
+                "build_s": [s["build_seconds"] for s in runs],
+                "draw_s": [s["draw_seconds"] for s in runs],
+                "valid_of_drawn": [f"{s['valid']}/{s['draws']}" for s in runs],
+            }
+            for side, runs in samples.items()
+        }
+        figures.append(figure)
+    return figures
+
+
+# -- 4. scale --------------------------------------------------------------------------
+
+
+def scale_run(bench: Bench, label: str, extra: list[str]) -> tuple[Run, int]:
+    """One full run over the many-tools server: (the run, tool calls valid and invalid)."""
+    sizes = bench.sizes
+    project = bench.project(f"scale-{label}")
+    args = [
+        f"--mcp-server={server_command('many_tools.py')}",
+        f"--mcp-max-examples={sizes.scale_examples}",
+        "--mcp-report=report.json",
+        "-p",
+        "no:randomly",
+        "-q",
+        *extra,
+    ]
+    env = {"BENCH_TOOLS": str(sizes.scale_tools)}
+    run = bench.pytest(args, project, env=env)
+    server = read_report(project / "report.json", run)["servers"][0]
+    if server.get("tools_listed") != sizes.scale_tools or server["checks"].get("failed"):
+        raise MeasurementError(
+            f"scale run ({label}) listed {server.get('tools_listed')} tools, "
+            f"checks {server.get('checks')}\n{run.tail()}"
+        )
+    invalid = sum(int(t.get("invalid_calls", 0)) for t in server.get("tools", []))
+    return run, int(server.get("calls", 0)) + invalid
+
+
+def measure_scale(bench: Bench) -> list[Figure]:
+    sizes = bench.sizes
+    name = f"scale: {sizes.scale_tools} tools x {sizes.scale_examples} examples"
+    if importlib.util.find_spec("xdist") is None:
+        return [Figure("scale", name, "s", error="skipped: pytest-xdist is not installed")]
+    configs: list[tuple[str, list[str]]] = [("serial", [])]
+    configs += [(f"n{n}", ["-p", "xdist", "-n", str(n)]) for n in sizes.scale_workers]
+    scale_run(bench, "warm-up", [])
+    runs: dict[str, list[tuple[Run, int]]] = {label: [] for label, _ in configs}
+    for index in range(sizes.repeat):
+        for label, extra in configs if index % 2 == 0 else list(reversed(configs)):
+            runs[label].append(scale_run(bench, label, extra))
+    wall = {label: median([r.seconds for r, _ in done]) for label, done in runs.items()}
+    if "n1" not in wall:
+        raise MeasurementError("the scale figure needs -n 1 among the worker counts")
+    base, serial = wall["n1"], wall["serial"]
+    figures: list[Figure] = []
+    for label, _ in configs:
+        if label == "n1":
+            continue
+        title = (
+            f"{name}, serial vs -n 1"
+            if label == "serial"
+            else f"  -n {label[1:]} vs -n 1 (speed-up {base / wall[label]:.2f}x, "
+            f"vs serial {serial / wall[label]:.2f}x)"
+        )
+        figures.append(
+            Figure(
+                f"scale_{label}",
+                title,
+                "s",
+                measured=wall[label],
+                baseline=base,
+                details={
+                    "wall_s": [r.seconds for r, _ in runs[label]],
+                    "cpu_s": [r.cpu_seconds for r, _ in runs[label]],
+                    "baseline_cpu_s": [r.cpu_seconds for r, _ in runs["n1"]],
+                    "calls": [calls for _, calls in runs[label]],
+                },
+            )
+        )
+    return figures
+
+
+# -- 5. memory -------------------------------------------------------------------------
+
+RSS_CONFTEST = '''"""Writes this pytest process's peak RSS (bytes) at the end of the session."""
+
+import os
+import resource
+import sys
+
+
+def pytest_unconfigure(config):
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB on Linux
+    with open(os.environ["BENCH_RSS_FILE"], "w", encoding="utf-8") as handle:
+        handle.write(str(peak * scale))
+'''
+
+
+def memory_run(bench: Bench, result_bytes: int) -> tuple[int, int]:
+    """(peak RSS of the pytest process in bytes, tool calls made)."""
+    project = bench.project(f"memory-{result_bytes}", conftest=RSS_CONFTEST)
+    rss_file = project / "peak_rss"
+    args = [
+        f"--mcp-server={server_command('big_results.py', str(result_bytes))}",
+        f"--mcp-max-examples={bench.sizes.memory_examples}",
+        "--mcp-report=report.json",
+        "-p",
+        "no:randomly",
+        "-q",
+    ]
+    run = bench.pytest(args, project, env={"BENCH_RSS_FILE": str(rss_file)})
+    server = read_report(project / "report.json", run)["servers"][0]
+    if server["checks"].get("failed"):
+        raise MeasurementError(f"memory run: checks failed {server['checks']}\n{run.tail()}")
+    try:
+        peak = int(rss_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise MeasurementError(f"the conftest wrote no peak RSS\n{run.tail()}") from None
+    return peak, int(server.get("calls", 0))
+
+
+def measure_memory(bench: Bench) -> list[Figure]:
+    sizes = bench.sizes
+    big: list[int] = []
+    small: list[int] = []
+    calls: list[int] = []
+    for _ in range(sizes.repeat):
+        peak, count = memory_run(bench, sizes.memory_bytes)
+        big.append(peak)
+        calls.append(count)
+        small.append(memory_run(bench, sizes.memory_small_bytes)[0])
+    mb = 1_000_000
+    return [
+        Figure(
+            "memory",
+            f"memory: peak RSS, {sizes.memory_bytes / mb:g} MB vs "
+            f"{sizes.memory_small_bytes} B results",
+            "MB",
+            measured=median(big) / mb,
+            baseline=median(small) / mb,
+            details={
+                "peak_rss_bytes_big": big,
+                "peak_rss_bytes_small": small,
+                "added_mb_per_result_mb": (median(big) - median(small)) / sizes.memory_bytes,
+                "calls_with_big_results": calls,
+            },
+        )
+    ]
+
+
+# -- table and main --------------------------------------------------------------------
+
+MEASUREMENTS: list[tuple[str, str, Callable[[Bench], list[Figure]]]] = [
+    ("load", "plugin load when unused", measure_load),
+    ("calls", "per-call cost", measure_calls),
+    ("generation", "generation", measure_generation),
+    ("scale", "scale with pytest-xdist", measure_scale),
+    ("memory", "memory", measure_memory),
+]
+
+
+def number(value: float | None, unit: str) -> str:
+    if value is None:
+        return "-"
+    if unit == "s":
+        return f"{value:.2f} s"
+    if unit in ("ms", "MB"):
+        return f"{value:.1f} {unit}"
+    return f"{value:.2f} {unit}"
+
+
+def table(figures: list[Figure]) -> str:
+    header = ("figure", "measured", "baseline", "ratio", "target", "met?")
+    rows: list[tuple[str, ...]] = []
+    for f in figures:
+        if f.error is not None:
+            status = "skipped" if f.error.startswith("skipped") else "FAILED"
+            rows.append((f.name, status, "", "", "", ""))
+            continue
+        ratio = "-" if f.ratio is None else f"{f.ratio:.2f}x"
+        met = "-" if f.met is None else ("yes" if f.met else "NO")
+        rows.append(
+            (
+                f.name,
+                number(f.measured, f.unit),
+                number(f.baseline, f.unit),
+                ratio,
+                f.target,
+                met,
+            )
+        )
+    widths = [max(len(r[i]) if i < len(r) else 0 for r in [header, *rows]) for i in range(6)]
+    lines = []
+    for i, row in enumerate([header, *rows]):
+        cells = [
+            cell.ljust(widths[j]) if j == 0 else cell.rjust(widths[j]) for j, cell in enumerate(row)
+        ]
+        lines.append("  ".join(cells).rstrip())
+        if i == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def environment_facts(sizes: Sizes, loads: list[tuple[float, float, float]]) -> dict[str, Any]:
+    def version(name: str) -> str | None:
+        try:
+            return importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            return None
+
+    packages = (
+        "pytest-mcp-contracts",
+        "pytest",
+        "mcp",
+        "hypothesis",
+        "hypothesis-jsonschema",
+        "pytest-xdist",
+    )
+    return {
+        "python": sys.version.split()[0],
+        "executable": sys.executable,
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "load_average_start": loads[0],
+        "load_average_end": loads[-1],
+        "packages": {name: version(name) for name in packages},
+        "sizes": dataclasses.asdict(sizes),
+    }
+
+
+def check_installation() -> None:
+    """The plugin pytest will load must be this checkout's."""
+    spec = importlib.util.find_spec("pytest_mcp_contracts")
+    if spec is None or spec.origin is None:
+        raise MeasurementError(
+            f"pytest_mcp_contracts is not importable by {sys.executable}; "
+            "install this checkout first: pip install -e ."
+        )
+    names = {ep.name for ep in importlib.metadata.entry_points(group="pytest11")}
+    if ENTRY_POINT not in names:
+        raise MeasurementError(f"no pytest11 entry point named {ENTRY_POINT!r} is installed")
+    origin = Path(spec.origin).resolve()
+    if REPO not in origin.parents:
+        progress(f"note: measuring the installed plugin at {origin}, not this checkout")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Benchmark figures as ratios against baselines measured in the same run."
+    )
+    parser.add_argument("--quick", action="store_true", help="smoke run: 1 repetition, small sizes")
+    parser.add_argument(
+        "--repeat", type=int, default=None, help="repetitions per wall-clock figure (median)"
+    )
+    parser.add_argument("--json", type=Path, default=None, metavar="PATH", help="write figures")
+    parser.add_argument(
+        "--keep-temp",
+        action="store_true",
+        help="keep the temporary directory (projects, reports) and print where it is",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=[key for key, _, _ in MEASUREMENTS],
+        help="measure only these (repeatable)",
+    )
+    args = parser.parse_args(argv)
+    if args.repeat is not None and args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    sizes = sizes_for(args.quick, args.repeat)
+    started = time.perf_counter()
+    loads = [os.getloadavg()]
+    figures: list[Figure] = []
+    failures: list[str] = []
+    try:
+        check_installation()
+    except MeasurementError as exc:
+        print(f"bench: cannot measure: {exc}", file=sys.stderr)
+        return 1
+    with tempfile.TemporaryDirectory(prefix="mcp-contracts-bench-") as temp:
+        if args.keep_temp:
+            temp = tempfile.mkdtemp(prefix="mcp-contracts-bench-")
+            progress(f"keeping the projects in {temp}")
+        bench = Bench(Path(temp), sizes)
+        for key, title, measure in MEASUREMENTS:
+            if args.only and key not in args.only:
+                continue
+            progress(f"{title} ... ({time.perf_counter() - started:.0f} s so far)")
+            try:
+                figures.extend(measure(bench))
+            except MeasurementError as exc:
+                failures.append(f"{title}: {exc}")
+                figures.append(Figure(key, f"{title}", "-", error=str(exc)))
+    loads.append(os.getloadavg())
+    elapsed = time.perf_counter() - started
+    facts = environment_facts(sizes, loads)
+    print()
+    print(table(figures))
+    print()
+    for figure in figures:
+        if figure.note:
+            print(f"note: {figure.note}")
+    cpus = os.cpu_count() or 1
+    print(
+        f"{sizes.repeat} repetition(s), medians; {elapsed:.0f} s in all; {cpus} CPUs, load "
+        f"average {loads[0][0]:.2f} at start, {loads[-1][0]:.2f} at end; "
+        f"{platform.python_implementation()} {facts['python']}"
+    )
+    if max(loads[0][0], loads[-1][0]) > 0.5 * cpus:
+        print("caution: the machine was busy with other work; wall-clock figures are noisy")
+    if args.json is not None:
+        document = {
+            "format": "pytest-mcp-contracts/bench",
+            "version": 1,
+            "quick": args.quick,
+            "elapsed_seconds": elapsed,
+            "environment": facts,
+            "figures": [f.as_json() for f in figures],
+            "failures": failures,
+        }
+        args.json.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n")
+    if failures:
+        print(f"\nbench: {len(failures)} measurement(s) failed:", file=sys.stderr)
+        for failure in failures:
+            print(f"- {failure}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

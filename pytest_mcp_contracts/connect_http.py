@@ -1,0 +1,499 @@
+"""Connect over Streamable HTTP: the same synchronous JSON-RPC client as ``connect.py``, with
+each message POSTed to one endpoint.
+
+The wire, as the installed MCP SDK speaks it (``mcp/client/streamable_http.py``,
+``mcp/server/streamable_http_manager.py``, ``mcp/server/_streamable_http_modern.py``):
+
+* every JSON-RPC message is a POST with ``Accept: application/json, text/event-stream`` and
+  ``Content-Type: application/json``; the answer to a request is either a JSON body or an
+  SSE stream whose ``data:`` events carry JSON-RPC messages (notifications, and server
+  requests, may come before the response); a notification is acknowledged with 202;
+* 2026-07-28: every POST is self-contained (no session): the body carries the ``_meta``
+  protocol keys and the headers mirror them: ``MCP-Protocol-Version``, ``Mcp-Method`` and,
+  for ``tools/call``, ``Mcp-Name``. A POST without a handshake-era ``MCP-Protocol-Version``
+  header is routed to the handshake-era transport, so the probe must carry the header;
+* handshake era: ``initialize`` answers with an ``Mcp-Session-Id`` header that every later
+  request carries, with ``MCP-Protocol-Version`` set to the negotiated version; a 404 on a
+  request with a session id means the session is gone;
+* a JSON-RPC error may come with a 4xx status and a JSON body: it is still a JSON-RPC error.
+
+We do not start or stop a server reached over HTTP: a "restart" opens a new session, and a
+server that went down stays down.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import json
+import os
+import re
+import time
+import urllib.parse
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Final
+
+from .connect import (
+    _GARBAGE_KEPT,
+    MODERN_VERSION,
+    CallTimeout,
+    ProtocolViolation,
+    RpcConnection,
+    RpcError,
+    ServerDied,
+    ServerError,
+    ServerStartError,
+    UnreadableMessage,
+    _decode,
+    _envelope_problem,
+    _short,
+)
+
+if TYPE_CHECKING:
+    import httpx2
+
+_PROTOCOL_VERSION_KEY: Final = "io.modelcontextprotocol/protocolVersion"
+_NAME_BEARING: Final = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+_BODY_EXCERPT: Final = 200
+_CHUNK: Final = 1 << 16
+_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_HEADER_NAME = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+
+
+class HeaderError(ValueError):
+    """An --mcp-header that cannot be used: malformed, or naming a missing variable."""
+
+
+class HttpStatusError(ServerError):
+    """The server answered with an HTTP error status and no JSON-RPC message."""
+
+    def __init__(self, message: str, *, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def parse_header(spec: str) -> tuple[str, str]:
+    """``"Name: value"`` -> (name, unexpanded value)."""
+    name, sep, value = spec.partition(":")
+    name = name.strip()
+    if not sep or not _HEADER_NAME.match(name):
+        raise HeaderError(f"--mcp-header {name or spec[:40]!r}: expected 'Name: value'")
+    return name, value.strip()
+
+
+def variables(value: str) -> list[str]:
+    """The environment variables a header value refers to (``$VAR`` or ``${VAR}``)."""
+    return [m.group(1) or m.group(2) for m in _VARIABLE.finditer(value)]
+
+
+def expand(name: str, value: str, environ: Mapping[str, str]) -> str:
+    """The value with every ``$VAR`` / ``${VAR}`` taken from the environment."""
+
+    def one(match: re.Match[str]) -> str:
+        variable = match.group(1) or match.group(2)
+        if variable not in environ:
+            raise HeaderError(
+                f"--mcp-header {name}: the environment variable {variable} is not set"
+            )
+        return environ[variable]
+
+    return _VARIABLE.sub(one, value)
+
+
+def display_url(url: str) -> str:
+    """The URL without credentials, query or fragment: safe to print."""
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = host if parts.port is None else f"{host}:{parts.port}"
+    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+@dataclass(frozen=True)
+class ServerUrl:
+    """A server reached over Streamable HTTP, with the headers every request carries
+    (values unexpanded: ``${TOKEN}`` is read from the environment at connection time)."""
+
+    url: str
+    headers: tuple[tuple[str, str], ...] = ()
+
+    noun: ClassVar[str] = "url"
+
+    @classmethod
+    def parse(cls, url: str, headers: Sequence[str] = ()) -> ServerUrl:
+        parts = urllib.parse.urlsplit(url.strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("expected an http:// or https:// URL with a host")
+        return cls(url.strip(), tuple(parse_header(h) for h in headers))
+
+    @property
+    def display(self) -> str:
+        return display_url(self.url)
+
+    @property
+    def label(self) -> str:
+        parts = urllib.parse.urlsplit(self.url)
+        return parts.hostname or "server"
+
+    @property
+    def header_names(self) -> list[str]:
+        return [name for name, _ in self.headers]
+
+    def resolved_headers(self, environ: Mapping[str, str]) -> dict[str, str]:
+        return {name: expand(name, value, environ) for name, value in self.headers}
+
+
+class HttpConnection(RpcConnection):
+    """One MCP session with a server over Streamable HTTP."""
+
+    _probe_refusals = (RpcError, HttpStatusError)
+
+    def __init__(self, target: ServerUrl, *, max_message_bytes: int) -> None:
+        self.command: ServerUrl = target
+        self.max_message_bytes = max_message_bytes
+        self.protocol_version: str | None = None
+        self.server_info: dict[str, Any] = {}
+        self.capabilities: dict[str, Any] = {}
+        self.garbage: collections.deque[str] = collections.deque(maxlen=_GARBAGE_KEPT)
+        self.garbage_count = 0
+        self.session_id: str | None = None
+        self._headers: dict[str, str] = {}
+        self._client: httpx2.Client | None = None
+        self._closed = False
+        self._next_id = 0
+
+    def start(self) -> None:
+        import httpx2
+
+        try:
+            self._headers = self.command.resolved_headers(os.environ)
+        except HeaderError as exc:
+            raise ServerStartError(str(exc)) from None
+        self._client = httpx2.Client(follow_redirects=False)
+
+    @property
+    def alive(self) -> bool:
+        return self._client is not None and not self._closed
+
+    def stderr_tail(self) -> str:
+        return ""  # a remote server's stderr is not ours to read
+
+    def kill(self) -> None:
+        self._closed = True
+        if self._client is not None:
+            self._client.close()
+
+    def close(self) -> None:
+        """End the session (DELETE, as the SDK does) and close the HTTP client."""
+        if self._client is not None and not self._closed and self.session_id is not None:
+            with contextlib.suppress(Exception):  # closing is best effort
+                self._client.delete(self.command.url, headers=self._base_headers(), timeout=2)
+        self.kill()
+
+    # -- HTTP ------------------------------------------------------------------------------
+
+    def _base_headers(self) -> dict[str, str]:
+        headers = {
+            **self._headers,
+            "Accept": "application/json, text/event-stream",
+            "Content-Type": "application/json",
+        }
+        if self.session_id is not None:
+            headers["Mcp-Session-Id"] = self.session_id
+        if self.protocol_version not in (None, MODERN_VERSION):
+            headers["MCP-Protocol-Version"] = str(self.protocol_version)
+        return headers
+
+    def _headers_for(self, message: Mapping[str, Any]) -> dict[str, str]:
+        headers = self._base_headers()
+        params = message.get("params")
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        version = meta.get(_PROTOCOL_VERSION_KEY) if isinstance(meta, dict) else None
+        method = str(message.get("method", ""))
+        if isinstance(version, str):  # a 2026-07-28 request: headers mirror the envelope
+            headers["MCP-Protocol-Version"] = version
+            headers["Mcp-Method"] = method
+            key = _NAME_BEARING.get(method)
+            value = params.get(key) if key and isinstance(params, dict) else None
+            if isinstance(value, str):
+                headers["Mcp-Name"] = _header_value(value)
+        elif method == "initialize":
+            headers.pop("MCP-Protocol-Version", None)
+        return headers
+
+    def _where(self) -> str:
+        return self.command.display
+
+    def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            message["params"] = dict(params)
+        with self._post(message, timeout=10.0, what=method) as response:
+            if response.status_code >= 400:
+                raise self._status_error(response, method)
+
+    def _post(self, message: Mapping[str, Any], *, timeout: float, what: str) -> Any:
+        import httpx2
+
+        if self._client is None or self._closed:
+            raise ServerDied("the HTTP session is closed")
+        body = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode()
+        try:
+            return self._client.stream(
+                "POST",
+                self.command.url,
+                content=body,
+                headers=self._headers_for(message),
+                timeout=httpx2.Timeout(timeout),
+            )
+        except httpx2.HTTPError as exc:  # pragma: no cover: stream() is lazy
+            raise self._transport_error(exc, what) from None
+
+    def _transport_error(self, exc: Exception, what: str) -> ServerError:
+        import httpx2
+
+        if isinstance(exc, httpx2.ConnectError):
+            return ServerDied(f"could not connect to {self._where()}: {_reason(exc)}")
+        if isinstance(exc, httpx2.TimeoutException):
+            return CallTimeout(f"no answer to {what} within the timeout")
+        return ServerDied(f"the connection to {self._where()} broke during {what}: {_reason(exc)}")
+
+    def _status_error(self, response: Any, what: str) -> ServerError:
+        status = int(response.status_code)
+        excerpt = _excerpt(response)
+        text = f"HTTP {status} {response.reason_phrase} from {self._where()} for {what}"
+        if excerpt:
+            text += f": {excerpt}"
+        if status in (401, 403):
+            names = ", ".join(self.command.header_names)
+            sent = f" (sent headers: {names})" if names else ""
+            text += (
+                f"; the server refused the request{sent}: pass credentials with "
+                "--mcp-header 'Authorization: Bearer ${TOKEN}' (values are read from the "
+                "environment, never printed)"
+            )
+        if status == 404 and self.session_id is not None:
+            return ServerDied(f"the server ended the session: {text}")
+        return HttpStatusError(text, status=status)
+
+    # -- requests --------------------------------------------------------------------------
+
+    def _request(self, method: str, params: dict[str, Any], *, timeout: float) -> dict[str, Any]:
+        import httpx2
+
+        self._next_id += 1
+        msg_id = self._next_id
+        message = {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}
+        deadline = time.monotonic() + timeout
+        try:
+            with self._post(message, timeout=timeout, what=method) as response:
+                response_message = self._read_answer(response, method, msg_id, deadline, timeout)
+        except httpx2.TimeoutException:
+            raise CallTimeout(f"no answer to {method} within {timeout:g} s") from None
+        except httpx2.HTTPError as exc:
+            raise self._transport_error(exc, method) from None
+        problem = _envelope_problem(response_message)
+        if problem is not None:
+            raise ProtocolViolation(
+                f"the response to {method} is not valid JSON-RPC 2.0: {problem}: "
+                f"{_short(response_message)}"
+            )
+        if "error" in response_message:
+            error = response_message["error"]
+            code = error.get("code")
+            raise RpcError(
+                code if isinstance(code, int) else 0,
+                str(error.get("message", "")),
+                error.get("data"),
+            )
+        result = response_message["result"]
+        if not isinstance(result, dict):
+            raise ProtocolViolation(f"the result of {method} is not an object: {_short(result)}")
+        return result
+
+    def _read_answer(
+        self, response: Any, method: str, msg_id: int, deadline: float, timeout: float
+    ) -> dict[str, Any]:
+        status = int(response.status_code)
+        content_type = response.headers.get("content-type", "").lower()
+        if method == "initialize" and status < 300:
+            self.session_id = response.headers.get("mcp-session-id") or None
+        if status >= 400:
+            if content_type.startswith("application/json"):
+                try:
+                    body = self._read_capped(response, method, deadline, timeout)
+                    message = _decode(body)
+                except (ValueError, ServerError):
+                    message = None
+                if isinstance(message, dict) and isinstance(message.get("error"), dict):
+                    return message  # a JSON-RPC error carried by an HTTP error status
+            raise self._status_error(response, method)
+        if status == 202:
+            raise ProtocolViolation(f"the server answered the {method} request with 202 Accepted")
+        if 300 <= status < 400:
+            raise HttpStatusError(
+                f"HTTP {status} from {self._where()} (redirects are not followed: pass the "
+                f"final URL to --mcp-url; Location: {response.headers.get('location', '?')})",
+                status=status,
+            )
+        if content_type.startswith("text/event-stream"):
+            return self._read_sse(response, method, msg_id, deadline, timeout)
+        if content_type.startswith("application/json"):
+            body = self._read_capped(response, method, deadline, timeout)
+            message = self._parse(body, method)
+            if not isinstance(message, dict):
+                raise ProtocolViolation(
+                    f"the answer to {method} is not a JSON-RPC message: {_short(message)}"
+                )
+            return message
+        raise ProtocolViolation(
+            f"the answer to {method} has Content-Type {content_type or 'none'!r}; "
+            "expected application/json or text/event-stream"
+        )
+
+    def _too_large(self, method: str, size: int) -> ProtocolViolation:
+        return ProtocolViolation(
+            f"the answer to {method} could not be read: it was a message of at least "
+            f"{size} bytes, over the {self.max_message_bytes}-byte limit "
+            "(--mcp-max-result-bytes); raise --mcp-max-result-bytes if a large answer is expected"
+        )
+
+    def _chunks(
+        self, response: Any, method: str, deadline: float, timeout: float
+    ) -> Iterator[bytes]:
+        for chunk in response.iter_bytes(_CHUNK):
+            if time.monotonic() > deadline:
+                raise CallTimeout(f"no answer to {method} within {timeout:g} s")
+            yield chunk
+
+    def _read_capped(self, response: Any, method: str, deadline: float, timeout: float) -> bytes:
+        data = bytearray()
+        for chunk in self._chunks(response, method, deadline, timeout):
+            data += chunk
+            if len(data) > self.max_message_bytes:
+                raise self._too_large(method, len(data))
+        return bytes(data)
+
+    def _parse(self, data: bytes, method: str) -> Any:
+        try:
+            return _decode(data)
+        except UnreadableMessage as exc:
+            raise ProtocolViolation(
+                f"the answer to {method} could not be read: it was {exc}"
+            ) from None
+        except ValueError:
+            start = data[:_BODY_EXCERPT].decode("utf-8", "replace")
+            raise ProtocolViolation(f"the answer to {method} is not JSON: {start!r}") from None
+
+    def _read_sse(
+        self, response: Any, method: str, msg_id: int, deadline: float, timeout: float
+    ) -> dict[str, Any]:
+        """Events until the one that answers ``msg_id``; each event's data is capped."""
+        buffer = b""
+        data: list[bytes] = []
+        size = 0
+        for chunk in self._chunks(response, method, deadline, timeout):
+            buffer += chunk
+            while True:
+                newline = buffer.find(b"\n")
+                if newline < 0:
+                    if len(buffer) > self.max_message_bytes:
+                        raise self._too_large(method, len(buffer))
+                    break
+                line, buffer = buffer[:newline].rstrip(b"\r"), buffer[newline + 1 :]
+                if line.startswith(b"data:"):
+                    piece = line[5:].removeprefix(b" ")
+                    size += len(piece) + 1
+                    if size > self.max_message_bytes:
+                        raise self._too_large(method, size)
+                    data.append(piece)
+                elif not line and data:
+                    payload, data, size = b"\n".join(data), [], 0
+                    answer = self._sse_message(payload, method, msg_id)
+                    if answer is not None:
+                        return answer
+        raise ServerDied(f"the server closed the event stream without answering {method}")
+
+    def _sse_message(self, payload: bytes, method: str, msg_id: int) -> dict[str, Any] | None:
+        message = self._parse(payload, method)
+        if not isinstance(message, dict):
+            self._record_garbage(_short(message, 200))
+            return None
+        if "method" in message:
+            if "id" in message:
+                self._answer_server_request(message)
+            return None  # notifications (logging, progress) are not ours to act on
+        if message.get("id") == msg_id:
+            return message
+        self._record_garbage(f"a response to an unknown request id {_short(message.get('id'), 60)}")
+        return None
+
+    def _record_garbage(self, text: str) -> None:
+        self.garbage_count += 1
+        self.garbage.append(text)
+
+    def _answer_server_request(self, message: dict[str, Any]) -> None:
+        # A tester has no user to ask: answer ping, refuse sampling/elicitation/roots.
+        reply: dict[str, Any]
+        if message.get("method") == "ping":
+            reply = {"jsonrpc": "2.0", "id": message["id"], "result": {}}
+        else:
+            reply = {
+                "jsonrpc": "2.0",
+                "id": message["id"],
+                "error": {"code": -32601, "message": "not supported by pytest-mcp-contracts"},
+            }
+        # A reply the server does not take changes nothing.
+        with contextlib.suppress(Exception), self._post(reply, timeout=5.0, what="a reply") as r:
+            r.read()
+
+
+def _header_value(value: str) -> str:
+    """As the SDK's ``encode_header_value``: printable ASCII verbatim, else base64-wrapped."""
+    import base64
+
+    if (
+        re.fullmatch(r"[\x20-\x7E]*", value)
+        and value == value.strip()
+        and not (value.startswith("=?base64?") and value.endswith("?="))
+    ):
+        return value
+    return f"=?base64?{base64.b64encode(value.encode('utf-8')).decode('ascii')}?="
+
+
+def _reason(exc: Exception) -> str:
+    text = str(exc) or type(exc).__name__
+    return text.splitlines()[0][:200]
+
+
+def _excerpt(response: Any) -> str:
+    try:
+        body = b""
+        for chunk in response.iter_bytes(_BODY_EXCERPT):
+            body += chunk
+            if len(body) >= _BODY_EXCERPT:
+                break
+    except Exception:  # the excerpt is a courtesy
+        return ""
+    text = " ".join(body[:_BODY_EXCERPT].decode("utf-8", "replace").split())
+    return text + ("…" if len(body) >= _BODY_EXCERPT else "")
+
+
+def open_http(
+    target: ServerUrl,
+    *,
+    startup_timeout: float,
+    max_message_bytes: int,
+    legacy: bool = False,
+) -> HttpConnection:
+    """Open a session (the handshake), or raise ServerStartError."""
+    conn = HttpConnection(target, max_message_bytes=max_message_bytes)
+    conn.start()
+    try:
+        conn.handshake(timeout=startup_timeout, legacy=legacy)
+    except BaseException:
+        conn.kill()
+        raise
+    return conn

@@ -1,0 +1,126 @@
+"""--mcp-url: the same checks over Streamable HTTP, against fixture servers served by
+tests/servers/http_serve.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from ..conftest import HttpServer
+
+FAST = ("-p", "no:randomly", "--mcp-max-examples=10")
+
+
+def run_url(pytester: pytest.Pytester, url: str, *args: str) -> pytest.RunResult:
+    return pytester.runpytest_subprocess(f"--mcp-url={url}", *FAST, *args, timeout=120)
+
+
+def test_correct_server_passes_over_http(
+    pytester: pytest.Pytester, http_server: HttpServer
+) -> None:
+    result = run_url(pytester, http_server("typed_ok.py"), "-v")
+    result.assert_outcomes(passed=12)
+    result.stdout.fnmatch_lines(
+        [
+            "*mcp:typed-ok::inventory::schema PASSED*",
+            "*mcp:typed-ok::add::contract PASSED*",
+            "*mcp:typed-ok::find_user::rejects_invalid PASSED*",
+            "typed-ok (protocol 2026-07-28): 3 tools, * calls, 0 returned isError",
+        ]
+    )
+
+
+def test_output_schema_violation_is_found_and_shrunk_over_http(
+    pytester: pytest.Pytester, http_server: HttpServer
+) -> None:
+    url = http_server("broken_output.py")
+    result = pytester.runpytest_subprocess(
+        f"--mcp-url={url}", "-p", "no:randomly", "--mcp-max-examples=100", timeout=120
+    )
+    result.assert_outcomes(passed=7, failed=1)
+    assert "FAILED mcp:broken-output::price_quote::contract" in result.stdout.str()
+    result.stdout.fnmatch_lines(
+        [
+            "structuredContent does not match the outputSchema (2020-12)",
+            "  $.price: '*' is not of type 'number'",
+            f"server: broken-output  (url: {url})",
+            "smallest input found:",
+            '    {"quantity": 101, "sku": ""}',
+            "reproduce with this tools/call request (POST it to the URL):",
+        ]
+    )
+
+
+def test_a_crash_that_takes_the_server_down_is_clear(
+    pytester: pytest.Pytester, http_server: HttpServer
+) -> None:
+    result = pytester.runpytest_subprocess(
+        f"--mcp-url={http_server('crash.py')}",
+        "-p",
+        "no:randomly",
+        "--mcp-max-examples=100",
+        timeout=120,
+    )
+    text = result.stdout.str()
+    assert "FAILED mcp:crash::divide::contract" in text
+    # The HTTP server process died with the call: the call broke the connection, and the
+    # server cannot be brought back by us.
+    result.stdout.fnmatch_lines(["*the call killed the server: *connection*"])
+    assert "cannot be restarted" in text
+    assert '"b": 0' in text
+
+
+def test_header_from_the_environment_reaches_the_server_and_is_never_printed(
+    pytester: pytest.Pytester, http_server: HttpServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secret = "s3cr3t-t0ken-value"
+    url = http_server("typed_ok.py", env={"MCP_FIXTURE_TOKEN": secret})
+    # Without the header: 401, one clear collection error that points at --mcp-header.
+    refused = run_url(pytester, url)
+    assert refused.ret != 0
+    refused.stdout.fnmatch_lines(["*HTTP 401*--mcp-header*"])
+    # With it, from an environment variable: every check passes.
+    monkeypatch.setenv("FIXTURE_TOKEN", secret)
+    result = run_url(pytester, url, "--mcp-header", "Authorization: Bearer ${FIXTURE_TOKEN}", "-v")
+    result.assert_outcomes(passed=12)
+    # A wrong token: refused, and the header is named but its value never shown.
+    monkeypatch.setenv("FIXTURE_TOKEN", "wrong-" + secret)
+    wrong = run_url(pytester, url, "--mcp-header=Authorization: Bearer $FIXTURE_TOKEN")
+    wrong.stdout.fnmatch_lines(["*HTTP 401*sent headers: Authorization*"])
+    for run in (refused, result, wrong):
+        assert secret not in run.stdout.str() + run.stderr.str()
+
+
+def test_a_header_naming_a_missing_variable_is_a_usage_error(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("NO_SUCH_TOKEN", raising=False)
+    result = run_url(
+        pytester, "http://127.0.0.1:9/mcp", "--mcp-header=Authorization: Bearer ${NO_SUCH_TOKEN}"
+    )
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*environment variable NO_SUCH_TOKEN is not set*"])
+
+
+def test_a_url_nobody_listens_on_is_one_collection_error(pytester: pytest.Pytester) -> None:
+    from ..conftest import _free_port
+
+    url = f"http://user:pw@127.0.0.1:{_free_port()}/mcp?token=abc"
+    result = run_url(pytester, url)
+    result.assert_outcomes(errors=1)
+    shown = url.replace("user:pw@", "").removesuffix("?token=abc")
+    result.stdout.fnmatch_lines(
+        [f"MCP server at {shown} could not be used", f"*could not connect to {shown}*"]
+    )
+    assert "token=abc" not in result.stdout.str() and "user:pw" not in result.stdout.str()
+
+
+def test_an_oversized_response_is_capped(
+    pytester: pytest.Pytester, http_server: HttpServer
+) -> None:
+    result = run_url(pytester, http_server("http_big.py"), "--mcp-max-result-bytes=100000")
+    assert "FAILED mcp:http-big::big::contract" in result.stdout.str()
+    result.stdout.fnmatch_lines(
+        ["*could not be read: it was a message of at least * bytes, over the 100000-byte limit*"]
+    )
+    # Both tools take no arguments: no input is invalid, their rejects_invalid are skipped.
+    result.assert_outcomes(passed=5, failed=1, skipped=2)

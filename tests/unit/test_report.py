@@ -1,0 +1,36 @@
+"""What failures and summaries print: names a server chose, and commands to run again."""
+
+from __future__ import annotations
+
+from pytest_mcp_contracts.report import rerun_command, shown
+
+
+def test_control_characters_in_names_are_escaped() -> None:
+    assert shown("tab\there") == "tab\\there"
+    assert shown("esc\x1b[2Jcleared") == "esc\\x1b[2Jcleared"
+    assert shown("nul\x00") == "nul\\x00"
+    assert shown("get_order") == "get_order"
+
+
+def test_long_names_are_cut_and_say_how_long_they_were() -> None:
+    text = shown("n" * 10_000)
+    assert len(text) < 120
+    assert text.endswith("… (10000 characters)")
+
+
+def test_header_values_never_reach_the_suggested_command() -> None:
+    command = rerun_command(
+        [
+            "--mcp-url=http://x/mcp",
+            "--mcp-header=Authorization: Bearer abc",
+            "--mcp-header",
+            "X-Key: s3cret",
+            "-k",
+            "get item",
+        ]
+    )
+    assert "abc" not in command and "s3cret" not in command
+    assert command == (
+        "pytest --mcp-url=http://x/mcp '--mcp-header=Authorization: <redacted>' "
+        "--mcp-header 'X-Key: <redacted>' -k 'get item'"
+    )

@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Self
 
 MODERN_VERSION: Final = "2026-07-28"
 HANDSHAKE_VERSION: Final = "2025-11-25"
@@ -152,11 +152,24 @@ class RpcConnection:
     def stderr_tail(self) -> str:
         raise NotImplementedError
 
+    def start(self) -> None:
+        raise NotImplementedError
+
     def kill(self) -> None:
         raise NotImplementedError
 
     def close(self) -> None:
         raise NotImplementedError
+
+    def opened(self, *, startup_timeout: float, legacy: bool = False) -> Self:
+        """Start the transport and complete the handshake; on failure leave nothing running."""
+        self.start()
+        try:
+            self.handshake(timeout=startup_timeout, legacy=legacy)
+        except BaseException:
+            self.kill()
+            raise
+        return self
 
     def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
         raise NotImplementedError
@@ -706,13 +719,7 @@ def open_stdio(
 ) -> StdioConnection:
     """Start the server and complete the handshake, or raise ServerStartError."""
     conn = StdioConnection(command, max_message_bytes=max_message_bytes)
-    conn.start()
-    try:
-        conn.handshake(timeout=startup_timeout, legacy=legacy)
-    except BaseException:
-        conn.kill()
-        raise
-    return conn
+    return conn.opened(startup_timeout=startup_timeout, legacy=legacy)
 
 
 def format_argv(argv: Sequence[str]) -> str:

@@ -490,10 +490,4 @@ def open_http(
 ) -> HttpConnection:
     """Open a session (the handshake), or raise ServerStartError."""
     conn = HttpConnection(target, max_message_bytes=max_message_bytes)
-    conn.start()
-    try:
-        conn.handshake(timeout=startup_timeout, legacy=legacy)
-    except BaseException:
-        conn.kill()
-        raise
-    return conn
+    return conn.opened(startup_timeout=startup_timeout, legacy=legacy)

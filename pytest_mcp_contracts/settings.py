@@ -10,10 +10,11 @@ import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from .connect import ServerCommand
-from .connect_http import HeaderError, ServerUrl, parse_header, variables
+if TYPE_CHECKING:  # the transports are imported only when a server is configured
+    from .connect import ServerCommand
+    from .connect_http import ServerUrl
 
 DEFAULT_MAX_EXAMPLES: Final = 50
 DEFAULT_CALL_TIMEOUT: Final = 10.0
@@ -278,6 +279,10 @@ def _servers(
     option: Option, cli: Sequence[str] | None, ini: Sequence[str]
 ) -> tuple[ServerCommand, ...]:
     commands = list(cli) if cli else [line for line in ini if line.strip()]
+    if not commands:
+        return ()
+    from .connect import ServerCommand
+
     servers = []
     for command in commands:
         try:
@@ -298,6 +303,10 @@ def _urls(
     that is not set is a usage error now, not a failure per server later."""
     if headers and not urls:
         raise SettingsError("--mcp-header applies to --mcp-url servers, and none is given")
+    if not urls:
+        return ()
+    from .connect_http import HeaderError, ServerUrl, parse_header, variables
+
     try:
         parsed = [parse_header(h) for h in headers]
     except HeaderError as exc:
@@ -367,7 +376,9 @@ def resolve(
         else:
             values[key] = _positive(option, raw, float, 0.001)
     tools, server_env = load_project_table(rootdir)
-    if server_env:
+    if server_env and values["mcp_server"]:
+        from .connect import ServerCommand
+
         values["mcp_server"] = tuple(
             ServerCommand(s.argv, env={**server_env, **s.env}) for s in values["mcp_server"]
         )

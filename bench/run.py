@@ -339,11 +339,17 @@ class CallSample:
     in_loop: float
 
 
-def plugin_contract_run(bench: Bench, calls: int) -> CallSample:
-    """One plugin run of `echo`'s contract check; real calls and duration from the report."""
-    project = bench.project(f"echo-{calls}")
+def plugin_contract_run(bench: Bench, calls: int, *, in_process: bool = False) -> CallSample:
+    """One plugin run of `echo`'s contract check; real calls and duration from the report.
+    ``in_process`` runs the same server object with --mcp-app instead of over stdio."""
+    project = bench.project(f"echo-{'app-' if in_process else ''}{calls}")
+    target = (
+        f"--mcp-app={SERVERS / 'echo.py'}:app"
+        if in_process
+        else f"--mcp-server={server_command('echo.py')}"
+    )
     args = [
-        f"--mcp-server={server_command('echo.py')}",
+        target,
         f"--mcp-max-examples={calls}",
         "-k",
         "contract",
@@ -410,12 +416,15 @@ def slope_figure(key: str, name: str, plugin: float, raw: float, target: bool) -
 def measure_calls(bench: Bench) -> list[Figure]:
     low, high = bench.sizes.call_counts
     plugin: dict[int, list[CallSample]] = {low: [], high: []}
+    app: dict[int, list[CallSample]] = {low: [], high: []}
     raw: dict[int, list[CallSample]] = {low: [], high: []}
-    plugin_contract_run(bench, low)  # warm-up, both sides
+    plugin_contract_run(bench, low)  # warm-up, every side
+    plugin_contract_run(bench, low, in_process=True)
     raw_loop_run(bench, low)
     for index in range(bench.sizes.repeat):
         for count in (low, high) if index % 2 == 0 else (high, low):
             plugin[count].append(plugin_contract_run(bench, count))
+            app[count].append(plugin_contract_run(bench, count, in_process=True))
             raw[count].append(raw_loop_run(bench, count))
     per_call = slope_figure(
         "per_call",
@@ -456,7 +465,21 @@ def measure_calls(bench: Bench) -> list[Figure]:
         measured=median([s.wall for s in plugin[high]]),
         baseline=median([s.wall for s in raw[high]]),
     )
-    return [per_call, in_loop, cpu, total]
+    in_process = slope_figure(
+        "per_call_in_process",
+        "  --mcp-app (in-process) vs --mcp-server, plugin slope",
+        slope(app, lambda s: s.wall),
+        slope(plugin, lambda s: s.wall),
+        target=False,
+    )
+    app_total = Figure(
+        "calls_total_in_process",
+        f"  whole process at {high} calls, --mcp-app vs --mcp-server",
+        "s",
+        measured=median([s.wall for s in app[high]]),
+        baseline=median([s.wall for s in plugin[high]]),
+    )
+    return [per_call, in_loop, cpu, total, in_process, app_total]
 
 
 # -- 3. generation ---------------------------------------------------------------------

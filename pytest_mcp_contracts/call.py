@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,7 @@ from .connect import (
     ServerStartError,
     open_stdio,
 )
+from .connect_app import ServerApp, open_app
 from .connect_http import ServerUrl, open_http
 from .discover import ServerSurface, build_surface, discover, list_tools
 
@@ -70,7 +72,7 @@ class CallOutcome:
 class ManagedServer:
     """A server command, its live connection, and how often it had to be restarted."""
 
-    command: ServerCommand | ServerUrl  # a stdio command, or a Streamable HTTP URL
+    command: ServerCommand | ServerUrl | ServerApp  # stdio, Streamable HTTP, or in-process
     startup_timeout: float
     call_timeout: float
     max_message_bytes: int
@@ -86,14 +88,14 @@ class ManagedServer:
     _conn: RpcConnection | None = field(default=None, repr=False)
 
     def _open(self, *, legacy: bool = False) -> RpcConnection:
-        if isinstance(self.command, ServerUrl):
-            return open_http(
-                self.command,
-                startup_timeout=self.startup_timeout,
-                max_message_bytes=self.max_message_bytes,
-                legacy=legacy,
-            )
-        return open_stdio(
+        opener: Callable[..., RpcConnection] = (
+            open_app
+            if isinstance(self.command, ServerApp)
+            else open_http
+            if isinstance(self.command, ServerUrl)
+            else open_stdio
+        )
+        return opener(
             self.command,
             startup_timeout=self.startup_timeout,
             max_message_bytes=self.max_message_bytes,

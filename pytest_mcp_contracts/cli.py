@@ -10,16 +10,20 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import os
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, TextIO
 
-from .connect import ServerCommand, ServerError, open_stdio
+from .connect import RpcConnection, ServerCommand, ServerError, open_stdio
+from .connect_app import ServerApp, open_app
+from .connect_http import HeaderError, ServerUrl, open_http
 from .discover import ServerSurface, discover, safe_name
 from .observe import DECLARED, UNKNOWN
+from .report import stderr_block
 from .settings import DEFAULT_MAX_RESULT_BYTES, DEFAULT_SNAPSHOT_DIR, DEFAULT_STARTUP_TIMEOUT
 from .snapshot import SnapshotError, SnapshotStore
 from .summarize import FieldPathError, summarize
@@ -195,7 +199,19 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     inspect = commands.add_parser("inspect", help="show what each tool takes and returns")
     inspect.add_argument("tool", nargs="?", help="show this tool in detail")
-    inspect.add_argument("--server", metavar="CMD", help="start this MCP server over stdio")
+    reach = inspect.add_mutually_exclusive_group()
+    reach.add_argument("--server", metavar="CMD", help="start this MCP server over stdio")
+    reach.add_argument("--url", help="the MCP server at this Streamable HTTP URL")
+    reach.add_argument(
+        "--app", metavar="MODULE:ATTR", help="this Python server object, run in-process"
+    )
+    inspect.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="'NAME: VALUE'",
+        help="an HTTP header for --url (repeatable; $VAR is read from the environment)",
+    )
     inspect.add_argument(
         "--snapshots",
         metavar="DIR",
@@ -230,18 +246,36 @@ class _Failure(Exception):
         self.status = status
 
 
+def _open(args: argparse.Namespace) -> RpcConnection:
+    """A connection to the server named by --server, --url or --app, handshake done."""
+    target: ServerCommand | ServerUrl | ServerApp
+    try:
+        if args.url:
+            target = ServerUrl.parse(args.url, args.header)
+            target.resolved_headers(os.environ)  # a missing variable fails here, clearly
+            opener: Callable[..., RpcConnection] = open_http
+        elif args.app:
+            target, opener = ServerApp.parse(args.app, Path.cwd()), open_app
+        else:
+            target, opener = ServerCommand.parse(args.server), open_stdio
+    except (HeaderError, ValueError) as exc:
+        raise _Failure(str(exc), USAGE_ERROR) from None
+    try:
+        return opener(
+            target, startup_timeout=args.startup_timeout, max_message_bytes=DEFAULT_MAX_RESULT_BYTES
+        )
+    except ServerError as exc:
+        tail = f"\n{stderr_block(exc.stderr_tail)}" if exc.stderr_tail else ""
+        raise _Failure(f"the server did not start: {exc.message}{tail}", 1) from None
+
+
 def _load(args: argparse.Namespace) -> tuple[list[ToolView], str]:
     snapshots = args.snapshots or Path(DEFAULT_SNAPSHOT_DIR)
     store = SnapshotStore(snapshots)
-    if args.server:
-        try:
-            conn = open_stdio(
-                ServerCommand.parse(args.server),
-                startup_timeout=args.startup_timeout,
-                max_message_bytes=DEFAULT_MAX_RESULT_BYTES,
-            )
-        except (ServerError, ValueError) as exc:
-            raise _Failure(f"the server did not start: {exc}", 1) from None
+    if args.header and not args.url:
+        raise _Failure("--header applies to --url", USAGE_ERROR)
+    if args.server or args.url or args.app:
+        conn = _open(args)
         try:
             surface = discover(conn, timeout=args.startup_timeout)
         except ServerError as exc:
@@ -250,7 +284,11 @@ def _load(args: argparse.Namespace) -> tuple[list[ToolView], str]:
             conn.close()
         return _views_from_server(surface, store), surface.name
     if args.snapshots is None:
-        raise _Failure("give --server CMD, or --snapshots DIR to read recorded contracts", 2)
+        raise _Failure(
+            "give --server CMD, --url URL or --app MODULE:ATTR, or --snapshots DIR to read "
+            "recorded contracts",
+            2,
+        )
     servers = (
         sorted(p.name for p in snapshots.iterdir() if p.is_dir()) if snapshots.is_dir() else []
     )

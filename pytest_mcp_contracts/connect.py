@@ -279,15 +279,13 @@ class RpcConnection:
         )
 
 
-class StdioConnection(RpcConnection):
-    """One running server process and the JSON-RPC session over its stdin/stdout."""
+class MessageConnection(RpcConnection):
+    """A transport on which the server writes whole JSON-RPC messages, one at a time, that
+    answer our requests by id: stdio, and in-process memory streams. A transport supplies
+    ``start``, ``alive``, ``kill``, ``close``, ``stderr_tail`` and ``_write``, and hands
+    what the server wrote to ``_handle_line`` as the bytes of one message."""
 
-    def __init__(
-        self,
-        command: ServerCommand,
-        *,
-        max_message_bytes: int,
-    ) -> None:
+    def __init__(self, command: Any, *, max_message_bytes: int) -> None:
         self.command = command
         self.max_message_bytes = max_message_bytes
         self.protocol_version: str | None = None
@@ -302,9 +300,144 @@ class StdioConnection(RpcConnection):
         self._write_lock = threading.Lock()
         self._next_id = 0
         self._closed = threading.Event()
-        self._proc: subprocess.Popen[bytes] | None = None
 
-    # -- process ---------------------------------------------------------------------------
+    def _write(self, message: Mapping[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _exit_note(self) -> str:
+        """How the server ended, for messages about it (" (exit status 3)")."""
+        return ""
+
+    def _await_exit(self) -> None:
+        """Give a server that just went away a moment to finish, so _exit_note can say how."""
+
+    def _unreadable(self, what: str) -> None:
+        self._record_garbage(f"<{what}>")
+        # Whatever request it answered gets the reason: it cannot be matched by id.
+        with self._lock:
+            pending = list(self._pending.values())
+        for slot in pending:
+            slot.response = {"__unreadable__": what}
+            slot.event.set()
+
+    def _handle_line(self, line: bytes) -> None:
+        if line.isspace():
+            return
+        try:
+            message = _decode(line)
+        except UnreadableMessage as exc:
+            self._unreadable(str(exc))
+            return
+        except ValueError:  # includes UnicodeDecodeError
+            self._record_garbage(line[:200].decode("utf-8", "replace").strip())
+            return
+        if not isinstance(message, dict):
+            self._record_garbage(line[:200].decode("utf-8", "replace").strip())
+            return
+        if "method" in message:
+            if "id" in message:
+                self._answer_server_request(message)
+            return  # notifications (logging, progress, list_changed) are not ours to act on
+        msg_id = message.get("id")
+        with self._lock:
+            slot = self._pending.get(msg_id) if isinstance(msg_id, int) else None
+        if slot is None and msg_id in self._abandoned:
+            return
+        if slot is None:
+            self._record_garbage(f"a response to an unknown request id {_short(msg_id, 60)}")
+            return
+        slot.response = message
+        slot.event.set()
+
+    def _record_garbage(self, text: str) -> None:
+        self.garbage_count += 1
+        self.garbage.append(text)
+
+    def _answer_server_request(self, message: dict[str, Any]) -> None:
+        # A tester has no user to ask: answer ping, refuse sampling/elicitation/roots.
+        if message.get("method") == "ping":
+            reply: dict[str, Any] = {"jsonrpc": "2.0", "id": message["id"], "result": {}}
+        else:
+            reply = {
+                "jsonrpc": "2.0",
+                "id": message["id"],
+                "error": {"code": -32601, "message": "not supported by pytest-mcp-contracts"},
+            }
+        with contextlib.suppress(ServerError):
+            self._write(reply)
+
+    def _fail_pending(self) -> None:
+        with self._lock:
+            pending = list(self._pending.values())
+        for slot in pending:
+            slot.event.set()
+
+    def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            message["params"] = dict(params)
+        self._write(message)
+
+    def _request(self, method: str, params: dict[str, Any], *, timeout: float) -> dict[str, Any]:
+        if self._closed.is_set():
+            raise ServerDied(
+                f"the server has exited{self._exit_note()}", stderr_tail=self.stderr_tail()
+            )
+        with self._lock:
+            self._next_id += 1
+            msg_id = self._next_id
+            slot = self._pending[msg_id] = _Pending()
+        try:
+            self._write({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
+            if not slot.event.wait(timeout):
+                self._abandoned.add(msg_id)
+                raise CallTimeout(
+                    f"no answer to {method} within {timeout:g} s", stderr_tail=self.stderr_tail()
+                )
+        finally:
+            with self._lock:
+                self._pending.pop(msg_id, None)
+        response = slot.response
+        if response is None:
+            self._await_exit()
+            raise ServerDied(
+                f"the server exited while answering {method}{self._exit_note()}",
+                stderr_tail=self.stderr_tail(),
+            )
+        if "__unreadable__" in response:
+            raise ProtocolViolation(
+                f"the answer to {method} could not be read: it was "
+                f"{response['__unreadable__']}; raise --mcp-max-result-bytes if a large answer "
+                "is expected",
+                stderr_tail=self.stderr_tail(),
+            )
+        problem = _envelope_problem(response)
+        if problem is not None:
+            raise ProtocolViolation(
+                f"the response to {method} is not valid JSON-RPC 2.0: {problem}: "
+                f"{_short(response)}",
+                stderr_tail=self.stderr_tail(),
+            )
+        if "error" in response:
+            error = response["error"]
+            code = error.get("code")
+            return_code = code if isinstance(code, int) else 0
+            raise RpcError(return_code, str(error.get("message", "")), error.get("data"))
+        result = response["result"]
+        if not isinstance(result, dict):
+            raise ProtocolViolation(
+                f"the result of {method} is not an object: {_short(result)}",
+                stderr_tail=self.stderr_tail(),
+            )
+        return result
+
+
+class StdioConnection(MessageConnection):
+    """One running server process and the JSON-RPC session over its stdin/stdout."""
+
+    def __init__(self, command: ServerCommand, *, max_message_bytes: int) -> None:
+        super().__init__(command, max_message_bytes=max_message_bytes)
+        self._proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         env = {**os.environ, **self.command.env}
@@ -442,69 +575,6 @@ class StdioConnection(RpcConnection):
             "(--mcp-max-result-bytes)"
         )
 
-    def _unreadable(self, what: str) -> None:
-        self._record_garbage(f"<{what}>")
-        # Whatever request it answered gets the reason: it cannot be matched by id.
-        with self._lock:
-            pending = list(self._pending.values())
-        for slot in pending:
-            slot.response = {"__unreadable__": what}
-            slot.event.set()
-
-    def _handle_line(self, line: bytes) -> None:
-        if line.isspace():
-            return
-        try:
-            message = _decode(line)
-        except UnreadableMessage as exc:
-            self._unreadable(str(exc))
-            return
-        except ValueError:  # includes UnicodeDecodeError
-            self._record_garbage(line[:200].decode("utf-8", "replace").strip())
-            return
-        if not isinstance(message, dict):
-            self._record_garbage(line[:200].decode("utf-8", "replace").strip())
-            return
-        if "method" in message:
-            if "id" in message:
-                self._answer_server_request(message)
-            return  # notifications (logging, progress, list_changed) are not ours to act on
-        msg_id = message.get("id")
-        with self._lock:
-            slot = self._pending.get(msg_id) if isinstance(msg_id, int) else None
-        if slot is None and msg_id in self._abandoned:
-            return
-        if slot is None:
-            self._record_garbage(f"a response to an unknown request id {_short(msg_id, 60)}")
-            return
-        slot.response = message
-        slot.event.set()
-
-    def _record_garbage(self, text: str) -> None:
-        self.garbage_count += 1
-        self.garbage.append(text)
-
-    def _answer_server_request(self, message: dict[str, Any]) -> None:
-        # A tester has no user to ask: answer ping, refuse sampling/elicitation/roots.
-        if message.get("method") == "ping":
-            reply: dict[str, Any] = {"jsonrpc": "2.0", "id": message["id"], "result": {}}
-        else:
-            reply = {
-                "jsonrpc": "2.0",
-                "id": message["id"],
-                "error": {"code": -32601, "message": "not supported by pytest-mcp-contracts"},
-            }
-        with contextlib.suppress(ServerError):
-            self._write(reply)
-
-    def _fail_pending(self) -> None:
-        with self._lock:
-            pending = list(self._pending.values())
-        for slot in pending:
-            slot.event.set()
-
-    # -- writing ---------------------------------------------------------------------------
-
     def _write(self, message: Mapping[str, Any]) -> None:
         proc = self._proc
         if proc is None or proc.stdin is None:
@@ -520,6 +590,11 @@ class StdioConnection(RpcConnection):
                 stderr_tail=self.stderr_tail(),
             ) from None
 
+    def _await_exit(self) -> None:
+        if self._proc is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._proc.wait(timeout=1)
+
     def _exit_note(self) -> str:
         code = self.returncode
         if code is None:
@@ -530,67 +605,6 @@ class StdioConnection(RpcConnection):
             except ValueError:
                 return f" (killed by signal {-code})"
         return f" (exit status {code})"
-
-    def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
-        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
-        if params is not None:
-            message["params"] = dict(params)
-        self._write(message)
-
-    def _request(self, method: str, params: dict[str, Any], *, timeout: float) -> dict[str, Any]:
-        if self._closed.is_set():
-            raise ServerDied(
-                f"the server has exited{self._exit_note()}", stderr_tail=self.stderr_tail()
-            )
-        with self._lock:
-            self._next_id += 1
-            msg_id = self._next_id
-            slot = self._pending[msg_id] = _Pending()
-        try:
-            self._write({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
-            if not slot.event.wait(timeout):
-                self._abandoned.add(msg_id)
-                raise CallTimeout(
-                    f"no answer to {method} within {timeout:g} s", stderr_tail=self.stderr_tail()
-                )
-        finally:
-            with self._lock:
-                self._pending.pop(msg_id, None)
-        response = slot.response
-        if response is None:
-            if self._proc is not None:
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    self._proc.wait(timeout=1)
-            raise ServerDied(
-                f"the server exited while answering {method}{self._exit_note()}",
-                stderr_tail=self.stderr_tail(),
-            )
-        if "__unreadable__" in response:
-            raise ProtocolViolation(
-                f"the answer to {method} could not be read: it was "
-                f"{response['__unreadable__']}; raise --mcp-max-result-bytes if a large answer "
-                "is expected",
-                stderr_tail=self.stderr_tail(),
-            )
-        problem = _envelope_problem(response)
-        if problem is not None:
-            raise ProtocolViolation(
-                f"the response to {method} is not valid JSON-RPC 2.0: {problem}: "
-                f"{_short(response)}",
-                stderr_tail=self.stderr_tail(),
-            )
-        if "error" in response:
-            error = response["error"]
-            code = error.get("code")
-            return_code = code if isinstance(code, int) else 0
-            raise RpcError(return_code, str(error.get("message", "")), error.get("data"))
-        result = response["result"]
-        if not isinstance(result, dict):
-            raise ProtocolViolation(
-                f"the result of {method} is not an object: {_short(result)}",
-                stderr_tail=self.stderr_tail(),
-            )
-        return result
 
 
 def _as_dict(value: Any) -> dict[str, Any]:

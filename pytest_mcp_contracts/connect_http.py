@@ -163,6 +163,7 @@ class HttpConnection(RpcConnection):
         self._client: httpx2.Client | None = None
         self._closed = False
         self._next_id = 0
+        self._param_headers: dict[str, dict[tuple[str, ...], str]] = {}  # by tool name
 
     def start(self) -> None:
         import httpx2
@@ -219,6 +220,15 @@ class HttpConnection(RpcConnection):
             value = params.get(key) if key and isinstance(params, dict) else None
             if isinstance(value, str):
                 headers["Mcp-Name"] = _header_value(value)
+            arguments = params.get("arguments") if isinstance(params, dict) else None
+            if (
+                method == "tools/call"
+                and value in self._param_headers
+                and isinstance(arguments, dict)
+            ):
+                from mcp.shared.inbound import mcp_param_headers
+
+                headers.update(mcp_param_headers(self._param_headers[value], arguments))
         elif method == "initialize":
             headers.pop("MCP-Protocol-Version", None)
         return headers
@@ -311,7 +321,24 @@ class HttpConnection(RpcConnection):
         result = response_message["result"]
         if not isinstance(result, dict):
             raise ProtocolViolation(f"the result of {method} is not an object: {_short(result)}")
+        if method == "tools/list":
+            self._learn_param_headers(result.get("tools"))
         return result
+
+    def _learn_param_headers(self, tools: Any) -> None:
+        """Which arguments of each tool a 2026-07-28 ``tools/call`` mirrors into
+        ``Mcp-Param-*`` headers (the ``x-mcp-header`` annotations of its inputSchema). A
+        server checks them against the body, so a call without them would be refused."""
+        from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
+
+        for tool in tools if isinstance(tools, list) else ():
+            if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
+                continue
+            schema = tool.get("inputSchema")
+            if isinstance(schema, dict) and find_invalid_x_mcp_header(schema) is None:
+                header_map = x_mcp_header_map(schema)
+                if header_map:
+                    self._param_headers[tool["name"]] = header_map
 
     def _read_answer(
         self, response: Any, method: str, msg_id: int, deadline: float, timeout: float

@@ -100,6 +100,10 @@ class FailureReport:
                     if self.request_after_handshake
                     else ""
                 )
+            elif self.command_noun == "app":
+                when = "the server ran in-process; over stdio this is one line on its stdin" + (
+                    ", after the initialize handshake" if self.request_after_handshake else ""
+                )
             elif self.request_after_handshake:
                 when = "after the initialize handshake"
             else:
@@ -114,12 +118,28 @@ class FailureReport:
                 ),
             ]
         parts += ["", *self.notes] if self.notes else []
-        if self.stderr_tail is not None:
+        if self.command_noun == "app":
+            if self.stderr_tail:  # in-process there is no stderr: how the server's run ended
+                parts += ["", "the server's run ended with:", indent(_tail(self.stderr_tail))]
+        elif self.stderr_tail is not None:
             parts += ["", stderr_block(self.stderr_tail)]
         return "\n".join(parts)
 
 
+def _tail(text: str) -> str:
+    return "\n".join(text.rstrip("\n").splitlines()[-STDERR_LINES_SHOWN:])
+
+
 def start_failure(command: str, problem: str, stderr_tail: str, *, noun: str = "command") -> str:
+    if noun == "app":
+        lines = [f"MCP server could not be run in-process: {command}", f"  {problem}"]
+        if stderr_tail:
+            lines += ["", indent(_tail(stderr_tail))]
+        module = command.split(":", 1)[0]
+        check = f"python {module}" if module.endswith(".py") else f"python -c 'import {module}'"
+        return "\n".join(
+            [*lines, "", f"Check that `{check}` works from the rootdir (--mcp-app imports it)."]
+        )
     if noun == "url":
         return "\n".join(
             [

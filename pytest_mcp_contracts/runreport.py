@@ -32,6 +32,8 @@ OUTCOMES: Final = ("passed", "failed", "skipped", "not_run")
 DRIFT_CLASSES: Final = ("breaking", "review", "additive", "cosmetic")
 QUALITIES: Final = ("declared", "validated", "inferred", "unknown")
 
+# By the noun of a server target: ServerCommand, ServerUrl, ServerApp.
+TRANSPORTS: Final = {"command": "stdio", "url": "http", "app": "in-process"}
 Facts = dict[str, Any]
 
 
@@ -64,7 +66,10 @@ def server_facts(
     surface_drift = recorder.surface_drift if recorder is not None else {}
     entries = []
     for index, server in enumerate(servers):
-        entry: Facts = {"command": server.command.display}
+        entry: Facts = {
+            "command": server.command.display,
+            "transport": TRANSPORTS[server.command.noun],
+        }
         surface = server.surface
         if surface is None or index in start_errors:
             node_name, message = start_errors.get(index, ("", "the server did not start"))
@@ -239,6 +244,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
             "name": node_name,
             "node_name": node_name,
             "command": entry["command"],
+            "transport": entry["transport"],
             "started": False,
             "error": entry.get("error", ""),
         }
@@ -297,6 +303,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
         "name": entry["name"],
         "node_name": node_name,
         "command": entry["command"],
+        "transport": entry["transport"],
         "started": True,
         "version": entry["version"],
         "protocol": entry["protocol"],

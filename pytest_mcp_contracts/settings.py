@@ -10,10 +10,11 @@ import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 if TYPE_CHECKING:  # the transports are imported only when a server is configured
     from .connect import ServerCommand
+    from .connect_app import ServerApp
     from .connect_http import ServerUrl
 
 DEFAULT_MAX_EXAMPLES: Final = 50
@@ -22,6 +23,8 @@ DEFAULT_STARTUP_TIMEOUT: Final = 30.0
 DEFAULT_MAX_RESULT_BYTES: Final = 64 * 1024 * 1024
 DEFAULT_MAX_RESTARTS: Final = 3
 DEFAULT_SNAPSHOT_DIR: Final = "mcp-contracts"
+
+T = TypeVar("T")
 
 
 class SettingsError(ValueError):
@@ -124,6 +127,15 @@ OPTIONS: Final = (
         "must already be running: it is not started, stopped or restarted)",
         "lines",
         metavar="URL",
+    ),
+    Option(
+        "--mcp-app",
+        "mcp_app",
+        "contract-test this Python server object in-process, without a subprocess "
+        "(repeatable): module:attribute or path/to/file.py:attribute naming an MCPServer, a "
+        "low-level Server, or a function returning one; imported from the rootdir",
+        "lines",
+        metavar="MODULE:ATTR",
     ),
     Option(
         "--mcp-header",
@@ -238,7 +250,7 @@ OPTIONS: Final = (
 
 @dataclass(frozen=True)
 class Settings:
-    servers: tuple[ServerCommand | ServerUrl, ...]
+    servers: tuple[ServerCommand | ServerUrl | ServerApp, ...]
     max_examples: int
     call_policy: str
     call_timeout: float
@@ -283,17 +295,30 @@ def _servers(
         return ()
     from .connect import ServerCommand
 
-    servers = []
-    for command in commands:
-        try:
-            servers.append(ServerCommand.parse(command))
-        except ValueError as exc:
-            raise SettingsError(f"{option.flag} {command!r}: {exc}") from None
-    return tuple(servers)
+    return _each(option.flag, commands, ServerCommand.parse)
 
 
 def _lines(cli: Sequence[str] | None, ini: Sequence[str]) -> list[str]:
     return list(cli) if cli else [line for line in ini if line.strip()]
+
+
+def _apps(specs: Sequence[str], rootdir: Path) -> tuple[ServerApp, ...]:
+    if not specs:
+        return ()
+    from .connect_app import ServerApp
+
+    return _each("--mcp-app", specs, lambda spec: ServerApp.parse(spec, rootdir))
+
+
+def _each(flag: str, values: Sequence[str], parse: Callable[[str], T]) -> tuple[T, ...]:
+    """Every value parsed; the first that cannot be is a usage error naming it."""
+    parsed = []
+    for value in values:
+        try:
+            parsed.append(parse(value))
+        except ValueError as exc:
+            raise SettingsError(f"{flag} {value!r}: {exc}") from None
+    return tuple(parsed)
 
 
 def _urls(
@@ -317,13 +342,7 @@ def _urls(
             raise SettingsError(
                 f"--mcp-header {name}: the environment variable {missing[0]} is not set"
             )
-    targets = []
-    for url in urls:
-        try:
-            targets.append(ServerUrl.parse(url, headers))
-        except ValueError as exc:
-            raise SettingsError(f"--mcp-url {url!r}: {exc}") from None
-    return tuple(targets)
+    return _each("--mcp-url", urls, lambda url: ServerUrl.parse(url, headers))
 
 
 def _flag(option: Option, raw: Any) -> bool:
@@ -383,6 +402,7 @@ def resolve(
             ServerCommand(s.argv, env={**server_env, **s.env}) for s in values["mcp_server"]
         )
     urls = _urls(values["mcp_url"], values["mcp_header"], environ)
+    apps = _apps(values["mcp_app"], rootdir)
     ci = in_ci(environ)
     if values["mcp_snapshot_update"] and ci:
         raise SettingsError(
@@ -390,7 +410,7 @@ def resolve(
             "contracts are never written in CI. Update them locally and commit the files."
         )
     return Settings(
-        servers=(*values["mcp_server"], *urls),
+        servers=(*values["mcp_server"], *urls, *apps),
         max_examples=values["mcp_max_examples"],
         call_policy=values["mcp_call"],
         rejects_invalid=values["mcp_rejects_invalid"],

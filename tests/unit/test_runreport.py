@@ -48,6 +48,7 @@ FACTS: dict[str, Any] = {
     "servers": [
         {
             "command": "python -m shop",
+            "transport": "stdio",
             "started": True,
             "node_name": "shop",
             "name": "shop",
@@ -87,6 +88,7 @@ FACTS: dict[str, Any] = {
         },
         {
             "command": "python broken.py",
+            "transport": "stdio",
             "started": False,
             "node_name": "broken.py",
             "error": "MCP server did not start: python broken.py\n  exit status 1\n\nstderr",
@@ -130,6 +132,7 @@ EXPECTED: dict[str, Any] = {
             "name": "shop",
             "node_name": "shop",
             "command": "python -m shop",
+            "transport": "stdio",
             "started": True,
             "version": "1.2.0",
             "protocol": "2026-07-28",
@@ -244,6 +247,7 @@ EXPECTED: dict[str, Any] = {
             "name": "broken.py",
             "node_name": "broken.py",
             "command": "python broken.py",
+            "transport": "stdio",
             "started": False,
             "error": "MCP server did not start: python broken.py\n  exit status 1\n\nstderr",
         },
@@ -352,6 +356,7 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
     shop, bad = facts["servers"]
     assert bad == {
         "command": "python bad.py",
+        "transport": "stdio",
         "started": False,
         "node_name": "bad.py",
         "error": "did not start",

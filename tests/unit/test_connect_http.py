@@ -1,0 +1,139 @@
+"""The pure parts of the Streamable HTTP client: header specs, environment expansion, URLs
+shown in output, and reading an SSE answer (split across chunks, multi-line data, capped)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from pytest_mcp_contracts.connect import ProtocolViolation, ServerDied
+from pytest_mcp_contracts.connect_http import (
+    HeaderError,
+    HttpConnection,
+    ServerUrl,
+    _header_value,
+    display_url,
+    expand,
+    parse_header,
+    variables,
+)
+
+
+@pytest.mark.parametrize(
+    ("spec", "expected"),
+    [
+        ("Authorization: Bearer ${TOKEN}", ("Authorization", "Bearer ${TOKEN}")),
+        ("X-Api-Key:abc", ("X-Api-Key", "abc")),
+        ("  X-Trace :  a:b:c  ", ("X-Trace", "a:b:c")),  # only the first colon splits
+    ],
+)
+def test_header_specs_split_at_the_first_colon(spec: str, expected: tuple[str, str]) -> None:
+    assert parse_header(spec) == expected
+
+
+@pytest.mark.parametrize("spec", ["no colon", ": value", "Bad Name: x", "Ünicode: x"])
+def test_malformed_header_specs_are_refused(spec: str) -> None:
+    with pytest.raises(HeaderError, match="expected 'Name: value'"):
+        parse_header(spec)
+
+
+def test_variables_are_read_in_both_spellings_and_only_when_set() -> None:
+    value = "Bearer ${TOKEN}-$SUFFIX $$ 5$"
+    assert variables(value) == ["TOKEN", "SUFFIX"]
+    environ = {"TOKEN": "t0k", "SUFFIX": "s"}
+    assert expand("Authorization", value, environ) == "Bearer t0k-s $$ 5$"
+    with pytest.raises(
+        HeaderError, match="Authorization: the environment variable TOKEN is not set"
+    ):
+        expand("Authorization", value, {"SUFFIX": "s"})
+
+
+def test_a_missing_variable_names_the_header_not_the_other_values() -> None:
+    with pytest.raises(HeaderError) as caught:
+        expand("X-Key", "${ABSENT}", {"OTHER": "secret-value"})
+    assert "secret-value" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("https://user:pw@mcp.example.com/mcp?token=abc#x", "https://mcp.example.com/mcp"),
+        ("http://127.0.0.1:8080/mcp", "http://127.0.0.1:8080/mcp"),
+        ("http://[::1]:9000/mcp", "http://[::1]:9000/mcp"),
+    ],
+)
+def test_urls_are_shown_without_credentials_query_or_fragment(url: str, shown: str) -> None:
+    assert display_url(url) == shown
+    assert ServerUrl.parse(url).display == shown
+
+
+@pytest.mark.parametrize("url", ["ftp://host/mcp", "mcp.example.com/mcp", "http:///mcp"])
+def test_only_http_urls_with_a_host_are_accepted(url: str) -> None:
+    with pytest.raises(ValueError, match="http:// or https://"):
+        ServerUrl.parse(url)
+
+
+def test_header_values_outside_printable_ascii_are_base64_wrapped() -> None:
+    assert _header_value("plain value") == "plain value"
+    assert _header_value("café") == "=?base64?Y2Fmw6k=?="
+    assert _header_value(" padded") == "=?base64?IHBhZGRlZA==?="
+
+
+class _Chunks:
+    """A response whose body arrives in the given pieces."""
+
+    def __init__(self, *pieces: bytes) -> None:
+        self.pieces = pieces
+
+    def iter_bytes(self, size: int) -> Iterator[bytes]:
+        yield from self.pieces
+
+
+def _conn(limit: int = 1 << 20) -> HttpConnection:
+    return HttpConnection(ServerUrl.parse("http://127.0.0.1:1/mcp"), max_message_bytes=limit)
+
+
+def _read(conn: HttpConnection, *pieces: bytes, msg_id: int = 7) -> dict[str, object]:
+    deadline = time.monotonic() + 60
+    return conn._read_sse(_Chunks(*pieces), "tools/call", msg_id, deadline, 60)
+
+
+def test_sse_answer_split_across_chunks_with_multi_line_data() -> None:
+    answer = {"jsonrpc": "2.0", "id": 7, "result": {"content": []}}
+    text = json.dumps(answer, indent=1).encode()  # several lines: several data: fields
+    event = b"event: message\r\n" + b"".join(b"data: " + ln + b"\r\n" for ln in text.splitlines())
+    stream = b": keep-alive\n\n" + event + b"\r\n"
+    pieces = [stream[i : i + 5] for i in range(0, len(stream), 5)]
+    assert _read(_conn(), *pieces) == answer
+
+
+def test_sse_notifications_and_other_ids_come_before_the_answer() -> None:
+    conn = _conn()
+    events = [
+        {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progress": 1}},
+        {"jsonrpc": "2.0", "id": 99, "result": {}},
+        {"jsonrpc": "2.0", "id": 7, "result": {"ok": True}},
+    ]
+    body = b"".join(b"data: " + json.dumps(e).encode() + b"\n\n" for e in events)
+    assert _read(conn, body) == events[2]
+    assert conn.garbage_count == 1  # the answer to an id we never sent
+    assert "unknown request id 99" in conn.garbage[0]
+
+
+def test_sse_stream_that_ends_without_the_answer_is_a_dead_server() -> None:
+    with pytest.raises(ServerDied, match="closed the event stream without answering tools/call"):
+        _read(_conn(), b'data: {"jsonrpc":"2.0","method":"notifications/message"}\n\n')
+
+
+def test_sse_event_over_the_cap_is_refused_without_holding_it() -> None:
+    big = b"data: " + b"x" * 5000 + b"\n"
+    with pytest.raises(ProtocolViolation, match="over the 1000-byte limit"):
+        _read(_conn(limit=1000), big, big, b"\n")
+
+
+def test_sse_line_without_a_newline_over_the_cap_is_refused() -> None:
+    with pytest.raises(ProtocolViolation, match="over the 1000-byte limit"):
+        _read(_conn(limit=1000), b"data: " + b"y" * 600, b"y" * 600)

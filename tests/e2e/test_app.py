@@ -130,14 +130,12 @@ def test_tools_that_block_cannot_hold_up_the_run(pytester: pytest.Pytester) -> N
 
         @app.tool()
         def in_thread(n: int) -> int:
-            if n < 0:
-                time.sleep(3600)
+            time.sleep(3600)
             return n
 
         @app.tool()
         async def on_loop(n: int) -> int:
-            if n < 0:
-                time.sleep(3600)
+            time.sleep(3600)
             return n
         """
     )

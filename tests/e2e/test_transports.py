@@ -109,7 +109,7 @@ def test_missing_structured_content_fails(reach: Reach) -> None:
 
 
 def test_json_rpc_error_instead_of_a_result_fails(reach: Reach) -> None:
-    result = reach.run("rpc_error.py", examples=50)
+    result = reach.run("rpc_error.py", examples=100)
     text = result.stdout.str()
     assert "FAILED mcp:rpc-error::lookup::contract" in text
     result.stdout.fnmatch_lines(
@@ -119,14 +119,14 @@ def test_json_rpc_error_instead_of_a_result_fails(reach: Reach) -> None:
 
 
 def test_a_hanging_call_times_out_and_the_run_goes_on(reach: Reach) -> None:
-    result = reach.run("hang.py", "--mcp-call-timeout=1", "--mcp-max-restarts=1")
+    result = reach.run("hang.py", "--mcp-call-timeout=1", "--mcp-max-restarts=1", examples=100)
     result.assert_outcomes(passed=7, failed=1)
     result.stdout.fnmatch_lines(["*the call did not return: no answer to tools/call within 1 s*"])
     assert "FAILED mcp:hang::slow::contract" in result.stdout.str()
 
 
 def test_a_call_that_ends_the_server_fails_with_its_input(reach: Reach) -> None:
-    result = reach.run("crash.py", examples=50)
+    result = reach.run("crash.py", examples=100)
     text = result.stdout.str()
     assert "FAILED mcp:crash::divide::contract" in text
     result.stdout.fnmatch_lines(["*the call killed the server*"])

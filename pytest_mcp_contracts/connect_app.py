@@ -254,7 +254,7 @@ class AppConnection(MessageConnection):
         # Errors asyncio would log (a task's exception never retrieved, after a crash) are the
         # server's: they join its failure text instead of pytest's output.
         self._loop.set_exception_handler(self._loop_error)
-        self._stop = asyncio.Event()
+        self._stop = stop = asyncio.Event()
         async with create_client_server_memory_streams() as (client, server_streams):
             read, self._send = client
             done = anyio.Event()
@@ -272,12 +272,13 @@ class AppConnection(MessageConnection):
                     done.set()
                     self._closed.set()
                     self._fail_pending()
+                    stop.set()  # a run that ended by itself also ends this thread
 
             async with anyio.create_task_group() as group:
                 group.start_soon(run_server)
                 group.start_soon(self._read, read)
                 self._ready.set()
-                await self._stop.wait()
+                await stop.wait()
                 await self._send.aclose()  # end of input: the server's run returns
                 with anyio.move_on_after(_SHUTDOWN_GRACE):
                     await done.wait()

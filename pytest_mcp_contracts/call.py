@@ -49,6 +49,27 @@ def call_refusal(annotations: dict[str, Any], policy: str) -> str | None:
     return None
 
 
+def open_server(
+    target: ServerCommand | ServerUrl | ServerApp,
+    *,
+    startup_timeout: float,
+    max_message_bytes: int,
+    legacy: bool = False,
+) -> RpcConnection:
+    """Open the transport the target names (stdio, Streamable HTTP or in-process) and complete
+    the handshake, or raise ServerStartError."""
+    opener: Callable[..., RpcConnection] = (
+        open_app
+        if isinstance(target, ServerApp)
+        else open_http
+        if isinstance(target, ServerUrl)
+        else open_stdio
+    )
+    return opener(
+        target, startup_timeout=startup_timeout, max_message_bytes=max_message_bytes, legacy=legacy
+    )
+
+
 @dataclass
 class CallOutcome:
     """What one ``tools/call`` produced: a result, a JSON-RPC error, or a server failure."""
@@ -88,14 +109,7 @@ class ManagedServer:
     _conn: RpcConnection | None = field(default=None, repr=False)
 
     def _open(self, *, legacy: bool = False) -> RpcConnection:
-        opener: Callable[..., RpcConnection] = (
-            open_app
-            if isinstance(self.command, ServerApp)
-            else open_http
-            if isinstance(self.command, ServerUrl)
-            else open_stdio
-        )
-        return opener(
+        return open_server(
             self.command,
             startup_timeout=self.startup_timeout,
             max_message_bytes=self.max_message_bytes,

@@ -13,14 +13,15 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, TextIO
 
-from .connect import RpcConnection, ServerCommand, ServerError, open_stdio
-from .connect_app import ServerApp, open_app
-from .connect_http import HeaderError, ServerUrl, open_http
+from .call import open_server
+from .connect import RpcConnection, ServerCommand, ServerError
+from .connect_app import ServerApp
+from .connect_http import HeaderError, ServerUrl
 from .discover import ServerSurface, discover, safe_name
 from .observe import DECLARED, UNKNOWN
 from .report import stderr_block
@@ -253,15 +254,14 @@ def _open(args: argparse.Namespace) -> RpcConnection:
         if args.url:
             target = ServerUrl.parse(args.url, args.header)
             target.resolved_headers(os.environ)  # a missing variable fails here, clearly
-            opener: Callable[..., RpcConnection] = open_http
         elif args.app:
-            target, opener = ServerApp.parse(args.app, Path.cwd()), open_app
+            target = ServerApp.parse(args.app, Path.cwd())
         else:
-            target, opener = ServerCommand.parse(args.server), open_stdio
+            target = ServerCommand.parse(args.server)
     except (HeaderError, ValueError) as exc:
         raise _Failure(str(exc), USAGE_ERROR) from None
     try:
-        return opener(
+        return open_server(
             target, startup_timeout=args.startup_timeout, max_message_bytes=DEFAULT_MAX_RESULT_BYTES
         )
     except ServerError as exc:

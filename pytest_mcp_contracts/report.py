@@ -51,11 +51,15 @@ def indent(text: str, prefix: str = "    ") -> str:
     return textwrap.indent(text, prefix, lambda _line: True)
 
 
+def last_lines(text: str) -> str:
+    return "\n".join(text.rstrip("\n").splitlines()[-STDERR_LINES_SHOWN:])
+
+
 def stderr_block(tail: str) -> str:
-    lines = tail.rstrip("\n").splitlines()[-STDERR_LINES_SHOWN:]
+    lines = last_lines(tail)
     if not lines:
         return "server stderr: (empty)"
-    return "server stderr (last lines):\n" + indent("\n".join(lines))
+    return "server stderr (last lines):\n" + indent(lines)
 
 
 def short_json(value: Any, limit: int = INPUT_CHARS_SHOWN) -> str:
@@ -120,21 +124,17 @@ class FailureReport:
         parts += ["", *self.notes] if self.notes else []
         if self.command_noun == "app":
             if self.stderr_tail:  # in-process there is no stderr: how the server's run ended
-                parts += ["", "the server's run ended with:", indent(_tail(self.stderr_tail))]
+                parts += ["", "the server's run ended with:", indent(last_lines(self.stderr_tail))]
         elif self.stderr_tail is not None:
             parts += ["", stderr_block(self.stderr_tail)]
         return "\n".join(parts)
-
-
-def _tail(text: str) -> str:
-    return "\n".join(text.rstrip("\n").splitlines()[-STDERR_LINES_SHOWN:])
 
 
 def start_failure(command: str, problem: str, stderr_tail: str, *, noun: str = "command") -> str:
     if noun == "app":
         lines = [f"MCP server could not be run in-process: {command}", f"  {problem}"]
         if stderr_tail:
-            lines += ["", indent(_tail(stderr_tail))]
+            lines += ["", indent(last_lines(stderr_tail))]
         module = command.split(":", 1)[0]
         check = f"python {module}" if module.endswith(".py") else f"python -c 'import {module}'"
         return "\n".join(

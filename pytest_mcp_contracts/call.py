@@ -80,6 +80,10 @@ class CallOutcome:
     rpc_error: RpcError | None = None
     failure: ServerError | None = None
     elapsed: float = 0.0
+    # What the server wrote to stderr between this request and its answer (None: a transport
+    # with no stderr to read), and a few lines from before it, for context.
+    stderr: str | None = None
+    stderr_before: str = ""
 
     @property
     def is_error_result(self) -> bool:
@@ -165,6 +169,7 @@ class ManagedServer:
         conn = self.connection()
         outcome = CallOutcome(arguments, conn.request_message("tools/call", params))
         garbage_before = conn.garbage_count
+        stderr_mark = conn.stderr_mark()
         started = time.perf_counter()
         try:
             outcome.result = conn.request("tools/call", params, timeout=self.call_timeout)
@@ -180,6 +185,9 @@ class ManagedServer:
         except ServerError as exc:
             outcome.failure = exc
         outcome.elapsed = time.perf_counter() - started
+        if conn.has_stderr:
+            outcome.stderr = conn.stderr_since(stderr_mark)
+            outcome.stderr_before = conn.stderr_before(stderr_mark)
         _blame_stray_output(outcome, conn, conn.garbage_count - garbage_before)
         if invalid:
             self.invalid_calls[tool_name] += 1

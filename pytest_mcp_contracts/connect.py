@@ -12,11 +12,13 @@ event loop and without anyio's "exit cancel scope in a different task" trap.
 
 from __future__ import annotations
 
+import codecs
 import collections
 import contextlib
 import json
 import os
 import re
+import select
 import shlex
 import signal
 import subprocess
@@ -40,7 +42,10 @@ _SERVER_INFO_KEY: Final = "io.modelcontextprotocol/serverInfo"
 # refusing them gets the initialize handshake after this long.
 PROBE_TIMEOUT: Final = 10.0
 STDERR_TAIL_LINES: Final = 40
-_STDERR_LINE_BYTES: Final = 2000
+# Lines of server output kept so that a call can show everything it wrote, tracebacks
+# included; each line is cut at _STDERR_LINE_CHARS, so this bounds memory too.
+STDERR_KEPT_LINES: Final = 400
+_STDERR_LINE_CHARS: Final = 2000
 _GARBAGE_KEPT: Final = 5
 # stdout is read in chunks of this size, so an oversized message is held at most up to the
 # cap (--mcp-max-result-bytes) and never twice.
@@ -121,6 +126,74 @@ def command_label(argv: tuple[str, ...]) -> str:
     return words[-1].rstrip("/").rsplit("/", 1)[-1] or "server"
 
 
+class ServerLog:
+    """What a server wrote beside the protocol (stderr; in-process, its log records) as
+    numbered lines, so that a call can take exactly the lines written while it ran.
+
+    Thread-safe: a reader thread adds, the caller takes ``mark()`` before a request and
+    ``since(mark)`` after the answer.
+    """
+
+    def __init__(self, keep: int = STDERR_KEPT_LINES) -> None:
+        self._lines: collections.deque[str] = collections.deque(maxlen=keep)
+        self._count = 0  # lines ever completed
+        self._partial = ""  # the line being written, not yet ended by a newline
+        self._cut = False  # the current line was over the length cap: skip to its end
+        self._lock = threading.Lock()
+
+    def add(self, text: str) -> None:
+        with self._lock:
+            pieces = text.split("\n")
+            for piece in pieces[:-1]:
+                self._append_line(piece)
+            self._extend_partial(pieces[-1])
+
+    def end(self) -> None:
+        """The stream ended: a last line without newline still counts."""
+        with self._lock:
+            if self._partial:
+                self._append_line("")
+
+    def _extend_partial(self, piece: str) -> None:
+        if self._cut:
+            return
+        self._partial += piece
+        if len(self._partial) > _STDERR_LINE_CHARS:
+            self._partial = self._partial[:_STDERR_LINE_CHARS] + "…"
+            self._cut = True
+
+    def _append_line(self, piece: str) -> None:
+        self._extend_partial(piece)
+        self._lines.append(self._partial + "\n")
+        self._count += 1
+        self._partial, self._cut = "", False
+
+    def mark(self) -> int:
+        with self._lock:
+            return self._count
+
+    def since(self, mark: int) -> str:
+        """The lines completed after ``mark`` (and the unfinished one), oldest first."""
+        with self._lock:
+            new = self._count - mark
+            kept = list(self._lines)[-new:] if new > 0 else []
+            lost = max(0, new - len(kept))
+            text = "".join(kept) + self._partial
+        return f"({lost} earlier lines not kept)\n{text}" if lost else text
+
+    def before(self, mark: int, lines: int) -> str:
+        """Up to ``lines`` lines completed before ``mark``: context, not the call's own."""
+        with self._lock:
+            after = self._count - mark
+            kept = list(self._lines)
+            end = len(kept) - after if after > 0 else len(kept)
+            return "".join(kept[max(0, end - lines) : max(0, end)])
+
+    def tail(self, lines: int = STDERR_TAIL_LINES) -> str:
+        with self._lock:
+            return "".join(list(self._lines)[-lines:]) + self._partial
+
+
 class UnreadableMessage(ValueError):
     """A message that is JSON but cannot be read: too large, or nested too deeply."""
 
@@ -151,6 +224,18 @@ class RpcConnection:
 
     def stderr_tail(self) -> str:
         raise NotImplementedError
+
+    has_stderr: ClassVar[bool] = False  # a remote server's stderr is not ours to read
+
+    def stderr_mark(self) -> int:
+        """A point in the server's stderr; ``stderr_since`` returns what came after it."""
+        return 0
+
+    def stderr_since(self, mark: int) -> str:
+        return ""  # a transport with no stderr of its own (a remote server)
+
+    def stderr_before(self, mark: int, lines: int = 5) -> str:
+        return ""
 
     def start(self) -> None:
         raise NotImplementedError
@@ -291,7 +376,7 @@ class MessageConnection(RpcConnection):
         self.protocol_version: str | None = None
         self.server_info: dict[str, Any] = {}
         self.capabilities: dict[str, Any] = {}
-        self._stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
+        self.log = ServerLog()
         self.garbage: collections.deque[str] = collections.deque(maxlen=_GARBAGE_KEPT)
         self.garbage_count = 0
         self._pending: dict[int, _Pending] = {}
@@ -303,6 +388,27 @@ class MessageConnection(RpcConnection):
 
     def _write(self, message: Mapping[str, Any]) -> None:
         raise NotImplementedError
+
+    has_stderr: ClassVar[bool] = True
+
+    def stderr_tail(self) -> str:
+        self._sync_log()
+        return self.log.tail()
+
+    def stderr_mark(self) -> int:
+        self._sync_log()
+        return self.log.mark()
+
+    def stderr_since(self, mark: int) -> str:
+        self._sync_log()
+        return self.log.since(mark)
+
+    def stderr_before(self, mark: int, lines: int = 5) -> str:
+        return self.log.before(mark, lines)
+
+    def _sync_log(self) -> None:
+        """Take in what the server has written so far (a transport whose output arrives on
+        another channel than its answers makes sure none of it is still in flight)."""
 
     def _exit_note(self) -> str:
         """How the server ended, for messages about it (" (exit status 3)")."""
@@ -321,6 +427,14 @@ class MessageConnection(RpcConnection):
             slot.event.set()
 
     def _handle_line(self, line: bytes) -> None:
+        # Whatever a hostile server sends, the reader thread must live on: a message we
+        # cannot handle is recorded as garbage, and the call it was meant for times out.
+        try:
+            self._dispatch(line)
+        except Exception as exc:
+            self._record_garbage(f"<a message that could not be handled ({exc!r})>")
+
+    def _dispatch(self, line: bytes) -> None:
         if line.isspace():
             return
         try:
@@ -339,9 +453,11 @@ class MessageConnection(RpcConnection):
                 self._answer_server_request(message)
             return  # notifications (logging, progress, list_changed) are not ours to act on
         msg_id = message.get("id")
+        # Only ints are our ids; a list or object id must not reach a dict or set lookup.
+        ours = msg_id if isinstance(msg_id, int) and not isinstance(msg_id, bool) else None
         with self._lock:
-            slot = self._pending.get(msg_id) if isinstance(msg_id, int) else None
-        if slot is None and msg_id in self._abandoned:
+            slot = self._pending.get(ours) if ours is not None else None
+        if slot is None and ours in self._abandoned:
             return
         if slot is None:
             self._record_garbage(f"a response to an unknown request id {_short(msg_id, 60)}")
@@ -438,6 +554,9 @@ class StdioConnection(MessageConnection):
     def __init__(self, command: ServerCommand, *, max_message_bytes: int) -> None:
         super().__init__(command, max_message_bytes=max_message_bytes)
         self._proc: subprocess.Popen[bytes] | None = None
+        self._stderr_lock = threading.Lock()
+        self._stderr_decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._stderr_done = False
 
     def start(self) -> None:
         env = {**os.environ, **self.command.env}
@@ -477,7 +596,7 @@ class StdioConnection(MessageConnection):
         # The reader thread may still be draining the pipe of a process that just died.
         if self._proc is not None and self._proc.poll() is not None:
             time.sleep(0.05)
-        return "".join(self._stderr_tail)
+        return super().stderr_tail()
 
     def close(self) -> None:
         """Close stdin, give the server two seconds, then SIGTERM and SIGKILL its process group."""
@@ -522,13 +641,42 @@ class StdioConnection(MessageConnection):
     # -- reading ---------------------------------------------------------------------------
 
     def _read_stderr(self) -> None:
+        # Non-blocking reads under a lock, so that a caller can drain the pipe itself
+        # (_sync_log) the moment an answer arrives: a server writes its traceback to stderr
+        # before it writes the answer to stdout, so after that drain the call's stderr is
+        # complete, whichever of the two reader threads ran first.
         assert self._proc is not None and self._proc.stderr is not None
-        stream = self._proc.stderr
-        while True:
-            line = stream.readline(_STDERR_LINE_BYTES)
-            if not line:
+        fd = self._proc.stderr.fileno()
+        os.set_blocking(fd, False)
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        while not self._stderr_done:
+            try:
+                poller.poll()
+            except (OSError, ValueError):
                 return
-            self._stderr_tail.append(line.decode("utf-8", "replace"))
+            self._drain_stderr()
+
+    def _sync_log(self) -> None:
+        if self._proc is not None and not self._stderr_done:
+            self._drain_stderr()
+
+    def _drain_stderr(self) -> None:
+        assert self._proc is not None and self._proc.stderr is not None
+        with self._stderr_lock:
+            while not self._stderr_done:
+                try:
+                    chunk = os.read(self._proc.stderr.fileno(), 1 << 16)
+                except BlockingIOError:
+                    return
+                except (OSError, ValueError):
+                    chunk = b""
+                if not chunk:
+                    self.log.add(self._stderr_decoder.decode(b"", final=True))
+                    self.log.end()
+                    self._stderr_done = True
+                    return
+                self.log.add(self._stderr_decoder.decode(chunk))
 
     def _read_stdout(self) -> None:
         assert self._proc is not None and self._proc.stdout is not None

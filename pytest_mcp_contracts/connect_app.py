@@ -19,6 +19,7 @@ import contextlib
 import importlib
 import importlib.util
 import json
+import logging
 import sys
 import threading
 import traceback
@@ -27,7 +28,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
-from .connect import STDERR_TAIL_LINES, MessageConnection, ServerDied, ServerStartError
+from .connect import (
+    STDERR_TAIL_LINES,
+    MessageConnection,
+    ServerDied,
+    ServerLog,
+    ServerStartError,
+)
 
 # How long close() lets the server finish after end-of-input, then after cancelling.
 _SHUTDOWN_GRACE: Final = 2.0
@@ -208,9 +215,14 @@ class AppConnection(MessageConnection):
         self._death = ""  # how the server's run ended (a traceback), when it ended on its own
         self._death_line = ""
         self._loop_errors: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
+        self._log_handler: _LogCapture | None = None
 
     def start(self) -> None:
         server = self.command.load()
+        # In-process the server's "stderr" is its log records: what MCPServer logs when a
+        # tool raises (the traceback included) is the evidence a failure report needs.
+        self._log_handler = _LogCapture(self.log, ignore_thread=threading.get_ident())
+        logging.getLogger().addHandler(self._log_handler)
         self._thread = threading.Thread(
             target=self._run, args=(server,), name="mcp-in-process", daemon=True
         )
@@ -344,6 +356,7 @@ class AppConnection(MessageConnection):
             self._thread.join(timeout=2 * _SHUTDOWN_GRACE + 1)
         self._closed.set()
         self._fail_pending()
+        self._stop_capture()
 
     def kill(self) -> None:
         """Stop a server that is stuck. A loop blocked by synchronous code cannot be
@@ -351,6 +364,30 @@ class AppConnection(MessageConnection):
         self._shutdown()
         self._closed.set()
         self._fail_pending()
+        self._stop_capture()
+
+    def _stop_capture(self) -> None:
+        if self._log_handler is not None:
+            logging.getLogger().removeHandler(self._log_handler)
+            self._log_handler = None
+
+
+class _LogCapture(logging.Handler):
+    """Log records of the server's threads (not pytest's), as lines of its output."""
+
+    def __init__(self, log: ServerLog, *, ignore_thread: int) -> None:
+        super().__init__(logging.DEBUG)
+        self._log = log
+        self._ignore = ignore_thread
+        self.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.thread == self._ignore:
+            return
+        try:
+            self._log.add(self.format(record) + "\n")
+        except Exception:  # a record that cannot be formatted is the server's problem
+            self.handleError(record)
 
 
 def open_app(

@@ -7,6 +7,7 @@ the restart budget: when it is spent we stop and report the smallest failing inp
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +15,7 @@ from .call import CallOutcome, ManagedServer
 from .check import Finding, check_result
 from .connect import CallTimeout, ServerDied, ServerError
 from .discover import ToolSpec
+from .error_results import ErrorClass, ErrorVerdict, judge_error_result, result_text
 from .infer import Drift
 from .observe import ToolObservations
 from .report import FailureReport, shown
@@ -58,17 +60,42 @@ class ContractStats:
     calls: int = 0
     error_results: int = 0
     distinct_inputs: set[str] = field(default_factory=set)
+    # isError results by class (error_results.ErrorClass values), and for each class that
+    # does not fail the item the first evidence and result text, for the warning.
+    error_classes: Counter[str] = field(default_factory=Counter)
+    first_evidence: dict[str, str] = field(default_factory=dict)
+    last_error_text: str = ""
+    last_outcome: CallOutcome | None = None
 
     @property
     def mostly_errors(self) -> bool:
         return self.calls >= 5 and self.error_results >= MOSTLY_ERRORS * self.calls
 
+    def count(self, verdict: ErrorVerdict, text: str) -> None:
+        self.error_results += 1
+        self.error_classes[verdict.kind] += 1
+        self.last_error_text = text
+        if verdict.evidence:
+            self.first_evidence.setdefault(verdict.kind, verdict.evidence)
+
     def summary(self) -> str:
-        return f"{self.calls} calls, {self.error_results} returned isError"
+        text = f"{self.calls} calls, {self.error_results} returned isError"
+        if self.error_results:
+            text += (
+                " (" + ", ".join(f"{n} {k}" for k, n in sorted(self.error_classes.items())) + ")"
+            )
+        return text
 
 
-def judge(tool: ToolSpec, outcome: CallOutcome, protocol_version: str) -> Finding | None:
-    """The first thing wrong with one call, or None."""
+def judge(
+    tool: ToolSpec,
+    outcome: CallOutcome,
+    protocol_version: str,
+    verdict: ErrorVerdict | None = None,
+    warn_only: frozenset[str] = frozenset(),
+) -> Finding | None:
+    """The first thing wrong with one call, or None. ``verdict`` judges an isError result
+    (certain evidence of a wrapped failure fails, unless its class is in ``warn_only``)."""
     if outcome.failure is not None:
         failure = outcome.failure
         if isinstance(failure, CallTimeout):
@@ -91,8 +118,28 @@ def judge(tool: ToolSpec, outcome: CallOutcome, protocol_version: str) -> Findin
             ),
         )
     assert outcome.result is not None
+    if verdict is not None and verdict.certain and verdict.kind not in warn_only:
+        return wrapped_failure_finding(verdict, result_text(outcome.result))
     findings = check_result(tool, outcome.result, protocol_version=protocol_version)
     return findings[0] if findings else None
+
+
+def wrapped_failure_finding(verdict: ErrorVerdict, text: str) -> Finding:
+    """A server failure that an SDK wrapped into an isError result, as a finding."""
+    said = text.strip().splitlines()[0][:300] if text.strip() else "(no text)"
+    if verdict.kind is ErrorClass.OUTPUT_INVALID:
+        message = (
+            "the tool's output breaks its own output schema: the server refused to send it "
+            "and answered isError instead"
+        )
+        details = [f"{field}  (from the server's validation error)" for field in verdict.paths]
+    else:
+        message = "the tool raised an unexpected exception (the server answered isError)"
+        details = []
+    if verdict.exception:
+        details.append(f"exception: {verdict.exception}")
+    details += [f"isError text: {said}", f"evidence: {verdict.evidence}"]
+    return Finding("contract", message, details=tuple(details))
 
 
 def _drift_finding(drift: list[Drift], hint: str) -> Finding | None:
@@ -141,6 +188,8 @@ def _violation_failure(
         request_json=outcome.request_json(),
         request_after_handshake=legacy,
         stderr_tail=tail if tail is not None else server.stderr_tail(),
+        call_stderr=outcome.stderr,
+        stderr_before=outcome.stderr_before,
         notes=[note] if note else [],
     )
 
@@ -155,6 +204,7 @@ def run_contract(
     max_restarts: int,
     observations: ToolObservations | None = None,
     drift_hint: str = "",
+    warn_only: frozenset[str] = frozenset(),
 ) -> ContractStats:
     """Run the tool on generated inputs; raise ContractFailure with the shrunk failing input."""
     from hypothesis import HealthCheck, example, given, settings
@@ -173,10 +223,14 @@ def run_contract(
         except ServerError as exc:
             raise _ServerGone(exc) from None
         stats.calls += 1
+        stats.last_outcome = outcome
         stats.distinct_inputs.add(repr(arguments))
+        verdict = None
         if outcome.is_error_result:
-            stats.error_results += 1
-        finding = judge(tool, outcome, protocol)
+            assert outcome.result is not None
+            verdict = judge_error_result(tool.name, outcome.result, outcome.stderr)
+            stats.count(verdict, result_text(outcome.result))
+        finding = judge(tool, outcome, protocol, verdict, warn_only)
         if finding is None and observations is not None and outcome.result is not None:
             finding = _drift_finding(observations.observe(arguments, outcome.result), drift_hint)
         if finding is None:
@@ -230,7 +284,58 @@ def run_contract(
     except (Unsatisfiable, FailedHealthCheck) as exc:
         why = explain_unsatisfiable(tool.input_schema) or str(exc).splitlines()[0]
         raise _generation_failure(server, tool, why, "#") from None
+    if always_fails(tool, stats) and ErrorClass.ALWAYS_ERROR not in warn_only:
+        assert stats.last_outcome is not None
+        finding = Finding(
+            "contract",
+            f"the tool takes no arguments and every call ({stats.calls}) returned isError",
+            details=(
+                f"isError text: {stats.last_error_text.strip()[:300] or '(no text)'}",
+                "a tool without input properties cannot be given other inputs: this is what "
+                "every client gets",
+            ),
+        )
+        raise _violation_failure(server, tool, _Violation(stats.last_outcome, finding))
     return stats
+
+
+def error_result_notes(stats: ContractStats) -> list[str]:
+    """Warnings about a tool's isError results that did not fail it: wrapped failures the
+    user chose to be warned about (``warn_only``), suggestive evidence, and a tool that
+    refused nearly everything it was sent."""
+    notes = []
+    for kind in (ErrorClass.OUTPUT_INVALID, ErrorClass.UNEXPECTED_EXCEPTION):
+        if stats.error_classes[kind]:
+            notes.append(
+                f"{stats.error_classes[kind]} of {stats.calls} calls ended in {kind} "
+                f"(warn_only for this tool): {stats.first_evidence.get(kind, '')}"
+            )
+    suspects = stats.error_classes[ErrorClass.SUSPECT]
+    if suspects:
+        notes.append(
+            f"{suspects} of {stats.calls} isError results may be server failures rather than "
+            f"refusals ({stats.first_evidence.get(ErrorClass.SUSPECT, '')}); the evidence is "
+            "not certain, so they do not fail the item"
+        )
+    if stats.mostly_errors:
+        notes.append(
+            f"{stats.error_results} of {stats.calls} calls returned isError, so the output "
+            "contract was barely exercised; give it realistic inputs (examples or "
+            "pytest_mcp_tool_strategy) or check why it refuses them"
+        )
+    return notes
+
+
+def takes_no_arguments(tool: ToolSpec) -> bool:
+    properties = (
+        tool.input_schema.get("properties") if isinstance(tool.input_schema, dict) else None
+    )
+    return not properties
+
+
+def always_fails(tool: ToolSpec, stats: ContractStats) -> bool:
+    """A tool without input properties whose every call returned isError."""
+    return takes_no_arguments(tool) and stats.calls > 0 and stats.error_results == stats.calls
 
 
 def _generation_failure(

@@ -17,7 +17,7 @@ import pytest
 from ._keys import RECORDER_KEY, SETTINGS_KEY
 from .call import ManagedServer, call_refusal
 from .check import check_listing
-from .contract import ContractFailure, ContractStats, failure, run_contract
+from .contract import ContractFailure, ContractStats, error_result_notes, failure, run_contract
 from .discover import ServerSurface, ToolSpec
 from .observe import ToolObservations
 from .report import FailureReport, rerun_command, shown, start_failure
@@ -351,6 +351,7 @@ class ContractItem(_McpItem):
                 observations=observations,
                 drift_hint=f"if the change is intended, accept it: {self._command()} "
                 "--mcp-snapshot-update",
+                warn_only=own.warn_only,
             )
             self._report(stats, observations)
             if recorder.missing_in_ci(observations.has_record):
@@ -372,13 +373,7 @@ class ContractItem(_McpItem):
         self.user_properties.append(("mcp_error_results", stats.error_results))
         self.user_properties.append(("mcp_output_quality", observations.quality))
         self.add_report_section("call", "mcp", stats.summary())
-        notes = observations.warnings()
-        if stats.mostly_errors:
-            notes.append(
-                f"{stats.error_results} of {stats.calls} calls returned isError, so the output "
-                "contract was barely exercised; give it realistic inputs or check why it "
-                "refuses them"
-            )
+        notes = observations.warnings() + error_result_notes(stats)
         for note in notes:
             warnings.warn(McpContractWarning(f"{self.label}: {note}"), stacklevel=1)
 

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from .record import Recorder
 
 STDERR_LINES_SHOWN: Final = 20
+# A call's own stderr is shown whole up to this many lines: a Python traceback through
+# an async SDK is often 40-60 lines, and its last lines are the exception itself.
+CALL_STDERR_LINES_SHOWN: Final = 80
 INPUT_CHARS_SHOWN: Final = 2000
 
 
@@ -51,8 +54,25 @@ def indent(text: str, prefix: str = "    ") -> str:
     return textwrap.indent(text, prefix, lambda _line: True)
 
 
-def last_lines(text: str) -> str:
-    return "\n".join(text.rstrip("\n").splitlines()[-STDERR_LINES_SHOWN:])
+def last_lines(text: str, count: int = STDERR_LINES_SHOWN) -> str:
+    lines = text.rstrip("\n").splitlines()
+    cut = f"({len(lines) - count} lines before these not shown)\n" if len(lines) > count else ""
+    return cut + "\n".join(lines[-count:])
+
+
+def call_stderr_block(during: str, before: str, *, source: str = "stderr") -> str:
+    """What the server wrote while one call ran, and a little of what came before it, labelled
+    so that nobody reads another call's traceback as this one's."""
+    if during.strip():
+        parts = [
+            f"server {source} while this call ran:",
+            indent(last_lines(during, CALL_STDERR_LINES_SHOWN)),
+        ]
+    else:
+        parts = [f"server {source} while this call ran: (nothing)"]
+    if before.strip():
+        parts += [f"server {source} before this call (context, not from it):", indent(before)]
+    return "\n".join(parts)
 
 
 def stderr_block(tail: str) -> str:
@@ -86,6 +106,8 @@ class FailureReport:
     notes: list[str] = field(default_factory=list)
     input_label: str = "smallest input found:"
     command_noun: str = "command"  # "url" for a server reached over Streamable HTTP
+    call_stderr: str | None = None  # what the server wrote while the failing call ran
+    stderr_before: str = ""
 
     def render(self) -> str:
         # The first line is what pytest's short summary shows: make it the problem itself.
@@ -122,10 +144,13 @@ class FailureReport:
                 ),
             ]
         parts += ["", *self.notes] if self.notes else []
+        if self.call_stderr is not None:
+            source = "log records" if self.command_noun == "app" else "stderr"
+            parts += ["", call_stderr_block(self.call_stderr, self.stderr_before, source=source)]
         if self.command_noun == "app":
             if self.stderr_tail:  # in-process there is no stderr: how the server's run ended
                 parts += ["", "the server's run ended with:", indent(last_lines(self.stderr_tail))]
-        elif self.stderr_tail is not None:
+        elif self.stderr_tail is not None and self.call_stderr is None:
             parts += ["", stderr_block(self.stderr_tail)]
         return "\n".join(parts)
 

@@ -31,7 +31,10 @@ class SettingsError(ValueError):
     """A setting has a value we cannot use; the message says what is allowed."""
 
 
-TOOL_KEYS: Final = ("skip", "call", "max_examples", "examples", "rejects_invalid")
+TOOL_KEYS: Final = ("skip", "call", "max_examples", "examples", "rejects_invalid", "warn_only")
+# The isError classes that fail a contract item (error_results.FAILING_CLASSES, spelled here
+# so that reading settings imports nothing more); ``warn_only`` turns them into warnings.
+WARNABLE_CLASSES: Final = ("output-invalid", "unexpected-exception", "always-error")
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,7 @@ class ToolConfig:
     max_examples: int | None = None
     examples: tuple[dict[str, Any], ...] = ()
     rejects_invalid: str | None = None
+    warn_only: frozenset[str] = frozenset()
 
 
 def _tool_config(name: str, table: Any) -> ToolConfig:
@@ -65,7 +69,15 @@ def _tool_config(name: str, table: Any) -> ToolConfig:
     rejects_invalid = table.get("rejects_invalid")
     if rejects_invalid is not None and rejects_invalid not in REJECTS_INVALID:
         raise SettingsError(f"{where} rejects_invalid must be one of {', '.join(REJECTS_INVALID)}")
-    return ToolConfig(skip, call, max_examples, tuple(examples), rejects_invalid)
+    warn_only = table.get("warn_only", [])
+    if not isinstance(warn_only, list) or not set(warn_only) <= set(WARNABLE_CLASSES):
+        raise SettingsError(
+            f"{where} warn_only must be a list of: {', '.join(WARNABLE_CLASSES)} "
+            f"(got {warn_only!r})"
+        )
+    return ToolConfig(
+        skip, call, max_examples, tuple(examples), rejects_invalid, frozenset(warn_only)
+    )
 
 
 def load_project_table(rootdir: Path) -> tuple[dict[str, ToolConfig], dict[str, str]]:

@@ -1,0 +1,316 @@
+"""Judge an ``isError`` result: the tool's own refusal, or a server failure an SDK wrapped.
+
+The official SDKs turn a tool's crash into an ordinary ``isError: true`` result, so a client
+sees the same shape for ``unknown sku`` (a clean answer) and for an ``IndexError`` (a bug).
+What tells them apart is evidence, sorted here into two grades:
+
+- **certain**: an SDK's own wording for a crash or for an output that broke the tool's
+  output model / outputSchema; a stack trace; a Python traceback or the SDK's "raised an
+  unexpected exception" log line on stderr *while that call ran*; the words a language
+  runtime uses for its own errors (``Cannot read properties of undefined``,
+  ``'NoneType' object has no attribute``): nobody writes those as a refusal. Certain
+  evidence fails the contract item, unless the user turned that class into a warning.
+- **suggestive**: words that often mean a crash but can be a deliberate message ("internal
+  error", ``ValueError: ...``), and an SDK's argument validation refusing an input the
+  inputSchema allows (the schema and the validation disagree). Counted and named in a warning.
+
+Everything else is a refusal. Pure: the text of the result and the call's stderr go in, a
+``ErrorVerdict`` comes out. The SDK wordings were read from their sources; the README's
+"How isError results are judged" lists them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Final
+
+
+class ErrorClass(StrEnum):
+    """The values are what settings (``warn_only``), messages and the run report use."""
+
+    OUTPUT_INVALID = "output-invalid"
+    UNEXPECTED_EXCEPTION = "unexpected-exception"
+    ALWAYS_ERROR = "always-error"  # a tool without input properties that only fails
+    SUSPECT = "suspect"
+    REFUSAL = "refusal"
+
+
+# The classes that fail an item; each can be made a warning per tool.
+FAILING_CLASSES: Final = (
+    ErrorClass.OUTPUT_INVALID,
+    ErrorClass.UNEXPECTED_EXCEPTION,
+    ErrorClass.ALWAYS_ERROR,
+)
+
+
+@dataclass(frozen=True)
+class ErrorVerdict:
+    kind: ErrorClass
+    evidence: str = ""  # which signature matched, in words
+    exception: str = ""  # "IndexError: string index out of range", when it can be told
+    paths: tuple[str, ...] = ()  # output-invalid: the fields the SDK's message names
+
+    @property
+    def certain(self) -> bool:
+        return self.kind in FAILING_CLASSES
+
+
+REFUSAL: Final = ErrorVerdict(ErrorClass.REFUSAL)
+
+# -- SDK wordings ------------------------------------------------------------------------
+# Python mcp 2.x MCPServer: a crash, or a return value its output conversion refuses, is
+# exactly "Error executing tool <name>" (nested: ": Error executing tool <other>"), and the
+# server logs "Tool '<name>' raised an unexpected exception" with the traceback. A ToolError
+# or failed argument validation keeps its own text after "Error executing tool <name>: ".
+_PY_UNEXPECTED_LOG = re.compile(r"Tool '.*' raised an unexpected exception")
+_PY_ARGUMENTS = re.compile(r"\d+ validation errors? for \w*Arguments\b")
+# TypeScript SDK 1.x McpServer: outputSchema violations and input validation failures are
+# McpErrors (-32602) that it wraps into isError results with their "MCP error -32602: " text.
+_TS_OUTPUT = re.compile(r"Output validation error: (?:Invalid structured content for tool|Tool)")
+_TS_INPUT = re.compile(r"Input validation error: Invalid arguments for tool")
+# Other SDKs' generic crash wordings.
+_OTHER_SDK_CRASH = (
+    (re.compile(r"^Internal error calling tool \S+"), "the Ruby SDK's wording for a crash"),
+    (re.compile(r"^Error calling tool '[^']*'$"), "fastmcp's masked wording for a crash"),
+)
+
+# -- stack traces and runtime errors -----------------------------------------------------
+_TRACEBACKS: Final = (
+    (re.compile(r"Traceback \(most recent call last\):"), "a Python traceback"),
+    (re.compile(r"^\s+at (?:async )?[\w$.<>\[\] ]*\(?\S+:\d+:\d+\)?$", re.M), "a JavaScript stack"),
+    (re.compile(r"^goroutine \d+ \[", re.M), "a Go panic trace"),
+    (re.compile(r"^\s+at [\w$.]+\([\w$]+\.(?:java|kt):\d+\)$", re.M), "a Java stack trace"),
+    (re.compile(r"thread '.*' panicked at"), "a Rust panic"),
+)
+# What a language runtime says about its own errors: never a deliberate refusal.
+_RUNTIME_ERRORS: Final = re.compile(
+    "|".join(
+        (
+            # JavaScript (V8, JavaScriptCore)
+            r"Cannot read propert(?:y|ies) of (?:undefined|null)",
+            r"Cannot set propert(?:y|ies) of (?:undefined|null)",
+            r"Cannot destructure property",
+            r"\b[\w$.\[\]()]+ is not a (?:function|constructor)\b",
+            r"\b[\w$.\[\]()]+ is not iterable\b",
+            r"\bis not defined$",
+            r"Cannot access '[^']*' before initialization",
+            r"Assignment to constant variable",
+            r"Cannot convert undefined or null to object",
+            r"Reduce of empty array with no initial value",
+            r"Maximum call stack size exceeded",
+            r"Invalid array length",
+            r"Invalid time value",
+            r"Converting circular structure to JSON",
+            r"Do not know how to serialize a BigInt",
+            r"(?:undefined|null) is not an object \(evaluating",
+            r"\b(?:TypeError|ReferenceError|RangeError|SyntaxError): ",
+            # Python
+            r"'[\w.]+' object (?:has no attribute|is not (?:subscriptable|callable|iterable))",
+            r"object of type '[\w.]+' has no len\(\)",
+            r"\b(?:list|string|tuple|bytes|range object) index out of range",
+            r"\bdivision by zero\b|\bdivision or modulo by zero\b",
+            r"unsupported operand type\(s\) for",
+            r"can only concatenate \w+ \(not \"\w+\"\) to \w+",
+            r"not supported between instances of",
+            r"\bmissing \d+ required (?:positional|keyword-only) arguments?",
+            r"takes \d+ positional arguments? but \d+ (?:were|was) given",
+            r"got an unexpected keyword argument",
+            r"\bname '\w+' is not defined",
+            r"cannot access local variable '\w+'",
+            r"local variable '\w+' referenced before assignment",
+            r"maximum recursion depth exceeded",
+            r"not enough values to unpack|too many values to unpack",
+            r"unhashable type: '",
+            r"argument of type '\w+' is not iterable",
+            r"\b(?:KeyError|IndexError|AttributeError|TypeError|ZeroDivisionError|NameError|"
+            r"UnboundLocalError|RecursionError|AssertionError|NotImplementedError): ",
+            # Go
+            r"runtime error: (?:index out of range|invalid memory address|"
+            r"integer divide by zero|slice bounds out of range)",
+            r"nil pointer dereference",
+            # Java / Kotlin / C#
+            r"java\.lang\.\w+(?:Exception|Error)\b",
+            r"\bNullPointerException\b",
+            r"Object reference not set to an instance of an object",
+            # Rust
+            r"called `(?:Option|Result)::unwrap\(\)` on an? `(?:None|Err)",
+        )
+    ),
+    re.M,
+)
+# Often a crash, sometimes a deliberate message: counted, never failed on.
+_SUGGESTIVE: Final = re.compile(
+    r"\binternal (?:server )?error\b|\bunexpected (?:error|exception)\b|\bunhandled\b"
+    r"|\bexception\b|\bstack ?trace\b|\bpanic(?:ked)?\b|\bsegmentation fault\b"
+    r"|\bsomething went wrong\b|^\w*(?:Error|Exception): ",
+    re.I | re.M,
+)
+_EXCEPTION_LINE = re.compile(
+    r"^(?:[A-Za-z_][\w.]*\.)?([A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning)(?::.*)?)$"
+)
+
+
+def result_text(result: Mapping[str, Any]) -> str:
+    """The text blocks of a result, joined: what an SDK wrote into an isError result."""
+    content = result.get("content")
+    if not isinstance(content, list):
+        return ""
+    texts = [
+        block["text"]
+        for block in content
+        if isinstance(block, Mapping) and isinstance(block.get("text"), str)
+    ]
+    return "\n".join(texts)
+
+
+def judge_error_result(
+    tool_name: str, result: Mapping[str, Any], stderr: str | None
+) -> ErrorVerdict:
+    """Classify one ``isError: true`` result of a schema-valid input.
+
+    ``stderr`` is what the server wrote while this call ran (None: the transport has none).
+    """
+    text = result_text(result)[:20_000]  # the evidence is near the start; huge texts are cut
+    during = (stderr or "")[-200_000:]
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    crash_log = _PY_UNEXPECTED_LOG.search(during)
+    traceback = _traceback_in(during)
+    py_generic = re.fullmatch(
+        rf"Error executing tool {re.escape(tool_name)}(?:: Error executing tool .*)?", first
+    )
+    if _TS_OUTPUT.search(text):
+        return ErrorVerdict(
+            ErrorClass.OUTPUT_INVALID,
+            "the TypeScript SDK's wording for structuredContent that breaks the outputSchema",
+            paths=_ts_paths(text),
+        )
+    if py_generic or crash_log:
+        why = (
+            "the Python SDK's wording for a crash (only 'Error executing tool <name>')"
+            if py_generic
+            else 'the server logged "raised an unexpected exception" on stderr during the call'
+        )
+        exception = _exception_in(during)
+        if _output_conversion_failed(during):
+            return ErrorVerdict(
+                ErrorClass.OUTPUT_INVALID,
+                f"{why}; the traceback shows the return value failing the tool's output model",
+                exception=exception,
+                paths=_pydantic_paths(during),
+            )
+        return ErrorVerdict(ErrorClass.UNEXPECTED_EXCEPTION, why, exception=exception)
+    for pattern, what in _OTHER_SDK_CRASH:
+        if pattern.search(first):
+            return ErrorVerdict(ErrorClass.UNEXPECTED_EXCEPTION, what)
+    in_text = _traceback_in(text)
+    if in_text:
+        return ErrorVerdict(
+            ErrorClass.UNEXPECTED_EXCEPTION, f"{in_text} in the result text", _exception_in(text)
+        )
+    runtime = _RUNTIME_ERRORS.search(text)
+    if runtime:
+        return ErrorVerdict(
+            ErrorClass.UNEXPECTED_EXCEPTION,
+            f"a language runtime's own error message ({runtime.group(0).strip()!r})",
+            exception=first[:300],
+        )
+    if traceback:
+        return ErrorVerdict(
+            ErrorClass.UNEXPECTED_EXCEPTION,
+            f"{traceback} on the server's stderr during the call",
+            exception=_exception_in(during),
+        )
+    if _PY_ARGUMENTS.search(text) or _TS_INPUT.search(text):
+        return ErrorVerdict(
+            ErrorClass.SUSPECT,
+            "the server's own argument validation refused an input its inputSchema allows",
+        )
+    suggestive = _SUGGESTIVE.search(text)
+    if suggestive:
+        return ErrorVerdict(ErrorClass.SUSPECT, f"the words {suggestive.group(0).strip()!r}")
+    return REFUSAL
+
+
+def _traceback_in(text: str) -> str:
+    for pattern, what in _TRACEBACKS:
+        if pattern.search(text):
+            return what
+    return ""
+
+
+_CHAINED = ("The above exception was the direct cause", "During handling of the above exception")
+
+
+def _exception_in(text: str) -> str:
+    """The line that names the root exception ("IndexError: string index out of range"):
+    in a chained traceback the first one, not the SDK's wrapper around it."""
+    lines = text.splitlines()
+    chained = next((i for i, line in enumerate(lines) if line.startswith(_CHAINED)), len(lines))
+    for line in reversed(lines[:chained]):
+        match = _EXCEPTION_LINE.match(line.strip())
+        if match:
+            return match.group(1)[:300]
+    return ""
+
+
+def _output_conversion_failed(stderr: str) -> bool:
+    # MCPServer converts a return value in FuncMetadata.convert_result; pydantic's
+    # ValidationError out of it is the output model refusing what the tool returned.
+    return "convert_result" in stderr and "ValidationError" in stderr
+
+
+def _pydantic_paths(stderr: str) -> tuple[str, ...]:
+    """Field locations from the last pydantic ValidationError in a traceback: the lines
+    after "N validation error(s) for Model" that are not indented."""
+    lines = stderr.splitlines()
+    starts = [i for i, line in enumerate(lines) if re.search(r"\d+ validation errors? for ", line)]
+    if not starts:
+        return ()
+    paths: list[str] = []
+    for line in lines[starts[-1] + 1 :]:
+        if not line.strip() or line.startswith("    "):
+            continue
+        if line.startswith("  ") and paths and ":" not in paths[-1]:
+            # pydantic's message for the field just named, without its [type=...] part
+            paths[-1] += ": " + re.sub(r"\s*\[type=.*$", "", line.strip())
+            continue
+        if line.startswith(("  ", "\t")):
+            continue
+        if " " in line.strip() or _EXCEPTION_LINE.match(line.strip()):
+            break
+        paths.append(_dotted_to_json_path(line.strip()))
+    return tuple(dict.fromkeys(paths))[:10]
+
+
+def _dotted_to_json_path(dotted: str) -> str:
+    out = "$"
+    for part in dotted.split("."):
+        out += f"[{part}]" if part.isdecimal() else f".{part}"
+    return out
+
+
+def _ts_paths(text: str) -> tuple[str, ...]:
+    """Paths in the TypeScript SDK's message: Ajv's "data/total must be number" and zod's
+    "path": ["total"] forms."""
+    paths: list[str] = []
+    for match in re.finditer(r"(?:^|[\s,:])(?:data)?((?:/[\w$-]+)+)\s+(must\b[^,;\n]*)", text):
+        parts = match.group(1).strip("/").split("/")
+        where = "$" + "".join(f"[{p}]" if p.isdecimal() else f".{p}" for p in parts)
+        paths.append(f"{where}: {match.group(2).strip()}")
+    # zod 4 through SDK 1.3x: "...for tool t: Invalid input: expected number, received
+    # string at total; ..."
+    tail = re.split(r"for tool \S+?: ", text, maxsplit=1)
+    for segment in re.split(r";\s*|\n", tail[-1]) if len(tail) == 2 else ():
+        match = re.fullmatch(r"\s*(.+?) at ([\w$-]+(?:\.[\w$-]+|\[\d+\])*)\s*", segment)
+        if match:
+            where = "$" + "".join(
+                f"[{p}]" if p.isdecimal() else f".{p}" for p in re.findall(r"[\w$-]+", match[2])
+            )
+            paths.append(f"{where}: {match.group(1)}")
+    for match in re.finditer(r'"path":\s*\[([^\]]*)\]', text):
+        steps: list[tuple[str, str]] = re.findall(r'"([^"]*)"|(\d+)', match.group(1))
+        paths.append("$" + "".join(f".{key}" if key else f"[{at}]" for key, at in steps))
+    return tuple(dict.fromkeys(paths))[:10]

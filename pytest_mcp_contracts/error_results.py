@@ -304,12 +304,12 @@ def _ts_paths(text: str) -> tuple[str, ...]:
     # string at total; ..."
     tail = re.split(r"for tool \S+?: ", text, maxsplit=1)
     for segment in re.split(r";\s*|\n", tail[-1]) if len(tail) == 2 else ():
-        match = re.fullmatch(r"\s*(.+?) at ([\w$-]+(?:\.[\w$-]+|\[\d+\])*)\s*", segment)
-        if match:
+        found = re.fullmatch(r"\s*(.+?) at ([\w$-]+(?:\.[\w$-]+|\[\d+\])*)\s*", segment)
+        if found:
             where = "$" + "".join(
-                f"[{p}]" if p.isdecimal() else f".{p}" for p in re.findall(r"[\w$-]+", match[2])
+                f"[{p}]" if p.isdecimal() else f".{p}" for p in re.findall(r"[\w$-]+", found[2])
             )
-            paths.append(f"{where}: {match.group(1)}")
+            paths.append(f"{where}: {found[1]}")
     for match in re.finditer(r'"path":\s*\[([^\]]*)\]', text):
         steps: list[tuple[str, str]] = re.findall(r'"([^"]*)"|(\d+)', match.group(1))
         paths.append("$" + "".join(f".{key}" if key else f"[{at}]" for key, at in steps))

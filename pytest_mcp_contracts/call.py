@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -109,6 +109,12 @@ class ManagedServer:
     tool_calls: Counter[str] = field(default_factory=Counter)  # by tool name
     tool_error_results: Counter[str] = field(default_factory=Counter)
     invalid_calls: Counter[str] = field(default_factory=Counter)  # by tool, rejects_invalid
+    # isError results of valid calls by class (error_results.ErrorClass), by tool
+    error_classes: defaultdict[str, Counter[str]] = field(
+        default_factory=lambda: defaultdict(Counter)
+    )
+    coercions_accepted: Counter[str] = field(default_factory=Counter)  # by tool
+    protocol_refusals: Counter[str] = field(default_factory=Counter)  # -32602 where isError is due
     listing_changes: list[str] = field(default_factory=list)  # see relist()
     _conn: RpcConnection | None = field(default=None, repr=False)
 

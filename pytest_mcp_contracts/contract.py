@@ -230,6 +230,7 @@ def run_contract(
             assert outcome.result is not None
             verdict = judge_error_result(tool.name, outcome.result, outcome.stderr)
             stats.count(verdict, result_text(outcome.result))
+            server.error_classes[tool.name][verdict.kind] += 1
         finding = judge(tool, outcome, protocol, verdict, warn_only)
         if finding is None and observations is not None and outcome.result is not None:
             finding = _drift_finding(observations.observe(arguments, outcome.result), drift_hint)

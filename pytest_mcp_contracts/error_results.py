@@ -66,15 +66,36 @@ REFUSAL: Final = ErrorVerdict(ErrorClass.REFUSAL)
 # server logs "Tool '<name>' raised an unexpected exception" with the traceback. A ToolError
 # or failed argument validation keeps its own text after "Error executing tool <name>: ".
 _PY_UNEXPECTED_LOG = re.compile(r"Tool '.*' raised an unexpected exception")
-_PY_ARGUMENTS = re.compile(r"\d+ validation errors? for \w*Arguments\b")
-# TypeScript SDK 1.x McpServer: outputSchema violations and input validation failures are
-# McpErrors (-32602) that it wraps into isError results with their "MCP error -32602: " text.
-_TS_OUTPUT = re.compile(r"Output validation error: (?:Invalid structured content for tool|Tool)")
-_TS_INPUT = re.compile(r"Input validation error: Invalid arguments for tool")
-# Other SDKs' generic crash wordings.
-_OTHER_SDK_CRASH = (
-    (re.compile(r"^Internal error calling tool \S+"), "the Ruby SDK's wording for a crash"),
-    (re.compile(r"^Error calling tool '[^']*'$"), "fastmcp's masked wording for a crash"),
+# Outputs an SDK refused to send because they break the tool's own outputSchema or model:
+# TypeScript 1.x (with "MCP error -32602: " before it), fastmcp, Python 1.x low-level server;
+# Java; the Go SDK; mcp-go; rmcp; Python 1.x FastMCP's output model (after its prefix).
+_OUTPUT_INVALID: Final = (
+    (re.compile(r"^(?:MCP error -32602: )?Output validation error:"), "the TypeScript SDK's"),
+    (
+        re.compile(r"^Tool \(.+\) output validation failed:|^Response missing structured content"),
+        "the Java SDK's",
+    ),
+    (re.compile(r"^validating tool output:"), "the Go SDK's"),
+    (re.compile(r"^output schema validation failed:|^invalid structured content:"), "mcp-go's"),
+    (re.compile(r"^Failed to serialize structured content:"), "rmcp's"),
+    (re.compile(r"\d+ validation errors? for \w*Output\b"), "the Python SDK's"),
+)
+# An SDK's own argument validation: on a schema-valid input, the schema and the server's
+# validation disagree (suggestive: lenient schemas, formats checked differently).
+_ARGUMENTS_REFUSED: Final = re.compile(
+    r"\d+ validation errors? for (?:\w+Arguments|call\[\w+\])|Input validation error:"
+    r"|^validating \"arguments\":|^input schema validation failed:"
+    r"|^Tool \(.+\) input validation failed:|^failed to deserialize parameters:"
+    r"|^Invalid parameters for tool '",
+    re.M,
+)
+# Other SDKs' generic wordings for a crash (the README's table names them).
+_OTHER_SDK_CRASH: Final = (
+    (re.compile(r"^Error calling tool '[^']*'(?:: .*)?$"), "fastmcp's wording for a crash"),
+    (re.compile(r"^An error occurred invoking '[^']*'\.$"), "the C# SDK's wording for a crash"),
+    (re.compile(r"^panic recovered in \S+ tool handler:"), "mcp-go's wording for a panic"),
+    (re.compile(r"^Internal error calling tool "), "the Ruby SDK's wording for a crash"),
+    (re.compile(r"^Error executing tool \S+: null$"), "the Kotlin SDK's wording for a crash"),
 )
 
 # -- stack traces and runtime errors -----------------------------------------------------
@@ -107,6 +128,9 @@ _RUNTIME_ERRORS: Final = re.compile(
             r"Do not know how to serialize a BigInt",
             r"(?:undefined|null) is not an object \(evaluating",
             r"\b(?:TypeError|ReferenceError|RangeError|SyntaxError): ",
+            r"Unexpected token .* in JSON at position \d+|Unexpected end of JSON input",
+            r"is not valid JSON\b",
+            r"^\[object Object\]$",
             # Python
             r"'[\w.]+' object (?:has no attribute|is not (?:subscriptable|callable|iterable))",
             r"object of type '[\w.]+' has no len\(\)",
@@ -125,18 +149,41 @@ _RUNTIME_ERRORS: Final = re.compile(
             r"not enough values to unpack|too many values to unpack",
             r"unhashable type: '",
             r"argument of type '\w+' is not iterable",
+            r"Object of type \w+ is not JSON serializable",
+            r"No module named '",
             r"\b(?:KeyError|IndexError|AttributeError|TypeError|ZeroDivisionError|NameError|"
             r"UnboundLocalError|RecursionError|AssertionError|NotImplementedError): ",
             # Go
             r"runtime error: (?:index out of range|invalid memory address|"
             r"integer divide by zero|slice bounds out of range)",
             r"nil pointer dereference",
-            # Java / Kotlin / C#
+            r"assignment to entry in nil map",
+            r"interface conversion: .+ is .+, not",
+            # Java / Kotlin
             r"java\.lang\.\w+(?:Exception|Error)\b",
-            r"\bNullPointerException\b",
+            r"\b(?:NullPointerException|ArrayIndexOutOfBoundsException|IndexOutOfBoundsException|"
+            r"StringIndexOutOfBoundsException|ClassCastException|"
+            r"ConcurrentModificationException|StackOverflowError|ArithmeticException)\b",
+            r'Cannot invoke "[^"]+" because "[^"]+" is null',
+            r"Index -?\d+ out of bounds for length \d+",
+            r"lateinit property \w+ has not been initialized",
+            # C# / .NET
             r"Object reference not set to an instance of an object",
+            r"Index was outside the bounds of the array",
+            r"Index was out of range\. Must be non-negative",
+            r"Sequence contains no (?:matching )?elements?",
+            r"The given key '.*' was not present in the dictionary",
+            r"Unable to cast object of type '.+' to type '.+'",
+            r"Nullable object must have a value",
             # Rust
-            r"called `(?:Option|Result)::unwrap\(\)` on an? `(?:None|Err)",
+            r"called `(?:Option|Result)::(?:unwrap|expect)\(\)` on an? `(?:None|Err)",
+            r"index out of bounds: the len is \d+ but the index is \d+",
+            r"attempt to (?:add|subtract|multiply|divide|negate) with overflow",
+            # Ruby / PHP
+            r"undefined method [`'][^']+' for (?:nil|an instance of)",
+            r"undefined local variable or method",
+            r"Call to a member function \w+\(\) on null",
+            r'Attempt to read property "\w+" on (?:null|bool|int|string)',
         )
     ),
     re.M,
@@ -181,12 +228,13 @@ def judge_error_result(
     py_generic = re.fullmatch(
         rf"Error executing tool {re.escape(tool_name)}(?:: Error executing tool .*)?", first
     )
-    if _TS_OUTPUT.search(text):
-        return ErrorVerdict(
-            ErrorClass.OUTPUT_INVALID,
-            "the TypeScript SDK's wording for structuredContent that breaks the outputSchema",
-            paths=_ts_paths(text),
-        )
+    for pattern, whose in _OUTPUT_INVALID:
+        if pattern.search(first) or (pattern.pattern[0] != "^" and pattern.search(text)):
+            return ErrorVerdict(
+                ErrorClass.OUTPUT_INVALID,
+                f"{whose} wording for an output that breaks the tool's outputSchema",
+                paths=_ts_paths(text) or _pydantic_paths(text),
+            )
     if py_generic or crash_log:
         why = (
             "the Python SDK's wording for a crash (only 'Error executing tool <name>')"
@@ -223,7 +271,7 @@ def judge_error_result(
             f"{traceback} on the server's stderr during the call",
             exception=_exception_in(during),
         )
-    if _PY_ARGUMENTS.search(text) or _TS_INPUT.search(text):
+    if _ARGUMENTS_REFUSED.search(text):
         return ErrorVerdict(
             ErrorClass.SUSPECT,
             "the server's own argument validation refused an input its inputSchema allows",

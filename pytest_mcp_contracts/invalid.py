@@ -52,6 +52,7 @@ MAX_STRING: Final = 100_000  # longest string built to break a length bound
 MAX_ITEMS: Final = 1_000  # longest array built to break a size bound
 
 _KINDS: Final = 4  # missing required, wrong type, constraint, extra property
+LOOK_ALIKES: Final = 3  # lax look-alikes sent besides (kind 5), outside the limit
 _LEGACY_REF: Final = frozenset({"draft-04", "draft-06", "draft-07"})
 _UNEVALUATED: Final = frozenset({"2019-09", "2020-12"})
 _NUMBER_TYPES: Final = frozenset({"integer", "number"})
@@ -71,7 +72,7 @@ _WRONG_FOR: Final[dict[str, Any]] = {
     "integer": "not a number",
     "number": "not a number",
     "string": 12345,
-    "boolean": "yes",
+    "boolean": "not a boolean",
     "array": "not a list",
     "object": "not an object",
     "null": "not null",
@@ -96,6 +97,9 @@ class InvalidInput:
     arguments: dict[str, Any]  # what to send as tools/call arguments (always a JSON object)
     why: str  # e.g. "required property 'sku' is missing"
     path: str  # dotted path of the mutated field ("address.city"); "" for the root object
+    # A look-alike that lenient validators coerce ("true" for a boolean, "3" for an integer:
+    # pydantic's lax mode): accepting it is counted, not held against the tool.
+    lax: bool = False
 
 
 @dataclass(frozen=True)
@@ -106,6 +110,7 @@ class _Mutation:
     value: Any
     why: str
     path: str
+    lax: bool = False
 
 
 @dataclass(frozen=True)
@@ -211,11 +216,28 @@ def invalid_inputs(
                     continue
                 seen.add(key)
                 if _judge(validator, arguments) is False:
-                    case = InvalidInput(arguments, mutation.why, mutation.path)
+                    case = InvalidInput(arguments, mutation.why, mutation.path, mutation.lax)
                     chosen.append((kind, len(chosen), case))
                     break
     chosen.sort(key=lambda entry: (entry[0], entry[1]))
-    return [case for _, _, case in chosen]
+    return [case for _, _, case in chosen] + _look_alike_cases(validator, base, ctx, nodes, seen)
+
+
+def _look_alike_cases(
+    validator: Validator, base: dict[str, Any], ctx: _Context, nodes: list[_Node], seen: set[str]
+) -> list[InvalidInput]:
+    # Outside the limit and after the rest: they say how lenient a server is, not whether
+    # it validates, so they never take the place of a structural case.
+    cases: list[InvalidInput] = []
+    for mutation in _each_node(_look_alikes, ctx, nodes):
+        if len(cases) >= LOOK_ALIKES:
+            break
+        arguments = _apply(base, mutation)
+        key = _key(arguments)
+        if key not in seen and _judge(validator, arguments) is False:
+            seen.add(key)
+            cases.append(InvalidInput(arguments, mutation.why, mutation.path, lax=True))
+    return cases
 
 
 # -- walking the schema and the valid input --------------------------------------------------
@@ -418,6 +440,29 @@ def _wrong_types(ctx: _Context, node: _Node) -> Iterator[_Mutation]:
                 )
                 yield _Mutation(node.path, name, False, candidate, why, path)
                 break
+
+
+# -- kind 5: look-alikes a lenient validator coerces ----------------------------------------
+
+
+def _look_alikes(ctx: _Context, node: _Node) -> Iterator[_Mutation]:
+    """The valid value written as a string ("true", "3", "2.5"): refused by the schema, but
+    accepted by pydantic's lax mode and by zod.coerce, so it tells apart a lenient server
+    from one that accepts anything."""
+    for name, views in node.properties:
+        allowed = _allowed_atoms(views)
+        value = node.value.get(name) if isinstance(node.value, dict) else None
+        if not allowed or "string" in allowed:
+            continue
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif _is_number(value) and math.isfinite(value):
+            text = json.dumps(value)
+        else:
+            continue
+        path = _dotted((*node.path, name))
+        why = f"'{path}' is the string {text!r}, a look-alike of {_type_names(allowed)}"
+        yield _Mutation(node.path, name, False, text, why, path, lax=True)
 
 
 # -- kind 3: constraints violated ---------------------------------------------------------

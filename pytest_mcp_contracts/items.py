@@ -405,6 +405,7 @@ class RejectsInvalidItem(_McpItem):
         refusals = run_rejects_invalid(self.server, self.tool, cases)
         self.user_properties.append(("mcp_invalid_sent", refusals.sent))
         self.user_properties.append(("mcp_invalid_accepted", len(refusals.accepted)))
+        self.user_properties.append(("mcp_invalid_coerced", len(refusals.coerced)))
         self.add_report_section("call", "mcp", refusals.summary())
         if not refusals.accepted:
             return
@@ -412,7 +413,7 @@ class RejectsInvalidItem(_McpItem):
             f"accepts invalid input: {len(refusals.accepted)} of {refusals.sent} inputs the "
             "inputSchema refuses returned a success result"
         )
-        lines = tuple(accepted_lines(refusals))
+        lines = tuple(accepted_lines(refusals.accepted))
         if mode == "fail":
             from .reject import HOW_TO_REFUSE
 

@@ -15,6 +15,7 @@ from .call import CallOutcome, ManagedServer
 from .connect import CallTimeout, ServerDied, ServerError
 from .contract import ContractFailure, failure, server_unavailable
 from .discover import ToolSpec
+from .error_results import ErrorClass, judge_error_result
 from .invalid import InvalidInput
 
 INVALID_PARAMS: Final = -32602
@@ -25,23 +26,50 @@ HOW_TO_REFUSE: Final = (
 )
 
 
+# Since 2025-11-25 (SEP-1303) the spec puts input validation errors among tool execution
+# errors, reported as results with isError: true so that a model can read and correct them;
+# -32602 stays for protocol-level problems. Older revisions leave the choice to the server.
+ISERROR_REFUSAL_SINCE: Final = "2025-11-25"
+
+
 @dataclass
 class Refusals:
     """How the tool answered the invalid inputs it was sent."""
 
     sent: int = 0
     accepted: list[tuple[InvalidInput, CallOutcome]] = field(default_factory=list)
+    coerced: list[tuple[InvalidInput, CallOutcome]] = field(default_factory=list)  # lax cases
+    protocol_refusals: int = 0  # -32602 where the negotiated protocol asks for isError
 
     @property
     def refused(self) -> int:
-        return self.sent - len(self.accepted)
+        return self.sent - len(self.accepted) - len(self.coerced)
 
     def summary(self) -> str:
-        return f"{self.sent} invalid inputs sent, {self.refused} refused"
+        text = f"{self.sent} invalid inputs sent, {self.refused} refused"
+        if self.coerced:
+            text += f", {len(self.coerced)} look-alikes accepted (lenient coercion, not a failure)"
+            text += "".join(f"\n  coerced: {line}" for line in accepted_lines(self.coerced))
+        if self.protocol_refusals:
+            text += (
+                f", {self.protocol_refusals} refused with JSON-RPC -32602 where protocol "
+                f"{ISERROR_REFUSAL_SINCE} and later ask for an isError result"
+            )
+        return text
 
 
-def problem_with(outcome: CallOutcome) -> str | None:
+def problem_with(outcome: CallOutcome, tool_name: str) -> str | None:
     """What is wrong with the answer to an invalid input beyond accepting it, or None."""
+    if outcome.is_error_result:
+        assert outcome.result is not None
+        verdict = judge_error_result(tool_name, outcome.result, outcome.stderr)
+        if verdict.kind is ErrorClass.UNEXPECTED_EXCEPTION:
+            # Refused, but by crashing: the same input, slightly different, may not be caught.
+            found = f" ({verdict.exception})" if verdict.exception else ""
+            return (
+                f"an invalid input made the tool raise an unexpected exception{found} instead "
+                f"of a refusal; evidence: {verdict.evidence}"
+            )
     if outcome.failure is not None:
         if isinstance(outcome.failure, CallTimeout):
             return f"an invalid input hung the tool: {outcome.failure.message}"
@@ -68,11 +96,15 @@ def run_rejects_invalid(
         except ServerError as exc:
             raise server_unavailable(server, tool, exc, CHECK) from None
         refusals.sent += 1
-        problem = problem_with(outcome)
+        problem = problem_with(outcome, tool.name)
         if problem is not None:
             raise _broken(server, tool, case, outcome, problem)
         if outcome.result is not None and not outcome.is_error_result:
-            refusals.accepted.append((case, outcome))
+            (refusals.coerced if case.lax else refusals.accepted).append((case, outcome))
+        elif outcome.rpc_error is not None and server.protocol_version >= ISERROR_REFUSAL_SINCE:
+            refusals.protocol_refusals += 1
+    server.coercions_accepted[tool.name] += len(refusals.coerced)
+    server.protocol_refusals[tool.name] += refusals.protocol_refusals
     return refusals
 
 
@@ -94,14 +126,11 @@ def _broken(
     )
 
 
-def accepted_lines(refusals: Refusals, limit: int = 10) -> list[str]:
+def accepted_lines(accepted: list[tuple[InvalidInput, CallOutcome]], limit: int = 10) -> list[str]:
     """One line per accepted invalid input: why it is invalid, and the input."""
     from .report import short_json
 
-    lines = [
-        f"{case.why}: {short_json(case.arguments, limit=300)}"
-        for case, _ in refusals.accepted[:limit]
-    ]
-    if len(refusals.accepted) > limit:
-        lines.append(f"… and {len(refusals.accepted) - limit} more")
+    lines = [f"{case.why}: {short_json(case.arguments, limit=300)}" for case, _ in accepted[:limit]]
+    if len(accepted) > limit:
+        lines.append(f"… and {len(accepted) - limit} more")
     return lines

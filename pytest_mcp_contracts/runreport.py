@@ -16,6 +16,7 @@ The document's format is versioned: additive changes keep ``VERSION``, anything 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -97,6 +98,9 @@ def server_facts(
                     "calls": server.tool_calls.get(tool.name, 0),
                     "error_results": server.tool_error_results.get(tool.name, 0),
                     "invalid_calls": server.invalid_calls.get(tool.name, 0),
+                    "error_classes": dict(sorted(server.error_classes[tool.name].items())),
+                    "coercions_accepted": server.coercions_accepted.get(tool.name, 0),
+                    "protocol_refusals": server.protocol_refusals.get(tool.name, 0),
                     "output": output,
                     "surface_drift": None if drift is None else _drift_pairs(drift),
                 }
@@ -154,7 +158,12 @@ def _merge_server(entries: list[Facts]) -> Facts:
         combined = dict(tool)
         combined["calls"] = sum(t["calls"] for t in same)
         combined["error_results"] = sum(t["error_results"] for t in same)
-        combined["invalid_calls"] = sum(t.get("invalid_calls", 0) for t in same)
+        for key in ("invalid_calls", "coercions_accepted", "protocol_refusals"):
+            combined[key] = sum(t.get(key, 0) for t in same)
+        classes: Counter[str] = Counter()
+        for t in same:
+            classes.update(t.get("error_classes", {}))
+        combined["error_classes"] = dict(sorted(classes.items()))
         # Each item runs in one worker: take the facts of the worker that ran it.
         combined["output"] = next((t["output"] for t in same if t["output"] is not None), None)
         combined["surface_drift"] = next(
@@ -266,6 +275,9 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "calls": tool["calls"],
                 "error_results": tool["error_results"],
                 "invalid_calls": tool.get("invalid_calls", 0),
+                "error_classes": tool.get("error_classes", {}),
+                "coercions_accepted": tool.get("coercions_accepted", 0),
+                "protocol_refusals": tool.get("protocol_refusals", 0),
                 "output": output,
             }
         )
@@ -289,6 +301,9 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "calls": 0,
                 "error_results": 0,
                 "invalid_calls": 0,
+                "error_classes": {},
+                "coercions_accepted": 0,
+                "protocol_refusals": 0,
                 "output": None,
             }
         )

@@ -60,7 +60,10 @@ def cases(
         assert not validator.is_valid(case.arguments), case
     keys = [repr(sorted(c.arguments.items(), key=lambda kv: kv[0])) for c in found]
     assert len(keys) == len(set(keys)), found
-    return found
+    # Look-alikes come after the structural cases, outside the limit (tested on their own).
+    lax = [c.lax for c in found]
+    assert lax == sorted(lax), found
+    return [c for c in found if not c.lax]
 
 
 def whys(found: list[InvalidInput]) -> list[str]:
@@ -101,7 +104,7 @@ def test_each_required_property_removed_once() -> None:
         ("integer", 3, "not a number", "string"),
         ("number", 2.5, "not a number", "string"),
         ("string", "s", 12345, "integer"),
-        ("boolean", True, "yes", "string"),
+        ("boolean", True, "not a boolean", "string"),
         ("array", [1], "not a list", "string"),
         ("object", {}, "not an object", "string"),
     ],
@@ -402,7 +405,30 @@ def test_limit_spreads_across_kinds() -> None:
 
 
 def test_default_limit_is_twelve() -> None:
-    assert len(invalid_inputs(ORDER, ORDER_VALID)) == 12
+    assert len([c for c in invalid_inputs(ORDER, ORDER_VALID) if not c.lax]) == 12
+
+
+def test_look_alikes_are_the_valid_value_as_a_string_and_marked_lax() -> None:
+    schema = obj(
+        flag={"type": "boolean"},
+        count={"type": "integer"},
+        ratio={"type": "number"},
+        name={"type": "string"},
+        either={"type": ["integer", "string"]},
+    )
+    valid = {"flag": True, "count": 3, "ratio": 2.5, "name": "x", "either": 1}
+    found = [c for c in invalid_inputs(schema, valid) if c.lax]
+    assert [c.arguments for c in found] == [
+        {**valid, "flag": "true"},
+        {**valid, "count": "3"},
+        {**valid, "ratio": "2.5"},
+    ]
+    assert found[0].why == "'flag' is the string 'true', a look-alike of boolean"
+    # The structural wrong-type case for a boolean is no look-alike any more.
+    wrong = one(
+        cases(schema, valid), "'flag' has the wrong type (string, the schema wants boolean)"
+    )
+    assert wrong.arguments["flag"] == "not a boolean" and not wrong.lax
 
 
 def test_identical_cases_are_kept_once() -> None:

@@ -1,0 +1,149 @@
+"""isError results: a refusal, or a server failure an SDK wrapped (error_results)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_mcp_contracts.error_results import ErrorClass, judge_error_result
+from pytest_mcp_contracts.settings import WARNABLE_CLASSES
+
+# The traceback MCPServer (mcp 2.3) logs when a tool's return value fails its output model.
+OUTPUT_TRACEBACK = """\
+ERROR:mcp.server.mcpserver.server:Tool 'price_quote' raised an unexpected exception
+Traceback (most recent call last):
+  File ".../mcp/server/mcpserver/tools/base.py", line 192, in run
+    result = self.fn_metadata.convert_result(result)
+  File ".../pydantic/type_adapter.py", line 410, in validate_python
+    return self.validator.validate_python(
+pydantic_core._pydantic_core.ValidationError: 1 validation error for Quote
+total
+  Input should be a valid number, unable to parse string as a number [type=float_parsing]
+    For further information visit https://errors.pydantic.dev/2.14/v/float_parsing
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File ".../mcp/server/mcpserver/tools/base.py", line 213, in run
+    raise UnexpectedToolError(f"Error executing tool {self.name}") from exc
+mcp.server.mcpserver.exceptions.UnexpectedToolError: Error executing tool price_quote
+"""
+
+CRASH_TRACEBACK = """\
+ERROR:mcp.server.mcpserver.server:Tool 'initial' raised an unexpected exception
+Traceback (most recent call last):
+  File "server.py", line 12, in initial
+    return word[0]
+IndexError: string index out of range
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+mcp.server.mcpserver.exceptions.UnexpectedToolError: Error executing tool initial
+"""
+
+
+def judge(text: str, stderr: str | None = None, tool: str = "t"):  # type: ignore[no-untyped-def]
+    return judge_error_result(
+        tool, {"isError": True, "content": [{"type": "text", "text": text}]}, stderr
+    )
+
+
+def test_python_sdk_crash_is_certain_with_the_root_exception_from_stderr() -> None:
+    verdict = judge("Error executing tool initial", CRASH_TRACEBACK, tool="initial")
+    assert verdict.kind is ErrorClass.UNEXPECTED_EXCEPTION and verdict.certain
+    assert verdict.exception == "IndexError: string index out of range"
+    # Over HTTP there is no stderr: the SDK's exact wording is enough on its own.
+    assert judge("Error executing tool initial", None, tool="initial").certain
+
+
+def test_python_sdk_output_model_failure_names_the_field() -> None:
+    verdict = judge("Error executing tool price_quote", OUTPUT_TRACEBACK, tool="price_quote")
+    assert verdict.kind is ErrorClass.OUTPUT_INVALID
+    assert verdict.paths == (
+        "$.total: Input should be a valid number, unable to parse string as a number",
+    )
+
+
+def test_typescript_sdk_output_validation_names_the_field() -> None:
+    text = (
+        "MCP error -32602: Output validation error: Invalid structured content for tool "
+        "price_quote: Invalid input: expected number, received string at total"
+    )
+    verdict = judge(text)
+    assert verdict.kind is ErrorClass.OUTPUT_INVALID
+    assert verdict.paths == ("$.total: Invalid input: expected number, received string",)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cannot read properties of undefined (reading 'toUpperCase')",  # TypeScript SDK
+        "items.map is not a function",
+        "Error executing tool t: 'NoneType' object has no attribute 'id'",  # FastMCP 1.x
+        "Error executing tool t: list index out of range",
+        "Error calling tool 'lookup': boom",  # fastmcp 2/3
+        "Error calling tool 'lookup'",  # fastmcp, mask_error_details
+        "An error occurred invoking 'lookup'.",  # C#
+        "Internal error calling tool lookup",  # Ruby
+        "Error executing tool lookup: null",  # Kotlin
+        "runtime error: invalid memory address or nil pointer dereference",  # Go
+        "Object reference not set to an instance of an object",  # .NET
+        "called `Option::unwrap()` on a `None` value",  # Rust
+        "Traceback (most recent call last):\n  File \"x.py\", line 1\nKeyError: 'id'",
+        "TypeError: x is undefined\n    at lookup (/srv/tools.js:10:5)",
+    ],
+)
+def test_runtime_and_sdk_crash_wordings_are_certain(text: str) -> None:
+    assert judge(text, tool="lookup").kind is ErrorClass.UNEXPECTED_EXCEPTION
+
+
+def test_a_traceback_on_stderr_during_the_call_is_certain() -> None:
+    stderr = 'Traceback (most recent call last):\n  File "x.py"\nValueError: bad\n'
+    verdict = judge("could not look that up", stderr)
+    assert verdict.kind is ErrorClass.UNEXPECTED_EXCEPTION
+    assert verdict.exception == "ValueError: bad"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "unknown sku: 'zz'",
+        "Error executing tool lookup: unknown sku: 'zz'",  # a ToolError in MCPServer 2.x
+        "Order A-17 not found",
+        "quantity must be positive",
+        "MCP error -32602: Tool toggle not found",
+        "",
+    ],
+)
+def test_refusals_stay_refusals(text: str) -> None:
+    verdict = judge(text, "INFO:mcp:Tool 'lookup' failed: 'unknown sku'\n", tool="lookup")
+    assert verdict.kind is ErrorClass.REFUSAL and not verdict.certain
+
+
+@pytest.mark.parametrize(
+    ("text", "evidence"),
+    [
+        ("Internal error", "internal error"),
+        ("ValueError: unknown sku", "ValueError:"),
+        (
+            "Error executing tool t: 1 validation error for tArguments\nx\n  Input should be",
+            "argument validation",
+        ),
+        ("MCP error -32602: Input validation error: Invalid arguments for tool t", "argument"),
+    ],
+)
+def test_suggestive_evidence_is_counted_not_failed(text: str, evidence: str) -> None:
+    verdict = judge(text)
+    assert verdict.kind is ErrorClass.SUSPECT and not verdict.certain
+    assert evidence.lower() in verdict.evidence.lower()
+
+
+def test_another_calls_traceback_is_not_evidence() -> None:
+    # The caller passes only what the server wrote while *this* call ran.
+    assert judge("unknown sku", stderr="").kind is ErrorClass.REFUSAL
+
+
+def test_settings_spell_the_failing_classes() -> None:
+    from pytest_mcp_contracts.error_results import FAILING_CLASSES
+
+    assert set(WARNABLE_CLASSES) == {str(kind) for kind in FAILING_CLASSES}

@@ -42,8 +42,15 @@ def run_mcp(pytester: pytest.Pytester) -> RunMcp:
 
 
 @pytest.fixture(scope="session")
-def ts_server_command() -> str:
-    """The TypeScript-SDK fixture server, its node_modules installed from its lock file once."""
+def ts_server_command(ts_servers: Callable[[str], str]) -> str:
+    """The TypeScript-SDK fixture server with the legacy handshake (ts_legacy/server.mjs)."""
+    return ts_servers("server.mjs")
+
+
+@pytest.fixture(scope="session")
+def ts_servers() -> Callable[[str], str]:
+    """The command for a TypeScript-SDK fixture server in tests/servers/ts_legacy/, its
+    node_modules installed from the folder's lock file once."""
     import shutil
     import subprocess
 
@@ -59,7 +66,7 @@ def ts_server_command() -> str:
             capture_output=True,
             timeout=300,
         )
-    return shlex.join([node, str(folder / "server.mjs")])
+    return lambda name: shlex.join([node, str(folder / name)])
 
 
 HttpServer = Callable[..., str]

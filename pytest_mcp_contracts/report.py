@@ -274,7 +274,9 @@ def _contract_lines(
             if obs is not None and obs.ran and qualities[tool.name] in (VALIDATED, INFERRED):
                 recorded = obs.recorded.observations if obs.recorded else 0
                 basis = f" ({recorded} recorded + {obs.observations} new observations)"
-            per_tool.append(f"  {shown(tool.name)}: {qualities[tool.name]}{basis}")
+            per_tool.append(
+                f"  {shown(tool.name)}: {qualities[tool.name]}{basis}{_answers(server, tool.name)}"
+            )
     total = len(surface.tools)
     lines = [
         "contracts: " + ", ".join(f"{counts[q]} {q}" for q in QUALITIES),
@@ -299,6 +301,22 @@ def _contract_lines(
             + " (--mcp-export-schemas DIR writes the proposals)"
         )
     return lines
+
+
+def _answers(server: ManagedServer, tool: str) -> str:
+    """How a tool's isError results were judged, and what its rejects_invalid check counted."""
+    parts = []
+    classes = server.error_classes.get(tool)
+    if classes:
+        parts.append("isError: " + ", ".join(f"{n} {k}" for k, n in sorted(classes.items())))
+    if server.coercions_accepted[tool]:
+        parts.append(f"accepted {server.coercions_accepted[tool]} look-alike(s) (lenient coercion)")
+    if server.protocol_refusals[tool]:
+        parts.append(
+            f"refused {server.protocol_refusals[tool]} invalid input(s) with JSON-RPC -32602 "
+            "where the protocol asks for isError"
+        )
+    return "; " + "; ".join(parts) if parts else ""
 
 
 DRIFT_ORDER = ("breaking", "review", "additive", "cosmetic")

@@ -65,7 +65,11 @@ REFUSAL: Final = ErrorVerdict(ErrorClass.REFUSAL)
 # exactly "Error executing tool <name>" (nested: ": Error executing tool <other>"), and the
 # server logs "Tool '<name>' raised an unexpected exception" with the traceback. A ToolError
 # or failed argument validation keeps its own text after "Error executing tool <name>: ".
-_PY_UNEXPECTED_LOG = re.compile(r"Tool '.*' raised an unexpected exception")
+# Rich (installed with mcp[cli]) wraps log lines at 80 columns: words may be split by
+# newlines and indentation.
+_PY_UNEXPECTED_LOG = re.compile(
+    r"Tool\s+'[^']*'\s+raised\s+an\s+unexpected(?:\s+\S+\.py:\d+)?\s+exception"
+)
 # Outputs an SDK refused to send because they break the tool's own outputSchema or model:
 # TypeScript 1.x (with "MCP error -32602: " before it), fastmcp, Python 1.x low-level server;
 # Java; the Go SDK; mcp-go; rmcp; Python 1.x FastMCP's output model (after its prefix).
@@ -100,7 +104,7 @@ _OTHER_SDK_CRASH: Final = (
 
 # -- stack traces and runtime errors -----------------------------------------------------
 _TRACEBACKS: Final = (
-    (re.compile(r"Traceback \(most recent call last\):"), "a Python traceback"),
+    (re.compile(r"Traceback \(most recent call last"), "a Python traceback"),
     (re.compile(r"^\s+at (?:async )?[\w$.<>\[\] ]*\(?\S+:\d+:\d+\)?$", re.M), "a JavaScript stack"),
     (re.compile(r"^goroutine \d+ \[", re.M), "a Go panic trace"),
     (re.compile(r"^\s+at [\w$.]+\([\w$]+\.(?:java|kt):\d+\)$", re.M), "a Java stack trace"),
@@ -289,14 +293,16 @@ def _traceback_in(text: str) -> str:
     return ""
 
 
-_CHAINED = ("The above exception was the direct cause", "During handling of the above exception")
+_CHAINED = ("The above exception was", "During handling of the above")
 
 
 def _exception_in(text: str) -> str:
     """The line that names the root exception ("IndexError: string index out of range"):
     in a chained traceback the first one, not the SDK's wrapper around it."""
     lines = text.splitlines()
-    chained = next((i for i, line in enumerate(lines) if line.startswith(_CHAINED)), len(lines))
+    chained = next(
+        (i for i, line in enumerate(lines) if line.strip().startswith(_CHAINED)), len(lines)
+    )
     for line in reversed(lines[:chained]):
         match = _EXCEPTION_LINE.match(line.strip())
         if match:

@@ -34,7 +34,12 @@ def test_python_sdk_failures_fail_with_evidence_and_the_smallest_input(run_mcp: 
     out = result.stdout.str()
     for tool in FAILED:
         assert f"FAILED mcp:sdk-failures::{tool}::contract" in out
-    result.assert_outcomes(failed=3, passed=16, skipped=1)  # health takes nothing invalid
+    assert "FAILED mcp:sdk-failures::whoami::contract" in out
+    # health and whoami take nothing invalid: their rejects_invalid items are skipped
+    result.assert_outcomes(failed=4, passed=18, skipped=2)
+    result.stdout.fnmatch_lines(
+        ["the tool takes no arguments and every call (*) returned isError", "*not signed in*"]
+    )
 
     quote = _failure_section(out, "price_quote")
     assert "$.total: Input should be a valid number" in quote
@@ -64,10 +69,10 @@ def test_python_sdk_server_without_the_bugs_passes_in_ci_mode(
 ) -> None:
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
     result = run_mcp("sdk_failures.py", args=("--hypothesis-seed=3",))
-    result.assert_outcomes(passed=19, skipped=1)
+    result.assert_outcomes(passed=22, skipped=2)
     monkeypatch.setenv("CI", "true")
     result = run_mcp("sdk_failures.py")
-    result.assert_outcomes(passed=19, skipped=1)
+    result.assert_outcomes(passed=22, skipped=2)
 
 
 def test_typescript_sdk_failures_fail_and_the_clean_variant_passes(

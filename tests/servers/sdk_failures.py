@@ -8,6 +8,8 @@ the same server, correct:
   price_quote", traceback on stderr);
 - `initial(word)`: `word[0]`, an IndexError on the empty string;
 - `health()`: no arguments, always raises (correct variant: answers "ok");
+- `whoami()`: no arguments, refuses every call cleanly ("not signed in"): as it cannot be
+  given other inputs, that is what every client gets (correct variant: "guest");
 - `lookup(sku)`: refuses every sku but "A-1" with ToolError: a clean refusal, never a bug;
 - `toggle(enabled)`: a boolean; pydantic also accepts "yes" for it (lax coercion).
 
@@ -61,6 +63,14 @@ def health() -> str:
     if BUGS:
         raise RuntimeError("database connection pool is not initialised")
     return "ok"
+
+
+@app.tool()
+def whoami() -> str:
+    """The signed-in user."""
+    if BUGS:
+        raise ToolError("not signed in")  # a clean refusal, but on every call of a no-arg tool
+    return "guest"
 
 
 @app.tool()

@@ -42,6 +42,25 @@ mcp.server.mcpserver.exceptions.UnexpectedToolError: Error executing tool initia
 """
 
 
+# The same through Rich (installed with mcp[cli]): wrapped at 80 columns, framed, indented.
+RICH_TRACEBACK = """\
+[11/22/26 19:23:31] ERROR    Tool 'initial' raised an unexpected   server.py:455
+                             exception
+                             ╭─ Traceback (most recent call last─╮
+                             │ /srv/server.py:8 in initial       │
+                             ╰───────────────────────────────────╯
+                             IndexError: string index out of range
+
+                             The above exception was the direct
+                             cause of the following exception:
+
+                             ╭─ Traceback (most recent call last─╮
+                             ╰───────────────────────────────────╯
+                             UnexpectedToolError: Error executing
+                             tool initial
+"""
+
+
 def judge(text: str, stderr: str | None = None, tool: str = "t"):  # type: ignore[no-untyped-def]
     return judge_error_result(
         tool, {"isError": True, "content": [{"type": "text", "text": text}]}, stderr
@@ -54,6 +73,13 @@ def test_python_sdk_crash_is_certain_with_the_root_exception_from_stderr() -> No
     assert verdict.exception == "IndexError: string index out of range"
     # Over HTTP there is no stderr: the SDK's exact wording is enough on its own.
     assert judge("Error executing tool initial", None, tool="initial").certain
+
+
+def test_rich_formatted_logs_are_read_too() -> None:
+    verdict = judge("failed", RICH_TRACEBACK, tool="initial")
+    assert verdict.kind is ErrorClass.UNEXPECTED_EXCEPTION
+    assert "raised an unexpected exception" in verdict.evidence
+    assert verdict.exception == "IndexError: string index out of range"
 
 
 def test_python_sdk_output_model_failure_names_the_field() -> None:

@@ -123,6 +123,8 @@ def _broken(
         request_json=outcome.request_json(),
         request_after_handshake=server.protocol_version != "2026-07-28",
         stderr_tail=tail if tail else server.stderr_tail(),
+        call_stderr=outcome.stderr,
+        stderr_before=outcome.stderr_before,
     )
 
 

@@ -93,7 +93,7 @@ def test_crash_fails_that_tool_and_the_server_is_restarted(run_mcp: RunMcp) -> N
             "the call killed the server: *exit status 3*",
             "smallest input found:",
             '*"b": 0*',
-            "server stderr (last lines):",
+            "server stderr while this call ran:",
             "*fatal: division by zero*",
         ]
     )

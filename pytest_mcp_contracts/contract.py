@@ -300,10 +300,15 @@ def run_contract(
     return stats
 
 
-def error_result_notes(stats: ContractStats) -> list[str]:
+def error_result_notes(tool: ToolSpec, stats: ContractStats) -> list[str]:
     """Warnings about a tool's isError results that did not fail it: wrapped failures the
     user chose to be warned about (``warn_only``), suggestive evidence, and a tool that
     refused nearly everything it was sent."""
+    if always_fails(tool, stats):  # not failed: the user made always-error a warning
+        return [
+            f"the tool takes no arguments and every call ({stats.calls}) returned isError "
+            f"(warn_only for this tool): {stats.last_error_text.strip()[:200]}"
+        ]
     notes = []
     for kind in (ErrorClass.OUTPUT_INVALID, ErrorClass.UNEXPECTED_EXCEPTION):
         if stats.error_classes[kind]:

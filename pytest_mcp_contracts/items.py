@@ -373,7 +373,7 @@ class ContractItem(_McpItem):
         self.user_properties.append(("mcp_error_results", stats.error_results))
         self.user_properties.append(("mcp_output_quality", observations.quality))
         self.add_report_section("call", "mcp", stats.summary())
-        notes = observations.warnings() + error_result_notes(stats)
+        notes = observations.warnings() + error_result_notes(self.tool, stats)
         for note in notes:
             warnings.warn(McpContractWarning(f"{self.label}: {note}"), stacklevel=1)
 

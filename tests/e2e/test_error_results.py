@@ -117,6 +117,22 @@ def test_warn_only_turns_a_class_into_a_warning(run_mcp: RunMcp, pytester: pytes
     result.stdout.fnmatch_lines(["*health: * of * calls ended in unexpected-exception*"])
 
 
+def test_a_no_argument_tool_that_always_refuses_can_be_a_warning(
+    run_mcp: RunMcp, pytester: pytest.Pytester
+) -> None:
+    pytester.makepyprojecttoml(
+        """
+        [tool.mcp-contracts.tools.whoami]
+        warn_only = ["always-error"]
+        """
+    )
+    result = run_mcp("sdk_failures.py", args=("-k", "whoami"))
+    result.assert_outcomes(passed=3, skipped=1)
+    result.stdout.fnmatch_lines(
+        ["*whoami: the tool takes no arguments and every call (*) returned isError (warn_only*"]
+    )
+
+
 def test_warn_only_names_what_it_allows(run_mcp: RunMcp, pytester: pytest.Pytester) -> None:
     pytester.makepyprojecttoml(
         """

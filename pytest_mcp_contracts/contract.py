@@ -304,12 +304,12 @@ def error_result_notes(tool: ToolSpec, stats: ContractStats) -> list[str]:
     """Warnings about a tool's isError results that did not fail it: wrapped failures the
     user chose to be warned about (``warn_only``), suggestive evidence, and a tool that
     refused nearly everything it was sent."""
+    notes = []
     if always_fails(tool, stats):  # not failed: the user made always-error a warning
-        return [
+        notes.append(
             f"the tool takes no arguments and every call ({stats.calls}) returned isError "
             f"(warn_only for this tool): {stats.last_error_text.strip()[:200]}"
-        ]
-    notes = []
+        )
     for kind in (ErrorClass.OUTPUT_INVALID, ErrorClass.UNEXPECTED_EXCEPTION):
         if stats.error_classes[kind]:
             notes.append(
@@ -323,7 +323,7 @@ def error_result_notes(tool: ToolSpec, stats: ContractStats) -> list[str]:
             f"refusals ({stats.first_evidence.get(ErrorClass.SUSPECT, '')}); the evidence is "
             "not certain, so they do not fail the item"
         )
-    if stats.mostly_errors:
+    if stats.mostly_errors and not always_fails(tool, stats):
         notes.append(
             f"{stats.error_results} of {stats.calls} calls returned isError, so the output "
             "contract was barely exercised; give it realistic inputs (examples or "

@@ -142,11 +142,10 @@ def test_tools_that_block_cannot_hold_up_the_run(pytester: pytest.Pytester) -> N
     started = time.monotonic()
     result = run_app(pytester, "blocks:app", "--mcp-call-timeout=1", "--mcp-max-restarts=1")
     elapsed = time.monotonic() - started
-    # contract and rejects_invalid of both tools: pydantic coerces the look-alike "1" for n,
-    # so that invalid input reaches the tool and blocks too.
-    result.assert_outcomes(passed=4, failed=4)
+    # rejects_invalid passes: pydantic coerces the look-alike "1" for n and the tool blocks,
+    # which is the contract check's finding (on the valid 1), not a failure to refuse.
+    result.assert_outcomes(passed=6, failed=2)
     result.stdout.fnmatch_lines(["*the call did not return: no answer to tools/call within 1 s*"])
-    result.stdout.fnmatch_lines(["*an invalid input hung the tool*"])
     # Not a speed target: the bound only proves the process did not wait on the stuck
     # threads (an hour each).
     assert elapsed < 100, elapsed

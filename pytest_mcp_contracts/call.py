@@ -105,6 +105,7 @@ class ManagedServer:
     tool_calls: Counter[str] = field(default_factory=Counter)  # by tool name
     tool_error_results: Counter[str] = field(default_factory=Counter)
     invalid_calls: Counter[str] = field(default_factory=Counter)  # by tool, rejects_invalid
+    input_coverage: dict[str, dict[str, Any]] = field(default_factory=dict)  # coverage.py
     listing_changes: list[str] = field(default_factory=list)  # see relist()
     _conn: RpcConnection | None = field(default=None, repr=False)
 

@@ -4,12 +4,14 @@ behind that corner only. Set MCP_FIXTURE_NO_BUGS=1 for the bug-free variant.
 The bug: the tool's result claims a `ratio` that is NaN, which the SDK sends as `null`
 where the declared outputSchema says `number` (a contract failure, not an isError result).
 
-- `pick_mode`: `mode` is one of four values; the bug is behind "c";
-- `scale`: `n` is an integer 1..100; the bug is behind the maximum, 100;
-- `shape`: `value` is an integer or a string (anyOf), `kind` one of four values; the bug is
-  behind a string value of kind "tri" only;
+- `pick_mode`: an optional `mode`, one of four values; the bug is behind "c";
+- `scale`: an optional integer `n`, 1..100 or null; the bug is behind the maximum, 100;
+- `shape`: `value` is an integer, a string or a boolean (anyOf), `kind` one of four values;
+  the bug is behind a string value of kind "tri" only;
 - `fetch`: an optional boolean `verbose` (default false); the bug is behind true;
 - `region`: `code` is one of 30 values; the bug is behind "r17".
+
+Each tool has other properties beside its corner, as real tools do.
 """
 
 import os
@@ -33,27 +35,27 @@ def answer(buggy: bool) -> Answer:
 
 
 @app.tool()
-def pick_mode(mode: Literal["a", "b", "c", "d"]) -> Answer:
+def pick_mode(query: str, mode: Literal["a", "b", "c", "d"] = "a", limit: int = 10) -> Answer:
     return answer(mode == "c")
 
 
 @app.tool()
-def scale(n: Annotated[int, Field(ge=1, le=100)]) -> Answer:
+def scale(name: str, n: Annotated[int, Field(ge=1, le=100)] | None = None) -> Answer:
     return answer(n == 100)
 
 
 @app.tool()
-def shape(value: int | str, kind: Literal["sq", "tri", "hex", "oct"]) -> Answer:
+def shape(value: int | str | bool, kind: Literal["sq", "tri", "hex", "oct"]) -> Answer:
     return answer(isinstance(value, str) and kind == "tri")
 
 
 @app.tool()
-def fetch(verbose: bool = False) -> Answer:
+def fetch(url: str, verbose: bool = False, retries: int = 0) -> Answer:
     return answer(verbose)
 
 
 @app.tool()
-def region(code: Region) -> Answer:
+def region(code: Region, name: str = "") -> Answer:
     return answer(code == "r17")
 
 

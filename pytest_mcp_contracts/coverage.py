@@ -68,6 +68,7 @@ _PRIORITY = {
     "item": 3,
     "format": 3,
     "pattern": 3,
+    "absent": 0,
 }
 
 #: A fixed, valid value per format (jsonschema checks these formats when it can).
@@ -139,6 +140,9 @@ class CoveragePlan:
     pairs_possible: int = 0
     #: corners that get no input, each with the reason
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    #: corners whose input the original schema refuses (the rewrite or the merge of a
+    #: branch with its siblings got something wrong): dropped, never sent
+    refused: set[Corner] = field(default_factory=set)
     note: str = ""  # why there is no plan at all, when there is none
 
     def report(self, sent: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
@@ -159,7 +163,9 @@ class CoveragePlan:
         for corner in self.corners:
             if corner in visited:
                 continue
-            if corner in planned:
+            if corner in self.refused:
+                why = "the input built for it is refused by the inputSchema: not sent"
+            elif corner in planned:
                 why = "not reached: the phase stopped at a failure"
             else:
                 why = "beyond the coverage budget (raise --mcp-max-examples)"
@@ -530,7 +536,7 @@ def _type_corners(
     schema: dict[str, Any], kind: str, path: str, depth: int
 ) -> Iterator[tuple[Corner, Any]]:
     if kind == "null":
-        yield Corner(path, "null", "null"), None
+        yield Corner(path, "null", ""), None
     elif kind == "boolean":
         yield Corner(path, "boolean", "false"), False
         yield Corner(path, "boolean", "true"), True
@@ -611,6 +617,7 @@ def _object_corners(
     for name, sub in properties.items():
         where = f"{prefix}{name}"
         if name not in required:
+            yield Corner(where, "absent", ""), {k: v for k, v in base.items() if k != name}
             try:
                 present = simplest(sub, depth + 1)
             except _Nothing:
@@ -633,10 +640,13 @@ def plan_coverage(
     is_valid: Callable[[Any], bool],
     budget: int,
     fallback_base: Callable[[], dict[str, Any] | None] | None = None,
+    original: Mapping[str, Any] | None = None,
 ) -> CoveragePlan:
     """The coverage inputs for a tool: ``schema`` is its inputSchema rewritten to draft-07
     without ``$ref``s, ``is_valid`` the original schema's validator, ``budget`` how many
-    inputs at most. The base input comes first, then single corners by worth, then pairs."""
+    inputs at most. The base input comes first, then single corners by worth, then pairs.
+    ``original`` (the schema as the server wrote it) lets the plan say which enum values the
+    rewrite sampled away."""
     plan = CoveragePlan(budget=budget)
     properties = schema.get("properties")
     if not isinstance(properties, dict) or not properties:
@@ -653,18 +663,17 @@ def plan_coverage(
             plan.note = "no simplest valid input could be derived: left to the random phase"
             return plan
     singles: list[tuple[Corner, dict[str, Any]]] = []
+    known: set[Corner] = set()
     for corner, value in _object_corners(dict(schema), base, "", 0):
-        if len(plan.corners) >= MAX_CORNERS:
+        if len(known) >= MAX_CORNERS:
             plan.skipped.append(("more corners", f"past {MAX_CORNERS} per tool"))
             break
-        if corner in plan.corners:
+        if corner in known:
             continue
+        known.add(corner)
         plan.corners.append(corner)
-        if not is_valid(value):
-            plan.skipped.append((str(corner), "the input built for it is refused by the schema"))
-            continue
         singles.append((corner, value))
-    _note_trimmed_enums(schema, plan)
+    _note_trimmed_enums(original if original is not None else schema, plan)
     # Single corners by worth (enumerable, then bounds, then the rest), and within one worth
     # round-robin over the properties, so that a cut is spread evenly.
     singles = _round_robin(singles)
@@ -679,6 +688,10 @@ def plan_coverage(
             continue
         if len(chosen) >= budget:
             continue  # not break: a later corner may still be one of the chosen inputs
+        # Validated only when chosen: a check against a huge enum is not cheap.
+        if not is_valid(value):
+            plan.refused.add(corner)
+            continue
         where[key] = len(chosen)
         chosen.append(CoverageInput(value, (corner,)))
     # Pairs: whole groups of two properties, smallest groups first, while the budget lasts.
@@ -744,18 +757,24 @@ def _pairs(
 
 
 def _note_trimmed_enums(schema: Mapping[str, Any], plan: CoveragePlan) -> None:
-    """Enums longer than MAX_VALUES_PER_DIMENSION: the values past it are not visited."""
+    """Top-level enums with more values than were planned (capped here, or sampled by the
+    rewrite for generation): the others are not visited, and the report says so."""
     properties = schema.get("properties")
     if not isinstance(properties, dict):
         return
+    planned: dict[str, int] = {}
+    for corner in plan.corners:
+        if corner.kind == "enum" and corner.path in properties:
+            planned[corner.path] = planned.get(corner.path, 0) + 1
     for name, sub in properties.items():
-        if isinstance(sub, dict) and isinstance(sub.get("enum"), list):
-            extra = len(sub["enum"]) - MAX_VALUES_PER_DIMENSION
+        if isinstance(sub, dict) and isinstance(sub.get("enum"), list) and name in planned:
+            extra = len(sub["enum"]) - planned[name]
             if extra > 0:
                 plan.skipped.append(
                     (
                         f"{name}: {extra} more enum values",
-                        f"only the first {MAX_VALUES_PER_DIMENSION} values of an enum are planned",
+                        f"an enum of {len(sub['enum'])} values: a sample of {planned[name]} "
+                        "is planned",
                     )
                 )
 

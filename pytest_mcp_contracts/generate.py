@@ -871,7 +871,7 @@ def coverage_plan(schema: Mapping[str, Any], budget: int) -> Any:
             return None
         return found
 
-    return plan_coverage(prepared, validator.is_valid, budget, fallback_base)
+    return plan_coverage(prepared, validator.is_valid, budget, fallback_base, original=schema)
 
 
 def _leave_to_user(prepared: dict[str, Any], fields: Mapping[str, Any]) -> None:

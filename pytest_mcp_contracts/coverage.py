@@ -158,7 +158,7 @@ class CoveragePlan:
                 pairs_sent += done
             elif done:
                 visited.update(item.corners)
-        not_visited: list[tuple[str, str]] = []
+        not_visited: list[tuple[str, str]] = list(self.skipped)  # summaries first
         planned = {c for item in self.inputs if not item.pair for c in item.corners}
         for corner in self.corners:
             if corner in visited:
@@ -170,7 +170,6 @@ class CoveragePlan:
             else:
                 why = "beyond the coverage budget (raise --mcp-max-examples)"
             not_visited.append((str(corner), why))
-        not_visited += self.skipped
         if pairs_sent < self.pairs_possible:
             why = (
                 "not reached: the phase stopped at a failure"

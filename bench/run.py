@@ -704,6 +704,7 @@ def measure_coverage(bench: Bench) -> list[Figure]:
     strategy, in the same fresh process) and the contract check's time per call, on vs off."""
     figures: list[Figure] = []
     for schema, label in (("flat", "flat 5-property"), ("nested", "nested order")):
+        generation_run(bench, schema, "plugin", 5, coverage=True)  # warm-up: bytecode, caches
         runs = [
             generation_run(bench, schema, "plugin", 5, coverage=True)
             for _ in range(bench.sizes.repeat)

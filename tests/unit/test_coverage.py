@@ -11,6 +11,7 @@ from pytest_mcp_contracts.coverage import (
     CoveragePlan,
     coverage_budget,
     coverage_line,
+    pattern_example,
     random_share,
 )
 from pytest_mcp_contracts.generate import GenerationError, coverage_plan
@@ -247,3 +248,26 @@ def test_the_budget_splits_max_examples() -> None:
     assert coverage_budget(50) == 40 and random_share(50, 40) == 10 and random_share(50, 3) == 47
     assert coverage_budget(1) == 0 and random_share(1, 0) == 1
     assert random_share(100, 80) == 20
+
+
+@pytest.mark.parametrize(
+    ("pattern", "simplest"),
+    [
+        ("^A-[0-9]+$", "A-0"),
+        ("^[A-Z]{3}-[0-9]{4}$", "AAA-0000"),
+        ("^[0-9]{5}(-[0-9]{4})?$", "00000"),
+        (r"\d+\w*|x", "0"),
+        ("x{2,}", "xx"),
+    ],
+)
+def test_pattern_example_reads_plain_patterns(pattern: str, simplest: str) -> None:
+    assert pattern_example(pattern) == simplest
+
+
+def test_pattern_example_falls_back_to_hypothesis_or_gives_up() -> None:
+    import re
+
+    for pattern in ("[^a]x", r"(b)\1", "(?=c)c"):  # negated class, backreference, lookahead
+        found = pattern_example(pattern)
+        assert found is not None and re.search(pattern, found), pattern
+    assert pattern_example(r"^\p{L}+$") is None  # ECMA-262 only: Python cannot read it

@@ -271,3 +271,10 @@ def test_pattern_example_falls_back_to_hypothesis_or_gives_up() -> None:
         found = pattern_example(pattern)
         assert found is not None and re.search(pattern, found), pattern
     assert pattern_example(r"^\p{L}+$") is None  # ECMA-262 only: Python cannot read it
+
+
+def test_a_base_the_schema_refuses_is_replaced_by_the_simplest_input_hypothesis_finds() -> None:
+    schema = _obj({"n": {"type": "integer", "not": {"const": 0}}, "m": {"enum": ["x", "y"]}})
+    schema["required"] = ["n", "m"]
+    plan = coverage_plan(schema, 40)
+    assert _inputs(plan) == [{"n": 1, "m": "x"}, {"n": 1, "m": "y"}, {"n": -1, "m": "x"}]

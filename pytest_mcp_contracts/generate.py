@@ -34,6 +34,7 @@ from hypothesis_jsonschema._canonicalise import FALSEY, HypothesisRefResolutionE
 from . import schemas
 from ._fast_strategies import direct_strategy, mixed_strategy
 from ._hypothesis_compat import install
+from .coverage import CoveragePlan, plan_coverage
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -835,14 +836,12 @@ def _takes_no_arguments(prepared: Mapping[str, Any]) -> bool:
     return not prepared.get("properties") and not (_MAP_KEYWORDS & prepared.keys())
 
 
-def coverage_plan(schema: Mapping[str, Any], budget: int) -> Any:
+def coverage_plan(schema: Mapping[str, Any], budget: int) -> CoveragePlan:
     """The coverage phase's inputs for a tool's inputSchema (a ``coverage.CoveragePlan``):
     derived from the same draft-07 rewrite as the random inputs, each re-checked against the
     original schema. Raises GenerationError like input_strategy."""
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis.errors import HypothesisException
-
-    from .coverage import CoveragePlan, plan_coverage
 
     doc = _load(schema)
     _check_schema(doc)

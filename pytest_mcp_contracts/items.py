@@ -387,12 +387,9 @@ class ContractItem(_McpItem):
         if user:
             return CoveragePlan(note="inputs come from pytest_mcp_tool_strategy")
         try:
-            plan: CoveragePlan = coverage_plan(
-                self.tool.input_schema, coverage_budget(max_examples)
-            )
+            return coverage_plan(self.tool.input_schema, coverage_budget(max_examples))
         except GenerationError as exc:  # input_strategy said it already; say why here
             return CoveragePlan(note=f"no coverage inputs: {str(exc).splitlines()[0]}")
-        return plan
 
     def _command(self) -> str:
         return _command(self.config)

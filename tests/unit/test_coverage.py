@@ -278,3 +278,27 @@ def test_a_base_the_schema_refuses_is_replaced_by_the_simplest_input_hypothesis_
     schema["required"] = ["n", "m"]
     plan = coverage_plan(schema, 40)
     assert _inputs(plan) == [{"n": 1, "m": "x"}, {"n": 1, "m": "y"}, {"n": -1, "m": "x"}]
+
+
+def test_a_no_argument_tool_gets_no_made_up_keys_from_the_random_phase_either() -> None:
+    from hypothesis import HealthCheck, given, settings
+
+    from pytest_mcp_contracts.generate import input_strategy
+
+    drawn: list[dict[str, Any]] = []
+    maps: list[dict[str, Any]] = []
+
+    @settings(max_examples=30, database=None, suppress_health_check=list(HealthCheck))
+    @given(input_strategy({"type": "object", "properties": {}}))
+    def no_arguments(value: dict[str, Any]) -> None:
+        drawn.append(value)
+
+    @settings(max_examples=30, database=None, suppress_health_check=list(HealthCheck))
+    @given(input_strategy({"type": "object", "additionalProperties": {"type": "integer"}}))
+    def a_map(value: dict[str, Any]) -> None:
+        maps.append(value)
+
+    no_arguments()
+    a_map()
+    assert drawn and all(value == {} for value in drawn)
+    assert any(value for value in maps)  # a declared map still gets keys

@@ -6,6 +6,10 @@ prints one JSON object: build_seconds (making the strategy), draw_seconds (drawi
 total_seconds (both), draws (how many values the test function received) and valid (how
 many of them the original schema accepts, formats checked; counted after the clock stops).
 
+With `--coverage` it also times deriving the coverage phase's inputs
+(`generate.coverage_plan`, budget 40 as at the default --mcp-max-examples), after the strategy
+is built: plan_seconds, plan_inputs.
+
 `plugin` is `pytest_mcp_contracts.generate.input_strategy`, `stock` is hypothesis-jsonschema's
 `from_schema` with the plugin's compatibility shim installed (0.23.1 does not work with the
 installed hypothesis without it). Both are drawn the way the plugin draws: `@given` with
@@ -89,7 +93,9 @@ NESTED: dict[str, Any] = {
 SCHEMAS: dict[str, dict[str, Any]] = {"flat": FLAT, "nested": NESTED}
 
 
-def measure(schema: dict[str, Any], generator: str, draws: int) -> dict[str, Any]:
+def measure(
+    schema: dict[str, Any], generator: str, draws: int, coverage: bool = False
+) -> dict[str, Any]:
     """Build the strategy and draw `draws` examples; imports happen before the clock starts."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis_jsonschema import from_schema
@@ -97,13 +103,15 @@ def measure(schema: dict[str, Any], generator: str, draws: int) -> dict[str, Any
     from jsonschema.validators import validator_for
 
     from pytest_mcp_contracts._hypothesis_compat import install
-    from pytest_mcp_contracts.generate import input_strategy
+    from pytest_mcp_contracts.generate import coverage_plan, input_strategy
 
     install()
     values: list[Any] = []
     start = time.perf_counter()
     strategy = input_strategy(schema) if generator == "plugin" else from_schema(schema)
     built = time.perf_counter()
+    plan_inputs = len(coverage_plan(schema, 40).inputs) if coverage else 0
+    plan_seconds = time.perf_counter() - built
 
     @settings(
         max_examples=draws,
@@ -117,7 +125,7 @@ def measure(schema: dict[str, Any], generator: str, draws: int) -> dict[str, Any
         values.append(value)
 
     draw()
-    done = time.perf_counter()
+    done = time.perf_counter() - plan_seconds  # the draws' clock leaves the plan out
     validator = validator_for(schema)(schema, format_checker=FormatChecker())
     return {
         "schema": "",
@@ -127,6 +135,8 @@ def measure(schema: dict[str, Any], generator: str, draws: int) -> dict[str, Any
         "total_seconds": done - start,
         "draws": len(values),
         "valid": sum(1 for value in values if validator.is_valid(value)),
+        "plan_seconds": plan_seconds,
+        "plan_inputs": plan_inputs,
     }
 
 
@@ -135,8 +145,9 @@ def main() -> None:
     parser.add_argument("--schema", choices=sorted(SCHEMAS), required=True)
     parser.add_argument("--generator", choices=["plugin", "stock"], required=True)
     parser.add_argument("--draws", type=int, default=100)
+    parser.add_argument("--coverage", action="store_true", help="also time the coverage plan")
     args = parser.parse_args()
-    result = measure(SCHEMAS[args.schema], args.generator, args.draws)
+    result = measure(SCHEMAS[args.schema], args.generator, args.draws, args.coverage)
     result["schema"] = args.schema
     print(json.dumps(result))
 

@@ -339,10 +339,14 @@ class CallSample:
     in_loop: float
 
 
-def plugin_contract_run(bench: Bench, calls: int, *, in_process: bool = False) -> CallSample:
+def plugin_contract_run(
+    bench: Bench, calls: int, *, in_process: bool = False, extra: Sequence[str] = ()
+) -> CallSample:
     """One plugin run of `echo`'s contract check; real calls and duration from the report.
-    ``in_process`` runs the same server object with --mcp-app instead of over stdio."""
-    project = bench.project(f"echo-{'app-' if in_process else ''}{calls}")
+    ``in_process`` runs the same server object with --mcp-app instead of over stdio; ``extra``
+    options are added to the command line."""
+    label = "".join(arg.strip("-").replace("=", "-") for arg in extra)
+    project = bench.project(f"echo-{'app-' if in_process else ''}{label}{calls}")
     target = (
         f"--mcp-app={SERVERS / 'echo.py'}:app"
         if in_process
@@ -357,6 +361,7 @@ def plugin_contract_run(bench: Bench, calls: int, *, in_process: bool = False) -
         "-p",
         "no:randomly",
         "-q",
+        *extra,
     ]
     run = bench.pytest(args, project)
     server = read_report(project / "report.json", run)["servers"][0]
@@ -485,7 +490,9 @@ def measure_calls(bench: Bench) -> list[Figure]:
 # -- 3. generation ---------------------------------------------------------------------
 
 
-def generation_run(bench: Bench, schema: str, generator: str, draws: int) -> dict[str, Any]:
+def generation_run(
+    bench: Bench, schema: str, generator: str, draws: int, *, coverage: bool = False
+) -> dict[str, Any]:
     argv = [
         sys.executable,
         str(BENCH / "generation.py"),
@@ -495,6 +502,7 @@ def generation_run(bench: Bench, schema: str, generator: str, draws: int) -> dic
         generator,
         "--draws",
         str(draws),
+        *(["--coverage"] if coverage else []),
     ]
     run = bench.run(argv, bench.project(f"gen-{schema}-{generator}"))
     try:
@@ -688,12 +696,58 @@ def measure_memory(bench: Bench) -> list[Figure]:
 
 # -- table and main --------------------------------------------------------------------
 
+# -- 6. the coverage phase -------------------------------------------------------------
+
+
+def measure_coverage(bench: Bench) -> list[Figure]:
+    """What the coverage phase costs per tool: deriving its inputs (beside building the
+    strategy, in the same fresh process) and the contract check's time per call, on vs off."""
+    figures: list[Figure] = []
+    for schema, label in (("flat", "flat 5-property"), ("nested", "nested order")):
+        generation_run(bench, schema, "plugin", 5, coverage=True)  # warm-up: bytecode, caches
+        runs = [
+            generation_run(bench, schema, "plugin", 5, coverage=True)
+            for _ in range(bench.sizes.repeat)
+        ]
+        build = median([r["build_seconds"] for r in runs])
+        figure = Figure(
+            f"coverage_build_{schema}",
+            f"coverage: strategy + plan vs strategy, {label}",
+            "ms",
+            measured=1000 * median([r["build_seconds"] + r["plan_seconds"] for r in runs]),
+            baseline=1000 * build,
+        )
+        figure.details = {
+            "plan_ms": [1000 * r["plan_seconds"] for r in runs],
+            "build_ms": [1000 * r["build_seconds"] for r in runs],
+            "plan_inputs": runs[0]["plan_inputs"],
+        }
+        figures.append(figure)
+    calls = bench.sizes.call_counts[0]
+    plugin_contract_run(bench, calls)  # warm-up
+    samples: dict[str, list[CallSample]] = {"on": [], "off": []}
+    for index in range(bench.sizes.repeat):
+        for side in ("on", "off") if index % 2 == 0 else ("off", "on"):
+            extra = [] if side == "on" else ["--mcp-coverage=off"]
+            samples[side].append(plugin_contract_run(bench, calls, extra=extra))
+    per_call = Figure(
+        "coverage_per_call",
+        f"coverage: contract check per call, on vs off ({calls} calls)",
+        "ms/call",
+        measured=median([1000 * s.in_loop / s.calls for s in samples["on"]]),
+        baseline=median([1000 * s.in_loop / s.calls for s in samples["off"]]),
+    )
+    per_call.details = {side: [vars(s) for s in runs] for side, runs in samples.items()}
+    return [*figures, per_call]
+
+
 MEASUREMENTS: list[tuple[str, str, Callable[[Bench], list[Figure]]]] = [
     ("load", "plugin load when unused", measure_load),
     ("calls", "per-call cost", measure_calls),
     ("generation", "generation", measure_generation),
     ("scale", "scale with pytest-xdist", measure_scale),
     ("memory", "memory", measure_memory),
+    ("coverage", "the coverage phase", measure_coverage),
 ]
 
 

@@ -115,6 +115,7 @@ class ManagedServer:
     )
     coercions_accepted: Counter[str] = field(default_factory=Counter)  # by tool
     protocol_refusals: Counter[str] = field(default_factory=Counter)  # -32602 where isError is due
+    input_coverage: dict[str, dict[str, Any]] = field(default_factory=dict)  # coverage.py
     listing_changes: list[str] = field(default_factory=list)  # see relist()
     _conn: RpcConnection | None = field(default=None, repr=False)
 

@@ -205,14 +205,18 @@ def run_contract(
     observations: ToolObservations | None = None,
     drift_hint: str = "",
     warn_only: frozenset[str] = frozenset(),
+    stats: ContractStats | None = None,
 ) -> ContractStats:
-    """Run the tool on generated inputs; raise ContractFailure with the shrunk failing input."""
+    """Run the tool on generated inputs; raise ContractFailure with the shrunk failing input.
+
+    ``stats`` (filled in and returned) lets a caller read what was sent even when the run
+    ends in a ContractFailure."""
     from hypothesis import HealthCheck, example, given, settings
     from hypothesis.errors import FailedHealthCheck, FlakyFailure, Unsatisfiable
 
     from .generate import GenerationError, UserStrategyError, explain_unsatisfiable
 
-    stats = ContractStats()
+    stats = stats if stats is not None else ContractStats()
     protocol = server.protocol_version
     restarts_at_start = server.restarts
     broke_server: list[_Violation] = []  # the last input that killed or hung the server

@@ -34,6 +34,7 @@ from hypothesis_jsonschema._canonicalise import FALSEY, HypothesisRefResolutionE
 from . import schemas
 from ._fast_strategies import direct_strategy, mixed_strategy
 from ._hypothesis_compat import install
+from .coverage import CoveragePlan, plan_coverage
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -42,6 +43,7 @@ __all__ = [
     "MAX_DEPTH",
     "GenerationError",
     "UserStrategyError",
+    "coverage_plan",
     "dialect_of",
     "explain_unsatisfiable",
     "input_strategy",
@@ -789,6 +791,10 @@ def _input_strategy(
         raise _unsatisfiable(doc)
     prepared = _as_tool_arguments({} if prepared is True else prepared)
     _declared_properties_only(prepared)
+    if _takes_no_arguments(prepared) and validator.is_valid({}):
+        # A no-argument tool: a client sends {}, never made-up keys (which would also count as
+        # distinct inputs and inflate the tool's contract quality).
+        return st.just({})
     fields = dict(overrides or {})
     _leave_to_user(prepared, fields)
     generated = _strategy_for(prepared)
@@ -802,6 +808,69 @@ def _input_strategy(
     # A refused user value is the user's to fix; anything else is the rewrite's, and dropped.
     check = _checked(validator, source, only=frozenset(fields))
     return mixed.map(check).filter(validator.is_valid)
+
+
+#: Keywords that make an object schema without properties a map whose keys matter.
+_MAP_KEYWORDS = frozenset(
+    {
+        "additionalProperties",
+        "patternProperties",
+        "propertyNames",
+        "required",
+        "minProperties",
+        "dependencies",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+        "enum",
+        "const",
+    }
+)
+
+
+def _takes_no_arguments(prepared: Mapping[str, Any]) -> bool:
+    """The root declares no properties and nothing else about keys (the usual shape of a
+    no-argument tool: ``{"type": "object", "properties": {}}``)."""
+    return not prepared.get("properties") and not (_MAP_KEYWORDS & prepared.keys())
+
+
+def coverage_plan(schema: Mapping[str, Any], budget: int) -> CoveragePlan:
+    """The coverage phase's inputs for a tool's inputSchema (a ``coverage.CoveragePlan``):
+    derived from the same draft-07 rewrite as the random inputs, each re-checked against the
+    original schema. Raises GenerationError like input_strategy."""
+    from hypothesis import HealthCheck, Phase, find, settings
+    from hypothesis.errors import HypothesisException
+
+    doc = _load(schema)
+    _check_schema(doc)
+    validator = _original_validator(doc)
+    prepared = _expand(doc)
+    if prepared is False:
+        return CoveragePlan(budget=budget, note="no value satisfies the inputSchema")
+    prepared = _as_tool_arguments({} if prepared is True else prepared)
+    _declared_properties_only(prepared)
+    if _takes_no_arguments(prepared):
+        prepared = {**prepared, "properties": {}}
+
+    def fallback_base() -> dict[str, Any] | None:
+        # The simplest input hypothesis finds, when the schema is beyond our own derivation
+        # (derandomized and shrunk, so the same on every run).
+        quick = settings(
+            max_examples=50,
+            database=None,
+            derandomize=True,
+            phases=[Phase.generate, Phase.shrink],
+            suppress_health_check=list(HealthCheck),
+        )
+        try:
+            found = find(input_strategy(schema), lambda _: True, settings=quick)
+        except (HypothesisException, GenerationError):
+            return None
+        return found
+
+    return plan_coverage(prepared, validator.is_valid, budget, fallback_base, original=schema)
 
 
 def _leave_to_user(prepared: dict[str, Any], fields: Mapping[str, Any]) -> None:

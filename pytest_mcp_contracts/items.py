@@ -18,6 +18,7 @@ from ._keys import RECORDER_KEY, SETTINGS_KEY
 from .call import ManagedServer, call_refusal
 from .check import check_listing
 from .contract import ContractFailure, ContractStats, error_result_notes, failure, run_contract
+from .coverage import CoveragePlan, coverage_budget, coverage_line, random_share
 from .discover import ServerSurface, ToolSpec
 from .observe import ToolObservations
 from .report import FailureReport, rerun_command, shown, start_failure
@@ -329,9 +330,12 @@ class ContractItem(_McpItem):
             observations = recorder.start_tool(self.server.node_name, self.tool)
         except SnapshotError as exc:
             raise self._fail(exc.render()) from None
+        stats = ContractStats()
+        plan = None
         try:
+            user = self._user_strategies()
             try:
-                strategy = input_strategy(self.tool.input_schema, self._user_strategies())
+                strategy = input_strategy(self.tool.input_schema, user)
             except UserStrategyError as exc:
                 raise self._fail(
                     "pytest_mcp_tool_strategy cannot be used here", (str(exc),)
@@ -341,17 +345,22 @@ class ContractItem(_McpItem):
                     f"no inputs can be generated from the inputSchema at {shown(exc.pointer, 120)}",
                     (str(exc),),
                 ) from None
-            stats = run_contract(
+            max_examples = own.max_examples or settings.max_examples
+            plan = self._coverage_plan(max_examples, settings.coverage, user is not None)
+            corners = [item.arguments for item in plan.inputs]
+            run_contract(
                 self.server,
                 self.tool,
                 strategy=strategy,
-                examples=self._examples(own.examples),
-                max_examples=own.max_examples or settings.max_examples,
+                # Configured and schema examples first, then the coverage phase.
+                examples=[*self._examples(own.examples), *corners],
+                max_examples=random_share(max_examples, len(corners)),
                 max_restarts=settings.max_restarts,
                 observations=observations,
                 drift_hint=f"if the change is intended, accept it: {self._command()} "
                 "--mcp-snapshot-update",
                 warn_only=own.warn_only,
+                stats=stats,
             )
             self._report(stats, observations)
             if recorder.missing_in_ci(observations.has_record):
@@ -364,6 +373,24 @@ class ContractItem(_McpItem):
             observations.passed = True
         finally:
             recorder.finish_tool(self.surface, self.server.node_name, observations)
+            if plan is not None:
+                sent = stats.distinct_inputs
+                report = plan.report(lambda arguments: repr(arguments) in sent)
+                self.server.input_coverage[self.tool.name] = report
+                self.add_report_section("call", "mcp coverage", coverage_line(report))
+
+    def _coverage_plan(self, max_examples: int, enabled: bool, user: bool) -> CoveragePlan:
+        """The coverage phase's inputs, or an empty plan saying why there are none."""
+        from .generate import GenerationError, coverage_plan
+
+        if not enabled:
+            return CoveragePlan(note="the coverage phase is off (--mcp-coverage=off)")
+        if user:
+            return CoveragePlan(note="inputs come from pytest_mcp_tool_strategy")
+        try:
+            return coverage_plan(self.tool.input_schema, coverage_budget(max_examples))
+        except GenerationError as exc:  # input_strategy said it already; say why here
+            return CoveragePlan(note=f"no coverage inputs: {str(exc).splitlines()[0]}")
 
     def _command(self) -> str:
         return _command(self.config)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from .coverage import coverage_line
 from .observe import DECLARED, INFERRED, QUALITIES, UNKNOWN, VALIDATED
 
 if TYPE_CHECKING:
@@ -274,8 +275,11 @@ def _contract_lines(
             if obs is not None and obs.ran and qualities[tool.name] in (VALIDATED, INFERRED):
                 recorded = obs.recorded.observations if obs.recorded else 0
                 basis = f" ({recorded} recorded + {obs.observations} new observations)"
+            coverage = server.input_coverage.get(tool.name)
+            inputs = f"; {coverage_line(coverage)}" if coverage else ""
             per_tool.append(
-                f"  {shown(tool.name)}: {qualities[tool.name]}{basis}{_answers(server, tool.name)}"
+                f"  {shown(tool.name)}: {qualities[tool.name]}{basis}{inputs}"
+                f"{_answers(server, tool.name)}"
             )
     total = len(surface.tools)
     lines = [

@@ -101,6 +101,7 @@ def server_facts(
                     "error_classes": dict(sorted(server.error_classes[tool.name].items())),
                     "coercions_accepted": server.coercions_accepted.get(tool.name, 0),
                     "protocol_refusals": server.protocol_refusals.get(tool.name, 0),
+                    "input_coverage": server.input_coverage.get(tool.name),
                     "output": output,
                     "surface_drift": None if drift is None else _drift_pairs(drift),
                 }
@@ -166,6 +167,9 @@ def _merge_server(entries: list[Facts]) -> Facts:
         combined["error_classes"] = dict(sorted(classes.items()))
         # Each item runs in one worker: take the facts of the worker that ran it.
         combined["output"] = next((t["output"] for t in same if t["output"] is not None), None)
+        combined["input_coverage"] = next(
+            (t["input_coverage"] for t in same if t.get("input_coverage") is not None), None
+        )
         combined["surface_drift"] = next(
             (t["surface_drift"] for t in same if t["surface_drift"] is not None), None
         )
@@ -278,6 +282,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "error_classes": tool.get("error_classes", {}),
                 "coercions_accepted": tool.get("coercions_accepted", 0),
                 "protocol_refusals": tool.get("protocol_refusals", 0),
+                "input_coverage": tool.get("input_coverage"),
                 "output": output,
             }
         )
@@ -304,6 +309,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "error_classes": {},
                 "coercions_accepted": 0,
                 "protocol_refusals": 0,
+                "input_coverage": None,
                 "output": None,
             }
         )
@@ -399,6 +405,7 @@ def step_summary(document: Mapping[str, Any]) -> str:
                 if check["outcome"] == "failed":
                     node = f"{prefix}{tool['node_name']}::{check_name}"
                     failing.append((node, check.get("message", "")))
+    lines += _coverage_summary(document)
     if document.get("partial"):
         lines += ["", "_Partial report: some workers sent no results._"]
     if failing:
@@ -407,3 +414,35 @@ def step_summary(document: Mapping[str, Any]) -> str:
             text = first_line(message)
             lines.append(f"- `{node}`" + (f": {text}" if text else ""))
     return "\n".join(lines) + "\n"
+
+
+#: Tools listed by name under "Input coverage"; the others are counted.
+STEP_SUMMARY_TOOLS = 20
+
+
+def _coverage_summary(document: Mapping[str, Any]) -> list[str]:
+    """Which tools' corners were not all visited, and the first reason each."""
+    visited = derived = 0
+    missed = []
+    for server in document["servers"]:
+        for tool in server.get("tools", []):
+            coverage = tool.get("input_coverage")
+            if not coverage:
+                continue
+            visited += coverage["corners"]["visited"]
+            derived += coverage["corners"]["derived"]
+            if coverage["not_visited"]:
+                first = coverage["not_visited"][0]
+                more = coverage["not_visited_count"] - 1
+                missed.append(
+                    f"- `{NODE_PREFIX}{server['node_name']}::{tool['node_name']}`: "
+                    f"{_cell(first['corner'])} ({_cell(first['why'])})"
+                    + (f" and {more} more" if more else "")
+                )
+    if not derived:
+        return []
+    lines = ["", f"**Input coverage**: {visited} of {derived} schema corners visited", ""]
+    lines += missed[:STEP_SUMMARY_TOOLS]
+    if len(missed) > STEP_SUMMARY_TOOLS:
+        lines.append(f"- … and {len(missed) - STEP_SUMMARY_TOOLS} more tools")
+    return lines if missed else lines[:2]

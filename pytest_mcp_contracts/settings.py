@@ -123,6 +123,7 @@ CALL_POLICIES: Final = ("readonly", "nondestructive", "all")
 DEFAULT_CALL_POLICY: Final = "nondestructive"
 REJECTS_INVALID: Final = ("warn", "fail", "off")
 DEFAULT_REJECTS_INVALID: Final = "warn"
+COVERAGE: Final = ("on", "off")
 
 OPTIONS: Final = (
     Option(
@@ -164,6 +165,17 @@ OPTIONS: Final = (
         f"generated inputs per tool (default {DEFAULT_MAX_EXAMPLES})",
         "int",
         DEFAULT_MAX_EXAMPLES,
+    ),
+    Option(
+        "--mcp-coverage",
+        "mcp_coverage",
+        "the coverage phase: before random inputs, the contract check sends inputs that visit "
+        "every corner of the inputSchema (enum values, branches, bounds, optional properties, "
+        "pairs), within --mcp-max-examples (on, the default, or off)",
+        "choice",
+        "on",
+        metavar="ON|OFF",
+        choices=COVERAGE,
     ),
     Option(
         "--mcp-call",
@@ -276,6 +288,7 @@ class Settings:
     strict: bool
     report_path: Path | None = None
     tools: dict[str, ToolConfig] = field(default_factory=dict)
+    coverage: bool = True  # the coverage phase of the contract check (--mcp-coverage)
 
     @property
     def active(self) -> bool:
@@ -436,4 +449,5 @@ def resolve(
         strict=values["mcp_strict"],
         report_path=values["mcp_report"],
         tools=tools,
+        coverage=values["mcp_coverage"] == "on",
     )

@@ -44,6 +44,21 @@ def _tool(name: str, **overrides: Any) -> dict[str, Any]:
     return tool
 
 
+QUOTE_COVERAGE: dict[str, Any] = {
+    "inputs": 7,
+    "sent": 3,
+    "budget": 40,
+    "corners": {"derived": 6, "visited": 3},
+    "pairs": {"possible": 1, "visited": 0},
+    "visited": ['currency: enum "EUR"', "qty: minimum 1", "qty: maximum 99"],
+    "not_visited": [
+        {"corner": 'currency: enum "USD"', "why": "not reached: the phase stopped at a failure"},
+        {"corner": "1 pairs", "why": "not reached: the phase stopped at a failure"},
+    ],
+    "not_visited_count": 2,
+    "note": "",
+}
+
 FACTS: dict[str, Any] = {
     "servers": [
         {
@@ -58,7 +73,13 @@ FACTS: dict[str, Any] = {
             "error_results": 3,
             "restarts": 1,
             "tools": [
-                _tool("quote", declared=True, calls=70, error_results=3),
+                _tool(
+                    "quote",
+                    declared=True,
+                    calls=70,
+                    error_results=3,
+                    input_coverage=QUOTE_COVERAGE,
+                ),
                 _tool(
                     "get_order",
                     calls=50,
@@ -177,6 +198,7 @@ EXPECTED: dict[str, Any] = {
                     "error_classes": {},
                     "coercions_accepted": 0,
                     "protocol_refusals": 0,
+                    "input_coverage": QUOTE_COVERAGE,
                     "output": {
                         "source": "declared",
                         "quality": "declared",
@@ -204,6 +226,7 @@ EXPECTED: dict[str, Any] = {
                     "error_classes": {},
                     "coercions_accepted": 0,
                     "protocol_refusals": 0,
+                    "input_coverage": None,
                     "output": {
                         "source": "inferred",
                         "quality": "validated",
@@ -227,6 +250,7 @@ EXPECTED: dict[str, Any] = {
                     "error_classes": {},
                     "coercions_accepted": 0,
                     "protocol_refusals": 0,
+                    "input_coverage": None,
                     "output": {
                         "source": None,
                         "quality": "unknown",
@@ -251,6 +275,7 @@ EXPECTED: dict[str, Any] = {
                     "error_classes": {},
                     "coercions_accepted": 0,
                     "protocol_refusals": 0,
+                    "input_coverage": None,
                     "output": None,
                 },
             ],
@@ -283,6 +308,11 @@ def test_the_schema_refuses_what_the_format_does_not_have(
     document["surprise"] = True
     errors = {tuple(e.absolute_path) for e in validator.iter_errors(document)}
     assert () in errors and ("servers", 1) in errors and ("servers", 0) in errors
+    document = json.loads(json.dumps(EXPECTED))
+    del document["servers"][0]["tools"][0]["input_coverage"]["pairs"]
+    assert not validator.is_valid(document)
+    del document["servers"][0]["tools"][0]["input_coverage"]
+    assert not validator.is_valid(document)
 
 
 def test_no_tools_means_no_ratio(validator: Draft202012Validator) -> None:
@@ -328,6 +358,7 @@ def test_merge_sums_calls_and_takes_each_tool_from_the_worker_that_ran_it() -> N
                             calls=calls,
                             output=output if ran else None,
                             surface_drift=[] if ran else None,
+                            input_coverage=QUOTE_COVERAGE if ran else None,
                         )
                     ],
                     "removed": [],
@@ -343,6 +374,7 @@ def test_merge_sums_calls_and_takes_each_tool_from_the_worker_that_ran_it() -> N
     assert server["tools"][0]["calls"] == 7
     assert server["tools"][0]["output"]["observations"] == 2
     assert server["tools"][0]["surface_drift"] == []
+    assert server["tools"][0]["input_coverage"] == QUOTE_COVERAGE
     assert merged["servers"][1]["started"] is False
     assert merged["snapshots"]["written"] == ["a", "b"]
     assert merge_facts([])["servers"] == []
@@ -355,6 +387,7 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
     server = ManagedServer(ServerCommand(("python", "-m", "shop")), 1.0, 1.0, 1024)
     server.surface, server.node_name = surface, "shop"
     server.calls, server.tool_calls = 4, Counter({"quote": 1, "get": 3})
+    server.input_coverage["get"] = QUOTE_COVERAGE
     failed = ManagedServer(ServerCommand(("python", "bad.py")), 1.0, 1.0, 1024)
     recorder = Recorder(SnapshotStore(tmp_path / "mcp-contracts"), "record")
     obs = ToolObservations(tool=learned, ran=True)
@@ -377,6 +410,7 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
         ("quote", True, 1),
         ("get", False, 3),
     ]
+    assert [t["input_coverage"] for t in shop["tools"]] == [None, QUOTE_COVERAGE]
     assert shop["tools"][1]["output"] == {
         "quality": "unknown",
         "kinds": {"prose": 3},
@@ -401,4 +435,9 @@ def test_step_summary_has_a_row_per_server_and_the_failing_checks() -> None:
         lines
     )
     assert "- `mcp:broken.py`: MCP server did not start: python broken.py: exit status 1" in lines
+    assert "**Input coverage**: 3 of 6 schema corners visited" in lines
+    assert (
+        '- `mcp:shop::quote`: currency: enum "USD" (not reached: the phase stopped at a '
+        "failure) and 1 more" in lines
+    )
     assert text.endswith("\n")

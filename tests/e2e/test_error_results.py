@@ -112,7 +112,7 @@ def test_warn_only_turns_a_class_into_a_warning(run_mcp: RunMcp, pytester: pytes
     result = run_mcp("sdk_failures.py", args=("-k", "initial or health"))
     result.assert_outcomes(passed=7, skipped=1)
     result.stdout.fnmatch_lines(
-        ["*initial: 1 of * calls ended in unexpected-exception (warn_only for this tool)*"]
+        ["*initial: * of * calls ended in unexpected-exception (warn_only for this tool)*"]
     )
     result.stdout.fnmatch_lines(["*health: * of * calls ended in unexpected-exception*"])
 

@@ -228,6 +228,8 @@ def _warn(message: str) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if terminalreporter.config.getoption("collectonly"):
+        return  # nothing ran: a summary would only repeat the listing as zero calls
     servers = terminalreporter.config.stash.get(SERVERS_KEY, [])
     record = terminalreporter.config.stash.get(RUN_RECORD_KEY, None)
     if not servers and record is not None and record.merged_facts is not None:

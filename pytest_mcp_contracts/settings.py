@@ -248,6 +248,9 @@ OPTIONS: Final = (
 )
 
 
+TARGET_FLAGS: Final = ("--mcp-server", "--mcp-url", "--mcp-app")
+
+
 @dataclass(frozen=True)
 class Settings:
     servers: tuple[ServerCommand | ServerUrl | ServerApp, ...]
@@ -287,15 +290,13 @@ def _positive(option: Option, raw: Any, cast: Callable[[Any], Any], minimum: flo
     return value
 
 
-def _servers(
-    option: Option, cli: Sequence[str] | None, ini: Sequence[str]
-) -> tuple[ServerCommand, ...]:
+def _servers(cli: Sequence[str] | None, ini: Sequence[str]) -> tuple[ServerCommand, ...]:
     commands = list(cli) if cli else [line for line in ini if line.strip()]
     if not commands:
         return ()
     from .connect import ServerCommand
 
-    return _each(option.flag, commands, ServerCommand.parse)
+    return _each("--mcp-server", commands, ServerCommand.parse)
 
 
 def _lines(cli: Sequence[str] | None, ini: Sequence[str]) -> list[str]:
@@ -369,14 +370,18 @@ def resolve(
 ) -> Settings:
     """Command line over ini over default; a bad value raises SettingsError."""
     values: dict[str, Any] = {}
+    # Targets on the command line replace the ini's target lists, all three of them: a user
+    # who points one run at one server does not want the configured ones started as well.
+    ini_targets = not any(get_cli(flag) for flag in TARGET_FLAGS)
     for option in OPTIONS:
         key = option.flag.removeprefix("--").replace("-", "_")
         cli = get_cli(option.flag)
-        if option.kind == "servers":
-            values[key] = _servers(option, cli, get_ini(option.ini) or [])
+        if option.kind in ("servers", "lines"):
+            use_ini = ini_targets or option.flag not in TARGET_FLAGS
+            ini_list = (get_ini(option.ini) or []) if use_ini else []
+            servers = option.kind == "servers"
+            values[key] = _servers(cli, ini_list) if servers else _lines(cli, ini_list)
             continue
-        if option.kind == "lines":
-            values[key] = _lines(cli, get_ini(option.ini) or [])
             continue
         raw = cli if cli is not None else (option.ini_too and get_ini(option.ini)) or option.default
         if option.kind == "flag":

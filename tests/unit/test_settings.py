@@ -75,3 +75,24 @@ def test_mode(cli: dict[str, Any], env: dict[str, str], mode: str) -> None:
 def test_update_under_ci_is_refused() -> None:
     with pytest.raises(SettingsError, match="never written in CI"):
         settings({"--mcp-snapshot-update": True}, {}, {"CI": "true"})
+
+
+@pytest.mark.parametrize(
+    ("cli", "expected"),
+    [
+        ({"--mcp-server": ["python -m a"]}, ["python -m a"]),
+        ({"--mcp-url": ["http://127.0.0.1:1/mcp"]}, ["http://127.0.0.1:1/mcp"]),
+    ],
+)
+def test_targets_on_the_command_line_replace_every_ini_target_list(
+    cli: dict[str, Any], expected: list[str]
+) -> None:
+    ini = {"mcp_server": ["python -m b"], "mcp_url": ["http://127.0.0.1:2/mcp"]}
+    resolved = settings(cli, ini)
+    assert [s.display for s in resolved.servers] == expected
+
+
+def test_ini_targets_of_every_kind_run_when_the_command_line_names_none() -> None:
+    ini = {"mcp_server": ["python -m b"], "mcp_url": ["http://127.0.0.1:2/mcp"]}
+    resolved = settings({"--mcp-max-examples": "3"}, ini)
+    assert [s.display for s in resolved.servers] == ["python -m b", "http://127.0.0.1:2/mcp"]

@@ -144,7 +144,16 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, A
             from .items import ServerStartFailure
             from .session import collect_servers
 
-            collectors = collect_servers(collector, settings, collector.config.stash[SERVERS_KEY])
+            try:
+                collectors = collect_servers(
+                    collector, settings, collector.config.stash[SERVERS_KEY]
+                )
+            except SettingsError as exc:
+                if not hasattr(collector.config, "workerinput"):
+                    raise pytest.UsageError(str(exc)) from None
+                # An xdist worker's usage error never reaches the controller; this does.
+                report.outcome, report.longrepr = "failed", str(exc)
+                return report
             report.result.extend(collectors)
             record = collector.config.stash[RUN_RECORD_KEY]
             for index, node in enumerate(collectors):  # one per server, in the same order
@@ -227,8 +236,13 @@ def _warn(message: str) -> None:
     warnings.warn(pytest.PytestWarning(message), stacklevel=1)
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if terminalreporter.config.getoption("collectonly"):
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, exitstatus: pytest.ExitCode
+) -> None:
+    if (
+        terminalreporter.config.getoption("collectonly")
+        or exitstatus == pytest.ExitCode.USAGE_ERROR
+    ):
         return  # nothing ran: a summary would only repeat the listing as zero calls
     servers = terminalreporter.config.stash.get(SERVERS_KEY, [])
     record = terminalreporter.config.stash.get(RUN_RECORD_KEY, None)

@@ -5,9 +5,10 @@ Kept free of pytest imports at runtime: the plugin passes in a lookup function.
 
 from __future__ import annotations
 
+import difflib
 import json
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
@@ -66,6 +67,28 @@ def _tool_config(name: str, table: Any) -> ToolConfig:
     if rejects_invalid is not None and rejects_invalid not in REJECTS_INVALID:
         raise SettingsError(f"{where} rejects_invalid must be one of {', '.join(REJECTS_INVALID)}")
     return ToolConfig(skip, call, max_examples, tuple(examples), rejects_invalid)
+
+
+def unknown_tool_tables(
+    tools: Mapping[str, ToolConfig], listed: Iterable[tuple[str, str]]
+) -> str | None:
+    """What is wrong when a ``[tool.mcp-contracts.tools.<name>]`` table names no listed tool
+    (``listed``: every configured server's name and tool names), else None. A misspelled
+    table must be an error, not ignored: a ``skip = true`` in it would let the tool be called."""
+    known = {name for pair in listed for name in (pair[1], f"{pair[0]}/{pair[1]}")}
+    unknown = [key for key in tools if key not in known]
+    if not unknown:
+        return None
+    lines = []
+    for key in unknown:
+        close = difflib.get_close_matches(key, sorted(known), n=3, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(json.dumps(c) for c in close)}?" if close else ""
+        lines.append(f"[tool.mcp-contracts.tools.{json.dumps(key)}] names no tool{hint}")
+    return (
+        "\n".join(lines)
+        + "\nno configured server lists such a tool (a table is keyed by the tool name, or by "
+        '"server/tool" with the server\'s own name); fix or remove the table'
+    )
 
 
 def load_project_table(rootdir: Path) -> tuple[dict[str, ToolConfig], dict[str, str]]:

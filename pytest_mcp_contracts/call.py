@@ -106,6 +106,7 @@ class ManagedServer:
     tool_error_results: Counter[str] = field(default_factory=Counter)
     invalid_calls: Counter[str] = field(default_factory=Counter)  # by tool, rejects_invalid
     listing_changes: list[str] = field(default_factory=list)  # see relist()
+    startup_stdout: tuple[int, list[str]] = (0, [])  # non-protocol lines, a few of them
     _conn: RpcConnection | None = field(default=None, repr=False)
 
     def _open(self, *, legacy: bool = False) -> RpcConnection:
@@ -125,6 +126,8 @@ class ManagedServer:
         except ServerError:
             self._conn.kill()
             raise
+        # Not blamed on any call: what the server printed on stdout while it started (a banner).
+        self.startup_stdout = (self._conn.garbage_count, list(self._conn.garbage))
         return self.surface
 
     @property
@@ -150,11 +153,6 @@ class ManagedServer:
 
     def stderr_tail(self) -> str:
         return self._conn.stderr_tail() if self._conn is not None else ""
-
-    def garbage_lines(self) -> tuple[int, list[str]]:
-        if self._conn is None:
-            return 0, []
-        return self._conn.garbage_count, list(self._conn.garbage)
 
     def call(
         self, tool_name: str, arguments: dict[str, Any], *, invalid: bool = False

@@ -189,12 +189,7 @@ def server_summary_lines(
             f"{len(surface.tools)} tools, "
             f"{server.calls} calls, {server.error_results} returned isError{restarts}"
         )
-        stray, sample = server.garbage_lines()
-        if stray:
-            lines.append(
-                f"  {stray} line(s) on stdout were not JSON-RPC (stdout is for protocol messages "
-                f"only; log to stderr), e.g. {shown(sample[0], 120)!r}"
-            )
+        lines += startup_stdout_lines(*server.startup_stdout)
         if server.listing_changes:
             lines.append(
                 "  the tool list changed during the run (the spec says a server's tool set must "
@@ -206,6 +201,17 @@ def server_summary_lines(
     if recorder is not None:
         lines += _written_lines(recorder)
     return lines
+
+
+def startup_stdout_lines(count: int, sample: Sequence[str]) -> list[str]:
+    """What a server printed on stdout while it started that is not JSON-RPC (a banner): no
+    call to blame it on, and still a stdio client that reads it as protocol may break."""
+    if not count:
+        return []
+    return [
+        f"  {count} line(s) on stdout before the first call were not JSON-RPC (stdout is for "
+        f"protocol messages only; log to stderr), e.g. {shown(sample[0], 120)!r}"
+    ]
 
 
 def workers_summary_lines(facts: dict[str, Any], recorder: Recorder) -> list[str]:
@@ -222,6 +228,7 @@ def workers_summary_lines(facts: dict[str, Any], recorder: Recorder) -> list[str
             f"{entry['calls']} calls, {entry['error_results']} returned isError{restarts} "
             "(all workers)"
         )
+        lines += startup_stdout_lines(*entry.get("startup_stdout", (0, [])))
     return lines + _written_lines(recorder)
 
 

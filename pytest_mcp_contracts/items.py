@@ -247,10 +247,15 @@ class DriftItem(_McpItem):
             recorder.queue(self.surface, server, self.tool, "surface", current, recorded=True)
         blocking = recorder.blocking(changes)
         if blocking:
+            # The first line is all a short summary, a step summary or a run report shows:
+            # it says what drifted. The recorded file and every change follow.
+            more = f", and {len(blocking) - 1} more" if len(blocking) > 1 else ""
             raise self._fail(
-                f"the tool's surface drifted from the recorded one "
-                f"({recorder.path(server, self.tool.node_name)})",
-                _drift_details(changes, blocking, self.config),
+                f"the tool's surface drifted ({blocking[0].severity}): {blocking[0]}{more}",
+                (
+                    f"recorded surface: {recorder.path(server, self.tool.node_name)}",
+                    *_drift_details(changes, blocking, self.config),
+                ),
             )
 
 

@@ -25,7 +25,8 @@ from .settings import ToolConfig
 
 
 class McpContractWarning(pytest.PytestWarning):
-    """Something a server author should look at that does not fail the run."""
+    """Something a server author should look at that does not fail the run, unless the run
+    says so: ``-W error::pytest_mcp_contracts.items.McpContractWarning``."""
 
 
 NODE_PREFIX = "mcp:"
@@ -101,6 +102,8 @@ class _RendersFailures(pytest.Item):
     ) -> str | Any:
         if isinstance(excinfo.value, ContractFailure):
             return excinfo.value.report.render()
+        if isinstance(excinfo.value, McpContractWarning):  # -W error::...McpContractWarning
+            return f"{excinfo.value}\n(a warning, made an error by -W or filterwarnings)"
         return super().repr_failure(excinfo, style=style)
 
 
@@ -128,6 +131,17 @@ class _McpItem(_RendersFailures):
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.label} [{self.check}]"
+
+    def _warn(self, message: str) -> None:
+        """Warn about this tool. The warning's location is the tool's node id, not a line of
+        this file: that is what pytest's warnings summary prints, and what the user can act on."""
+        warnings.warn_explicit(
+            McpContractWarning(f"{self.label}: {message}"),
+            McpContractWarning,
+            filename=self.nodeid.rsplit("::", 1)[0],
+            lineno=0,
+            module=__name__,
+        )
 
     def _fail(self, problem: str, details: tuple[str, ...] = ()) -> ContractFailure:
         return failure(self.server, self.tool, self.check, problem, details=details)
@@ -191,13 +205,9 @@ class _McpItem(_RendersFailures):
             if validator.is_valid(example):
                 from_schema.append(example)
             elif self.check == "contract":  # said once per tool
-                warnings.warn(
-                    McpContractWarning(
-                        f"{self.label}: the input {example!r}, from the "
-                        "inputSchema's own examples or defaults, is not valid for it; it was "
-                        "not sent"
-                    ),
-                    stacklevel=1,
+                self._warn(
+                    f"the input {example!r}, from the inputSchema's own examples or defaults, "
+                    "is not valid for it; it was not sent"
                 )
         return [*configured, *from_schema]
 
@@ -303,10 +313,7 @@ class SchemaItem(_McpItem):
         findings = check_listing(self.tool, protocol_version=self.surface.protocol_version)
         for finding in findings:
             if finding.severity == "warning":
-                warnings.warn(
-                    McpContractWarning(f"{self.label}: {finding.message}"),
-                    stacklevel=1,
-                )
+                self._warn(finding.message)
         errors = [f for f in findings if f.severity == "error"]
         if errors:
             lines = tuple(line for f in errors[1:] for line in f.render().splitlines())
@@ -385,7 +392,7 @@ class ContractItem(_McpItem):
                 "refuses them"
             )
         for note in notes:
-            warnings.warn(McpContractWarning(f"{self.label}: {note}"), stacklevel=1)
+            self._warn(note)
 
 
 class RejectsInvalidItem(_McpItem):
@@ -427,12 +434,8 @@ class RejectsInvalidItem(_McpItem):
             from .reject import HOW_TO_REFUSE
 
             raise self._fail(problem, (*lines, HOW_TO_REFUSE))
-        warnings.warn(
-            McpContractWarning(
-                f"{self.label}: {problem} (first: {lines[0]}); "
-                "--mcp-rejects-invalid=fail makes this a failure"
-            ),
-            stacklevel=1,
+        self._warn(
+            f"{problem} (first: {lines[0]}); --mcp-rejects-invalid=fail makes this a failure"
         )
 
     def _valid_input(self, own: ToolConfig) -> dict[str, Any]:

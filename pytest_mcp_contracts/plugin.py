@@ -7,13 +7,14 @@ installed and passes no ``--mcp-*`` option pays nothing.
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from ._keys import HAND_OVER_KEY, RECORDER_KEY, SERVERS_KEY, SETTINGS_KEY
-from .settings import OPTIONS, Settings, SettingsError, resolve
+from .settings import OPTIONS, Settings, SettingsError, resolve, value_read_as_test_path
 
 if TYPE_CHECKING:
     from .call import ManagedServer
@@ -115,6 +116,10 @@ def pytest_configure(config: pytest.Config) -> None:
     def cli(flag: str) -> Any:
         return config.getoption(flag.removeprefix("--").replace("-", "_"))
 
+    words = [*shlex.split(os.environ.get("PYTEST_ADDOPTS", "")), *config.invocation_params.args]
+    misread = value_read_as_test_path(words, config.invocation_params.dir)
+    if misread is not None:
+        raise pytest.UsageError(misread)
     try:
         settings = resolve(cli, config.getini, rootdir=config.rootpath, environ=os.environ)
     except SettingsError as exc:

@@ -6,7 +6,9 @@ Kept free of pytest imports at runtime: the plugin passes in a lookup function.
 from __future__ import annotations
 
 import difflib
+import itertools
 import json
+import shlex
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -378,6 +380,31 @@ def _flag(option: Option, raw: Any) -> bool:
     if text in ("false", "0", "no", "off", ""):
         return False
     raise SettingsError(f"{option.flag} (ini {option.ini}) must be true or false, got {raw!r}")
+
+
+def value_read_as_test_path(args: Sequence[str], invocation_dir: Path) -> str | None:
+    """What is wrong when a value of one of our options is given as a separate word that is
+    an existing path, else None.
+
+    pytest chooses its rootdir and ini file from the test paths on the command line before it
+    loads entry-point plugins, so it does not yet know that the word after ``--mcp-server``
+    is that option's value: it takes an existing path for a test path, and the rootdir can
+    move to a common ancestor, the project's ini file be ignored and contracts be recorded
+    elsewhere. Nothing after that can be trusted, so this is a usage error, with the
+    ``--option=value`` form that avoids it.
+    """
+    flags = {option.flag for option in OPTIONS if option.kind != "flag"}
+    for flag, value in itertools.pairwise(args):
+        if flag == "--":
+            return None
+        if flag in flags and not value.startswith("-") and (invocation_dir / value).exists():
+            return (
+                f"{flag} {value}: pytest read {value!r} as a test path, since it is an existing "
+                "path and pytest picks its rootdir and ini file before it knows this plugin's "
+                "options (the rootdir may have moved away from your project). Give the value "
+                f"with '=': {shlex.join([f'{flag}={value}'])}"
+            )
+    return None
 
 
 def in_ci(environ: Mapping[str, str]) -> bool:

@@ -98,3 +98,33 @@ def test_works_beside_other_plugins(
         f"--mcp-server={server_command('legacy_only.py')}", "--mcp-max-examples=10", *plugin_args
     )
     result.assert_outcomes(passed=9)
+
+
+@pytest.mark.parametrize("flag", ["--mcp-snapshot-dir", "--mcp-server"])
+def test_an_option_value_pytest_would_read_as_a_test_path_is_a_usage_error(
+    pytester: pytest.Pytester, flag: str
+) -> None:
+    # An existing path outside the project: pytest would pick its rootdir from it.
+    outside = pytester.path.parent / f"outside-{flag.removeprefix('--')}"
+    outside.mkdir()
+    pytester.makeini("[pytest]\nmcp_max_examples = 3\n")
+    result = pytester.runpytest_subprocess(flag, str(outside), "-p", "no:randomly")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            f"ERROR: {flag} {outside}: pytest read '{outside}' as a test path, since it is an "
+            "existing path and pytest picks its rootdir and ini file before it knows this "
+            f"plugin's options (the rootdir may have moved away from your project). Give the "
+            f"value with '=': {flag}={outside}"
+        ]
+    )
+    assert not (outside / "mcp-contracts").exists()
+
+
+def test_an_option_value_with_equals_or_not_a_path_is_left_alone(pytester: pytest.Pytester) -> None:
+    pytester.mkdir("contracts")
+    result = pytester.runpytest_subprocess(
+        f"--mcp-server={server_command('banner.py')}", "--mcp-snapshot-dir=contracts", "-q"
+    )
+    assert result.ret == 0
+    assert (pytester.path / "contracts" / "banner" / "echo.json").exists()

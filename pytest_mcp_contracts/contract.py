@@ -155,9 +155,12 @@ def run_contract(
     max_restarts: int,
     observations: ToolObservations | None = None,
     drift_hint: str = "",
+    seed: Any = None,
 ) -> ContractStats:
-    """Run the tool on generated inputs; raise ContractFailure with the shrunk failing input."""
+    """Run the tool on generated inputs; raise ContractFailure with the shrunk failing input.
+    An explicit ``seed`` (--hypothesis-seed) wins over a derandomized profile (CI's)."""
     from hypothesis import HealthCheck, example, given, settings
+    from hypothesis import seed as use_seed
     from hypothesis.errors import FailedHealthCheck, FlakyFailure, Unsatisfiable
 
     from .generate import GenerationError, UserStrategyError, explain_unsatisfiable
@@ -201,6 +204,8 @@ def run_contract(
         report_multiple_bugs=False,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )(given(strategy)(call_tool))  # type: ignore[no-untyped-call]
+    if seed is not None:
+        test = use_seed(seed)(test)
     try:
         test()
     except _Violation as exc:

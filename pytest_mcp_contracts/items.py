@@ -363,6 +363,7 @@ class ContractItem(_McpItem):
                 observations=observations,
                 drift_hint=f"if the change is intended, accept it: {self._command()} "
                 "--mcp-snapshot-update",
+                seed=_hypothesis_seed(self.config),
             )
             self._report(stats, observations)
             if recorder.missing_in_ci(observations.has_record):
@@ -483,6 +484,18 @@ class _Attributed:
 
     def __str__(self) -> str:
         return str(self.change)
+
+
+def _hypothesis_seed(config: pytest.Config) -> Any:
+    """``--hypothesis-seed`` as hypothesis's own plugin reads it (an int when it is one).
+    Passed on explicitly: under CI, hypothesis's derandomized profile would ignore it."""
+    raw = config.getoption("hypothesis_seed", default=None)
+    if raw is None:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        return raw
 
 
 def _command(config: pytest.Config) -> str:

@@ -202,6 +202,27 @@ def test_a_tool_table_is_checked_against_every_configured_server(
     assert result.ret == 0
 
 
+def test_an_explicit_hypothesis_seed_wins_under_ci(
+    pytester: pytest.Pytester,
+    run_mcp: RunMcp,
+    calls: Calls,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """CI loads hypothesis's derandomized profile, which would ignore --hypothesis-seed."""
+    monkeypatch.setenv("CI", "1")
+    log = pytester.path / "calls.log"
+
+    def inputs(*seed: str) -> list[tuple[str, dict[str, object]]]:
+        log.unlink(missing_ok=True)
+        run_mcp("annotated.py", args=("-k", "bare and contract", "--mcp-max-examples=10", *seed))
+        return calls()
+
+    one, two = inputs("--hypothesis-seed=1"), inputs("--hypothesis-seed=2")
+    assert one and two and one != two
+    assert inputs("--hypothesis-seed=1") == one
+    assert inputs() == inputs()  # without a seed, CI runs stay derandomized
+
+
 STRATEGY_CONFTEST = """
 from hypothesis import strategies as st
 

@@ -20,7 +20,7 @@ from .check import check_listing
 from .contract import ContractFailure, ContractStats, failure, run_contract
 from .discover import ServerSurface, ToolSpec
 from .observe import ToolObservations
-from .report import FailureReport, rerun_command, shown, start_failure
+from .report import FailureReport, accept_command, rerun_command, shown, start_failure
 from .settings import ToolConfig
 
 
@@ -74,6 +74,11 @@ class ServerStartFailure(_ServerNode):
     def collect(self) -> Iterator[pytest.Item]:
         raise self.CollectError(self.message)
 
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+    ) -> str | Any:
+        return one_line_summary(excinfo)
+
 
 class ToolCollector(pytest.Collector):
     def __init__(self, *, tool: ToolSpec, **kwargs: Any) -> None:
@@ -94,6 +99,22 @@ class RemovedToolCollector(pytest.Collector):
         yield RemovedToolItem.from_parent(self, name="drift")
 
 
+def one_line_summary(excinfo: pytest.ExceptionInfo[BaseException], *notes: str) -> Any:
+    """A failure shown as its own text (no traceback), summed up by its first line.
+
+    A plain string would do locally, but under CI pytest's short summary prints a string
+    failure whole; a failure report's crash message is what it prints instead, and what JUnit
+    uses as the failure message. The report survives xdist's serialization."""
+    error = excinfo.value
+    text = error.report.render() if isinstance(error, ContractFailure) else str(error)
+    lines = [*text.splitlines(), *notes]
+    rendered = excinfo.getrepr(style="value", chain=False)
+    rendered.reprtraceback.reprentries[-1].lines = lines
+    if rendered.reprcrash is not None:
+        rendered.reprcrash.message = next((line for line in lines if line.strip()), "")
+    return rendered
+
+
 class _RendersFailures(pytest.Item):
     """A ContractFailure is shown as its report: the problem first, no traceback."""
 
@@ -101,9 +122,9 @@ class _RendersFailures(pytest.Item):
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
     ) -> str | Any:
         if isinstance(excinfo.value, ContractFailure):
-            return excinfo.value.report.render()
+            return one_line_summary(excinfo)
         if isinstance(excinfo.value, McpContractWarning):  # -W error::...McpContractWarning
-            return f"{excinfo.value}\n(a warning, made an error by -W or filterwarnings)"
+            return one_line_summary(excinfo, "(a warning, made an error by -W or filterwarnings)")
         return super().repr_failure(excinfo, style=style)
 
 
@@ -295,8 +316,7 @@ class RemovedToolItem(_RendersFailures):
             )
             details = (
                 "clients that call it will break",
-                f"if the removal is intended, accept it: {_command(self.config)} "
-                "--mcp-snapshot-update",
+                f"if the removal is intended, {_accept(self.config)}",
             )
             raise ContractFailure(_removed_report(server, name, problem, details))
 
@@ -361,8 +381,7 @@ class ContractItem(_McpItem):
                 max_examples=own.max_examples or settings.max_examples,
                 max_restarts=settings.max_restarts,
                 observations=observations,
-                drift_hint=f"if the change is intended, accept it: {self._command()} "
-                "--mcp-snapshot-update",
+                drift_hint=f"if the change is intended, {_accept(self.config)}",
                 seed=_hypothesis_seed(self.config),
             )
             self._report(stats, observations)
@@ -502,6 +521,10 @@ def _command(config: pytest.Config) -> str:
     return rerun_command(config.invocation_params.args)
 
 
+def _accept(config: pytest.Config) -> str:
+    return accept_command(_command(config), ci=config.stash[SETTINGS_KEY].mode == "ci")
+
+
 def _drift_details(
     changes: list[Any], blocking: list[Any], config: pytest.Config
 ) -> tuple[str, ...]:
@@ -516,7 +539,7 @@ def _drift_details(
                 lines.append(f"  … and {len(group) - MAX_DRIFT_LINES} more")
     if any(c.severity == "review" for c in blocking):
         lines.append("review: a change the plugin cannot classify soundly; check it by hand")
-    lines.append(f"if the change is intended, accept it: {_command(config)} --mcp-snapshot-update")
+    lines.append(f"if the change is intended, {_accept(config)}")
     return tuple(lines)
 
 

@@ -161,3 +161,18 @@ def test_the_one_line_message_counts_the_other_blocking_changes(
     assert tool["checks"]["drift"]["message"] == (
         "the tool's surface drifted (breaking): annotations.readOnlyHint: true -> false, and 1 more"
     )
+
+
+def test_in_ci_the_accept_command_is_one_to_run_locally(
+    run_mcp: RunMcp, recorded_v1: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CI", "1")
+    ci_only = ("--junitxml=junit.xml", "--hypothesis-seed", "7", "--mcp-report=r.json")
+    result = run_mcp("surface.py", args=("-k", "maximum_lowered and drift", *ci_only))
+    result.assert_outcomes(failed=1, deselected=128)
+    hints = [line for line in result.stdout.lines if "accept it" in line]
+    assert len(hints) == 2, hints  # the failure and the summary
+    for hint in hints:
+        assert "accept it locally (contracts are never written in CI): pytest " in hint
+        assert " -k 'maximum_lowered and drift' --mcp-snapshot-update" in hint
+        assert not any(word in hint for word in ("junit", "seed", " 7 ", "r.json")), hint

@@ -54,6 +54,33 @@ def test_junit_has_one_testcase_per_check_with_the_failure_text(
     failure = cases[("mcp:broken-output.price_quote", "contract")].find("failure")
     assert failure is not None
     assert "$.price" in (failure.text or "") and '"quantity": 101' in (failure.text or "")
+    assert failure.get("message") == "structuredContent does not match the outputSchema (2020-12)"
+
+
+@pytest.mark.parametrize("workers", [(), ("-n", "2")])
+def test_under_ci_the_short_summary_shows_the_first_line_of_a_failure(
+    run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch, workers: tuple[str, ...]
+) -> None:
+    # Under CI pytest prints a failure's message untrimmed: it must be one line, not the
+    # whole report a second time.
+    monkeypatch.setenv("CI", "1")
+    result = run_mcp(
+        "broken_output.py",
+        "startup_crash.py",
+        args=("-rfE", "--continue-on-collection-errors", *workers),
+    )
+    summary = result.stdout.str().split("short test summary info")[1].splitlines()[1:-1]
+    # One line each: two drift, two contract, one error (reported by each xdist worker).
+    assert len(set(summary)) == 5, summary
+    assert all(line.startswith(("FAILED mcp:", "ERROR mcp:")) for line in summary), summary
+    assert (
+        "FAILED mcp:broken-output::price_quote::contract - structuredContent does not match "
+        "the outputSchema (2020-12)"
+    ) in summary
+    assert (
+        f"ERROR mcp:startup_crash.py - MCP server did not start: "
+        f"{server_command('startup_crash.py')}"
+    ) in summary
 
 
 def test_unused_plugin_imports_nothing_heavy(pytester: pytest.Pytester) -> None:

@@ -342,7 +342,13 @@ def _drift_lines(
     if recorder.mode == "update":
         header = "drift accepted by --mcp-snapshot-update:"
     else:
-        header = f"drift ({accept_command(command, ci=recorder.mode == 'ci')}):"
+        ci = recorder.mode == "ci"
+        how = (
+            accept_command(command, ci=True)
+            if ci
+            else f"accept it with: {command} --mcp-snapshot-update"
+        )
+        header = f"drift ({how}):"
     width = max(len(severity) for severity, _ in found) + 1
     ordered = sorted(found, key=lambda item: (DRIFT_ORDER.index(item[0]), item[1]))
     return [header, *(f"  {sev + ':':<{width}} {text}" for sev, text in ordered)]

@@ -117,6 +117,7 @@ class ManagedServer:
     protocol_refusals: Counter[str] = field(default_factory=Counter)  # -32602 where isError is due
     input_coverage: dict[str, dict[str, Any]] = field(default_factory=dict)  # coverage.py
     listing_changes: list[str] = field(default_factory=list)  # see relist()
+    startup_stdout: tuple[int, list[str]] = (0, [])  # non-protocol lines, a few of them
     _conn: RpcConnection | None = field(default=None, repr=False)
 
     def _open(self, *, legacy: bool = False) -> RpcConnection:
@@ -136,6 +137,8 @@ class ManagedServer:
         except ServerError:
             self._conn.kill()
             raise
+        # Not blamed on any call: what the server printed on stdout while it started (a banner).
+        self.startup_stdout = (self._conn.garbage_count, list(self._conn.garbage))
         return self.surface
 
     @property
@@ -161,11 +164,6 @@ class ManagedServer:
 
     def stderr_tail(self) -> str:
         return self._conn.stderr_tail() if self._conn is not None else ""
-
-    def garbage_lines(self) -> tuple[int, list[str]]:
-        if self._conn is None:
-            return 0, []
-        return self._conn.garbage_count, list(self._conn.garbage)
 
     def call(
         self, tool_name: str, arguments: dict[str, Any], *, invalid: bool = False

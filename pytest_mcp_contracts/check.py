@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
+from urllib.parse import unquote
 
 from jsonschema.exceptions import SchemaError, ValidationError
 from referencing.exceptions import Unresolvable
@@ -18,6 +19,7 @@ from .discover import ToolSpec
 from .schemas import (
     VALIDATORS,
     UnsupportedDialect,
+    bad_array_index,
     dialect_of,
     json_path,
     resolve_pointer,
@@ -102,6 +104,18 @@ def _schema_findings(
             f"{label} refers to network $ref(s) that clients must not fetch: "
             + ", ".join(remote[:3]),
         )
+    bad_index = sorted(_bad_index_refs(schema))
+    if bad_index:
+        yield Finding(
+            "schema",
+            f"{label} has a $ref whose JSON pointer indexes an array with a token that is not "
+            "an array index, so validators cannot follow it",
+            details=tuple(
+                f"$ref {_shorten(ref, 120)!r}: {_shorten(token, 40)!r} is not an array index "
+                "(ASCII digits, RFC 6901)"
+                for ref, token in bad_index[:3]
+            ),
+        )
     loop = _ref_loop(schema)
     if loop:
         yield Finding(
@@ -124,6 +138,17 @@ def _remote_refs(node: Any, depth: int = 0) -> Iterator[str]:
     elif isinstance(node, list):
         for value in node:
             yield from _remote_refs(value, depth + 1)
+
+
+def _bad_index_refs(schema: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """Local ``$ref``s and the pointer token that indexes an array without being a number
+    ("%C2%B2" decodes to "²"): each crashes a referencing-based validator."""
+    for node in _all_nodes(schema):
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        if isinstance(ref, str) and ref.startswith("#/"):
+            token = bad_array_index(schema, unquote(ref))
+            if token is not None:
+                yield ref, token
 
 
 # Applicators that apply to the instance itself: a $ref cycle through only these (and $ref)
@@ -319,6 +344,15 @@ def check_result(
                 "contract",
                 "structuredContent cannot be checked: validating it against the outputSchema "
                 "recursed too deeply (a $ref loop, or nesting too deep)",
+            )
+        )
+        return findings
+    except ValueError:  # a $ref indexing an array with a non-number: referencing crashes
+        findings.append(
+            Finding(
+                "contract",
+                "structuredContent cannot be checked: the outputSchema has a $ref that "
+                "validators cannot follow (see the tool's schema check)",
             )
         )
         return findings

@@ -24,6 +24,7 @@ from .connect_app import ServerApp
 from .connect_http import HeaderError, ServerUrl
 from .discover import ServerSurface, discover, safe_name
 from .observe import DECLARED, UNKNOWN
+from .record import contract_problem
 from .report import stderr_block
 from .settings import DEFAULT_MAX_RESULT_BYTES, DEFAULT_SNAPSHOT_DIR, DEFAULT_STARTUP_TIMEOUT
 from .snapshot import SnapshotError, SnapshotStore
@@ -48,17 +49,18 @@ _DEFAULTS: Final = {
 class OutputContract:
     """Where a tool's output schema comes from, and the schema itself if there is one."""
 
-    source: str  # "declared", "inferred" or "none"
+    source: str  # "declared", "inferred", "corrupted" or "none"
     quality: str
     observations: int
     schema: dict[str, Any] | None
+    problem: str = ""  # why a corrupted recorded contract cannot be used
 
     def label(self) -> str:
         if self.source == "declared":
             return "declared"
         if self.source == "inferred":
             return f"{self.quality} ({self.observations} observations)"
-        return "none"
+        return self.source
 
 
 @dataclass(frozen=True)
@@ -82,10 +84,14 @@ class ToolView:
         return ", ".join(words)
 
 
-def output_contract(raw: dict[str, Any], recorded: dict[str, Any] | None) -> OutputContract:
+def output_contract(
+    raw: dict[str, Any], recorded: dict[str, Any] | None, problem: str = ""
+) -> OutputContract:
     declared = raw.get("outputSchema")
     if isinstance(declared, dict):
         return OutputContract("declared", DECLARED, 0, declared)
+    if problem:
+        return OutputContract("corrupted", UNKNOWN, 0, None, problem)
     output = (recorded or {}).get("output")
     if isinstance(output, dict) and isinstance(output.get("schema"), dict):
         return OutputContract(
@@ -97,25 +103,38 @@ def output_contract(raw: dict[str, Any], recorded: dict[str, Any] | None) -> Out
     return OutputContract("none", UNKNOWN, 0, None)
 
 
+def _recorded(store: SnapshotStore, server: str, tool: str) -> tuple[dict[str, Any] | None, str]:
+    """A tool's recorded file, or why it cannot be used: a corrupted contract is shown as
+    corrupted, never as no contract at all."""
+    try:
+        data = store.read(server, tool)
+    except SnapshotError as exc:
+        return None, f"{exc.path}: {exc.reason}"
+    problem = None if data is None else contract_problem(data)
+    if problem is not None:
+        return None, f"{store.path_for(server, tool)}: not a contract: {problem}"
+    return data, ""
+
+
 def _views_from_server(surface: ServerSurface, store: SnapshotStore) -> list[ToolView]:
     server = surface.node_name
     views = []
     for tool in surface.tools:
-        try:
-            recorded = store.read(server, tool.node_name)
-        except SnapshotError:
-            recorded = None
-        views.append(ToolView(tool.name, tool.raw, output_contract(tool.raw, recorded)))
+        recorded, problem = _recorded(store, server, tool.node_name)
+        views.append(ToolView(tool.name, tool.raw, output_contract(tool.raw, recorded, problem)))
     return views
 
 
 def _views_from_snapshots(store: SnapshotStore, server: str) -> list[ToolView]:
     views = []
     for name in store.recorded_tools(server):
-        data = store.read(server, name) or {}
+        recorded, problem = _recorded(store, server, name)
+        data = recorded or {}
         surface = data.get("surface")
         raw = dict(surface) if isinstance(surface, dict) else {"name": data.get("tool", name)}
-        views.append(ToolView(str(raw.get("name", name)), raw, output_contract(raw, data)))
+        views.append(
+            ToolView(str(raw.get("name", name)), raw, output_contract(raw, recorded, problem))
+        )
     return views
 
 
@@ -162,6 +181,14 @@ def render_tool(view: ToolView, args: argparse.Namespace) -> str:
             f"output schema (inferred by pytest-mcp-contracts: {output.quality}, "
             f"{output.observations} observations; the server declares none)"
         )
+    elif output.source == "corrupted":
+        lines += [
+            "output schema: unknown. The recorded contract is corrupted and was not used:",
+            f"  {output.problem}",
+            "  Fix it by hand (git diff shows what changed), or delete it and record it again "
+            "with --mcp-snapshot-update.",
+        ]
+        return "\n".join(lines)
     else:
         lines += [
             "output schema: none. The server declares no outputSchema for this tool, and no "
@@ -180,6 +207,7 @@ def tool_json(view: ToolView) -> dict[str, Any]:
         "inferred": "inferred by pytest-mcp-contracts from observed results; "
         "the server declares none",
         "none": "the server declares no outputSchema and no contract has been recorded",
+        "corrupted": f"the recorded contract is corrupted and was not used: {output.problem}",
     }[output.source]
     return {
         "name": view.name,
@@ -270,6 +298,7 @@ def _open(args: argparse.Namespace) -> RpcConnection:
 
 
 def _load(args: argparse.Namespace) -> tuple[list[ToolView], str]:
+    # Without --snapshots the contracts are read where pytest records them by default.
     snapshots = args.snapshots or Path(DEFAULT_SNAPSHOT_DIR)
     store = SnapshotStore(snapshots)
     if args.header and not args.url:
@@ -283,11 +312,11 @@ def _load(args: argparse.Namespace) -> tuple[list[ToolView], str]:
         finally:
             conn.close()
         return _views_from_server(surface, store), surface.name
-    if args.snapshots is None:
+    if not snapshots.is_dir():
         raise _Failure(
-            "give --server CMD, --url URL or --app MODULE:ATTR, or --snapshots DIR to read "
-            "recorded contracts",
-            2,
+            f"no recorded contracts in {snapshots}{os.sep}: give --server CMD, --url URL or "
+            "--app MODULE:ATTR to read a live server, or --snapshots DIR",
+            USAGE_ERROR,
         )
     servers = (
         sorted(p.name for p in snapshots.iterdir() if p.is_dir()) if snapshots.is_dir() else []
@@ -297,10 +326,7 @@ def _load(args: argparse.Namespace) -> tuple[list[ToolView], str]:
     if len(servers) != 1:
         found = ", ".join(servers) or "none"
         raise _Failure(f"name one recorded server with --server-name (found: {found})", 2)
-    try:
-        return _views_from_snapshots(store, servers[0]), servers[0]
-    except SnapshotError as exc:
-        raise _Failure(exc.render(), 1) from None
+    return _views_from_snapshots(store, servers[0]), servers[0]
 
 
 def inspect_command(args: argparse.Namespace, out: TextIO) -> int:

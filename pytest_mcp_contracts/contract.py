@@ -206,12 +206,15 @@ def run_contract(
     drift_hint: str = "",
     warn_only: frozenset[str] = frozenset(),
     stats: ContractStats | None = None,
+    seed: Any = None,
 ) -> ContractStats:
     """Run the tool on generated inputs; raise ContractFailure with the shrunk failing input.
 
     ``stats`` (filled in and returned) lets a caller read what was sent even when the run
-    ends in a ContractFailure."""
+    ends in a ContractFailure. An explicit ``seed`` (--hypothesis-seed) wins over a
+    derandomized profile (CI's)."""
     from hypothesis import HealthCheck, example, given, settings
+    from hypothesis import seed as use_seed
     from hypothesis.errors import FailedHealthCheck, FlakyFailure, Unsatisfiable
 
     from .generate import GenerationError, UserStrategyError, explain_unsatisfiable
@@ -260,6 +263,8 @@ def run_contract(
         report_multiple_bugs=False,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )(given(strategy)(call_tool))  # type: ignore[no-untyped-call]
+    if seed is not None:
+        test = use_seed(seed)(test)
     try:
         test()
     except _Violation as exc:

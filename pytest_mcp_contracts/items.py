@@ -21,12 +21,13 @@ from .contract import ContractFailure, ContractStats, error_result_notes, failur
 from .coverage import CoveragePlan, coverage_budget, coverage_line, random_share
 from .discover import ServerSurface, ToolSpec
 from .observe import ToolObservations
-from .report import FailureReport, rerun_command, shown, start_failure
+from .report import FailureReport, accept_command, rerun_command, shown, start_failure
 from .settings import ToolConfig
 
 
 class McpContractWarning(pytest.PytestWarning):
-    """Something a server author should look at that does not fail the run."""
+    """Something a server author should look at that does not fail the run, unless the run
+    says so: ``-W error::pytest_mcp_contracts.items.McpContractWarning``."""
 
 
 NODE_PREFIX = "mcp:"
@@ -74,6 +75,11 @@ class ServerStartFailure(_ServerNode):
     def collect(self) -> Iterator[pytest.Item]:
         raise self.CollectError(self.message)
 
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+    ) -> str | Any:
+        return one_line_summary(excinfo)
+
 
 class ToolCollector(pytest.Collector):
     def __init__(self, *, tool: ToolSpec, **kwargs: Any) -> None:
@@ -94,6 +100,22 @@ class RemovedToolCollector(pytest.Collector):
         yield RemovedToolItem.from_parent(self, name="drift")
 
 
+def one_line_summary(excinfo: pytest.ExceptionInfo[BaseException], *notes: str) -> Any:
+    """A failure shown as its own text (no traceback), summed up by its first line.
+
+    A plain string would do locally, but under CI pytest's short summary prints a string
+    failure whole; a failure report's crash message is what it prints instead, and what JUnit
+    uses as the failure message. The report survives xdist's serialization."""
+    error = excinfo.value
+    text = error.report.render() if isinstance(error, ContractFailure) else str(error)
+    lines = [*text.splitlines(), *notes]
+    rendered = excinfo.getrepr(style="value", chain=False)
+    rendered.reprtraceback.reprentries[-1].lines = lines
+    if rendered.reprcrash is not None:
+        rendered.reprcrash.message = next((line for line in lines if line.strip()), "")
+    return rendered
+
+
 class _RendersFailures(pytest.Item):
     """A ContractFailure is shown as its report: the problem first, no traceback."""
 
@@ -101,7 +123,9 @@ class _RendersFailures(pytest.Item):
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
     ) -> str | Any:
         if isinstance(excinfo.value, ContractFailure):
-            return excinfo.value.report.render()
+            return one_line_summary(excinfo)
+        if isinstance(excinfo.value, McpContractWarning):  # -W error::...McpContractWarning
+            return one_line_summary(excinfo, "(a warning, made an error by -W or filterwarnings)")
         return super().repr_failure(excinfo, style=style)
 
 
@@ -129,6 +153,17 @@ class _McpItem(_RendersFailures):
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.label} [{self.check}]"
+
+    def _warn(self, message: str) -> None:
+        """Warn about this tool. The warning's location is the tool's node id, not a line of
+        this file: that is what pytest's warnings summary prints, and what the user can act on."""
+        warnings.warn_explicit(
+            McpContractWarning(f"{self.label}: {message}"),
+            McpContractWarning,
+            filename=self.nodeid.rsplit("::", 1)[0],
+            lineno=0,
+            module=__name__,
+        )
 
     def _fail(self, problem: str, details: tuple[str, ...] = ()) -> ContractFailure:
         return failure(self.server, self.tool, self.check, problem, details=details)
@@ -192,13 +227,9 @@ class _McpItem(_RendersFailures):
             if validator.is_valid(example):
                 from_schema.append(example)
             elif self.check == "contract":  # said once per tool
-                warnings.warn(
-                    McpContractWarning(
-                        f"{self.label}: the input {example!r}, from the "
-                        "inputSchema's own examples or defaults, is not valid for it; it was "
-                        "not sent"
-                    ),
-                    stacklevel=1,
+                self._warn(
+                    f"the input {example!r}, from the inputSchema's own examples or defaults, "
+                    "is not valid for it; it was not sent"
                 )
         return [*configured, *from_schema]
 
@@ -248,10 +279,15 @@ class DriftItem(_McpItem):
             recorder.queue(self.surface, server, self.tool, "surface", current, recorded=True)
         blocking = recorder.blocking(changes)
         if blocking:
+            # The first line is all a short summary, a step summary or a run report shows:
+            # it says what drifted. The recorded file and every change follow.
+            more = f", and {len(blocking) - 1} more" if len(blocking) > 1 else ""
             raise self._fail(
-                f"the tool's surface drifted from the recorded one "
-                f"({recorder.path(server, self.tool.node_name)})",
-                _drift_details(changes, blocking, self.config),
+                f"the tool's surface drifted ({blocking[0].severity}): {blocking[0]}{more}",
+                (
+                    f"recorded surface: {recorder.path(server, self.tool.node_name)}",
+                    *_drift_details(changes, blocking, self.config),
+                ),
             )
 
 
@@ -281,8 +317,7 @@ class RemovedToolItem(_RendersFailures):
             )
             details = (
                 "clients that call it will break",
-                f"if the removal is intended, accept it: {_command(self.config)} "
-                "--mcp-snapshot-update",
+                f"if the removal is intended, {_accept(self.config)}",
             )
             raise ContractFailure(_removed_report(server, name, problem, details))
 
@@ -299,10 +334,7 @@ class SchemaItem(_McpItem):
         findings = check_listing(self.tool, protocol_version=self.surface.protocol_version)
         for finding in findings:
             if finding.severity == "warning":
-                warnings.warn(
-                    McpContractWarning(f"{self.label}: {finding.message}"),
-                    stacklevel=1,
-                )
+                self._warn(finding.message)
         errors = [f for f in findings if f.severity == "error"]
         if errors:
             lines = tuple(line for f in errors[1:] for line in f.render().splitlines())
@@ -357,10 +389,10 @@ class ContractItem(_McpItem):
                 max_examples=random_share(max_examples, len(corners)),
                 max_restarts=settings.max_restarts,
                 observations=observations,
-                drift_hint=f"if the change is intended, accept it: {self._command()} "
-                "--mcp-snapshot-update",
+                drift_hint=f"if the change is intended, {_accept(self.config)}",
                 warn_only=own.warn_only,
                 stats=stats,
+                seed=_hypothesis_seed(self.config),
             )
             self._report(stats, observations)
             if recorder.missing_in_ci(observations.has_record):
@@ -402,7 +434,7 @@ class ContractItem(_McpItem):
         self.add_report_section("call", "mcp", stats.summary())
         notes = observations.warnings() + error_result_notes(self.tool, stats)
         for note in notes:
-            warnings.warn(McpContractWarning(f"{self.label}: {note}"), stacklevel=1)
+            self._warn(note)
 
 
 class RejectsInvalidItem(_McpItem):
@@ -445,12 +477,8 @@ class RejectsInvalidItem(_McpItem):
             from .reject import HOW_TO_REFUSE
 
             raise self._fail(problem, (*lines, HOW_TO_REFUSE))
-        warnings.warn(
-            McpContractWarning(
-                f"{self.label}: {problem} (first: {lines[0]}); "
-                "--mcp-rejects-invalid=fail makes this a failure"
-            ),
-            stacklevel=1,
+        self._warn(
+            f"{problem} (first: {lines[0]}); --mcp-rejects-invalid=fail makes this a failure"
         )
 
     def _valid_input(self, own: ToolConfig) -> dict[str, Any]:
@@ -500,8 +528,24 @@ class _Attributed:
         return str(self.change)
 
 
+def _hypothesis_seed(config: pytest.Config) -> Any:
+    """``--hypothesis-seed`` as hypothesis's own plugin reads it (an int when it is one).
+    Passed on explicitly: under CI, hypothesis's derandomized profile would ignore it."""
+    raw = config.getoption("hypothesis_seed", default=None)
+    if raw is None:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        return raw
+
+
 def _command(config: pytest.Config) -> str:
     return rerun_command(config.invocation_params.args)
+
+
+def _accept(config: pytest.Config) -> str:
+    return accept_command(_command(config), ci=config.stash[SETTINGS_KEY].mode == "ci")
 
 
 def _drift_details(
@@ -518,7 +562,7 @@ def _drift_details(
                 lines.append(f"  … and {len(group) - MAX_DRIFT_LINES} more")
     if any(c.severity == "review" for c in blocking):
         lines.append("review: a change the plugin cannot classify soundly; check it by hand")
-    lines.append(f"if the change is intended, accept it: {_command(config)} --mcp-snapshot-update")
+    lines.append(f"if the change is intended, {_accept(config)}")
     return tuple(lines)
 
 

@@ -7,13 +7,14 @@ installed and passes no ``--mcp-*`` option pays nothing.
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from ._keys import HAND_OVER_KEY, RECORDER_KEY, SERVERS_KEY, SETTINGS_KEY
-from .settings import OPTIONS, Settings, SettingsError, resolve
+from .settings import OPTIONS, Settings, SettingsError, resolve, value_read_as_test_path
 
 if TYPE_CHECKING:
     from .call import ManagedServer
@@ -115,6 +116,10 @@ def pytest_configure(config: pytest.Config) -> None:
     def cli(flag: str) -> Any:
         return config.getoption(flag.removeprefix("--").replace("-", "_"))
 
+    words = [*shlex.split(os.environ.get("PYTEST_ADDOPTS", "")), *config.invocation_params.args]
+    misread = value_read_as_test_path(words, config.invocation_params.dir)
+    if misread is not None:
+        raise pytest.UsageError(misread)
     try:
         settings = resolve(cli, config.getini, rootdir=config.rootpath, environ=os.environ)
     except SettingsError as exc:
@@ -144,7 +149,16 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, A
             from .items import ServerStartFailure
             from .session import collect_servers
 
-            collectors = collect_servers(collector, settings, collector.config.stash[SERVERS_KEY])
+            try:
+                collectors = collect_servers(
+                    collector, settings, collector.config.stash[SERVERS_KEY]
+                )
+            except SettingsError as exc:
+                if not hasattr(collector.config, "workerinput"):
+                    raise pytest.UsageError(str(exc)) from None
+                # An xdist worker's usage error never reaches the controller; this does.
+                report.outcome, report.longrepr = "failed", str(exc)
+                return report
             report.result.extend(collectors)
             record = collector.config.stash[RUN_RECORD_KEY]
             for index, node in enumerate(collectors):  # one per server, in the same order
@@ -227,7 +241,14 @@ def _warn(message: str) -> None:
     warnings.warn(pytest.PytestWarning(message), stacklevel=1)
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, exitstatus: pytest.ExitCode
+) -> None:
+    if (
+        terminalreporter.config.getoption("collectonly")
+        or exitstatus == pytest.ExitCode.USAGE_ERROR
+    ):
+        return  # nothing ran: a summary would only repeat the listing as zero calls
     servers = terminalreporter.config.stash.get(SERVERS_KEY, [])
     record = terminalreporter.config.stash.get(RUN_RECORD_KEY, None)
     if not servers and record is not None and record.merged_facts is not None:

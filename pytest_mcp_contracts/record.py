@@ -36,6 +36,35 @@ def surface_of(tool: ToolSpec) -> dict[str, Any]:
     return {key: tool.raw[key] for key in SURFACE_KEYS if key in tool.raw}
 
 
+FILE_KEYS: Final = ("format_version", "server", "tool", "surface", "output")
+OUTPUT_SOURCES: Final = ("declared", "inferred")
+
+
+def contract_problem(data: dict[str, Any]) -> str | None:
+    """Why a snapshot file (valid JSON, the right format version) is not a contract this
+    plugin could have written, or None. Such a file is an error naming it, and it is never
+    rewritten: merging a run into it would bury what someone put there."""
+    unknown = sorted(set(data) - set(FILE_KEYS))
+    if unknown:
+        return f"unknown key(s) {unknown}; a contract file has {', '.join(FILE_KEYS)}"
+    for key in ("server", "tool"):
+        if not isinstance(data.get(key, ""), str):
+            return f"{key!r} must be a string, not {data[key]!r:.80}"
+    if not isinstance(data.get("surface", {}), dict):
+        return "'surface' must be an object (the tool as it was listed)"
+    output = data.get("output")
+    if output is None:
+        return None
+    if not isinstance(output, dict) or output.get("source") not in OUTPUT_SOURCES:
+        return f"'output' must be an object whose source is one of {', '.join(OUTPUT_SOURCES)}"
+    if output["source"] == "inferred":
+        try:
+            RecordedContract.from_data(output)
+        except RecordError as exc:
+            return str(exc)
+    return None
+
+
 @dataclass(frozen=True)
 class _Learned:
     """An output section to compute at flush time, against the file as it is then."""
@@ -103,7 +132,7 @@ class Recorder:
         """The tool's recorded file (read once); SnapshotError when it is unusable."""
         key = (server, tool_node)
         if key not in self._loaded:
-            data = self.store.read(server, tool_node)
+            data = self._read(server, tool_node)
             if data is not None and tool_name is not None and data.get("tool") != tool_name:
                 raise SnapshotError(
                     self.path(server, tool_node),
@@ -111,6 +140,13 @@ class Recorder:
                 )
             self._loaded[key] = data
         return self._loaded[key]
+
+    def _read(self, server: str, tool_node: str) -> dict[str, Any] | None:
+        data = self.store.read(server, tool_node)
+        problem = None if data is None else contract_problem(data)
+        if problem is not None:
+            raise SnapshotError(self.path(server, tool_node), f"not a contract: {problem}")
+        return data
 
     def start_tool(self, server: str, tool: ToolSpec) -> ToolObservations:
         """The tool's observations, with its recorded output contract to check against."""
@@ -205,7 +241,7 @@ class Recorder:
     def _write_pending(self) -> None:
         for (server, tool), pending in sorted(self._pending.items()):
             try:
-                on_disk = self.store.read(server, tool) or {}
+                on_disk = self._read(server, tool) or {}
                 data = dict(on_disk)
                 for section, value in pending.sections.items():
                     if isinstance(value, _Learned):

@@ -37,11 +37,45 @@ def shown(name: str, limit: int = NAME_CHARS_SHOWN) -> str:
     return text
 
 
+# Options of a run's own reports, workers and randomness: a command suggested to record or
+# accept contracts is run locally, where they would write CI's files or pin CI's seed.
+RUN_ONLY_OPTIONS: Final = (
+    "--junitxml",
+    "--junit-xml",
+    "--junitprefix",
+    "--junit-prefix",
+    "--mcp-report",
+    "--hypothesis-seed",
+    "--numprocesses",
+    "--maxprocesses",
+    "--dist",
+    "-n",
+)
+
+
+def _run_only(arg: str) -> tuple[bool, bool]:
+    """Whether ``arg`` is a run-only option, and whether its value is the next word."""
+    for option in RUN_ONLY_OPTIONS:
+        if arg == option:
+            return True, True
+        joined = option == "-n" and arg.startswith("-n") and arg[2:3].isalnum()  # -n4, -nauto
+        if arg.startswith(f"{option}=") or joined:
+            return True, False
+    return False, False
+
+
 def rerun_command(args: Sequence[str]) -> str:
-    """The pytest command line to suggest again, with --mcp-header values redacted: a token
-    the shell expanded must not end up in a hint, a log or a JUnit file."""
-    shown_args, redact_next = [], False
+    """The pytest command line to suggest for running locally: without the options of the
+    run's own reports, workers and seed (RUN_ONLY_OPTIONS), and with --mcp-header values
+    redacted (a token the shell expanded must not end up in a hint, a log or a JUnit file)."""
+    shown_args, redact_next, skip_next = [], False, False
     for arg in args:
+        if skip_next:
+            skip_next = False
+            continue
+        run_only, skip_next = _run_only(arg)
+        if run_only:
+            continue
         if redact_next or arg.startswith("--mcp-header="):
             prefix = "--mcp-header=" if arg.startswith("--mcp-header=") else ""
             header = arg.removeprefix(prefix)
@@ -49,6 +83,13 @@ def rerun_command(args: Sequence[str]) -> str:
         redact_next = arg == "--mcp-header"
         shown_args.append(arg)
     return shlex.join(["pytest", *shown_args])
+
+
+def accept_command(command: str, *, ci: bool) -> str:
+    """How to accept a change: the update flag is refused where CI is set, so there the
+    command is one to run locally."""
+    where = " locally (contracts are never written in CI)" if ci else ""
+    return f"accept it{where}: {command} --mcp-snapshot-update"
 
 
 def indent(text: str, prefix: str = "    ") -> str:
@@ -215,12 +256,7 @@ def server_summary_lines(
             f"{len(surface.tools)} tools, "
             f"{server.calls} calls, {server.error_results} returned isError{restarts}"
         )
-        stray, sample = server.garbage_lines()
-        if stray:
-            lines.append(
-                f"  {stray} line(s) on stdout were not JSON-RPC (stdout is for protocol messages "
-                f"only; log to stderr), e.g. {shown(sample[0], 120)!r}"
-            )
+        lines += startup_stdout_lines(*server.startup_stdout)
         if server.listing_changes:
             lines.append(
                 "  the tool list changed during the run (the spec says a server's tool set must "
@@ -232,6 +268,17 @@ def server_summary_lines(
     if recorder is not None:
         lines += _written_lines(recorder)
     return lines
+
+
+def startup_stdout_lines(count: int, sample: Sequence[str]) -> list[str]:
+    """What a server printed on stdout while it started that is not JSON-RPC (a banner): no
+    call to blame it on, and still a stdio client that reads it as protocol may break."""
+    if not count:
+        return []
+    return [
+        f"  {count} line(s) on stdout before the first call were not JSON-RPC (stdout is for "
+        f"protocol messages only; log to stderr), e.g. {shown(sample[0], 120)!r}"
+    ]
 
 
 def workers_summary_lines(facts: dict[str, Any], recorder: Recorder) -> list[str]:
@@ -248,6 +295,7 @@ def workers_summary_lines(facts: dict[str, Any], recorder: Recorder) -> list[str
             f"{entry['calls']} calls, {entry['error_results']} returned isError{restarts} "
             "(all workers)"
         )
+        lines += startup_stdout_lines(*entry.get("startup_stdout", (0, [])))
     return lines + _written_lines(recorder)
 
 
@@ -341,7 +389,13 @@ def _drift_lines(
     if recorder.mode == "update":
         header = "drift accepted by --mcp-snapshot-update:"
     else:
-        header = f"drift (accept it with: {command} --mcp-snapshot-update):"
+        ci = recorder.mode == "ci"
+        how = (
+            accept_command(command, ci=True)
+            if ci
+            else f"accept it with: {command} --mcp-snapshot-update"
+        )
+        header = f"drift ({how}):"
     width = max(len(severity) for severity, _ in found) + 1
     ordered = sorted(found, key=lambda item: (DRIFT_ORDER.index(item[0]), item[1]))
     return [header, *(f"  {sev + ':':<{width}} {text}" for sev, text in ordered)]

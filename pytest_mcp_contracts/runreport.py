@@ -124,6 +124,7 @@ def server_facts(
             calls=server.calls,
             error_results=server.error_results,
             restarts=server.restarts,
+            startup_stdout=server.startup_stdout,
             tools=tools,
             removed=removed,
         )
@@ -248,6 +249,11 @@ def _drift_class(severity: str) -> str:
     return severity if severity in DRIFT_CLASSES else "review"
 
 
+def _startup_stdout(found: Sequence[Any]) -> dict[str, Any]:
+    count, sample = found
+    return {"lines": int(count), "sample": [str(line) for line in sample]}
+
+
 def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     node_name = str(entry.get("node_name", ""))
     prefix = f"{NODE_PREFIX}{node_name}::"
@@ -332,6 +338,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
         "calls": entry["calls"],
         "error_results": entry["error_results"],
         "restarts": entry["restarts"],
+        "startup_stdout": _startup_stdout(entry.get("startup_stdout", (0, []))),
         "checks": counts,
         "coverage": {
             "output_schema": _ratio(qualities["declared"], total),

@@ -14,7 +14,7 @@ from .connect import ServerError
 from .discover import ServerSurface, safe_name
 from .items import ServerCollector, ServerStartFailure, start_failure_text
 from .record import Recorder, export_proposals
-from .settings import Settings
+from .settings import Settings, SettingsError, unknown_tool_tables
 
 
 def _start(server: ManagedServer) -> ServerSurface | ServerError:
@@ -39,6 +39,7 @@ def collect_servers(
     started.extend(servers)
     with ThreadPoolExecutor(max_workers=len(servers)) as pool:
         outcomes = list(pool.map(_start, servers))
+    _check_tool_tables(settings, outcomes)
     collectors: list[pytest.Collector] = []
     used: set[str] = set()
     for server, outcome in zip(servers, outcomes, strict=True):
@@ -51,6 +52,18 @@ def collect_servers(
             server.node_name = name
             collectors.append(ServerCollector.create(session, name, server=server))
     return collectors
+
+
+def _check_tool_tables(settings: Settings, outcomes: list[ServerSurface | ServerError]) -> None:
+    """A tool table naming no listed tool raises SettingsError, before any tool is called.
+    When a server did not start its tools are unknown, so nothing is judged: its collection
+    error stops the run anyway."""
+    if not settings.tools or any(isinstance(o, ServerError) for o in outcomes):
+        return
+    listed = [(o.name, t.name) for o in outcomes if isinstance(o, ServerSurface) for t in o.tools]
+    problem = unknown_tool_tables(settings.tools, listed)
+    if problem is not None:
+        raise SettingsError(f"{problem} (pyproject.toml)")
 
 
 def _unique(name: str, used: set[str]) -> str:

@@ -5,9 +5,12 @@ Kept free of pytest imports at runtime: the plugin passes in a lookup function.
 
 from __future__ import annotations
 
+import difflib
+import itertools
 import json
+import shlex
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
@@ -77,6 +80,28 @@ def _tool_config(name: str, table: Any) -> ToolConfig:
         )
     return ToolConfig(
         skip, call, max_examples, tuple(examples), rejects_invalid, frozenset(warn_only)
+    )
+
+
+def unknown_tool_tables(
+    tools: Mapping[str, ToolConfig], listed: Iterable[tuple[str, str]]
+) -> str | None:
+    """What is wrong when a ``[tool.mcp-contracts.tools.<name>]`` table names no listed tool
+    (``listed``: every configured server's name and tool names), else None. A misspelled
+    table must be an error, not ignored: a ``skip = true`` in it would let the tool be called."""
+    known = {name for pair in listed for name in (pair[1], f"{pair[0]}/{pair[1]}")}
+    unknown = [key for key in tools if key not in known]
+    if not unknown:
+        return None
+    lines = []
+    for key in unknown:
+        close = difflib.get_close_matches(key, sorted(known), n=3, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(json.dumps(c) for c in close)}?" if close else ""
+        lines.append(f"[tool.mcp-contracts.tools.{json.dumps(key)}] names no tool{hint}")
+    return (
+        "\n".join(lines)
+        + "\nno configured server lists such a tool (a table is keyed by the tool name, or by "
+        '"server/tool" with the server\'s own name); fix or remove the table'
     )
 
 
@@ -272,6 +297,9 @@ OPTIONS: Final = (
 )
 
 
+TARGET_FLAGS: Final = ("--mcp-server", "--mcp-url", "--mcp-app")
+
+
 @dataclass(frozen=True)
 class Settings:
     servers: tuple[ServerCommand | ServerUrl | ServerApp, ...]
@@ -312,15 +340,13 @@ def _positive(option: Option, raw: Any, cast: Callable[[Any], Any], minimum: flo
     return value
 
 
-def _servers(
-    option: Option, cli: Sequence[str] | None, ini: Sequence[str]
-) -> tuple[ServerCommand, ...]:
+def _servers(cli: Sequence[str] | None, ini: Sequence[str]) -> tuple[ServerCommand, ...]:
     commands = list(cli) if cli else [line for line in ini if line.strip()]
     if not commands:
         return ()
     from .connect import ServerCommand
 
-    return _each(option.flag, commands, ServerCommand.parse)
+    return _each("--mcp-server", commands, ServerCommand.parse)
 
 
 def _lines(cli: Sequence[str] | None, ini: Sequence[str]) -> list[str]:
@@ -381,6 +407,31 @@ def _flag(option: Option, raw: Any) -> bool:
     raise SettingsError(f"{option.flag} (ini {option.ini}) must be true or false, got {raw!r}")
 
 
+def value_read_as_test_path(args: Sequence[str], invocation_dir: Path) -> str | None:
+    """What is wrong when a value of one of our options is given as a separate word that is
+    an existing path, else None.
+
+    pytest chooses its rootdir and ini file from the test paths on the command line before it
+    loads entry-point plugins, so it does not yet know that the word after ``--mcp-server``
+    is that option's value: it takes an existing path for a test path, and the rootdir can
+    move to a common ancestor, the project's ini file be ignored and contracts be recorded
+    elsewhere. Nothing after that can be trusted, so this is a usage error, with the
+    ``--option=value`` form that avoids it.
+    """
+    flags = {option.flag for option in OPTIONS if option.kind != "flag"}
+    for flag, value in itertools.pairwise(args):
+        if flag == "--":
+            return None
+        if flag in flags and not value.startswith("-") and (invocation_dir / value).exists():
+            return (
+                f"{flag} {value}: pytest read {value!r} as a test path, since it is an existing "
+                "path and pytest picks its rootdir and ini file before it knows this plugin's "
+                "options (the rootdir may have moved away from your project). Give the value "
+                f"with '=': {shlex.join([f'{flag}={value}'])}"
+            )
+    return None
+
+
 def in_ci(environ: Mapping[str, str]) -> bool:
     return environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
@@ -394,14 +445,18 @@ def resolve(
 ) -> Settings:
     """Command line over ini over default; a bad value raises SettingsError."""
     values: dict[str, Any] = {}
+    # Targets on the command line replace the ini's target lists, all three of them: a user
+    # who points one run at one server does not want the configured ones started as well.
+    ini_targets = not any(get_cli(flag) for flag in TARGET_FLAGS)
     for option in OPTIONS:
         key = option.flag.removeprefix("--").replace("-", "_")
         cli = get_cli(option.flag)
-        if option.kind == "servers":
-            values[key] = _servers(option, cli, get_ini(option.ini) or [])
+        if option.kind in ("servers", "lines"):
+            use_ini = ini_targets or option.flag not in TARGET_FLAGS
+            ini_list = (get_ini(option.ini) or []) if use_ini else []
+            servers = option.kind == "servers"
+            values[key] = _servers(cli, ini_list) if servers else _lines(cli, ini_list)
             continue
-        if option.kind == "lines":
-            values[key] = _lines(cli, get_ini(option.ini) or [])
             continue
         raw = cli if cli is not None else (option.ini_too and get_ini(option.ini)) or option.default
         if option.kind == "flag":

@@ -44,6 +44,7 @@ def test_collect_only_lists_stable_node_ids(run_mcp: RunMcp) -> None:
         for check in ("schema", "drift", "contract", "rejects_invalid")
     ]
     assert result.ret == 0
+    assert "MCP contracts" not in result.stdout.str()  # nothing ran: nothing to summarize
 
 
 def test_output_schema_violation_is_found_and_shrunk(run_mcp: RunMcp) -> None:

@@ -4,6 +4,7 @@ its exact diff line; accepting with the update flag makes the next run pass, rew
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -67,7 +68,7 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 def test_each_rule_is_classified_with_its_exact_diff_line(
     run_mcp: RunMcp, recorded_v1: Path
 ) -> None:
-    result = run_mcp("surface.py", args=("-k", "drift", "-rf"))
+    result = run_mcp("surface.py", args=("-k", "drift", "-rf", "--mcp-report=report.json"))
     failed = {line.split("::")[1] for line in result.stdout.lines if line.startswith("FAILED")}
     assert failed == {*BREAKING, *REVIEW, "gone"}
     text = result.stdout.str()
@@ -87,6 +88,23 @@ def test_each_rule_is_classified_with_its_exact_diff_line(
     for tool in UNCHANGED:
         assert f" {tool} " not in summary
     result.stdout.fnmatch_lines(["tool 'gone' is recorded (*gone.json) but the server no longer*"])
+    # The one-line message (short summary, run report) says what drifted: the first blocking
+    # change, and how many more.
+    report = json.loads((recorded_v1.parents[1] / "report.json").read_text())
+    messages = {
+        tool["name"]: tool["checks"]["drift"].get("message")
+        for tool in report["servers"][0]["tools"]
+    }
+    assert messages["maximum_lowered"] == (
+        "the tool's surface drifted (breaking): input.n: maximum 100 -> 50"
+    )
+    assert messages["any_of_changed"] == (
+        f"the tool's surface drifted (review): {REVIEW['any_of_changed']}"
+    )
+    assert (
+        messages["output_schema_removed"]
+        == "the tool's surface drifted (breaking): " + (BREAKING["output_schema_removed"])
+    )
 
 
 def test_strict_fails_on_additive_and_cosmetic_drift_too(
@@ -127,3 +145,34 @@ def test_ci_fails_on_a_missing_surface_and_writes_nothing(
         ["no tool surface is recorded for this tool (*required_added.json), and CI is set*"]
     )
     assert not (pytester.path / "mcp-contracts").exists()
+
+
+def test_the_one_line_message_counts_the_other_blocking_changes(
+    run_mcp: RunMcp, recorded_v1: Path, pytester: pytest.Pytester
+) -> None:
+    path = recorded_v1 / "maximum_lowered.json"
+    recorded = json.loads(path.read_text())
+    recorded["surface"]["annotations"] = {"readOnlyHint": True}  # now it says nothing
+    path.write_text(json.dumps(recorded))
+    result = run_mcp("surface.py", args=("-k", "maximum_lowered and drift", "--mcp-report=r.json"))
+    result.assert_outcomes(failed=1, deselected=128)
+    tools = json.loads((pytester.path / "r.json").read_text())["servers"][0]["tools"]
+    tool = next(tool for tool in tools if tool["name"] == "maximum_lowered")
+    assert tool["checks"]["drift"]["message"] == (
+        "the tool's surface drifted (breaking): annotations.readOnlyHint: true -> false, and 1 more"
+    )
+
+
+def test_in_ci_the_accept_command_is_one_to_run_locally(
+    run_mcp: RunMcp, recorded_v1: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CI", "1")
+    ci_only = ("--junitxml=junit.xml", "--hypothesis-seed", "7", "--mcp-report=r.json")
+    result = run_mcp("surface.py", args=("-k", "maximum_lowered and drift", *ci_only))
+    result.assert_outcomes(failed=1, deselected=128)
+    hints = [line for line in result.stdout.lines if "accept it" in line]
+    assert len(hints) == 2, hints  # the failure and the summary
+    for hint in hints:
+        assert "accept it locally (contracts are never written in CI): pytest " in hint
+        assert " -k 'maximum_lowered and drift' --mcp-snapshot-update" in hint
+        assert not any(word in hint for word in ("junit", "seed", " 7 ", "r.json")), hint

@@ -415,6 +415,14 @@ HURT_FAILURES = {
     ("odd_dialect", "schema"): "inputSchema: unsupported JSON Schema dialect "
     "$schema='http://example.com/my-dialect'",
     ("odd_dialect", "contract"): "no inputs can be generated from the inputSchema at #/$schema",
+    ("superscript_ref", "schema"): "inputSchema has a $ref whose JSON pointer indexes an array "
+    "with a token that is not an array index",
+    ("superscript_ref", "contract"): "no inputs can be generated from the inputSchema at "
+    "#/properties/v/$ref",
+    ("superscript_output", "schema"): "outputSchema has a $ref whose JSON pointer indexes an "
+    "array with a token that is not an array index",
+    ("superscript_output", "contract"): "structuredContent cannot be checked: the outputSchema "
+    "has a $ref that validators cannot follow",
 }
 
 
@@ -435,7 +443,15 @@ def test_schemas_built_to_hurt_end_with_one_message_per_tool(
             for check in ("schema", "drift", "contract"):
                 outcome = run.outcome(f"mcp:hurt-schemas::{tool}::{check}")
                 assert outcome == "PASSED", (attempt, tool, check)
-        for tool in ("deep", "ref_loop", "loop_output", "remote_ref", "remote_output"):
+        for tool in (
+            "deep",
+            "ref_loop",
+            "loop_output",
+            "remote_ref",
+            "remote_output",
+            "superscript_ref",
+            "superscript_output",
+        ):
             assert run.outcome(f"mcp:hurt-schemas::{tool}::drift") == "PASSED", (attempt, tool)
     remote = run.failure("hurt-schemas remote_ref [schema]")
     assert url in remote and "https://example.com/schema.json" in remote

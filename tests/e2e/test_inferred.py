@@ -171,6 +171,34 @@ def test_corrupted_snapshot_is_a_clear_error_and_is_left_alone(
     assert path.read_text() == '{"format_version": 1, "tool": "get_item", "output": {"sour'
 
 
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"type": "bogus"}, "unknown key(s) *'type'*a contract file has format_version, *"),
+        ({"output": {"type": "bogus"}}, "'output' must be an object whose source is one of *"),
+        ({"surface": "bogus"}, "'surface' must be an object*"),
+    ],
+)
+def test_a_snapshot_that_is_json_but_no_contract_is_an_error_and_never_rewritten(
+    run_mcp: RunMcp,
+    pytester: pytest.Pytester,
+    variant: object,
+    change: dict[str, object],
+    problem: str,
+) -> None:
+    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=4)
+    path = pytester.path / SNAPSHOTS / "get_item.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), **change}))
+    before = path.read_bytes()
+    for mode in ((), ("--mcp-snapshot-update",)):
+        result = run_mcp("inferred.py", args=("-k", "get_item", *mode))
+        result.assert_outcomes(passed=2, failed=2)  # drift and contract name the file
+        result.stdout.fnmatch_lines(
+            [f"the recorded contract *get_item.json cannot be read: not a contract: {problem}"]
+        )
+        assert path.read_bytes() == before
+
+
 def test_update_prunes_stale_contracts_only_when_every_tool_ran(
     run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
 ) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,11 +17,16 @@ EXAMPLE = f"{sys.executable} {REPO / 'example_server'}"
 SNAPSHOTS = REPO / "mcp-contracts"
 
 
-def inspect(*args: str) -> subprocess.CompletedProcess[str]:
+def inspect(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     script = Path(sys.executable).parent / "mcp-contracts"
     command = [str(script)] if script.exists() else [sys.executable, "-m", "pytest_mcp_contracts"]
     return subprocess.run(
-        [*command, "inspect", *args], capture_output=True, text=True, timeout=120, check=False
+        [*command, "inspect", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=cwd,
     )
 
 
@@ -73,6 +79,42 @@ def test_snapshots_alone_start_no_server() -> None:
     done = inspect("--snapshots", str(SNAPSHOTS), "order_summary_json")
     assert done.returncode == 0, done.stderr
     assert "validated, 50 observations" in done.stdout
+
+
+def test_no_target_reads_the_default_snapshot_folder(tmp_path: Path) -> None:
+    shutil.copytree(SNAPSHOTS, tmp_path / "mcp-contracts")
+    done = inspect("order_summary_json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "validated, 50 observations" in done.stdout
+    empty = tmp_path / "elsewhere"
+    empty.mkdir()
+    missing = inspect(cwd=empty)
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("mcp-contracts: no recorded contracts in mcp-contracts/: ")
+
+
+def test_a_corrupted_contract_is_shown_as_corrupted_not_as_none(tmp_path: Path) -> None:
+    folder = tmp_path / "mcp-contracts"
+    shutil.copytree(SNAPSHOTS, folder)
+    (server,) = [p for p in folder.iterdir() if p.is_dir()]
+    (server / "order_summary_json.json").write_text('{"format_version": 1, "out')
+    bogus = server / "describe_book.json"
+    bogus.write_text(json.dumps({**json.loads(bogus.read_text()), "output": {"type": "bogus"}}))
+    for target in ((), ("--server", EXAMPLE)):
+        listing = inspect(*target, cwd=tmp_path)
+        assert listing.returncode == 0, listing.stderr
+        lines = {line.split()[0]: line for line in listing.stdout.splitlines()[1:]}
+        assert " corrupted " in lines["order_summary_json"]
+        assert " corrupted " in lines["describe_book"]
+        assert " none " not in listing.stdout
+        detail = inspect(*target, "describe_book", cwd=tmp_path)
+        assert "output schema: unknown. The recorded contract is corrupted and was not used:" in (
+            detail.stdout
+        )
+        assert "describe_book.json: not a contract: 'output' must be an object" in detail.stdout
+        answer = json.loads(inspect(*target, "order_summary_json", "--json", cwd=tmp_path).stdout)
+        assert answer["contractSource"] == "corrupted"
+        assert "not valid JSON" in answer["outputSchemaNote"]
 
 
 def test_unknown_tool_is_one_line_with_close_matches() -> None:

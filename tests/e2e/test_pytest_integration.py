@@ -54,6 +54,33 @@ def test_junit_has_one_testcase_per_check_with_the_failure_text(
     failure = cases[("mcp:broken-output.price_quote", "contract")].find("failure")
     assert failure is not None
     assert "$.price" in (failure.text or "") and '"quantity": 101' in (failure.text or "")
+    assert failure.get("message") == "structuredContent does not match the outputSchema (2020-12)"
+
+
+@pytest.mark.parametrize("workers", [(), ("-n", "2")])
+def test_under_ci_the_short_summary_shows_the_first_line_of_a_failure(
+    run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch, workers: tuple[str, ...]
+) -> None:
+    # Under CI pytest prints a failure's message untrimmed: it must be one line, not the
+    # whole report a second time.
+    monkeypatch.setenv("CI", "1")
+    result = run_mcp(
+        "broken_output.py",
+        "startup_crash.py",
+        args=("-rfE", "--continue-on-collection-errors", *workers),
+    )
+    summary = result.stdout.str().split("short test summary info")[1].splitlines()[1:-1]
+    # One line each: two drift, two contract, one error (reported by each xdist worker).
+    assert len(set(summary)) == 5, summary
+    assert all(line.startswith(("FAILED mcp:", "ERROR mcp:")) for line in summary), summary
+    assert (
+        "FAILED mcp:broken-output::price_quote::contract - structuredContent does not match "
+        "the outputSchema (2020-12)"
+    ) in summary
+    assert (
+        f"ERROR mcp:startup_crash.py - MCP server did not start: "
+        f"{server_command('startup_crash.py')}"
+    ) in summary
 
 
 def test_unused_plugin_imports_nothing_heavy(pytester: pytest.Pytester) -> None:
@@ -98,3 +125,33 @@ def test_works_beside_other_plugins(
         f"--mcp-server={server_command('legacy_only.py')}", "--mcp-max-examples=10", *plugin_args
     )
     result.assert_outcomes(passed=9)
+
+
+@pytest.mark.parametrize("flag", ["--mcp-snapshot-dir", "--mcp-server"])
+def test_an_option_value_pytest_would_read_as_a_test_path_is_a_usage_error(
+    pytester: pytest.Pytester, flag: str
+) -> None:
+    # An existing path outside the project: pytest would pick its rootdir from it.
+    outside = pytester.path.parent / f"outside-{flag.removeprefix('--')}"
+    outside.mkdir()
+    pytester.makeini("[pytest]\nmcp_max_examples = 3\n")
+    result = pytester.runpytest_subprocess(flag, str(outside), "-p", "no:randomly")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            f"ERROR: {flag} {outside}: pytest read '{outside}' as a test path, since it is an "
+            "existing path and pytest picks its rootdir and ini file before it knows this "
+            f"plugin's options (the rootdir may have moved away from your project). Give the "
+            f"value with '=': {flag}={outside}"
+        ]
+    )
+    assert not (outside / "mcp-contracts").exists()
+
+
+def test_an_option_value_with_equals_or_not_a_path_is_left_alone(pytester: pytest.Pytester) -> None:
+    pytester.mkdir("contracts")
+    result = pytester.runpytest_subprocess(
+        f"--mcp-server={server_command('banner.py')}", "--mcp-snapshot-dir=contracts", "-q"
+    )
+    assert result.ret == 0
+    assert (pytester.path / "contracts" / "banner" / "echo.json").exists()

@@ -61,6 +61,29 @@ def test_refusals_pass_and_a_broken_server_fails_with_the_input(run_mcp: RunMcp)
     assert "Traceback" not in result.stdout.str()
 
 
+def test_a_warning_names_the_tool_and_w_error_makes_it_a_clean_failure(run_mcp: RunMcp) -> None:
+    args = (*ARGS, "-k", "accepts")
+    warned = run_mcp("fragile_validation.py", args=args)
+    # The warnings summary points at the tool, not at a line of the plugin's source.
+    warned.stdout.fnmatch_lines(
+        ["  mcp:fragile-validation::accepts:0: McpContractWarning: fragile-validation accepts: *"]
+    )
+    assert "items.py" not in warned.stdout.str()
+    failed = run_mcp(
+        "fragile_validation.py",
+        args=(*args, "-W", "error::pytest_mcp_contracts.items.McpContractWarning"),
+    )
+    assert outcome_of(failed, "accepts") == "FAILED"
+    failed.stdout.fnmatch_lines(
+        [
+            "fragile-validation accepts: accepts invalid input: * of * inputs the inputSchema "
+            "refuses returned a success result*",
+            "(a warning, made an error by -W or filterwarnings)",
+        ]
+    )
+    assert "Traceback" not in failed.stdout.str() and "items.py" not in failed.stdout.str()
+
+
 def test_accepting_invalid_input_can_be_made_a_failure(run_mcp: RunMcp) -> None:
     result = run_mcp(
         "fragile_validation.py", args=(*ARGS, "-k", "accepts", "--mcp-rejects-invalid=fail")

@@ -50,6 +50,7 @@ def _check_broken_output(document: dict[str, Any]) -> None:
     assert tools["healthy"]["calls"] > 0
     assert tools["price_quote"]["calls"] > 0
     assert server["calls"] == sum(tool["calls"] for tool in tools.values())
+    assert server["startup_stdout"] == {"lines": 0, "sample": []}
     assert tools["price_quote"]["output"]["source"] == "declared"
     assert document["snapshots"]["written"] == [
         "mcp-contracts/broken-output/healthy.json",
@@ -65,6 +66,25 @@ def test_report_of_a_failing_run(run_mcp: RunMcp, pytester: pytest.Pytester) -> 
     document = _load(pytester.path / "report.json")
     assert document["pytest_exit_status"] == 1
     _check_broken_output(document)
+
+
+@pytest.mark.parametrize("workers", [(), ("-n", "2")])
+def test_a_banner_on_stdout_before_the_handshake_is_reported(
+    run_mcp: RunMcp, pytester: pytest.Pytester, workers: tuple[str, ...]
+) -> None:
+    result = run_mcp("banner.py", args=("--mcp-report=report.json", *workers))
+    result.assert_outcomes(passed=4)  # no call is blamed for it
+    result.stdout.fnmatch_lines(
+        [
+            "  2 line(s) on stdout before the first call were not JSON-RPC (stdout is for protocol "
+            "messages only; log to stderr), e.g. 'Starting banner-server v1.0 on stdio'"
+        ]
+    )
+    (server,) = _load(pytester.path / "report.json")["servers"]
+    assert server["startup_stdout"] == {
+        "lines": 2,
+        "sample": ["Starting banner-server v1.0 on stdio", "Ready."],
+    }
 
 
 def test_report_of_a_server_that_did_not_start(run_mcp: RunMcp, pytester: pytest.Pytester) -> None:

@@ -146,6 +146,83 @@ def test_unknown_per_tool_key_is_a_usage_error(pytester: pytest.Pytester) -> Non
     )
 
 
+@pytest.mark.parametrize(
+    ("table", "suggestion"),
+    [("reed", '"read"?'), ('"annotated/toch"', '"annotated/touch" or *')],
+)
+def test_a_tool_table_naming_no_listed_tool_is_a_usage_error_and_calls_nothing(
+    pytester: pytest.Pytester, run_mcp: RunMcp, calls: Calls, table: str, suggestion: str
+) -> None:
+    pytester.makepyprojecttoml(
+        f"""
+        [tool.mcp-contracts.tools.{table}]
+        skip = true
+        """
+    )
+    result = run_mcp("annotated.py", args=("--mcp-max-examples=5",))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            f"*[[]tool.mcp-contracts.tools.*] names no tool; did you mean {suggestion}",
+            "no configured server lists such a tool*fix or remove the table (pyproject.toml)",
+        ]
+    )
+    assert calls() == []
+    assert "MCP contracts" not in result.stdout.str()
+
+
+def test_under_xdist_a_tool_table_naming_no_tool_fails_the_run_and_calls_nothing(
+    pytester: pytest.Pytester, run_mcp: RunMcp, calls: Calls
+) -> None:
+    pytester.makepyprojecttoml("[tool.mcp-contracts.tools.reed]\nskip = true\n")
+    result = run_mcp("annotated.py", args=("-n", "2", "--mcp-max-examples=5"))
+    assert result.ret != 0
+    result.stdout.fnmatch_lines(['*tools."reed"] names no tool; did you mean "read"?'])
+    assert calls() == []
+
+
+def test_a_tool_table_is_checked_against_every_configured_server(
+    pytester: pytest.Pytester, calls: Calls
+) -> None:
+    pytester.makepyprojecttoml(
+        """
+        [tool.mcp-contracts.tools."lookup/get_order"]
+        max_examples = 2
+
+        [tool.mcp-contracts.tools.read]
+        max_examples = 2
+        """
+    )
+    result = pytester.runpytest_subprocess(
+        f"--mcp-server={server_command('annotated.py')}",
+        f"--mcp-server={server_command('lookup.py')}",
+        "--mcp-max-examples=2",
+        "--collect-only",
+    )
+    assert result.ret == 0
+
+
+def test_an_explicit_hypothesis_seed_wins_under_ci(
+    pytester: pytest.Pytester,
+    run_mcp: RunMcp,
+    calls: Calls,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """CI loads hypothesis's derandomized profile, which would ignore --hypothesis-seed."""
+    monkeypatch.setenv("CI", "1")
+    log = pytester.path / "calls.log"
+
+    def inputs(*seed: str) -> list[tuple[str, dict[str, object]]]:
+        log.unlink(missing_ok=True)
+        run_mcp("annotated.py", args=("-k", "bare and contract", "--mcp-max-examples=10", *seed))
+        return calls()
+
+    one, two = inputs("--hypothesis-seed=1"), inputs("--hypothesis-seed=2")
+    assert one and two and one != two
+    assert inputs("--hypothesis-seed=1") == one
+    assert inputs() == inputs()  # without a seed, CI runs stay derandomized
+
+
 STRATEGY_CONFTEST = """
 from hypothesis import strategies as st
 

@@ -10,6 +10,9 @@
   listener a test may start to prove that nothing is fetched).
 - `remote_output`: an outputSchema with a network `$ref`; the tool returns structuredContent.
 - `odd_dialect`: a `$schema` nobody supports.
+- `superscript_ref`: a `$ref` whose pointer indexes an array with `%C2%B2`, which decodes
+  to "²": a digit to `str.isdigit()`, no number to `int()`.
+- `superscript_output`: the same `$ref` in an outputSchema; the tool returns structuredContent.
 - `ok`: plain and correct.
 """
 
@@ -22,6 +25,11 @@ DEPTH = 10_000
 LOCAL_URL = os.environ.get("REMOTE_REF_URL", "http://127.0.0.1:9/schema.json")
 OBJ = {"type": "object", "additionalProperties": False}
 LOOP = {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}
+PAIR = {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}
+SUPERSCRIPT = {
+    "type": "object",
+    "properties": {"pair": PAIR, "v": {"$ref": "#/properties/pair/prefixItems/%C2%B2"}},
+}
 TOOLS = [
     {
         "name": "huge_enum",
@@ -87,6 +95,8 @@ TOOLS = [
             "required": ["v"],
         },
     },
+    {"name": "superscript_ref", "inputSchema": {**SUPERSCRIPT, "required": ["v"]}},
+    {"name": "superscript_output", "inputSchema": OBJ, "outputSchema": SUPERSCRIPT},
     {"name": "odd_dialect", "inputSchema": {"$schema": "http://example.com/my-dialect", **OBJ}},
     {
         "name": "ok",
@@ -117,7 +127,7 @@ def list_page(cursor):
 
 
 def call(name, args):
-    if name in ("remote_output", "loop_output"):
+    if name in ("remote_output", "loop_output", "superscript_output"):
         return text_result('{"v": 1}', structured={"v": 1})
     return text_result("fine")
 

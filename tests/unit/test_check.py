@@ -241,3 +241,32 @@ def test_an_output_schema_that_cannot_validate_is_a_finding_not_a_crash(
 def test_a_cut_entry_reports_only_its_own_problem() -> None:
     listed = ToolSpec("deep", "deep", {"inputSchema": {"type": 5}}, ("too deep",), cut=True)
     assert [f.message for f in check_listing(listed, protocol_version=MODERN)] == ["too deep"]
+
+
+# "%C2%B2" decodes to "²": a digit to str.isdigit(), no number to int().
+SUPERSCRIPT_REF = {
+    "type": "object",
+    "properties": {
+        "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]},
+        "n": {"$ref": "#/properties/pair/prefixItems/%C2%B2"},
+    },
+}
+
+
+def test_a_ref_indexing_an_array_with_a_non_ascii_digit_is_a_schema_finding() -> None:
+    tool = ToolSpec("t", "t", {"name": "t", "inputSchema": SUPERSCRIPT_REF})
+    [finding] = check_listing(tool, protocol_version=MODERN)
+    assert finding.severity == "error"
+    assert finding.message.startswith("inputSchema has a $ref whose JSON pointer indexes an array")
+    assert finding.details == (
+        "$ref '#/properties/pair/prefixItems/%C2%B2': '²' is not an array index (ASCII digits, "
+        "RFC 6901)",
+    )
+
+
+def test_an_output_schema_with_such_a_ref_is_a_finding_not_a_crash() -> None:
+    raw = {"name": "t", "inputSchema": OBJ, "outputSchema": SUPERSCRIPT_REF}
+    tool = ToolSpec("t", "t", raw)
+    result = {"content": [], "structuredContent": {"n": 1}}
+    [finding] = check_result(tool, result, protocol_version=MODERN)
+    assert finding.message.startswith("structuredContent cannot be checked: the outputSchema has")

@@ -965,3 +965,17 @@ def test_legacy_dialects_ignore_keywords_next_to_a_ref() -> None:
 def test_a_false_property_schema_refuses_everything() -> None:
     assert input_lines(obj(x=INT), obj(x=False)) == [("breaking", "input.x: schema -> false")]
     assert output_lines(obj(x=INT), obj(x=False)) == [("additive", "output.x: schema -> false")]
+
+
+def test_a_ref_indexing_an_array_with_a_non_ascii_digit_is_compared_not_a_crash() -> None:
+    def tool(extra: bool) -> dict[str, Any]:
+        pair = {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}
+        properties: dict[str, Any] = {
+            "pair": pair,
+            "n": {"$ref": "#/properties/pair/prefixItems/%C2%B2"},
+        }
+        if extra:
+            properties["z"] = {"type": "string"}
+        return {"name": "t", "inputSchema": {"type": "object", "properties": properties}}
+
+    assert [str(c) for c in diff_tool(tool(False), tool(True))] == ["input.z: new (optional)"]

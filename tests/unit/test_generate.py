@@ -607,3 +607,16 @@ def test_schema_examples_come_first_and_defaults_make_one_complete_input() -> No
     # Defaults that leave a required property out make no input at all.
     partial = {"type": "object", "properties": {"q": {}, "n": {"default": 5}}, "required": ["q"]}
     assert schema_examples(partial) == []
+
+
+def test_a_ref_indexing_an_array_with_a_non_ascii_digit_is_a_generation_error() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]},
+            "n": {"$ref": "#/properties/pair/prefixItems/%C2%B2"},  # "²"
+        },
+        "required": ["n"],
+    }
+    with pytest.raises(GenerationError, match="points to nothing in this schema"):
+        input_strategy(schema)

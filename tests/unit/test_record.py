@@ -131,3 +131,26 @@ def test_snapshot_files_get_ordinary_permissions(tmp_path: Path) -> None:
     mask = os.umask(0)
     os.umask(mask)
     assert (store.root / "srv" / "tool.json").stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+def test_a_file_that_is_json_but_no_contract_is_never_merged_into(tmp_path: Path) -> None:
+    from pytest_mcp_contracts.record import contract_problem
+
+    fine = {"format_version": 1, "tool": "t", "output": {"source": "declared"}}
+    assert contract_problem(fine) is None
+    assert contract_problem({"format_version": 1, "type": "bogus"}) is not None
+    assert contract_problem({"tool": ["t"]}) == "'tool' must be a string, not ['t']"
+    assert contract_problem({"output": {"source": "inferred", "kinds": "bogus"}}) is not None
+    store = SnapshotStore(tmp_path)
+    recorder = _run(store, range(1, 4))  # the file changes between the run and its flush
+    path = store.path_for("shop", "get_item")
+    path.parent.mkdir(parents=True)
+    path.write_text('{"format_version": 1, "tool": "get_item", "output": {"type": "bogus"}}')
+    before = path.read_bytes()
+    recorder.flush({"shop": {"get_item"}})
+    assert path.read_bytes() == before
+    assert recorder.written == []
+    assert recorder.unwritten == [
+        f"{path}: {path}: not a contract: 'output' must be an object whose source is one of "
+        "declared, inferred"
+    ]

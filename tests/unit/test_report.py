@@ -34,3 +34,25 @@ def test_header_values_never_reach_the_suggested_command() -> None:
         "pytest --mcp-url=http://x/mcp '--mcp-header=Authorization: <redacted>' "
         "--mcp-header 'X-Key: <redacted>' -k 'get item'"
     )
+
+
+def test_the_suggested_command_leaves_out_the_runs_own_reports_workers_and_seed() -> None:
+    command = rerun_command(
+        [
+            "--mcp-server=python -m shop",
+            "--junitxml=out/junit.xml",
+            "--junit-xml",
+            "junit2.xml",
+            "--hypothesis-seed",
+            "1234",
+            "--mcp-report=report.json",
+            "-n",
+            "4",
+            "-nauto",
+            "--dist=loadgroup",
+            "-k",
+            "get_order",
+            "--no-header",
+        ]
+    )
+    assert command == "pytest '--mcp-server=python -m shop' -k get_order --no-header"

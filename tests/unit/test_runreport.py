@@ -161,6 +161,7 @@ EXPECTED: dict[str, Any] = {
             "calls": 120,
             "error_results": 3,
             "restarts": 1,
+            "startup_stdout": {"lines": 0, "sample": []},
             "checks": {"passed": 4, "failed": 3, "skipped": 1, "not_run": 5},
             "coverage": {
                 "output_schema": 0.3333,

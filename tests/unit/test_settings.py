@@ -75,3 +75,39 @@ def test_mode(cli: dict[str, Any], env: dict[str, str], mode: str) -> None:
 def test_update_under_ci_is_refused() -> None:
     with pytest.raises(SettingsError, match="never written in CI"):
         settings({"--mcp-snapshot-update": True}, {}, {"CI": "true"})
+
+
+@pytest.mark.parametrize(
+    ("cli", "expected"),
+    [
+        ({"--mcp-server": ["python -m a"]}, ["python -m a"]),
+        ({"--mcp-url": ["http://127.0.0.1:1/mcp"]}, ["http://127.0.0.1:1/mcp"]),
+    ],
+)
+def test_targets_on_the_command_line_replace_every_ini_target_list(
+    cli: dict[str, Any], expected: list[str]
+) -> None:
+    ini = {"mcp_server": ["python -m b"], "mcp_url": ["http://127.0.0.1:2/mcp"]}
+    resolved = settings(cli, ini)
+    assert [s.display for s in resolved.servers] == expected
+
+
+def test_ini_targets_of_every_kind_run_when_the_command_line_names_none() -> None:
+    ini = {"mcp_server": ["python -m b"], "mcp_url": ["http://127.0.0.1:2/mcp"]}
+    resolved = settings({"--mcp-max-examples": "3"}, ini)
+    assert [s.display for s in resolved.servers] == ["python -m b", "http://127.0.0.1:2/mcp"]
+
+
+def test_tool_tables_are_judged_against_every_server_and_its_own_name() -> None:
+    from pytest_mcp_contracts.settings import ToolConfig, unknown_tool_tables
+
+    listed = [("lookup", "get_order"), ("files", "read"), ("files", "a/b")]
+    fine = {k: ToolConfig() for k in ("get_order", "files/read", "a/b", "files/a/b")}
+    assert unknown_tool_tables(fine, listed) is None
+    # A tool of another server is not this server's tool.
+    problem = unknown_tool_tables({"lookup/read": ToolConfig(skip=True)}, listed)
+    assert problem is not None
+    assert problem.startswith('[tool.mcp-contracts.tools."lookup/read"] names no tool')
+    problem = unknown_tool_tables({"files/raed": ToolConfig(skip=True)}, listed)
+    assert problem is not None
+    assert 'did you mean "files/read"' in problem.splitlines()[0]

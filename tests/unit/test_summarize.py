@@ -700,3 +700,16 @@ def test_a_fan_out_of_refs_stops_at_the_visit_bound() -> None:
         == "p0?: object (other keys allowed) (too deep or too large: not all shown)"
     )
     assert 300 <= len(field_paths(schema)) <= 50_000
+
+
+def test_a_ref_indexing_an_array_with_a_non_ascii_digit_is_shown_unresolved() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "pair": {"type": "array", "prefixItems": [S, I]},
+            "n": {"$ref": "#/properties/pair/prefixItems/%C2%B2"},  # "²"
+        },
+    }
+    assert "n?: $ref #/properties/pair/prefixItems/%C2%B2 (unresolved)" in (
+        summarize(schema).render().splitlines()
+    )

@@ -118,6 +118,8 @@ class ManagedServer:
     input_coverage: dict[str, dict[str, Any]] = field(default_factory=dict)  # coverage.py
     listing_changes: list[str] = field(default_factory=list)  # see relist()
     startup_stdout: tuple[int, list[str]] = (0, [])  # non-protocol lines, a few of them
+    between_calls_stdout: tuple[int, list[str]] = (0, [])  # likewise, while no call ran
+    _garbage_seen: int = field(default=0, repr=False)  # the connection's lines accounted for
     _conn: RpcConnection | None = field(default=None, repr=False)
 
     def _open(self, *, legacy: bool = False) -> RpcConnection:
@@ -139,7 +141,21 @@ class ManagedServer:
             raise
         # Not blamed on any call: what the server printed on stdout while it started (a banner).
         self.startup_stdout = (self._conn.garbage_count, list(self._conn.garbage))
+        self._garbage_seen = self._conn.garbage_count
         return self.surface
+
+    def _account_stray_stdout(self) -> None:
+        """Non-protocol lines that arrived while no call was running (a log line printed by
+        a timer, a restarted server's banner): no call to fail, so they are counted."""
+        conn = self._conn
+        if conn is None:
+            return
+        new = conn.garbage_count - self._garbage_seen
+        if new > 0:
+            count, sample = self.between_calls_stdout
+            recent = list(conn.garbage)[-min(new, len(conn.garbage)) :]
+            self.between_calls_stdout = (count + new, (sample + recent)[-5:])
+        self._garbage_seen = conn.garbage_count
 
     @property
     def protocol_version(self) -> str:
@@ -151,6 +167,8 @@ class ManagedServer:
         if self._conn is not None and self._conn.alive:
             return self._conn
         self.restarts += 1
+        self._account_stray_stdout()
+        self._garbage_seen = 0  # a new connection counts from zero
         try:
             self._conn = self._open(legacy=self.protocol_version not in ("", MODERN_VERSION))
         except ServerStartError as exc:
@@ -173,6 +191,7 @@ class ManagedServer:
         params = {"name": tool_name, "arguments": arguments}
         conn = self.connection()
         outcome = CallOutcome(arguments, conn.request_message("tools/call", params))
+        self._account_stray_stdout()
         garbage_before = conn.garbage_count
         stderr_mark = conn.stderr_mark()
         started = time.perf_counter()
@@ -194,6 +213,7 @@ class ManagedServer:
             outcome.stderr = conn.stderr_since(stderr_mark)
             outcome.stderr_before = conn.stderr_before(stderr_mark)
         _blame_stray_output(outcome, conn, conn.garbage_count - garbage_before)
+        self._garbage_seen = conn.garbage_count
         if invalid:
             self.invalid_calls[tool_name] += 1
             return outcome
@@ -226,6 +246,7 @@ class ManagedServer:
 
     def close(self) -> None:
         if self._conn is not None:
+            self._account_stray_stdout()
             self._conn.close()
             self._conn = None
 

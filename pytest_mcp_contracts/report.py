@@ -256,7 +256,7 @@ def server_summary_lines(
             f"{len(surface.tools)} tools, "
             f"{server.calls} calls, {server.error_results} returned isError{restarts}"
         )
-        lines += startup_stdout_lines(*server.startup_stdout)
+        lines += stray_stdout_lines(server.startup_stdout, server.between_calls_stdout)
         if server.listing_changes:
             lines.append(
                 "  the tool list changed during the run (the spec says a server's tool set must "
@@ -270,15 +270,25 @@ def server_summary_lines(
     return lines
 
 
-def startup_stdout_lines(count: int, sample: Sequence[str]) -> list[str]:
-    """What a server printed on stdout while it started that is not JSON-RPC (a banner): no
-    call to blame it on, and still a stdio client that reads it as protocol may break."""
+def startup_stdout_lines(
+    count: int, sample: Sequence[str], when: str = "before the first call"
+) -> list[str]:
+    """What a server printed on stdout while it started (a banner), or between calls, that
+    is not JSON-RPC: no call to blame it on, and still a stdio client that reads it as
+    protocol may break."""
     if not count:
         return []
     return [
-        f"  {count} line(s) on stdout before the first call were not JSON-RPC (stdout is for "
+        f"  {count} line(s) on stdout {when} were not JSON-RPC (stdout is for "
         f"protocol messages only; log to stderr), e.g. {shown(sample[0], 120)!r}"
     ]
+
+
+def stray_stdout_lines(startup: Sequence[Any], between: Sequence[Any]) -> list[str]:
+    (count, sample), (later, later_sample) = startup, between
+    return startup_stdout_lines(count, sample) + startup_stdout_lines(
+        later, later_sample, when="between calls"
+    )
 
 
 def workers_summary_lines(facts: dict[str, Any], recorder: Recorder) -> list[str]:
@@ -295,7 +305,9 @@ def workers_summary_lines(facts: dict[str, Any], recorder: Recorder) -> list[str
             f"{entry['calls']} calls, {entry['error_results']} returned isError{restarts} "
             "(all workers)"
         )
-        lines += startup_stdout_lines(*entry.get("startup_stdout", (0, [])))
+        lines += stray_stdout_lines(
+            entry.get("startup_stdout", (0, [])), entry.get("between_calls_stdout", (0, []))
+        )
     return lines + _written_lines(recorder)
 
 

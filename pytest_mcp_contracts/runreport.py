@@ -125,6 +125,7 @@ def server_facts(
             error_results=server.error_results,
             restarts=server.restarts,
             startup_stdout=server.startup_stdout,
+            between_calls_stdout=server.between_calls_stdout,
             tools=tools,
             removed=removed,
         )
@@ -150,6 +151,11 @@ def _merge_server(entries: list[Facts]) -> Facts:
     merged = dict(started[0])
     for key in ("calls", "error_results", "restarts"):
         merged[key] = sum(int(e.get(key, 0)) for e in started)
+    between: list[Any] = [e.get("between_calls_stdout") or (0, []) for e in started]
+    merged["between_calls_stdout"] = (
+        sum(int(count) for count, _ in between),
+        next((list(sample) for count, sample in between if count), []),
+    )
     tools = []
     for position, tool in enumerate(started[0]["tools"]):
         same = [
@@ -339,6 +345,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
         "error_results": entry["error_results"],
         "restarts": entry["restarts"],
         "startup_stdout": _startup_stdout(entry.get("startup_stdout", (0, []))),
+        "between_calls_stdout": _startup_stdout(entry.get("between_calls_stdout", (0, []))),
         "checks": counts,
         "coverage": {
             "output_schema": _ratio(qualities["declared"], total),

@@ -173,6 +173,12 @@ def test_garbage_on_stdout_mid_run_fails_that_tool(run_hostile: RunHostile) -> N
     for check in ("schema", "drift", "contract"):
         assert run.outcome(f"mcp:stdout-noise::echo::{check}") == "PASSED"
     assert "stdout-noise (protocol 2025-11-25): 3 tools" in run.text
+    # The lines printed with the listings came while no call ran: counted, not failed.
+    for when in ("before the first call", "between calls"):
+        assert (
+            f"1 line(s) on stdout {when} were not JSON-RPC (stdout is for protocol messages "
+            "only; log to stderr), e.g. 'INFO listing tools again'"
+        ) in run.text
 
 
 # -- 2. invalid JSON-RPC ---------------------------------------------------------------------

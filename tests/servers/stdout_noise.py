@@ -3,7 +3,13 @@
 - `chatty`: prints two log lines to stdout, then answers correctly.
 - `babble`: prints a line to stdout instead of answering at all (only a timeout ends it).
 - `echo`: answers correctly and writes nothing else.
+
+Every `tools/list` prints a log line to stdout before its answer: at start-up (before the
+first call), and again when the plugin lists the tools at the end of the run (while no call
+runs).
 """
+
+import json
 
 from _legacy import Raw, serve, text_result
 
@@ -21,4 +27,12 @@ def call(name, args):
     return text_result("echo")
 
 
-serve("stdout-noise", TOOLS, call)
+def list_page(cursor):
+    def write(msg_id, out):
+        answer = {"jsonrpc": "2.0", "id": msg_id, "result": {"tools": TOOLS}}
+        out.write(b"INFO listing tools again\n" + json.dumps(answer).encode() + b"\n")
+
+    return Raw(write)
+
+
+serve("stdout-noise", TOOLS, call, list_page=list_page)

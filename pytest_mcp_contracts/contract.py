@@ -235,7 +235,9 @@ def run_contract(
         verdict = None
         if outcome.is_error_result:
             assert outcome.result is not None
-            verdict = judge_error_result(tool.name, outcome.result, outcome.stderr)
+            verdict = judge_error_result(
+                tool.name, outcome.result, outcome.stderr, outcome.arguments
+            )
             stats.count(verdict, result_text(outcome.result))
             server.error_classes[tool.name][verdict.kind] += 1
         finding = judge(tool, outcome, protocol, verdict, warn_only)

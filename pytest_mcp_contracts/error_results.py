@@ -218,13 +218,19 @@ def result_text(result: Mapping[str, Any]) -> str:
 
 
 def judge_error_result(
-    tool_name: str, result: Mapping[str, Any], stderr: str | None
+    tool_name: str,
+    result: Mapping[str, Any],
+    stderr: str | None,
+    arguments: Any = None,
 ) -> ErrorVerdict:
     """Classify one ``isError: true`` result of a schema-valid input.
 
     ``stderr`` is what the server wrote while this call ran (None: the transport has none).
+    The strings of ``arguments`` are taken out of the text first: a refusal that echoes
+    its input ("unknown sku: 'panic'") must not be judged by what the generator sent.
     """
-    text = result_text(result)[:20_000]  # the evidence is near the start; huge texts are cut
+    # The evidence is near the start; huge texts are cut.
+    text = _without_echo(result_text(result)[:20_000], arguments)
     during = (stderr or "")[-200_000:]
     first = text.strip().splitlines()[0] if text.strip() else ""
     crash_log = _PY_UNEXPECTED_LOG.search(during)
@@ -284,6 +290,29 @@ def judge_error_result(
     if suggestive:
         return ErrorVerdict(ErrorClass.SUSPECT, f"the words {suggestive.group(0).strip()!r}")
     return REFUSAL
+
+
+def _without_echo(text: str, arguments: Any) -> str:
+    echoed = sorted(set(_strings(arguments, 0)), key=len, reverse=True)
+    for value in echoed[:200]:
+        text = text.replace(value, "…")
+    return text
+
+
+def _strings(value: Any, depth: int) -> list[str]:
+    if isinstance(value, str):
+        return [value] if len(value) >= 3 else []
+    if depth > 20:
+        return []
+    if isinstance(value, Mapping):
+        return [
+            s
+            for key in value
+            for s in (*_strings(key, depth + 1), *_strings(value[key], depth + 1))
+        ]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item, depth + 1)]
+    return []
 
 
 def _traceback_in(text: str) -> str:

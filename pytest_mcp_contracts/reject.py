@@ -62,7 +62,7 @@ def problem_with(outcome: CallOutcome, tool_name: str) -> str | None:
     """What is wrong with the answer to an invalid input beyond accepting it, or None."""
     if outcome.is_error_result:
         assert outcome.result is not None
-        verdict = judge_error_result(tool_name, outcome.result, outcome.stderr)
+        verdict = judge_error_result(tool_name, outcome.result, outcome.stderr, outcome.arguments)
         if verdict.kind is ErrorClass.UNEXPECTED_EXCEPTION:
             # Refused, but by crashing: the same input, slightly different, may not be caught.
             found = f" ({verdict.exception})" if verdict.exception else ""

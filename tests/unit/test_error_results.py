@@ -164,6 +164,13 @@ def test_suggestive_evidence_is_counted_not_failed(text: str, evidence: str) -> 
     assert evidence.lower() in verdict.evidence.lower()
 
 
+def test_what_the_input_said_is_not_evidence() -> None:
+    result = {"isError": True, "content": [{"type": "text", "text": "unknown sku: 'panic'"}]}
+    assert judge_error_result("t", result, None).kind is ErrorClass.SUSPECT
+    verdict = judge_error_result("t", result, None, {"sku": "panic", "n": 1})
+    assert verdict.kind is ErrorClass.REFUSAL
+
+
 def test_another_calls_traceback_is_not_evidence() -> None:
     # The caller passes only what the server wrote while *this* call ran.
     assert judge("unknown sku", stderr="").kind is ErrorClass.REFUSAL

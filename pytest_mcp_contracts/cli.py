@@ -50,14 +50,14 @@ class OutputContract:
 
     source: str  # "declared", "inferred" or "none"
     quality: str
-    observations: int
+    basis: str  # why the inferred contract has its quality ("" when the file does not say)
     schema: dict[str, Any] | None
 
     def label(self) -> str:
         if self.source == "declared":
             return "declared"
         if self.source == "inferred":
-            return f"{self.quality} ({self.observations} observations)"
+            return self.quality
         return "none"
 
 
@@ -85,16 +85,16 @@ class ToolView:
 def output_contract(raw: dict[str, Any], recorded: dict[str, Any] | None) -> OutputContract:
     declared = raw.get("outputSchema")
     if isinstance(declared, dict):
-        return OutputContract("declared", DECLARED, 0, declared)
+        return OutputContract("declared", DECLARED, "", declared)
     output = (recorded or {}).get("output")
     if isinstance(output, dict) and isinstance(output.get("schema"), dict):
         return OutputContract(
             "inferred",
             str(output.get("quality", "inferred")),
-            int(output.get("observations", 0)),
+            str(output.get("basis", "")),
             output["schema"],
         )
-    return OutputContract("none", UNKNOWN, 0, None)
+    return OutputContract("none", UNKNOWN, "", None)
 
 
 def _views_from_server(surface: ServerSurface, store: SnapshotStore) -> list[ToolView]:
@@ -158,9 +158,10 @@ def render_tool(view: ToolView, args: argparse.Namespace) -> str:
     if output.source == "declared":
         title = "output schema (declared by the server)"
     elif output.source == "inferred":
+        basis = f" ({output.basis})" if output.basis else ""
         title = (
-            f"output schema (inferred by pytest-mcp-contracts: {output.quality}, "
-            f"{output.observations} observations; the server declares none)"
+            f"output schema (inferred by pytest-mcp-contracts: {output.quality}{basis}; "
+            "the server declares none)"
         )
     else:
         lines += [
@@ -191,7 +192,7 @@ def tool_json(view: ToolView) -> dict[str, Any]:
         "outputSchemaNote": note,
         "contractSource": output.source,
         "quality": output.quality,
-        "observations": output.observations,
+        "basis": output.basis,
     }
 
 

@@ -367,6 +367,8 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
     ]
     assert shop["tools"][1]["output"] == {
         "quality": "unknown",
+        "basis": "nothing to learn from: no JSON result was observed",
+        "varying_types": [],
         "kinds": {"prose": 3},
         "observations": 0,
         "drift": [["additive", "$.x: new"]],

@@ -222,9 +222,13 @@ def test_exported_schemas_validate_what_they_were_learned_from(
     exported = pytester.path / "proposals" / "inferred"
     assert sorted(p.name for p in exported.glob("*.json")) == [
         "get_item.json",
-        "list_items.json",
         "raw_structured.json",
     ]
+    # One item comes back as a JSON object, several as one block each (an array): a root
+    # that is sometimes an object and sometimes an array is never proposed as a schema.
+    result.stdout.fnmatch_lines(
+        ["proposals not exported:", "  list_items: not exported: $ is array | object *"]
+    )
     schema = json.loads((exported / "get_item.json").read_text())
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert "quality: validated" in schema["description"]

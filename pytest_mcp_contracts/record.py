@@ -300,15 +300,17 @@ SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 def proposed_output_schema(obs: ToolObservations) -> tuple[dict[str, Any] | None, str | None]:
     """The outputSchema a tool without one could declare, or why none is proposed.
 
-    It comes from this run's observations, or the recorded contract when the run observed
-    none. A path that took different types is never proposed: declaring ``number | string``
-    would make a probable bug the tool's promise.
+    It is the recorded contract when this run checked against one (a CI run with fewer
+    inputs proposes what was accepted, not what it happened to see), else what this run
+    learned. A path that took different types is never proposed: declaring
+    ``number | string`` would make a probable bug the tool's promise.
     """
     if obs.declared:
         return None, None
     contract = obs.learned()
-    if contract.shape is None and obs.recorded is not None:
-        contract = obs.recorded
+    recorded = obs.recorded
+    if recorded is not None and recorded.shape is not None and (obs.checking or not contract.shape):
+        contract = recorded
     if contract.shape is None:
         return None, None
     unions = contract.shape.unions()

@@ -34,13 +34,14 @@ def _hash(text: str) -> int:
 @app.tool(structured_output=False)
 def get_order(order_id: int, include_notes: bool = False, expand: bool = False) -> str:
     """One order as JSON text."""
-    cancelled = order_id % 97 == 0
+    # Rare enough that a recording may see `reason` only as null, and CI then a string.
+    cancelled = order_id % 97 == 50
     order: dict[str, object] = {
         "id": order_id,
         "status": "cancelled" if cancelled else STATUSES[order_id % 4],
         "reason": "out of stock" if cancelled else None,
         # Whole euros, except now and then: 2.0 is written as 2 by json.dumps.
-        "total": order_id % 50 * 2 + (0.5 if order_id % 31 == 0 else 0),
+        "total": order_id % 50 * 2 + (0.5 if order_id % 23 == 11 else 0),
         "items": [],
     }
     if order_id % 5 == 0:

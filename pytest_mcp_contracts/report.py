@@ -222,6 +222,16 @@ def workers_summary_lines(facts: dict[str, Any], recorder: Recorder) -> list[str
             f"{entry['calls']} calls, {entry['error_results']} returned isError{restarts} "
             "(all workers)"
         )
+        varying = [
+            f"    {shown(tool['name'])} {v['path']}: {v['types']}"
+            for tool in entry["tools"]
+            for v in (tool.get("output") or {}).get("varying_types", [])
+        ]
+        if varying:
+            lines.append(
+                "  types that vary from call to call (probably bugs; not validated, not exported):"
+            )
+            lines += varying
     return lines + _written_lines(recorder)
 
 

@@ -24,6 +24,7 @@ MAX_PROPERTIES keys per object (the first in sorted order) are looked at per obs
 
 from __future__ import annotations
 
+import copy
 import heapq
 import json
 import re
@@ -315,6 +316,61 @@ class Shape:
         if self._is_map():
             return {}, set(), self._value_shape()
         return self._properties, self._required, None
+
+    # -- accepting ---------------------------------------------------------------------------
+
+    def settle(self, recorded: Shape) -> None:
+        """Keep what ``recorded`` knew where this run (``self``) has too little evidence to
+        say it changed; everything this run has the evidence for, it decides.
+
+        Accepting replaces the contract with what the run observed, but a run that saw a
+        field as ``null`` only (or an array only empty, or an object 3 times) has not seen
+        the field's string, the array's items or the object's optional properties go away.
+        Without this, an update with no change in the server would rewrite a file whenever
+        a rare value happened not to come up. A property recorded but absent from ESTABLISHED
+        objects of this run is gone; one absent from fewer is kept, as optional.
+        """
+        if self._recorded or not self._types or not recorded._types:
+            return
+        thin = self._count < ESTABLISHED
+        if "number" in recorded._types and "integer" in self._types:
+            self._add_type("number")  # whole numbers only this time: a sampling accident
+        if thin:
+            for kind in recorded._types - self._types:
+                self._add_type(kind)
+            if "string" in recorded._types and recorded._format != self._format:
+                # A format stands only on every string of both runs.
+                self._format = recorded._format if "string" not in self._types else None
+        if "object" in self._types and "object" in recorded._types:
+            self._settle_object(recorded, thin)
+        if recorded._items is not None:
+            if self._items is None:
+                if "array" in self._types:
+                    self._items = copy.deepcopy(recorded._items)
+            else:
+                self._items.settle(recorded._items)
+
+    def _settle_object(self, recorded: Shape, thin: bool) -> None:
+        mine, _, my_values = self._layout()
+        theirs, their_required, their_values = recorded._layout()
+        if (my_values is None) != (their_values is None):
+            return  # learned as a map one time, a record the other: this run decides
+        if my_values is not None and their_values is not None:
+            values = self._value_shape()
+            values.settle(their_values)
+            self._values, self._properties, self._required = values, {}, set()
+            return
+        for key, theirs_child in theirs.items():
+            child = mine.get(key)
+            if child is not None:
+                child.settle(theirs_child)
+            elif thin:
+                self._properties[key] = copy.deepcopy(theirs_child)
+        if thin:
+            # Optional stays optional on thin evidence; a key this run saw missing is optional.
+            new = set(self._properties) - set(theirs)
+            self._required &= their_required | new
+
 
     # -- the record ----------------------------------------------------------------------
 

@@ -22,6 +22,8 @@ overwrite what it recorded (a local run only fills in sections still missing).
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -50,7 +52,14 @@ class _Learned:
     def resolve(self, on_disk: Any) -> dict[str, Any]:
         if self.declared or self.contract is None:
             return {"source": "declared", "quality": "declared"}
-        learned = self.contract.to_data()
+        contract = self.contract
+        if isinstance(on_disk, dict) and on_disk.get("source") == "inferred":
+            recorded = RecordedContract.from_data(on_disk)
+            if recorded.shape is not None and contract.shape is not None:
+                shape = copy.deepcopy(contract.shape)
+                shape.settle(recorded.shape)
+                contract = dataclasses.replace(contract, shape=shape)
+        learned = contract.to_data()
         if isinstance(on_disk, dict) and same_contract(on_disk, learned):
             return on_disk  # the same contract: its recorded evidence stays, byte for byte
         return learned

@@ -660,3 +660,39 @@ def test_huge_objects_keep_the_first_keys_in_sorted_order() -> None:
 def test_huge_strings_get_no_format() -> None:
     value = "https://example.com/" + "a" * 10_000_000
     assert _timed(lambda: learned(value)).to_schema() == {"type": "string"}
+
+
+# -- accepting: what a run without the evidence keeps from the record -----------------------
+
+
+def _settled(recorded: list[Any], run: list[Any]) -> dict[str, Any]:
+    shape = learned(*run)
+    shape.settle(Shape.from_record(*_record(learned(*recorded))))
+    return shape.to_schema()
+
+
+def test_a_run_with_thin_evidence_keeps_what_the_record_knew() -> None:
+    recorded = [{"reason": "x", "n": 1.5, "tags": ["a"], "opt": 1}] + [
+        {"reason": None, "n": 2, "tags": []} for _ in range(30)
+    ]
+    # A short run: reason only null, whole numbers, arrays empty, `opt` never there.
+    run = [{"reason": None, "n": 2, "tags": []} for _ in range(3)]
+    assert _settled(recorded, run) == learned(*recorded).to_schema()
+
+
+def test_a_run_with_the_evidence_decides() -> None:
+    recorded = [{"id": n, "old": "x", "kind": "a"} for n in range(20)]
+    run = [{"id": n, "new": "y", "kind": "b"} for n in range(ESTABLISHED)]
+    assert _settled(recorded, run) == {
+        "type": "object",
+        "properties": {
+            "id": {"type": "integer"},
+            "kind": {"type": "string"},
+            "new": {"type": "string"},
+        },
+        "required": ["id", "kind", "new"],
+    }
+    # Fewer objects than ESTABLISHED: `old` stays, as optional; `new` is new and required.
+    thin = _settled(recorded, run[:3])
+    assert sorted(thin["properties"]) == ["id", "kind", "new", "old"]
+    assert thin["required"] == ["id", "kind", "new"]

@@ -102,8 +102,9 @@ def test_two_overlapping_updates_never_mix_and_the_second_says_so(tmp_path: Path
     assert second.written == []
     assert len(second.unwritten) == 1
     assert "another run changed it since this run read it" in second.unwritten[0]
-    # Run again, it reads what is there now and replaces it.
-    third = _run(store, range(10, 13), extra_field="size")
+    # Run again, it reads what is there now and replaces it (with the evidence to drop
+    # `colour`: 15 objects without it).
+    third = _run(store, range(10, 25), extra_field="size")
     third.flush(LISTED)
     assert _properties(store) == {"id", "size"} and third.unwritten == []
 

@@ -371,7 +371,6 @@ class Shape:
             new = set(self._properties) - set(theirs)
             self._required &= their_required | new
 
-
     # -- the record ----------------------------------------------------------------------
 
     def to_schema(self) -> dict[str, Any]:

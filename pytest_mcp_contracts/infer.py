@@ -332,7 +332,11 @@ class Shape:
         """
         if self._recorded or not self._types or not recorded._types:
             return
-        thin = self._count < ESTABLISHED
+        # Thin, and nothing the record did not know: a type this run saw that the record
+        # never had is a change, and is not to be blended into a union with the old one.
+        kinds = {_base_type(t) for t in self._types - {"null"}}
+        known = {_base_type(t) for t in recorded._types - {"null"}}
+        thin = self._count < ESTABLISHED and kinds <= known
         if "number" in recorded._types and "integer" in self._types:
             self._add_type("number")  # whole numbers only this time: a sampling accident
         if thin:

@@ -696,3 +696,12 @@ def test_a_run_with_the_evidence_decides() -> None:
     thin = _settled(recorded, run[:3])
     assert sorted(thin["properties"]) == ["id", "kind", "new", "old"]
     assert thin["required"] == ["id", "kind", "new"]
+
+
+def test_a_thin_run_that_saw_a_new_type_replaces_rather_than_blends() -> None:
+    recorded = [{"total": n} for n in range(20)]
+    assert _settled(recorded, [{"total": "1,000"}] * 3) == {
+        "type": "object",
+        "properties": {"total": {"type": "string"}},
+        "required": ["total"],
+    }

@@ -4,6 +4,9 @@ For a tool that declares no outputSchema, the contract is learned: every non-err
 classified (structured, JSON in text, prose, ...), its JSON is folded into a ``Shape``, and,
 when a contract was recorded earlier, each observation is compared with it. Breaking drift
 fails the call (so hypothesis shrinks it); additive drift is kept for the summary.
+
+A learned contract is "validated" only on evidence (``Evidence.assess``): inputs that differ
+in the arguments the tool declares, outputs that varied, no path whose type varies.
 """
 
 from __future__ import annotations

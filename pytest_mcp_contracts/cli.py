@@ -51,7 +51,7 @@ class OutputContract:
 
     source: str  # "declared", "inferred", "corrupted" or "none"
     quality: str
-    observations: int
+    basis: str  # why the inferred contract has its quality ("" when the file does not say)
     schema: dict[str, Any] | None
     problem: str = ""  # why a corrupted recorded contract cannot be used
 
@@ -59,7 +59,7 @@ class OutputContract:
         if self.source == "declared":
             return "declared"
         if self.source == "inferred":
-            return f"{self.quality} ({self.observations} observations)"
+            return self.quality
         return self.source
 
 
@@ -89,18 +89,18 @@ def output_contract(
 ) -> OutputContract:
     declared = raw.get("outputSchema")
     if isinstance(declared, dict):
-        return OutputContract("declared", DECLARED, 0, declared)
+        return OutputContract("declared", DECLARED, "", declared)
     if problem:
-        return OutputContract("corrupted", UNKNOWN, 0, None, problem)
+        return OutputContract("corrupted", UNKNOWN, "", None, problem)
     output = (recorded or {}).get("output")
     if isinstance(output, dict) and isinstance(output.get("schema"), dict):
         return OutputContract(
             "inferred",
             str(output.get("quality", "inferred")),
-            int(output.get("observations", 0)),
+            str(output.get("basis", "")),
             output["schema"],
         )
-    return OutputContract("none", UNKNOWN, 0, None)
+    return OutputContract("none", UNKNOWN, "", None)
 
 
 def _recorded(store: SnapshotStore, server: str, tool: str) -> tuple[dict[str, Any] | None, str]:
@@ -177,9 +177,10 @@ def render_tool(view: ToolView, args: argparse.Namespace) -> str:
     if output.source == "declared":
         title = "output schema (declared by the server)"
     elif output.source == "inferred":
+        basis = f" ({output.basis})" if output.basis else ""
         title = (
-            f"output schema (inferred by pytest-mcp-contracts: {output.quality}, "
-            f"{output.observations} observations; the server declares none)"
+            f"output schema (inferred by pytest-mcp-contracts: {output.quality}{basis}; "
+            "the server declares none)"
         )
     elif output.source == "corrupted":
         lines += [
@@ -219,7 +220,7 @@ def tool_json(view: ToolView) -> dict[str, Any]:
         "outputSchemaNote": note,
         "contractSource": output.source,
         "quality": output.quality,
-        "observations": output.observations,
+        "basis": output.basis,
     }
 
 

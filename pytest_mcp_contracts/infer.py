@@ -6,6 +6,17 @@ only what every observation agreed on: types, which properties were always prese
 shapes, and a string format only when every string had it. Never enums, lengths or ranges:
 a sample cannot tell a limit from a coincidence.
 
+Two more things keep a committed contract honest (issue 15):
+
+- **Breaking needs evidence.** ``seen`` counts the non-null values at each path, capped at
+  ``ESTABLISHED``: a new type where only ``null`` was seen, or where fewer than
+  ``ESTABLISHED`` values were seen, widens the contract (additive drift), and so does a
+  number with a fraction where only whole numbers were seen; a missing property is
+  breaking only when its object was seen ``ESTABLISHED`` times with it every time.
+- **Maps.** An object whose keys are data (ids, dates, environment variable names, many
+  keys, or keys that come and go) is learned as a map: ``additionalProperties`` with one
+  schema for every value, never its keys as required properties.
+
 A snapshot is ``(shape.to_schema(), shape.seen())``; ``Shape.from_record`` reads it back.
 Hostile outputs are bounded: MAX_DEPTH levels, MAX_ITEMS elements per array and
 MAX_PROPERTIES keys per object (the first in sorted order) are looked at per observation.
@@ -13,6 +24,7 @@ MAX_PROPERTIES keys per object (the first in sorted order) are looked at per obs
 
 from __future__ import annotations
 
+import copy
 import heapq
 import json
 import re
@@ -42,7 +54,27 @@ _FORMATS: Final = {
 # The checker validation uses: a learned format must never fail a value it was learned from.
 _CHECKER: Final = Draft202012Validator.FORMAT_CHECKER
 _TYPE_ORDER: Final = ("array", "boolean", "integer", "number", "object", "string", "null")
-_KEYWORDS: Final = frozenset({"type", "properties", "required", "items", "format"})
+_KEYWORDS: Final = frozenset(
+    {"type", "properties", "required", "items", "format", "additionalProperties"}
+)
+
+# A path's recorded facts can break a later run only once this many non-null values were seen
+# there (and a property must have been in every one of this many objects to be missed). Below
+# it a difference widens the contract instead: 10 inputs already show a real field or type
+# (a field present half the time is in all 10 with probability 1/1024), while a field seen
+# 3 times may simply not have met its other values yet.
+ESTABLISHED: Final = 10
+
+# Map heuristics (see README, "Maps"): keys that are data rather than names.
+MAP_MANY_KEYS: Final = 20  # quicktype's mapSizeThreshold: this many keys, same value type
+MAP_ENV_KEYS: Final = 4  # this many keys, three in four in ENV_VAR style (`_`, `npm_*` occur)
+MAP_VARYING_KEYS: Final = 4  # this many keys, none in every object, most in at most half
+_DATA_KEY: Final = re.compile(
+    r"-?[0-9]+"  # numeric ids
+    r"|[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"  # uuids
+    r"|[0-9]{4}-[0-9]{2}(-[0-9]{2})?([Tt ][0-9:.]+([Zz]|[+-][0-9:]+)?)?"  # dates
+)
+_ENV_KEY: Final = re.compile(r"_*[A-Z][A-Z0-9]*(_+[A-Z0-9]*)*")
 
 
 def child_path(parent: str, key: str) -> str:
@@ -55,6 +87,39 @@ def child_path(parent: str, key: str) -> str:
 def items_path(parent: str) -> str:
     """``$.items[]``: every element of the array at ``parent``."""
     return f"{parent}[]"
+
+
+def values_path(parent: str) -> str:
+    """``$.env{}``: every value of the map at ``parent``."""
+    return f"{parent}{{}}"
+
+
+def _base_type(kind: str) -> str:
+    # integer and number are one type for unions and maps: 2 and 2.5 are both numbers.
+    return "number" if kind == "integer" else kind
+
+
+def _keys_are_data(keys: list[str], objects: int, required: set[str], presence: int) -> bool:
+    """Whether an object's keys look like data (a map) rather than field names (a record).
+
+    ``presence`` is how many (key, object) pairs were seen, so ``presence / len(keys)`` is
+    the average number of objects a key was in.
+    """
+    if not keys:
+        return False
+    if all(_DATA_KEY.fullmatch(k) for k in keys):
+        return True
+    if len(keys) >= MAP_MANY_KEYS:
+        return True
+    env_style = sum(bool(_ENV_KEY.fullmatch(k)) for k in keys)
+    if len(keys) >= MAP_ENV_KEYS and env_style * 4 >= len(keys) * 3:
+        return True
+    return (
+        objects >= 3
+        and len(keys) >= MAP_VARYING_KEYS
+        and not required
+        and presence * 2 <= objects * len(keys)
+    )
 
 
 def json_type(value: Any) -> str:
@@ -113,12 +178,16 @@ class Shape:
 
     def __init__(self, *, depth: int = 0) -> None:
         self._depth = depth
-        self._count = 0
+        self._count = 0  # non-null values seen here: the evidence behind the path's type
         self._types: set[str] = set()
         self._format: str | None = None  # meaningful once a string was seen
         self._properties: dict[str, Shape] = {}
         self._required: set[str] = set()  # present in every object seen here
         self._items: Shape | None = None  # None until an element was seen
+        self._values: Shape | None = None  # a map read from a record: every value's shape
+        self._recorded = False  # read from a record: its record/map layout is fixed
+        self._objects = 0  # objects seen here, and the keys they had, for the map heuristic
+        self._presence = 0
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Shape):
@@ -139,11 +208,12 @@ class Shape:
             self._properties,
             self._required,
             self._items,
+            self._values,
         )
 
     @property
     def count(self) -> int:
-        """How many values were observed at this path."""
+        """How many non-null values were observed at this path."""
         return self._count
 
     def _explores(self) -> bool:
@@ -169,14 +239,19 @@ class Shape:
                 self._format = None
         first_object = "object" not in self._types
         self._add_type(kind)
-        self._count += 1
+        self._count += kind != "null"
         if not self._explores():
             return
         if kind == "object":
             keys = _kept_keys(value)
+            self._objects += 1
+            self._presence += len(keys)
             self._required = set(keys) if first_object else self._required.intersection(keys)
             for key in keys:
-                self._properties.setdefault(key, self._child()).observe(value[key])
+                if self._values is not None:
+                    self._values.observe(value[key])
+                else:
+                    self._properties.setdefault(key, self._child()).observe(value[key])
         elif kind == "array":
             for element in value[:MAX_ITEMS]:
                 if self._items is None:
@@ -198,45 +273,169 @@ class Shape:
         for kind in other._types:
             self._add_type(kind)
         self._count += other._count
-        for key, child in other._properties.items():
-            self._properties.setdefault(key, self._child()).merge(child)
+        self._objects += other._objects
+        self._presence += other._presence
+        if self._values is not None or other._values is not None:
+            values = self._value_shape()
+            values.merge(other._value_shape())
+            self._values, self._properties, self._required = values, {}, set()
+            self._recorded = self._recorded or other._recorded
+        else:
+            for key, child in other._properties.items():
+                self._properties.setdefault(key, self._child()).merge(child)
         if other._items is not None:
             if self._items is None:
                 self._items = self._child()
             self._items.merge(other._items)
 
+    # -- records and maps ------------------------------------------------------------------
+
+    def _value_shape(self) -> Shape:
+        """Every value of this object, keys forgotten: what a map of it holds."""
+        if self._values is not None:
+            return self._values
+        values = self._child()
+        for child in self._properties.values():
+            values.merge(child)
+        return values
+
+    def _is_map(self) -> bool:
+        if self._recorded or "object" not in self._types:
+            return False
+        kinds = {_base_type(t) for c in self._properties.values() for t in c._types} - {"null"}
+        if len(kinds) > 1:
+            return False  # values of different types are fields of a record
+        return _keys_are_data(
+            sorted(self._properties), self._objects, self._required, self._presence
+        )
+
+    def _layout(self) -> tuple[dict[str, Shape], set[str], Shape | None]:
+        """(properties, required, map values): a record has the first two, a map the last."""
+        if self._values is not None:
+            return {}, set(), self._values
+        if self._is_map():
+            return {}, set(), self._value_shape()
+        return self._properties, self._required, None
+
+    # -- accepting ---------------------------------------------------------------------------
+
+    def settle(self, recorded: Shape) -> None:
+        """Keep what ``recorded`` knew where this run (``self``) has too little evidence to
+        say it changed; everything this run has the evidence for, it decides.
+
+        Accepting replaces the contract with what the run observed, but a run that saw a
+        field as ``null`` only (or an array only empty, or an object 3 times) has not seen
+        the field's string, the array's items or the object's optional properties go away.
+        Without this, an update with no change in the server would rewrite a file whenever
+        a rare value happened not to come up. A property recorded but absent from ESTABLISHED
+        objects of this run is gone; one absent from fewer is kept, as optional.
+        """
+        if self._recorded or not self._types or not recorded._types:
+            return
+        # Thin, and nothing the record did not know: a type this run saw that the record
+        # never had is a change, and is not to be blended into a union with the old one.
+        kinds = {_base_type(t) for t in self._types - {"null"}}
+        known = {_base_type(t) for t in recorded._types - {"null"}}
+        thin = self._count < ESTABLISHED and kinds <= known
+        if "number" in recorded._types and "integer" in self._types:
+            self._add_type("number")  # whole numbers only this time: a sampling accident
+        if thin:
+            for kind in recorded._types - self._types:
+                self._add_type(kind)
+            if "string" in recorded._types and recorded._format != self._format:
+                # A format stands only on every string of both runs.
+                self._format = recorded._format if "string" not in self._types else None
+        if "object" in self._types and "object" in recorded._types:
+            self._settle_object(recorded, thin)
+        if recorded._items is not None:
+            if self._items is None:
+                if "array" in self._types:
+                    self._items = copy.deepcopy(recorded._items)
+            else:
+                self._items.settle(recorded._items)
+
+    def _settle_object(self, recorded: Shape, thin: bool) -> None:
+        mine, _, my_values = self._layout()
+        theirs, their_required, their_values = recorded._layout()
+        if (my_values is None) != (their_values is None):
+            return  # learned as a map one time, a record the other: this run decides
+        if my_values is not None and their_values is not None:
+            values = self._value_shape()
+            values.settle(their_values)
+            self._values, self._properties, self._required = values, {}, set()
+            return
+        for key, theirs_child in theirs.items():
+            child = mine.get(key)
+            if child is not None:
+                child.settle(theirs_child)
+            elif thin:
+                self._properties[key] = copy.deepcopy(theirs_child)
+        if thin:
+            # Optional stays optional on thin evidence; a key this run saw missing is optional.
+            new = set(self._properties) - set(theirs)
+            self._required &= their_required | new
+
     # -- the record ----------------------------------------------------------------------
 
     def to_schema(self) -> dict[str, Any]:
-        """The learned JSON Schema (2020-12): type, properties, required, items, format."""
+        """The learned JSON Schema (2020-12): type, properties, required, items, format,
+        additionalProperties (for a map)."""
         schema: dict[str, Any] = {}
         types = [t for t in _TYPE_ORDER if t in self._types]
         if types:
             schema["type"] = types[0] if len(types) == 1 else types
         if self._format is not None and "string" in self._types:
             schema["format"] = self._format
-        if self._properties:
-            schema["properties"] = {
-                key: self._properties[key].to_schema() for key in sorted(self._properties)
-            }
-        if self._required:
-            schema["required"] = sorted(self._required)
+        properties, required, values = self._layout()
+        if properties:
+            schema["properties"] = {key: properties[key].to_schema() for key in sorted(properties)}
+        if required:
+            schema["required"] = sorted(required)
+        if values is not None:
+            schema["additionalProperties"] = values.to_schema()
         if self._items is not None:
             schema["items"] = self._items.to_schema()
         return schema
 
     def seen(self) -> dict[str, int]:
-        """How many values were observed at each path, for every path learned."""
+        """How many non-null values were observed at each path learned, up to ESTABLISHED.
+
+        Capped so that the file changes only when the evidence changes what a run may fail
+        on: 10 and 47 observations mean the same thing.
+        """
         counts: dict[str, int] = {}
         self._collect_seen("$", counts)
         return dict(sorted(counts.items()))
 
     def _collect_seen(self, path: str, counts: dict[str, int]) -> None:
-        counts[path] = self._count
-        for key, child in self._properties.items():
+        counts[path] = min(self._count, ESTABLISHED)
+        properties, _, values = self._layout()
+        for key, child in properties.items():
             child._collect_seen(child_path(path, key), counts)
+        if values is not None:
+            values._collect_seen(values_path(path), counts)
         if self._items is not None:
             self._items._collect_seen(items_path(path), counts)
+
+    def unions(self) -> list[tuple[str, str]]:
+        """``(path, types)`` of every path that took more than one non-null type: a value
+        that is a number on some calls and a string on others is more often a bug than a
+        contract, so it is flagged rather than learned quietly."""
+        found: list[tuple[str, str]] = []
+        self._collect_unions("$", found)
+        return sorted(found)
+
+    def _collect_unions(self, path: str, found: list[tuple[str, str]]) -> None:
+        kinds = self._types - {"null"}
+        if len({_base_type(t) for t in kinds}) > 1:
+            found.append((path, _type_label(kinds)))
+        properties, _, values = self._layout()
+        for key, child in properties.items():
+            child._collect_unions(child_path(path, key), found)
+        if values is not None:
+            values._collect_unions(values_path(path), found)
+        if self._items is not None:
+            self._items._collect_unions(items_path(path), found)
 
     @classmethod
     def from_record(cls, schema: Mapping[str, Any], seen: Mapping[str, int]) -> Shape:
@@ -273,14 +472,15 @@ class Shape:
             raise bad(f"seen has no count for {path} (got {count!r})")
         used.add(path)
         shape = cls(depth=depth)
+        shape._recorded = True
         shape._count = count
         shape._types = _read_types(schema.get("type"), bad)
         if not shape._types:
             if depth == 0 and count == 0 and not schema:
                 return shape  # nothing observed yet
             raise bad("no type")
-        if count == 0:
-            raise bad("a count of 0 for a path with a type")
+        if count == 0 and shape._types != {"null"}:
+            raise bad("a count of 0 for a path that was not only null")
 
         fmt = schema.get("format")
         if fmt is not None and ("string" not in shape._types or str(fmt) not in _FORMATS):
@@ -292,9 +492,12 @@ class Shape:
             raise bad("properties is not an object")
         if not isinstance(required, list) or not all(isinstance(k, str) for k in required):
             raise bad("required is not a list of names")
-        if (properties or required) and "object" not in shape._types:
-            raise bad("properties/required on a type that is not an object")
-        if (properties or "items" in schema) and depth + 1 >= MAX_DEPTH:
+        nested = properties or "items" in schema or "additionalProperties" in schema
+        if (properties or required or "additionalProperties" in schema) and (
+            "object" not in shape._types
+        ):
+            raise bad("properties/required/additionalProperties on a type that is not an object")
+        if nested and depth + 1 >= MAX_DEPTH:
             raise bad(f"deeper than {MAX_DEPTH} levels")
         if len(set(required)) != len(required) or not set(required) <= set(properties):
             raise bad("required must list distinct names from properties")
@@ -303,9 +506,12 @@ class Shape:
             child = cls._read(sub, seen, child_path(path, key), depth + 1, used)
             if child._count > count:
                 raise bad(f"property {key!r} seen more often than its object")
-            if shape._types == {"object"} and (key in shape._required) != (child._count == count):
-                raise bad(f"required must be exactly the properties seen {count} times")
             shape._properties[key] = child
+        if "additionalProperties" in schema:
+            if properties:
+                raise bad("a learned map has additionalProperties and no properties")
+            sub = schema["additionalProperties"]
+            shape._values = cls._read(sub, seen, values_path(path), depth + 1, used)
         if "items" in schema:
             if "array" not in shape._types:
                 raise bad("items on a type that is not an array")
@@ -317,33 +523,43 @@ class Shape:
     def diff(self, value: Any) -> list[Drift]:
         """How one new value differs from what was learned, sorted by path.
 
-        Nothing learned yet means nothing to differ from.
+        Nothing learned yet means nothing to differ from. A difference is breaking only
+        where the record has the evidence for it (see ESTABLISHED); otherwise it widens.
         """
         drifts: set[Drift] = set()
-        if self._count:
+        if self._types:
             self._diff(value, "$", drifts)
         return sorted(drifts, key=lambda d: (d.path, d.change, d.severity))
+
+    def _widens(self, kind: str) -> str | None:
+        """Why a value of the new type ``kind`` only widens the contract, or None."""
+        if kind == "number" and "integer" in self._types:
+            return "widened: only whole numbers were seen"
+        if self._types <= {"null"}:
+            return "widened: only null was seen"
+        if self._count < ESTABLISHED:
+            return f"widened: only {self._count} value(s) were seen"
+        return None
 
     def _diff(self, value: Any, path: str, drifts: set[Drift]) -> None:
         kind = json_type(value)
         if kind not in self._types and not (kind == "integer" and "number" in self._types):
-            drifts.add(Drift("breaking", path, f"{_type_label(self._types)} -> {kind}"))
+            change = f"{_type_label(self._types)} -> {kind}"
+            why = self._widens(kind)
+            if why is None:
+                drifts.add(Drift("breaking", path, change))
+            else:
+                drifts.add(Drift("additive", path, f"{change} ({why})"))
             return
         if kind == "string" and self._format and string_format(value) != self._format:
-            drifts.add(Drift("breaking", path, f"format {self._format} -> plain string"))
+            severity: Literal["breaking", "additive"] = (
+                "breaking" if self._count >= ESTABLISHED else "additive"
+            )
+            drifts.add(Drift(severity, path, f"format {self._format} -> plain string"))
         if not self._explores():
             return
         if kind == "object":
-            keys = _kept_keys(value)
-            for key in self._required.difference(keys):
-                drifts.add(Drift("breaking", child_path(path, key), "missing (was always present)"))
-            for key in keys:
-                child = self._properties.get(key)
-                if child is None:
-                    new = f"new field: {json_type(value[key])}"
-                    drifts.add(Drift("additive", child_path(path, key), new))
-                else:
-                    child._diff(value[key], child_path(path, key), drifts)
+            self._diff_object(value, path, drifts)
         elif kind == "array":
             elements = value[:MAX_ITEMS]
             if self._items is not None:
@@ -352,6 +568,31 @@ class Shape:
             elif elements:
                 kinds = _type_label({json_type(e) for e in elements})
                 drifts.add(Drift("additive", items_path(path), f"new items: {kinds}"))
+
+    def _diff_object(self, value: dict[str, Any], path: str, drifts: set[Drift]) -> None:
+        properties, required, values = self._layout()
+        keys = _kept_keys(value)
+        if values is not None:
+            for key in keys:
+                if values._types:
+                    values._diff(value[key], child_path(path, key), drifts)
+                else:
+                    new = f"new entry: {json_type(value[key])}"
+                    drifts.add(Drift("additive", child_path(path, key), new))
+            return
+        for key in required.difference(keys):
+            if self._count >= ESTABLISHED:
+                drifts.add(Drift("breaking", child_path(path, key), "missing (was always present)"))
+            else:
+                why = f"missing (widened: was in all of only {self._count} object(s) seen)"
+                drifts.add(Drift("additive", child_path(path, key), why))
+        for key in keys:
+            child = properties.get(key)
+            if child is None:
+                new = f"new field: {json_type(value[key])}"
+                drifts.add(Drift("additive", child_path(path, key), new))
+            else:
+                child._diff(value[key], child_path(path, key), drifts)
 
 
 def _read_types(raw: Any, bad: Callable[[str], ValueError]) -> set[str]:

@@ -4,15 +4,17 @@ For a tool that declares no outputSchema, the contract is learned: every non-err
 classified (structured, JSON in text, prose, ...), its JSON is folded into a ``Shape``, and,
 when a contract was recorded earlier, each observation is compared with it. Breaking drift
 fails the call (so hypothesis shrinks it); additive drift is kept for the summary.
+
+A learned contract is "validated" only on evidence (``Evidence.assess``): inputs that differ
+in the arguments the tool declares, outputs that varied, no path whose type varies.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from .classify import Classified, OutputKind, classify
@@ -20,20 +22,53 @@ from .discover import ToolSpec
 from .infer import Drift, Shape
 
 JSON_KINDS: Final = frozenset({OutputKind.STRUCTURED, OutputKind.JSON_TEXT, OutputKind.JSON_ITEMS})
-VALIDATED_AT: Final = 3  # consistent observations on distinct inputs
+VALIDATED_AT: Final = 3  # consistent observations on inputs that differ in declared arguments
 
 DECLARED, VALIDATED, INFERRED, UNKNOWN = "declared", "validated", "inferred", "unknown"
 QUALITIES: Final = (DECLARED, VALIDATED, INFERRED, UNKNOWN)
 
+# Why a contract is not validated. Fixed sentences, no counts: they are written to the
+# snapshot file, which must not change when the server did not.
+NOTHING_OBSERVED: Final = "nothing to learn from: no JSON result was observed"
+NO_ARGUMENTS: Final = "not validated: the tool takes no arguments, so every call was the same input"
+FEW_INPUTS: Final = (
+    f"not validated: fewer than {VALIDATED_AT} inputs that differ in the arguments the tool "
+    "declares"
+)
+NEVER_VARIED: Final = "not validated: its output never varied, so it shows one value, not a shape"
+UNION: Final = "not validated: a path takes different types from call to call"
+BROKEN: Final = "not validated: this run broke the recorded contract"
+CONSISTENT: Final = (
+    f"consistent over {VALIDATED_AT} or more inputs that differ in declared arguments, "
+    "with outputs that varied"
+)
 
-def quality_of(*, declared: bool, observations: int, distinct_inputs: int, broken: bool) -> str:
-    if declared:
-        return DECLARED
-    if observations == 0:
-        return UNKNOWN
-    if distinct_inputs >= VALIDATED_AT and observations >= VALIDATED_AT and not broken:
-        return VALIDATED
-    return INFERRED
+
+@dataclass(frozen=True)
+class Evidence:
+    """What one run's JSON observations of a tool can vouch for."""
+
+    observations: int
+    distinct_inputs: int  # inputs that differ in the arguments the tool declares
+    distinct_outputs: int
+    takes_arguments: bool
+    unions: bool
+    broken: bool = False
+
+    def assess(self) -> tuple[str, str]:
+        """(quality, the reason for it), validated only where the evidence says so."""
+        if self.observations == 0:
+            return UNKNOWN, NOTHING_OBSERVED
+        for failed, reason in (
+            (self.broken, BROKEN),
+            (self.unions, UNION),
+            (not self.takes_arguments, NO_ARGUMENTS),
+            (self.distinct_inputs < VALIDATED_AT, FEW_INPUTS),
+            (self.distinct_outputs < 2, NEVER_VARIED),
+        ):
+            if failed:
+                return INFERRED, reason
+        return VALIDATED, CONSISTENT
 
 
 class RecordError(ValueError):
@@ -42,37 +77,38 @@ class RecordError(ValueError):
 
 @dataclass
 class RecordedContract:
-    """The ``output`` section of a tool's snapshot file."""
+    """The ``output`` section of a tool's snapshot file.
+
+    It holds only what changes when the contract changes: the output kinds, the quality and
+    its reason, the schema and the capped per-path counts (``seen``). Version 1 files also
+    had exact ``observations`` and ``distinct_inputs``; they are read and ignored.
+    """
 
     kinds: tuple[str, ...] = ()
-    observations: int = 0
-    distinct_inputs: int = 0
+    quality: str = UNKNOWN
+    basis: str = NOTHING_OBSERVED
     shape: Shape | None = None
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> RecordedContract:
         try:
             kinds = tuple(str(OutputKind(k).value) for k in data.get("kinds", ()))
-            observations = int(data.get("observations", 0))
-            distinct = int(data.get("distinct_inputs", 0))
+            quality = str(data.get("quality", INFERRED))
+            if quality not in (VALIDATED, INFERRED, UNKNOWN):
+                raise ValueError(f"quality {quality!r}")
+            basis = str(data.get("basis", ""))
             schema, seen = data.get("schema"), data.get("seen")
             shape = None if schema is None else Shape.from_record(schema, seen or {})
         except (TypeError, ValueError) as exc:
             raise RecordError(f"its 'output' section is not usable: {exc}") from None
-        return cls(kinds, observations, distinct, shape)
+        return cls(kinds, quality, basis, shape)
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "source": "inferred",
             "kinds": sorted(self.kinds),
-            "observations": self.observations,
-            "distinct_inputs": self.distinct_inputs,
-            "quality": quality_of(
-                declared=False,
-                observations=self.observations if self.shape else 0,
-                distinct_inputs=self.distinct_inputs,
-                broken=False,
-            ),
+            "quality": self.quality,
+            "basis": self.basis,
             "schema": None,
             "seen": {},
         }
@@ -82,22 +118,16 @@ class RecordedContract:
         return data
 
 
-def combine(base: RecordedContract | None, learned: RecordedContract) -> RecordedContract:
-    """``base`` with ``learned`` folded in; neither is changed."""
-    if base is None:
-        return learned
-    shape = copy.deepcopy(base.shape)
-    if learned.shape is not None:
-        if shape is None:
-            shape = copy.deepcopy(learned.shape)
-        else:
-            shape.merge(learned.shape)
-    return RecordedContract(
-        kinds=tuple(sorted(set(base.kinds) | set(learned.kinds))),
-        observations=base.observations + learned.observations,
-        distinct_inputs=base.distinct_inputs + learned.distinct_inputs,
-        shape=shape,
-    )
+def same_contract(recorded: Mapping[str, Any], learned: Mapping[str, Any]) -> bool:
+    """Whether two ``output`` sections state the same contract.
+
+    ``seen`` is left out: it is the evidence, and it moves with the inputs a run happened
+    to generate (a field seen 4 times in one run and 6 in another). Replacing a file only
+    for that would make every acceptance a noisy diff.
+    """
+    return {k: v for k, v in recorded.items() if k != "seen"} == {
+        k: v for k, v in learned.items() if k != "seen"
+    }
 
 
 @dataclass
@@ -110,7 +140,8 @@ class ToolObservations:
     strict: bool = False  # additive drift fails too (--mcp-strict)
     shape: Shape | None = None
     kinds: Counter[str] = field(default_factory=Counter)
-    inputs: set[str] = field(default_factory=set)
+    inputs: set[str] = field(default_factory=set)  # projected on the declared arguments
+    outputs: set[str] = field(default_factory=set)
     observations: int = 0
     unmirrored: int = 0
     structured: int = 0
@@ -123,6 +154,12 @@ class ToolObservations:
     @property
     def declared(self) -> bool:
         return isinstance(self.tool.output_schema, dict)
+
+    @property
+    def declared_arguments(self) -> frozenset[str]:
+        schema = self.tool.input_schema
+        properties = schema.get("properties") if isinstance(schema, dict) else None
+        return frozenset(properties) if isinstance(properties, dict) else frozenset()
 
     def observe(self, arguments: Mapping[str, Any], result: Mapping[str, Any]) -> list[Drift]:
         """Fold one result in; return the drift it shows against the record that fails it
@@ -137,7 +174,13 @@ class ToolObservations:
         if self.declared or seen.kind not in JSON_KINDS:
             return self._kind_drift(seen)
         self.observations += 1
-        self.inputs.add(json.dumps(arguments, sort_keys=True, default=repr))
+        # Inputs that differ only in arguments the tool does not declare are one input to
+        # it: they cannot vouch for a contract any more than the same call repeated.
+        declared = self.declared_arguments
+        projected = {k: v for k, v in arguments.items() if k in declared}
+        self.inputs.add(json.dumps(projected, sort_keys=True, default=repr))
+        if len(self.outputs) < 2:  # only "did it ever vary" matters
+            self.outputs.add(json.dumps(seen.value, sort_keys=True))
         if self.shape is None:
             self.shape = Shape()
         self.shape.observe(seen.value)
@@ -166,33 +209,46 @@ class ToolObservations:
 
     # -- what the run learned --------------------------------------------------------------
 
-    @property
-    def quality(self) -> str:
-        if self.declared:
-            return DECLARED
-        observations, distinct = self.observations, len(self.inputs)
-        if self.recorded is not None and self.checking:
-            observations += self.recorded.observations
-            distinct += self.recorded.distinct_inputs
-        return quality_of(
-            declared=False,
-            observations=observations,
-            distinct_inputs=distinct,
+    def unions(self) -> list[tuple[str, str]]:
+        """Paths that took different non-null types in this run's results."""
+        return self.shape.unions() if self.shape is not None else []
+
+    def evidence(self) -> Evidence:
+        return Evidence(
+            observations=self.observations,
+            distinct_inputs=len(self.inputs),
+            distinct_outputs=len(self.outputs),
+            takes_arguments=bool(self.declared_arguments),
+            unions=bool(self.unions()),
             broken=bool(self.breaking),
         )
 
-    def learned(self) -> RecordedContract:
-        """This run's observations alone, as a contract to record."""
-        return RecordedContract(
-            kinds=tuple(sorted(self.kinds)),
-            observations=self.observations,
-            distinct_inputs=len(self.inputs),
-            shape=self.shape,
-        )
+    @property
+    def assessment(self) -> tuple[str, str]:
+        """(quality, reason) of the tool's output contract after this run."""
+        if self.declared:
+            return DECLARED, "the server declares an outputSchema"
+        quality, reason = self.evidence().assess()
+        recorded = self.recorded if self.checking else None
+        # A run with fewer inputs (CI) that contradicts nothing leaves the recorded evidence
+        # standing; one that learned nothing keeps the recorded word.
+        short = quality == UNKNOWN or (quality == INFERRED and reason == FEW_INPUTS)
+        if recorded is not None and recorded.quality == VALIDATED and short:
+            return VALIDATED, recorded.basis or CONSISTENT
+        if quality == UNKNOWN and recorded is not None and recorded.shape is not None:
+            return recorded.quality, recorded.basis
+        return quality, reason
 
-    def merged(self) -> RecordedContract:
-        """The recorded contract with this run's observations folded in (accepting them)."""
-        return combine(self.recorded, self.learned())
+    @property
+    def quality(self) -> str:
+        return self.assessment[0]
+
+    def learned(self) -> RecordedContract:
+        """This run's observations alone, as the contract to record: accepting replaces."""
+        quality, reason = replace(self.evidence(), broken=False).assess()
+        return RecordedContract(
+            kinds=tuple(sorted(self.kinds)), quality=quality, basis=reason, shape=self.shape
+        )
 
     def warnings(self) -> list[str]:
         """Output-format consistency: what a reader of this tool's results would trip on."""
@@ -211,4 +267,12 @@ class ToolObservations:
         if len(self.kinds) > 1:
             mix = ", ".join(f"{kind} x{n}" for kind, n in sorted(self.kinds.items()))
             found.append(f"its output kind changes from call to call: {mix}")
+        found += [union_warning(path, types) for path, types in self.unions()]
         return found
+
+
+def union_warning(path: str, types: str) -> str:
+    return (
+        f"{path} is {types} from call to call: more often a bug than a contract; the "
+        "contract is not validated and --mcp-export-schemas will not propose it"
+    )

@@ -7,23 +7,29 @@ drift gate) and ``output`` (what it returns: declared, or inferred from observat
   overwritten, only checked.
 - ci (the ``CI`` environment variable is set): nothing is written; a missing section fails.
 - update (``--mcp-snapshot-update``): this run's sections replace the recorded ones (the
-  output contract merged with this run's observations), and files of tools the server no
-  longer lists are pruned, but only when every tool of that server ran (some item of it)
-  and the removed tool's own drift item ran: under ``-k`` nothing is pruned by accident.
+  output contract is re-learned from this run's observations alone: accepting replaces),
+  and files of tools the server no longer lists are pruned, but only when every tool of
+  that server ran (some item of it) and the removed tool's own drift item ran: under ``-k``
+  nothing is pruned by accident. An output contract that states the same thing as the
+  recorded one keeps the recorded file, evidence counts included: no change, no diff.
 
 Writes are queued and flushed once, at session end, so a run stopped half-way writes nothing.
-The flush holds a lock on the snapshot folder and folds this run's observations into what is
-on disk *then*, so two runs updating the same contracts at once lose nothing.
+The flush holds a lock on the snapshot folder and reads each file again under it. A file that
+another run changed since this one read it is left alone and reported: under replace
+semantics writing over it would silently undo the other run's acceptance (an update) or
+overwrite what it recorded (a local run only fills in sections still missing).
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 from .discover import ServerSurface, ToolSpec
-from .observe import RecordedContract, RecordError, ToolObservations, combine
+from .observe import RecordedContract, RecordError, ToolObservations, same_contract
 from .snapshot import SnapshotError, SnapshotStore, dumps, write_atomic
 
 RECORD, CI, UPDATE = "record", "ci", "update"
@@ -75,10 +81,17 @@ class _Learned:
     def resolve(self, on_disk: Any) -> dict[str, Any]:
         if self.declared or self.contract is None:
             return {"source": "declared", "quality": "declared"}
-        base = None
+        contract = self.contract
         if isinstance(on_disk, dict) and on_disk.get("source") == "inferred":
-            base = RecordedContract.from_data(on_disk)
-        return combine(base, self.contract).to_data()
+            recorded = RecordedContract.from_data(on_disk)
+            if recorded.shape is not None and contract.shape is not None:
+                shape = copy.deepcopy(contract.shape)
+                shape.settle(recorded.shape)
+                contract = dataclasses.replace(contract, shape=shape)
+        learned = contract.to_data()
+        if isinstance(on_disk, dict) and same_contract(on_disk, learned):
+            return on_disk  # the same contract: its recorded evidence stays, byte for byte
+        return learned
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -104,6 +117,9 @@ class _Pending:
     server_name: str
     tool_name: str
     sections: dict[str, Any] = field(default_factory=dict)
+    # The file as this run read it (None: absent); only known when this run read it.
+    base: dict[str, Any] | None = None
+    base_known: bool = False
 
 
 @dataclass
@@ -119,6 +135,7 @@ class Recorder:
     pruned: list[Path] = field(default_factory=list)
     exported: list[Path] = field(default_factory=list)
     unwritten: list[str] = field(default_factory=list)  # files changed under us, left alone
+    not_exported: list[str] = field(default_factory=list)  # proposals refused, and why
     _pending: dict[tuple[str, str], _Pending] = field(default_factory=dict)
     _loaded: dict[tuple[str, str], dict[str, Any] | None] = field(default_factory=dict)
     _known: dict[str, bool] = field(default_factory=dict)
@@ -192,9 +209,10 @@ class Recorder:
         """Queue a section: in record mode only a missing one, in update mode always."""
         if self.mode == CI or (self.mode == RECORD and recorded):
             return
-        pending = self._pending.setdefault(
-            (server, tool.node_name), _Pending(surface.name, tool.name)
-        )
+        key = (server, tool.node_name)
+        pending = self._pending.setdefault(key, _Pending(surface.name, tool.name))
+        if key in self._loaded and not pending.base_known:
+            pending.base, pending.base_known = self._loaded[key], True
         pending.sections[section] = value
 
     def finish_tool(self, surface: ServerSurface, server: str, obs: ToolObservations) -> None:
@@ -203,7 +221,7 @@ class Recorder:
         self.ran.add((server, obs.tool.node_name))
         if not obs.passed:
             return
-        # Under update the file's contract is folded in at flush: merged, as on disk then.
+        # Resolved at flush against the file as it is then (an unchanged contract keeps it).
         learned = _Learned(obs.declared, None if obs.declared else obs.learned())
         self.queue(surface, server, obs.tool, "output", learned, recorded=obs.has_record)
 
@@ -228,8 +246,7 @@ class Recorder:
         """Write what was queued; under update, prune servers whose every tool ran.
 
         ``listed`` holds each server's listed tools (node names). Under the folder's lock,
-        each file is read again and this run's sections are merged into it as it is now:
-        another run may have written it since this one started.
+        each file is read again: another run may have written it since this one started.
         """
         if not self._pending and self.mode != UPDATE:
             return
@@ -241,9 +258,12 @@ class Recorder:
     def _write_pending(self) -> None:
         for (server, tool), pending in sorted(self._pending.items()):
             try:
-                on_disk = self._read(server, tool) or {}
+                current = self._read(server, tool)
+                on_disk = current or {}
                 data = dict(on_disk)
                 for section, value in pending.sections.items():
+                    if self.mode == RECORD and section in on_disk:
+                        continue  # recorded by another run meanwhile: a local run never overwrites
                     if isinstance(value, _Learned):
                         value = value.resolve(on_disk.get(section))
                     data[section] = value
@@ -251,6 +271,13 @@ class Recorder:
                 self.unwritten.append(f"{self.path(server, tool)}: {exc}")
                 continue
             data.update(server=pending.server_name, tool=pending.tool_name)
+            changed_meanwhile = pending.base_known and _content(current) != _content(pending.base)
+            if self.mode == UPDATE and changed_meanwhile and _content(data) != _content(current):
+                self.unwritten.append(
+                    f"{self.path(server, tool)}: another run changed it since this run read it; "
+                    "run the update again to accept what this server returns now"
+                )
+                continue
             if self.store.write(server, tool, data):
                 self.written.append(self.path(server, tool))
         self._pending.clear()
@@ -275,6 +302,8 @@ class Recorder:
                     "tool": tool,
                     "server_name": pending.server_name,
                     "tool_name": pending.tool_name,
+                    "base": pending.base,
+                    "base_known": pending.base_known,
                     "sections": {
                         name: value.to_data() if isinstance(value, _Learned) else value
                         for name, value in pending.sections.items()
@@ -293,6 +322,8 @@ class Recorder:
             pending = self._pending.setdefault(
                 (entry["server"], entry["tool"]), _Pending(entry["server_name"], entry["tool_name"])
             )
+            if entry["base_known"] and not pending.base_known:
+                pending.base, pending.base_known = entry["base"], True
             for name, value in entry["sections"].items():
                 is_learned = isinstance(value, dict) and value.get(LEARNED_KEY) is True
                 pending.sections[name] = _Learned.from_data(value) if is_learned else value
@@ -301,34 +332,57 @@ class Recorder:
         return {server: set(tools) for server, tools in handed["listed"].items()}
 
 
+def _content(data: dict[str, Any] | None) -> dict[str, Any] | None:
+    # What a file says, apart from the version stamp the store adds on every write.
+    if data is None:
+        return None
+    return {k: v for k, v in data.items() if k != "format_version"}
+
+
 SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 
 
-def proposed_output_schema(obs: ToolObservations) -> dict[str, Any] | None:
-    """The outputSchema a tool without one could declare, from everything observed so far."""
+def proposed_output_schema(obs: ToolObservations) -> tuple[dict[str, Any] | None, str | None]:
+    """The outputSchema a tool without one could declare, or why none is proposed.
+
+    It is the recorded contract when this run checked against one (a CI run with fewer
+    inputs proposes what was accepted, not what it happened to see), else what this run
+    learned. A path that took different types is never proposed: declaring
+    ``number | string`` would make a probable bug the tool's promise.
+    """
     if obs.declared:
-        return None
-    contract = obs.merged()
+        return None, None
+    contract = obs.learned()
+    recorded = obs.recorded
+    if recorded is not None and recorded.shape is not None and (obs.checking or not contract.shape):
+        contract = recorded
     if contract.shape is None:
-        return None
+        return None, None
+    unions = contract.shape.unions()
+    if unions:
+        paths = ", ".join(f"{path} is {types}" for path, types in unions)
+        return None, f"{obs.tool.name}: not exported: {paths} (make it one type, or declare it)"
+    quality, basis = obs.assessment
     return {
         "$schema": SCHEMA_DIALECT,
         **contract.shape.to_schema(),
         "description": (
             f"Proposed outputSchema for tool {obs.tool.name!r}, inferred by pytest-mcp-contracts "
-            f"from {contract.observations} observations on {contract.distinct_inputs} distinct "
-            f"inputs (quality: {obs.quality}). Review it, declare it on the tool, and return the "
+            f"(quality: {quality}: {basis}). Review it, declare it on the tool, and return the "
             "same value as structuredContent."
         ),
-    }
+    }, None
 
 
 def export_proposals(recorder: Recorder, folder: Path) -> list[Path]:
-    """Write one proposed outputSchema per undeclared tool with something learned."""
+    """Write one proposed outputSchema per undeclared tool with something learned; the tools
+    left out, and why, go to ``recorder.not_exported``."""
     written = []
     exports = SnapshotStore(folder)
     for (server, tool), obs in sorted(recorder.tools.items()):
-        schema = proposed_output_schema(obs)
+        schema, refused = proposed_output_schema(obs)
+        if refused is not None:
+            recorder.not_exported.append(refused)
         if schema is None:
             continue
         path = exports.path_for(server, tool)

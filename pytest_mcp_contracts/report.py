@@ -308,6 +308,16 @@ def workers_summary_lines(facts: dict[str, Any], recorder: Recorder) -> list[str
         lines += stray_stdout_lines(
             entry.get("startup_stdout", (0, [])), entry.get("between_calls_stdout", (0, []))
         )
+        varying = [
+            f"    {shown(tool['name'])} {v['path']}: {v['types']}"
+            for tool in entry["tools"]
+            for v in (tool.get("output") or {}).get("varying_types", [])
+        ]
+        if varying:
+            lines.append(
+                "  types that vary from call to call (probably bugs; not validated, not exported):"
+            )
+            lines += varying
     return lines + _written_lines(recorder)
 
 
@@ -333,8 +343,7 @@ def _contract_lines(
             obs = observed.get(tool.node_name)
             basis = ""
             if obs is not None and obs.ran and qualities[tool.name] in (VALIDATED, INFERRED):
-                recorded = obs.recorded.observations if obs.recorded else 0
-                basis = f" ({recorded} recorded + {obs.observations} new observations)"
+                basis = f" ({obs.observations} observations this run; {obs.assessment[1]})"
             coverage = server.input_coverage.get(tool.name)
             inputs = f"; {coverage_line(coverage)}" if coverage else ""
             per_tool.append(
@@ -348,6 +357,7 @@ def _contract_lines(
         f"{_share(counts[DECLARED] + counts[VALIDATED], total)}",
         *per_tool,
     ]
+    lines += _evidence_lines(observed)
     lines += _drift_lines(server.node_name, observed, recorder, command)
     stale = recorder.stale(server.node_name, surface)
     if stale and recorder.mode != "update":
@@ -381,6 +391,31 @@ def _answers(server: ManagedServer, tool: str) -> str:
             "where the protocol asks for isError"
         )
     return "; " + "; ".join(parts) if parts else ""
+
+
+def _evidence_lines(observed: dict[str, ToolObservations]) -> list[str]:
+    """Where an inferred contract cannot be trusted yet: paths that changed type from call
+    to call, and contracts whose observations do not amount to evidence."""
+    ran = sorted((obs for obs in observed.values() if obs.ran), key=lambda o: o.tool.name)
+    lines = []
+    unions = [(obs, path, types) for obs in ran for path, types in obs.unions()]
+    if unions:
+        lines.append(
+            "types that vary from call to call (probably bugs; not validated, not exported):"
+        )
+        lines += [f"  {shown(obs.tool.name)} {path}: {types}" for obs, path, types in unions]
+    weak = [
+        (obs, obs.assessment[1])
+        for obs in ran
+        if obs.quality == INFERRED and not obs.unions() and not obs.breaking
+    ]
+    if weak:
+        lines.append("inferred but not validated:")
+        lines += [
+            f"  {shown(obs.tool.name)}: {reason.removeprefix('not validated: ')}"
+            for obs, reason in weak
+        ]
+    return lines
 
 
 DRIFT_ORDER = ("breaking", "review", "additive", "cosmetic")
@@ -424,6 +459,9 @@ def _written_lines(recorder: Recorder) -> list[str]:
             lines.append(f"{verb} {len(paths)} file(s):")
             lines += [f"  {_relative(path)}" for path in paths]
     if recorder.unwritten:
-        lines.append("not written (the file became unusable during the run; left as it is):")
+        lines.append("not written (left as it is):")
         lines += [f"  {problem}" for problem in recorder.unwritten]
+    if recorder.not_exported:
+        lines.append("proposals not exported:")
+        lines += [f"  {why}" for why in recorder.not_exported]
     return lines

@@ -85,6 +85,8 @@ def server_facts(
             if obs is not None and obs.ran:
                 output = {
                     "quality": obs.quality,
+                    "basis": obs.assessment[1],
+                    "varying_types": [{"path": p, "types": t} for p, t in obs.unions()],
                     "kinds": dict(sorted(obs.kinds.items())),
                     "observations": obs.observations,
                     "drift": _drift_pairs([*obs.breaking.values(), *obs.additive.values()]),
@@ -243,12 +245,16 @@ def _output(tool: Facts) -> dict[str, Any]:
         source = "inferred"
     else:
         source = None
-    return {
+    output: dict[str, Any] = {
         "source": source,
         "quality": quality,
         "kinds": dict(observed["kinds"]) if observed else {},
         "observations": int(observed["observations"]) if observed else 0,
     }
+    if observed and "basis" in observed:
+        output["basis"] = str(observed["basis"])
+        output["varying_types"] = list(observed.get("varying_types", []))
+    return output
 
 
 def _drift_class(severity: str) -> str:

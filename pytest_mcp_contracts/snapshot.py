@@ -17,7 +17,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
-FORMAT_VERSION: Final = 1
+# 2: inferred output sections keep capped per-path counts and a quality reason, and no
+# longer exact observation counts (issue 15). Version 1 files are still read as they are;
+# --mcp-snapshot-update rewrites them as version 2.
+FORMAT_VERSION: Final = 2
+READABLE_VERSIONS: Final = (1, 2)
 SUFFIX: Final = ".json"
 
 
@@ -96,10 +100,11 @@ class SnapshotStore:
         if not isinstance(data, dict):
             raise SnapshotError(path, "not a JSON object")
         version = data.get("format_version")
-        if version != FORMAT_VERSION:
+        if type(version) is not int or version not in READABLE_VERSIONS:
             raise SnapshotError(
                 path,
-                f"format_version {version!r}; this plugin reads version {FORMAT_VERSION}",
+                f"format_version {version!r}; this plugin reads versions "
+                f"{', '.join(map(str, READABLE_VERSIONS))}",
             )
         return data
 

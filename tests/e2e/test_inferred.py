@@ -39,7 +39,7 @@ def test_first_run_records_one_reviewable_file_per_tool(
     record = json.loads(files["get_item.json"])
     assert files["get_item.json"].decode() == json.dumps(record, sort_keys=True, indent=2) + "\n"
     output = record["output"]
-    assert record["format_version"] == 1 and record["tool"] == "get_item"
+    assert record["format_version"] == 2 and record["tool"] == "get_item"
     assert output["source"] == "inferred" and output["kinds"] == ["json-text"]
     assert output["quality"] == "validated"
     schema = output["schema"]
@@ -47,7 +47,9 @@ def test_first_run_records_one_reviewable_file_per_tool(
     assert schema["properties"]["updated"]["format"] == "date-time"
     # `note` is only there for even ids: optional, and its frequency is kept.
     assert "note" not in schema["required"] and {"id", "name", "price"} <= set(schema["required"])
-    assert 0 < output["seen"]["$.note"] < output["seen"]["$"] == output["observations"]
+    # Counts are capped at 10 (enough to break on) and exact observation counts are not kept:
+    # they would change the file on every run.
+    assert output["seen"]["$"] == output["seen"]["$.note"] == 10 and "observations" not in output
     assert json.loads(files["describe.json"])["output"]["quality"] == "unknown"
     result.stdout.fnmatch_lines(
         [
@@ -125,8 +127,9 @@ def test_update_accepts_drift_and_the_next_run_passes(
         passed=4
     )
     accepted = json.loads(snapshot_bytes(pytester.path)["get_item.json"])["output"]
-    assert accepted["observations"] > first["observations"]
-    assert accepted["schema"]["properties"]["price"]["type"] == ["number", "string"]
+    # Accepting replaces: the contract is what the accepted run observed, not a merge.
+    assert first["schema"]["properties"]["price"]["type"] == "number"
+    assert accepted["schema"]["properties"]["price"]["type"] == "string"
     run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=4)
 
 
@@ -247,9 +250,13 @@ def test_exported_schemas_validate_what_they_were_learned_from(
     exported = pytester.path / "proposals" / "inferred"
     assert sorted(p.name for p in exported.glob("*.json")) == [
         "get_item.json",
-        "list_items.json",
         "raw_structured.json",
     ]
+    # One item comes back as a JSON object, several as one block each (an array): a root
+    # that is sometimes an object and sometimes an array is never proposed as a schema.
+    result.stdout.fnmatch_lines(
+        ["proposals not exported:", "  list_items: not exported: $ is array | object *"]
+    )
     schema = json.loads((exported / "get_item.json").read_text())
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert "quality: validated" in schema["description"]

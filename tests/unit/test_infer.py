@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from pytest_mcp_contracts.infer import (
+    ESTABLISHED,
     MAX_DEPTH,
-    MAX_ITEMS,
     MAX_PROPERTIES,
     Drift,
     Shape,
@@ -22,7 +22,7 @@ from pytest_mcp_contracts.infer import (
     items_path,
 )
 
-ALLOWED_KEYWORDS = {"type", "properties", "required", "items", "format"}
+ALLOWED_KEYWORDS = {"type", "properties", "required", "items", "format", "additionalProperties"}
 
 ORDERS: list[dict[str, Any]] = [
     {
@@ -92,7 +92,7 @@ ORDERS_SCHEMA = {
 ORDERS_SEEN = {
     "$": 3,
     '$["receipt url"]': 1,
-    "$.coupon": 3,
+    "$.coupon": 1,  # non-null values: the evidence for its type
     "$.customer": 3,
     "$.customer.email": 3,
     "$.customer.name": 3,
@@ -123,7 +123,7 @@ def keywords(schema: Any) -> Iterator[str]:
             if key == "properties":
                 for prop in sub.values():
                     yield from keywords(prop)
-            elif key == "items":
+            elif key in ("items", "additionalProperties"):
                 yield from keywords(sub)
 
 
@@ -327,7 +327,15 @@ def _edit(change: Callable[[dict[str, Any], dict[str, Any]], None]) -> tuple[Any
         (lambda sch, seen: sch["properties"]["id"].update(format="date"), "format 'date'"),
         (lambda sch, seen: sch["properties"]["placed"].update(format="ipv4"), "format 'ipv4'"),
         (lambda sch, seen: sch["required"].append("nope"), "required must list"),
-        (lambda sch, seen: sch["required"].remove("id"), "required must be exactly"),
+        (lambda sch, seen: seen.update({"$.id": 0}), "a count of 0 for a path that was not"),
+        (
+            lambda sch, seen: sch.update(additionalProperties={"type": "string"}),
+            "additionalProperties and no properties",
+        ),
+        (
+            lambda sch, seen: sch["properties"]["id"].update(additionalProperties={}),
+            "not an object",
+        ),
         (
             lambda sch, seen: (
                 sch["properties"]["tags"].update(items={}) or seen.update({"$.tags[]": 1})
@@ -387,7 +395,13 @@ def order(**changes: Any) -> dict[str, Any]:
         (order(items=[{"sku": "A", "price": 7, "qty": 1}]), []),  # integer where number
         (
             order(items=[{"sku": "A", "price": 1, "qty": 1.5}]),
-            [Drift("breaking", "$.items[].qty", "integer -> number")],
+            [
+                Drift(
+                    "additive",
+                    "$.items[].qty",
+                    "integer -> number (widened: only whole numbers were seen)",
+                )
+            ],
         ),
         (order(customer=None), [Drift("breaking", "$.customer", "object -> null")]),
         (order(coupon=5), [Drift("breaking", "$.coupon", "string | null -> integer")]),
@@ -400,7 +414,126 @@ def order(**changes: Any) -> dict[str, Any]:
     ],
 )
 def test_diff(value: Any, expected: list[Drift]) -> None:
-    assert learned(*ORDERS).diff(value) == expected
+    # Ten of each order: every path has the evidence to break (coupon is a string 10 times).
+    assert learned(*ORDERS * 10).diff(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (
+            order(id="DROP"),
+            "$.id: missing (widened: was in all of only 3 object(s) seen)",
+        ),
+        (
+            order(items=[{"sku": "A", "price": "10", "qty": 1}]),
+            "$.items[].price: number -> string (widened: only 3 value(s) were seen)",
+        ),
+        (
+            order(placed="yesterday"),
+            "$.placed: format date-time -> plain string",
+        ),
+    ],
+)
+def test_differences_from_few_observations_widen(value: Any, expected: str) -> None:
+    drifts = learned(*ORDERS).diff(value)
+    assert [(d.severity, str(d)) for d in drifts] == [("additive", expected)]
+
+
+def test_a_type_where_only_null_was_seen_widens_however_often() -> None:
+    shape = learned(*[{"reason": None}] * 50)
+    assert shape.seen() == {"$": ESTABLISHED, "$.reason": 0}
+    assert shape.diff({"reason": "out of stock"}) == [
+        Drift("additive", "$.reason", "null -> string (widened: only null was seen)")
+    ]
+    # Once a string was seen often enough, a number there is a break.
+    shape = learned(*[{"reason": "x"}] * ESTABLISHED, {"reason": None})
+    assert shape.diff({"reason": 3}) == [Drift("breaking", "$.reason", "string | null -> integer")]
+    assert learned(*[{"reason": "x"}] * (ESTABLISHED - 1)).diff({"reason": 3})[0].severity == (
+        "additive"
+    )
+
+
+def test_evidence_survives_the_record() -> None:
+    shape = learned(*ORDERS * 10)
+    restored = Shape.from_record(shape.to_schema(), shape.seen())
+    assert max(restored.seen().values()) == ESTABLISHED
+    for value in (order(id="DROP"), order(coupon=5), order(items=[{"sku": "A", "qty": 1.5}])):
+        assert restored.diff(value) == shape.diff(value)
+
+
+# -- maps ----------------------------------------------------------------------------------
+
+ENV_A = {"HOME": "/root", "PATH": "/usr/bin", "OLDPWD": "/tmp", "SHELL": "/bin/sh", "_": "x"}
+ENV_B = {"HOME": "/home/ci", "PATH": "/bin", "CI": "true", "GITHUB_SHA": "abc", "LANG": "C"}
+
+
+@pytest.mark.parametrize(
+    ("values", "value_schema"),
+    [
+        ([{"env": ENV_A}] * 5, {"type": "string"}),  # environment variable names
+        (
+            [{"env": {"17": {"n": 1}, "4": {"n": 2}}}],
+            {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+        ),  # numeric ids
+        ([{"env": {"2026-11-01": 3, "2026-11-02": 4.5}}], {"type": "number"}),  # dates
+        ([{"env": {f"user{i}": i for i in range(25)}}], {"type": "integer"}),  # many keys
+        (
+            [{"env": {"ann": 1, "bo": 2}}, {"env": {"cy": 3}}, {"env": {"di": 1, "ed": 2}}],
+            {"type": "integer"},
+        ),  # keys that come and go, none in every object
+    ],
+    ids=["env", "ids", "dates", "many", "varying"],
+)
+def test_objects_keyed_by_data_are_learned_as_maps(
+    values: list[Any], value_schema: dict[str, Any]
+) -> None:
+    shape = learned(*values)
+    env = shape.to_schema()["properties"]["env"]
+    assert env == {"type": "object", "additionalProperties": value_schema}
+    restored = Shape.from_record(shape.to_schema(), shape.seen())
+    assert restored.to_schema() == shape.to_schema()
+    assert "$.env{}" in restored.seen()
+
+
+def test_a_map_accepts_other_keys_and_checks_every_value() -> None:
+    shape = Shape.from_record(*_record(learned(*[{"env": ENV_A}] * 10)))
+    assert shape.diff({"env": ENV_B}) == []
+    assert shape.diff({"env": {}}) == []
+    assert shape.diff({"env": {"HOME": 1}}) == [
+        Drift("breaking", "$.env.HOME", "string -> integer")
+    ]
+
+
+def _record(shape: Shape) -> tuple[Any, Any]:
+    return json.loads(json.dumps([shape.to_schema(), shape.seen()]))  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        ORDERS,  # names, values of different types
+        [{"ID": 1, "NAME": "x", "PRICE": 2.5, "TAGS": []}] * 3,  # upper case, mixed types
+        [{"a": 1, "b": 2}, {"a": 3}],  # few keys, one in every object
+    ],
+    ids=["orders", "upper-case-record", "optional-field"],
+)
+def test_records_stay_records(values: list[Any]) -> None:
+    schema = learned(*values).to_schema()
+    assert "additionalProperties" not in json.dumps(schema)
+    assert schema["properties"]
+
+
+# -- types that vary -----------------------------------------------------------------------
+
+
+def test_paths_with_more_than_one_non_null_type_are_unions() -> None:
+    shape = learned(
+        {"total": 1, "n": 1, "note": None, "items": [{"v": {"a": 1}}]},
+        {"total": "1,000", "n": 2.5, "note": "x", "items": [{"v": "a"}]},
+    )
+    assert shape.unions() == [("$.items[].v", "object | string"), ("$.total", "integer | string")]
+    assert learned({"a": 1}, {"a": 2.5}, {"a": None}).unions() == []
 
 
 def test_diff_is_sorted_by_path_and_deduplicated() -> None:
@@ -410,7 +543,7 @@ def test_diff_is_sorted_by_path_and_deduplicated() -> None:
         alpha=[],
         items=[{"sku": 1, "price": 1, "qty": 1}, {"sku": 2, "price": 1, "qty": 1}],
     )
-    drifts = learned(*ORDERS).diff(value)
+    drifts = learned(*ORDERS * 10).diff(value)
     assert [str(d) for d in drifts] == [
         "$.alpha: new field: array",
         "$.id: missing (was always present)",
@@ -466,9 +599,11 @@ def test_learned_schema_accepts_every_observation(values: list[Any], split: int)
         assert shape.diff(value) == []
     merged = learned(*values[:split])
     merged.merge(learned(*values[split:]))
-    assert merged == shape
-    record = json.loads(json.dumps([schema, shape.seen()]))
-    assert Shape.from_record(*record) == shape
+    assert merged.to_schema() == schema and merged.seen() == shape.seen()
+    restored = Shape.from_record(*json.loads(json.dumps([schema, shape.seen()])))
+    assert (restored.to_schema(), restored.seen()) == (schema, shape.seen())
+    for value in values:
+        assert restored.diff(value) == []
 
 
 # -- bounds --------------------------------------------------------------------------------
@@ -510,11 +645,12 @@ def test_huge_arrays_are_sampled() -> None:
 
     shape = _timed(work)
     assert shape.to_schema() == {"type": "array", "items": {"type": "integer"}}
-    assert shape.seen() == {"$": 1, "$[]": MAX_ITEMS}
+    assert shape.seen() == {"$": 1, "$[]": ESTABLISHED}  # counts are capped
 
 
 def test_huge_objects_keep_the_first_keys_in_sorted_order() -> None:
-    value = {f"k{i:06d}": i for i in reversed(range(100_000))}
+    # Values of two types, so it is a record, not a map.
+    value = {f"k{i:06d}": i if i % 2 else str(i) for i in reversed(range(100_000))}
     shape = _timed(lambda: learned(value))
     properties = shape.to_schema()["properties"]
     assert list(properties) == [f"k{i:06d}" for i in range(MAX_PROPERTIES)]
@@ -524,3 +660,48 @@ def test_huge_objects_keep_the_first_keys_in_sorted_order() -> None:
 def test_huge_strings_get_no_format() -> None:
     value = "https://example.com/" + "a" * 10_000_000
     assert _timed(lambda: learned(value)).to_schema() == {"type": "string"}
+
+
+# -- accepting: what a run without the evidence keeps from the record -----------------------
+
+
+def _settled(recorded: list[Any], run: list[Any]) -> dict[str, Any]:
+    shape = learned(*run)
+    shape.settle(Shape.from_record(*_record(learned(*recorded))))
+    return shape.to_schema()
+
+
+def test_a_run_with_thin_evidence_keeps_what_the_record_knew() -> None:
+    recorded = [{"reason": "x", "n": 1.5, "tags": ["a"], "opt": 1}] + [
+        {"reason": None, "n": 2, "tags": []} for _ in range(30)
+    ]
+    # A short run: reason only null, whole numbers, arrays empty, `opt` never there.
+    run = [{"reason": None, "n": 2, "tags": []} for _ in range(3)]
+    assert _settled(recorded, run) == learned(*recorded).to_schema()
+
+
+def test_a_run_with_the_evidence_decides() -> None:
+    recorded = [{"id": n, "old": "x", "kind": "a"} for n in range(20)]
+    run = [{"id": n, "new": "y", "kind": "b"} for n in range(ESTABLISHED)]
+    assert _settled(recorded, run) == {
+        "type": "object",
+        "properties": {
+            "id": {"type": "integer"},
+            "kind": {"type": "string"},
+            "new": {"type": "string"},
+        },
+        "required": ["id", "kind", "new"],
+    }
+    # Fewer objects than ESTABLISHED: `old` stays, as optional; `new` is new and required.
+    thin = _settled(recorded, run[:3])
+    assert sorted(thin["properties"]) == ["id", "kind", "new", "old"]
+    assert thin["required"] == ["id", "kind", "new"]
+
+
+def test_a_thin_run_that_saw_a_new_type_replaces_rather_than_blends() -> None:
+    recorded = [{"total": n} for n in range(20)]
+    assert _settled(recorded, [{"total": "1,000"}] * 3) == {
+        "type": "object",
+        "properties": {"total": {"type": "string"}},
+        "required": ["total"],
+    }

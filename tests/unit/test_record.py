@@ -13,25 +13,32 @@ import time
 from pathlib import Path
 
 from pytest_mcp_contracts.discover import ServerSurface, ToolSpec
-from pytest_mcp_contracts.record import UPDATE, Recorder
-from pytest_mcp_contracts.snapshot import SnapshotStore
+from pytest_mcp_contracts.record import RECORD, UPDATE, Recorder
+from pytest_mcp_contracts.snapshot import FORMAT_VERSION, SnapshotStore
 
 SCHEMA = {"type": "object", "properties": {"id": {"type": "integer"}}}
 TOOL = ToolSpec("get_item", "get_item", {"name": "get_item", "inputSchema": SCHEMA})
 SURFACE = ServerSurface("shop", "shop", "1.0", "2026-07-28", (TOOL,))
 
 
-def _run(store: SnapshotStore, ids: range, extra_field: str | None = None) -> Recorder:
+def _run(
+    store: SnapshotStore,
+    ids: range,
+    extra_field: str | None = None,
+    *,
+    mode: str = UPDATE,
+    id_field: str = "id",
+) -> Recorder:
     """One run of the tool that returned `{"id": n}` (plus an extra field) for each n."""
-    recorder = Recorder(store, UPDATE)
+    recorder = Recorder(store, mode)
     observations = recorder.start_tool("shop", TOOL)
     for n in ids:
-        item: dict[str, object] = {"id": n}
+        item: dict[str, object] = {id_field: n}
         if extra_field:
             item[extra_field] = "x"
         result = {"content": [{"type": "text", "text": json.dumps(item)}]}
         observations.observe({"id": n}, result)
-    observations.passed = True
+    observations.passed = not observations.breaking
     recorder.finish_tool(SURFACE, "shop", observations)
     return recorder
 
@@ -44,20 +51,115 @@ def _output(store: SnapshotStore) -> dict[str, object]:
     return output
 
 
-def test_two_overlapping_updates_lose_nothing(tmp_path: Path) -> None:
+def _properties(store: SnapshotStore) -> set[str]:
+    schema = _output(store)["schema"]
+    assert isinstance(schema, dict)
+    return set(schema["properties"])
+
+
+LISTED = {"shop": {"get_item"}}
+
+
+def test_an_update_replaces_the_contract_with_what_it_observed(tmp_path: Path) -> None:
+    store = SnapshotStore(tmp_path / "snaps")
+    _run(store, range(1, 20), "unit_price", mode=RECORD).flush(LISTED)
+    assert _properties(store) == {"id", "unit_price"}
+    # Renamed and accepted: the old name is gone, the new one is simply there.
+    _run(store, range(1, 20), "unit").flush(LISTED)
+    assert _properties(store) == {"id", "unit"}
+    assert _output(store)["schema"]["required"] == ["id", "unit"]  # type: ignore[index]
+    # Removed: a checking run now fails on it.
+    removed = _run(store, range(1, 20), mode=RECORD)
+    observed = removed.tools[("shop", "get_item")]
+    assert [str(d) for d in observed.breaking.values()] == ["$.unit: missing (was always present)"]
+
+
+def test_an_update_with_no_change_writes_nothing(tmp_path: Path) -> None:
+    store = SnapshotStore(tmp_path / "snaps")
+    first = _run(store, range(1, 40), "colour")
+    first.flush(LISTED)
+    assert first.written
+    path = store.path_for("shop", "get_item")
+    before, mtime = path.read_bytes(), path.stat().st_mtime_ns
+    # Other inputs, another count of them: the same contract, so the same bytes.
+    for ids in (range(100, 107), range(5, 200)):
+        again = _run(store, ids, "colour")
+        again.flush(LISTED)
+        assert again.written == [] and again.unwritten == []
+    assert path.read_bytes() == before and path.stat().st_mtime_ns == mtime
+    assert "observations" not in _output(store)
+
+
+def test_two_overlapping_updates_never_mix_and_the_second_says_so(tmp_path: Path) -> None:
     store = SnapshotStore(tmp_path / "snaps")
     # Both runs start before either writes: each read an empty folder.
     first = _run(store, range(1, 6), extra_field="colour")
     second = _run(store, range(10, 13), extra_field="size")
-    first.flush({"shop": {"get_item"}})
-    second.flush({"shop": {"get_item"}})
-    output = _output(store)
-    assert output["observations"] == 8
-    assert output["distinct_inputs"] == 8
-    schema = output["schema"]
-    assert isinstance(schema, dict)
-    # What each run learned is in the file: neither overwrote the other.
-    assert {"id", "colour", "size"} <= set(schema["properties"])
+    first.flush(LISTED)
+    second.flush(LISTED)
+    # Replacing the file the first run just accepted would silently undo that acceptance.
+    assert _properties(store) == {"id", "colour"}
+    assert second.written == []
+    assert len(second.unwritten) == 1
+    assert "another run changed it since this run read it" in second.unwritten[0]
+    # Run again, it reads what is there now and replaces it (with the evidence to drop
+    # `colour`: 15 objects without it).
+    third = _run(store, range(10, 25), extra_field="size")
+    third.flush(LISTED)
+    assert _properties(store) == {"id", "size"} and third.unwritten == []
+
+
+def test_two_overlapping_updates_that_agree_are_both_fine(tmp_path: Path) -> None:
+    store = SnapshotStore(tmp_path / "snaps")
+    first, second = _run(store, range(1, 30)), _run(store, range(40, 90))
+    first.flush(LISTED)
+    second.flush(LISTED)
+    assert first.written and second.written == [] and second.unwritten == []
+
+
+def test_two_overlapping_local_runs_keep_the_first_recording(tmp_path: Path) -> None:
+    store = SnapshotStore(tmp_path / "snaps")
+    first = _run(store, range(1, 6), extra_field="colour", mode=RECORD)
+    second = _run(store, range(10, 13), extra_field="size", mode=RECORD)
+    first.flush(LISTED)
+    second.flush(LISTED)
+    assert _properties(store) == {"id", "colour"}  # a local run never overwrites a contract
+
+
+def test_version_1_files_are_read_and_rewritten_only_by_an_update(tmp_path: Path) -> None:
+    store = SnapshotStore(tmp_path / "snaps")
+    path = store.path_for("shop", "get_item")
+    path.parent.mkdir(parents=True)
+    v1 = {
+        "format_version": 1,
+        "server": "shop",
+        "tool": "get_item",
+        "output": {
+            "source": "inferred",
+            "kinds": ["json-text"],
+            "observations": 50,
+            "distinct_inputs": 50,
+            "quality": "validated",
+            "schema": {
+                "type": "object",
+                "properties": {"id": {"type": "integer"}},
+                "required": ["id"],
+            },
+            "seen": {"$": 50, "$.id": 50},
+        },
+    }
+    text = json.dumps(v1, sort_keys=True, indent=2) + "\n"
+    path.write_text(text, encoding="utf-8")
+    checked = _run(store, range(1, 20), mode=RECORD)
+    assert checked.tools[("shop", "get_item")].breaking == {}
+    checked.flush(LISTED)
+    assert path.read_text(encoding="utf-8") == text
+    missing = _run(store, range(1, 20), id_field="key", mode=RECORD)
+    assert "$.id: missing (was always present)" in missing.tools[("shop", "get_item")].breaking
+    _run(store, range(1, 20)).flush(LISTED)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["format_version"] == FORMAT_VERSION == 2
+    assert "observations" not in data["output"] and data["output"]["quality"] == "validated"
 
 
 def test_flush_waits_for_a_writer_holding_the_folder_lock(tmp_path: Path) -> None:
@@ -76,7 +178,7 @@ def test_flush_waits_for_a_writer_holding_the_folder_lock(tmp_path: Path) -> Non
         os.close(fd)
     writer.join(timeout=10)
     assert not writer.is_alive()
-    assert _output(store)["observations"] == 3
+    assert _properties(store) == {"id"}
 
 
 def test_leftover_temporary_files_are_removed_at_the_next_flush(tmp_path: Path) -> None:
@@ -118,7 +220,7 @@ def test_a_writer_killed_mid_write_never_leaves_half_a_file(tmp_path: Path) -> N
         if path.exists():
             data = json.loads(path.read_text(encoding="utf-8"))
             assert data["blob"] in ("a" * 4_000_000, "b")
-            assert data["format_version"] == 1
+            assert data["format_version"] == FORMAT_VERSION
     # Whatever temporary file the kills left is hidden, and cleaned at the next flush.
     assert all(p.name.startswith(".") for p in root.glob("srv/*.tmp"))
     with SnapshotStore(root).locked():

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from pytest_mcp_contracts.report import rerun_command, shown
+from pathlib import Path
+
+from pytest_mcp_contracts.record import Recorder
+from pytest_mcp_contracts.report import rerun_command, shown, workers_summary_lines
+from pytest_mcp_contracts.snapshot import SnapshotStore
 
 
 def test_control_characters_in_names_are_escaped() -> None:
@@ -56,3 +60,23 @@ def test_the_suggested_command_leaves_out_the_runs_own_reports_workers_and_seed(
         ]
     )
     assert command == "pytest '--mcp-server=python -m shop' -k get_order --no-header"
+
+
+def test_the_xdist_summary_names_types_that_vary(tmp_path: Path) -> None:
+    tool = {"name": "quote", "output": {"varying_types": [{"path": "$.total", "types": "a | b"}]}}
+    quiet = {"name": "ping", "output": None}
+    entry = {
+        "started": True,
+        "name": "shop",
+        "protocol": "2026-07-28",
+        "tools": [tool, quiet],
+        "calls": 9,
+        "error_results": 0,
+        "restarts": 0,
+    }
+    lines = workers_summary_lines({"servers": [entry]}, Recorder(SnapshotStore(tmp_path), "ci"))
+    assert lines == [
+        "shop (protocol 2026-07-28): 2 tools, 9 calls, 0 returned isError (all workers)",
+        "  types that vary from call to call (probably bugs; not validated, not exported):",
+        "    quote $.total: a | b",
+    ]

@@ -162,6 +162,7 @@ EXPECTED: dict[str, Any] = {
             "error_results": 3,
             "restarts": 1,
             "startup_stdout": {"lines": 0, "sample": []},
+            "between_calls_stdout": {"lines": 0, "sample": []},
             "checks": {"passed": 4, "failed": 3, "skipped": 1, "not_run": 5},
             "coverage": {
                 "output_schema": 0.3333,
@@ -414,6 +415,8 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
     assert [t["input_coverage"] for t in shop["tools"]] == [None, QUOTE_COVERAGE]
     assert shop["tools"][1]["output"] == {
         "quality": "unknown",
+        "basis": "nothing to learn from: no JSON result was observed",
+        "varying_types": [],
         "kinds": {"prose": 3},
         "observations": 0,
         "drift": [["additive", "$.x: new"]],

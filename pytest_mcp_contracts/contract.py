@@ -145,9 +145,10 @@ def wrapped_failure_finding(verdict: ErrorVerdict, text: str) -> Finding:
 def _drift_finding(drift: list[Drift], hint: str) -> Finding | None:
     if not drift:
         return None
+    more = f", and {len(drift) - 1} more" if len(drift) > 1 else ""
     return Finding(
         "contract",
-        "drift from the recorded output contract",
+        f"drift from the recorded output contract: {drift[0]}{more}",
         details=(*(str(d) for d in drift), hint),
     )
 

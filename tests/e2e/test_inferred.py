@@ -83,7 +83,7 @@ def test_breaking_drift_fails_with_field_paths_and_the_shrunk_input(
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(
         [
-            "drift from the recorded output contract",
+            "drift from the recorded output contract: $.price: number -> string",
             "  $.price: number -> string",
             "  if the change is intended, accept it: pytest * --mcp-snapshot-update",
             "smallest input found:",

@@ -86,7 +86,7 @@ def test_no_target_reads_the_default_snapshot_folder(tmp_path: Path) -> None:
     shutil.copytree(SNAPSHOTS, tmp_path / "mcp-contracts")
     done = inspect("order_summary_json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "validated, 50 observations" in done.stdout
+    assert "inferred by pytest-mcp-contracts: validated (consistent" in done.stdout
     empty = tmp_path / "elsewhere"
     empty.mkdir()
     missing = inspect(cwd=empty)

@@ -101,10 +101,10 @@ def test_a_header_naming_a_missing_variable_is_a_usage_error(
     result.stderr.fnmatch_lines(["*environment variable NO_SUCH_TOKEN is not set*"])
 
 
-def test_a_url_nobody_listens_on_is_one_collection_error(pytester: pytest.Pytester) -> None:
-    from ..conftest import _free_port
-
-    url = f"http://user:pw@127.0.0.1:{_free_port()}/mcp?token=abc"
+def test_a_url_nobody_listens_on_is_one_collection_error(
+    pytester: pytest.Pytester, refused_port: int
+) -> None:
+    url = f"http://user:pw@127.0.0.1:{refused_port}/mcp?token=abc"
     result = run_url(pytester, url)
     result.assert_outcomes(errors=1)
     shown = url.replace("user:pw@", "").removesuffix("?token=abc")

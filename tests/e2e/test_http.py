@@ -14,61 +14,6 @@ def run_url(pytester: pytest.Pytester, url: str, *args: str) -> pytest.RunResult
     return pytester.runpytest_subprocess(f"--mcp-url={url}", *FAST, *args, timeout=120)
 
 
-def test_correct_server_passes_over_http(
-    pytester: pytest.Pytester, http_server: HttpServer
-) -> None:
-    result = run_url(pytester, http_server("typed_ok.py"), "-v")
-    result.assert_outcomes(passed=12)
-    result.stdout.fnmatch_lines(
-        [
-            "*mcp:typed-ok::inventory::schema PASSED*",
-            "*mcp:typed-ok::add::contract PASSED*",
-            "*mcp:typed-ok::find_user::rejects_invalid PASSED*",
-            "typed-ok (protocol 2026-07-28): 3 tools, * calls, 0 returned isError",
-        ]
-    )
-
-
-def test_output_schema_violation_is_found_and_shrunk_over_http(
-    pytester: pytest.Pytester, http_server: HttpServer
-) -> None:
-    url = http_server("broken_output.py")
-    result = pytester.runpytest_subprocess(
-        f"--mcp-url={url}", "-p", "no:randomly", "--mcp-max-examples=100", timeout=120
-    )
-    result.assert_outcomes(passed=7, failed=1)
-    assert "FAILED mcp:broken-output::price_quote::contract" in result.stdout.str()
-    result.stdout.fnmatch_lines(
-        [
-            "structuredContent does not match the outputSchema (2020-12)",
-            "  $.price: '*' is not of type 'number'",
-            f"server: broken-output  (url: {url})",
-            "smallest input found:",
-            '    {"quantity": 101, "sku": ""}',
-            "reproduce with this tools/call request (POST it to the URL):",
-        ]
-    )
-
-
-def test_a_crash_that_takes_the_server_down_is_clear(
-    pytester: pytest.Pytester, http_server: HttpServer
-) -> None:
-    result = pytester.runpytest_subprocess(
-        f"--mcp-url={http_server('crash.py')}",
-        "-p",
-        "no:randomly",
-        "--mcp-max-examples=100",
-        timeout=120,
-    )
-    text = result.stdout.str()
-    assert "FAILED mcp:crash::divide::contract" in text
-    # The HTTP server process died with the call: the call broke the connection, and the
-    # server cannot be brought back by us.
-    result.stdout.fnmatch_lines(["*the call killed the server: *connection*"])
-    assert "cannot be restarted" in text
-    assert '"b": 0' in text
-
-
 def test_header_from_the_environment_reaches_the_server_and_is_never_printed(
     pytester: pytest.Pytester, http_server: HttpServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,5 +1,7 @@
-"""--mcp-url: the same checks over Streamable HTTP, against fixture servers served by
-tests/servers/http_serve.py."""
+"""--mcp-url: what only Streamable HTTP has to get right (headers from the environment, a URL
+nobody listens on, an oversized response), against fixture servers served by
+tests/servers/http_serve.py. The checks every transport shares run over HTTP in
+test_transports.py."""
 
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ import shlex
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -51,6 +52,8 @@ def ts_server_command(ts_servers: Callable[[str], str]) -> str:
 def ts_servers() -> Callable[[str], str]:
     """The command for a TypeScript-SDK fixture server in tests/servers/ts_legacy/, its
     node_modules installed from the folder's lock file once."""
+    import fcntl
+    import os
     import shutil
     import subprocess
 
@@ -58,65 +61,82 @@ def ts_servers() -> Callable[[str], str]:
     node, npm = shutil.which("node"), shutil.which("npm")
     if node is None or npm is None:
         pytest.skip("Node.js and npm are needed for the TypeScript-SDK fixture server")
-    if not (folder / "node_modules" / "@modelcontextprotocol").is_dir():
-        subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-            cwd=folder,
-            check=True,
-            capture_output=True,
-            timeout=300,
-        )
+    # Under pytest-xdist every worker gets here: `npm ci` deletes node_modules before it
+    # installs, so a second install would pull the modules from under a server the first
+    # worker has started. An exclusive lock on the folder itself (no lock file to leave
+    # behind) makes the check and the install one step for every process on this checkout.
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        # npm writes node_modules/.package-lock.json last: without it, an install was cut off.
+        if not (folder / "node_modules" / ".package-lock.json").is_file():
+            subprocess.run(
+                [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                cwd=folder,
+                check=True,
+                capture_output=True,
+                timeout=300,
+            )
+    finally:
+        os.close(descriptor)  # releases the lock
     return lambda name: shlex.join([node, str(folder / name)])
 
 
 HttpServer = Callable[..., str]
 
 
-def _free_port() -> int:
+@pytest.fixture
+def refused_port() -> Iterator[int]:
+    """A local port that refuses connections for the whole test: bound, never listening, and
+    held, so no parallel test (pytest-xdist) can start listening on it meanwhile."""
     import socket
 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+        yield int(sock.getsockname()[1])
 
 
 @pytest.fixture
 def http_server() -> Iterator[HttpServer]:
     """Start fixture servers over Streamable HTTP (tests/servers/http_serve.py): call it with a
-    fixture file name (and extra environment); it waits until the port accepts and returns the
-    URL. Every server started is killed at teardown."""
+    fixture file name (and extra environment); it returns the URL once the server listens.
+    Every server started is killed at teardown."""
     import os
-    import socket
+    import select
     import subprocess
-    import time
+    import tempfile
 
-    started: list[subprocess.Popen[bytes]] = []
+    started: list[tuple[subprocess.Popen[bytes], IO[bytes]]] = []
 
     def start(name: str, env: dict[str, str] | None = None) -> str:
-        port = _free_port()
+        # The server binds port 0 and prints the port it got: no free-port look-up that a
+        # parallel test could race. Its stderr goes to a file: a pipe nobody reads during
+        # the test would fill up with a chatty server's log and block it.
+        errors = tempfile.TemporaryFile()  # noqa: SIM115 (closed at teardown, below)
         proc = subprocess.Popen(
-            [sys.executable, str(SERVERS / "http_serve.py"), str(SERVERS / name), str(port)],
+            [sys.executable, str(SERVERS / "http_serve.py"), str(SERVERS / name)],
             env={**os.environ, **(env or {})},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=errors,
         )
-        started.append(proc)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                assert proc.stderr is not None
-                pytest.fail(f"{name} over HTTP exited at start: {proc.stderr.read().decode()}")
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    return f"http://127.0.0.1:{port}/mcp"
-            except OSError:
-                time.sleep(0.1)
-        pytest.fail(f"{name} over HTTP did not listen on port {port} within 30 s")
+        started.append((proc, errors))
+        assert proc.stdout is not None
+        with proc.stdout:
+            ready, _, _ = select.select([proc.stdout], [], [], 30)
+            line = proc.stdout.readline() if ready else b""
+        if line.strip().isdigit():
+            return f"http://127.0.0.1:{int(line)}/mcp"
+        proc.kill()
+        proc.wait()
+        errors.seek(0)
+        pytest.fail(
+            f"{name} over HTTP printed no port within 30 s (exit status {proc.returncode}): "
+            + errors.read().decode(errors="replace")
+        )
 
     yield start
-    for proc in started:
+    for proc, errors in started:
         if proc.poll() is None:
             proc.kill()
         proc.wait()
-        if proc.stderr is not None:
-            proc.stderr.close()
+        errors.close()

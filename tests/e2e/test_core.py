@@ -1,8 +1,12 @@
-"""The core flow, as a server author runs it: real pytest processes, real server processes."""
+"""The core flow, as a server author runs it: real pytest processes, real server processes.
+
+What every transport must do alike (a correct server passes; broken output, missing
+structuredContent, a JSON-RPC error, a crash and a hang each fail one item) is in
+test_transports.py, which runs it over stdio too; this file keeps what is about stdio or
+about the run as a whole."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -12,20 +16,6 @@ from ..conftest import RunMcp, server_command
 
 def outcomes(result: pytest.RunResult) -> dict[str, int]:
     return result.parseoutcomes()
-
-
-def test_correct_modern_server_passes(run_mcp: RunMcp) -> None:
-    result = run_mcp("typed_ok.py", args=("-v",))
-    result.assert_outcomes(passed=12)
-    result.stdout.fnmatch_lines(
-        [
-            "*mcp:typed-ok::*::schema PASSED*",
-            "*mcp:typed-ok::*::contract PASSED*",
-            "*MCP contracts*",
-            "typed-ok (protocol 2026-07-28): 3 tools, * calls, 0 returned isError",
-        ]
-    )
-    assert result.ret == 0
 
 
 def test_correct_legacy_server_passes(run_mcp: RunMcp) -> None:
@@ -45,70 +35,6 @@ def test_collect_only_lists_stable_node_ids(run_mcp: RunMcp) -> None:
     ]
     assert result.ret == 0
     assert "MCP contracts" not in result.stdout.str()  # nothing ran: nothing to summarize
-
-
-def test_output_schema_violation_is_found_and_shrunk(run_mcp: RunMcp) -> None:
-    result = run_mcp("broken_output.py", args=("--mcp-max-examples=100",))
-    result.assert_outcomes(passed=7, failed=1)
-    text = result.stdout.str()
-    assert "FAILED mcp:broken-output::price_quote::contract" in text
-    result.stdout.fnmatch_lines(
-        [
-            "structuredContent does not match the outputSchema (2020-12)",
-            "  $.price: '*' is not of type 'number'",
-            "server: broken-output  (command: *broken_output.py)",
-            "smallest input found:",
-            '    {"quantity": 101, "sku": ""}',
-            "reproduce with this tools/call request (one line on the server's stdin):",
-            '    {"id":1,"jsonrpc":"2.0","method":"tools/call","params":{"name":"price_quote",'
-            '"arguments":{"quantity":101,"sku":""}*',
-        ]
-    )
-
-
-def test_missing_structured_content_fails(run_mcp: RunMcp) -> None:
-    result = run_mcp("missing_structured.py")
-    assert outcomes(result)["failed"] >= 1
-    result.stdout.fnmatch_lines(
-        ["the tool declares an outputSchema but the result has no structuredContent"]
-    )
-
-
-def test_json_rpc_error_on_valid_input_fails(run_mcp: RunMcp) -> None:
-    result = run_mcp("rpc_error.py", args=("--mcp-max-examples=100",))
-    result.assert_outcomes(passed=7, failed=1)
-    result.stdout.fnmatch_lines(
-        ["a schema-valid input was answered with JSON-RPC error -32603: *", "smallest input found:"]
-    )
-    # The shrunk key is the shortest string that triggers the error: four characters.
-    match = re.search(r'^    \{"key": "(.*)"\}$', result.stdout.str(), re.MULTILINE)
-    assert match is not None and len(match.group(1)) == 4
-
-
-def test_crash_fails_that_tool_and_the_server_is_restarted(run_mcp: RunMcp) -> None:
-    result = run_mcp("crash.py", args=("--mcp-max-examples=100",))
-    # ping_tool takes no arguments: no input is invalid, its rejects_invalid is skipped.
-    result.assert_outcomes(passed=6, failed=1, skipped=1)
-    result.stdout.fnmatch_lines(
-        [
-            "the call killed the server: *exit status 3*",
-            "smallest input found:",
-            '*"b": 0*',
-            "server stderr while this call ran:",
-            "*fatal: division by zero*",
-        ]
-    )
-    assert "FAILED mcp:crash::divide::contract" in result.stdout.str()
-    result.stdout.fnmatch_lines(["crash (protocol *): 2 tools, * calls, *restarted*"])
-
-
-def test_hang_hits_the_call_timeout(run_mcp: RunMcp) -> None:
-    result = run_mcp("hang.py", args=("--mcp-call-timeout=1", "--mcp-max-examples=100"))
-    result.assert_outcomes(passed=7, failed=1)
-    result.stdout.fnmatch_lines(
-        ["the call did not return: no answer to tools/call within 1 s", "smallest input found:"]
-    )
-    assert re.search(r'"n": -\d+', result.stdout.str())
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,7 @@
-"""--mcp-url: the same checks over Streamable HTTP, against fixture servers served by
-tests/servers/http_serve.py."""
+"""--mcp-url: what only Streamable HTTP has to get right (headers from the environment, a URL
+nobody listens on, an oversized response), against fixture servers served by
+tests/servers/http_serve.py. The checks every transport shares run over HTTP in
+test_transports.py."""
 
 from __future__ import annotations
 
@@ -12,61 +14,6 @@ FAST = ("-p", "no:randomly", "--mcp-max-examples=10")
 
 def run_url(pytester: pytest.Pytester, url: str, *args: str) -> pytest.RunResult:
     return pytester.runpytest_subprocess(f"--mcp-url={url}", *FAST, *args, timeout=120)
-
-
-def test_correct_server_passes_over_http(
-    pytester: pytest.Pytester, http_server: HttpServer
-) -> None:
-    result = run_url(pytester, http_server("typed_ok.py"), "-v")
-    result.assert_outcomes(passed=12)
-    result.stdout.fnmatch_lines(
-        [
-            "*mcp:typed-ok::inventory::schema PASSED*",
-            "*mcp:typed-ok::add::contract PASSED*",
-            "*mcp:typed-ok::find_user::rejects_invalid PASSED*",
-            "typed-ok (protocol 2026-07-28): 3 tools, * calls, 0 returned isError",
-        ]
-    )
-
-
-def test_output_schema_violation_is_found_and_shrunk_over_http(
-    pytester: pytest.Pytester, http_server: HttpServer
-) -> None:
-    url = http_server("broken_output.py")
-    result = pytester.runpytest_subprocess(
-        f"--mcp-url={url}", "-p", "no:randomly", "--mcp-max-examples=100", timeout=120
-    )
-    result.assert_outcomes(passed=7, failed=1)
-    assert "FAILED mcp:broken-output::price_quote::contract" in result.stdout.str()
-    result.stdout.fnmatch_lines(
-        [
-            "structuredContent does not match the outputSchema (2020-12)",
-            "  $.price: '*' is not of type 'number'",
-            f"server: broken-output  (url: {url})",
-            "smallest input found:",
-            '    {"quantity": 101, "sku": ""}',
-            "reproduce with this tools/call request (POST it to the URL):",
-        ]
-    )
-
-
-def test_a_crash_that_takes_the_server_down_is_clear(
-    pytester: pytest.Pytester, http_server: HttpServer
-) -> None:
-    result = pytester.runpytest_subprocess(
-        f"--mcp-url={http_server('crash.py')}",
-        "-p",
-        "no:randomly",
-        "--mcp-max-examples=100",
-        timeout=120,
-    )
-    text = result.stdout.str()
-    assert "FAILED mcp:crash::divide::contract" in text
-    # The HTTP server process died with the call: the call broke the connection, and the
-    # server cannot be brought back by us.
-    result.stdout.fnmatch_lines(["*the call killed the server: *connection*"])
-    assert "cannot be restarted" in text
-    assert '"b": 0' in text
 
 
 def test_header_from_the_environment_reaches_the_server_and_is_never_printed(
@@ -101,10 +48,10 @@ def test_a_header_naming_a_missing_variable_is_a_usage_error(
     result.stderr.fnmatch_lines(["*environment variable NO_SUCH_TOKEN is not set*"])
 
 
-def test_a_url_nobody_listens_on_is_one_collection_error(pytester: pytest.Pytester) -> None:
-    from ..conftest import _free_port
-
-    url = f"http://user:pw@127.0.0.1:{_free_port()}/mcp?token=abc"
+def test_a_url_nobody_listens_on_is_one_collection_error(
+    pytester: pytest.Pytester, refused_port: int
+) -> None:
+    url = f"http://user:pw@127.0.0.1:{refused_port}/mcp?token=abc"
     result = run_url(pytester, url)
     result.assert_outcomes(errors=1)
     shown = url.replace("user:pw@", "").removesuffix("?token=abc")

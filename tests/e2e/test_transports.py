@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import filecmp
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,10 +27,12 @@ class Reach:
     pytester: pytest.Pytester
     http_server: HttpServer
     monkeypatch: pytest.MonkeyPatch
+    url: str = ""  # the last URL served, over HTTP
 
     def args(self, name: str, env: dict[str, str] | None = None) -> list[str]:
         if self.transport == "http":
-            return [f"--mcp-url={self.http_server(name, env=env)}"]
+            self.url = self.http_server(name, env=env)
+            return [f"--mcp-url={self.url}"]
         for key, value in (env or {}).items():
             self.monkeypatch.setenv(key, value)  # the pytest subprocess inherits it
         if self.transport == "app":  # no attribute: the module's one server object
@@ -71,6 +74,7 @@ def test_correct_server_passes(reach: Reach) -> None:
             "*mcp:typed-ok::inventory::schema PASSED*",
             "*mcp:typed-ok::inventory::contract PASSED*",
             "*mcp:typed-ok::add::rejects_invalid PASSED*",
+            "*MCP contracts*",
             "typed-ok (protocol 2026-07-28): 3 tools, * calls, 0 returned isError",
         ]
     )
@@ -82,17 +86,34 @@ def test_handshake_era_server_is_reached_through_initialize(reach: Reach) -> Non
     result.stdout.fnmatch_lines(["handshake-era (protocol 2025-11-25): 1 tools, * calls*"])
 
 
+REPRODUCE_WHEN = {
+    "stdio": "one line on the server's stdin",
+    "http": "POST it to the URL",
+    "app": "the server ran in-process; over stdio this is one line on its stdin",
+}
+
+
 def test_output_schema_violation_is_found_and_shrunk(reach: Reach) -> None:
     result = reach.run("broken_output.py", examples=100)
     result.assert_outcomes(passed=7, failed=1)
+    target = reach.url if reach.transport == "http" else "*broken_output.py*"
+    request = (
+        [
+            '    {"id":1,"jsonrpc":"2.0","method":"tools/call","params":{"name":"price_quote",'
+            '"arguments":{"quantity":101,"sku":""}*'
+        ]
+        if reach.transport == "stdio"
+        else []
+    )
     result.stdout.fnmatch_lines(
         [
             "structuredContent does not match the outputSchema (2020-12)",
             "  $.price: '*' is not of type 'number'",
-            f"server: broken-output  ({reach.noun}: *)",
+            f"server: broken-output  ({reach.noun}: {target})",
             "smallest input found:",
             '    {"quantity": 101, "sku": ""}',
-            "reproduce with this tools/call request (*",
+            f"reproduce with this tools/call request ({REPRODUCE_WHEN[reach.transport]}):",
+            *request,
         ]
     )
     assert "FAILED mcp:broken-output::price_quote::contract" in result.stdout.str()
@@ -115,14 +136,20 @@ def test_json_rpc_error_instead_of_a_result_fails(reach: Reach) -> None:
     result.stdout.fnmatch_lines(
         ["a schema-valid input was answered with JSON-RPC error -32603: *", "smallest input found:"]
     )
-    assert result.parseoutcomes()["failed"] == 1
+    result.assert_outcomes(passed=7, failed=1)
+    # The shrunk key is the shortest string that triggers the error: four characters.
+    match = re.search(r'^    \{"key": "(.*)"\}$', text, re.MULTILINE)
+    assert match is not None and len(match.group(1)) == 4
 
 
 def test_a_hanging_call_times_out_and_the_run_goes_on(reach: Reach) -> None:
     result = reach.run("hang.py", "--mcp-call-timeout=1", "--mcp-max-restarts=1", examples=100)
     result.assert_outcomes(passed=7, failed=1)
-    result.stdout.fnmatch_lines(["*the call did not return: no answer to tools/call within 1 s*"])
+    result.stdout.fnmatch_lines(
+        ["*the call did not return: no answer to tools/call within 1 s*", "smallest input found:"]
+    )
     assert "FAILED mcp:hang::slow::contract" in result.stdout.str()
+    assert re.search(r'"n": -\d+', result.stdout.str())
 
 
 def test_a_call_that_ends_the_server_fails_with_its_input(reach: Reach) -> None:
@@ -138,8 +165,33 @@ def test_a_call_that_ends_the_server_fails_with_its_input(reach: Reach) -> None:
     }[reach.transport]
     assert how in text
     summary = text.split("short test summary")[-1]
+    if reach.transport == "stdio":
+        # ping_tool takes no arguments: no input is invalid, its rejects_invalid is skipped.
+        # divide's invalid inputs derive from the smallest valid one, {"a": 0, "b": 0}: the
+        # look-alike "0" for `a` is coerced by the SDK, and the division by zero kills the
+        # server again, which its rejects_invalid item reports.
+        result.assert_outcomes(passed=5, failed=2, skipped=1)
+        result.stdout.fnmatch_lines(
+            [
+                "the call killed the server: *exit status 3*",
+                "smallest input found:",
+                '*"b": 0*',
+                "server stderr while this call ran:",
+                "*fatal: division by zero*",
+            ]
+        )
+        result.stdout.fnmatch_lines(
+            [
+                "an invalid input killed the server: *exit status 3*",
+                "invalid input sent:",
+                '    {"a": "0", "b": 0}',
+            ]
+        )
+        result.stdout.fnmatch_lines(["crash (protocol *): 2 tools, * calls, *restarted*"])
     if reach.transport == "http":
-        # A server behind a URL is not ours to restart: later calls say so.
+        # The HTTP server process died with the call, and broke the connection. A server
+        # behind a URL is not ours to restart: later calls say so.
+        result.stdout.fnmatch_lines(["*the call killed the server: *connection*"])
         assert (
             "FAILED mcp:crash::ping_tool::contract - the server could not be restarted" in summary
         )

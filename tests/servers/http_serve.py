@@ -1,9 +1,11 @@
-"""Serve a fixture server over Streamable HTTP: ``http_serve.py FIXTURE.py PORT``.
+"""Serve a fixture server over Streamable HTTP: ``http_serve.py FIXTURE.py [PORT]``.
 
 The fixture module is imported (not run), and its ``app`` (MCPServer) or ``server``
 (low-level Server) is served with the SDK's own Streamable HTTP app on 127.0.0.1:PORT, path
-``/mcp``. A fixture with ``REFUSES_DISCOVER = True`` gets `server/discover` refused in front
-of the SDK, as a handshake-era server refuses it. With ``MCP_FIXTURE_TOKEN`` set, every
+``/mcp``. Without PORT (or with 0) the system picks a free port; either way the port is
+printed on stdout, one line, once the socket listens. A fixture with
+``REFUSES_DISCOVER = True`` gets `server/discover` refused in front of the SDK, as a
+handshake-era server refuses it. With ``MCP_FIXTURE_TOKEN`` set, every
 request must carry ``Authorization: Bearer <token>``; others get 401 (what a gateway in
 front of a server does).
 """
@@ -11,6 +13,7 @@ front of a server does).
 import importlib.util
 import json
 import os
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -96,7 +99,8 @@ def refuse_discover(inner: Any) -> Any:
 
 
 def main() -> None:
-    fixture, port = Path(sys.argv[1]).resolve(), int(sys.argv[2])
+    fixture = Path(sys.argv[1]).resolve()
+    port = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     module = load_module(fixture)
     app = server_in(module, fixture).streamable_http_app()
     if getattr(module, "REFUSES_DISCOVER", False):
@@ -104,7 +108,19 @@ def main() -> None:
     token = os.environ.get("MCP_FIXTURE_TOKEN")
     if token:
         app = require_token(app, token)
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    # This process binds the port itself and holds it until it exits: no window between
+    # finding a free port and binding it in which a parallel test (pytest-xdist) takes it.
+    # Once listen() returns, connections wait in the backlog until uvicorn serves them, so
+    # the printed port is ready to use.
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", port))
+    sock.listen(128)
+    print(sock.getsockname()[1], flush=True)
+    # Nothing more goes to the pipe the port was read from: nobody reads it, and a full
+    # pipe would block the server.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    uvicorn.Server(config).run(sockets=[sock])
 
 
 if __name__ == "__main__":

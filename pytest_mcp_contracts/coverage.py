@@ -417,19 +417,13 @@ def _first_in_class(items: Any, c: Any) -> str:
 
 
 def _found_by_hypothesis(compiled: Any) -> str | None:
-    from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis import strategies as st
     from hypothesis.errors import HypothesisException
 
-    quick = settings(
-        max_examples=20,
-        database=None,
-        derandomize=True,
-        phases=[Phase.generate, Phase.shrink],
-        suppress_health_check=list(HealthCheck),
-    )
+    from .generate import simplest  # generate imports this module: imported when needed
+
     try:
-        value = find(st.from_regex(compiled), lambda _: True, settings=quick)
+        value = simplest(st.from_regex(compiled), tries=20)
     except (HypothesisException, RecursionError, ValueError, TypeError):
         return None
     return value if isinstance(value, str) else None

@@ -840,7 +840,6 @@ def coverage_plan(schema: Mapping[str, Any], budget: int) -> CoveragePlan:
     """The coverage phase's inputs for a tool's inputSchema (a ``coverage.CoveragePlan``):
     derived from the same draft-07 rewrite as the random inputs, each re-checked against the
     original schema. Raises GenerationError like input_strategy."""
-    from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis.errors import HypothesisException
 
     doc = _load(schema)
@@ -855,17 +854,9 @@ def coverage_plan(schema: Mapping[str, Any], budget: int) -> CoveragePlan:
         prepared = {**prepared, "properties": {}}
 
     def fallback_base() -> dict[str, Any] | None:
-        # The simplest input hypothesis finds, when the schema is beyond our own derivation
-        # (derandomized and shrunk, so the same on every run).
-        quick = settings(
-            max_examples=50,
-            database=None,
-            derandomize=True,
-            phases=[Phase.generate, Phase.shrink],
-            suppress_health_check=list(HealthCheck),
-        )
+        # The simplest input hypothesis finds, when the schema is beyond our own derivation.
         try:
-            found = find(input_strategy(schema), lambda _: True, settings=quick)
+            found: dict[str, Any] = simplest(input_strategy(schema))
         except (HypothesisException, GenerationError):
             return None
         return found
@@ -1034,3 +1025,24 @@ def schema_examples(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
         if built and built not in found and all(name in built for name in required):
             found.append(built)
     return found
+
+
+def _anything(_value: Any) -> bool:
+    return True
+
+
+def simplest(
+    strategy: SearchStrategy[Any], condition: Callable[[Any], bool] = _anything, *, tries: int = 50
+) -> Any:
+    """The simplest value of ``strategy`` that meets ``condition``, the same on every run
+    (derandomized, then shrunk); hypothesis's exceptions when there is none."""
+    from hypothesis import HealthCheck, Phase, find, settings
+
+    quick = settings(
+        max_examples=tries,
+        database=None,
+        derandomize=True,
+        phases=[Phase.generate, Phase.shrink],
+        suppress_health_check=list(HealthCheck),
+    )
+    return find(strategy, condition, settings=quick)

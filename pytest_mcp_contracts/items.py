@@ -484,10 +484,9 @@ class RejectsInvalidItem(_McpItem):
     def _valid_input(self, own: ToolConfig) -> dict[str, Any]:
         """The valid input the invalid ones are derived from: a configured or schema example
         when there is one, else a small generated input with as many properties as it gets."""
-        from hypothesis import Phase, find, settings
         from hypothesis.errors import HypothesisException
 
-        from .generate import GenerationError, input_strategy
+        from .generate import GenerationError, input_strategy, simplest
 
         try:
             strategy = input_strategy(self.tool.input_schema, self._user_strategies())
@@ -496,16 +495,11 @@ class RejectsInvalidItem(_McpItem):
                 return examples[0]
             declared = self.tool.input_schema.get("properties")
             wanted = set(declared) if isinstance(declared, dict) else set()
-            quick = settings(
-                max_examples=50,
-                database=None,
-                derandomize=True,
-                phases=[Phase.generate, Phase.shrink],
-            )
             try:
-                return find(strategy, lambda v: wanted <= v.keys(), settings=quick)
+                found: dict[str, Any] = simplest(strategy, lambda v: wanted <= v.keys())
             except HypothesisException:  # no input has every property at once
-                return find(strategy, lambda v: True, settings=quick)
+                found = simplest(strategy)
+            return found
         except (GenerationError, HypothesisException) as exc:
             pytest.skip(
                 f"{self.nodeid}: no valid input to derive invalid ones from "

@@ -372,7 +372,7 @@ def _contract_lines(
         lines.append(
             "could declare an outputSchema today: "
             + ", ".join(ready)
-            + " (--mcp-export-schemas DIR writes the proposals)"
+            + " (--mcp-export-schemas=DIR writes the proposals)"
         )
     return lines
 

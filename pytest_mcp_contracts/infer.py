@@ -28,7 +28,7 @@ import copy
 import heapq
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -403,39 +403,30 @@ class Shape:
         Capped so that the file changes only when the evidence changes what a run may fail
         on: 10 and 47 observations mean the same thing.
         """
-        counts: dict[str, int] = {}
-        self._collect_seen("$", counts)
+        counts = {path: min(shape._count, ESTABLISHED) for path, shape in self._walk("$")}
         return dict(sorted(counts.items()))
 
-    def _collect_seen(self, path: str, counts: dict[str, int]) -> None:
-        counts[path] = min(self._count, ESTABLISHED)
+    def _walk(self, path: str) -> Iterator[tuple[str, Shape]]:
+        """This shape and every shape below it, each with its JSON path."""
+        yield path, self
         properties, _, values = self._layout()
         for key, child in properties.items():
-            child._collect_seen(child_path(path, key), counts)
+            yield from child._walk(child_path(path, key))
         if values is not None:
-            values._collect_seen(values_path(path), counts)
+            yield from values._walk(values_path(path))
         if self._items is not None:
-            self._items._collect_seen(items_path(path), counts)
+            yield from self._items._walk(items_path(path))
 
     def unions(self) -> list[tuple[str, str]]:
         """``(path, types)`` of every path that took more than one non-null type: a value
         that is a number on some calls and a string on others is more often a bug than a
         contract, so it is flagged rather than learned quietly."""
-        found: list[tuple[str, str]] = []
-        self._collect_unions("$", found)
+        found = []
+        for path, shape in self._walk("$"):
+            kinds = shape._types - {"null"}
+            if len({_base_type(t) for t in kinds}) > 1:
+                found.append((path, _type_label(kinds)))
         return sorted(found)
-
-    def _collect_unions(self, path: str, found: list[tuple[str, str]]) -> None:
-        kinds = self._types - {"null"}
-        if len({_base_type(t) for t in kinds}) > 1:
-            found.append((path, _type_label(kinds)))
-        properties, _, values = self._layout()
-        for key, child in properties.items():
-            child._collect_unions(child_path(path, key), found)
-        if values is not None:
-            values._collect_unions(values_path(path), found)
-        if self._items is not None:
-            self._items._collect_unions(items_path(path), found)
 
     @classmethod
     def from_record(cls, schema: Mapping[str, Any], seen: Mapping[str, int]) -> Shape:

@@ -10,10 +10,11 @@ With `--coverage` it also times deriving the coverage phase's inputs
 (`generate.coverage_plan`, budget 40 as at the default --mcp-max-examples), after the strategy
 is built: plan_seconds, plan_inputs.
 
-`plugin` is `pytest_mcp_contracts.generate.input_strategy`, `stock` is hypothesis-jsonschema's
-`from_schema` with the plugin's compatibility shim installed (0.23.1 does not work with the
-installed hypothesis without it). Both are drawn the way the plugin draws: `@given` with
-`database=None`, `deadline=None`, generation phase only, the same suppressed health checks.
+`plugin` is `pytest_mcp_contracts.inputs.generate.input_strategy`, `stock` is hypothesis-
+jsonschema's `from_schema` with the plugin's compatibility shim installed (0.23.1 does not work
+with the installed hypothesis without it). Both are drawn the way the plugin draws: `@given`
+with `database=None`, `deadline=None`, generation phase only, the same suppressed health
+checks.
 """
 
 from __future__ import annotations
@@ -102,8 +103,8 @@ def measure(
     from jsonschema import FormatChecker
     from jsonschema.validators import validator_for
 
-    from pytest_mcp_contracts._hypothesis_compat import install
-    from pytest_mcp_contracts.generate import coverage_plan, input_strategy
+    from pytest_mcp_contracts.inputs.generate import coverage_plan, input_strategy
+    from pytest_mcp_contracts.inputs.hypothesis_compat import install
 
     install()
     values: list[Any] = []

@@ -1,7 +1,23 @@
 """pytest-mcp-contracts: contract-test every tool of an MCP server with pytest.
 
-The pipeline, one module each: connect -> discover -> generate -> call -> check -> report;
-``plugin`` holds the pytest hooks and ``items`` the collectors and items.
+The pipeline, a folder each: ``transport`` (start a server, list its tools, call them) ->
+``inputs`` (generate valid, invalid and corner-case inputs) -> ``checks`` (judge each listing
+and result) -> ``contracts`` (infer, observe, record and compare what tools return) ->
+``reporting`` (failure text, terminal summary, run report). ``schema`` holds the JSON Schema
+machinery they share, ``pytest`` the collectors, items and settings, and ``plugin`` the hooks.
+ARCHITECTURE.md walks one tool through them.
 """
 
+from typing import Any
+
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    # Loaded on first use (``-W error::pytest_mcp_contracts.McpContractWarning`` does), so
+    # that importing the package stays free.
+    if name == "McpContractWarning":
+        from pytest_mcp_contracts.pytest.items import McpContractWarning
+
+        return McpContractWarning
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

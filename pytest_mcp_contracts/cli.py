@@ -18,17 +18,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, TextIO
 
-from .call import open_server
-from .connect import RpcConnection, ServerCommand, ServerError
-from .connect_app import ServerApp
-from .connect_http import HeaderError, ServerUrl
-from .discover import ServerSurface, discover, safe_name
-from .observe import DECLARED, UNKNOWN
-from .record import contract_problem
-from .report import stderr_block
-from .settings import DEFAULT_MAX_RESULT_BYTES, DEFAULT_SNAPSHOT_DIR, DEFAULT_STARTUP_TIMEOUT
-from .snapshot import SnapshotError, SnapshotStore
-from .summarize import FieldPathError, summarize
+from pytest_mcp_contracts.contracts.observe import DECLARED, UNKNOWN
+from pytest_mcp_contracts.contracts.record import contract_problem
+from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore
+from pytest_mcp_contracts.pytest.settings import (
+    DEFAULT_MAX_RESULT_BYTES,
+    DEFAULT_SNAPSHOT_DIR,
+    DEFAULT_STARTUP_TIMEOUT,
+)
+from pytest_mcp_contracts.reporting.failure import stderr_block
+from pytest_mcp_contracts.schema.summarize import FieldPathError, summarize
+from pytest_mcp_contracts.transport.discover import ServerSurface, discover, safe_name
+from pytest_mcp_contracts.transport.http import HeaderError, ServerUrl
+from pytest_mcp_contracts.transport.inprocess import ServerApp
+from pytest_mcp_contracts.transport.jsonrpc import RpcConnection, ServerError
+from pytest_mcp_contracts.transport.managed import open_server
+from pytest_mcp_contracts.transport.stdio import ServerCommand
 
 USAGE_ERROR: Final = 2
 HINTS: Final = (

@@ -13,11 +13,17 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ._keys import HAND_OVER_KEY, RECORDER_KEY, SERVERS_KEY, SETTINGS_KEY
-from .settings import OPTIONS, Settings, SettingsError, resolve, value_read_as_test_path
+from pytest_mcp_contracts.pytest.keys import HAND_OVER_KEY, RECORDER_KEY, SERVERS_KEY, SETTINGS_KEY
+from pytest_mcp_contracts.pytest.settings import (
+    OPTIONS,
+    Settings,
+    SettingsError,
+    resolve,
+    value_read_as_test_path,
+)
 
 if TYPE_CHECKING:
-    from .call import ManagedServer
+    from pytest_mcp_contracts.transport.managed import ManagedServer
 
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
 WORKER_OUTPUT_KEY = "mcp_contracts"
@@ -83,7 +89,7 @@ def _first_line(report: pytest.TestReport) -> str:
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
-    from . import hooks
+    from pytest_mcp_contracts import hooks
 
     pluginmanager.add_hookspecs(hooks)
 
@@ -127,8 +133,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[SETTINGS_KEY] = settings
     config.stash[SERVERS_KEY] = []
     if settings.active:
-        from .record import Recorder
-        from .snapshot import SnapshotStore
+        from pytest_mcp_contracts.contracts.record import Recorder
+        from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
 
         config.stash[RECORDER_KEY] = Recorder(
             SnapshotStore(settings.snapshot_dir), settings.mode, strict=settings.strict
@@ -146,8 +152,8 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, A
     if isinstance(collector, pytest.Session) and report.passed:
         settings = collector.config.stash[SETTINGS_KEY]
         if settings.active:
-            from .items import ServerStartFailure
-            from .session import collect_servers
+            from pytest_mcp_contracts.pytest.items import ServerStartFailure
+            from pytest_mcp_contracts.pytest.session import collect_servers
 
             try:
                 collectors = collect_servers(
@@ -174,7 +180,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         server.close()
     recorder = session.config.stash.get(RECORDER_KEY, None)
     if recorder is not None:
-        from .session import finish_recording
+        from pytest_mcp_contracts.pytest.session import finish_recording
 
         record = session.config.stash.get(RUN_RECORD_KEY, None)
         finish_recording(
@@ -193,8 +199,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 def _finish_run_report(config: pytest.Config, exit_status: int) -> None:
     """An xdist worker sends its facts to the controller; the controller (or a serial run)
     writes the report and the GitHub job summary."""
-    from . import runreport
-    from .snapshot import dumps, write_atomic
+    from pytest_mcp_contracts.contracts.snapshot import dumps, write_atomic
+    from pytest_mcp_contracts.reporting import runreport
 
     settings: Settings = config.stash[SETTINGS_KEY]
     record = config.stash[RUN_RECORD_KEY]
@@ -252,7 +258,7 @@ def pytest_terminal_summary(
     servers = terminalreporter.config.stash.get(SERVERS_KEY, [])
     record = terminalreporter.config.stash.get(RUN_RECORD_KEY, None)
     if not servers and record is not None and record.merged_facts is not None:
-        from .report import workers_summary_lines
+        from pytest_mcp_contracts.reporting.summary import workers_summary_lines
 
         terminalreporter.section("MCP contracts")
         recorder = terminalreporter.config.stash[RECORDER_KEY]
@@ -261,11 +267,11 @@ def pytest_terminal_summary(
         return
     if not servers:
         return
-    from .report import server_summary_lines
+    from pytest_mcp_contracts.reporting.summary import server_summary_lines
 
     terminalreporter.section("MCP contracts")
     recorder = terminalreporter.config.stash[RECORDER_KEY]
-    from .report import rerun_command
+    from pytest_mcp_contracts.reporting.failure import rerun_command
 
     command = rerun_command(terminalreporter.config.invocation_params.args)
     verbose = terminalreporter.config.get_verbosity() > 0

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_mcp_contracts.connect import ServerCommand, open_stdio
+from pytest_mcp_contracts.transport.stdio import ServerCommand, open_stdio
 
 from ..conftest import RunMcp, server_command
 

@@ -71,7 +71,7 @@ def test_a_warning_names_the_tool_and_w_error_makes_it_a_clean_failure(run_mcp: 
     assert "items.py" not in warned.stdout.str()
     failed = run_mcp(
         "fragile_validation.py",
-        args=(*args, "-W", "error::pytest_mcp_contracts.items.McpContractWarning"),
+        args=(*args, "-W", "error::pytest_mcp_contracts.McpContractWarning"),
     )
     assert outcome_of(failed, "accepts") == "FAILED"
     failed.stdout.fnmatch_lines(

@@ -1,4 +1,5 @@
-"""check.py and schemas.py: static listing checks and result checks, as plain data."""
+"""checks/listing.py, checks/result.py and schema/dialects.py: static listing checks and
+result checks, as plain data."""
 
 from __future__ import annotations
 
@@ -6,14 +7,15 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.check import check_listing, check_result
-from pytest_mcp_contracts.discover import ToolSpec
-from pytest_mcp_contracts.schemas import (
+from pytest_mcp_contracts.checks.listing import check_listing
+from pytest_mcp_contracts.checks.result import check_result
+from pytest_mcp_contracts.schema.dialects import (
     UnsupportedDialect,
     dialect_of,
     json_path,
     make_validator,
 )
+from pytest_mcp_contracts.transport.discover import ToolSpec
 
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"

@@ -1,4 +1,5 @@
-"""classify.py: what kind of output a tools/call result is, including what hostile servers send."""
+"""checks/classify.py: what kind of output a tools/call result is, including what hostile
+servers send."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.classify import Classified, OutputKind, classify, parse_json_text
+from pytest_mcp_contracts.checks.classify import Classified, OutputKind, classify, parse_json_text
 
 IMAGE = {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}
 AUDIO = {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"}
@@ -97,7 +98,7 @@ def test_error_wins_over_everything() -> None:
     raw = result(text('{"a": 1}'), structuredContent={"a": 1}, isError=True)
     assert classify(raw) == Classified(OutputKind.ERROR)
     assert classify(result(isError=True)).kind is OutputKind.ERROR
-    # Only a real true: check.py reads isError the same way.
+    # Only a real true: checks/result.py reads isError the same way.
     assert classify(result(text("{}"), isError="yes")).kind is OutputKind.JSON_TEXT
 
 

@@ -1,4 +1,5 @@
-"""connect.py against tiny scripted servers: the wire as it really is, bad bytes included."""
+"""transport/stdio.py and transport/jsonrpc.py against tiny scripted servers: the wire as it
+really is, bad bytes included."""
 
 from __future__ import annotations
 
@@ -10,16 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from pytest_mcp_contracts.connect import (
+from pytest_mcp_contracts.transport.jsonrpc import (
     CallTimeout,
     ProtocolViolation,
     RpcError,
-    ServerCommand,
     ServerDied,
     ServerStartError,
-    StdioConnection,
-    open_stdio,
 )
+from pytest_mcp_contracts.transport.stdio import ServerCommand, StdioConnection, open_stdio
 
 PRELUDE = """
 import json, sys
@@ -247,7 +246,7 @@ for line in sys.stdin:
 def test_a_server_silent_on_the_probe_still_gets_the_handshake(
     connect, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("pytest_mcp_contracts.connect.PROBE_TIMEOUT", 0.3)
+    monkeypatch.setattr("pytest_mcp_contracts.transport.jsonrpc.PROBE_TIMEOUT", 0.3)
     conn = connect(SILENT_ON_PROBE.replace("DIE_ON_PROBE", "False"), timeout=5)
     assert conn.protocol_version == "2025-06-18"
 

@@ -9,8 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from pytest_mcp_contracts.connect import ProtocolViolation, ServerDied
-from pytest_mcp_contracts.connect_http import (
+from pytest_mcp_contracts.transport.http import (
     HeaderError,
     HttpConnection,
     ServerUrl,
@@ -20,6 +19,7 @@ from pytest_mcp_contracts.connect_http import (
     parse_header,
     variables,
 )
+from pytest_mcp_contracts.transport.jsonrpc import ProtocolViolation, ServerDied
 
 
 @pytest.mark.parametrize(

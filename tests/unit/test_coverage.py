@@ -1,4 +1,5 @@
-"""The coverage phase's derivation (coverage.py, and generate.coverage_plan that feeds it)."""
+"""The coverage phase's derivation (inputs/coverage.py, and inputs/generate.coverage_plan that
+feeds it)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,15 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.coverage import (
+from pytest_mcp_contracts.inputs.coverage import (
     CoveragePlan,
     coverage_budget,
     coverage_line,
     pattern_example,
     random_share,
 )
-from pytest_mcp_contracts.generate import GenerationError, coverage_plan
-from pytest_mcp_contracts.schemas import make_validator
+from pytest_mcp_contracts.inputs.generate import GenerationError, coverage_plan
+from pytest_mcp_contracts.schema.dialects import make_validator
 
 
 def _obj(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -283,7 +284,7 @@ def test_a_base_the_schema_refuses_is_replaced_by_the_simplest_input_hypothesis_
 def test_a_no_argument_tool_gets_no_made_up_keys_from_the_random_phase_either() -> None:
     from hypothesis import HealthCheck, given, settings
 
-    from pytest_mcp_contracts.generate import input_strategy
+    from pytest_mcp_contracts.inputs.generate import input_strategy
 
     drawn: list[dict[str, Any]] = []
     maps: list[dict[str, Any]] = []

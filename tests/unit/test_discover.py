@@ -1,4 +1,4 @@
-"""discover.py: names made safe, pagination read to the end, malformed entries kept."""
+"""transport/discover.py: names made safe, pagination read to the end, malformed entries kept."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.connect import ProtocolViolation, ServerCommand
-from pytest_mcp_contracts.discover import (
+from pytest_mcp_contracts.transport.discover import (
     CUT_MARKER,
     MAX_ENTRY_DEPTH,
     build_surface,
@@ -16,6 +15,8 @@ from pytest_mcp_contracts.discover import (
     list_tools,
     safe_name,
 )
+from pytest_mcp_contracts.transport.jsonrpc import ProtocolViolation
+from pytest_mcp_contracts.transport.stdio import ServerCommand
 
 
 class FakeConnection:

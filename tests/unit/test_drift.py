@@ -1,4 +1,4 @@
-"""drift.py: every classification rule with its exact diff line, ref resolution, ordering
+"""contracts/drift.py: every classification rule with its exact diff line, ref resolution, ordering
 and the bounds that keep hostile schemas cheap."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.drift import (
+from pytest_mcp_contracts.contracts.drift import (
     MAX_DEPTH,
     Change,
     added_tool,

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis.strategies import SearchStrategy
 
-from pytest_mcp_contracts import _hypothesis_compat
-from pytest_mcp_contracts.generate import (
+from pytest_mcp_contracts.inputs import hypothesis_compat
+from pytest_mcp_contracts.inputs.generate import (
     GenerationError,
     dialect_of,
     explain_unsatisfiable,
@@ -64,8 +64,8 @@ def generate(schema: Mapping[str, Any], n: int = 50) -> list[dict[str, Any]]:
 def test_shim_lets_hypothesis_jsonschema_generate_objects() -> None:
     from hypothesis_jsonschema import from_schema
 
-    _hypothesis_compat.install()
-    _hypothesis_compat.install()  # idempotent
+    hypothesis_compat.install()
+    hypothesis_compat.install()  # idempotent
     schema = {
         "type": "object",
         "properties": {"a": {"type": "integer"}, "b": {"type": "string"}},
@@ -89,7 +89,7 @@ def test_shim_leaves_an_old_style_many_alone(monkeypatch: pytest.MonkeyPatch) ->
 
     monkeypatch.setattr(utils, "many", OldMany)
     monkeypatch.setitem(vars(_from_schema), "cu", utils)
-    _hypothesis_compat.install()
+    hypothesis_compat.install()
     assert vars(_from_schema)["cu"] is utils
 
 
@@ -595,7 +595,7 @@ def test_allof_branches_are_not_closed() -> None:
 
 
 def test_schema_examples_come_first_and_defaults_make_one_complete_input() -> None:
-    from pytest_mcp_contracts.generate import schema_examples
+    from pytest_mcp_contracts.inputs.generate import schema_examples
 
     schema = {
         "type": "object",

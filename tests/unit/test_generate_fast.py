@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from pytest_mcp_contracts import generate
-from pytest_mcp_contracts._fast_strategies import direct_strategy, mixed_strategy
-from pytest_mcp_contracts.generate import (
+from pytest_mcp_contracts.inputs import generate
+from pytest_mcp_contracts.inputs.direct import direct_strategy, mixed_strategy
+from pytest_mcp_contracts.inputs.generate import (
     GenerationError,
     UserStrategyError,
     input_strategy,

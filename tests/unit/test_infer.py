@@ -1,4 +1,5 @@
-"""infer.py: the learned schema's merge rules, its snapshot record, drift, and its bounds."""
+"""contracts/infer.py: the learned schema's merge rules, its snapshot record, drift, and its
+bounds."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from pytest_mcp_contracts.infer import (
+from pytest_mcp_contracts.contracts.infer import (
     ESTABLISHED,
     MAX_DEPTH,
     MAX_PROPERTIES,

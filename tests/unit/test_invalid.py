@@ -1,4 +1,4 @@
-"""invalid.py: inputs a tool must refuse, derived from its inputSchema and one valid input.
+"""inputs/invalid.py: inputs a tool must refuse, derived from its inputSchema and one valid input.
 Every case returned must be refused by the schema's own validator."""
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.invalid import (
+from pytest_mcp_contracts.inputs.invalid import (
     EXTRA_PROPERTY,
     MAX_DEPTH,
     InvalidInput,
     invalid_inputs,
 )
-from pytest_mcp_contracts.schemas import make_validator
+from pytest_mcp_contracts.schema.dialects import make_validator
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 DRAFT4 = "http://json-schema.org/draft-04/schema#"

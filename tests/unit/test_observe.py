@@ -1,4 +1,4 @@
-"""observe.py: what a run's observations vouch for ("validated" means evidence), and what
+"""contracts/observe.py: what a run's observations vouch for ("validated" means evidence), and what
 is proposed for export."""
 
 from __future__ import annotations
@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pytest_mcp_contracts.discover import ToolSpec
-from pytest_mcp_contracts.observe import (
+from pytest_mcp_contracts.contracts.observe import (
     CONSISTENT,
     FEW_INPUTS,
     INFERRED,
@@ -18,7 +17,8 @@ from pytest_mcp_contracts.observe import (
     RecordedContract,
     ToolObservations,
 )
-from pytest_mcp_contracts.record import proposed_output_schema
+from pytest_mcp_contracts.contracts.record import proposed_output_schema
+from pytest_mcp_contracts.transport.discover import ToolSpec
 
 NO_ARGS = {"type": "object", "properties": {}}
 BY_ID = {"type": "object", "properties": {"id": {"type": "integer"}}, "additionalProperties": True}

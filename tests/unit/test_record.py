@@ -12,9 +12,9 @@ import threading
 import time
 from pathlib import Path
 
-from pytest_mcp_contracts.discover import ServerSurface, ToolSpec
-from pytest_mcp_contracts.record import RECORD, UPDATE, Recorder
-from pytest_mcp_contracts.snapshot import FORMAT_VERSION, SnapshotStore
+from pytest_mcp_contracts.contracts.record import RECORD, UPDATE, Recorder
+from pytest_mcp_contracts.contracts.snapshot import FORMAT_VERSION, SnapshotStore
+from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
 
 SCHEMA = {"type": "object", "properties": {"id": {"type": "integer"}}}
 TOOL = ToolSpec("get_item", "get_item", {"name": "get_item", "inputSchema": SCHEMA})
@@ -194,7 +194,7 @@ def test_leftover_temporary_files_are_removed_at_the_next_flush(tmp_path: Path) 
 WRITER = """
 import sys
 from pathlib import Path
-from pytest_mcp_contracts.snapshot import SnapshotStore
+from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
 
 store = SnapshotStore(Path(sys.argv[1]))
 big = {"blob": "a" * 4_000_000}
@@ -236,7 +236,7 @@ def test_snapshot_files_get_ordinary_permissions(tmp_path: Path) -> None:
 
 
 def test_a_file_that_is_json_but_no_contract_is_never_merged_into(tmp_path: Path) -> None:
-    from pytest_mcp_contracts.record import contract_problem
+    from pytest_mcp_contracts.contracts.record import contract_problem
 
     fine = {"format_version": 1, "tool": "t", "output": {"source": "declared"}}
     assert contract_problem(fine) is None

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_mcp_contracts.record import Recorder
-from pytest_mcp_contracts.report import rerun_command, shown, workers_summary_lines
-from pytest_mcp_contracts.snapshot import SnapshotStore
+from pytest_mcp_contracts.contracts.record import Recorder
+from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
+from pytest_mcp_contracts.reporting.failure import rerun_command, shown
+from pytest_mcp_contracts.reporting.summary import workers_summary_lines
 
 
 def test_control_characters_in_names_are_escaped() -> None:

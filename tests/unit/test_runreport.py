@@ -11,14 +11,19 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from pytest_mcp_contracts.call import ManagedServer
-from pytest_mcp_contracts.connect import ServerCommand
-from pytest_mcp_contracts.discover import ServerSurface, ToolSpec
-from pytest_mcp_contracts.infer import Drift
-from pytest_mcp_contracts.observe import ToolObservations
-from pytest_mcp_contracts.record import Recorder
-from pytest_mcp_contracts.runreport import build_report, merge_facts, server_facts, step_summary
-from pytest_mcp_contracts.snapshot import SnapshotStore, dumps, write_atomic
+from pytest_mcp_contracts.contracts.infer import Drift
+from pytest_mcp_contracts.contracts.observe import ToolObservations
+from pytest_mcp_contracts.contracts.record import Recorder
+from pytest_mcp_contracts.contracts.snapshot import SnapshotStore, dumps, write_atomic
+from pytest_mcp_contracts.reporting.runreport import (
+    build_report,
+    merge_facts,
+    server_facts,
+    step_summary,
+)
+from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
+from pytest_mcp_contracts.transport.managed import ManagedServer
+from pytest_mcp_contracts.transport.stdio import ServerCommand
 
 SCHEMA_PATH = Path(__file__).parents[2] / "docs" / "run-report.schema.json"
 

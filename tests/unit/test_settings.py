@@ -1,4 +1,4 @@
-"""settings.py: command line over ini over default, and clear errors for bad values."""
+"""pytest/settings.py: command line over ini over default, and clear errors for bad values."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.settings import DEFAULT_MAX_EXAMPLES, SettingsError, resolve
+from pytest_mcp_contracts.pytest.settings import DEFAULT_MAX_EXAMPLES, SettingsError, resolve
 
 ROOT = Path("/repo")
 
@@ -99,7 +99,7 @@ def test_ini_targets_of_every_kind_run_when_the_command_line_names_none() -> Non
 
 
 def test_tool_tables_are_judged_against_every_server_and_its_own_name() -> None:
-    from pytest_mcp_contracts.settings import ToolConfig, unknown_tool_tables
+    from pytest_mcp_contracts.pytest.settings import ToolConfig, unknown_tool_tables
 
     listed = [("lookup", "get_order"), ("files", "read"), ("files", "a/b")]
     fine = {k: ToolConfig() for k in ("get_order", "files/read", "a/b", "files/a/b")}

@@ -1,4 +1,4 @@
-"""summarize.py: folding a large schema into a line budget, drill-down by field path, the
+"""schema/summarize.py: folding a large schema into a line budget, drill-down by field path, the
 notation for unions, refs and unknown keys, and the bounds that keep hostile schemas cheap."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.summarize import (
+from pytest_mcp_contracts.schema.summarize import (
     MAX_DEPTH,
     FieldPathError,
     Summary,

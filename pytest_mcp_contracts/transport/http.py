@@ -34,7 +34,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from .connect import (
+from pytest_mcp_contracts.transport.jsonrpc import (
     _GARBAGE_KEPT,
     MODERN_VERSION,
     CallTimeout,

@@ -11,14 +11,20 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .call import CallOutcome, ManagedServer
-from .check import Finding, check_result
-from .connect import CallTimeout, ServerDied, ServerError
-from .discover import ToolSpec
-from .error_results import ErrorClass, ErrorVerdict, judge_error_result, result_text
-from .infer import Drift
-from .observe import ToolObservations
-from .report import FailureReport, shown
+from pytest_mcp_contracts.checks.error_results import (
+    ErrorClass,
+    ErrorVerdict,
+    judge_error_result,
+    result_text,
+)
+from pytest_mcp_contracts.checks.listing import Finding
+from pytest_mcp_contracts.checks.result import check_result
+from pytest_mcp_contracts.contracts.infer import Drift
+from pytest_mcp_contracts.contracts.observe import ToolObservations
+from pytest_mcp_contracts.reporting.failure import FailureReport, shown
+from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerDied, ServerError
+from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 
 # Warn when at least this share of calls came back isError: the contract was barely exercised.
 MOSTLY_ERRORS = 0.9
@@ -218,7 +224,11 @@ def run_contract(
     from hypothesis import seed as use_seed
     from hypothesis.errors import FailedHealthCheck, FlakyFailure, Unsatisfiable
 
-    from .generate import GenerationError, UserStrategyError, explain_unsatisfiable
+    from pytest_mcp_contracts.inputs.generate import (
+        GenerationError,
+        UserStrategyError,
+        explain_unsatisfiable,
+    )
 
     stats = stats if stats is not None else ContractStats()
     protocol = server.protocol_version

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 if TYPE_CHECKING:  # the transports are imported only when a server is configured
-    from .connect import ServerCommand
-    from .connect_app import ServerApp
-    from .connect_http import ServerUrl
+    from pytest_mcp_contracts.transport.http import ServerUrl
+    from pytest_mcp_contracts.transport.inprocess import ServerApp
+    from pytest_mcp_contracts.transport.stdio import ServerCommand
 
 DEFAULT_MAX_EXAMPLES: Final = 50
 DEFAULT_CALL_TIMEOUT: Final = 10.0
@@ -344,7 +344,7 @@ def _servers(cli: Sequence[str] | None, ini: Sequence[str]) -> tuple[ServerComma
     commands = list(cli) if cli else [line for line in ini if line.strip()]
     if not commands:
         return ()
-    from .connect import ServerCommand
+    from pytest_mcp_contracts.transport.stdio import ServerCommand
 
     return _each("--mcp-server", commands, ServerCommand.parse)
 
@@ -356,7 +356,7 @@ def _lines(cli: Sequence[str] | None, ini: Sequence[str]) -> list[str]:
 def _apps(specs: Sequence[str], rootdir: Path) -> tuple[ServerApp, ...]:
     if not specs:
         return ()
-    from .connect_app import ServerApp
+    from pytest_mcp_contracts.transport.inprocess import ServerApp
 
     return _each("--mcp-app", specs, lambda spec: ServerApp.parse(spec, rootdir))
 
@@ -381,7 +381,7 @@ def _urls(
         raise SettingsError("--mcp-header applies to --mcp-url servers, and none is given")
     if not urls:
         return ()
-    from .connect_http import HeaderError, ServerUrl, parse_header, variables
+    from pytest_mcp_contracts.transport.http import HeaderError, ServerUrl, parse_header, variables
 
     try:
         parsed = [parse_header(h) for h in headers]
@@ -476,7 +476,7 @@ def resolve(
             values[key] = _positive(option, raw, float, 0.001)
     tools, server_env = load_project_table(rootdir)
     if server_env and values["mcp_server"]:
-        from .connect import ServerCommand
+        from pytest_mcp_contracts.transport.stdio import ServerCommand
 
         values["mcp_server"] = tuple(
             ServerCommand(s.argv, env={**server_env, **s.env}) for s in values["mcp_server"]

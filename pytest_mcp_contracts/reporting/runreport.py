@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
-    from .call import ManagedServer
-    from .record import Recorder
+    from pytest_mcp_contracts.contracts.record import Recorder
+    from pytest_mcp_contracts.transport.managed import ManagedServer
 
 FORMAT: Final = "pytest-mcp-contracts/run-report"
 VERSION: Final = 1

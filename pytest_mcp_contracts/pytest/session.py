@@ -8,13 +8,17 @@ from typing import Any
 
 import pytest
 
-from ._keys import HAND_OVER_KEY
-from .call import ManagedServer
-from .connect import ServerError
-from .discover import ServerSurface, safe_name
-from .items import ServerCollector, ServerStartFailure, start_failure_text
-from .record import Recorder, export_proposals
-from .settings import Settings, SettingsError, unknown_tool_tables
+from pytest_mcp_contracts.contracts.record import Recorder, export_proposals
+from pytest_mcp_contracts.pytest.items import (
+    ServerCollector,
+    ServerStartFailure,
+    start_failure_text,
+)
+from pytest_mcp_contracts.pytest.keys import HAND_OVER_KEY
+from pytest_mcp_contracts.pytest.settings import Settings, SettingsError, unknown_tool_tables
+from pytest_mcp_contracts.transport.discover import ServerSurface, safe_name
+from pytest_mcp_contracts.transport.jsonrpc import ServerError
+from pytest_mcp_contracts.transport.managed import ManagedServer
 
 
 def _start(server: ManagedServer) -> ServerSurface | ServerError:

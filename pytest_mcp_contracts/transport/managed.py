@@ -9,21 +9,25 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .connect import (
+from pytest_mcp_contracts.transport.discover import (
+    ServerSurface,
+    build_surface,
+    discover,
+    list_tools,
+)
+from pytest_mcp_contracts.transport.http import ServerUrl, open_http
+from pytest_mcp_contracts.transport.inprocess import ServerApp, open_app
+from pytest_mcp_contracts.transport.jsonrpc import (
     MODERN_VERSION,
     CallTimeout,
     ProtocolViolation,
     RpcConnection,
     RpcError,
-    ServerCommand,
     ServerDied,
     ServerError,
     ServerStartError,
-    open_stdio,
 )
-from .connect_app import ServerApp, open_app
-from .connect_http import ServerUrl, open_http
-from .discover import ServerSurface, build_surface, discover, list_tools
+from pytest_mcp_contracts.transport.stdio import ServerCommand, open_stdio
 
 
 def call_refusal(annotations: dict[str, Any], policy: str) -> str | None:

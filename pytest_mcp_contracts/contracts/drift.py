@@ -38,8 +38,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 from urllib.parse import unquote, urldefrag, urljoin
 
-from . import schemas
-from .infer import child_path, items_path
+from pytest_mcp_contracts.contracts.infer import child_path, items_path
+from pytest_mcp_contracts.schema import dialects
 
 __all__ = [
     "MAX_DEPTH",
@@ -234,15 +234,15 @@ class _Work:
 
 
 class _Document:
-    """One schema document: resolves its local refs and normalises sub-schemas."""
+    """One schema document: resolves its local refs and normalises sub-dialects."""
 
     def __init__(self, root: Mapping[str, Any], work: _Work) -> None:
         self.root = root
         self.work = work
         try:
-            dialect = schemas.dialect_of(root)
-        except schemas.UnsupportedDialect:
-            dialect = schemas.DEFAULT_DIALECT
+            dialect = dialects.dialect_of(root)
+        except dialects.UnsupportedDialect:
+            dialect = dialects.DEFAULT_DIALECT
         self.legacy = dialect in _LEGACY  # keywords next to $ref are ignored
         root_id = root.get("id" if dialect == "draft-04" else "$id")
         try:
@@ -428,7 +428,7 @@ def _escape(token: object) -> str:
 
 def _at_pointer(root: Any, pointer: str) -> Any:
     try:
-        return schemas.resolve_pointer(root, pointer)
+        return dialects.resolve_pointer(root, pointer)
     except KeyError:
         return _MISSING
 
@@ -759,10 +759,10 @@ def _schema_label(schema: Any) -> str:
 
 def _dialect_name(uri: Any) -> str:
     if uri is None:
-        return schemas.DEFAULT_DIALECT
+        return dialects.DEFAULT_DIALECT
     try:
-        return schemas.dialect_of({"$schema": uri})
-    except schemas.UnsupportedDialect:
+        return dialects.dialect_of({"$schema": uri})
+    except dialects.UnsupportedDialect:
         return _show(uri)
 
 

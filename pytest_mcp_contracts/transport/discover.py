@@ -12,8 +12,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .connect import ProtocolViolation, RpcConnection, RpcError, ServerError
-from .connect import command_label as command_label  # re-exported
+from pytest_mcp_contracts.transport.jsonrpc import (
+    ProtocolViolation,
+    RpcConnection,
+    RpcError,
+    ServerError,
+)
+from pytest_mcp_contracts.transport.stdio import command_label as command_label  # re-exported
 
 MAX_PAGES: Final = 1000
 #: Deepest nesting (in JSON levels; an object schema under ``properties`` costs two) of a

@@ -28,9 +28,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from .discover import ServerSurface, ToolSpec
-from .observe import RecordedContract, RecordError, ToolObservations, same_contract
-from .snapshot import SnapshotError, SnapshotStore, dumps, write_atomic
+from pytest_mcp_contracts.contracts.observe import (
+    RecordedContract,
+    RecordError,
+    ToolObservations,
+    same_contract,
+)
+from pytest_mcp_contracts.contracts.snapshot import (
+    SnapshotError,
+    SnapshotStore,
+    dumps,
+    write_atomic,
+)
+from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
 
 RECORD, CI, UPDATE = "record", "ci", "update"
 MODES: Final = (RECORD, CI, UPDATE)

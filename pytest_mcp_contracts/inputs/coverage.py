@@ -420,7 +420,9 @@ def _found_by_hypothesis(compiled: Any) -> str | None:
     from hypothesis import strategies as st
     from hypothesis.errors import HypothesisException
 
-    from .generate import simplest  # generate imports this module: imported when needed
+    from pytest_mcp_contracts.inputs.generate import (
+        simplest,  # generate imports this module: imported when needed
+    )
 
     try:
         value = simplest(st.from_regex(compiled), tries=20)

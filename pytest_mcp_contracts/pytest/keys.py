@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from .call import ManagedServer
-    from .record import Recorder
-    from .settings import Settings
+    from pytest_mcp_contracts.contracts.record import Recorder
+    from pytest_mcp_contracts.pytest.settings import Settings
+    from pytest_mcp_contracts.transport.managed import ManagedServer
 
 SETTINGS_KEY: pytest.StashKey[Settings] = pytest.StashKey()
 SERVERS_KEY: pytest.StashKey[list[ManagedServer]] = pytest.StashKey()

@@ -37,8 +37,8 @@ from itertools import islice
 from typing import Any, Final, Literal
 from urllib.parse import unquote
 
-from pytest_mcp_contracts.infer import child_path, items_path, json_type
-from pytest_mcp_contracts.schemas import resolve_pointer
+from pytest_mcp_contracts.contracts.infer import child_path, items_path, json_type
+from pytest_mcp_contracts.schema.dialects import resolve_pointer
 
 MAX_DEPTH: Final = 64
 MAX_VISITS: Final = 50_000

@@ -17,9 +17,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from .classify import Classified, OutputKind, classify
-from .discover import ToolSpec
-from .infer import Drift, Shape
+from pytest_mcp_contracts.checks.classify import Classified, OutputKind, classify
+from pytest_mcp_contracts.contracts.infer import Drift, Shape
+from pytest_mcp_contracts.transport.discover import ToolSpec
 
 JSON_KINDS: Final = frozenset({OutputKind.STRUCTURED, OutputKind.JSON_TEXT, OutputKind.JSON_ITEMS})
 VALIDATED_AT: Final = 3  # consistent observations on inputs that differ in declared arguments

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
-from .connect import (
+from pytest_mcp_contracts.transport.jsonrpc import (
     STDERR_TAIL_LINES,
     MessageConnection,
     ServerDied,

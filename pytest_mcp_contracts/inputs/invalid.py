@@ -39,7 +39,7 @@ from urllib.parse import unquote
 
 from jsonschema.protocols import Validator
 
-from .schemas import dialect_of, make_validator, resolve_pointer
+from pytest_mcp_contracts.schema.dialects import dialect_of, make_validator, resolve_pointer
 
 EXTRA_PROPERTY: Final = "__unexpected_property"
 EXTRA_VALUE: Final = "x"

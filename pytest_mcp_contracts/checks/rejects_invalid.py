@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from .call import CallOutcome, ManagedServer
-from .connect import CallTimeout, ServerDied, ServerError
-from .contract import ContractFailure, failure, server_unavailable
-from .discover import ToolSpec
-from .error_results import ErrorClass, judge_error_result
-from .invalid import InvalidInput
+from pytest_mcp_contracts.checks.contract import ContractFailure, failure, server_unavailable
+from pytest_mcp_contracts.checks.error_results import ErrorClass, judge_error_result
+from pytest_mcp_contracts.inputs.invalid import InvalidInput
+from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerDied, ServerError
+from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 
 INVALID_PARAMS: Final = -32602
 CHECK: Final = "rejects_invalid"
@@ -137,7 +137,7 @@ def _broken(
 
 def accepted_lines(accepted: list[tuple[InvalidInput, CallOutcome]], limit: int = 10) -> list[str]:
     """One line per accepted invalid input: why it is invalid, and the input."""
-    from .report import short_json
+    from pytest_mcp_contracts.reporting.failure import short_json
 
     lines = [f"{case.why}: {short_json(case.arguments, limit=300)}" for case, _ in accepted[:limit]]
     if len(accepted) > limit:

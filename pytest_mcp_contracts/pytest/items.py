@@ -14,20 +14,37 @@ from typing import Any, Self
 
 import pytest
 
-from ._keys import RECORDER_KEY, SETTINGS_KEY
-from .call import ManagedServer, call_refusal
-from .check import check_listing
-from .contract import ContractFailure, ContractStats, error_result_notes, failure, run_contract
-from .coverage import CoveragePlan, coverage_budget, coverage_line, random_share
-from .discover import ServerSurface, ToolSpec
-from .observe import ToolObservations
-from .report import FailureReport, accept_command, rerun_command, shown, start_failure
-from .settings import ToolConfig
+from pytest_mcp_contracts.checks.contract import (
+    ContractFailure,
+    ContractStats,
+    error_result_notes,
+    failure,
+    run_contract,
+)
+from pytest_mcp_contracts.checks.listing import check_listing
+from pytest_mcp_contracts.contracts.observe import ToolObservations
+from pytest_mcp_contracts.inputs.coverage import (
+    CoveragePlan,
+    coverage_budget,
+    coverage_line,
+    random_share,
+)
+from pytest_mcp_contracts.pytest.keys import RECORDER_KEY, SETTINGS_KEY
+from pytest_mcp_contracts.pytest.settings import ToolConfig
+from pytest_mcp_contracts.reporting.failure import (
+    FailureReport,
+    accept_command,
+    rerun_command,
+    shown,
+    start_failure,
+)
+from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
+from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal
 
 
 class McpContractWarning(pytest.PytestWarning):
     """Something a server author should look at that does not fail the run, unless the run
-    says so: ``-W error::pytest_mcp_contracts.items.McpContractWarning``."""
+    says so: ``-W error::pytest_mcp_contracts.McpContractWarning``."""
 
 
 NODE_PREFIX = "mcp:"
@@ -211,8 +228,8 @@ class _McpItem(_RendersFailures):
         """Inputs that run before generated ones: the configured examples (which must be
         valid), then the schema's own `examples` and `default`s (skipped, with a warning,
         when the schema refuses them)."""
-        from .generate import schema_examples
-        from .schemas import make_validator
+        from pytest_mcp_contracts.inputs.generate import schema_examples
+        from pytest_mcp_contracts.schema.dialects import make_validator
 
         validator = make_validator(self.tool.input_schema)
         for index, example in enumerate(configured):
@@ -240,9 +257,9 @@ class DriftItem(_McpItem):
     check = "drift"
 
     def runtest(self) -> None:
-        from .drift import added_tool, diff_tool
-        from .record import surface_of
-        from .snapshot import SnapshotError
+        from pytest_mcp_contracts.contracts.drift import added_tool, diff_tool
+        from pytest_mcp_contracts.contracts.record import surface_of
+        from pytest_mcp_contracts.contracts.snapshot import SnapshotError
 
         recorder = self.config.stash[RECORDER_KEY]
         server = self.server.node_name
@@ -295,8 +312,8 @@ class RemovedToolItem(_RendersFailures):
     """Fails while a recorded tool is missing from the listing: removing a tool is breaking."""
 
     def runtest(self) -> None:
-        from .drift import removed_tool
-        from .snapshot import SnapshotError
+        from pytest_mcp_contracts.contracts.drift import removed_tool
+        from pytest_mcp_contracts.contracts.snapshot import SnapshotError
 
         recorder = self.config.stash[RECORDER_KEY]
         collector = self.parent
@@ -348,8 +365,12 @@ class ContractItem(_McpItem):
     check = "contract"
 
     def runtest(self) -> None:
-        from .generate import GenerationError, UserStrategyError, input_strategy
-        from .snapshot import SnapshotError
+        from pytest_mcp_contracts.contracts.snapshot import SnapshotError
+        from pytest_mcp_contracts.inputs.generate import (
+            GenerationError,
+            UserStrategyError,
+            input_strategy,
+        )
 
         settings = self.config.stash[SETTINGS_KEY]
         own = self._callable_settings()
@@ -413,7 +434,7 @@ class ContractItem(_McpItem):
 
     def _coverage_plan(self, max_examples: int, enabled: bool, user: bool) -> CoveragePlan:
         """The coverage phase's inputs, or an empty plan saying why there are none."""
-        from .generate import GenerationError, coverage_plan
+        from pytest_mcp_contracts.inputs.generate import GenerationError, coverage_plan
 
         if not enabled:
             return CoveragePlan(note="the coverage phase is off (--mcp-coverage=off)")
@@ -444,8 +465,8 @@ class RejectsInvalidItem(_McpItem):
     check = "rejects_invalid"
 
     def runtest(self) -> None:
-        from .invalid import invalid_inputs
-        from .reject import accepted_lines, run_rejects_invalid
+        from pytest_mcp_contracts.checks.rejects_invalid import accepted_lines, run_rejects_invalid
+        from pytest_mcp_contracts.inputs.invalid import invalid_inputs
 
         settings = self.config.stash[SETTINGS_KEY]
         own = self._callable_settings()
@@ -474,7 +495,7 @@ class RejectsInvalidItem(_McpItem):
         )
         lines = tuple(accepted_lines(refusals.accepted))
         if mode == "fail":
-            from .reject import HOW_TO_REFUSE
+            from pytest_mcp_contracts.checks.rejects_invalid import HOW_TO_REFUSE
 
             raise self._fail(problem, (*lines, HOW_TO_REFUSE))
         self._warn(
@@ -486,7 +507,7 @@ class RejectsInvalidItem(_McpItem):
         when there is one, else a small generated input with as many properties as it gets."""
         from hypothesis.errors import HypothesisException
 
-        from .generate import GenerationError, input_strategy, simplest
+        from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy, simplest
 
         try:
             strategy = input_strategy(self.tool.input_schema, self._user_strategies())

@@ -31,10 +31,10 @@ from hypothesis.strategies import SearchStrategy
 from hypothesis_jsonschema import _from_schema
 from hypothesis_jsonschema._canonicalise import FALSEY, HypothesisRefResolutionError, canonicalish
 
-from . import schemas
-from ._fast_strategies import direct_strategy, mixed_strategy
-from ._hypothesis_compat import install
-from .coverage import CoveragePlan, plan_coverage
+from pytest_mcp_contracts.inputs.coverage import CoveragePlan, plan_coverage
+from pytest_mcp_contracts.inputs.direct import direct_strategy, mixed_strategy
+from pytest_mcp_contracts.inputs.hypothesis_compat import install
+from pytest_mcp_contracts.schema import dialects
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -121,8 +121,8 @@ def dialect_of(schema: Mapping[str, Any]) -> str:
     """The JSON Schema dialect a schema declares: "2020-12" (the default), "2019-09",
     "draft-07", "draft-06" or "draft-04"."""
     try:
-        return schemas.dialect_of(schema)
-    except schemas.UnsupportedDialect as exc:
+        return dialects.dialect_of(schema)
+    except dialects.UnsupportedDialect as exc:
         raise GenerationError(f"{exc}.", pointer="#/$schema") from None
 
 
@@ -143,7 +143,7 @@ def _short(pointer: str) -> str:
 
 def _resolve_pointer(root: Mapping[str, Any], pointer: str) -> Any:
     """The value at ``pointer`` ("#" or "#/a/b"), or KeyError."""
-    return schemas.resolve_pointer(root, pointer)
+    return dialects.resolve_pointer(root, pointer)
 
 
 # --------------------------------------------------------------------------- the document
@@ -174,7 +174,7 @@ def _load(schema: Mapping[str, Any]) -> _Document:
     return _Document(
         root=schema,
         dialect=dialect,
-        keywords=frozenset(schemas.VALIDATORS[dialect].VALIDATORS),
+        keywords=frozenset(dialects.VALIDATORS[dialect].VALIDATORS),
         base=base,
         anchors=anchors,
         schema_pointers=pointers,
@@ -647,7 +647,7 @@ def _as_tool_arguments(prepared: dict[str, Any]) -> dict[str, Any]:
 
 def _check_schema(doc: _Document) -> None:
     """Reject schemas that are invalid for their own dialect, naming the offending spot."""
-    cls = schemas.VALIDATORS[doc.dialect]
+    cls = dialects.VALIDATORS[doc.dialect]
     meta = cls(cls.META_SCHEMA, format_checker=cls.FORMAT_CHECKER)
     try:
         error = jsonschema.exceptions.best_match(meta.iter_errors(doc.root))
@@ -669,7 +669,7 @@ def _check_schema(doc: _Document) -> None:
 
 
 def _original_validator(doc: _Document) -> Validator:
-    return schemas.make_validator(doc.root)
+    return dialects.make_validator(doc.root)
 
 
 _BUILD_ERRORS: tuple[type[BaseException], ...] = (
@@ -898,7 +898,7 @@ def _checked(
             errors = (e for e in errors if e.absolute_path and e.absolute_path[0] in only)
         error = jsonschema.exceptions.best_match(errors)
         if error is not None:
-            where = schemas.json_path(error.absolute_path)
+            where = dialects.json_path(error.absolute_path)
             raise UserStrategyError(
                 f"{source} produced {value!r}, which the inputSchema refuses: {where}: "
                 f"{error.message}. Make the strategy produce valid values only.",
@@ -944,7 +944,7 @@ def _unsatisfiable(doc: _Document) -> GenerationError:
 
 
 def _costly_constraints(doc: _Document) -> Iterator[str]:
-    checked = set(schemas.VALIDATORS[doc.dialect].FORMAT_CHECKER.checkers)
+    checked = set(dialects.VALIDATORS[doc.dialect].FORMAT_CHECKER.checkers)
     generated = set(_from_schema.STRING_FORMATS) | {"uuid", "duration"}
     for ptr in doc.schema_pointers:
         node = _resolve_pointer(doc.root, ptr)

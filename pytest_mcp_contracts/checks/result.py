@@ -1,0 +1,132 @@
+"""Result checks: each ``tools/call`` result against the contract its tool declared."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from jsonschema.exceptions import SchemaError
+from referencing.exceptions import Unresolvable
+
+from pytest_mcp_contracts.checks.listing import Finding, _json_text, describe_errors
+from pytest_mcp_contracts.schema.dialects import (
+    UnsupportedDialect,
+    dialect_of,
+    validator_for_schema,
+)
+from pytest_mcp_contracts.transport.discover import ToolSpec
+
+# -- dynamic checks ------------------------------------------------------------------------
+
+# The string fields each content block type must have (unknown types are left alone: a newer
+# protocol revision may add some).
+_BLOCK_FIELDS: Final = {
+    "text": ("text",),
+    "image": ("data", "mimeType"),
+    "audio": ("data", "mimeType"),
+    "resource_link": ("uri", "name"),
+}
+
+
+def _content_problem(content: list[Any]) -> str | None:
+    """What makes a ``content`` array not a list of content blocks, or None."""
+    for index, block in enumerate(content):
+        where = f"content[{index}]"
+        if not isinstance(block, dict):
+            return f"{where} is not an object: {_json_text(block, 80)}"
+        kind = block.get("type")
+        if not isinstance(kind, str):
+            return f"{where} has no string 'type': {_json_text(block, 120)}"
+        missing = [f for f in _BLOCK_FIELDS.get(kind, ()) if not isinstance(block.get(f), str)]
+        if missing:
+            return f"{where} is a {kind!r} block without a string {missing[0]!r}"
+        resource = block.get("resource")
+        if kind == "resource" and not (isinstance(resource, dict) and "uri" in resource):
+            return f"{where} is a 'resource' block without a 'resource' object with a 'uri'"
+    return None
+
+
+def check_result(
+    tool: ToolSpec, result: Mapping[str, Any], *, protocol_version: str
+) -> list[Finding]:
+    """One ``tools/call`` result against the contract the tool declared."""
+    content = result.get("content")
+    if not isinstance(content, list):
+        return [
+            Finding(
+                "contract",
+                "the result is not a CallToolResult: 'content' must be an array, got "
+                + _json_text(content),
+            )
+        ]
+    problem = _content_problem(content)
+    if problem is not None:
+        return [Finding("contract", f"the result is not a CallToolResult: {problem}")]
+    if result.get("isError") is True:
+        return []
+    schema = tool.output_schema
+    if not isinstance(schema, dict):
+        return []
+    if "structuredContent" not in result:
+        return [
+            Finding(
+                "contract",
+                "the tool declares an outputSchema but the result has no structuredContent",
+                details=(
+                    "a tool with an outputSchema must return structured results that conform to it",
+                ),
+            )
+        ]
+    structured = result["structuredContent"]
+    findings = []
+    if protocol_version != "2026-07-28" and not isinstance(structured, dict):
+        findings.append(
+            Finding(
+                "contract",
+                f"structuredContent must be an object under protocol {protocol_version}, "
+                f"got {type(structured).__name__}",
+            )
+        )
+    try:
+        validator = validator_for_schema(schema)
+    except (UnsupportedDialect, SchemaError):
+        return findings  # the schema item already reports it
+    try:
+        errors = list(validator.iter_errors(structured))
+    except RecursionError:
+        findings.append(
+            Finding(
+                "contract",
+                "structuredContent cannot be checked: validating it against the outputSchema "
+                "recursed too deeply (a $ref loop, or nesting too deep)",
+            )
+        )
+        return findings
+    except ValueError:  # a $ref indexing an array with a non-number: referencing crashes
+        findings.append(
+            Finding(
+                "contract",
+                "structuredContent cannot be checked: the outputSchema has a $ref that "
+                "validators cannot follow (see the tool's schema check)",
+            )
+        )
+        return findings
+    except Unresolvable as exc:
+        findings.append(
+            Finding(
+                "contract",
+                "structuredContent cannot be checked: the outputSchema refers to "
+                f"{getattr(exc, 'ref', exc)!r}, which cannot be resolved (network $refs are "
+                "never fetched)",
+            )
+        )
+        return findings
+    if errors:
+        findings.append(
+            Finding(
+                "contract",
+                f"structuredContent does not match the outputSchema ({dialect_of(schema)})",
+                details=tuple(describe_errors(errors)),
+            )
+        )
+    return findings

@@ -1,0 +1,223 @@
+"""Report: the text people read when a check fails or a server cannot be used."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    pass
+
+STDERR_LINES_SHOWN: Final = 20
+# A call's own stderr is shown whole up to this many lines: a Python traceback through
+# an async SDK is often 40-60 lines, and its last lines are the exception itself.
+CALL_STDERR_LINES_SHOWN: Final = 80
+INPUT_CHARS_SHOWN: Final = 2000
+
+
+NAME_CHARS_SHOWN: Final = 80
+
+
+def shown(name: str, limit: int = NAME_CHARS_SHOWN) -> str:
+    """A name a server chose, safe to print: control characters escaped (a tool name must not
+    clear a CI log or ring its bell), and a very long one cut, saying how long it was."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
+    if len(text) > limit:
+        return f"{text[: limit - 1]}… ({len(name)} characters)"
+    return text
+
+
+# Options of a run's own reports, workers and randomness: a command suggested to record or
+# accept contracts is run locally, where they would write CI's files or pin CI's seed.
+RUN_ONLY_OPTIONS: Final = (
+    "--junitxml",
+    "--junit-xml",
+    "--junitprefix",
+    "--junit-prefix",
+    "--mcp-report",
+    "--hypothesis-seed",
+    "--numprocesses",
+    "--maxprocesses",
+    "--dist",
+    "-n",
+)
+
+
+def _run_only(arg: str) -> tuple[bool, bool]:
+    """Whether ``arg`` is a run-only option, and whether its value is the next word."""
+    for option in RUN_ONLY_OPTIONS:
+        if arg == option:
+            return True, True
+        joined = option == "-n" and arg.startswith("-n") and arg[2:3].isalnum()  # -n4, -nauto
+        if arg.startswith(f"{option}=") or joined:
+            return True, False
+    return False, False
+
+
+def rerun_command(args: Sequence[str]) -> str:
+    """The pytest command line to suggest for running locally: without the options of the
+    run's own reports, workers and seed (RUN_ONLY_OPTIONS), and with --mcp-header values
+    redacted (a token the shell expanded must not end up in a hint, a log or a JUnit file)."""
+    shown_args, redact_next, skip_next = [], False, False
+    for arg in args:
+        if skip_next:
+            skip_next = False
+            continue
+        run_only, skip_next = _run_only(arg)
+        if run_only:
+            continue
+        if redact_next or arg.startswith("--mcp-header="):
+            prefix = "--mcp-header=" if arg.startswith("--mcp-header=") else ""
+            header = arg.removeprefix(prefix)
+            arg = f"{prefix}{header.split(':', 1)[0]}: <redacted>"
+        redact_next = arg == "--mcp-header"
+        shown_args.append(arg)
+    return shlex.join(["pytest", *shown_args])
+
+
+def accept_command(command: str, *, ci: bool) -> str:
+    """How to accept a change: the update flag is refused where CI is set, so there the
+    command is one to run locally."""
+    where = " locally (contracts are never written in CI)" if ci else ""
+    return f"accept it{where}: {command} --mcp-snapshot-update"
+
+
+def indent(text: str, prefix: str = "    ") -> str:
+    return textwrap.indent(text, prefix, lambda _line: True)
+
+
+def last_lines(text: str, count: int = STDERR_LINES_SHOWN) -> str:
+    lines = text.rstrip("\n").splitlines()
+    cut = f"({len(lines) - count} lines before these not shown)\n" if len(lines) > count else ""
+    return cut + "\n".join(lines[-count:])
+
+
+def call_stderr_block(during: str, before: str, *, source: str = "stderr") -> str:
+    """What the server wrote while one call ran, and a little of what came before it, labelled
+    so that nobody reads another call's traceback as this one's."""
+    if during.strip():
+        parts = [
+            f"server {source} while this call ran:",
+            indent(last_lines(during, CALL_STDERR_LINES_SHOWN)),
+        ]
+    else:
+        parts = [f"server {source} while this call ran: (nothing)"]
+    if before.strip():
+        parts += [f"server {source} before this call (context, not from it):", indent(before)]
+    return "\n".join(parts)
+
+
+def stderr_block(tail: str) -> str:
+    lines = last_lines(tail)
+    if not lines:
+        return "server stderr: (empty)"
+    return "server stderr (last lines):\n" + indent(lines)
+
+
+def short_json(value: Any, limit: int = INPUT_CHARS_SHOWN) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
+    if len(text) > limit:
+        return text[:limit] + f"… ({len(text)} characters in all)"
+    return text
+
+
+@dataclass
+class FailureReport:
+    """A failure as the contract item prints it: who, what, the input, how to reproduce."""
+
+    server: str
+    command: str
+    tool: str
+    check: str
+    problem: str
+    details: Sequence[str] = ()
+    arguments: Any = None
+    request_json: str | None = None
+    request_after_handshake: bool = False
+    stderr_tail: str | None = None
+    notes: list[str] = field(default_factory=list)
+    input_label: str = "smallest input found:"
+    command_noun: str = "command"  # "url" for a server reached over Streamable HTTP
+    call_stderr: str | None = None  # what the server wrote while the failing call ran
+    stderr_before: str = ""
+
+    def render(self) -> str:
+        # The first line is what pytest's short summary shows: make it the problem itself.
+        parts = [self.problem, *(f"  {d}" for d in self.details)]
+        parts += [
+            "",
+            f"server: {shown(self.server)}  ({self.command_noun}: {self.command})",
+            f"tool: {shown(self.tool)}    check: {self.check}",
+        ]
+        if self.arguments is not None:
+            parts += ["", self.input_label, indent(short_json(self.arguments))]
+        if self.request_json is not None:
+            if self.command_noun == "url":
+                when = "POST it to the URL" + (
+                    " in a session, after the initialize handshake"
+                    if self.request_after_handshake
+                    else ""
+                )
+            elif self.command_noun == "app":
+                when = "the server ran in-process; over stdio this is one line on its stdin" + (
+                    ", after the initialize handshake" if self.request_after_handshake else ""
+                )
+            elif self.request_after_handshake:
+                when = "after the initialize handshake"
+            else:
+                when = "one line on the server's stdin"
+            parts += [
+                "",
+                f"reproduce with this tools/call request ({when}):",
+                indent(
+                    self.request_json
+                    if len(self.request_json) < 4000
+                    else self.request_json[:4000] + "…"
+                ),
+            ]
+        parts += ["", *self.notes] if self.notes else []
+        if self.call_stderr is not None:
+            source = "log records" if self.command_noun == "app" else "stderr"
+            parts += ["", call_stderr_block(self.call_stderr, self.stderr_before, source=source)]
+        if self.command_noun == "app":
+            if self.stderr_tail:  # in-process there is no stderr: how the server's run ended
+                parts += ["", "the server's run ended with:", indent(last_lines(self.stderr_tail))]
+        elif self.stderr_tail is not None and self.call_stderr is None:
+            parts += ["", stderr_block(self.stderr_tail)]
+        return "\n".join(parts)
+
+
+def start_failure(command: str, problem: str, stderr_tail: str, *, noun: str = "command") -> str:
+    if noun == "app":
+        lines = [f"MCP server could not be run in-process: {command}", f"  {problem}"]
+        if stderr_tail:
+            lines += ["", indent(last_lines(stderr_tail))]
+        module = command.split(":", 1)[0]
+        check = f"python {module}" if module.endswith(".py") else f"python -c 'import {module}'"
+        return "\n".join(
+            [*lines, "", f"Check that `{check}` works from the rootdir (--mcp-app imports it)."]
+        )
+    if noun == "url":
+        return "\n".join(
+            [
+                f"MCP server at {command} could not be used",
+                f"  {problem}",
+                "",
+                "A server reached with --mcp-url must already be running: check that it is up "
+                "at that URL; for a slow answer raise --mcp-startup-timeout.",
+            ]
+        )
+    return "\n".join(
+        [
+            f"MCP server did not start: {command}",
+            f"  {problem}",
+            "",
+            stderr_block(stderr_tail),
+            "",
+            "Run the command by hand to see it fail; for a slow start raise --mcp-startup-timeout.",
+        ]
+    )

@@ -1,0 +1,281 @@
+"""Stdio: start an MCP server as a subprocess and speak JSON-RPC over its stdin and stdout."""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import json
+import os
+import select
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from pytest_mcp_contracts.transport.jsonrpc import (
+    _READ_CHUNK,
+    MessageConnection,
+    ServerDied,
+    ServerStartError,
+)
+
+
+@dataclass(frozen=True)
+class ServerCommand:
+    """A stdio server as the user named it."""
+
+    argv: tuple[str, ...]
+    env: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, command: str) -> ServerCommand:
+        argv = tuple(shlex.split(command))
+        if not argv:
+            raise ValueError("an empty server command")
+        return cls(argv=argv)
+
+    @property
+    def display(self) -> str:
+        return shlex.join(self.argv)
+
+    @property
+    def label(self) -> str:
+        """A short name for the server when it names itself nothing."""
+        return command_label(self.argv)
+
+    noun: ClassVar[str] = "command"
+
+
+def command_label(argv: tuple[str, ...]) -> str:
+    """A short name for a server command: the module of ``-m``, else its last argument."""
+    if "-m" in argv[:-1]:
+        return argv[argv.index("-m") + 1]
+    words = [a for a in argv[1:] if not a.startswith("-")] or [argv[0]]
+    return words[-1].rstrip("/").rsplit("/", 1)[-1] or "server"
+
+
+class StdioConnection(MessageConnection):
+    """One running server process and the JSON-RPC session over its stdin/stdout."""
+
+    def __init__(self, command: ServerCommand, *, max_message_bytes: int) -> None:
+        super().__init__(command, max_message_bytes=max_message_bytes)
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._stderr_lock = threading.Lock()
+        self._stderr_decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._stderr_done = False
+
+    def start(self) -> None:
+        env = {**os.environ, **self.command.env}
+        try:
+            self._proc = subprocess.Popen(
+                self.command.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+                # Its own process group, so shutdown also reaches what it spawned (npx, uv run).
+                start_new_session=True,
+            )
+        except FileNotFoundError:
+            raise ServerStartError(
+                f"command not found: {self.command.argv[0]!r}. "
+                "Check the --mcp-server value and PATH."
+            ) from None
+        except PermissionError:
+            raise ServerStartError(
+                f"permission denied running {self.command.argv[0]!r}: is it executable?"
+            ) from None
+        except OSError as exc:
+            raise ServerStartError(f"could not start the server: {exc}") from None
+        threading.Thread(target=self._read_stdout, name="mcp-stdout", daemon=True).start()
+        threading.Thread(target=self._read_stderr, name="mcp-stderr", daemon=True).start()
+
+    @property
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None and not self._closed.is_set()
+
+    @property
+    def returncode(self) -> int | None:
+        return None if self._proc is None else self._proc.poll()
+
+    def stderr_tail(self) -> str:
+        # The reader thread may still be draining the pipe of a process that just died.
+        if self._proc is not None and self._proc.poll() is not None:
+            time.sleep(0.05)
+        return super().stderr_tail()
+
+    def close(self) -> None:
+        """Close stdin, give the server two seconds, then SIGTERM and SIGKILL its process group."""
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            try:
+                assert proc.stdin is not None
+                proc.stdin.close()
+            except OSError:
+                pass
+            try:
+                proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                self._signal_group(proc, signal.SIGTERM)
+                try:
+                    proc.wait(timeout=2)
+                except subprocess.TimeoutExpired:
+                    self._signal_group(proc, signal.SIGKILL)
+                    proc.wait()
+        self._closed.set()
+        self._fail_pending()
+
+    def kill(self) -> None:
+        """Stop a server that is stuck: no polite shutdown."""
+        proc = self._proc
+        if proc is not None and proc.poll() is None:
+            self._signal_group(proc, signal.SIGKILL)
+            proc.wait()
+        self._closed.set()
+        self._fail_pending()
+
+    @staticmethod
+    def _signal_group(proc: subprocess.Popen[bytes], sig: signal.Signals) -> None:
+        try:
+            os.killpg(proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            with contextlib.suppress(ProcessLookupError):
+                proc.send_signal(sig)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _read_stderr(self) -> None:
+        # Non-blocking reads under a lock, so that a caller can drain the pipe itself
+        # (_sync_log) the moment an answer arrives: a server writes its traceback to stderr
+        # before it writes the answer to stdout, so after that drain the call's stderr is
+        # complete, whichever of the two reader threads ran first.
+        assert self._proc is not None and self._proc.stderr is not None
+        fd = self._proc.stderr.fileno()
+        os.set_blocking(fd, False)
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        while not self._stderr_done:
+            try:
+                poller.poll()
+            except (OSError, ValueError):
+                return
+            self._drain_stderr()
+
+    def _sync_log(self) -> None:
+        if self._proc is not None and not self._stderr_done:
+            self._drain_stderr()
+
+    def _drain_stderr(self) -> None:
+        assert self._proc is not None and self._proc.stderr is not None
+        with self._stderr_lock:
+            while not self._stderr_done:
+                try:
+                    chunk = os.read(self._proc.stderr.fileno(), 1 << 16)
+                except BlockingIOError:
+                    return
+                except (OSError, ValueError):
+                    chunk = b""
+                if not chunk:
+                    self.log.add(self._stderr_decoder.decode(b"", final=True))
+                    self.log.end()
+                    self._stderr_done = True
+                    return
+                self.log.add(self._stderr_decoder.decode(chunk))
+
+    def _read_stdout(self) -> None:
+        assert self._proc is not None and self._proc.stdout is not None
+        stream = self._proc.stdout
+        try:
+            while True:
+                line = self._read_line(stream)
+                if line is None:
+                    return
+                if line:
+                    self._handle_line(line)
+        finally:
+            self._closed.set()
+            self._fail_pending()
+
+    def _read_line(self, stream: Any) -> bytes | None:
+        """The next line (None at the end of stdout); b"" when it was over the cap, which
+        is then drained and reported without being held."""
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            chunk = stream.readline(_READ_CHUNK)
+            if not chunk:
+                return b"".join(chunks) if chunks else None
+            chunks.append(chunk)
+            size += len(chunk)
+            complete = chunk.endswith(b"\n")
+            if size - complete > self.max_message_bytes:
+                chunks.clear()
+                self._skip_oversized(stream, size, complete)
+                return b""
+            if complete:
+                return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+    def _skip_oversized(self, stream: Any, seen: int, complete: bool) -> None:
+        # Drain the rest of the line without holding it: a hostile server must not exhaust memory.
+        total = seen
+        while not complete:
+            chunk = stream.readline(_READ_CHUNK)
+            total += len(chunk)
+            complete = not chunk or chunk.endswith(b"\n")
+        self._unreadable(
+            f"a message of {total} bytes, over the {self.max_message_bytes}-byte limit "
+            "(--mcp-max-result-bytes)"
+        )
+
+    def _write(self, message: Mapping[str, Any]) -> None:
+        proc = self._proc
+        if proc is None or proc.stdin is None:
+            raise ServerDied("the server is not running")
+        data = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+        try:
+            with self._write_lock:
+                proc.stdin.write(data)
+                proc.stdin.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            raise ServerDied(
+                f"the server closed its stdin{self._exit_note()}",
+                stderr_tail=self.stderr_tail(),
+            ) from None
+
+    def _await_exit(self) -> None:
+        if self._proc is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._proc.wait(timeout=1)
+
+    def _exit_note(self) -> str:
+        code = self.returncode
+        if code is None:
+            return ""
+        if code < 0:
+            try:
+                return f" (killed by {signal.Signals(-code).name})"
+            except ValueError:
+                return f" (killed by signal {-code})"
+        return f" (exit status {code})"
+
+
+def open_stdio(
+    command: ServerCommand,
+    *,
+    startup_timeout: float,
+    max_message_bytes: int,
+    legacy: bool = False,
+) -> StdioConnection:
+    """Start the server and complete the handshake, or raise ServerStartError."""
+    conn = StdioConnection(command, max_message_bytes=max_message_bytes)
+    return conn.opened(startup_timeout=startup_timeout, legacy=legacy)
+
+
+def format_argv(argv: Sequence[str]) -> str:
+    return shlex.join(argv)

@@ -80,6 +80,9 @@ class ServerCollector(_ServerNode):
         recorder = self.config.stash[RECORDER_KEY]
         for name in recorder.stale(self.server.node_name, surface):
             yield RemovedToolCollector.from_parent(self, name=name)
+        if self.config.stash[SETTINGS_KEY].sequences:
+            # Last: it restarts the server, and runs on the state the tools' items left.
+            yield SequencesItem.from_parent(self, name="sequences")
 
 
 class ServerStartFailure(_ServerNode):
@@ -526,6 +529,120 @@ class RejectsInvalidItem(_McpItem):
                 f"{self.nodeid}: no valid input to derive invalid ones from "
                 f"(see the contract check): {str(exc).splitlines()[0]}"
             )
+
+
+class SequencesItem(_RendersFailures):
+    """Dynamic, one per server: sequences of calls in which values from earlier outputs
+    (ids, names, paths) feed later inputs; a failure is shrunk to the shortest sequence."""
+
+    check = "sequences"
+
+    def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.sequences import (
+            Sequencer,
+            SequenceStats,
+            generate_sequences,
+            sequence_failure,
+            sequence_tools,
+            shrink,
+        )
+        from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy
+
+        assert isinstance(self.parent, ServerCollector)
+        server = self.parent.server
+        surface = server.surface
+        assert surface is not None
+        settings = self.config.stash[SETTINGS_KEY]
+
+        def refusal(tool: ToolSpec) -> str | None:
+            own = settings.tool(surface.name, tool.name)
+            if own.skip:
+                return "skipped by [tool.mcp-contracts.tools] skip = true"
+            return call_refusal(tool.annotations, own.call or settings.call_policy)
+
+        tools, left_out = sequence_tools(surface.tools, refusal)
+        strategies = {}
+        for tool in list(tools):
+            try:
+                strategies[tool.name] = input_strategy(tool.input_schema)
+            except GenerationError as exc:
+                tools.remove(tool)
+                left_out.append(f"{tool.name}: no inputs can be generated ({exc.pointer})")
+        if not tools:
+            pytest.skip(f"{self.nodeid}: no tool can be called ({'; '.join(left_out)})")
+        stats = SequenceStats()
+        sequencer = Sequencer(
+            server,
+            {tool.name: tool for tool in tools},
+            {t.name: settings.tool(surface.name, t.name).warn_only for t in tools},
+            stats,
+        )
+        try:
+            self._fresh(server)  # a restart between phases: sequences start from a clean state
+            found = generate_sequences(
+                sequencer,
+                strategies,
+                max_examples=settings.max_examples,
+                max_steps=SEQUENCE_STEPS,
+                seed=_hypothesis_seed(self.config),
+            )
+            if found is not None:
+                shrunk = shrink(
+                    sequencer,
+                    found,
+                    lambda: self._fresh(server),
+                    lambda name: _simplest(strategies[name]),
+                    budget=SHRINK_ATTEMPTS,
+                )
+                tool = sequencer.tools[shrunk.steps[-1].tool]
+                raise sequence_failure(server, tool, shrunk)
+        finally:
+            self.user_properties.append(("mcp_sequence_calls", stats.calls))
+            self.user_properties.append(("mcp_sequence_fed_calls", stats.fed_calls))
+            lines = [stats.summary(), *(f"not called: {why}" for why in left_out)]
+            self.add_report_section("call", "mcp sequences", "\n".join(lines))
+
+    def _fresh(self, server: ManagedServer) -> None:
+        """Run the user's reset command, then restart the server (over HTTP: a new session)."""
+        import shlex
+        import subprocess
+
+        command = self.config.stash[SETTINGS_KEY].reset_command
+        if command:
+            done = subprocess.run(shlex.split(command), capture_output=True, text=True, timeout=60)
+            if done.returncode != 0:
+                raise ContractFailure(
+                    FailureReport(
+                        server=server.surface.name if server.surface else server.command.display,
+                        command=server.command.display,
+                        command_noun=server.command.noun,
+                        tool="(all)",
+                        check="sequences",
+                        problem=f"--mcp-reset-command failed with exit status {done.returncode}",
+                        details=(command, *done.stderr.strip().splitlines()[-5:]),
+                    )
+                )
+        server.close()
+        server.connection()
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"{self.nodeid} [sequences]"
+
+
+SEQUENCE_STEPS = 10  # calls per sequence at most
+SHRINK_ATTEMPTS = 30  # replays of a failing sequence while shrinking it: a restart each
+
+
+def _simplest(strategy: Any) -> dict[str, Any] | None:
+    from hypothesis.errors import HypothesisException
+
+    from pytest_mcp_contracts.inputs.generate import simplest
+
+    try:
+        found: dict[str, Any] = simplest(strategy)
+    except HypothesisException:
+        return None
+    return found
 
 
 @dataclass(frozen=True)

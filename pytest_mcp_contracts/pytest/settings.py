@@ -137,7 +137,7 @@ class Option:
     flag: str
     ini: str
     help: str
-    kind: str  # "servers", "lines", "int", "float", "path", "flag", "choice"
+    kind: str  # "servers", "lines", "int", "float", "path", "flag", "choice", "text"
     default: Any = None
     ini_too: bool = True
     metavar: str = ""  # for the help text; by kind when empty
@@ -201,6 +201,27 @@ OPTIONS: Final = (
         "on",
         metavar="ON|OFF",
         choices=COVERAGE,
+    ),
+    Option(
+        "--mcp-sequences",
+        "mcp_sequences",
+        "the sequences check, one item per server: chains of calls in which ids, names, paths, "
+        "uris and keys from earlier outputs feed later inputs, so lookups and updates get "
+        "real ids; --mcp-max-examples sequences of up to 10 calls (off, the default, or on)",
+        "choice",
+        "off",
+        metavar="ON|OFF",
+        choices=COVERAGE,
+    ),
+    Option(
+        "--mcp-reset-command",
+        "mcp_reset_command",
+        "a command run before the server is restarted for the sequences check (and again "
+        "before a failing sequence is replayed), for a server that keeps state outside its "
+        "process: e.g. 'rm -f /tmp/test-memory.jsonl'",
+        "text",
+        None,
+        metavar="CMD",
     ),
     Option(
         "--mcp-call",
@@ -317,6 +338,8 @@ class Settings:
     report_path: Path | None = None
     tools: dict[str, ToolConfig] = field(default_factory=dict)
     coverage: bool = True  # the coverage phase of the contract check (--mcp-coverage)
+    sequences: bool = False  # the sequences check (--mcp-sequences)
+    reset_command: str | None = None  # run before the server is restarted for it
 
     @property
     def active(self) -> bool:
@@ -472,6 +495,8 @@ def resolve(
             values[key] = raw
         elif option.kind == "int":
             values[key] = _positive(option, raw, int, 1)
+        elif option.kind == "text":
+            values[key] = (str(raw).strip() or None) if raw is not None else None
         else:
             values[key] = _positive(option, raw, float, 0.001)
     tools, server_env = load_project_table(rootdir)
@@ -505,4 +530,6 @@ def resolve(
         report_path=values["mcp_report"],
         tools=tools,
         coverage=values["mcp_coverage"] == "on",
+        sequences=values["mcp_sequences"] == "on",
+        reset_command=values["mcp_reset_command"],
     )

@@ -144,6 +144,13 @@ class FailureReport:
     command_noun: str = "command"  # "url" for a server reached over Streamable HTTP
     call_stderr: str | None = None  # what the server wrote while the failing call ran
     stderr_before: str = ""
+    # A failure reached by a sequence of calls (the sequences check): each call and its
+    # answer, and the JSON-RPC lines that replay it on ``replay_from``.
+    sequence: Sequence[str] = ()
+    replay: Sequence[str] = ()
+    replay_from: str = ""
+    # Calls before the failing one that may have changed the state it ran in.
+    earlier_calls: Sequence[str] = ()
 
     def render(self) -> str:
         # The first line is what pytest's short summary shows: make it the problem itself.
@@ -153,9 +160,28 @@ class FailureReport:
             f"server: {shown(self.server)}  ({self.command_noun}: {self.command})",
             f"tool: {shown(self.tool)}    check: {self.check}",
         ]
-        if self.arguments is not None:
+        if self.sequence:
+            parts += ["", "shortest sequence found (each call, then its answer):"]
+            parts += [indent(line) for line in self.sequence]
+        elif self.arguments is not None:
             parts += ["", self.input_label, indent(short_json(self.arguments))]
-        if self.request_json is not None:
+        if self.earlier_calls:
+            parts += [
+                "",
+                "earlier calls that may have changed the state this call ran in (the newest last):",
+                *(indent(line) for line in self.earlier_calls),
+            ]
+        if self.replay:
+            parts += [
+                "",
+                f"reproduce on {self.replay_from}: send these lines, in order, "
+                + ("POSTed to the URL" if self.command_noun == "url" else "on its stdin")
+                + ":",
+            ]
+            parts += [
+                indent(line if len(line) < 4000 else line[:4000] + "…") for line in self.replay
+            ]
+        elif self.request_json is not None:
             if self.command_noun == "url":
                 when = "POST it to the URL" + (
                     " in a session, after the initialize handshake"

@@ -112,6 +112,7 @@ class ManagedServer:
     error_results: int = 0
     tool_calls: Counter[str] = field(default_factory=Counter)  # by tool name
     tool_error_results: Counter[str] = field(default_factory=Counter)
+    real_results: Counter[str] = field(default_factory=Counter)  # valid calls: success results
     invalid_calls: Counter[str] = field(default_factory=Counter)  # by tool, rejects_invalid
     # isError results of valid calls by class (error_results.ErrorClass), by tool
     error_classes: defaultdict[str, Counter[str]] = field(
@@ -225,6 +226,9 @@ class ManagedServer:
         self.error_results += outcome.is_error_result
         self.tool_calls[tool_name] += 1
         self.tool_error_results[tool_name] += int(outcome.is_error_result)
+        self.real_results[tool_name] += int(
+            outcome.result is not None and not outcome.is_error_result
+        )
         return outcome
 
     def relist(self, timeout: float) -> None:

@@ -558,7 +558,8 @@ class SequencesItem(_RendersFailures):
             own = settings.tool(surface.name, tool.name)
             if own.skip:
                 return "skipped by [tool.mcp-contracts.tools] skip = true"
-            return call_refusal(tool.annotations, own.call or settings.call_policy)
+            why = call_refusal(tool.annotations, own.call or settings.call_policy)
+            return why.removeprefix("not called: ") if why else None
 
         tools, left_out = sequence_tools(surface.tools, refusal)
         strategies = {}

@@ -29,6 +29,7 @@ FORMAT: Final = "pytest-mcp-contracts/run-report"
 VERSION: Final = 1
 NODE_PREFIX: Final = "mcp:"
 CHECKS: Final = ("schema", "drift", "contract", "rejects_invalid")
+SERVER_CHECK: Final = "sequences"  # a check of the whole server: mcp:<server>::sequences
 OUTCOMES: Final = ("passed", "failed", "skipped", "not_run")
 DRIFT_CLASSES: Final = ("breaking", "review", "additive", "cosmetic")
 QUALITIES: Final = ("declared", "validated", "inferred", "unknown")
@@ -99,6 +100,7 @@ def server_facts(
                     "declared": isinstance(tool.output_schema, dict),
                     "calls": server.tool_calls.get(tool.name, 0),
                     "error_results": server.tool_error_results.get(tool.name, 0),
+                    "real_results": server.real_results.get(tool.name, 0),
                     "invalid_calls": server.invalid_calls.get(tool.name, 0),
                     "error_classes": dict(sorted(server.error_classes[tool.name].items())),
                     "coercions_accepted": server.coercions_accepted.get(tool.name, 0),
@@ -168,7 +170,7 @@ def _merge_server(entries: list[Facts]) -> Facts:
         combined = dict(tool)
         combined["calls"] = sum(t["calls"] for t in same)
         combined["error_results"] = sum(t["error_results"] for t in same)
-        for key in ("invalid_calls", "coercions_accepted", "protocol_refusals"):
+        for key in ("real_results", "invalid_calls", "coercions_accepted", "protocol_refusals"):
             combined[key] = sum(t.get(key, 0) for t in same)
         classes: Counter[str] = Counter()
         for t in same:
@@ -296,6 +298,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "checks": {check: _check(mine, base + check) for check in CHECKS},
                 "calls": tool["calls"],
                 "error_results": tool["error_results"],
+                "real_results": tool.get("real_results", 0),
                 "invalid_calls": tool.get("invalid_calls", 0),
                 "error_classes": tool.get("error_classes", {}),
                 "coercions_accepted": tool.get("coercions_accepted", 0),
@@ -310,6 +313,8 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
     removed = {tool["node_name"]: tool for tool in entry.get("removed", [])}
     # A removed tool's drift item that ran elsewhere still shows in the outcomes.
     for node in mine:
+        if node == prefix + SERVER_CHECK:
+            continue
         tool_node = node[len(prefix) :].rsplit("::", 1)[0]
         if tool_node not in listed and tool_node not in removed:
             removed[tool_node] = {"name": tool_node, "node_name": tool_node, "surface_drift": []}
@@ -323,6 +328,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "checks": {"drift": _check(mine, f"{prefix}{tool_node}::drift")},
                 "calls": 0,
                 "error_results": 0,
+                "real_results": 0,
                 "invalid_calls": 0,
                 "error_classes": {},
                 "coercions_accepted": 0,
@@ -337,6 +343,10 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
     for tool in tools:
         for check in tool["checks"].values():
             counts[check["outcome"]] += 1
+    # The sequences check is the server's own item (mcp:<server>::sequences), when collected.
+    sequences = _check(mine, prefix + SERVER_CHECK) if prefix + SERVER_CHECK in mine else None
+    if sequences is not None:
+        counts[sequences["outcome"]] += 1
     total = len(entry["tools"])
     return {
         "name": entry["name"],
@@ -353,6 +363,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
         "startup_stdout": _startup_stdout(entry.get("startup_stdout", (0, []))),
         "between_calls_stdout": _startup_stdout(entry.get("between_calls_stdout", (0, []))),
         "checks": counts,
+        "sequences": sequences,
         "coverage": {
             "output_schema": _ratio(qualities["declared"], total),
             "contract": _ratio(qualities["declared"] + qualities["validated"], total),
@@ -420,6 +431,9 @@ def step_summary(document: Mapping[str, Any]) -> str:
             f"| {len(server['drift']['breaking'])} |"
         )
         prefix = f"{NODE_PREFIX}{server['node_name']}::"
+        sequences = server.get("sequences")
+        if sequences is not None and sequences["outcome"] == "failed":
+            failing.append((prefix + SERVER_CHECK, sequences.get("message", "")))
         for tool in server["tools"]:
             for check_name, check in tool["checks"].items():
                 if check["outcome"] == "failed":

@@ -170,6 +170,11 @@ def _answers(server: ManagedServer, tool: str) -> str:
     classes = server.error_classes.get(tool)
     if classes:
         parts.append("isError: " + ", ".join(f"{n} {k}" for k, n in sorted(classes.items())))
+    if server.tool_error_results[tool]:
+        # Said where calls came back isError: how often the output contract was exercised.
+        parts.append(
+            f"real results: {server.real_results[tool]} of {server.tool_calls[tool]} calls"
+        )
     if server.coercions_accepted[tool]:
         parts.append(f"accepted {server.coercions_accepted[tool]} look-alike(s) (lenient coercion)")
     if server.protocol_refusals[tool]:

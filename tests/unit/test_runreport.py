@@ -83,6 +83,7 @@ FACTS: dict[str, Any] = {
                     declared=True,
                     calls=70,
                     error_results=3,
+                    real_results=65,
                     input_coverage=QUOTE_COVERAGE,
                 ),
                 _tool(
@@ -139,6 +140,11 @@ OUTCOMES = {
         "message": "drift from the recorded output contract",
     },
     "mcp:shop::describe::schema": {"outcome": "skipped", "duration": 0.0, "message": "why"},
+    "mcp:shop::sequences": {
+        "outcome": "failed",
+        "duration": 2.5,
+        "message": "the tool raised an unexpected exception (call 3 of a sequence)",
+    },
     "mcp:shop::old::drift": {
         "outcome": "failed",
         "duration": 0.002,
@@ -168,7 +174,12 @@ EXPECTED: dict[str, Any] = {
             "restarts": 1,
             "startup_stdout": {"lines": 0, "sample": []},
             "between_calls_stdout": {"lines": 0, "sample": []},
-            "checks": {"passed": 4, "failed": 3, "skipped": 1, "not_run": 5},
+            "checks": {"passed": 4, "failed": 4, "skipped": 1, "not_run": 5},
+            "sequences": {
+                "outcome": "failed",
+                "duration": 2.5,
+                "message": "the tool raised an unexpected exception (call 3 of a sequence)",
+            },
             "coverage": {
                 "output_schema": 0.3333,
                 "contract": 0.6667,
@@ -201,6 +212,7 @@ EXPECTED: dict[str, Any] = {
                     },
                     "calls": 70,
                     "error_results": 3,
+                    "real_results": 65,
                     "invalid_calls": 0,
                     "error_classes": {},
                     "coercions_accepted": 0,
@@ -229,6 +241,7 @@ EXPECTED: dict[str, Any] = {
                     },
                     "calls": 50,
                     "error_results": 0,
+                    "real_results": 0,
                     "invalid_calls": 0,
                     "error_classes": {},
                     "coercions_accepted": 0,
@@ -253,6 +266,7 @@ EXPECTED: dict[str, Any] = {
                     },
                     "calls": 0,
                     "error_results": 0,
+                    "real_results": 0,
                     "invalid_calls": 0,
                     "error_classes": {},
                     "coercions_accepted": 0,
@@ -278,6 +292,7 @@ EXPECTED: dict[str, Any] = {
                     },
                     "calls": 0,
                     "error_results": 0,
+                    "real_results": 0,
                     "invalid_calls": 0,
                     "error_classes": {},
                     "coercions_accepted": 0,
@@ -434,7 +449,11 @@ def test_step_summary_has_a_row_per_server_and_the_failing_checks() -> None:
     text = step_summary(build_report(FACTS, OUTCOMES, exit_status=1, mode="ci"))
     lines = text.splitlines()
     assert lines[0] == "### MCP contracts"
-    assert "| shop | 3 | 4 | 3 | 33% | 67% | 2 |" in lines
+    assert "| shop | 3 | 4 | 4 | 33% | 67% | 2 |" in lines
+    assert (
+        "- `mcp:shop::sequences`: the tool raised an unexpected exception (call 3 of a "
+        "sequence)" in lines
+    )
     assert "| broken.py | did not start | | | | | |" in lines
     assert (
         "- `mcp:shop::quote::contract`: structuredContent does not match the outputSchema "

@@ -172,11 +172,12 @@ class FailureReport:
                 *(indent(line) for line in self.earlier_calls),
             ]
         if self.replay:
+            how = (
+                "POST them to the URL" if self.command_noun == "url" else "write them to its stdin"
+            )
             parts += [
                 "",
-                f"reproduce on {self.replay_from}: send these lines, in order, "
-                + ("POSTed to the URL" if self.command_noun == "url" else "on its stdin")
-                + ":",
+                f"reproduce on {self.replay_from}: {how}, each after the answer to the one before:",
             ]
             parts += [
                 indent(line if len(line) < 4000 else line[:4000] + "…") for line in self.replay

@@ -1,0 +1,125 @@
+"""The sequences check: ids that a create made feed the lookups and updates after it.
+
+tests/servers/notes_store.py has a bug only create -> update -> read reaches (and its ids are
+hashes, never guessed): the contract items cannot find it, the sequences item finds it and
+shrinks it to those three calls. MCP_FIXTURE_BUGS=0 is the same server, correct.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import SERVERS, RunMcp
+
+SEQUENCES = "--mcp-sequences=on"
+
+
+def _replay_lines(output: str) -> list[str]:
+    block = output.split("reproduce on a freshly started server:")[1].split("\n\n")[0]
+    return [line.strip() for line in block.splitlines()[1:] if line.strip()]
+
+
+@pytest.mark.parametrize("seed", ["1", "3"])
+def test_a_bug_behind_create_update_read_is_shrunk_to_that_sequence(
+    run_mcp: RunMcp, seed: str
+) -> None:
+    result = run_mcp("notes_store.py", args=(SEQUENCES, f"--hypothesis-seed={seed}"))
+    out = result.stdout.str()
+    # The contract items alone never reach it: their ids never exist.
+    assert "FAILED mcp:notes-store::read_note::contract" not in out
+    assert "FAILED mcp:notes-store::sequences" in out
+    result.stdout.fnmatch_lines(
+        [
+            "the tool raised an unexpected exception (the server answered isError) "
+            "(call 3 of a sequence)",
+            "  exception: KeyError: 'words'",
+            "tool: read_note    check: sequences",
+            "shortest sequence found (each call, then its answer):",
+            '    1. create_note {"body": "", "title": ""}',
+            '       -> ok: {"body": "", "note_id": "n-6b86b273ff", "title": "", "words": 0}',
+            '    2. update_note {"body": "", "note_id": "n-6b86b273ff"}  (note_id from call 1)',
+            "       -> ok: *",
+            '    3. read_note {"note_id": "n-6b86b273ff"}  (note_id from call 1)',
+            "       -> isError: Error executing tool read_note",
+            "reproduce on a freshly started server: write them to its stdin, each after the "
+            "answer to the one before:",
+        ]
+    )
+    assert len(_replay_lines(out)) == 3  # a 2026-07-28 server: no handshake lines
+    result.assert_outcomes(failed=1, passed=17, skipped=3)
+
+
+def test_the_replay_lines_reproduce_the_bug_on_a_fresh_server(run_mcp: RunMcp) -> None:
+    result = run_mcp("notes_store.py", args=(SEQUENCES, "-k", "sequences"))
+    lines = _replay_lines(result.stdout.str())
+    server = subprocess.Popen(
+        [sys.executable, str(SERVERS / "notes_store.py")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    answers = []
+    try:
+        for line in lines:
+            server.stdin.write(line + "\n")
+            server.stdin.flush()
+            answers.append(json.loads(server.stdout.readline()))
+    finally:
+        server.kill()
+        server.wait()
+    assert [a["result"].get("isError") for a in answers] == [False, False, True]
+    assert answers[-1]["result"]["content"][0]["text"] == "Error executing tool read_note"
+
+
+def test_without_the_bug_lookups_and_updates_return_real_results(
+    run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
+    alone = run_mcp("notes_store.py", args=("--mcp-report=alone.json",))
+    alone.assert_outcomes(passed=17, skipped=3)
+    before = _real_results(pytester, "alone.json")
+    assert before["read_note"] == before["update_note"] == 0  # "not found", every call
+
+    monkeypatch.setenv("CI", "true")  # derandomized, against what the first run recorded
+    result = run_mcp("notes_store.py", args=(SEQUENCES, "--mcp-report=both.json", "-rA", "-v"))
+    result.assert_outcomes(passed=18, skipped=3)
+    after = _real_results(pytester, "both.json")
+    assert after["read_note"] >= 10 and after["update_note"] >= 10, after
+    assert "delete_note" not in after or after["delete_note"] == 0  # destructive: not called
+    result.stdout.fnmatch_lines(
+        [
+            "*sequences, * calls, * of them with values from earlier outputs; real results by "
+            "tool: create_note *, list_notes *, read_note *, update_note *",
+            "not called: delete_note: the tool declares destructiveHint: true.*",
+            "*read_note: declared; *; real results: * of * calls",
+        ]
+    )
+    report = json.loads((pytester.path / "both.json").read_text())
+    assert report["servers"][0]["sequences"]["outcome"] == "passed"
+
+
+def _real_results(pytester: pytest.Pytester, name: str) -> dict[str, int]:
+    report = json.loads((pytester.path / name).read_text())
+    return {tool["name"]: tool["real_results"] for tool in report["servers"][0]["tools"]}
+
+
+def test_a_failing_reset_command_fails_the_sequences_item(
+    run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
+    result = run_mcp(
+        "notes_store.py",
+        args=(SEQUENCES, "--mcp-reset-command=sh -c 'echo no such db >&2; exit 3'", "-k", "seq"),
+    )
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["--mcp-reset-command failed with exit status 3", "  sh -c 'echo no such db >&2; exit 3'"]
+    )
+    assert re.search(r"^\s+no such db$", result.stdout.str(), re.M)

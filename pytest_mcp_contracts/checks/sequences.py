@@ -319,14 +319,14 @@ Names = dict[str | int, tuple[str | int, int]]
 def renamed(before: Mapping[str, Any] | None, after: Mapping[str, Any], step: int) -> Names:
     """What a replayed call's output calls the things its first run's output named: the
     value under the same key at the same position (a fresh server's create makes the same
-    note under another id)."""
+    note under another id), with the replayed call's position."""
     if before is None:
         return {}
     new = {(key, origin.ordinal): value for key, value, origin in mined_with_origins(0, after)}
     return {
         value: (new[(key, origin.ordinal)], step)
         for key, value, origin in mined_with_origins(0, before)
-        if (key, origin.ordinal) in new and new[(key, origin.ordinal)] != value
+        if (key, origin.ordinal) in new
     }
 
 
@@ -337,16 +337,19 @@ def refeed(
     valid: Callable[[dict[str, Any]], bool],
     names: Names | None = None,
 ) -> tuple[dict[str, Any], list[Fed]]:
-    """A replayed call's input: each fed place takes the value found again at its origin in
-    this replay's outputs; when its origin is not part of the replay, the value under its
-    new name (``names``, from ``renamed``) or as it was, as long as the input stays valid."""
+    """A replayed call's input: each fed value under its new name (``names``: what the first
+    call of the replay that returned it calls it now), else the value found at its origin in
+    this replay's outputs, else as it was; as long as the input stays valid. The name comes
+    first: a listing's n-th item is another thing once a create before it is dropped."""
     current = json.loads(json.dumps(arguments))
     fed = []
     for item in feeds:
-        again, origin = resolve(item.origin, outputs), item.origin
-        if again is None and names and item.value in names:
+        again, origin = None, item.origin
+        if names and item.value in names:
             again, step = names[item.value]
             origin = Origin(step, origin.key, origin.ordinal)
+        else:
+            again = resolve(item.origin, outputs)
         value = item.value if again is None else again
         try:
             before = _get(current, item.location)
@@ -557,7 +560,8 @@ class Sequencer:
                 first_run = (
                     self.history[planned.index][1] if planned.index < len(self.history) else None
                 )
-                names.update(renamed(first_run, real, planned.index))
+                for old, new in renamed(first_run, real, planned.index).items():
+                    names.setdefault(old, new)  # the first call that returned it made it
             if finding is not None:
                 return steps, finding
         return steps, None
@@ -757,14 +761,23 @@ def shrink(
         )
     steps, finding = first
     plan = plan[: len(steps)]
-    position = len(plan) - 2
-    while position >= 0 and attempts < budget:
-        candidate = plan[:position] + plan[position + 1 :]
-        again = fails(candidate)
-        if again is not None:
-            steps, finding = again
-            plan = candidate[: len(steps)]
-        position = min(position - 1, len(plan) - 2)
+    size = max((len(plan) - 1) // 2, 1)
+    while attempts < budget:
+        # Drop blocks of calls before the failing one, the newest first, halving the block
+        # size down to single calls (a long sequence needs few attempts).
+        end = len(plan) - 1
+        while end - size >= 0 and attempts < budget:
+            candidate = plan[: end - size] + plan[end:]
+            again = fails(candidate)
+            if again is not None:
+                steps, finding = again
+                plan = candidate[: len(steps)]
+                end = min(end - size, len(plan) - 1)
+            else:
+                end -= 1 if size == 1 else size
+        if size == 1:
+            break
+        size = max(size // 2, 1)
     for position, planned in enumerate(plan):
         if attempts >= budget:
             break

@@ -583,7 +583,10 @@ class SequencesItem(_RendersFailures):
             found = generate_sequences(
                 sequencer,
                 strategies,
-                max_examples=settings.max_examples,
+                # Half as many sequences as a tool's inputs, each up to 20 calls: long enough
+                # for a create to come before the lookups, about as many calls as a tool's
+                # contract item.
+                max_examples=max(settings.max_examples // 2, 1),
                 max_steps=SEQUENCE_STEPS,
                 seed=_hypothesis_seed(self.config),
             )
@@ -630,7 +633,7 @@ class SequencesItem(_RendersFailures):
         return self.path, None, f"{self.nodeid} [sequences]"
 
 
-SEQUENCE_STEPS = 10  # calls per sequence at most
+SEQUENCE_STEPS = 20  # calls per sequence at most
 SHRINK_ATTEMPTS = 30  # replays of a failing sequence while shrinking it: a restart each
 
 

@@ -207,7 +207,8 @@ OPTIONS: Final = (
         "mcp_sequences",
         "the sequences check, one item per server: chains of calls in which ids, names, paths, "
         "uris and keys from earlier outputs feed later inputs, so lookups and updates get "
-        "real ids; --mcp-max-examples sequences of up to 10 calls (off, the default, or on)",
+        "real ids; half of --mcp-max-examples sequences of up to 20 calls (off, the default, "
+        "or on)",
         "choice",
         "off",
         metavar="ON|OFF",

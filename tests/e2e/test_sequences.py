@@ -24,7 +24,7 @@ def _replay_lines(output: str) -> list[str]:
     return [line.strip() for line in block.splitlines()[1:] if line.strip()]
 
 
-@pytest.mark.parametrize("seed", ["1", "3"])
+@pytest.mark.parametrize("seed", ["1", "8"])
 def test_a_bug_behind_create_update_read_is_shrunk_to_that_sequence(
     run_mcp: RunMcp, seed: str
 ) -> None:

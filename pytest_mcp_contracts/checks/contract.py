@@ -19,6 +19,7 @@ from pytest_mcp_contracts.checks.error_results import (
 )
 from pytest_mcp_contracts.checks.listing import Finding
 from pytest_mcp_contracts.checks.result import check_result
+from pytest_mcp_contracts.checks.sequences import earlier_state_lines
 from pytest_mcp_contracts.contracts.infer import Drift
 from pytest_mcp_contracts.contracts.observe import ToolObservations
 from pytest_mcp_contracts.reporting.failure import FailureReport, shown
@@ -198,6 +199,7 @@ def _violation_failure(
         call_stderr=outcome.stderr,
         stderr_before=outcome.stderr_before,
         notes=[note] if note else [],
+        earlier_calls=earlier_state_lines(server),
     )
 
 

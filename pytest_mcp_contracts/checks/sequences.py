@@ -840,6 +840,38 @@ def sequence_failure(server: ManagedServer, tool: ToolSpec, shrunk: Shrunk) -> A
     )
 
 
+EARLIER_CALLS_SHOWN: Final = 5
+
+
+def earlier_state_lines(server: ManagedServer) -> list[str]:
+    """The calls before the last one made on this server process that may have left state
+    the last one ran in: invalid inputs that were accepted (a tool that took one may have
+    stored it), and, on a server that declares readOnlyHint on some of its tools, successful
+    calls of its other tools. A server that declares none would make every call a suspect,
+    so there only accepted invalid inputs are listed."""
+    surface = server.surface
+    annotated = {
+        tool.name: tool.annotations.get("readOnlyHint") is True
+        for tool in (surface.tools if surface else [])
+    }
+    declares = any(annotated.values())
+    calls = list(server.recent_calls)[:-1]  # the last call is the failing one
+    suspects = [
+        call
+        for call in calls
+        if call.succeeded and (call.invalid or (declares and not annotated.get(call.tool, False)))
+    ]
+    lines = []
+    if len(suspects) > EARLIER_CALLS_SHOWN:
+        lines.append(f"({len(suspects) - EARLIER_CALLS_SHOWN} earlier ones not shown)")
+    for call in suspects[-EARLIER_CALLS_SHOWN:]:
+        args = json.dumps(call.arguments, ensure_ascii=False, sort_keys=True)
+        args = args if len(args) <= 200 else args[:200] + "…"
+        why = "  (an invalid input, accepted: sent by rejects_invalid)" if call.invalid else ""
+        lines.append(f"{call.tool} {args}{why}")
+    return lines
+
+
 def call_and_judge(
     server: ManagedServer, tool: ToolSpec, arguments: dict[str, Any], warn_only: frozenset[str]
 ) -> tuple[CallOutcome, Finding | None]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -97,6 +97,16 @@ class CallOutcome:
         return json.dumps({"id": 1, **self.request}, ensure_ascii=False, separators=(",", ":"))
 
 
+@dataclass(frozen=True)
+class CallRecord:
+    """A call made on the live server process, for what state it may have left behind."""
+
+    tool: str
+    arguments: dict[str, Any]
+    invalid: bool  # sent by rejects_invalid, to be refused
+    succeeded: bool  # answered with a result without isError
+
+
 @dataclass
 class ManagedServer:
     """A server command, its live connection, and how often it had to be restarted."""
@@ -124,6 +134,9 @@ class ManagedServer:
     listing_changes: list[str] = field(default_factory=list)  # see relist()
     startup_stdout: tuple[int, list[str]] = (0, [])  # non-protocol lines, a few of them
     between_calls_stdout: tuple[int, list[str]] = (0, [])  # likewise, while no call ran
+    # The calls made since the process (or session) started, the newest last: a failure on a
+    # stateful server may come from what an earlier call stored.
+    recent_calls: deque[CallRecord] = field(default_factory=lambda: deque(maxlen=1000))
     _garbage_seen: int = field(default=0, repr=False)  # the connection's lines accounted for
     _conn: RpcConnection | None = field(default=None, repr=False)
 
@@ -176,6 +189,10 @@ class ManagedServer:
         self._garbage_seen = 0  # a new connection counts from zero
         try:
             self._conn = self._open(legacy=self.protocol_version not in ("", MODERN_VERSION))
+            if isinstance(self.command, ServerCommand):
+                # A new process starts empty; a URL's server (and an in-process app's module)
+                # keeps what earlier calls stored.
+                self.recent_calls.clear()
         except ServerStartError as exc:
             if isinstance(self.command, ServerUrl):
                 raise ServerStartError(
@@ -219,6 +236,8 @@ class ManagedServer:
             outcome.stderr_before = conn.stderr_before(stderr_mark)
         _blame_stray_output(outcome, conn, conn.garbage_count - garbage_before)
         self._garbage_seen = conn.garbage_count
+        succeeded = outcome.result is not None and not outcome.is_error_result
+        self.recent_calls.append(CallRecord(tool_name, arguments, invalid, succeeded))
         if invalid:
             self.invalid_calls[tool_name] += 1
             return outcome

@@ -123,3 +123,22 @@ def test_a_failing_reset_command_fails_the_sequences_item(
         ["--mcp-reset-command failed with exit status 3", "  sh -c 'echo no such db >&2; exit 3'"]
     )
     assert re.search(r"^\s+no such db$", result.stdout.str(), re.M)
+
+
+def test_a_failure_shows_the_earlier_calls_that_left_the_state_it_ran_in(run_mcp: RunMcp) -> None:
+    result = run_mcp("stored_invalid.py")
+    result.stdout.fnmatch_lines(
+        [
+            "a schema-valid input was answered with JSON-RPC error -32603: internal error: the "
+            "tag store holds a malformed tag",
+            "tool: list_tags    check: contract",
+            "smallest input found:",
+            "    {}",
+            "earlier calls that may have changed the state this call ran in (the newest last):",
+            '    add_tag {"tag": *}  (an invalid input, accepted: sent by rejects_invalid)',
+        ]
+    )
+    result.assert_outcomes(failed=1, passed=6, skipped=1)
+    # Without the invalid inputs nothing malformed is stored, and the listing works.
+    clean = run_mcp("stored_invalid.py", args=("--mcp-rejects-invalid=off",))
+    clean.assert_outcomes(passed=6, skipped=2)

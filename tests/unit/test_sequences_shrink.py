@@ -1,0 +1,170 @@
+"""Shrinking a failing sequence, against an in-memory notes store (no subprocess).
+
+The store makes ids from a counter, so a fresh store names its notes differently from the
+run that found the bug: the replays must follow each id to the call that made it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pytest_mcp_contracts.checks.sequences import (
+    Pool,
+    SequenceFound,
+    Sequencer,
+    Slot,
+    generate_sequences,
+    shrink,
+)
+from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.managed import CallOutcome
+
+ID = {"type": "object", "properties": {"note_id": {"type": "string"}}, "required": ["note_id"]}
+TOOLS = [
+    ToolSpec(
+        "create_note",
+        "create_note",
+        {
+            "name": "create_note",
+            "inputSchema": {"type": "object", "properties": {"title": {"type": "string"}}},
+        },
+    ),
+    ToolSpec("update_note", "update_note", {"name": "update_note", "inputSchema": ID}),
+    ToolSpec(
+        "read_note",
+        "read_note",
+        {"name": "read_note", "inputSchema": ID, "annotations": {"readOnlyHint": True}},
+    ),
+    ToolSpec(
+        "list_notes",
+        "list_notes",
+        {
+            "name": "list_notes",
+            "inputSchema": {"type": "object", "properties": {}},
+            "annotations": {"readOnlyHint": True},
+        },
+    ),
+]
+
+
+def _text(value: Any, *, error: bool = False) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "content": [
+            {"type": "text", "text": json.dumps(value) if not isinstance(value, str) else value}
+        ]
+    }
+    if error:
+        result["isError"] = True
+    else:
+        result["structuredContent"] = value
+    return result
+
+
+class FakeStore:
+    """The notes store's bug: a read of an updated note crashes (Python SDK's wording)."""
+
+    protocol_version = "2026-07-28"
+
+    def __init__(self) -> None:
+        self.restarts = 0
+        self.fresh()
+
+    def fresh(self) -> None:
+        self.notes: dict[str, dict[str, Any]] = {}
+        self.counter = 0
+        self.restarts += 1
+
+    def call(self, tool: str, arguments: dict[str, Any]) -> CallOutcome:
+        request = {
+            "jsonrpc": "2.0",
+            "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments},
+        }
+        outcome = CallOutcome(arguments, request)
+        note = self.notes.get(str(arguments.get("note_id")))
+        if tool == "create_note":
+            self.counter += 1
+            note_id = f"n-{self.counter * 7919 % 1000:03d}"
+            self.notes[note_id] = {"updated": False}
+            outcome.result = _text({"note_id": note_id})
+        elif tool == "list_notes":
+            outcome.result = _text({"notes": [{"note_id": k} for k in self.notes]})
+        elif note is None:
+            outcome.result = _text("note not found", error=True)
+        elif tool == "update_note":
+            note["updated"] = True
+            outcome.result = _text({"ok": True})
+        elif note["updated"]:
+            outcome.result = _text(f"Error executing tool {tool}", error=True)
+        else:
+            outcome.result = _text({"note_id": arguments["note_id"]})
+        return outcome
+
+
+def _sequencer(store: FakeStore) -> Sequencer:
+    return Sequencer(store, {t.name: t for t in TOOLS}, {})  # type: ignore[arg-type]
+
+
+def _strategies() -> dict[str, Any]:
+    from pytest_mcp_contracts.inputs.generate import input_strategy
+
+    return {tool.name: input_strategy(tool.input_schema) for tool in TOOLS}
+
+
+def test_generation_finds_the_bug_and_shrinking_leaves_create_update_read() -> None:
+    store = FakeStore()
+    sequencer = _sequencer(store)
+    found = generate_sequences(sequencer, _strategies(), max_examples=25, max_steps=20, seed=4)
+    assert found is not None
+    shrunk = shrink(sequencer, found, store.fresh, lambda _name: None, budget=30)
+    assert [s.tool for s in shrunk.steps] == ["create_note", "update_note", "read_note"]
+    assert shrunk.from_fresh and shrunk.notes == []
+    first_id = "n-919"  # what a fresh store names its first note
+    assert [s.arguments.get("note_id") for s in shrunk.steps] == [None, first_id, first_id]
+    assert "Error executing tool read_note" in shrunk.steps[-1].summary
+
+
+def test_the_same_seed_makes_the_same_run() -> None:
+    runs = []
+    for _ in range(2):
+        store = FakeStore()
+        sequencer = _sequencer(store)
+        found = generate_sequences(sequencer, _strategies(), max_examples=25, max_steps=20, seed=7)
+        runs.append((found is not None, [(p.tool, p.arguments) for p, _ in sequencer.history]))
+    assert runs[0] == runs[1]
+
+
+def test_a_failure_that_needs_earlier_sequences_gets_their_calls_in_front() -> None:
+    store = FakeStore()
+    sequencer = _sequencer(store)
+    newest = lambda _slot: 0  # noqa: E731
+    first, second = Pool(), Pool()
+    for _ in range(3):  # sequence 1: three notes, the second one updated
+        sequencer.generated_step(first, "create_note", {"title": ""}, lambda _slot: None)
+    sequencer.generated_step(first, "list_notes", {}, newest)
+    sequencer.generated_step(first, "update_note", {"note_id": "x"}, lambda _slot: 1)
+    start = len(sequencer.history)
+    # sequence 2: the listing shows the updated note, and reading it crashes
+    list_step, _ = sequencer.generated_step(second, "list_notes", {}, newest)
+    read_step, finding = sequencer.generated_step(
+        second, "read_note", {"note_id": "x"}, lambda _slot: 1
+    )
+    assert finding is not None
+    found = SequenceFound(start, [list_step, read_step], finding)
+    shrunk = shrink(sequencer, found, store.fresh, lambda _name: None, budget=30)
+    # the second note of the run is the first of a fresh store that made only it
+    assert [(s.tool, s.arguments.get("note_id")) for s in shrunk.steps] == [
+        ("create_note", None),
+        ("update_note", "n-919"),
+        ("read_note", "n-919"),
+    ]
+    assert shrunk.from_fresh
+
+
+def test_feeding_is_asked_for_every_slot_even_with_an_empty_pool() -> None:
+    store = FakeStore()
+    sequencer = _sequencer(store)
+    asked: list[Slot] = []
+    sequencer.generated_step(Pool(), "read_note", {"note_id": "x"}, lambda slot: asked.append(slot))  # type: ignore[func-returns-value]
+    assert [slot.name for slot in asked] == ["note_id"]

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 from pytest_mcp_contracts.checks.classify import OutputKind, classify
 
 if TYPE_CHECKING:
+    from pytest_mcp_contracts.checks.contract import ContractFailure
     from pytest_mcp_contracts.checks.listing import Finding
     from pytest_mcp_contracts.transport.discover import ToolSpec
     from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
@@ -804,7 +805,16 @@ def _as_step(entry: tuple[Planned, dict[str, Any] | None]) -> Step:
     return Step(planned.index, planned.tool, planned.arguments, planned.feeds, summary, {})
 
 
-def sequence_failure(server: ManagedServer, tool: ToolSpec, shrunk: Shrunk) -> Any:
+def _fresh_words(server: ManagedServer) -> str:
+    noun = server.command.noun
+    if noun == "url":
+        return "a new session (a server behind a URL keeps its state: reset it first)"
+    if noun == "app":
+        return "a restarted app (its module's state is kept: reset it first)"
+    return "a freshly started server"
+
+
+def sequence_failure(server: ManagedServer, tool: ToolSpec, shrunk: Shrunk) -> ContractFailure:
     """The ContractFailure of a failing sequence: each call and its answer, and the lines
     that replay it."""
     from pytest_mcp_contracts.checks.contract import failure
@@ -831,7 +841,7 @@ def sequence_failure(server: ManagedServer, tool: ToolSpec, shrunk: Shrunk) -> A
         arguments=steps[-1].arguments,
         sequence=step_lines(steps),
         replay=replay_lines(steps, handshake),
-        replay_from="a freshly started server" if shrunk.from_fresh else "the server",
+        replay_from=_fresh_words(server) if shrunk.from_fresh else "the server",
         notes=shrunk.notes,
         earlier_calls=step_lines(shrunk.earlier),
         stderr_tail=server.stderr_tail(),

@@ -599,7 +599,14 @@ class SequencesItem(_RendersFailures):
                     budget=SHRINK_ATTEMPTS,
                 )
                 tool = sequencer.tools[shrunk.steps[-1].tool]
-                raise sequence_failure(server, tool, shrunk)
+                error = sequence_failure(server, tool, shrunk)
+                if server.command.noun != "command" and not settings.reset_command:
+                    error.report.notes.append(
+                        "(a restart did not reset this server's state (an --mcp-url server, or "
+                        "an --mcp-app module), and no --mcp-reset-command is set: the sequence "
+                        "may rely on what earlier calls of the run stored)"
+                    )
+                raise error
         finally:
             self.user_properties.append(("mcp_sequence_calls", stats.calls))
             self.user_properties.append(("mcp_sequence_fed_calls", stats.fed_calls))
@@ -626,8 +633,11 @@ class SequencesItem(_RendersFailures):
                         details=(command, *done.stderr.strip().splitlines()[-5:]),
                     )
                 )
+        # A restart on purpose is not one the summary counts (a server that died or hung).
+        restarts = server.restarts
         server.close()
         server.connection()
+        server.restarts = restarts
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.nodeid} [sequences]"

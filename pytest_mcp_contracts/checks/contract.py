@@ -23,7 +23,12 @@ from pytest_mcp_contracts.contracts.infer import Drift
 from pytest_mcp_contracts.contracts.observe import ToolObservations
 from pytest_mcp_contracts.reporting.failure import FailureReport, shown
 from pytest_mcp_contracts.transport.discover import ToolSpec
-from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerDied, ServerError
+from pytest_mcp_contracts.transport.jsonrpc import (
+    MODERN_VERSION,
+    CallTimeout,
+    ServerDied,
+    ServerError,
+)
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 
 # Warn when at least this share of calls came back isError: the contract was barely exercised.
@@ -184,7 +189,7 @@ def _violation_failure(
 ) -> ContractFailure:
     outcome = violation.outcome
     tail = outcome.failure.stderr_tail if outcome.failure and outcome.failure.stderr_tail else None
-    legacy = server.protocol_version != "2026-07-28"
+    legacy = server.protocol_version != MODERN_VERSION
     return failure(
         server,
         tool,

@@ -15,7 +15,12 @@ from pytest_mcp_contracts.checks.contract import ContractFailure, failure, serve
 from pytest_mcp_contracts.checks.error_results import ErrorClass, judge_error_result
 from pytest_mcp_contracts.inputs.invalid import InvalidInput
 from pytest_mcp_contracts.transport.discover import ToolSpec
-from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerDied, ServerError
+from pytest_mcp_contracts.transport.jsonrpc import (
+    MODERN_VERSION,
+    CallTimeout,
+    ServerDied,
+    ServerError,
+)
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 
 INVALID_PARAMS: Final = -32602
@@ -128,7 +133,7 @@ def _broken(
         arguments=case.arguments,
         input_label="invalid input sent:",
         request_json=outcome.request_json(),
-        request_after_handshake=server.protocol_version != "2026-07-28",
+        request_after_handshake=server.protocol_version != MODERN_VERSION,
         stderr_tail=tail if tail else server.stderr_tail(),
         call_stderr=outcome.stderr,
         stderr_before=outcome.stderr_before,

@@ -164,16 +164,13 @@ def failure(
 ) -> ContractFailure:
     """A ContractFailure whose report names the server, its command, the tool and the check."""
     surface = server.surface
-    if server.command.noun == "url":
-        extra["stderr_tail"] = None  # a server reached over HTTP has no stderr we can read
     return ContractFailure(
         FailureReport(
             server=surface.name if surface else server.command.display,
-            command=server.command.display,
+            target=server.command,
             tool=tool.name,
             check=check,
             problem=problem,
-            command_noun=server.command.noun,
             **extra,
         )
     )

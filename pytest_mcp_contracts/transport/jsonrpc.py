@@ -27,7 +27,7 @@ HANDSHAKE_VERSION: Final = "2025-11-25"
 HANDSHAKE_VERSIONS: Final = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 
 CLIENT_INFO: Final = {"name": "pytest-mcp-contracts", "version": "0.1.0"}
-_PROTOCOL_VERSION_KEY: Final = "io.modelcontextprotocol/protocolVersion"
+PROTOCOL_VERSION_KEY: Final = "io.modelcontextprotocol/protocolVersion"
 _CLIENT_INFO_KEY: Final = "io.modelcontextprotocol/clientInfo"
 _CLIENT_CAPABILITIES_KEY: Final = "io.modelcontextprotocol/clientCapabilities"
 _SERVER_INFO_KEY: Final = "io.modelcontextprotocol/serverInfo"
@@ -167,16 +167,23 @@ class _Pending:
 
 
 class RpcConnection:
-    """What every transport shares: the per-request envelope, the protocol negotiation and
-    the interface ``discover`` and ``call`` use. A transport supplies ``_request``,
-    ``notify``, ``alive``, ``stderr_tail``, ``kill`` and ``close``."""
+    """What every transport shares: the per-request envelope, the protocol negotiation, the
+    bookkeeping of messages that are not for us, answering the server's own requests, the
+    JSON-RPC error mapping and the interface ``discover`` and ``call`` use. A transport
+    supplies ``_request``, ``notify``, ``_send_reply``, ``alive``, ``stderr_tail``, ``kill``
+    and ``close``."""
 
-    command: Any
-    protocol_version: str | None
-    server_info: dict[str, Any]
-    capabilities: dict[str, Any]
-    garbage: collections.deque[str]
-    garbage_count: int
+    # How this transport's stray output is worded: "the server wrote 2 {stray_output}".
+    stray_output: ClassVar[str] = "message(s) that are not JSON-RPC messages for this client"
+
+    def __init__(self, command: Any, *, max_message_bytes: int) -> None:
+        self.command = command
+        self.max_message_bytes = max_message_bytes
+        self.protocol_version: str | None = None
+        self.server_info: dict[str, Any] = {}
+        self.capabilities: dict[str, Any] = {}
+        self.garbage: collections.deque[str] = collections.deque(maxlen=_GARBAGE_KEPT)
+        self.garbage_count = 0
 
     @property
     def alive(self) -> bool:
@@ -231,7 +238,7 @@ class RpcConnection:
     @staticmethod
     def _modern_meta(version: str) -> dict[str, Any]:
         return {
-            _PROTOCOL_VERSION_KEY: version,
+            PROTOCOL_VERSION_KEY: version,
             _CLIENT_INFO_KEY: CLIENT_INFO,
             _CLIENT_CAPABILITIES_KEY: {},
         }
@@ -317,11 +324,75 @@ class RpcConnection:
     def _garbage_note(self) -> str:
         if not self.garbage_count:
             return ""
-        shown = "; ".join(repr(g) for g in self.garbage)
-        return (
-            f"; it wrote {self.garbage_count} line(s) to stdout that are not JSON-RPC "
-            f"(stdout is reserved for protocol messages: log to stderr): {shown}"
-        )
+        return f"; it {self.stray_note(self.garbage_count, list(self.garbage))}"
+
+    def stray_note(self, count: int, samples: list[str]) -> str:
+        """ "wrote N ... that are not JSON-RPC messages for this client: 'a'; 'b'", in this
+        transport's words (lines on stdout, events in an HTTP answer)."""
+        shown = "; ".join(repr(sample) for sample in samples)
+        return f"wrote {count} {self.stray_output}: {shown}"
+
+    # -- what the server sent that was not an answer ----------------------------------------
+
+    def _record_garbage(self, text: str) -> None:
+        self.garbage_count += 1
+        self.garbage.append(text)
+
+    def _route(self, message: Any) -> dict[str, Any] | None:
+        """A decoded message: a response (returned, for the transport to match by id), or
+        something handled here (a server request answered, a notification, garbage)."""
+        if not isinstance(message, dict):
+            self._record_garbage(_short(message, 200))
+            return None
+        if "method" in message:
+            if "id" in message:
+                self._answer_server_request(message)
+            return None  # notifications (logging, progress, list_changed) are not ours to act on
+        return message
+
+    def _answer_server_request(self, message: dict[str, Any]) -> None:
+        # A tester has no user to ask: answer ping, refuse sampling/elicitation/roots.
+        reply: dict[str, Any]
+        if message.get("method") == "ping":
+            reply = {"jsonrpc": "2.0", "id": message["id"], "result": {}}
+        else:
+            reply = {
+                "jsonrpc": "2.0",
+                "id": message["id"],
+                "error": {"code": -32601, "message": "not supported by pytest-mcp-contracts"},
+            }
+        # A reply the server does not take changes nothing: its request is its own problem.
+        with contextlib.suppress(Exception):
+            self._send_reply(reply)
+
+    def _send_reply(self, reply: Mapping[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _result_of(self, response: Mapping[str, Any], method: str) -> dict[str, Any]:
+        """The ``result`` of a response to our request; RpcError for a JSON-RPC error,
+        ProtocolViolation for anything that is not a valid response."""
+        problem = _envelope_problem(response)
+        if problem is not None:
+            raise ProtocolViolation(
+                f"the response to {method} is not valid JSON-RPC 2.0: {problem}: "
+                f"{_short(response)}",
+                stderr_tail=self.stderr_tail(),
+            )
+        if "error" in response:
+            error = response["error"]
+            code = error.get("code")
+            raise RpcError(
+                code if isinstance(code, int) else 0,
+                str(error.get("message", "")),
+                error.get("data"),
+            )
+        result = response["result"]
+        if not isinstance(result, dict):
+            raise ProtocolViolation(
+                f"the result of {method} is not an object: {_short(result)}",
+                stderr_tail=self.stderr_tail(),
+            )
+        return result
 
 
 class MessageConnection(RpcConnection):
@@ -331,14 +402,8 @@ class MessageConnection(RpcConnection):
     what the server wrote to ``_handle_line`` as the bytes of one message."""
 
     def __init__(self, command: Any, *, max_message_bytes: int) -> None:
-        self.command = command
-        self.max_message_bytes = max_message_bytes
-        self.protocol_version: str | None = None
-        self.server_info: dict[str, Any] = {}
-        self.capabilities: dict[str, Any] = {}
+        super().__init__(command, max_message_bytes=max_message_bytes)
         self.log = ServerLog()
-        self.garbage: collections.deque[str] = collections.deque(maxlen=_GARBAGE_KEPT)
-        self.garbage_count = 0
         self._pending: dict[int, _Pending] = {}
         self._abandoned: set[int] = set()  # timed out: a late answer is not garbage
         self._lock = threading.Lock()
@@ -408,10 +473,8 @@ class MessageConnection(RpcConnection):
         if not isinstance(message, dict):
             self._record_garbage(line[:200].decode("utf-8", "replace").strip())
             return
-        if "method" in message:
-            if "id" in message:
-                self._answer_server_request(message)
-            return  # notifications (logging, progress, list_changed) are not ours to act on
+        if self._route(message) is None:
+            return
         msg_id = message.get("id")
         # Only ints are our ids; a list or object id must not reach a dict or set lookup.
         ours = msg_id if isinstance(msg_id, int) and not isinstance(msg_id, bool) else None
@@ -425,22 +488,8 @@ class MessageConnection(RpcConnection):
         slot.response = message
         slot.event.set()
 
-    def _record_garbage(self, text: str) -> None:
-        self.garbage_count += 1
-        self.garbage.append(text)
-
-    def _answer_server_request(self, message: dict[str, Any]) -> None:
-        # A tester has no user to ask: answer ping, refuse sampling/elicitation/roots.
-        if message.get("method") == "ping":
-            reply: dict[str, Any] = {"jsonrpc": "2.0", "id": message["id"], "result": {}}
-        else:
-            reply = {
-                "jsonrpc": "2.0",
-                "id": message["id"],
-                "error": {"code": -32601, "message": "not supported by pytest-mcp-contracts"},
-            }
-        with contextlib.suppress(ServerError):
-            self._write(reply)
+    def _send_reply(self, reply: Mapping[str, Any]) -> None:
+        self._write(reply)
 
     def _fail_pending(self) -> None:
         with self._lock:
@@ -487,25 +536,7 @@ class MessageConnection(RpcConnection):
                 "is expected",
                 stderr_tail=self.stderr_tail(),
             )
-        problem = _envelope_problem(response)
-        if problem is not None:
-            raise ProtocolViolation(
-                f"the response to {method} is not valid JSON-RPC 2.0: {problem}: "
-                f"{_short(response)}",
-                stderr_tail=self.stderr_tail(),
-            )
-        if "error" in response:
-            error = response["error"]
-            code = error.get("code")
-            return_code = code if isinstance(code, int) else 0
-            raise RpcError(return_code, str(error.get("message", "")), error.get("data"))
-        result = response["result"]
-        if not isinstance(result, dict):
-            raise ProtocolViolation(
-                f"the result of {method} is not an object: {_short(result)}",
-                stderr_tail=self.stderr_tail(),
-            )
-        return result
+        return self._result_of(response, method)
 
 
 def _as_dict(value: Any) -> dict[str, Any]:

@@ -256,17 +256,13 @@ class ManagedServer:
 
 
 def _blame_stray_output(outcome: CallOutcome, conn: RpcConnection, count: int) -> None:
-    """Lines on stdout during a call that were not messages for us (logs printed to stdout, a
-    response to an id we never used) break the stdio transport: the call fails, and a call
-    that also timed out or died says what the server wrote instead."""
+    """Output during a call that was not a message for us (logs printed to stdout, a response
+    to an id we never used) breaks the protocol: the call fails, and a call that also timed
+    out or died says what the server wrote instead, in the transport's own words."""
     if count <= 0 or isinstance(outcome.failure, ProtocolViolation):
         return  # a protocol violation already names its own stray message
     lines = list(conn.garbage)[-min(count, len(conn.garbage)) :]
-    note = (
-        f"the server wrote {count} line(s) to stdout that are not JSON-RPC messages for this "
-        "client (stdout is reserved for protocol messages; logs belong on stderr): "
-        + "; ".join(repr(line) for line in lines)
-    )
+    note = f"the server {conn.stray_note(count, lines)}"
     failure = outcome.failure
     if failure is None:
         outcome.failure = ProtocolViolation(note, stderr_tail=conn.stderr_tail())

@@ -268,3 +268,16 @@ def test_a_late_answer_after_a_timeout_is_not_garbage(connect) -> None:
         conn.request("tools/call", {}, timeout=0.1)
     assert conn.request("tools/call", {}, timeout=5) == {"late": True}
     assert conn.garbage_count == 0
+
+
+def test_protocol_versions_are_the_sdks() -> None:
+    # Kept as literals in jsonrpc.py: importing mcp_types (pydantic) would cost ~0.2 s on the
+    # stdio path, which otherwise never imports the SDK. This keeps them from drifting.
+    from mcp_types import PROTOCOL_VERSION_META_KEY, version
+
+    from pytest_mcp_contracts.transport import jsonrpc
+
+    assert jsonrpc.HANDSHAKE_VERSIONS == version.HANDSHAKE_PROTOCOL_VERSIONS
+    assert jsonrpc.HANDSHAKE_VERSION == version.LATEST_HANDSHAKE_VERSION
+    assert jsonrpc.MODERN_VERSION == version.LATEST_MODERN_VERSION
+    assert jsonrpc.PROTOCOL_VERSION_KEY == PROTOCOL_VERSION_META_KEY

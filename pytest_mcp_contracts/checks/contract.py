@@ -190,6 +190,7 @@ def _violation_failure(
         details=violation.finding.details,
         arguments=outcome.arguments,
         request_json=outcome.request_json(),
+        client_exchanges=outcome.client.report_lines(),
         request_after_handshake=legacy,
         stderr_tail=tail if tail is not None else server.stderr_tail(),
         call_stderr=outcome.stderr,

@@ -33,7 +33,6 @@ OUTCOMES: Final = ("passed", "failed", "skipped", "not_run")
 DRIFT_CLASSES: Final = ("breaking", "review", "additive", "cosmetic")
 QUALITIES: Final = ("declared", "validated", "inferred", "unknown")
 
-# By the noun of a server target: ServerCommand, ServerUrl, ServerApp.
 Facts = dict[str, Any]
 
 

@@ -27,12 +27,12 @@ import contextlib
 import json
 import os
 import re
-import time
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
+from pytest_mcp_contracts.transport.client import CallClock, Client
 from pytest_mcp_contracts.transport.jsonrpc import (
     MODERN_VERSION,
     PROTOCOL_VERSION_KEY,
@@ -171,8 +171,10 @@ class HttpConnection(RpcConnection):
     )
     command: ServerUrl
 
-    def __init__(self, target: ServerUrl, *, max_message_bytes: int) -> None:
-        super().__init__(target, max_message_bytes=max_message_bytes)
+    def __init__(
+        self, target: ServerUrl, *, max_message_bytes: int, client: Client | None = None
+    ) -> None:
+        super().__init__(target, max_message_bytes=max_message_bytes, client=client)
         self.session_id: str | None = None
         self._headers: dict[str, str] = {}
         self._client: httpx2.Client | None = None
@@ -305,18 +307,27 @@ class HttpConnection(RpcConnection):
 
     # -- requests --------------------------------------------------------------------------
 
-    def _request(self, method: str, params: dict[str, Any], *, timeout: float) -> dict[str, Any]:
+    def _request(
+        self,
+        method: str,
+        params: dict[str, Any],
+        *,
+        timeout: float,
+        clock: CallClock | None = None,
+    ) -> dict[str, Any]:
         import httpx2
 
+        clock = clock or CallClock(timeout)
         self._next_id += 1
         msg_id = self._next_id
         message = {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}
-        deadline = time.monotonic() + timeout
         try:
             with self._post(message, timeout=timeout, what=method) as response:
-                response_message = self._read_answer(response, method, msg_id, deadline, timeout)
+                response_message = self._read_answer(response, method, msg_id, clock)
         except httpx2.TimeoutException:
-            raise CallTimeout(f"no answer to {method} within {timeout:g} s") from None
+            # httpx's read timeout is the idle timeout: silence since the last bytes.
+            late = clock.expired(method) or f"no answer to {method} within {timeout:g} s"
+            raise CallTimeout(late) from None
         except httpx2.HTTPError as exc:
             raise self._transport_error(exc, method) from None
         result = self._result_of(response_message, method)
@@ -340,7 +351,7 @@ class HttpConnection(RpcConnection):
                     self._param_headers[tool["name"]] = header_map
 
     def _read_answer(
-        self, response: Any, method: str, msg_id: int, deadline: float, timeout: float
+        self, response: Any, method: str, msg_id: int, clock: CallClock
     ) -> dict[str, Any]:
         status = int(response.status_code)
         content_type = response.headers.get("content-type", "").lower()
@@ -349,7 +360,7 @@ class HttpConnection(RpcConnection):
         if status >= 400:
             if content_type.startswith("application/json"):
                 try:
-                    body = self._read_capped(response, method, deadline, timeout)
+                    body = self._read_capped(response, method, clock)
                     message = _decode(body)
                 except (ValueError, ServerError):
                     message = None
@@ -365,9 +376,9 @@ class HttpConnection(RpcConnection):
                 status=status,
             )
         if content_type.startswith("text/event-stream"):
-            return self._read_sse(response, method, msg_id, deadline, timeout)
+            return self._read_sse(response, method, msg_id, clock)
         if content_type.startswith("application/json"):
-            body = self._read_capped(response, method, deadline, timeout)
+            body = self._read_capped(response, method, clock)
             message = self._parse(body, method)
             if not isinstance(message, dict):
                 raise ProtocolViolation(
@@ -386,17 +397,14 @@ class HttpConnection(RpcConnection):
             "(--mcp-max-result-bytes); raise --mcp-max-result-bytes if a large answer is expected"
         )
 
-    def _chunks(
-        self, response: Any, method: str, deadline: float, timeout: float
-    ) -> Iterator[bytes]:
+    def _chunks(self, response: Any, method: str, clock: CallClock) -> Iterator[bytes]:
         for chunk in response.iter_bytes(_CHUNK):
-            if time.monotonic() > deadline:
-                raise CallTimeout(f"no answer to {method} within {timeout:g} s")
+            self._check_deadline(method, clock)
             yield chunk
 
-    def _read_capped(self, response: Any, method: str, deadline: float, timeout: float) -> bytes:
+    def _read_capped(self, response: Any, method: str, clock: CallClock) -> bytes:
         data = bytearray()
-        for chunk in self._chunks(response, method, deadline, timeout):
+        for chunk in self._chunks(response, method, clock):
             data += chunk
             if len(data) > self.max_message_bytes:
                 raise self._too_large(method, len(data))
@@ -414,7 +422,7 @@ class HttpConnection(RpcConnection):
             raise ProtocolViolation(f"the answer to {method} is not JSON: {start!r}") from None
 
     def _read_sse(
-        self, response: Any, method: str, msg_id: int, deadline: float, timeout: float
+        self, response: Any, method: str, msg_id: int, clock: CallClock
     ) -> dict[str, Any]:
         """Events until the one that answers ``msg_id``. The events are parsed by the SDK's
         own parser (httpx2's ``EventSource``: bare-CR line endings, a CRLF split across
@@ -423,7 +431,7 @@ class HttpConnection(RpcConnection):
         call past its timeout."""
         import httpx2
 
-        stream = _Deadlined(response, lambda: self._check_deadline(method, deadline, timeout))
+        stream = _Deadlined(response, lambda: self._check_deadline(method, clock))
         events = httpx2.EventSource(cast("httpx2.Response", stream), self.max_message_bytes)
         try:
             for event in events:
@@ -438,9 +446,10 @@ class HttpConnection(RpcConnection):
             raise self._too_large(method, self.max_message_bytes + 1) from None
         raise ServerDied(f"the server closed the event stream without answering {method}")
 
-    def _check_deadline(self, method: str, deadline: float, timeout: float) -> None:
-        if time.monotonic() > deadline:
-            raise CallTimeout(f"no answer to {method} within {timeout:g} s")
+    def _check_deadline(self, method: str, clock: CallClock) -> None:
+        late = clock.expired(method)
+        if late is not None:
+            raise CallTimeout(late)
 
     def _sse_message(self, payload: bytes, method: str, msg_id: int) -> dict[str, Any] | None:
         response = self._route(self._parse(payload, method))
@@ -511,7 +520,8 @@ def open_http(
     startup_timeout: float,
     max_message_bytes: int,
     legacy: bool = False,
+    client: Client | None = None,
 ) -> HttpConnection:
     """Open a session (the handshake), or raise ServerStartError."""
-    conn = HttpConnection(target, max_message_bytes=max_message_bytes)
+    conn = HttpConnection(target, max_message_bytes=max_message_bytes, client=client)
     return conn.opened(startup_timeout=startup_timeout, legacy=legacy)

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from pytest_mcp_contracts.reporting.failure import indent, last_lines
+from pytest_mcp_contracts.transport.client import Client
 from pytest_mcp_contracts.transport.jsonrpc import (
     STDERR_TAIL_LINES,
     MessageConnection,
@@ -229,8 +230,10 @@ class AppConnection(MessageConnection):
 
     command: ServerApp
 
-    def __init__(self, app: ServerApp, *, max_message_bytes: int) -> None:
-        super().__init__(app, max_message_bytes=max_message_bytes)
+    def __init__(
+        self, app: ServerApp, *, max_message_bytes: int, client: Client | None = None
+    ) -> None:
+        super().__init__(app, max_message_bytes=max_message_bytes, client=client)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._send: Any = None  # the client's write stream, used on the loop only
         self._stop: asyncio.Event | None = None
@@ -415,9 +418,14 @@ class _LogCapture(logging.Handler):
 
 
 def open_app(
-    app: ServerApp, *, startup_timeout: float, max_message_bytes: int, legacy: bool = False
+    app: ServerApp,
+    *,
+    startup_timeout: float,
+    max_message_bytes: int,
+    legacy: bool = False,
+    client: Client | None = None,
 ) -> AppConnection:
     """Import the server, run it in-process and complete the handshake, or raise
     ServerStartError."""
-    conn = AppConnection(app, max_message_bytes=max_message_bytes)
+    conn = AppConnection(app, max_message_bytes=max_message_bytes, client=client)
     return conn.opened(startup_timeout=startup_timeout, legacy=legacy)

@@ -22,6 +22,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Self
 
+from pytest_mcp_contracts.transport.client import (
+    CAPABILITIES,
+    CallClock,
+    CallRecord,
+    Client,
+    Refusal,
+)
+
 MODERN_VERSION: Final = "2026-07-28"
 HANDSHAKE_VERSION: Final = "2025-11-25"
 HANDSHAKE_VERSIONS: Final = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
@@ -31,10 +39,14 @@ PROTOCOL_VERSION_KEY: Final = "io.modelcontextprotocol/protocolVersion"
 _CLIENT_INFO_KEY: Final = "io.modelcontextprotocol/clientInfo"
 _CLIENT_CAPABILITIES_KEY: Final = "io.modelcontextprotocol/clientCapabilities"
 _SERVER_INFO_KEY: Final = "io.modelcontextprotocol/serverInfo"
+_LOG_LEVEL_KEY: Final = "io.modelcontextprotocol/logLevel"
 
 # Like the SDK's fixed probe: a handshake-era server that ignores unknown methods instead of
 # refusing them gets the initialize handshake after this long.
 PROBE_TIMEOUT: Final = 10.0
+# 2026-07-28: how often a call answered with input_required is sent again (as the SDK's
+# input_required_max_rounds), so a server that keeps asking cannot loop for ever.
+MAX_INPUT_ROUNDS: Final = 10
 STDERR_TAIL_LINES: Final = 40
 # Lines of server output kept so that a call can show everything it wrote, tracebacks
 # included; each line is cut at _STDERR_LINE_CHARS, so this bounds memory too.
@@ -176,14 +188,21 @@ class RpcConnection:
     # How this transport's stray output is worded: "the server wrote 2 {stray_output}".
     stray_output: ClassVar[str] = "message(s) that are not JSON-RPC messages for this client"
 
-    def __init__(self, command: Any, *, max_message_bytes: int) -> None:
+    def __init__(
+        self, command: Any, *, max_message_bytes: int, client: Client | None = None
+    ) -> None:
         self.command = command
         self.max_message_bytes = max_message_bytes
+        self.client = client or Client()
         self.protocol_version: str | None = None
         self.server_info: dict[str, Any] = {}
         self.capabilities: dict[str, Any] = {}
         self.garbage: collections.deque[str] = collections.deque(maxlen=_GARBAGE_KEPT)
         self.garbage_count = 0
+        # Tool calls in flight, by progress token: their clocks and what they were asked.
+        self._calls: dict[str, CallClock] = {}
+        self._calls_lock = threading.Lock()
+        self._next_token = 0
 
     @property
     def alive(self) -> bool:
@@ -226,7 +245,16 @@ class RpcConnection:
     def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
         raise NotImplementedError
 
-    def _request(self, method: str, params: dict[str, Any], *, timeout: float) -> dict[str, Any]:
+    def _request(
+        self,
+        method: str,
+        params: dict[str, Any],
+        *,
+        timeout: float,
+        clock: CallClock | None = None,
+    ) -> dict[str, Any]:
+        """Send one request and return its result. ``clock`` (a tool call's) may stretch the
+        timeout while progress notifications for the call arrive."""
         raise NotImplementedError
 
     def _envelope(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -240,7 +268,7 @@ class RpcConnection:
         return {
             PROTOCOL_VERSION_KEY: version,
             _CLIENT_INFO_KEY: CLIENT_INFO,
-            _CLIENT_CAPABILITIES_KEY: {},
+            _CLIENT_CAPABILITIES_KEY: CAPABILITIES,
         }
 
     def request_message(self, method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -252,6 +280,74 @@ class RpcConnection:
     ) -> dict[str, Any]:
         """Send a request and return its ``result`` object; raise RpcError or a ServerError."""
         return self._request(method, self._envelope(params), timeout=timeout)
+
+    def call_tool(
+        self,
+        params: Mapping[str, Any],
+        record: CallRecord,
+        *,
+        timeout: float,
+        max_total: float | None = None,
+    ) -> dict[str, Any]:
+        """``tools/call`` as a full client makes it: with a progress token whose notifications
+        restart the timeout (up to ``max_total``), the server's requests answered and noted
+        on ``record``, and on 2026-07-28 an ``input_required`` result answered by sending
+        the call again with ``inputResponses`` and the echoed ``requestState``."""
+        clock = CallClock(timeout, max_total)
+        clock.record = record
+        with self._calls_lock:
+            self._next_token += 1
+            token = f"pytest-mcp-{self._next_token}"
+            self._calls[token] = clock
+        first = dict(params)
+        meta = {**(first.get("_meta") or {}), "progressToken": token}
+        if self.protocol_version == MODERN_VERSION:
+            # 2026-07-28 servers log to a request only when it asks: ask for every level,
+            # so that the call's log messages are counted as on a handshake-era connection.
+            meta[_LOG_LEVEL_KEY] = "debug"
+        first["_meta"] = meta
+        try:
+            sent = first
+            for _ in range(MAX_INPUT_ROUNDS + 1):
+                result = self._request(
+                    "tools/call", self._envelope(sent), timeout=timeout, clock=clock
+                )
+                if result.get("resultType") != "input_required":
+                    return result
+                record.rounds += 1
+                sent = {**first, "inputResponses": self._input_responses(result, record)}
+                if "requestState" in result:
+                    sent["requestState"] = result["requestState"]
+            raise ProtocolViolation(
+                f"the server still answered input_required after {MAX_INPUT_ROUNDS} rounds of "
+                "inputResponses",
+                stderr_tail=self.stderr_tail(),
+            )
+        finally:
+            with self._calls_lock:
+                self._calls.pop(token, None)
+
+    def _input_responses(self, result: Mapping[str, Any], record: CallRecord) -> dict[str, Any]:
+        requests = result.get("inputRequests")
+        responses: dict[str, Any] = {}
+        for key, request in (requests if isinstance(requests, dict) else {}).items():
+            if not isinstance(request, dict) or not isinstance(request.get("method"), str):
+                record.note(f"input request {key!r}: not a request, left unanswered")
+                continue
+            params = request.get("params")
+            # A refusal is noted by the client; the server decides what a missing answer means.
+            with contextlib.suppress(Refusal):
+                responses[key] = self.client.answer(
+                    request["method"], params if isinstance(params, dict) else {}, record
+                )
+        return responses
+
+    def _current_call(self) -> CallRecord | None:
+        """The record of the tool call in flight (the newest, if several): a server's
+        request does not say which of our requests it belongs to."""
+        with self._calls_lock:
+            clocks = list(self._calls.values())
+        return clocks[-1].record if clocks else None
 
     # -- handshake -------------------------------------------------------------------------
 
@@ -274,7 +370,7 @@ class RpcConnection:
                 "initialize",
                 {
                     "protocolVersion": HANDSHAKE_VERSION,
-                    "capabilities": {},
+                    "capabilities": CAPABILITIES,
                     "clientInfo": CLIENT_INFO,
                 },
                 timeout=remaining,
@@ -347,20 +443,45 @@ class RpcConnection:
         if "method" in message:
             if "id" in message:
                 self._answer_server_request(message)
-            return None  # notifications (logging, progress, list_changed) are not ours to act on
+            else:
+                self._notified(message)
+            return None
         return message
 
+    def _notified(self, message: Mapping[str, Any]) -> None:
+        """Progress for a call restarts its clock; log messages are counted on the call in
+        flight; other notifications (list_changed, elicitation/complete) need nothing."""
+        method = message.get("method")
+        params = message.get("params")
+        params = params if isinstance(params, dict) else {}
+        if method == "notifications/progress":
+            token = params.get("progressToken")
+            with self._calls_lock:
+                clock = self._calls.get(token) if isinstance(token, str) else None
+            if clock is not None:
+                clock.progressed()
+                if clock.record is not None:
+                    clock.record.progress += 1
+        elif method == "notifications/message":
+            record = self._current_call()
+            if record is not None:
+                record.logs += 1
+
     def _answer_server_request(self, message: dict[str, Any]) -> None:
-        # A tester has no user to ask: answer ping, refuse sampling/elicitation/roots.
-        reply: dict[str, Any]
-        if message.get("method") == "ping":
-            reply = {"jsonrpc": "2.0", "id": message["id"], "result": {}}
-        else:
-            reply = {
-                "jsonrpc": "2.0",
-                "id": message["id"],
-                "error": {"code": -32601, "message": "not supported by pytest-mcp-contracts"},
-            }
+        reply: dict[str, Any] = {"jsonrpc": "2.0", "id": message["id"]}
+        method = str(message.get("method"))
+        params = message.get("params")
+        try:
+            if method == "ping":
+                reply["result"] = {}
+            else:
+                reply["result"] = self.client.answer(
+                    method, params if isinstance(params, dict) else {}, self._current_call()
+                )
+        except Refusal as exc:
+            reply["error"] = {"code": exc.code, "message": exc.message}
+        except Exception as exc:  # a hook that raised: the server gets an error, we go on
+            reply["error"] = {"code": -32603, "message": f"the client failed to answer: {exc!r}"}
         # A reply the server does not take changes nothing: its request is its own problem.
         with contextlib.suppress(Exception):
             self._send_reply(reply)
@@ -401,8 +522,10 @@ class MessageConnection(RpcConnection):
     ``start``, ``alive``, ``kill``, ``close``, ``stderr_tail`` and ``_write``, and hands
     what the server wrote to ``_handle_line`` as the bytes of one message."""
 
-    def __init__(self, command: Any, *, max_message_bytes: int) -> None:
-        super().__init__(command, max_message_bytes=max_message_bytes)
+    def __init__(
+        self, command: Any, *, max_message_bytes: int, client: Client | None = None
+    ) -> None:
+        super().__init__(command, max_message_bytes=max_message_bytes, client=client)
         self.log = ServerLog()
         self._pending: dict[int, _Pending] = {}
         self._abandoned: set[int] = set()  # timed out: a late answer is not garbage
@@ -503,7 +626,15 @@ class MessageConnection(RpcConnection):
             message["params"] = dict(params)
         self._write(message)
 
-    def _request(self, method: str, params: dict[str, Any], *, timeout: float) -> dict[str, Any]:
+    def _request(
+        self,
+        method: str,
+        params: dict[str, Any],
+        *,
+        timeout: float,
+        clock: CallClock | None = None,
+    ) -> dict[str, Any]:
+        clock = clock or CallClock(timeout)
         if self._closed.is_set():
             raise ServerDied(
                 f"the server has exited{self._exit_note()}", stderr_tail=self.stderr_tail()
@@ -514,11 +645,11 @@ class MessageConnection(RpcConnection):
             slot = self._pending[msg_id] = _Pending()
         try:
             self._write({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
-            if not slot.event.wait(timeout):
-                self._abandoned.add(msg_id)
-                raise CallTimeout(
-                    f"no answer to {method} within {timeout:g} s", stderr_tail=self.stderr_tail()
-                )
+            while not slot.event.wait(clock.remaining()):
+                late = clock.expired(method)
+                if late is not None:
+                    self._abandoned.add(msg_id)
+                    raise CallTimeout(late, stderr_tail=self.stderr_tail())
         finally:
             with self._lock:
                 self._pending.pop(msg_id, None)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from pytest_mcp_contracts.reporting.failure import stderr_block
+from pytest_mcp_contracts.transport.client import Client
 from pytest_mcp_contracts.transport.jsonrpc import (
     _READ_CHUNK,
     MessageConnection,
@@ -93,8 +94,10 @@ class StdioConnection(MessageConnection):
         "reserved for protocol messages; logs belong on stderr)"
     )
 
-    def __init__(self, command: ServerCommand, *, max_message_bytes: int) -> None:
-        super().__init__(command, max_message_bytes=max_message_bytes)
+    def __init__(
+        self, command: ServerCommand, *, max_message_bytes: int, client: Client | None = None
+    ) -> None:
+        super().__init__(command, max_message_bytes=max_message_bytes, client=client)
         self._proc: subprocess.Popen[bytes] | None = None
         self._stderr_lock = threading.Lock()
         self._stderr_decoder = codecs.getincrementaldecoder("utf-8")("replace")
@@ -303,9 +306,10 @@ def open_stdio(
     startup_timeout: float,
     max_message_bytes: int,
     legacy: bool = False,
+    client: Client | None = None,
 ) -> StdioConnection:
     """Start the server and complete the handshake, or raise ServerStartError."""
-    conn = StdioConnection(command, max_message_bytes=max_message_bytes)
+    conn = StdioConnection(command, max_message_bytes=max_message_bytes, client=client)
     return conn.opened(startup_timeout=startup_timeout, legacy=legacy)
 
 

@@ -204,12 +204,13 @@ def test_silence_hits_the_timeout(connect) -> None:
 
 
 def test_server_requests_are_answered(connect) -> None:
-    # The server pings us before answering; it reports what we answered.
+    # The server pings us before answering; it reports what we answered. A method no
+    # client has is refused as unknown (sampling and the others: test_connect_client.py).
     conn = connect(
         legacy(
             """send({"jsonrpc": "2.0", "id": "p1", "method": "ping"})
         pong = json.loads(sys.stdin.readline())
-        send({"jsonrpc": "2.0", "id": "s1", "method": "sampling/createMessage", "params": {}})
+        send({"jsonrpc": "2.0", "id": "s1", "method": "tools/list", "params": {}})
         refused = json.loads(sys.stdin.readline())
         answer(msg, {"pong": pong, "refused": refused["error"]["code"]})"""
         )

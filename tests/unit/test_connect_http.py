@@ -4,12 +4,12 @@ shown in output, and reading an SSE answer (split across chunks, multi-line data
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 
 import httpx2
 import pytest
 
+from pytest_mcp_contracts.transport.client import CallClock
 from pytest_mcp_contracts.transport.http import (
     HeaderError,
     HttpConnection,
@@ -98,8 +98,7 @@ def _conn(limit: int = 1 << 20) -> HttpConnection:
 
 
 def _read(conn: HttpConnection, *pieces: bytes, msg_id: int = 7) -> dict[str, object]:
-    deadline = time.monotonic() + 60
-    return conn._read_sse(_response(*pieces), "tools/call", msg_id, deadline, 60)
+    return conn._read_sse(_response(*pieces), "tools/call", msg_id, CallClock(60))
 
 
 def test_sse_answer_split_across_chunks_with_multi_line_data() -> None:
@@ -172,5 +171,5 @@ def test_sse_deadline_is_checked_while_the_stream_trickles() -> None:
         content=trickle(),
         request=httpx2.Request("POST", "http://127.0.0.1:1/mcp"),
     )
-    with pytest.raises(CallTimeout, match="no answer to tools/call within 60 s"):
-        conn._read_sse(response, "tools/call", 7, time.monotonic() + 0.2, 60)
+    with pytest.raises(CallTimeout, match=r"no answer to tools/call within 0\.2 s"):
+        conn._read_sse(response, "tools/call", 7, CallClock(0.2))

@@ -94,6 +94,11 @@ class CallRecord:
         out = list(self.lines)
         if self._lost:
             out.append(f"… and {self._lost} more")
+        if self.rounds:
+            out.append(
+                f"the call was sent again with inputResponses {self.rounds} time(s) "
+                "(2026-07-28 input_required)"
+            )
         if self.progress or self.logs:
             out.append(f"notifications: {self.progress} progress, {self.logs} log message(s)")
         return out

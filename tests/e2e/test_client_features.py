@@ -1,10 +1,8 @@
 """The plugin as a full client: tools that sample, elicit, read roots and report progress
-mid-call (tests/servers/client_features.py, the Python SDK on 2026-07-28, so the answers
-travel as input_required rounds) pass over every transport; what the server asked shows in
-a failure report; progress restarts the call timeout only up to --mcp-max-call-time.
-
-Server-to-client requests in the handshake era are exercised against server-everything
-(tests/e2e/test_server_everything.py) and by the unit tests (tests/unit/test_connect_client.py).
+mid-call (tests/servers/client_features.py, the Python SDK) pass over every transport in
+both protocol eras; what the server asked shows in a failure report; progress restarts the
+call timeout only up to --mcp-max-call-time. The TypeScript SDK's side:
+tests/e2e/test_server_everything.py.
 """
 
 from __future__ import annotations
@@ -18,15 +16,26 @@ from tests.e2e.test_transports import Reach, reach  # noqa: F401 (the fixture)
 TOOLS = ("summarize", "greet", "workspace", "count_steps")
 
 
-def test_tools_that_ask_the_client_pass(reach: Reach) -> None:  # noqa: F811
+@pytest.mark.parametrize(
+    ("fixture", "protocol"),
+    [("client_features.py", "2026-07-28"), ("client_features_legacy.py", "2025-11-25")],
+)
+def test_tools_that_ask_the_client_pass(
+    reach: Reach,  # noqa: F811
+    fixture: str,
+    protocol: str,
+) -> None:
+    # 2026-07-28: the answers travel as input_required rounds; handshake era: as replies to
+    # the server's requests during the call (over HTTP, on the call's SSE stream).
     # count_steps takes up to 1.6 s with a 1 s call timeout: it passes because each of its
     # progress notifications restarts the timeout.
-    result = reach.run("client_features.py", "--mcp-call-timeout=1", "-v", examples=8)
+    result = reach.run(fixture, "--mcp-call-timeout=1", "-v", examples=8)
     for tool in TOOLS:
         for check in ("schema", "drift", "contract"):
             assert f"mcp:client-features::{tool}::{check} PASSED" in result.stdout.str()
     outcomes = result.parseoutcomes()
     assert "failed" not in outcomes and "error" not in outcomes, result.stdout.str()
+    assert f"client-features (protocol {protocol}): 4 tools" in result.stdout.str()
 
 
 def _section(output: str, tool: str) -> str:

@@ -121,6 +121,11 @@ def test_sse_notifications_and_other_ids_come_before_the_answer() -> None:
     assert _read(conn, body) == events[2]
     assert conn.garbage_count == 1  # the answer to an id we never sent
     assert "unknown request id 99" in conn.garbage[0]
+    # Worded for HTTP, not as lines on stdout.
+    assert conn.stray_note(1, list(conn.garbage)) == (
+        "wrote 1 message(s) in its HTTP answers that are not JSON-RPC messages for this "
+        "client: 'a response to an unknown request id 99'"
+    )
 
 
 def test_sse_stream_that_ends_without_the_answer_is_a_dead_server() -> None:

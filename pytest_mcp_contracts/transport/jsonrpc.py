@@ -423,8 +423,8 @@ class RpcConnection:
         return f"; it {self.stray_note(self.garbage_count, list(self.garbage))}"
 
     def stray_note(self, count: int, samples: list[str]) -> str:
-        """ "wrote N ... that are not JSON-RPC messages for this client: 'a'; 'b'", in this
-        transport's words (lines on stdout, events in an HTTP answer)."""
+        """What the server wrote that was not for us, in this transport's words (lines on
+        stdout, messages in an HTTP answer): "wrote N ...: 'a'; 'b'"."""
         shown = "; ".join(repr(sample) for sample in samples)
         return f"wrote {count} {self.stray_output}: {shown}"
 

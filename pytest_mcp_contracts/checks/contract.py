@@ -169,16 +169,13 @@ def failure(
 ) -> ContractFailure:
     """A ContractFailure whose report names the server, its command, the tool and the check."""
     surface = server.surface
-    if server.command.noun == "url":
-        extra["stderr_tail"] = None  # a server reached over HTTP has no stderr we can read
     return ContractFailure(
         FailureReport(
             server=surface.name if surface else server.command.display,
-            command=server.command.display,
+            target=server.command,
             tool=tool.name,
             check=check,
             problem=problem,
-            command_noun=server.command.noun,
             **extra,
         )
     )
@@ -198,6 +195,7 @@ def _violation_failure(
         details=violation.finding.details,
         arguments=outcome.arguments,
         request_json=outcome.request_json(),
+        client_exchanges=outcome.client.report_lines(),
         request_after_handshake=legacy,
         stderr_tail=tail if tail is not None else server.stderr_tail(),
         call_stderr=outcome.stderr,

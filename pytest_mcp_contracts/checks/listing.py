@@ -6,6 +6,7 @@ back, and get ``Finding``s out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final
@@ -211,17 +212,49 @@ def check_listing(tool: ToolSpec, *, protocol_version: str) -> list[Finding]:
     return findings
 
 
-def _name_findings(name: str) -> list[Finding]:
-    from mcp.shared.tool_name_validation import validate_tool_name
+# The spec's rule (2025-11-25, "Tool names"; SEP-986): 1-128 characters of A-Z a-z 0-9 _ - .
+# The checks and their wording follow the SDK's validate_tool_name
+# (mcp/shared/tool_name_validation.py), without importing the SDK for one regular expression.
+_TOOL_NAME = re.compile(r"[A-Za-z0-9._-]{1,128}")
 
-    result = validate_tool_name(name)
-    if not result.warnings:
+
+def tool_name_warnings(name: str) -> list[str]:
+    """What is wrong with a tool name under the spec's naming rules, in the SDK's words."""
+    if not name:
+        return ["Tool name cannot be empty"]
+    if len(name) > 128:
+        return [f"Tool name exceeds maximum length of 128 characters (current: {len(name)})"]
+    warnings = []
+    if " " in name:
+        warnings.append("Tool name contains spaces, which may cause parsing issues")
+    if "," in name:
+        warnings.append("Tool name contains commas, which may cause parsing issues")
+    for char, label in (("-", "dash"), (".", "dot")):
+        if name.startswith(char) or name.endswith(char):
+            warnings.append(
+                f"Tool name starts or ends with a {label}, which may cause parsing issues in "
+                "some contexts"
+            )
+    if not _TOOL_NAME.fullmatch(name):
+        invalid = dict.fromkeys(c for c in name if not _TOOL_NAME.fullmatch(c))
+        warnings.append(
+            f"Tool name contains invalid characters: {', '.join(repr(c) for c in invalid)}"
+        )
+        warnings.append(
+            "Allowed characters are: A-Z, a-z, 0-9, underscore (_), dash (-), and dot (.)"
+        )
+    return warnings
+
+
+def _name_findings(name: str) -> list[Finding]:
+    warnings = tool_name_warnings(name)
+    if not warnings:
         return []
     return [
         Finding(
             "schema",
             f"tool name {name!r} does not follow the spec's naming rules: "
-            + "; ".join(w.rstrip(".") for w in result.warnings),
+            + "; ".join(w.rstrip(".") for w in warnings),
             severity="warning",
         )
     ]

@@ -133,6 +133,7 @@ def _broken(
         arguments=case.arguments,
         input_label="invalid input sent:",
         request_json=outcome.request_json(),
+        client_exchanges=outcome.client.report_lines(),
         request_after_handshake=server.protocol_version != MODERN_VERSION,
         stderr_tail=tail if tail else server.stderr_tail(),
         call_stderr=outcome.stderr,

@@ -36,7 +36,6 @@ from pytest_mcp_contracts.reporting.failure import (
     accept_command,
     rerun_command,
     shown,
-    start_failure,
 )
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
 from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal
@@ -587,8 +586,7 @@ def _removed_report(
     surface = server.surface
     return FailureReport(
         server=surface.name if surface else server.command.display,
-        command=server.command.display,
-        command_noun=server.command.noun,
+        target=server.command,
         tool=tool,
         check="drift",
         problem=problem,
@@ -597,4 +595,4 @@ def _removed_report(
 
 
 def start_failure_text(server: ManagedServer, problem: str, stderr_tail: str) -> str:
-    return start_failure(server.command.display, problem, stderr_tail, noun=server.command.noun)
+    return server.command.start_failure(problem, stderr_tail)

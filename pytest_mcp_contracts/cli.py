@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, TextIO
 
+from pytest_mcp_contracts.contracts.drift import HINT_DEFAULTS
 from pytest_mcp_contracts.contracts.observe import DECLARED, UNKNOWN
 from pytest_mcp_contracts.contracts.record import contract_problem
 from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore
@@ -42,12 +43,6 @@ HINTS: Final = (
     ("idempotentHint", True, "idempotent"),
     ("openWorldHint", True, "open-world"),
 )
-_DEFAULTS: Final = {
-    "readOnlyHint": False,
-    "destructiveHint": True,
-    "idempotentHint": False,
-    "openWorldHint": True,
-}
 
 
 @dataclass(frozen=True)
@@ -81,7 +76,7 @@ class ToolView:
         words = [
             word
             for key, wanted, word in HINTS
-            if hints.get(key, _DEFAULTS[key]) is wanted
+            if hints.get(key, HINT_DEFAULTS[key]) is wanted
             and not (key == "destructiveHint" and hints.get("readOnlyHint") is True)
         ]
         if "annotations" not in self.raw:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    import pytest
+import pytest
 
 
 def pytest_mcp_tool_strategy(
@@ -27,5 +26,27 @@ def pytest_mcp_tool_strategy(
         def pytest_mcp_tool_strategy(tool):
             if tool == "get_order":
                 return {"order_id": st.sampled_from(["A-1001", "A-1002"])}
+            return None
+    """
+
+
+@pytest.hookspec(firstresult=True)
+def pytest_mcp_sampling_reply(
+    server: str, tool: str, params: dict[str, Any], config: pytest.Config
+) -> Any:
+    """Answer one ``sampling/createMessage`` a server sends during a call of ``tool``.
+
+    Return None to leave it to the settings (``--mcp-sampling-text``, or ``sampling_text``
+    in the tool's ``[tool.mcp-contracts.tools.<name>]`` table), a string (the assistant's
+    text), or a whole ``CreateMessageResult`` object (``role``, ``content``, ``model``,
+    ``stopReason``), sent as is. ``params`` is the request's params as the server sent them
+    (``messages``, ``maxTokens``, ``systemPrompt``...). Called from the thread that reads
+    the server's messages: keep it quick and deterministic.
+
+    Example::
+
+        def pytest_mcp_sampling_reply(tool, params):
+            if tool == "summarize":
+                return "A short summary."
             return None
     """

@@ -24,7 +24,12 @@ from pytest_mcp_contracts.contracts.infer import Drift
 from pytest_mcp_contracts.contracts.observe import ToolObservations
 from pytest_mcp_contracts.reporting.failure import FailureReport, shown
 from pytest_mcp_contracts.transport.discover import ToolSpec
-from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerDied, ServerError
+from pytest_mcp_contracts.transport.jsonrpc import (
+    MODERN_VERSION,
+    CallTimeout,
+    ServerDied,
+    ServerError,
+)
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 
 # Warn when at least this share of calls came back isError: the contract was barely exercised.
@@ -50,9 +55,12 @@ class _Violation(Exception):
 
 class _ServerGone(BaseException):
     # The server could not be restarted: nothing more can be learned from this tool.
-    def __init__(self, error: ServerError) -> None:
+    # ``cause`` is the last input that killed or hung it, when there was one: that input is
+    # the finding, not the failed restart.
+    def __init__(self, error: ServerError, cause: _Violation | None) -> None:
         super().__init__(error.message)
         self.error = error
+        self.cause = cause
 
 
 class _StopShrinking(BaseException):
@@ -92,6 +100,22 @@ class ContractStats:
                 " (" + ", ".join(f"{n} {k}" for k, n in sorted(self.error_classes.items())) + ")"
             )
         return text
+
+
+@dataclass(frozen=True)
+class ContractRun:
+    """What one contract run came to: the calls it made and, when it failed, the failure.
+
+    Every way a run can end that is a verdict on the tool is a ``failure`` here, not an
+    exception: the caller reports the calls either way, and records an output contract
+    only from a run that ``passed``."""
+
+    stats: ContractStats
+    failure: ContractFailure | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.failure is None
 
 
 def judge(
@@ -165,16 +189,13 @@ def failure(
 ) -> ContractFailure:
     """A ContractFailure whose report names the server, its command, the tool and the check."""
     surface = server.surface
-    if server.command.noun == "url":
-        extra["stderr_tail"] = None  # a server reached over HTTP has no stderr we can read
     return ContractFailure(
         FailureReport(
             server=surface.name if surface else server.command.display,
-            command=server.command.display,
+            target=server.command,
             tool=tool.name,
             check=check,
             problem=problem,
-            command_noun=server.command.noun,
             **extra,
         )
     )
@@ -185,7 +206,7 @@ def _violation_failure(
 ) -> ContractFailure:
     outcome = violation.outcome
     tail = outcome.failure.stderr_tail if outcome.failure and outcome.failure.stderr_tail else None
-    legacy = server.protocol_version != "2026-07-28"
+    legacy = server.protocol_version != MODERN_VERSION
     return failure(
         server,
         tool,
@@ -194,6 +215,7 @@ def _violation_failure(
         details=violation.finding.details,
         arguments=outcome.arguments,
         request_json=outcome.request_json(),
+        client_exchanges=outcome.client.report_lines(),
         request_after_handshake=legacy,
         stderr_tail=tail if tail is not None else server.stderr_tail(),
         call_stderr=outcome.stderr,
@@ -214,34 +236,25 @@ def run_contract(
     observations: ToolObservations | None = None,
     drift_hint: str = "",
     warn_only: frozenset[str] = frozenset(),
-    stats: ContractStats | None = None,
     seed: Any = None,
-) -> ContractStats:
-    """Run the tool on generated inputs; raise ContractFailure with the shrunk failing input.
+) -> ContractRun:
+    """Run the tool on generated inputs; a failing run carries the shrunk failing input.
 
-    ``stats`` (filled in and returned) lets a caller read what was sent even when the run
-    ends in a ContractFailure. An explicit ``seed`` (--hypothesis-seed) wins over a
-    derandomized profile (CI's)."""
+    An explicit ``seed`` (--hypothesis-seed) wins over a derandomized profile (CI's)."""
     from hypothesis import HealthCheck, example, given, settings
     from hypothesis import seed as use_seed
-    from hypothesis.errors import FailedHealthCheck, FlakyFailure, Unsatisfiable
 
-    from pytest_mcp_contracts.inputs.generate import (
-        GenerationError,
-        UserStrategyError,
-        explain_unsatisfiable,
-    )
-
-    stats = stats if stats is not None else ContractStats()
+    stats = ContractStats()
     protocol = server.protocol_version
     restarts_at_start = server.restarts
-    broke_server: list[_Violation] = []  # the last input that killed or hung the server
+    broke_server: _Violation | None = None  # the last input that killed or hung the server
 
     def call_tool(arguments: dict[str, Any]) -> None:
+        nonlocal broke_server
         try:
             outcome = server.call(tool.name, arguments)
         except ServerError as exc:
-            raise _ServerGone(exc) from None
+            raise _ServerGone(exc, broke_server) from None
         stats.calls += 1
         stats.last_outcome = outcome
         stats.distinct_inputs.add(repr(arguments))
@@ -260,9 +273,9 @@ def run_contract(
             return
         violation = _Violation(outcome, finding)
         if outcome.failure is not None:
-            broke_server[:] = [violation]
-        if outcome.failure is not None and server.restarts - restarts_at_start >= max_restarts:
-            raise _StopShrinking(violation)
+            broke_server = violation
+            if server.restarts - restarts_at_start >= max_restarts:
+                raise _StopShrinking(violation)
         raise violation
 
     call_tool._hypothesis_internal_add_digest = (  # type: ignore[attr-defined]
@@ -282,33 +295,11 @@ def run_contract(
         test = use_seed(seed)(test)
     try:
         test()
-    except _Violation as exc:
-        raise _violation_failure(server, tool, exc) from None
-    except _StopShrinking as exc:
-        note = (
-            f"(not shrunk further: each attempt needs a server restart and the budget of "
-            f"{max_restarts} restarts per tool, --mcp-max-restarts, is spent)"
-        )
-        raise _violation_failure(server, tool, exc.violation, note=note) from None
-    except _ServerGone as exc:
-        if broke_server:  # the input that took the server down is the finding
-            note = f"(not shrunk further: the server did not come back: {exc.error.message})"
-            raise _violation_failure(server, tool, broke_server[0], note=note) from None
-        raise server_unavailable(server, tool, exc.error) from None
-    except FlakyFailure as exc:
-        violation = next((e for e in exc.exceptions if isinstance(e, _Violation)), None)
-        if violation is None:
+    except BaseException as exc:
+        found = _run_failure(server, tool, exc, max_restarts)
+        if found is None:
             raise
-        note = "(flaky: the same input did not fail again when it was sent a second time)"
-        raise _violation_failure(server, tool, violation, note=note) from None
-    except UserStrategyError as exc:
-        problem = "a strategy from pytest_mcp_tool_strategy made an input the schema refuses"
-        raise failure(server, tool, "contract", problem, details=(str(exc),)) from None
-    except GenerationError as exc:
-        raise _generation_failure(server, tool, str(exc), exc.pointer) from None
-    except (Unsatisfiable, FailedHealthCheck) as exc:
-        why = explain_unsatisfiable(tool.input_schema) or str(exc).splitlines()[0]
-        raise _generation_failure(server, tool, why, "#") from None
+        return ContractRun(stats, found)
     if always_fails(tool, stats) and ErrorClass.ALWAYS_ERROR not in warn_only:
         assert stats.last_outcome is not None
         finding = Finding(
@@ -320,8 +311,55 @@ def run_contract(
                 "every client gets",
             ),
         )
-        raise _violation_failure(server, tool, _Violation(stats.last_outcome, finding))
-    return stats
+        return ContractRun(
+            stats, _violation_failure(server, tool, _Violation(stats.last_outcome, finding))
+        )
+    return ContractRun(stats)
+
+
+def _run_failure(
+    server: ManagedServer, tool: ToolSpec, exc: BaseException, max_restarts: int
+) -> ContractFailure | None:
+    """The failure that an exception ending the hypothesis run stands for, or None for one
+    that is no verdict on the tool (an interrupt, a bug of ours): that one propagates."""
+    from hypothesis.errors import FailedHealthCheck, FlakyFailure, Unsatisfiable
+
+    from pytest_mcp_contracts.inputs.generate import (
+        GenerationError,
+        UserStrategyError,
+        explain_unsatisfiable,
+    )
+
+    match exc:
+        case _Violation():
+            return _violation_failure(server, tool, exc)
+        case _StopShrinking():
+            note = (
+                f"(not shrunk further: each attempt needs a server restart and the budget of "
+                f"{max_restarts} restarts per tool, --mcp-max-restarts, is spent)"
+            )
+            return _violation_failure(server, tool, exc.violation, note=note)
+        case _ServerGone(cause=None):
+            return server_unavailable(server, tool, exc.error)
+        case _ServerGone(cause=_Violation() as cause):
+            note = f"(not shrunk further: the server did not come back: {exc.error.message})"
+            return _violation_failure(server, tool, cause, note=note)
+        case FlakyFailure():
+            violation = next((e for e in exc.exceptions if isinstance(e, _Violation)), None)
+            if violation is None:
+                return None
+            note = "(flaky: the same input did not fail again when it was sent a second time)"
+            return _violation_failure(server, tool, violation, note=note)
+        case UserStrategyError():  # before GenerationError: it is one
+            problem = "a strategy from pytest_mcp_tool_strategy made an input the schema refuses"
+            return failure(server, tool, "contract", problem, details=(str(exc),))
+        case GenerationError():
+            return _generation_failure(server, tool, str(exc), exc.pointer)
+        case Unsatisfiable() | FailedHealthCheck():
+            why = explain_unsatisfiable(tool.input_schema) or str(exc).splitlines()[0]
+            return _generation_failure(server, tool, why, "#")
+        case _:
+            return None
 
 
 def error_result_notes(tool: ToolSpec, stats: ContractStats) -> list[str]:

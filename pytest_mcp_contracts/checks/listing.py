@@ -6,7 +6,7 @@ back, and get ``Finding``s out.
 
 from __future__ import annotations
 
-import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final
@@ -14,15 +14,17 @@ from urllib.parse import unquote
 
 from jsonschema.exceptions import SchemaError, ValidationError
 
-from pytest_mcp_contracts.schema.dialects import (
-    VALIDATORS,
-    UnsupportedDialect,
+from pytest_mcp_contracts.schema.dialects import VALIDATORS, UnsupportedDialect, dialect_of
+from pytest_mcp_contracts.schema.paths import json_path
+from pytest_mcp_contracts.schema.refs import (
+    RefIndex,
+    Unresolvable,
     bad_array_index,
-    dialect_of,
-    json_path,
     resolve_pointer,
 )
+from pytest_mcp_contracts.text import shorten
 from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.jsonrpc import MODERN_VERSION
 
 MAX_ERRORS_SHOWN: Final = 5
 
@@ -30,21 +32,10 @@ MAX_ERRORS_SHOWN: Final = 5
 def describe_errors(errors: Iterable[ValidationError]) -> list[str]:
     """``$.items[0].price: 'abc' is not of type 'number'`` lines, shallowest first."""
     ordered = sorted(errors, key=lambda e: (len(e.absolute_path), json_path(e.absolute_path)))
-    lines = [f"{json_path(e.absolute_path)}: {_shorten(e.message)}" for e in ordered]
+    lines = [f"{json_path(e.absolute_path)}: {shorten(e.message)}" for e in ordered]
     if len(lines) > MAX_ERRORS_SHOWN:
         lines = [*lines[:MAX_ERRORS_SHOWN], f"… and {len(lines) - MAX_ERRORS_SHOWN} more"]
     return lines
-
-
-def _shorten(text: str, limit: int = 240) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _json_text(value: Any, limit: int = 240) -> str:
-    try:
-        return _shorten(json.dumps(value, default=repr), limit)
-    except (RecursionError, ValueError):
-        return f"<a {type(value).__name__} nested too deeply to show>"
 
 
 @dataclass(frozen=True)
@@ -68,7 +59,7 @@ def _schema_findings(
     label: str, schema: Any, *, root_object: bool, root_reason: str
 ) -> Iterator[Finding]:
     if not isinstance(schema, dict):
-        yield Finding("schema", f"{label} is not a JSON object: {_shorten(repr(schema))}")
+        yield Finding("schema", f"{label} is not a JSON object: {shorten(repr(schema))}")
         return
     try:
         dialect = dialect_of(schema)
@@ -83,7 +74,7 @@ def _schema_findings(
         yield Finding(
             "schema",
             f"{label} is not a valid {dialect} schema",
-            details=(f"at {where}: {_shorten(exc.message)}",),
+            details=(f"at {where}: {shorten(exc.message)}",),
         )
         return
     except RecursionError:
@@ -95,26 +86,27 @@ def _schema_findings(
             f"{label} root must be an object schema ({root_reason}); it has "
             f"type {schema.get('type', '(none)')!r}",
         )
-    remote = sorted(set(_remote_refs(schema)))
+    refs = RefIndex(schema, dialect)
+    remote = sorted(set(_network_refs(refs)))
     if remote:
         yield Finding(
             "schema",
             f"{label} refers to network $ref(s) that clients must not fetch: "
             + ", ".join(remote[:3]),
         )
-    bad_index = sorted(_bad_index_refs(schema))
+    bad_index = sorted(_bad_index_refs(refs))
     if bad_index:
         yield Finding(
             "schema",
             f"{label} has a $ref whose JSON pointer indexes an array with a token that is not "
             "an array index, so validators cannot follow it",
             details=tuple(
-                f"$ref {_shorten(ref, 120)!r}: {_shorten(token, 40)!r} is not an array index "
+                f"$ref {shorten(ref, 120)!r}: {shorten(token, 40)!r} is not an array index "
                 "(ASCII digits, RFC 6901)"
                 for ref, token in bad_index[:3]
             ),
         )
-    loop = _ref_loop(schema)
+    loop = _ref_loop(refs)
     if loop:
         yield Finding(
             "schema",
@@ -124,27 +116,22 @@ def _schema_findings(
         )
 
 
-def _remote_refs(node: Any, depth: int = 0) -> Iterator[str]:
-    if depth > 200:
-        return
-    if isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str) and not ref.startswith("#") and "://" in ref:
-            yield ref
-        for value in node.values():
-            yield from _remote_refs(value, depth + 1)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _remote_refs(value, depth + 1)
+def _network_refs(refs: RefIndex) -> Iterator[str]:
+    """The refs that resolve, against their base URI, to another document on the network."""
+    for at, ref in refs.refs():
+        try:
+            refs.lookup(ref, at)
+        except Unresolvable as exc:
+            if exc.is_network:
+                yield ref
 
 
-def _bad_index_refs(schema: dict[str, Any]) -> Iterator[tuple[str, str]]:
+def _bad_index_refs(refs: RefIndex) -> Iterator[tuple[str, str]]:
     """Local ``$ref``s and the pointer token that indexes an array without being a number
     ("%C2%B2" decodes to "²"): each crashes a referencing-based validator."""
-    for node in _all_nodes(schema):
-        ref = node.get("$ref") if isinstance(node, dict) else None
-        if isinstance(ref, str) and ref.startswith("#/"):
-            token = bad_array_index(schema, unquote(ref))
+    for _, ref in refs.refs():
+        if ref.startswith("#/"):
+            token = bad_array_index(refs.root, unquote(ref))
             if token is not None:
                 yield ref, token
 
@@ -155,54 +142,36 @@ _IN_PLACE_LISTS: Final = ("allOf", "anyOf", "oneOf")
 _IN_PLACE_SINGLES: Final = ("not", "if", "then", "else")
 
 
-def _in_place_refs(node: Any) -> list[str]:
-    """The local ``$ref`` pointers ``node`` applies to the same instance."""
-    found, stack = [], [node]
+def _in_place_targets(refs: RefIndex, pointer: str) -> list[str]:
+    """Where the ``$ref``s that the schema at ``pointer`` applies to the same instance lead
+    (unresolvable ones are generation's to report)."""
+    found: list[str] = []
+    stack: list[tuple[Any, str]] = [(resolve_pointer(refs.root, pointer), pointer)]
     while stack:
-        current = stack.pop()
+        current, at = stack.pop()
         if not isinstance(current, dict):
             continue
-        ref = current.get("$ref")
-        if isinstance(ref, str) and (ref == "#" or ref.startswith("#/")):
-            found.append(ref)
+        target = refs.find(current["$ref"], at) if "$ref" in current else None
+        if target is not None:
+            found.append(target.pointer)
         for key in _IN_PLACE_LISTS:
             if isinstance(current.get(key), list):
-                stack += current[key]
-        stack += [current.get(key) for key in _IN_PLACE_SINGLES]
+                stack += [(sub, f"{at}/{key}/{i}") for i, sub in enumerate(current[key])]
+        stack += [(current.get(key), f"{at}/{key}") for key in _IN_PLACE_SINGLES]
     return found
 
 
-def _all_nodes(schema: Any) -> Iterator[Any]:
-    stack = [schema]
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, dict):
-            stack += [v for v in node.values() if isinstance(v, (dict, list))]
-        elif isinstance(node, list):
-            stack += [v for v in node if isinstance(v, (dict, list))]
-
-
-def _ref_loop(schema: dict[str, Any]) -> list[str] | None:
+def _ref_loop(refs: RefIndex) -> list[str] | None:
     """A chain of local ``$ref``s that comes back to its start without moving into a member
-    of the instance (found without recursion), or None."""
+    of the instance (found without recursion), or None; as the pointers the refs lead to."""
     targets: dict[str, list[str]] = {}
 
     def next_refs(pointer: str) -> list[str]:
         if pointer not in targets:
-            try:
-                targets[pointer] = _in_place_refs(resolve_pointer(schema, pointer))
-            except KeyError:
-                targets[pointer] = []  # a dangling $ref is generation's to report
+            targets[pointer] = _in_place_targets(refs, pointer)
         return targets[pointer]
 
-    starts = [
-        node["$ref"]
-        for node in _all_nodes(schema)
-        if isinstance(node, dict)
-        and isinstance(node.get("$ref"), str)
-        and (node["$ref"] == "#" or node["$ref"].startswith("#/"))
-    ]
+    starts = [target.pointer for at, ref in refs.refs() if (target := refs.find(ref, at))]
     state: dict[str, str] = {}  # "open" while on the current path, then "done"
     for start in starts:
         if start in state:
@@ -232,7 +201,7 @@ def check_listing(tool: ToolSpec, *, protocol_version: str) -> list[Finding]:
         "inputSchema", tool.input_schema, root_object=True, root_reason="the spec requires it"
     )
     if tool.output_schema is not None:
-        legacy = protocol_version != "2026-07-28"
+        legacy = protocol_version != MODERN_VERSION
         findings += _schema_findings(
             "outputSchema",
             tool.output_schema,
@@ -243,17 +212,49 @@ def check_listing(tool: ToolSpec, *, protocol_version: str) -> list[Finding]:
     return findings
 
 
-def _name_findings(name: str) -> list[Finding]:
-    from mcp.shared.tool_name_validation import validate_tool_name
+# The spec's rule (2025-11-25, "Tool names"; SEP-986): 1-128 characters of A-Z a-z 0-9 _ - .
+# The checks and their wording follow the SDK's validate_tool_name
+# (mcp/shared/tool_name_validation.py), without importing the SDK for one regular expression.
+_TOOL_NAME = re.compile(r"[A-Za-z0-9._-]{1,128}")
 
-    result = validate_tool_name(name)
-    if not result.warnings:
+
+def tool_name_warnings(name: str) -> list[str]:
+    """What is wrong with a tool name under the spec's naming rules, in the SDK's words."""
+    if not name:
+        return ["Tool name cannot be empty"]
+    if len(name) > 128:
+        return [f"Tool name exceeds maximum length of 128 characters (current: {len(name)})"]
+    warnings = []
+    if " " in name:
+        warnings.append("Tool name contains spaces, which may cause parsing issues")
+    if "," in name:
+        warnings.append("Tool name contains commas, which may cause parsing issues")
+    for char, label in (("-", "dash"), (".", "dot")):
+        if name.startswith(char) or name.endswith(char):
+            warnings.append(
+                f"Tool name starts or ends with a {label}, which may cause parsing issues in "
+                "some contexts"
+            )
+    if not _TOOL_NAME.fullmatch(name):
+        invalid = dict.fromkeys(c for c in name if not _TOOL_NAME.fullmatch(c))
+        warnings.append(
+            f"Tool name contains invalid characters: {', '.join(repr(c) for c in invalid)}"
+        )
+        warnings.append(
+            "Allowed characters are: A-Z, a-z, 0-9, underscore (_), dash (-), and dot (.)"
+        )
+    return warnings
+
+
+def _name_findings(name: str) -> list[Finding]:
+    warnings = tool_name_warnings(name)
+    if not warnings:
         return []
     return [
         Finding(
             "schema",
             f"tool name {name!r} does not follow the spec's naming rules: "
-            + "; ".join(w.rstrip(".") for w in result.warnings),
+            + "; ".join(w.rstrip(".") for w in warnings),
             severity="warning",
         )
     ]

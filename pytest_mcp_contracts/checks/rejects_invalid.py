@@ -15,7 +15,12 @@ from pytest_mcp_contracts.checks.contract import ContractFailure, failure, serve
 from pytest_mcp_contracts.checks.error_results import ErrorClass, judge_error_result
 from pytest_mcp_contracts.inputs.invalid import InvalidInput
 from pytest_mcp_contracts.transport.discover import ToolSpec
-from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerDied, ServerError
+from pytest_mcp_contracts.transport.jsonrpc import (
+    MODERN_VERSION,
+    CallTimeout,
+    ServerDied,
+    ServerError,
+)
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 
 INVALID_PARAMS: Final = -32602
@@ -34,12 +39,14 @@ ISERROR_REFUSAL_SINCE: Final = "2025-11-25"
 
 @dataclass
 class Refusals:
-    """How the tool answered the invalid inputs it was sent."""
+    """How the tool answered the invalid inputs it was sent; ``failure`` when an answer broke
+    the check at once (the run stops there)."""
 
     sent: int = 0
     accepted: list[tuple[InvalidInput, CallOutcome]] = field(default_factory=list)
     coerced: list[tuple[InvalidInput, CallOutcome]] = field(default_factory=list)  # lax cases
     protocol_refusals: int = 0  # -32602 where the negotiated protocol asks for isError
+    failure: ContractFailure | None = None
 
     @property
     def refused(self) -> int:
@@ -88,13 +95,14 @@ def problem_with(outcome: CallOutcome, tool_name: str) -> str | None:
 def run_rejects_invalid(
     server: ManagedServer, tool: ToolSpec, cases: list[InvalidInput]
 ) -> Refusals:
-    """Send every case; raise ContractFailure at the first that breaks the server."""
+    """Send every case; stop with a ``failure`` at the first that breaks the server."""
     refusals = Refusals()
     for case in cases:
         try:
             outcome = server.call(tool.name, case.arguments, invalid=True)
         except ServerError as exc:
-            raise server_unavailable(server, tool, exc, CHECK) from None
+            refusals.failure = server_unavailable(server, tool, exc, CHECK)
+            return refusals
         refusals.sent += 1
         problem = problem_with(outcome, tool.name)
         succeeded = outcome.result is not None and not outcome.is_error_result
@@ -105,7 +113,8 @@ def run_rejects_invalid(
             refusals.coerced.append((case, outcome))
             continue
         if problem is not None:
-            raise _broken(server, tool, case, outcome, problem)
+            refusals.failure = _broken(server, tool, case, outcome, problem)
+            return refusals
         if succeeded:
             refusals.accepted.append((case, outcome))
         elif outcome.rpc_error is not None and server.protocol_version >= ISERROR_REFUSAL_SINCE:
@@ -128,7 +137,8 @@ def _broken(
         arguments=case.arguments,
         input_label="invalid input sent:",
         request_json=outcome.request_json(),
-        request_after_handshake=server.protocol_version != "2026-07-28",
+        client_exchanges=outcome.client.report_lines(),
+        request_after_handshake=server.protocol_version != MODERN_VERSION,
         stderr_tail=tail if tail else server.stderr_tail(),
         call_stderr=outcome.stderr,
         stderr_before=outcome.stderr_before,

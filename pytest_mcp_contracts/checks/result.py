@@ -8,13 +8,15 @@ from typing import Any, Final
 from jsonschema.exceptions import SchemaError
 from referencing.exceptions import Unresolvable
 
-from pytest_mcp_contracts.checks.listing import Finding, _json_text, describe_errors
+from pytest_mcp_contracts.checks.listing import Finding, describe_errors
 from pytest_mcp_contracts.schema.dialects import (
     UnsupportedDialect,
     dialect_of,
     validator_for_schema,
 )
+from pytest_mcp_contracts.text import json_text
 from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.jsonrpc import MODERN_VERSION
 
 # -- dynamic checks ------------------------------------------------------------------------
 
@@ -33,10 +35,10 @@ def _content_problem(content: list[Any]) -> str | None:
     for index, block in enumerate(content):
         where = f"content[{index}]"
         if not isinstance(block, dict):
-            return f"{where} is not an object: {_json_text(block, 80)}"
+            return f"{where} is not an object: {json_text(block, 80)}"
         kind = block.get("type")
         if not isinstance(kind, str):
-            return f"{where} has no string 'type': {_json_text(block, 120)}"
+            return f"{where} has no string 'type': {json_text(block, 120)}"
         missing = [f for f in _BLOCK_FIELDS.get(kind, ()) if not isinstance(block.get(f), str)]
         if missing:
             return f"{where} is a {kind!r} block without a string {missing[0]!r}"
@@ -56,7 +58,7 @@ def check_result(
             Finding(
                 "contract",
                 "the result is not a CallToolResult: 'content' must be an array, got "
-                + _json_text(content),
+                + json_text(content),
             )
         ]
     problem = _content_problem(content)
@@ -79,7 +81,7 @@ def check_result(
         ]
     structured = result["structuredContent"]
     findings = []
-    if protocol_version != "2026-07-28" and not isinstance(structured, dict):
+    if protocol_version != MODERN_VERSION and not isinstance(structured, dict):
         findings.append(
             Finding(
                 "contract",

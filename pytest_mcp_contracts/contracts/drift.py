@@ -36,12 +36,18 @@ import json
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
-from urllib.parse import unquote, urldefrag, urljoin
 
-from pytest_mcp_contracts.contracts.infer import child_path, items_path
+from pytest_mcp_contracts.contracts.infer import TYPE_ORDER
 from pytest_mcp_contracts.schema import dialects
+from pytest_mcp_contracts.schema.paths import child_path, items_path
+from pytest_mcp_contracts.schema.refs import (
+    LEGACY_DIALECTS,
+    RefIndex,
+    resolve_pointer,
+)
 
 __all__ = [
+    "HINT_DEFAULTS",
     "MAX_DEPTH",
     "MAX_WORK",
     "RECURSION_UNROLL",
@@ -63,16 +69,15 @@ MAX_WORK: Final = 100_000
 _GRAVITY: Final[dict[str, int]] = {"breaking": 0, "review": 1, "additive": 2, "cosmetic": 3}
 _UNSOUND: Final = "(cannot be classified soundly: review it)"
 _SHOW: Final = 40
-_TYPE_ORDER: Final = ("array", "boolean", "integer", "number", "object", "string", "null")
-_LEGACY: Final = frozenset({"draft-04", "draft-06", "draft-07"})
 
-# Defaults from the MCP spec, and the value of each hint that promises the safer tool.
-_HINT_DEFAULTS: Final = {
+#: What a tool that leaves out an annotation hint means by it (the MCP spec's defaults).
+HINT_DEFAULTS: Final = {
     "readOnlyHint": False,
     "destructiveHint": True,
     "idempotentHint": False,
     "openWorldHint": True,
 }
+# The value of each hint that promises the safer tool.
 _SAFE_HINTS: Final = {
     "readOnlyHint": True,
     "destructiveHint": False,
@@ -195,12 +200,12 @@ def _annotation_changes(old: Any, new: Any) -> list[Change]:
     changes = []
     for key in sorted(set(old) | set(new)):
         path = child_path("annotations", key)
-        if key not in _HINT_DEFAULTS:
+        if key not in HINT_DEFAULTS:
             was, now = old.get(key, _MISSING), new.get(key, _MISSING)
             if not _same(was, now):
                 changes.append(Change("cosmetic", path, _text_change(was, now)))
             continue
-        was, now = old.get(key, _HINT_DEFAULTS[key]), new.get(key, _HINT_DEFAULTS[key])
+        was, now = old.get(key, HINT_DEFAULTS[key]), new.get(key, HINT_DEFAULTS[key])
         if not (isinstance(was, bool) and isinstance(now, bool)):
             if not _same(was, now):
                 changes.append(Change("review", path, f"{_show(was)} -> {_show(now)}"))
@@ -240,62 +245,23 @@ class _Document:
         self.root = root
         self.work = work
         try:
-            dialect = dialects.dialect_of(root)
+            self.dialect = dialects.dialect_of(root)
         except dialects.UnsupportedDialect:
-            dialect = dialects.DEFAULT_DIALECT
-        self.legacy = dialect in _LEGACY  # keywords next to $ref are ignored
-        root_id = root.get("id" if dialect == "draft-04" else "$id")
-        try:
-            self.base = urldefrag(root_id).url if isinstance(root_id, str) else ""
-        except ValueError:  # not a URL: every ref but "#..." is then remote
-            self.base = ""
-        self._anchors: dict[str, str] | None = None
+            self.dialect = dialects.DEFAULT_DIALECT
+        self.legacy = self.dialect in LEGACY_DIALECTS  # keywords next to $ref are ignored
+        self._refs: RefIndex | None = None
 
-    def locate(self, ref: str) -> str | None:
-        """The JSON pointer a local ref leads to; None for remote or dangling refs."""
-        if ref.startswith("#"):
-            fragment = ref[1:]
-        elif self.base:
-            try:
-                url, fragment = urldefrag(urljoin(self.base, ref))
-            except ValueError:
-                return None
-            if url != self.base:
-                return None
-        else:
-            return None
-        fragment = unquote(fragment)
-        pointer = fragment if fragment[:1] in ("", "/") else self._anchor_index().get(fragment)
-        if pointer is None or _at_pointer(self.root, pointer) is _MISSING:
-            return None
-        return pointer
+    @property
+    def refs(self) -> RefIndex:
+        if self._refs is None:  # built on the first $ref: most schemas have none
+            self._refs = RefIndex(self.root, self.dialect, max_depth=_ANCHOR_SCAN_DEPTH)
+        return self._refs
 
-    def _anchor_index(self) -> dict[str, str]:
-        if self._anchors is None:
-            self._anchors = {}
-            stack: list[tuple[Any, str, int]] = [(self.root, "", 0)]
-            while stack:
-                node, pointer, depth = stack.pop()
-                if depth > _ANCHOR_SCAN_DEPTH:
-                    continue
-                if isinstance(node, Mapping):
-                    for name in (node.get("$anchor"), node.get("$dynamicAnchor")):
-                        if isinstance(name, str):
-                            self._anchors.setdefault(name, pointer)
-                    legacy_id = node.get("$id", node.get("id"))
-                    if isinstance(legacy_id, str) and legacy_id.startswith("#"):
-                        self._anchors.setdefault(legacy_id[1:], pointer)
-                    children: Any = node.items()
-                elif isinstance(node, list):
-                    children = enumerate(node)
-                else:
-                    continue
-                stack += [
-                    (v, f"{pointer}/{_escape(k)}", depth + 1)
-                    for k, v in children
-                    if isinstance(v, (Mapping, list))
-                ]
-        return self._anchors
+    def locate(self, ref: str, at: str | Mapping[str, Any]) -> str | None:
+        """The JSON pointer a ref written in the schema ``at`` leads to; None for remote,
+        malformed or dangling refs (compared as opaque values)."""
+        target = self.refs.find(ref, at)
+        return None if target is None else target.pointer
 
     def normalize(
         self, node: Any, refs: tuple[str, ...], level: int = 0
@@ -306,10 +272,11 @@ class _Document:
             return {}, refs
         if not isinstance(node, Mapping):  # false, or no schema at all
             return node, refs
+        at = self.refs.where(node) if "$ref" in node else None
         out = dict(node)
         if not self.work.spend():
             return out, refs
-        out, refs = self._follow_refs(out, refs)
+        out, refs = self._follow_refs(out, refs, at or "#")
         if level < _NORMALIZE_LEVELS:
             out, refs = self._flatten_all_of(out, refs, level)
             out, refs = self._fold_branches(out, refs, level)
@@ -320,16 +287,16 @@ class _Document:
         return out, refs
 
     def _follow_refs(
-        self, out: dict[str, Any], refs: tuple[str, ...]
+        self, out: dict[str, Any], refs: tuple[str, ...], at: str
     ) -> tuple[dict[str, Any], tuple[str, ...]]:
         while isinstance(ref := out.get("$ref"), str):
-            pointer = self.locate(ref)
+            pointer = self.locate(ref, at)
             if pointer is None:
                 break
             if refs.count(pointer) >= RECURSION_UNROLL:
                 out["$ref"] = _RECURSION
                 break
-            refs = (*refs, pointer)
+            refs, at = (*refs, pointer), pointer  # a further $ref now comes from the target
             target = _at_pointer(self.root, pointer)
             target = {} if target is True else {"not": {}} if target is False else target
             if not isinstance(target, Mapping):
@@ -422,13 +389,9 @@ def _with_null(schema: dict[str, Any], *, exclusive: bool) -> dict[str, Any] | N
     return out
 
 
-def _escape(token: object) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
-
-
 def _at_pointer(root: Any, pointer: str) -> Any:
     try:
-        return dialects.resolve_pointer(root, pointer)
+        return resolve_pointer(root, pointer)
     except KeyError:
         return _MISSING
 
@@ -779,12 +742,12 @@ def _type_names(raw: Any) -> frozenset[str] | Literal[False] | None:
 
 def _accepted(names: frozenset[str] | None) -> frozenset[str]:
     if names is None:
-        return frozenset(_TYPE_ORDER)
+        return frozenset(TYPE_ORDER)
     return names | {"integer"} if "number" in names else names
 
 
 def _type_rank(name: str) -> tuple[int, str]:
-    return (_TYPE_ORDER.index(name) if name in _TYPE_ORDER else len(_TYPE_ORDER), name)
+    return (TYPE_ORDER.index(name) if name in TYPE_ORDER else len(TYPE_ORDER), name)
 
 
 def _type_label(names: frozenset[str] | None) -> str:

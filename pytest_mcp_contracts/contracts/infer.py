@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import copy
 import heapq
-import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from jsonschema import Draft202012Validator
+
+from pytest_mcp_contracts.schema.paths import child_path, items_path, values_path
 
 MAX_DEPTH: Final = 32
 MAX_ITEMS: Final = 200
@@ -53,7 +54,8 @@ _FORMATS: Final = {
 }
 # The checker validation uses: a learned format must never fail a value it was learned from.
 _CHECKER: Final = Draft202012Validator.FORMAT_CHECKER
-_TYPE_ORDER: Final = ("array", "boolean", "integer", "number", "object", "string", "null")
+#: JSON types in the order reports list them.
+TYPE_ORDER: Final = ("array", "boolean", "integer", "number", "object", "string", "null")
 _KEYWORDS: Final = frozenset(
     {"type", "properties", "required", "items", "format", "additionalProperties"}
 )
@@ -75,23 +77,6 @@ _DATA_KEY: Final = re.compile(
     r"|[0-9]{4}-[0-9]{2}(-[0-9]{2})?([Tt ][0-9:.]+([Zz]|[+-][0-9:]+)?)?"  # dates
 )
 _ENV_KEY: Final = re.compile(r"_*[A-Z][A-Z0-9]*(_+[A-Z0-9]*)*")
-
-
-def child_path(parent: str, key: str) -> str:
-    """``$.name`` for identifier keys, ``$["odd key"]`` otherwise (as schemas.json_path)."""
-    if key.isidentifier():
-        return f"{parent}.{key}"
-    return f"{parent}[{json.dumps(key, ensure_ascii=False)}]"
-
-
-def items_path(parent: str) -> str:
-    """``$.items[]``: every element of the array at ``parent``."""
-    return f"{parent}[]"
-
-
-def values_path(parent: str) -> str:
-    """``$.env{}``: every value of the map at ``parent``."""
-    return f"{parent}{{}}"
 
 
 def _base_type(kind: str) -> str:
@@ -158,7 +143,7 @@ def _kept_keys(obj: dict[str, Any]) -> list[str]:
 
 
 def _type_label(types: set[str]) -> str:
-    return " | ".join(t for t in _TYPE_ORDER if t in types)
+    return " | ".join(t for t in TYPE_ORDER if t in types)
 
 
 @dataclass(frozen=True)
@@ -381,7 +366,7 @@ class Shape:
         """The learned JSON Schema (2020-12): type, properties, required, items, format,
         additionalProperties (for a map)."""
         schema: dict[str, Any] = {}
-        types = [t for t in _TYPE_ORDER if t in self._types]
+        types = [t for t in TYPE_ORDER if t in self._types]
         if types:
             schema["type"] = types[0] if len(types) == 1 else types
         if self._format is not None and "string" in self._types:
@@ -593,12 +578,12 @@ def _read_types(raw: Any, bad: Callable[[str], ValueError]) -> set[str]:
     if (
         not isinstance(names, list)
         or not names
-        or not all(isinstance(n, str) and n in _TYPE_ORDER for n in names)
+        or not all(isinstance(n, str) and n in TYPE_ORDER for n in names)
         or len(set(names)) != len(names)
         or {"integer", "number"} <= set(names)
     ):
         raise bad(
-            f"type must be one of {', '.join(_TYPE_ORDER)} or a list of distinct ones "
+            f"type must be one of {', '.join(TYPE_ORDER)} or a list of distinct ones "
             f"(integer and number never together), not {raw!r:.80}"
         )
     return set(names)

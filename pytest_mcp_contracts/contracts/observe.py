@@ -149,7 +149,6 @@ class ToolObservations:
     additive: dict[str, Drift] = field(default_factory=dict)
     has_record: bool = False  # a snapshot file exists for the tool
     ran: bool = False
-    passed: bool = False
 
     @property
     def declared(self) -> bool:

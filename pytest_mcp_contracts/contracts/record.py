@@ -225,11 +225,14 @@ class Recorder:
             pending.base, pending.base_known = self._loaded[key], True
         pending.sections[section] = value
 
-    def finish_tool(self, surface: ServerSurface, server: str, obs: ToolObservations) -> None:
-        """The tool's contract item ended; queue its output contract if this mode writes it."""
+    def finish_tool(
+        self, surface: ServerSurface, server: str, obs: ToolObservations, *, passed: bool
+    ) -> None:
+        """The tool's contract item ended; queue its output contract if the run ``passed``
+        and this mode writes it."""
         obs.ran = True
         self.ran.add((server, obs.tool.node_name))
-        if not obs.passed:
+        if not passed:
             return
         # Resolved at flush against the file as it is then (an unchanged contract keeps it).
         learned = _Learned(obs.declared, None if obs.declared else obs.learned())

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from pytest_mcp_contracts.text import shorten
+
 __all__ = [
     "Corner",
     "CoverageInput",
@@ -688,8 +690,7 @@ def _object_corners(
 
 
 def _shown(value: Any) -> str:
-    text = json.dumps(value, default=repr)
-    return text if len(text) <= 40 else text[:39] + "…"
+    return shorten(json.dumps(value, default=repr), 40)
 
 
 # --------------------------------------------------------------------------- the plan

@@ -17,11 +17,10 @@ import copy
 import json
 import math
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, cast
-from urllib.parse import unquote, urldefrag, urljoin
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import jsonschema
 import jsonschema.exceptions
@@ -35,6 +34,17 @@ from pytest_mcp_contracts.inputs.coverage import CoveragePlan, plan_coverage
 from pytest_mcp_contracts.inputs.direct import direct_strategy, mixed_strategy
 from pytest_mcp_contracts.inputs.hypothesis_compat import install
 from pytest_mcp_contracts.schema import dialects
+from pytest_mcp_contracts.schema.paths import json_path
+from pytest_mcp_contracts.schema.refs import (
+    LEGACY_DIALECTS,
+    SCHEMA_SINGLES,
+    RefIndex,
+    Unresolvable,
+    escape,
+    json_pointer,
+    resolve_pointer,
+)
+from pytest_mcp_contracts.text import shorten_middle
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -67,31 +77,8 @@ MAX_ENUM = 200
 
 Schema = bool | dict[str, Any]
 
-# Before 2019-09, keywords next to "$ref" are ignored.
-_LEGACY = frozenset({"draft-04", "draft-06", "draft-07"})
 _REF_KEYWORDS = ("$ref", "$dynamicRef", "$recursiveRef")
 
-# Where sub-schemas sit, in any supported dialect (used to walk the original schema).
-_SCHEMA_MAPS = frozenset(
-    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
-)
-_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
-_SCHEMA_SINGLES = frozenset(
-    {
-        "items",
-        "additionalItems",
-        "additionalProperties",
-        "propertyNames",
-        "contains",
-        "not",
-        "if",
-        "then",
-        "else",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "contentSchema",
-    }
-)
 # Applicators that look at the instance itself rather than at its members: a $ref cycle
 # through only these never terminates, and their properties count as "evaluated".
 _IN_PLACE_SINGLES = frozenset({"not", "if", "then", "else"})
@@ -126,26 +113,6 @@ def dialect_of(schema: Mapping[str, Any]) -> str:
         raise GenerationError(f"{exc}.", pointer="#/$schema") from None
 
 
-# --------------------------------------------------------------------------- pointers
-
-
-def _escape(token: object) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
-
-
-def _pointer(path: Sequence[object]) -> str:
-    return "#" + "".join("/" + _escape(token) for token in path)
-
-
-def _short(pointer: str) -> str:
-    return pointer if len(pointer) <= 120 else f"{pointer[:70]}...{pointer[-40:]}"
-
-
-def _resolve_pointer(root: Mapping[str, Any], pointer: str) -> Any:
-    """The value at ``pointer`` ("#" or "#/a/b"), or KeyError."""
-    return dialects.resolve_pointer(root, pointer)
-
-
 # --------------------------------------------------------------------------- the document
 
 
@@ -156,9 +123,7 @@ class _Document:
     root: Mapping[str, Any]
     dialect: str
     keywords: frozenset[str]  # the keywords this dialect validates; the rest are annotations
-    base: str  # the root's $id without fragment, "" if none: refs to it are local
-    anchors: Mapping[str, str]  # anchor name -> pointer of its schema
-    schema_pointers: tuple[str, ...]  # every sub-schema, parents before children
+    refs: RefIndex  # its $ids, anchors and every sub-schema's pointer (parents first)
 
 
 def _load(schema: Mapping[str, Any]) -> _Document:
@@ -167,71 +132,24 @@ def _load(schema: Mapping[str, Any]) -> _Document:
             f"a tool's inputSchema must be a JSON object, not {type(schema).__name__}."
         )
     dialect = dialect_of(schema)
-    anchors, pointers = _scan(schema, dialect)
-    id_keyword = "id" if dialect == "draft-04" else "$id"
-    root_id = schema.get(id_keyword)
-    base = urldefrag(root_id).url if isinstance(root_id, str) else ""
+    refs = RefIndex(schema, dialect, max_depth=MAX_DEPTH)
+    if refs.too_deep is not None:
+        raise GenerationError(
+            f"the schema is nested deeper than {MAX_DEPTH} levels at {_short(refs.too_deep)}. "
+            "Deeper schemas exhaust the recursion limits of validators and generators; "
+            "flatten the schema (recursive structures should use $ref).",
+            pointer=refs.too_deep,
+        )
     return _Document(
         root=schema,
         dialect=dialect,
         keywords=frozenset(dialects.VALIDATORS[dialect].VALIDATORS),
-        base=base,
-        anchors=anchors,
-        schema_pointers=pointers,
+        refs=refs,
     )
 
 
-def _scan(root: Mapping[str, Any], dialect: str) -> tuple[dict[str, str], tuple[str, ...]]:
-    """Check nesting depth and index anchors, without recursion (the input may be hostile)."""
-    anchors: dict[str, str] = {}
-    pointers: list[str] = []
-    id_keyword = "id" if dialect == "draft-04" else "$id"
-    # (value, pointer, level, is it in a schema position?)
-    stack: list[tuple[Any, str, int, bool]] = [(root, "#", 1, True)]
-    while stack:
-        value, ptr, level, is_schema = stack.pop()
-        if level > MAX_DEPTH:
-            raise GenerationError(
-                f"the schema is nested deeper than {MAX_DEPTH} levels at {_short(ptr)}. "
-                "Deeper schemas exhaust the recursion limits of validators and generators; "
-                "flatten the schema (recursive structures should use $ref).",
-                pointer=ptr,
-            )
-        if is_schema and isinstance(value, Mapping):
-            pointers.append(ptr)
-            for keyword in ("$anchor", "$dynamicAnchor"):
-                if isinstance(value.get(keyword), str):
-                    anchors.setdefault(value[keyword], ptr)
-            fragment_id = value.get(id_keyword)
-            if isinstance(fragment_id, str) and fragment_id.startswith("#"):
-                anchors.setdefault(fragment_id[1:], ptr)
-            children: list[tuple[Any, str, int, bool]] = []
-            for key, sub in value.items():
-                at = f"{ptr}/{_escape(key)}"
-                if key in _SCHEMA_MAPS and isinstance(sub, Mapping):
-                    children += [
-                        (s, f"{at}/{_escape(name)}", level + 1, True) for name, s in sub.items()
-                    ]
-                elif key in _SCHEMA_LISTS and isinstance(sub, list):
-                    children += [(s, f"{at}/{i}", level + 1, True) for i, s in enumerate(sub)]
-                elif key in _SCHEMA_SINGLES:
-                    children.append((sub, at, level + 1, True))
-                elif isinstance(sub, (Mapping, list)):
-                    children.append((sub, at, level + 1, False))
-            stack += reversed(children)
-        elif isinstance(value, Mapping):
-            stack += [
-                (v, f"{ptr}/{_escape(k)}", level + 1, False)
-                for k, v in value.items()
-                if isinstance(v, (Mapping, list))
-            ]
-        elif isinstance(value, list):
-            stack += [
-                (v, f"{ptr}/{i}", level + 1, False)
-                for i, v in enumerate(value)
-                if isinstance(v, (Mapping, list))
-            ]
-    return anchors, tuple(pointers)
+def _short(pointer: str) -> str:
+    return shorten_middle(pointer, 120)
 
 
 # --------------------------------------------------------------------------- the rewrite
@@ -296,7 +214,7 @@ class _Expander:
         self.subschemas = 0
 
     def at(self, ptr: str) -> Schema:
-        return self.schema(_resolve_pointer(self.doc.root, ptr), ptr, _Trail(0, (), (ptr,)))
+        return self.schema(resolve_pointer(self.doc.root, ptr), ptr, _Trail(0, (), (ptr,)))
 
     def schema(self, node: object, ptr: str, trail: _Trail) -> Schema:
         if isinstance(node, bool):
@@ -313,15 +231,17 @@ class _Expander:
         if self.subschemas > MAX_EXPANDED_SUBSCHEMAS:
             raise _TooLarge
         refs = [k for k in _REF_KEYWORDS if k in node and k in self.doc.keywords]
-        if refs and self.doc.dialect in _LEGACY:
-            return self.follow(node["$ref"], f"{ptr}/$ref", trail)
-        targets = [self.follow(node[k], f"{ptr}/{_escape(k)}", trail) for k in refs]
+        if refs and self.doc.dialect in LEGACY_DIALECTS:
+            return self.follow(node, ptr, "$ref", trail)
+        targets = [self.follow(node, ptr, k, trail) for k in refs]
         if any(target is False for target in targets):
             return False
         return self.keywords(node, ptr, trail, targets)
 
-    def follow(self, ref: object, ptr: str, trail: _Trail) -> Schema:
-        target = self.locate(ref, ptr)
+    def follow(self, node: Mapping[str, Any], at: str, keyword: str, trail: _Trail) -> Schema:
+        """Inline the target of ``node[keyword]``, a ref written in the schema at ``at``."""
+        ptr = f"{at}/{escape(keyword)}"
+        target = self.locate(node[keyword], at, ptr)
         if target in trail.in_place:
             loop = [*trail.in_place[trail.in_place.index(target) :], target]
             raise GenerationError(
@@ -336,46 +256,15 @@ class _Expander:
             # and anyOf [ref, null] picks null.
             return False
         return self.schema(
-            _resolve_pointer(self.doc.root, target), target, trail.through_ref(target)
+            resolve_pointer(self.doc.root, target), target, trail.through_ref(target)
         )
 
-    def locate(self, ref: object, ptr: str) -> str:
+    def locate(self, ref: object, at: str, ptr: str) -> str:
         """The pointer a local reference leads to.  Never fetches anything."""
-        if not isinstance(ref, str):
-            raise GenerationError(
-                f"$ref must be a string, not {ref!r:.60}, at {_short(ptr)}.", pointer=ptr
-            )
-        fragment: str | None = None
-        if ref.startswith("#"):
-            fragment = ref[1:]
-        elif self.doc.base:
-            url, fragment_of_url = urldefrag(urljoin(self.doc.base, ref))
-            if url == self.doc.base:
-                fragment = fragment_of_url
-        if fragment is None:
-            raise GenerationError(
-                f"the $ref {ref!r} at {_short(ptr)} points to a remote schema; inputs are "
-                "generated offline and remote schemas are never fetched. Inline the "
-                "referenced schema into the inputSchema (under $defs) and refer to it "
-                'as "#/$defs/...".',
-                pointer=ptr,
-            )
-        fragment = unquote(fragment)
-        target = "#" + fragment if fragment == "" or fragment.startswith("/") else None
-        if target is None:
-            target = self.doc.anchors.get(fragment)
-        if target is not None:
-            try:
-                _resolve_pointer(self.doc.root, target)
-            except KeyError:
-                target = None
-        if target is None:
-            raise GenerationError(
-                f"the $ref {ref!r} at {_short(ptr)} points to nothing in this schema. "
-                "Fix the reference or add the missing definition.",
-                pointer=ptr,
-            )
-        return target
+        try:
+            return self.doc.refs.lookup(ref, at).pointer
+        except Unresolvable as exc:
+            raise GenerationError(_unresolvable_message(exc, ptr), pointer=ptr) from None
 
     def keywords(
         self, node: Mapping[str, Any], ptr: str, trail: _Trail, ref_targets: list[Schema]
@@ -387,14 +276,14 @@ class _Expander:
         for key, value in node.items():
             if key not in self.doc.keywords or key in _REF_KEYWORDS:
                 continue  # annotations, unknown keywords, $defs: not needed once refs are inlined
-            at = f"{ptr}/{_escape(key)}"
+            at = f"{ptr}/{escape(key)}"
             if key in ("properties", "patternProperties"):
                 if not isinstance(value, Mapping):
                     raise GenerationError(f"{key} must be an object at {at}.", pointer=at)
                 if key == "patternProperties":
                     for pattern in value:
-                        _check_pattern(pattern, f"{at}/{_escape(pattern)}")
-                named = {name: f"{at}/{_escape(name)}" for name in value}
+                        _check_pattern(pattern, f"{at}/{escape(pattern)}")
+                named = {name: f"{at}/{escape(name)}" for name in value}
                 out[key] = {
                     name: self.schema(sub, named[name], trail.member(named[name]))
                     for name, sub in value.items()
@@ -412,7 +301,7 @@ class _Expander:
                 out[key] = self.schema(value, at, trail.same_instance(at))
             elif key in ("unevaluatedProperties", "unevaluatedItems"):
                 unevaluated[key] = self.schema(value, at, trail.member(at))
-            elif key in _SCHEMA_SINGLES:
+            elif key in SCHEMA_SINGLES:
                 out[key] = self.schema(value, at, trail.member(at))
             elif key in ("dependencies", "dependentSchemas", "dependentRequired"):
                 if not isinstance(value, Mapping):
@@ -421,7 +310,7 @@ class _Expander:
                     if isinstance(dependency, list):
                         merged: Any = list(dependency)
                     else:
-                        sub_at = f"{at}/{_escape(name)}"
+                        sub_at = f"{at}/{escape(name)}"
                         merged = self.schema(dependency, sub_at, trail.same_instance(sub_at))
                     if name in dependencies:  # both dependentRequired and dependentSchemas
                         merged = {"allOf": [_as_schema(dependencies[name]), _as_schema(merged)]}
@@ -444,7 +333,7 @@ class _Expander:
                     out["additionalItems"] = rest
             elif rest is not None:
                 out["items"] = rest
-        if dialect not in _LEGACY and node.get("minContains") == 0:
+        if dialect not in LEGACY_DIALECTS and node.get("minContains") == 0:
             out.pop("contains", None)  # "contains" then asserts nothing; maxContains: re-check
         if ref_targets:
             out["allOf"] = [*ref_targets, *out.get("allOf", [])]
@@ -455,6 +344,20 @@ class _Expander:
         if list(out) == ["allOf"] and len(out["allOf"]) == 1:
             return cast(Schema, out["allOf"][0])
         return out
+
+
+# What to do about each kind of unresolvable $ref (schema/refs.Unresolvable.reason).
+_REF_ADVICE: Final = {
+    "not-a-string": "Fix the tool's inputSchema.",
+    "malformed": 'Fix the reference (a local one looks like "#/$defs/name").',
+    "remote": "Inputs are generated offline: inline the referenced schema into the "
+    'inputSchema (under $defs) and refer to it as "#/$defs/...".',
+    "dangling": "Fix the reference or add the missing definition.",
+}
+
+
+def _unresolvable_message(exc: Unresolvable, ptr: str) -> str:
+    return f"{exc.explain(_short(ptr))}. {_REF_ADVICE[exc.reason]}"
 
 
 def _as_schema(dependency: Any) -> Schema:
@@ -628,7 +531,7 @@ def _draft07_children(schema: Mapping[str, Any]) -> Iterator[tuple[str, dict[str
             yield from ((key, v) for v in value.values() if isinstance(v, dict))
         elif key in ("allOf", "anyOf", "oneOf", "items") and isinstance(value, list):
             yield from ((key, v) for v in value if isinstance(v, dict))
-        elif key in _SCHEMA_SINGLES and isinstance(value, dict):
+        elif key in SCHEMA_SINGLES and isinstance(value, dict):
             yield key, value
 
 
@@ -655,7 +558,7 @@ def _check_schema(doc: _Document) -> None:
         raise GenerationError("the schema is too deeply nested to check.") from None
     if error is None:
         return
-    ptr = _pointer(list(error.absolute_path))
+    ptr = json_pointer(list(error.absolute_path))
     if error.validator == "format" and error.validator_value == "regex":
         raise GenerationError(_pattern_message(str(error.instance), ptr, error.cause), pointer=ptr)
     hint = ""
@@ -880,7 +783,7 @@ def _leave_to_user(prepared: dict[str, Any], fields: Mapping[str, Any]) -> None:
             raise UserStrategyError(
                 f"pytest_mcp_tool_strategy supplies {strategy!r} for {name!r}: expected a "
                 "hypothesis strategy (e.g. st.just(value) or st.sampled_from([...]))",
-                pointer=f"#/properties/{_escape(name)}",
+                pointer=f"#/properties/{escape(name)}",
             )
         del declared[name]
     if fields and isinstance(prepared.get("required"), list):
@@ -898,7 +801,7 @@ def _checked(
             errors = (e for e in errors if e.absolute_path and e.absolute_path[0] in only)
         error = jsonschema.exceptions.best_match(errors)
         if error is not None:
-            where = dialects.json_path(error.absolute_path)
+            where = json_path(error.absolute_path)
             raise UserStrategyError(
                 f"{source} produced {value!r}, which the inputSchema refuses: {where}: "
                 f"{error.message}. Make the strategy produce valid values only.",
@@ -915,7 +818,7 @@ def _checked(
 def _unsatisfiable_pointers(doc: _Document, limit: int = 500) -> list[str]:
     """The innermost sub-schemas no value satisfies (best effort)."""
     found: list[str] = []
-    for ptr in doc.schema_pointers[:limit]:
+    for ptr in doc.refs.schema_pointers[:limit]:
         try:
             expanded = _expand(doc, ptr)
             if canonicalish(copy.deepcopy(expanded)) == FALSEY or _never_generated(expanded):
@@ -946,8 +849,8 @@ def _unsatisfiable(doc: _Document) -> GenerationError:
 def _costly_constraints(doc: _Document) -> Iterator[str]:
     checked = set(dialects.VALIDATORS[doc.dialect].FORMAT_CHECKER.checkers)
     generated = set(_from_schema.STRING_FORMATS) | {"uuid", "duration"}
-    for ptr in doc.schema_pointers:
-        node = _resolve_pointer(doc.root, ptr)
+    for ptr in doc.refs.schema_pointers:
+        node = resolve_pointer(doc.root, ptr)
         if not isinstance(node, Mapping):
             continue
         where = _short(ptr)

@@ -35,11 +35,11 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeGuard
-from urllib.parse import unquote
 
 from jsonschema.protocols import Validator
 
-from pytest_mcp_contracts.schema.dialects import dialect_of, make_validator, resolve_pointer
+from pytest_mcp_contracts.schema.dialects import dialect_of, make_validator
+from pytest_mcp_contracts.schema.refs import LEGACY_DIALECTS, RefIndex
 
 EXTRA_PROPERTY: Final = "__unexpected_property"
 EXTRA_VALUE: Final = "x"
@@ -53,7 +53,6 @@ MAX_ITEMS: Final = 1_000  # longest array built to break a size bound
 
 _KINDS: Final = 4  # missing required, wrong type, constraint, extra property
 LOOK_ALIKES: Final = 3  # lax look-alikes sent besides (kind 5), outside the limit
-_LEGACY_REF: Final = frozenset({"draft-04", "draft-06", "draft-07"})
 _UNEVALUATED: Final = frozenset({"2019-09", "2020-12"})
 _NUMBER_TYPES: Final = frozenset({"integer", "number"})
 
@@ -117,6 +116,7 @@ class _Mutation:
 class _Context:
     root: Mapping[str, Any]
     dialect: str
+    refs: RefIndex
 
     def views(self, schema: Any) -> list[Mapping[str, Any]]:
         """The schema objects whose keywords all apply to a value of ``schema``: itself,
@@ -130,12 +130,12 @@ class _Context:
             if not isinstance(node, Mapping) or hops > MAX_REF_HOPS or id(node) in seen:
                 continue
             seen.add(id(node))
-            ref = node.get("$ref")
-            if isinstance(ref, str):
-                target = _local_ref(self.root, ref)
+            if "$ref" in node:
+                # Remote and dangling refs add nothing: never fetched, never guessed.
+                target = self.refs.find(node["$ref"], node)
                 if target is not None:
-                    queue.append((target, hops + 1))
-                if self.dialect in _LEGACY_REF:
+                    queue.append((target.schema, hops + 1))
+                if self.dialect in LEGACY_DIALECTS:
                     continue
             out.append(node)
             members = node.get("allOf")
@@ -187,7 +187,7 @@ def invalid_inputs(
     if _judge(validator, base) is not True:
         return []
 
-    ctx = _Context(schema, dialect)
+    ctx = _Context(schema, dialect, RefIndex(schema, dialect))
     nodes = _nodes(ctx, base)
     makers: tuple[Callable[[_Context, _Node], Iterator[_Mutation]], ...] = (
         _missing_required,
@@ -241,18 +241,6 @@ def _look_alike_cases(
 
 
 # -- walking the schema and the valid input --------------------------------------------------
-
-
-def _local_ref(root: Mapping[str, Any], ref: str) -> Any:
-    """The target of a local JSON-pointer ``$ref`` ("#", "#/$defs/x"), else None."""
-    if ref == "#":
-        return root
-    if not ref.startswith("#/"):
-        return None  # remote, relative or an anchor: never fetched, never guessed
-    try:
-        return resolve_pointer(root, unquote(ref))
-    except KeyError:
-        return None
 
 
 def _nodes(ctx: _Context, base: dict[str, Any]) -> list[_Node]:

@@ -16,6 +16,7 @@ import pytest
 
 from pytest_mcp_contracts.checks.contract import (
     ContractFailure,
+    ContractRun,
     ContractStats,
     error_result_notes,
     failure,
@@ -36,7 +37,6 @@ from pytest_mcp_contracts.reporting.failure import (
     accept_command,
     rerun_command,
     shown,
-    start_failure,
 )
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
 from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal
@@ -386,8 +386,9 @@ class ContractItem(_McpItem):
             observations = recorder.start_tool(self.server.node_name, self.tool)
         except SnapshotError as exc:
             raise self._fail(exc.render()) from None
-        stats = ContractStats()
+        run: ContractRun | None = None
         plan = None
+        passed = False
         try:
             user = self._user_strategies()
             try:
@@ -404,7 +405,7 @@ class ContractItem(_McpItem):
             max_examples = own.max_examples or settings.max_examples
             plan = self._coverage_plan(max_examples, settings.coverage, user is not None)
             corners = [item.arguments for item in plan.inputs]
-            run_contract(
+            run = run_contract(
                 self.server,
                 self.tool,
                 strategy=strategy,
@@ -415,10 +416,11 @@ class ContractItem(_McpItem):
                 observations=observations,
                 drift_hint=f"if the change is intended, {_accept(self.config)}",
                 warn_only=own.warn_only,
-                stats=stats,
                 seed=_hypothesis_seed(self.config),
             )
-            self._report(stats, observations)
+            if run.failure is not None:
+                raise run.failure
+            self._report(run.stats, observations)  # -W error can fail the item here
             if recorder.missing_in_ci(observations.has_record):
                 path = recorder.path(self.server.node_name, self.tool.node_name)
                 raise self._fail(
@@ -426,11 +428,14 @@ class ContractItem(_McpItem):
                     "is written",
                     (f"record it locally with: {self._command()}  and commit the file",),
                 )
-            observations.passed = True
+            passed = True
         finally:
-            recorder.finish_tool(self.surface, self.server.node_name, observations)
+            # Only an item that passed teaches the recorder an output contract.
+            recorder.finish_tool(self.surface, self.server.node_name, observations, passed=passed)
             if plan is not None:
-                sent = stats.distinct_inputs
+                # No run: the item failed before it, or it raised an error of ours; no
+                # call is known to have been sent.
+                sent = run.stats.distinct_inputs if run is not None else set()
                 report = plan.report(lambda arguments: repr(arguments) in sent)
                 self.server.input_coverage[self.tool.name] = report
                 self.add_report_section("call", "mcp coverage", coverage_line(report))
@@ -486,6 +491,8 @@ class RejectsInvalidItem(_McpItem):
                 "and constrains nothing that a mutation of a valid input could break"
             )
         refusals = run_rejects_invalid(self.server, self.tool, cases)
+        if refusals.failure is not None:
+            raise refusals.failure
         self.user_properties.append(("mcp_invalid_sent", refusals.sent))
         self.user_properties.append(("mcp_invalid_accepted", len(refusals.accepted)))
         self.user_properties.append(("mcp_invalid_coerced", len(refusals.coerced)))
@@ -625,8 +632,7 @@ class SequencesItem(_RendersFailures):
                 raise ContractFailure(
                     FailureReport(
                         server=server.surface.name if server.surface else server.command.display,
-                        command=server.command.display,
-                        command_noun=server.command.noun,
+                        target=server.command,
                         tool="(all)",
                         check="sequences",
                         problem=f"--mcp-reset-command failed with exit status {done.returncode}",
@@ -718,8 +724,7 @@ def _removed_report(
     surface = server.surface
     return FailureReport(
         server=surface.name if surface else server.command.display,
-        command=server.command.display,
-        command_noun=server.command.noun,
+        target=server.command,
         tool=tool,
         check="drift",
         problem=problem,
@@ -728,4 +733,4 @@ def _removed_report(
 
 
 def start_failure_text(server: ManagedServer, problem: str, stderr_tail: str) -> str:
-    return start_failure(server.command.display, problem, stderr_tail, noun=server.command.noun)
+    return server.command.start_failure(problem, stderr_tail)

@@ -3,7 +3,10 @@ into a collector, or into one clear collection error when it does not start."""
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +19,7 @@ from pytest_mcp_contracts.pytest.items import (
 )
 from pytest_mcp_contracts.pytest.keys import HAND_OVER_KEY
 from pytest_mcp_contracts.pytest.settings import Settings, SettingsError, unknown_tool_tables
+from pytest_mcp_contracts.transport.client import Client, ClientSettings
 from pytest_mcp_contracts.transport.discover import ServerSurface, safe_name
 from pytest_mcp_contracts.transport.jsonrpc import ServerError
 from pytest_mcp_contracts.transport.managed import ManagedServer
@@ -28,15 +32,44 @@ def _start(server: ManagedServer) -> ServerSurface | ServerError:
         return exc
 
 
+def client_settings(config: pytest.Config, settings: Settings) -> ClientSettings:
+    """How the client answers servers' requests: the configured roots (else a fresh empty
+    folder, removed at the end of the run), canned sampling texts, the elicitation answer,
+    and the conftest hook for sampling."""
+    roots = settings.roots
+    if roots is None:
+        roots = Path(tempfile.mkdtemp(prefix="pytest-mcp-roots-"))
+        config.add_cleanup(lambda: shutil.rmtree(roots, ignore_errors=True))
+    hook = config.hook.pytest_mcp_sampling_reply
+
+    def sampling_hook(server: str, tool: str, params: dict[str, Any]) -> Any:
+        return hook(server=server, tool=tool, params=params, config=config)
+
+    return ClientSettings(
+        roots=(roots.resolve().as_uri(),),
+        sampling_text=settings.sampling_text,
+        tool_sampling_texts={
+            name: tool.sampling_text
+            for name, tool in settings.tools.items()
+            if tool.sampling_text is not None
+        },
+        elicitation=settings.elicitation,
+        sampling_hook=sampling_hook,
+    )
+
+
 def collect_servers(
     session: pytest.Session, settings: Settings, started: list[ManagedServer]
 ) -> list[pytest.Collector]:
+    answers = client_settings(session.config, settings)
     servers = [
         ManagedServer(
             command=command,
             startup_timeout=settings.startup_timeout,
             call_timeout=settings.call_timeout,
             max_message_bytes=settings.max_result_bytes,
+            max_call_time=settings.max_call_time,
+            client=Client(answers),
         )
         for command in settings.servers
     ]

@@ -26,6 +26,10 @@ DEFAULT_STARTUP_TIMEOUT: Final = 30.0
 DEFAULT_MAX_RESULT_BYTES: Final = 64 * 1024 * 1024
 DEFAULT_MAX_RESTARTS: Final = 3
 DEFAULT_SNAPSHOT_DIR: Final = "mcp-contracts"
+DEFAULT_MAX_CALL_TIME: Final = 120.0
+# Spelled here as in transport/client.py, so that reading settings imports nothing more.
+DEFAULT_SAMPLING_TEXT: Final = "This is a canned reply from pytest-mcp-contracts."
+ELICITATION_ANSWERS: Final = ("vary", "accept", "decline", "cancel")
 
 T = TypeVar("T")
 
@@ -34,7 +38,15 @@ class SettingsError(ValueError):
     """A setting has a value we cannot use; the message says what is allowed."""
 
 
-TOOL_KEYS: Final = ("skip", "call", "max_examples", "examples", "rejects_invalid", "warn_only")
+TOOL_KEYS: Final = (
+    "skip",
+    "call",
+    "max_examples",
+    "examples",
+    "rejects_invalid",
+    "warn_only",
+    "sampling_text",
+)
 # The isError classes that fail a contract item (error_results.FAILING_CLASSES, spelled here
 # so that reading settings imports nothing more); ``warn_only`` turns them into warnings.
 WARNABLE_CLASSES: Final = ("output-invalid", "unexpected-exception", "always-error")
@@ -50,6 +62,7 @@ class ToolConfig:
     examples: tuple[dict[str, Any], ...] = ()
     rejects_invalid: str | None = None
     warn_only: frozenset[str] = frozenset()
+    sampling_text: str | None = None  # the canned reply to this tool's sampling requests
 
 
 def _tool_config(name: str, table: Any) -> ToolConfig:
@@ -78,8 +91,17 @@ def _tool_config(name: str, table: Any) -> ToolConfig:
             f"{where} warn_only must be a list of: {', '.join(WARNABLE_CLASSES)} "
             f"(got {warn_only!r})"
         )
+    sampling_text = table.get("sampling_text")
+    if sampling_text is not None and not isinstance(sampling_text, str):
+        raise SettingsError(f"{where} sampling_text must be a string")
     return ToolConfig(
-        skip, call, max_examples, tuple(examples), rejects_invalid, frozenset(warn_only)
+        skip,
+        call,
+        max_examples,
+        tuple(examples),
+        rejects_invalid,
+        frozenset(warn_only),
+        sampling_text,
     )
 
 
@@ -254,6 +276,46 @@ OPTIONS: Final = (
         DEFAULT_CALL_TIMEOUT,
     ),
     Option(
+        "--mcp-max-call-time",
+        "mcp_max_call_time",
+        "each tool call carries a progress token; a progress notification for it restarts "
+        "the call timeout, up to this many seconds for the whole call "
+        f"(default {DEFAULT_MAX_CALL_TIME:g}; never less than --mcp-call-timeout)",
+        "float",
+        DEFAULT_MAX_CALL_TIME,
+    ),
+    Option(
+        "--mcp-roots",
+        "mcp_roots",
+        "the folder the client offers as its one root when a server asks (roots/list), "
+        "relative to the rootdir (default: a fresh empty folder per run)",
+        "path",
+        None,
+        metavar="DIR",
+    ),
+    Option(
+        "--mcp-sampling-text",
+        "mcp_sampling_text",
+        "the assistant text the client answers every sampling/createMessage with (per tool: "
+        "sampling_text in [tool.mcp-contracts.tools.<name>]; per call: the "
+        "pytest_mcp_sampling_reply hook)",
+        "text",
+        DEFAULT_SAMPLING_TEXT,
+        metavar="TEXT",
+    ),
+    Option(
+        "--mcp-elicitation",
+        "mcp_elicitation",
+        "how the client answers elicitation/create: vary (the default: per tool, accept, "
+        "decline, accept, cancel in turn, since declining and cancelling are paths a tool "
+        "must handle too), or always accept, decline or cancel. Accepted forms carry the "
+        "simplest content valid for the requested schema",
+        "choice",
+        "vary",
+        metavar="ANSWER",
+        choices=ELICITATION_ANSWERS,
+    ),
+    Option(
         "--mcp-startup-timeout",
         "mcp_startup_timeout",
         f"seconds a server may take to start and answer the handshake "
@@ -339,6 +401,10 @@ class Settings:
     report_path: Path | None = None
     tools: dict[str, ToolConfig] = field(default_factory=dict)
     coverage: bool = True  # the coverage phase of the contract check (--mcp-coverage)
+    max_call_time: float = DEFAULT_MAX_CALL_TIME
+    roots: Path | None = None  # None: a fresh empty folder per run
+    sampling_text: str = DEFAULT_SAMPLING_TEXT
+    elicitation: str = "vary"
     sequences: bool = False  # the sequences check (--mcp-sequences)
     reset_command: str | None = None  # run before the server is restarted for it
 
@@ -494,10 +560,10 @@ def resolve(
                     f"{', '.join(option.choices)}, got {raw!r}"
                 )
             values[key] = raw
+        elif option.kind == "text":
+            values[key] = None if raw is None else str(raw)
         elif option.kind == "int":
             values[key] = _positive(option, raw, int, 1)
-        elif option.kind == "text":
-            values[key] = (str(raw).strip() or None) if raw is not None else None
         else:
             values[key] = _positive(option, raw, float, 0.001)
     tools, server_env = load_project_table(rootdir)
@@ -531,6 +597,16 @@ def resolve(
         report_path=values["mcp_report"],
         tools=tools,
         coverage=values["mcp_coverage"] == "on",
+        max_call_time=max(values["mcp_max_call_time"], values["mcp_call_timeout"]),
+        roots=_roots(values["mcp_roots"]),
+        sampling_text=values["mcp_sampling_text"],
+        elicitation=values["mcp_elicitation"],
         sequences=values["mcp_sequences"] == "on",
-        reset_command=values["mcp_reset_command"],
+        reset_command=(values["mcp_reset_command"] or "").strip() or None,
     )
+
+
+def _roots(path: Path | None) -> Path | None:
+    if path is not None and not path.is_dir():
+        raise SettingsError(f"--mcp-roots (ini mcp_roots): {path} is not a folder")
+    return path

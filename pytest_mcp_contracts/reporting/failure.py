@@ -7,10 +7,7 @@ import shlex
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
-
-if TYPE_CHECKING:
-    pass
+from typing import Any, Final, Protocol
 
 STDERR_LINES_SHOWN: Final = 20
 # A call's own stderr is shown whole up to this many lines: a Python traceback through
@@ -125,12 +122,32 @@ def short_json(value: Any, limit: int = INPUT_CHARS_SHOWN) -> str:
     return text
 
 
+class Target(Protocol):
+    """A server as the user named it (a stdio command, a URL, an in-process app): each kind
+    supplies its own words, so no report asks which kind it is talking about."""
+
+    @property
+    def noun(self) -> str: ...  # "command", "url", "app": what the display is
+
+    @property
+    def display(self) -> str: ...
+
+    @property
+    def output_source(self) -> str | None: ...  # what its side output is called, if any
+
+    def reproduce_where(self, *, after_handshake: bool) -> str: ...
+
+    def output_block(self, tail: str | None, *, call_output_shown: bool) -> str: ...
+
+    def start_failure(self, problem: str, stderr_tail: str) -> str: ...
+
+
 @dataclass
 class FailureReport:
     """A failure as the contract item prints it: who, what, the input, how to reproduce."""
 
     server: str
-    command: str
+    target: Target
     tool: str
     check: str
     problem: str
@@ -141,9 +158,11 @@ class FailureReport:
     stderr_tail: str | None = None
     notes: list[str] = field(default_factory=list)
     input_label: str = "smallest input found:"
-    command_noun: str = "command"  # "url" for a server reached over Streamable HTTP
     call_stderr: str | None = None  # what the server wrote while the failing call ran
     stderr_before: str = ""
+    # What the server asked of the client while the failing call ran (sampling, elicitation,
+    # roots), and the notifications it sent, one line each.
+    client_exchanges: Sequence[str] = ()
     # A failure reached by a sequence of calls (the sequences check): each call and its
     # answer, and the JSON-RPC lines that replay it on ``replay_from``.
     sequence: Sequence[str] = ()
@@ -153,11 +172,12 @@ class FailureReport:
     earlier_calls: Sequence[str] = ()
 
     def render(self) -> str:
+        target = self.target
         # The first line is what pytest's short summary shows: make it the problem itself.
         parts = [self.problem, *(f"  {d}" for d in self.details)]
         parts += [
             "",
-            f"server: {shown(self.server)}  ({self.command_noun}: {self.command})",
+            f"server: {shown(self.server)}  ({target.noun}: {target.display})",
             f"tool: {shown(self.tool)}    check: {self.check}",
         ]
         if self.sequence:
@@ -172,9 +192,7 @@ class FailureReport:
                 *(indent(line) for line in self.earlier_calls),
             ]
         if self.replay:
-            how = (
-                "POST them to the URL" if self.command_noun == "url" else "write them to its stdin"
-            )
+            how = "POST them to the URL" if target.noun == "url" else "write them to its stdin"
             parts += [
                 "",
                 f"reproduce on {self.replay_from}: {how}, each after the answer to the one before:",
@@ -183,68 +201,27 @@ class FailureReport:
                 indent(line if len(line) < 4000 else line[:4000] + "…") for line in self.replay
             ]
         elif self.request_json is not None:
-            if self.command_noun == "url":
-                when = "POST it to the URL" + (
-                    " in a session, after the initialize handshake"
-                    if self.request_after_handshake
-                    else ""
-                )
-            elif self.command_noun == "app":
-                when = "the server ran in-process; over stdio this is one line on its stdin" + (
-                    ", after the initialize handshake" if self.request_after_handshake else ""
-                )
-            elif self.request_after_handshake:
-                when = "after the initialize handshake"
-            else:
-                when = "one line on the server's stdin"
+            when = target.reproduce_where(after_handshake=self.request_after_handshake)
+            request = self.request_json
             parts += [
                 "",
                 f"reproduce with this tools/call request ({when}):",
-                indent(
-                    self.request_json
-                    if len(self.request_json) < 4000
-                    else self.request_json[:4000] + "…"
-                ),
+                indent(request if len(request) < 4000 else request[:4000] + "…"),
+            ]
+        if self.client_exchanges:
+            parts += [
+                "",
+                "what the server asked of the client during this call:",
+                *(f"  {line}" for line in self.client_exchanges),
             ]
         parts += ["", *self.notes] if self.notes else []
-        if self.call_stderr is not None:
-            source = "log records" if self.command_noun == "app" else "stderr"
-            parts += ["", call_stderr_block(self.call_stderr, self.stderr_before, source=source)]
-        if self.command_noun == "app":
-            if self.stderr_tail:  # in-process there is no stderr: how the server's run ended
-                parts += ["", "the server's run ended with:", indent(last_lines(self.stderr_tail))]
-        elif self.stderr_tail is not None and self.call_stderr is None:
-            parts += ["", stderr_block(self.stderr_tail)]
+        if self.call_stderr is not None and target.output_source is not None:
+            block = call_stderr_block(
+                self.call_stderr, self.stderr_before, source=target.output_source
+            )
+            parts += ["", block]
+        block = target.output_block(
+            self.stderr_tail, call_output_shown=self.call_stderr is not None
+        )
+        parts += ["", block] if block else []
         return "\n".join(parts)
-
-
-def start_failure(command: str, problem: str, stderr_tail: str, *, noun: str = "command") -> str:
-    if noun == "app":
-        lines = [f"MCP server could not be run in-process: {command}", f"  {problem}"]
-        if stderr_tail:
-            lines += ["", indent(last_lines(stderr_tail))]
-        module = command.split(":", 1)[0]
-        check = f"python {module}" if module.endswith(".py") else f"python -c 'import {module}'"
-        return "\n".join(
-            [*lines, "", f"Check that `{check}` works from the rootdir (--mcp-app imports it)."]
-        )
-    if noun == "url":
-        return "\n".join(
-            [
-                f"MCP server at {command} could not be used",
-                f"  {problem}",
-                "",
-                "A server reached with --mcp-url must already be running: check that it is up "
-                "at that URL; for a slow answer raise --mcp-startup-timeout.",
-            ]
-        )
-    return "\n".join(
-        [
-            f"MCP server did not start: {command}",
-            f"  {problem}",
-            "",
-            stderr_block(stderr_tail),
-            "",
-            "Run the command by hand to see it fail; for a slow start raise --mcp-startup-timeout.",
-        ]
-    )

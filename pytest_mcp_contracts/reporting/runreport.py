@@ -34,8 +34,6 @@ OUTCOMES: Final = ("passed", "failed", "skipped", "not_run")
 DRIFT_CLASSES: Final = ("breaking", "review", "additive", "cosmetic")
 QUALITIES: Final = ("declared", "validated", "inferred", "unknown")
 
-# By the noun of a server target: ServerCommand, ServerUrl, ServerApp.
-TRANSPORTS: Final = {"command": "stdio", "url": "http", "app": "in-process"}
 Facts = dict[str, Any]
 
 
@@ -70,7 +68,7 @@ def server_facts(
     for index, server in enumerate(servers):
         entry: Facts = {
             "command": server.command.display,
-            "transport": TRANSPORTS[server.command.noun],
+            "transport": server.command.transport,
         }
         surface = server.surface
         if surface is None or index in start_errors:

@@ -8,7 +8,7 @@ MCP spec: implementations MUST NOT dereference network ``$ref``s).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, Final
 
@@ -82,60 +82,3 @@ def _cached_validator(schema_json: str) -> Validator:
 def validator_for_schema(schema: Mapping[str, Any]) -> Validator:
     """Like make_validator, cached by content: a tool's schema is used for every call."""
     return _cached_validator(json.dumps(schema, sort_keys=True))
-
-
-def json_path(path: Iterable[Any]) -> str:
-    """``$.items[0].price`` for a jsonschema error's ``absolute_path``."""
-    out = "$"
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif isinstance(part, str) and part.isidentifier():
-            out += f".{part}"
-        else:
-            out += f"[{json.dumps(part, ensure_ascii=False)}]"
-    return out
-
-
-def array_index(token: str) -> int | None:
-    """A JSON Pointer token read as an array index (RFC 6901: ASCII digits, no leading zero),
-    else None. Never ``str.isdigit`` and ``int``: "²" (``%C2%B2`` in a $ref) is a digit to
-    the one and no number to the other."""
-    if token.isascii() and token.isdecimal() and (token == "0" or not token.startswith("0")):
-        return int(token)
-    return None
-
-
-def bad_array_index(root: Any, pointer: str) -> str | None:
-    """The first token of a local JSON pointer that indexes an array but is no array index
-    (validators built on ``referencing`` crash on it with a bare ValueError), else None."""
-    node: Any = root
-    for raw in pointer.split("/")[1:]:
-        token = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, Mapping) and token in node:
-            node = node[token]
-        elif isinstance(node, list):
-            index = array_index(token)
-            if index is None:
-                return token
-            if index >= len(node):
-                return None
-            node = node[index]
-        else:
-            return None
-    return None
-
-
-def resolve_pointer(root: Any, pointer: str) -> Any:
-    """The value at a local JSON pointer ("#" or "#/a/b"); KeyError when there is none."""
-    node: Any = root
-    for raw in pointer.split("/")[1:]:
-        token = raw.replace("~1", "/").replace("~0", "~")
-        index = array_index(token) if isinstance(node, list) else None
-        if isinstance(node, Mapping) and token in node:
-            node = node[token]
-        elif index is not None and index < len(node):
-            node = node[index]
-        else:
-            raise KeyError(pointer)
-    return node

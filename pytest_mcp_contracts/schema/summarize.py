@@ -35,10 +35,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Final, Literal
-from urllib.parse import unquote
 
-from pytest_mcp_contracts.contracts.infer import child_path, items_path, json_type
-from pytest_mcp_contracts.schema.dialects import resolve_pointer
+from pytest_mcp_contracts.contracts.infer import json_type
+from pytest_mcp_contracts.schema.dialects import DEFAULT_DIALECT, UnsupportedDialect, dialect_of
+from pytest_mcp_contracts.schema.paths import child_path, items_path
+from pytest_mcp_contracts.schema.refs import RefIndex, Unresolvable, unescape
+from pytest_mcp_contracts.text import shorten
 
 MAX_DEPTH: Final = 64
 MAX_VISITS: Final = 50_000
@@ -310,7 +312,18 @@ class _Walker:
     def __init__(self, schema: Any) -> None:
         self.schema = schema
         self.visits = 0
+        self._refs: RefIndex | None = None
         self.root = _Node("$", _Sub(schema, ("#",)), 0, "$")
+
+    @property
+    def refs(self) -> RefIndex:
+        if self._refs is None:  # built on the first $ref: most schemas have none
+            try:
+                dialect = dialect_of(self.schema) if isinstance(self.schema, Mapping) else ""
+            except UnsupportedDialect:
+                dialect = DEFAULT_DIALECT
+            self._refs = RefIndex(self.schema, dialect or DEFAULT_DIALECT)
+        return self._refs
 
     def spend(self, visits: int) -> bool:
         self.visits += visits
@@ -382,7 +395,7 @@ class _Walker:
         parts = [self._own(schema, chain)]
         ref = schema.get("$ref")
         if isinstance(ref, str):
-            parts.append(self._follow(ref, chain, depth))
+            parts.append(self._follow(ref, schema, chain, depth))
         conjuncts = schema.get("allOf")
         if isinstance(conjuncts, list):
             parts += [self._walk(s, chain, depth + 1) for s in islice(conjuncts, MAX_VISITS)]
@@ -393,20 +406,17 @@ class _Walker:
                 parts.append(_merge(views, alternatives=True))
         return _merge(parts, alternatives=False)
 
-    def _follow(self, ref: str, chain: tuple[str, ...], depth: int) -> _View:
-        if not ref.startswith("#"):
-            return _View(types=[f"$ref {ref} (not fetched)"])
-        pointer = unquote(ref)
-        if pointer in chain:
-            name = pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
-            return _View(types=[f"→ {name if pointer != '#' else 'root'} (recursive)"])
+    def _follow(self, ref: str, at: Mapping[str, Any], chain: tuple[str, ...], depth: int) -> _View:
         try:
-            if pointer != "#" and not pointer.startswith("#/"):
-                raise KeyError(pointer)  # an $anchor: resolve_pointer would read it as "#"
-            target = resolve_pointer(self.schema, pointer)
-        except KeyError:
-            return _View(types=[f"$ref {ref} (unresolved)"])
-        return self._walk(target, (*chain, pointer), depth + 1)
+            target = self.refs.lookup(ref, at)
+        except Unresolvable as exc:
+            why = "not fetched" if exc.reason == "remote" else "unresolved"
+            return _View(types=[f"$ref {ref} ({why})"])
+        pointer = target.pointer
+        if pointer in chain:
+            name = unescape(pointer.rsplit("/", 1)[-1])
+            return _View(types=[f"→ {name if pointer != '#' else 'root'} (recursive)"])
+        return self._walk(target.schema, (*chain, pointer), depth + 1)
 
     def _own(self, schema: Mapping[str, Any], chain: tuple[str, ...]) -> _View:
         """What ``schema``'s own keywords say, combinators and $ref aside."""
@@ -521,7 +531,7 @@ def _value(value: Any) -> str:
         text = value
     else:
         text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= _VALUE_WIDTH else text[: _VALUE_WIDTH - 1] + "…"
+    return shorten(text, _VALUE_WIDTH)
 
 
 def _short(path: str) -> str:

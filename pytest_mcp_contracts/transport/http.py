@@ -23,20 +23,19 @@ server that went down stays down.
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import json
 import os
 import re
-import time
 import urllib.parse
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
+from pytest_mcp_contracts.transport.client import CallClock, Client
 from pytest_mcp_contracts.transport.jsonrpc import (
-    _GARBAGE_KEPT,
     MODERN_VERSION,
+    PROTOCOL_VERSION_KEY,
     CallTimeout,
     ProtocolViolation,
     RpcConnection,
@@ -46,14 +45,12 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     ServerStartError,
     UnreadableMessage,
     _decode,
-    _envelope_problem,
     _short,
 )
 
 if TYPE_CHECKING:
     import httpx2
 
-_PROTOCOL_VERSION_KEY: Final = "io.modelcontextprotocol/protocolVersion"
 _NAME_BEARING: Final = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 _BODY_EXCERPT: Final = 200
 _CHUNK: Final = 1 << 16
@@ -120,6 +117,26 @@ class ServerUrl:
     headers: tuple[tuple[str, str], ...] = ()
 
     noun: ClassVar[str] = "url"
+    transport: ClassVar[str] = "http"
+    output_source: ClassVar[str | None] = None  # a remote server's stderr is not ours to read
+
+    def reproduce_where(self, *, after_handshake: bool) -> str:
+        session = " in a session, after the initialize handshake" if after_handshake else ""
+        return f"POST it to the URL{session}"
+
+    def output_block(self, tail: str | None, *, call_output_shown: bool) -> str:
+        return ""
+
+    def start_failure(self, problem: str, stderr_tail: str) -> str:
+        return "\n".join(
+            [
+                f"MCP server at {self.display} could not be used",
+                f"  {problem}",
+                "",
+                "A server reached with --mcp-url must already be running: check that it is up "
+                "at that URL; for a slow answer raise --mcp-startup-timeout.",
+            ]
+        )
 
     @classmethod
     def parse(cls, url: str, headers: Sequence[str] = ()) -> ServerUrl:
@@ -149,15 +166,15 @@ class HttpConnection(RpcConnection):
     """One MCP session with a server over Streamable HTTP."""
 
     _probe_refusals = (RpcError, HttpStatusError)
+    stray_output: ClassVar[str] = (
+        "message(s) in its HTTP answers that are not JSON-RPC messages for this client"
+    )
+    command: ServerUrl
 
-    def __init__(self, target: ServerUrl, *, max_message_bytes: int) -> None:
-        self.command: ServerUrl = target
-        self.max_message_bytes = max_message_bytes
-        self.protocol_version: str | None = None
-        self.server_info: dict[str, Any] = {}
-        self.capabilities: dict[str, Any] = {}
-        self.garbage: collections.deque[str] = collections.deque(maxlen=_GARBAGE_KEPT)
-        self.garbage_count = 0
+    def __init__(
+        self, target: ServerUrl, *, max_message_bytes: int, client: Client | None = None
+    ) -> None:
+        super().__init__(target, max_message_bytes=max_message_bytes, client=client)
         self.session_id: str | None = None
         self._headers: dict[str, str] = {}
         self._client: httpx2.Client | None = None
@@ -211,7 +228,7 @@ class HttpConnection(RpcConnection):
         headers = self._base_headers()
         params = message.get("params")
         meta = params.get("_meta") if isinstance(params, dict) else None
-        version = meta.get(_PROTOCOL_VERSION_KEY) if isinstance(meta, dict) else None
+        version = meta.get(PROTOCOL_VERSION_KEY) if isinstance(meta, dict) else None
         method = str(message.get("method", ""))
         if isinstance(version, str):  # a 2026-07-28 request: headers mirror the envelope
             headers["MCP-Protocol-Version"] = version
@@ -290,37 +307,30 @@ class HttpConnection(RpcConnection):
 
     # -- requests --------------------------------------------------------------------------
 
-    def _request(self, method: str, params: dict[str, Any], *, timeout: float) -> dict[str, Any]:
+    def _request(
+        self,
+        method: str,
+        params: dict[str, Any],
+        *,
+        timeout: float,
+        clock: CallClock | None = None,
+    ) -> dict[str, Any]:
         import httpx2
 
+        clock = clock or CallClock(timeout)
         self._next_id += 1
         msg_id = self._next_id
         message = {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}
-        deadline = time.monotonic() + timeout
         try:
             with self._post(message, timeout=timeout, what=method) as response:
-                response_message = self._read_answer(response, method, msg_id, deadline, timeout)
+                response_message = self._read_answer(response, method, msg_id, clock)
         except httpx2.TimeoutException:
-            raise CallTimeout(f"no answer to {method} within {timeout:g} s") from None
+            # httpx's read timeout is the idle timeout: silence since the last bytes.
+            late = clock.expired(method) or f"no answer to {method} within {timeout:g} s"
+            raise CallTimeout(late) from None
         except httpx2.HTTPError as exc:
             raise self._transport_error(exc, method) from None
-        problem = _envelope_problem(response_message)
-        if problem is not None:
-            raise ProtocolViolation(
-                f"the response to {method} is not valid JSON-RPC 2.0: {problem}: "
-                f"{_short(response_message)}"
-            )
-        if "error" in response_message:
-            error = response_message["error"]
-            code = error.get("code")
-            raise RpcError(
-                code if isinstance(code, int) else 0,
-                str(error.get("message", "")),
-                error.get("data"),
-            )
-        result = response_message["result"]
-        if not isinstance(result, dict):
-            raise ProtocolViolation(f"the result of {method} is not an object: {_short(result)}")
+        result = self._result_of(response_message, method)
         if method == "tools/list":
             self._learn_param_headers(result.get("tools"))
         return result
@@ -341,7 +351,7 @@ class HttpConnection(RpcConnection):
                     self._param_headers[tool["name"]] = header_map
 
     def _read_answer(
-        self, response: Any, method: str, msg_id: int, deadline: float, timeout: float
+        self, response: Any, method: str, msg_id: int, clock: CallClock
     ) -> dict[str, Any]:
         status = int(response.status_code)
         content_type = response.headers.get("content-type", "").lower()
@@ -350,7 +360,7 @@ class HttpConnection(RpcConnection):
         if status >= 400:
             if content_type.startswith("application/json"):
                 try:
-                    body = self._read_capped(response, method, deadline, timeout)
+                    body = self._read_capped(response, method, clock)
                     message = _decode(body)
                 except (ValueError, ServerError):
                     message = None
@@ -366,9 +376,9 @@ class HttpConnection(RpcConnection):
                 status=status,
             )
         if content_type.startswith("text/event-stream"):
-            return self._read_sse(response, method, msg_id, deadline, timeout)
+            return self._read_sse(response, method, msg_id, clock)
         if content_type.startswith("application/json"):
-            body = self._read_capped(response, method, deadline, timeout)
+            body = self._read_capped(response, method, clock)
             message = self._parse(body, method)
             if not isinstance(message, dict):
                 raise ProtocolViolation(
@@ -387,17 +397,14 @@ class HttpConnection(RpcConnection):
             "(--mcp-max-result-bytes); raise --mcp-max-result-bytes if a large answer is expected"
         )
 
-    def _chunks(
-        self, response: Any, method: str, deadline: float, timeout: float
-    ) -> Iterator[bytes]:
+    def _chunks(self, response: Any, method: str, clock: CallClock) -> Iterator[bytes]:
         for chunk in response.iter_bytes(_CHUNK):
-            if time.monotonic() > deadline:
-                raise CallTimeout(f"no answer to {method} within {timeout:g} s")
+            self._check_deadline(method, clock)
             yield chunk
 
-    def _read_capped(self, response: Any, method: str, deadline: float, timeout: float) -> bytes:
+    def _read_capped(self, response: Any, method: str, clock: CallClock) -> bytes:
         data = bytearray()
-        for chunk in self._chunks(response, method, deadline, timeout):
+        for chunk in self._chunks(response, method, clock):
             data += chunk
             if len(data) > self.max_message_bytes:
                 raise self._too_large(method, len(data))
@@ -415,66 +422,65 @@ class HttpConnection(RpcConnection):
             raise ProtocolViolation(f"the answer to {method} is not JSON: {start!r}") from None
 
     def _read_sse(
-        self, response: Any, method: str, msg_id: int, deadline: float, timeout: float
+        self, response: Any, method: str, msg_id: int, clock: CallClock
     ) -> dict[str, Any]:
-        """Events until the one that answers ``msg_id``; each event's data is capped."""
-        buffer = b""
-        data: list[bytes] = []
-        size = 0
-        for chunk in self._chunks(response, method, deadline, timeout):
-            buffer += chunk
-            while True:
-                newline = buffer.find(b"\n")
-                if newline < 0:
-                    if len(buffer) > self.max_message_bytes:
-                        raise self._too_large(method, len(buffer))
-                    break
-                line, buffer = buffer[:newline].rstrip(b"\r"), buffer[newline + 1 :]
-                if line.startswith(b"data:"):
-                    piece = line[5:].removeprefix(b" ")
-                    size += len(piece) + 1
-                    if size > self.max_message_bytes:
-                        raise self._too_large(method, size)
-                    data.append(piece)
-                elif not line and data:
-                    payload, data, size = b"\n".join(data), [], 0
-                    answer = self._sse_message(payload, method, msg_id)
-                    if answer is not None:
-                        return answer
+        """Events until the one that answers ``msg_id``. The events are parsed by the SDK's
+        own parser (httpx2's ``EventSource``: bare-CR line endings, a CRLF split across
+        chunks, comments, multi-line data), with each event capped at --mcp-max-result-bytes
+        and the deadline checked on every chunk, so a server trickling bytes cannot hold a
+        call past its timeout."""
+        import httpx2
+
+        stream = _Deadlined(response, lambda: self._check_deadline(method, clock))
+        events = httpx2.EventSource(cast("httpx2.Response", stream), self.max_message_bytes)
+        try:
+            for event in events:
+                if event.event != "message" or not event.data:
+                    continue  # a priming event (an id only) or an event type we do not know
+                answer = self._sse_message(event.data.encode(), method, msg_id)
+                if answer is not None:
+                    return answer
+        except httpx2.SSEError as exc:
+            if "byte limit" not in str(exc):
+                raise ProtocolViolation(f"the event stream of {method} is broken: {exc}") from None
+            raise self._too_large(method, self.max_message_bytes + 1) from None
         raise ServerDied(f"the server closed the event stream without answering {method}")
 
+    def _check_deadline(self, method: str, clock: CallClock) -> None:
+        late = clock.expired(method)
+        if late is not None:
+            raise CallTimeout(late)
+
     def _sse_message(self, payload: bytes, method: str, msg_id: int) -> dict[str, Any] | None:
-        message = self._parse(payload, method)
-        if not isinstance(message, dict):
-            self._record_garbage(_short(message, 200))
-            return None
-        if "method" in message:
-            if "id" in message:
-                self._answer_server_request(message)
-            return None  # notifications (logging, progress) are not ours to act on
-        if message.get("id") == msg_id:
-            return message
-        self._record_garbage(f"a response to an unknown request id {_short(message.get('id'), 60)}")
+        response = self._route(self._parse(payload, method))
+        if response is None or response.get("id") == msg_id:
+            return response
+        self._record_garbage(
+            f"a response to an unknown request id {_short(response.get('id'), 60)}"
+        )
         return None
 
-    def _record_garbage(self, text: str) -> None:
-        self.garbage_count += 1
-        self.garbage.append(text)
+    def _send_reply(self, reply: Mapping[str, Any]) -> None:
+        with self._post(reply, timeout=5.0, what="a reply") as response:
+            response.read()
 
-    def _answer_server_request(self, message: dict[str, Any]) -> None:
-        # A tester has no user to ask: answer ping, refuse sampling/elicitation/roots.
-        reply: dict[str, Any]
-        if message.get("method") == "ping":
-            reply = {"jsonrpc": "2.0", "id": message["id"], "result": {}}
-        else:
-            reply = {
-                "jsonrpc": "2.0",
-                "id": message["id"],
-                "error": {"code": -32601, "message": "not supported by pytest-mcp-contracts"},
-            }
-        # A reply the server does not take changes nothing.
-        with contextlib.suppress(Exception), self._post(reply, timeout=5.0, what="a reply") as r:
-            r.read()
+
+class _Deadlined:
+    """The response as ``EventSource`` reads it (headers, request, text chunks), with a
+    check before each chunk: the SDK's parser has no deadline of its own."""
+
+    def __init__(self, response: Any, check: Callable[[], None]) -> None:
+        self._response = response
+        self._check = check
+        self.headers = response.headers
+        self.request = response.request
+
+    def iter_text(self) -> Iterator[str]:
+        # No chunk size: httpx would hold text back until a chunk is full, and an event
+        # (progress, a server request) must be seen when it arrives.
+        for chunk in self._response.iter_text():
+            self._check()
+            yield chunk
 
 
 def _header_value(value: str) -> str:
@@ -514,7 +520,8 @@ def open_http(
     startup_timeout: float,
     max_message_bytes: int,
     legacy: bool = False,
+    client: Client | None = None,
 ) -> HttpConnection:
     """Open a session (the handshake), or raise ServerStartError."""
-    conn = HttpConnection(target, max_message_bytes=max_message_bytes)
+    conn = HttpConnection(target, max_message_bytes=max_message_bytes, client=client)
     return conn.opened(startup_timeout=startup_timeout, legacy=legacy)

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
+from pytest_mcp_contracts.reporting.failure import indent, last_lines
+from pytest_mcp_contracts.transport.client import Client
 from pytest_mcp_contracts.transport.jsonrpc import (
     STDERR_TAIL_LINES,
     MessageConnection,
@@ -51,6 +53,29 @@ class ServerApp:
     base: Path  # relative file paths and the import path start here (the rootdir)
 
     noun: ClassVar[str] = "app"
+    transport: ClassVar[str] = "in-process"
+    # In-process the server's "stderr" is its log records.
+    output_source: ClassVar[str | None] = "log records"
+
+    def reproduce_where(self, *, after_handshake: bool) -> str:
+        handshake = ", after the initialize handshake" if after_handshake else ""
+        return f"the server ran in-process; over stdio this is one line on its stdin{handshake}"
+
+    def output_block(self, tail: str | None, *, call_output_shown: bool) -> str:
+        # There is no stderr in-process: the tail is how the server's run ended, if it did.
+        if not tail:
+            return ""
+        return "the server's run ended with:\n" + indent(last_lines(tail))
+
+    def start_failure(self, problem: str, stderr_tail: str) -> str:
+        lines = [f"MCP server could not be run in-process: {self.display}", f"  {problem}"]
+        if stderr_tail:
+            lines += ["", indent(last_lines(stderr_tail))]
+        module = self.module
+        check = f"python {module}" if module.endswith(".py") else f"python -c 'import {module}'"
+        return "\n".join(
+            [*lines, "", f"Check that `{check}` works from the rootdir (--mcp-app imports it)."]
+        )
 
     @classmethod
     def parse(cls, spec: str, base: Path) -> ServerApp:
@@ -205,8 +230,10 @@ class AppConnection(MessageConnection):
 
     command: ServerApp
 
-    def __init__(self, app: ServerApp, *, max_message_bytes: int) -> None:
-        super().__init__(app, max_message_bytes=max_message_bytes)
+    def __init__(
+        self, app: ServerApp, *, max_message_bytes: int, client: Client | None = None
+    ) -> None:
+        super().__init__(app, max_message_bytes=max_message_bytes, client=client)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._send: Any = None  # the client's write stream, used on the loop only
         self._stop: asyncio.Event | None = None
@@ -391,9 +418,14 @@ class _LogCapture(logging.Handler):
 
 
 def open_app(
-    app: ServerApp, *, startup_timeout: float, max_message_bytes: int, legacy: bool = False
+    app: ServerApp,
+    *,
+    startup_timeout: float,
+    max_message_bytes: int,
+    legacy: bool = False,
+    client: Client | None = None,
 ) -> AppConnection:
     """Import the server, run it in-process and complete the handshake, or raise
     ServerStartError."""
-    conn = AppConnection(app, max_message_bytes=max_message_bytes)
+    conn = AppConnection(app, max_message_bytes=max_message_bytes, client=client)
     return conn.opened(startup_timeout=startup_timeout, legacy=legacy)

@@ -22,19 +22,31 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Self
 
+from pytest_mcp_contracts.transport.client import (
+    CAPABILITIES,
+    CallClock,
+    CallRecord,
+    Client,
+    Refusal,
+)
+
 MODERN_VERSION: Final = "2026-07-28"
 HANDSHAKE_VERSION: Final = "2025-11-25"
 HANDSHAKE_VERSIONS: Final = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 
 CLIENT_INFO: Final = {"name": "pytest-mcp-contracts", "version": "0.1.0"}
-_PROTOCOL_VERSION_KEY: Final = "io.modelcontextprotocol/protocolVersion"
+PROTOCOL_VERSION_KEY: Final = "io.modelcontextprotocol/protocolVersion"
 _CLIENT_INFO_KEY: Final = "io.modelcontextprotocol/clientInfo"
 _CLIENT_CAPABILITIES_KEY: Final = "io.modelcontextprotocol/clientCapabilities"
 _SERVER_INFO_KEY: Final = "io.modelcontextprotocol/serverInfo"
+_LOG_LEVEL_KEY: Final = "io.modelcontextprotocol/logLevel"
 
 # Like the SDK's fixed probe: a handshake-era server that ignores unknown methods instead of
 # refusing them gets the initialize handshake after this long.
 PROBE_TIMEOUT: Final = 10.0
+# 2026-07-28: how often a call answered with input_required is sent again (as the SDK's
+# input_required_max_rounds), so a server that keeps asking cannot loop for ever.
+MAX_INPUT_ROUNDS: Final = 10
 STDERR_TAIL_LINES: Final = 40
 # Lines of server output kept so that a call can show everything it wrote, tracebacks
 # included; each line is cut at _STDERR_LINE_CHARS, so this bounds memory too.
@@ -167,16 +179,30 @@ class _Pending:
 
 
 class RpcConnection:
-    """What every transport shares: the per-request envelope, the protocol negotiation and
-    the interface ``discover`` and ``call`` use. A transport supplies ``_request``,
-    ``notify``, ``alive``, ``stderr_tail``, ``kill`` and ``close``."""
+    """What every transport shares: the per-request envelope, the protocol negotiation, the
+    bookkeeping of messages that are not for us, answering the server's own requests, the
+    JSON-RPC error mapping and the interface ``discover`` and ``call`` use. A transport
+    supplies ``_request``, ``notify``, ``_send_reply``, ``alive``, ``stderr_tail``, ``kill``
+    and ``close``."""
 
-    command: Any
-    protocol_version: str | None
-    server_info: dict[str, Any]
-    capabilities: dict[str, Any]
-    garbage: collections.deque[str]
-    garbage_count: int
+    # How this transport's stray output is worded: "the server wrote 2 {stray_output}".
+    stray_output: ClassVar[str] = "message(s) that are not JSON-RPC messages for this client"
+
+    def __init__(
+        self, command: Any, *, max_message_bytes: int, client: Client | None = None
+    ) -> None:
+        self.command = command
+        self.max_message_bytes = max_message_bytes
+        self.client = client or Client()
+        self.protocol_version: str | None = None
+        self.server_info: dict[str, Any] = {}
+        self.capabilities: dict[str, Any] = {}
+        self.garbage: collections.deque[str] = collections.deque(maxlen=_GARBAGE_KEPT)
+        self.garbage_count = 0
+        # Tool calls in flight, by progress token: their clocks and what they were asked.
+        self._calls: dict[str, CallClock] = {}
+        self._calls_lock = threading.Lock()
+        self._next_token = 0
 
     @property
     def alive(self) -> bool:
@@ -219,7 +245,16 @@ class RpcConnection:
     def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
         raise NotImplementedError
 
-    def _request(self, method: str, params: dict[str, Any], *, timeout: float) -> dict[str, Any]:
+    def _request(
+        self,
+        method: str,
+        params: dict[str, Any],
+        *,
+        timeout: float,
+        clock: CallClock | None = None,
+    ) -> dict[str, Any]:
+        """Send one request and return its result. ``clock`` (a tool call's) may stretch the
+        timeout while progress notifications for the call arrive."""
         raise NotImplementedError
 
     def _envelope(self, params: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -231,9 +266,9 @@ class RpcConnection:
     @staticmethod
     def _modern_meta(version: str) -> dict[str, Any]:
         return {
-            _PROTOCOL_VERSION_KEY: version,
+            PROTOCOL_VERSION_KEY: version,
             _CLIENT_INFO_KEY: CLIENT_INFO,
-            _CLIENT_CAPABILITIES_KEY: {},
+            _CLIENT_CAPABILITIES_KEY: CAPABILITIES,
         }
 
     def request_message(self, method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -245,6 +280,74 @@ class RpcConnection:
     ) -> dict[str, Any]:
         """Send a request and return its ``result`` object; raise RpcError or a ServerError."""
         return self._request(method, self._envelope(params), timeout=timeout)
+
+    def call_tool(
+        self,
+        params: Mapping[str, Any],
+        record: CallRecord,
+        *,
+        timeout: float,
+        max_total: float | None = None,
+    ) -> dict[str, Any]:
+        """``tools/call`` as a full client makes it: with a progress token whose notifications
+        restart the timeout (up to ``max_total``), the server's requests answered and noted
+        on ``record``, and on 2026-07-28 an ``input_required`` result answered by sending
+        the call again with ``inputResponses`` and the echoed ``requestState``."""
+        clock = CallClock(timeout, max_total)
+        clock.record = record
+        with self._calls_lock:
+            self._next_token += 1
+            token = f"pytest-mcp-{self._next_token}"
+            self._calls[token] = clock
+        first = dict(params)
+        meta = {**(first.get("_meta") or {}), "progressToken": token}
+        if self.protocol_version == MODERN_VERSION:
+            # 2026-07-28 servers log to a request only when it asks: ask for every level,
+            # so that the call's log messages are counted as on a handshake-era connection.
+            meta[_LOG_LEVEL_KEY] = "debug"
+        first["_meta"] = meta
+        try:
+            sent = first
+            for _ in range(MAX_INPUT_ROUNDS + 1):
+                result = self._request(
+                    "tools/call", self._envelope(sent), timeout=timeout, clock=clock
+                )
+                if result.get("resultType") != "input_required":
+                    return result
+                record.rounds += 1
+                sent = {**first, "inputResponses": self._input_responses(result, record)}
+                if "requestState" in result:
+                    sent["requestState"] = result["requestState"]
+            raise ProtocolViolation(
+                f"the server still answered input_required after {MAX_INPUT_ROUNDS} rounds of "
+                "inputResponses",
+                stderr_tail=self.stderr_tail(),
+            )
+        finally:
+            with self._calls_lock:
+                self._calls.pop(token, None)
+
+    def _input_responses(self, result: Mapping[str, Any], record: CallRecord) -> dict[str, Any]:
+        requests = result.get("inputRequests")
+        responses: dict[str, Any] = {}
+        for key, request in (requests if isinstance(requests, dict) else {}).items():
+            if not isinstance(request, dict) or not isinstance(request.get("method"), str):
+                record.note(f"input request {key!r}: not a request, left unanswered")
+                continue
+            params = request.get("params")
+            # A refusal is noted by the client; the server decides what a missing answer means.
+            with contextlib.suppress(Refusal):
+                responses[key] = self.client.answer(
+                    request["method"], params if isinstance(params, dict) else {}, record
+                )
+        return responses
+
+    def _current_call(self) -> CallRecord | None:
+        """The record of the tool call in flight (the newest, if several): a server's
+        request does not say which of our requests it belongs to."""
+        with self._calls_lock:
+            clocks = list(self._calls.values())
+        return clocks[-1].record if clocks else None
 
     # -- handshake -------------------------------------------------------------------------
 
@@ -267,7 +370,7 @@ class RpcConnection:
                 "initialize",
                 {
                     "protocolVersion": HANDSHAKE_VERSION,
-                    "capabilities": {},
+                    "capabilities": CAPABILITIES,
                     "clientInfo": CLIENT_INFO,
                 },
                 timeout=remaining,
@@ -317,11 +420,100 @@ class RpcConnection:
     def _garbage_note(self) -> str:
         if not self.garbage_count:
             return ""
-        shown = "; ".join(repr(g) for g in self.garbage)
-        return (
-            f"; it wrote {self.garbage_count} line(s) to stdout that are not JSON-RPC "
-            f"(stdout is reserved for protocol messages: log to stderr): {shown}"
-        )
+        return f"; it {self.stray_note(self.garbage_count, list(self.garbage))}"
+
+    def stray_note(self, count: int, samples: list[str]) -> str:
+        """What the server wrote that was not for us, in this transport's words (lines on
+        stdout, messages in an HTTP answer): "wrote N ...: 'a'; 'b'"."""
+        shown = "; ".join(repr(sample) for sample in samples)
+        return f"wrote {count} {self.stray_output}: {shown}"
+
+    # -- what the server sent that was not an answer ----------------------------------------
+
+    def _record_garbage(self, text: str) -> None:
+        self.garbage_count += 1
+        self.garbage.append(text)
+
+    def _route(self, message: Any) -> dict[str, Any] | None:
+        """A decoded message: a response (returned, for the transport to match by id), or
+        something handled here (a server request answered, a notification, garbage)."""
+        if not isinstance(message, dict):
+            self._record_garbage(_short(message, 200))
+            return None
+        if "method" in message:
+            if "id" in message:
+                self._answer_server_request(message)
+            else:
+                self._notified(message)
+            return None
+        return message
+
+    def _notified(self, message: Mapping[str, Any]) -> None:
+        """Progress for a call restarts its clock; log messages are counted on the call in
+        flight; other notifications (list_changed, elicitation/complete) need nothing."""
+        method = message.get("method")
+        params = message.get("params")
+        params = params if isinstance(params, dict) else {}
+        if method == "notifications/progress":
+            token = params.get("progressToken")
+            with self._calls_lock:
+                clock = self._calls.get(token) if isinstance(token, str) else None
+            if clock is not None:
+                clock.progressed()
+                if clock.record is not None:
+                    clock.record.progress += 1
+        elif method == "notifications/message":
+            record = self._current_call()
+            if record is not None:
+                record.logs += 1
+
+    def _answer_server_request(self, message: dict[str, Any]) -> None:
+        reply: dict[str, Any] = {"jsonrpc": "2.0", "id": message["id"]}
+        method = str(message.get("method"))
+        params = message.get("params")
+        try:
+            if method == "ping":
+                reply["result"] = {}
+            else:
+                reply["result"] = self.client.answer(
+                    method, params if isinstance(params, dict) else {}, self._current_call()
+                )
+        except Refusal as exc:
+            reply["error"] = {"code": exc.code, "message": exc.message}
+        except Exception as exc:  # a hook that raised: the server gets an error, we go on
+            reply["error"] = {"code": -32603, "message": f"the client failed to answer: {exc!r}"}
+        # A reply the server does not take changes nothing: its request is its own problem.
+        with contextlib.suppress(Exception):
+            self._send_reply(reply)
+
+    def _send_reply(self, reply: Mapping[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _result_of(self, response: Mapping[str, Any], method: str) -> dict[str, Any]:
+        """The ``result`` of a response to our request; RpcError for a JSON-RPC error,
+        ProtocolViolation for anything that is not a valid response."""
+        problem = _envelope_problem(response)
+        if problem is not None:
+            raise ProtocolViolation(
+                f"the response to {method} is not valid JSON-RPC 2.0: {problem}: "
+                f"{_short(response)}",
+                stderr_tail=self.stderr_tail(),
+            )
+        if "error" in response:
+            error = response["error"]
+            code = error.get("code")
+            raise RpcError(
+                code if isinstance(code, int) else 0,
+                str(error.get("message", "")),
+                error.get("data"),
+            )
+        result = response["result"]
+        if not isinstance(result, dict):
+            raise ProtocolViolation(
+                f"the result of {method} is not an object: {_short(result)}",
+                stderr_tail=self.stderr_tail(),
+            )
+        return result
 
 
 class MessageConnection(RpcConnection):
@@ -330,15 +522,11 @@ class MessageConnection(RpcConnection):
     ``start``, ``alive``, ``kill``, ``close``, ``stderr_tail`` and ``_write``, and hands
     what the server wrote to ``_handle_line`` as the bytes of one message."""
 
-    def __init__(self, command: Any, *, max_message_bytes: int) -> None:
-        self.command = command
-        self.max_message_bytes = max_message_bytes
-        self.protocol_version: str | None = None
-        self.server_info: dict[str, Any] = {}
-        self.capabilities: dict[str, Any] = {}
+    def __init__(
+        self, command: Any, *, max_message_bytes: int, client: Client | None = None
+    ) -> None:
+        super().__init__(command, max_message_bytes=max_message_bytes, client=client)
         self.log = ServerLog()
-        self.garbage: collections.deque[str] = collections.deque(maxlen=_GARBAGE_KEPT)
-        self.garbage_count = 0
         self._pending: dict[int, _Pending] = {}
         self._abandoned: set[int] = set()  # timed out: a late answer is not garbage
         self._lock = threading.Lock()
@@ -408,10 +596,8 @@ class MessageConnection(RpcConnection):
         if not isinstance(message, dict):
             self._record_garbage(line[:200].decode("utf-8", "replace").strip())
             return
-        if "method" in message:
-            if "id" in message:
-                self._answer_server_request(message)
-            return  # notifications (logging, progress, list_changed) are not ours to act on
+        if self._route(message) is None:
+            return
         msg_id = message.get("id")
         # Only ints are our ids; a list or object id must not reach a dict or set lookup.
         ours = msg_id if isinstance(msg_id, int) and not isinstance(msg_id, bool) else None
@@ -425,22 +611,8 @@ class MessageConnection(RpcConnection):
         slot.response = message
         slot.event.set()
 
-    def _record_garbage(self, text: str) -> None:
-        self.garbage_count += 1
-        self.garbage.append(text)
-
-    def _answer_server_request(self, message: dict[str, Any]) -> None:
-        # A tester has no user to ask: answer ping, refuse sampling/elicitation/roots.
-        if message.get("method") == "ping":
-            reply: dict[str, Any] = {"jsonrpc": "2.0", "id": message["id"], "result": {}}
-        else:
-            reply = {
-                "jsonrpc": "2.0",
-                "id": message["id"],
-                "error": {"code": -32601, "message": "not supported by pytest-mcp-contracts"},
-            }
-        with contextlib.suppress(ServerError):
-            self._write(reply)
+    def _send_reply(self, reply: Mapping[str, Any]) -> None:
+        self._write(reply)
 
     def _fail_pending(self) -> None:
         with self._lock:
@@ -454,7 +626,15 @@ class MessageConnection(RpcConnection):
             message["params"] = dict(params)
         self._write(message)
 
-    def _request(self, method: str, params: dict[str, Any], *, timeout: float) -> dict[str, Any]:
+    def _request(
+        self,
+        method: str,
+        params: dict[str, Any],
+        *,
+        timeout: float,
+        clock: CallClock | None = None,
+    ) -> dict[str, Any]:
+        clock = clock or CallClock(timeout)
         if self._closed.is_set():
             raise ServerDied(
                 f"the server has exited{self._exit_note()}", stderr_tail=self.stderr_tail()
@@ -465,11 +645,11 @@ class MessageConnection(RpcConnection):
             slot = self._pending[msg_id] = _Pending()
         try:
             self._write({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
-            if not slot.event.wait(timeout):
-                self._abandoned.add(msg_id)
-                raise CallTimeout(
-                    f"no answer to {method} within {timeout:g} s", stderr_tail=self.stderr_tail()
-                )
+            while not slot.event.wait(clock.remaining()):
+                late = clock.expired(method)
+                if late is not None:
+                    self._abandoned.add(msg_id)
+                    raise CallTimeout(late, stderr_tail=self.stderr_tail())
         finally:
             with self._lock:
                 self._pending.pop(msg_id, None)
@@ -487,25 +667,7 @@ class MessageConnection(RpcConnection):
                 "is expected",
                 stderr_tail=self.stderr_tail(),
             )
-        problem = _envelope_problem(response)
-        if problem is not None:
-            raise ProtocolViolation(
-                f"the response to {method} is not valid JSON-RPC 2.0: {problem}: "
-                f"{_short(response)}",
-                stderr_tail=self.stderr_tail(),
-            )
-        if "error" in response:
-            error = response["error"]
-            code = error.get("code")
-            return_code = code if isinstance(code, int) else 0
-            raise RpcError(return_code, str(error.get("message", "")), error.get("data"))
-        result = response["result"]
-        if not isinstance(result, dict):
-            raise ProtocolViolation(
-                f"the result of {method} is not an object: {_short(result)}",
-                stderr_tail=self.stderr_tail(),
-            )
-        return result
+        return self._result_of(response, method)
 
 
 def _as_dict(value: Any) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytest_mcp_contracts.transport.client import CallRecord, Client
 from pytest_mcp_contracts.transport.discover import (
     ServerSurface,
     build_surface,
@@ -59,6 +60,7 @@ def open_server(
     startup_timeout: float,
     max_message_bytes: int,
     legacy: bool = False,
+    client: Client | None = None,
 ) -> RpcConnection:
     """Open the transport the target names (stdio, Streamable HTTP or in-process) and complete
     the handshake, or raise ServerStartError."""
@@ -70,7 +72,11 @@ def open_server(
         else open_stdio
     )
     return opener(
-        target, startup_timeout=startup_timeout, max_message_bytes=max_message_bytes, legacy=legacy
+        target,
+        startup_timeout=startup_timeout,
+        max_message_bytes=max_message_bytes,
+        legacy=legacy,
+        client=client,
     )
 
 
@@ -88,6 +94,8 @@ class CallOutcome:
     # with no stderr to read), and a few lines from before it, for context.
     stderr: str | None = None
     stderr_before: str = ""
+    # What the server asked of the client during the call, and its notifications.
+    client: CallRecord = field(default_factory=CallRecord)
 
     @property
     def is_error_result(self) -> bool:
@@ -98,7 +106,7 @@ class CallOutcome:
 
 
 @dataclass(frozen=True)
-class CallRecord:
+class PastCall:
     """A call made on the live server process, for what state it may have left behind."""
 
     tool: str
@@ -115,12 +123,20 @@ class ManagedServer:
     startup_timeout: float
     call_timeout: float
     max_message_bytes: int
+    # Progress notifications restart the call timeout, up to this many seconds in all
+    # (None: no restart, the call timeout is the whole budget).
+    max_call_time: float | None = None
+    client: Client = field(default_factory=Client)  # the answers to the server's requests
     surface: ServerSurface | None = None
     node_name: str = ""  # the server's name in node ids and in the snapshot folder
     restarts: int = 0
     calls: int = 0
     error_results: int = 0
     tool_calls: Counter[str] = field(default_factory=Counter)  # by tool name
+    # Per tool: server requests answered (by method) and notifications received.
+    client_requests: defaultdict[str, Counter[str]] = field(
+        default_factory=lambda: defaultdict(Counter)
+    )
     tool_error_results: Counter[str] = field(default_factory=Counter)
     real_results: Counter[str] = field(default_factory=Counter)  # valid calls: success results
     invalid_calls: Counter[str] = field(default_factory=Counter)  # by tool, rejects_invalid
@@ -136,7 +152,7 @@ class ManagedServer:
     between_calls_stdout: tuple[int, list[str]] = (0, [])  # likewise, while no call ran
     # The calls made since the process (or session) started, the newest last: a failure on a
     # stateful server may come from what an earlier call stored.
-    recent_calls: deque[CallRecord] = field(default_factory=lambda: deque(maxlen=1000))
+    recent_calls: deque[PastCall] = field(default_factory=lambda: deque(maxlen=1000))
     _garbage_seen: int = field(default=0, repr=False)  # the connection's lines accounted for
     _conn: RpcConnection | None = field(default=None, repr=False)
 
@@ -146,6 +162,7 @@ class ManagedServer:
             startup_timeout=self.startup_timeout,
             max_message_bytes=self.max_message_bytes,
             legacy=legacy,
+            client=self.client,
         )
 
     def start(self) -> ServerSurface:
@@ -213,12 +230,17 @@ class ManagedServer:
         params = {"name": tool_name, "arguments": arguments}
         conn = self.connection()
         outcome = CallOutcome(arguments, conn.request_message("tools/call", params))
+        outcome.client = CallRecord(
+            server=self.surface.name if self.surface else "", tool=tool_name
+        )
         self._account_stray_stdout()
         garbage_before = conn.garbage_count
         stderr_mark = conn.stderr_mark()
         started = time.perf_counter()
         try:
-            outcome.result = conn.request("tools/call", params, timeout=self.call_timeout)
+            outcome.result = conn.call_tool(
+                params, outcome.client, timeout=self.call_timeout, max_total=self.max_call_time
+            )
         except RpcError as exc:
             outcome.rpc_error = exc
         except CallTimeout as exc:
@@ -237,11 +259,14 @@ class ManagedServer:
         _blame_stray_output(outcome, conn, conn.garbage_count - garbage_before)
         self._garbage_seen = conn.garbage_count
         succeeded = outcome.result is not None and not outcome.is_error_result
-        self.recent_calls.append(CallRecord(tool_name, arguments, invalid, succeeded))
+        self.recent_calls.append(PastCall(tool_name, arguments, invalid, succeeded))
         if invalid:
             self.invalid_calls[tool_name] += 1
             return outcome
         self.calls += 1
+        asked = self.client_requests[tool_name]
+        asked.update(outcome.client.asked)
+        asked.update(progress=outcome.client.progress, logs=outcome.client.logs)
         self.error_results += outcome.is_error_result
         self.tool_calls[tool_name] += 1
         self.tool_error_results[tool_name] += int(outcome.is_error_result)
@@ -279,17 +304,13 @@ class ManagedServer:
 
 
 def _blame_stray_output(outcome: CallOutcome, conn: RpcConnection, count: int) -> None:
-    """Lines on stdout during a call that were not messages for us (logs printed to stdout, a
-    response to an id we never used) break the stdio transport: the call fails, and a call
-    that also timed out or died says what the server wrote instead."""
+    """Output during a call that was not a message for us (logs printed to stdout, a response
+    to an id we never used) breaks the protocol: the call fails, and a call that also timed
+    out or died says what the server wrote instead, in the transport's own words."""
     if count <= 0 or isinstance(outcome.failure, ProtocolViolation):
         return  # a protocol violation already names its own stray message
     lines = list(conn.garbage)[-min(count, len(conn.garbage)) :]
-    note = (
-        f"the server wrote {count} line(s) to stdout that are not JSON-RPC messages for this "
-        "client (stdout is reserved for protocol messages; logs belong on stderr): "
-        + "; ".join(repr(line) for line in lines)
-    )
+    note = f"the server {conn.stray_note(count, lines)}"
     failure = outcome.failure
     if failure is None:
         outcome.failure = ProtocolViolation(note, stderr_tail=conn.stderr_tail())

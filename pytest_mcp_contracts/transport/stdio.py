@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from pytest_mcp_contracts.reporting.failure import stderr_block
+from pytest_mcp_contracts.transport.client import Client
 from pytest_mcp_contracts.transport.jsonrpc import (
     _READ_CHUNK,
     MessageConnection,
@@ -48,6 +50,32 @@ class ServerCommand:
         return command_label(self.argv)
 
     noun: ClassVar[str] = "command"
+    transport: ClassVar[str] = "stdio"
+    output_source: ClassVar[str | None] = "stderr"
+
+    def reproduce_where(self, *, after_handshake: bool) -> str:
+        return (
+            "after the initialize handshake"
+            if after_handshake
+            else "one line on the server's stdin"
+        )
+
+    def output_block(self, tail: str | None, *, call_output_shown: bool) -> str:
+        # The call's own stderr, when shown, already holds the lines that matter.
+        return "" if tail is None or call_output_shown else stderr_block(tail)
+
+    def start_failure(self, problem: str, stderr_tail: str) -> str:
+        return "\n".join(
+            [
+                f"MCP server did not start: {self.display}",
+                f"  {problem}",
+                "",
+                stderr_block(stderr_tail),
+                "",
+                "Run the command by hand to see it fail; for a slow start raise "
+                "--mcp-startup-timeout.",
+            ]
+        )
 
 
 def command_label(argv: tuple[str, ...]) -> str:
@@ -61,8 +89,15 @@ def command_label(argv: tuple[str, ...]) -> str:
 class StdioConnection(MessageConnection):
     """One running server process and the JSON-RPC session over its stdin/stdout."""
 
-    def __init__(self, command: ServerCommand, *, max_message_bytes: int) -> None:
-        super().__init__(command, max_message_bytes=max_message_bytes)
+    stray_output: ClassVar[str] = (
+        "line(s) to stdout that are not JSON-RPC messages for this client (stdout is "
+        "reserved for protocol messages; logs belong on stderr)"
+    )
+
+    def __init__(
+        self, command: ServerCommand, *, max_message_bytes: int, client: Client | None = None
+    ) -> None:
+        super().__init__(command, max_message_bytes=max_message_bytes, client=client)
         self._proc: subprocess.Popen[bytes] | None = None
         self._stderr_lock = threading.Lock()
         self._stderr_decoder = codecs.getincrementaldecoder("utf-8")("replace")
@@ -271,9 +306,10 @@ def open_stdio(
     startup_timeout: float,
     max_message_bytes: int,
     legacy: bool = False,
+    client: Client | None = None,
 ) -> StdioConnection:
     """Start the server and complete the handshake, or raise ServerStartError."""
-    conn = StdioConnection(command, max_message_bytes=max_message_bytes)
+    conn = StdioConnection(command, max_message_bytes=max_message_bytes, client=client)
     return conn.opened(startup_timeout=startup_timeout, legacy=legacy)
 
 

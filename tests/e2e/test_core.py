@@ -38,20 +38,27 @@ def test_collect_only_lists_stable_node_ids(run_mcp: RunMcp) -> None:
 
 
 @pytest.mark.parametrize(
-    ("server", "expected"),
+    ("server", "timeout", "expected"),
     [
-        ("startup_crash.py", ["*exit status 1*", "*ImportError: cannot import name 'FastMCP'*"]),
+        # It exits (after importing mcp, which a loaded machine can take seconds over), so a
+        # long timeout costs nothing.
+        (
+            "startup_crash.py",
+            30,
+            ["*exit status 1*", "*ImportError: cannot import name 'FastMCP'*"],
+        ),
         (
             "startup_garbage.py",
+            2,
             ["*no answer to the handshake within 2 s*not JSON-RPC*'Starting server...'*"],
         ),
-        ("startup_silent.py", ["*no answer to the handshake within 2 s*"]),
+        ("startup_silent.py", 2, ["*no answer to the handshake within 2 s*"]),
     ],
 )
 def test_server_that_does_not_start_is_one_clear_collection_error(
-    run_mcp: RunMcp, server: str, expected: list[str]
+    run_mcp: RunMcp, server: str, timeout: int, expected: list[str]
 ) -> None:
-    result = run_mcp(server, args=("--mcp-startup-timeout=2",))
+    result = run_mcp(server, args=(f"--mcp-startup-timeout={timeout}",))
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(
         ["*ERROR collecting mcp:*", "MCP server did not start: *", *expected]

@@ -74,10 +74,15 @@ def test_second_run_with_no_change_writes_nothing_and_passes(
     assert "recorded" not in again.stdout.str()
 
 
-def test_breaking_drift_fails_with_field_paths_and_the_shrunk_input(
-    run_mcp: RunMcp, variant: object
+def test_drift_against_one_recording_breaking_kind_and_additive(
+    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
 ) -> None:
+    """Three servers checked against one recording: none of these runs writes (a failing
+    contract records nothing, additive drift is only listed), so they share it."""
     run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=4)
+    before = snapshot_bytes(pytester.path)
+
+    # A field changed type: breaking, with field paths and the shrunk input.
     variant("breaking")  # type: ignore[operator]
     result = run_mcp("inferred.py", args=("-k", "get_item"))
     result.assert_outcomes(passed=3, failed=1)
@@ -91,20 +96,13 @@ def test_breaking_drift_fails_with_field_paths_and_the_shrunk_input(
         ]
     )
 
-
-def test_change_of_output_kind_is_breaking(run_mcp: RunMcp, variant: object) -> None:
-    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=4)
+    # The output kind changed (JSON text -> prose): breaking too.
     variant("prose")  # type: ignore[operator]
     result = run_mcp("inferred.py", args=("-k", "get_item"))
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(["  output kind: json-text -> prose"])
 
-
-def test_additive_drift_passes_and_is_listed_with_the_accept_command(
-    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
-) -> None:
-    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=4)
-    before = snapshot_bytes(pytester.path)
+    # A new field: additive drift passes and is listed with the accept command.
     variant("additive")  # type: ignore[operator]
     result = run_mcp("inferred.py", args=("-k", "get_item"))
     result.assert_outcomes(passed=4)
@@ -160,11 +158,30 @@ def test_update_is_refused_under_ci(
     result.stderr.fnmatch_lines(["*contracts are never written in CI*"])
 
 
-def test_corrupted_snapshot_is_a_clear_error_and_is_left_alone(
+# What a snapshot file that is no contract holds, and how the error names it. Each is written
+# over the same recording in turn: these runs never rewrite the file (that is checked), so
+# one recording serves them all.
+NOT_A_CONTRACT = [
+    (
+        {"type": "bogus"},
+        "not a contract: unknown key(s) *'type'*a contract file has format_version, *",
+    ),
+    (
+        {"output": {"type": "bogus"}},
+        "not a contract: 'output' must be an object whose source is one of *",
+    ),
+    ({"surface": "bogus"}, "not a contract: 'surface' must be an object*"),
+]
+
+
+def test_a_snapshot_that_is_no_contract_is_an_error_and_never_rewritten(
     run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
 ) -> None:
     run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=4)
     path = pytester.path / SNAPSHOTS / "get_item.json"
+    recorded = json.loads(path.read_text())
+
+    # Not JSON at all (a write cut off): an update must not replace it either.
     path.write_text('{"format_version": 1, "tool": "get_item", "output": {"sour')
     result = run_mcp("inferred.py", args=("-k", "get_item", "--mcp-snapshot-update"))
     result.assert_outcomes(passed=2, failed=2)
@@ -173,33 +190,16 @@ def test_corrupted_snapshot_is_a_clear_error_and_is_left_alone(
     )
     assert path.read_text() == '{"format_version": 1, "tool": "get_item", "output": {"sour'
 
-
-@pytest.mark.parametrize(
-    ("change", "problem"),
-    [
-        ({"type": "bogus"}, "unknown key(s) *'type'*a contract file has format_version, *"),
-        ({"output": {"type": "bogus"}}, "'output' must be an object whose source is one of *"),
-        ({"surface": "bogus"}, "'surface' must be an object*"),
-    ],
-)
-def test_a_snapshot_that_is_json_but_no_contract_is_an_error_and_never_rewritten(
-    run_mcp: RunMcp,
-    pytester: pytest.Pytester,
-    variant: object,
-    change: dict[str, object],
-    problem: str,
-) -> None:
-    run_mcp("inferred.py", args=("-k", "get_item")).assert_outcomes(passed=4)
-    path = pytester.path / SNAPSHOTS / "get_item.json"
-    path.write_text(json.dumps({**json.loads(path.read_text()), **change}))
-    before = path.read_bytes()
-    for mode in ((), ("--mcp-snapshot-update",)):
-        result = run_mcp("inferred.py", args=("-k", "get_item", *mode))
-        result.assert_outcomes(passed=2, failed=2)  # drift and contract name the file
-        result.stdout.fnmatch_lines(
-            [f"the recorded contract *get_item.json cannot be read: not a contract: {problem}"]
-        )
-        assert path.read_bytes() == before
+    for change, problem in NOT_A_CONTRACT:
+        path.write_text(json.dumps({**recorded, **change}))
+        before = path.read_bytes()
+        for mode in ((), ("--mcp-snapshot-update",)):
+            result = run_mcp("inferred.py", args=("-k", "get_item", *mode))
+            result.assert_outcomes(passed=2, failed=2)  # drift and contract name the file
+            result.stdout.fnmatch_lines(
+                [f"the recorded contract *get_item.json cannot be read: {problem}"]
+            )
+            assert path.read_bytes() == before, (change, mode)
 
 
 def test_update_prunes_stale_contracts_only_when_every_tool_ran(

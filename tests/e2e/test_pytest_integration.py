@@ -8,15 +8,18 @@ import pytest
 
 from ..conftest import RunMcp, server_command
 
+# What is selected is under test here, not what the checks find: a few inputs each will do.
+FEW = "--mcp-max-examples=5"
+
 
 def test_k_selects_one_tool(run_mcp: RunMcp) -> None:
-    result = run_mcp("broken_output.py", args=("-k", "healthy", "-v"))
+    result = run_mcp("broken_output.py", args=("-k", "healthy", "-v", FEW))
     result.assert_outcomes(passed=4, deselected=4)
 
 
 def test_deselect_by_node_id(run_mcp: RunMcp) -> None:
     result = run_mcp(
-        "broken_output.py", args=("--deselect", "mcp:broken-output::price_quote::contract")
+        "broken_output.py", args=("--deselect", "mcp:broken-output::price_quote::contract", FEW)
     )
     result.assert_outcomes(passed=7, deselected=1)
 

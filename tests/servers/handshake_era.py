@@ -18,32 +18,37 @@ from pydantic import BaseModel
 
 REFUSES_DISCOVER = True
 app = MCPServer("handshake-era")
-_sdk_run = app._lowlevel_server.run
 
 
-async def _run(read_stream: Any, write_stream: Any, *args: Any, **kwargs: Any) -> None:
-    send, receive = create_context_streams[SessionMessage | Exception](16)
+def refuse_discover(server: MCPServer) -> None:
+    """Make ``server`` answer `server/discover` with -32601 on stdio and in-process."""
+    sdk_run = server._lowlevel_server.run
 
-    async def forward() -> None:
-        async with send:
-            async for item in read_stream:
-                message = getattr(item, "message", None)
-                if isinstance(message, JSONRPCRequest) and message.method == "server/discover":
-                    error = ErrorData(code=METHOD_NOT_FOUND, message="Method not found")
-                    await write_stream.send(
-                        SessionMessage(JSONRPCError(jsonrpc="2.0", id=message.id, error=error))
-                    )
-                    continue
-                await send.send(item)
+    async def run(read_stream: Any, write_stream: Any, *args: Any, **kwargs: Any) -> None:
+        send, receive = create_context_streams[SessionMessage | Exception](16)
 
-    async with anyio.create_task_group() as group:
-        group.start_soon(forward)
-        async with receive:
-            await _sdk_run(receive, write_stream, *args, **kwargs)
-        group.cancel_scope.cancel()
+        async def forward() -> None:
+            async with send:
+                async for item in read_stream:
+                    message = getattr(item, "message", None)
+                    if isinstance(message, JSONRPCRequest) and message.method == "server/discover":
+                        error = ErrorData(code=METHOD_NOT_FOUND, message="Method not found")
+                        await write_stream.send(
+                            SessionMessage(JSONRPCError(jsonrpc="2.0", id=message.id, error=error))
+                        )
+                        continue
+                    await send.send(item)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(forward)
+            async with receive:
+                await sdk_run(receive, write_stream, *args, **kwargs)
+            group.cancel_scope.cancel()
+
+    server._lowlevel_server.run = run  # type: ignore[method-assign]
 
 
-app._lowlevel_server.run = _run  # type: ignore[method-assign]
+refuse_discover(app)
 
 
 class Greeting(BaseModel):

@@ -12,9 +12,9 @@ from pytest_mcp_contracts.checks.result import check_result
 from pytest_mcp_contracts.schema.dialects import (
     UnsupportedDialect,
     dialect_of,
-    json_path,
     make_validator,
 )
+from pytest_mcp_contracts.schema.paths import json_path
 from pytest_mcp_contracts.transport.discover import ToolSpec
 
 MODERN = "2026-07-28"
@@ -272,3 +272,38 @@ def test_an_output_schema_with_such_a_ref_is_a_finding_not_a_crash() -> None:
     result = {"content": [], "structuredContent": {"n": 1}}
     [finding] = check_result(tool, result, protocol_version=MODERN)
     assert finding.message.startswith("structuredContent cannot be checked: the outputSchema has")
+
+
+# -- $refs as the one resolver (schema/refs.py) reads them ------------------------------------
+
+OWN_ID = "https://example.com/tools/search.json"
+
+
+def test_a_ref_to_the_schemas_own_id_is_no_network_ref() -> None:
+    schema = {
+        **OBJ,
+        "$id": OWN_ID,
+        "$defs": {"q": {}},
+        "properties": {"q": {"$ref": f"{OWN_ID}#/$defs/q"}},
+    }
+    assert check_listing(tool(inputSchema=schema), protocol_version=MODERN) == []
+
+
+def test_a_relative_ref_that_leaves_the_document_is_a_network_ref() -> None:
+    schema = {**OBJ, "$id": OWN_ID, "properties": {"q": {"$ref": "money.json"}}}
+    [finding] = check_listing(tool(inputSchema=schema), protocol_version=MODERN)
+    assert "network $ref(s) that clients must not fetch: money.json" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("ref", "defs"),
+    [
+        ("#/$defs/a%20b", {"a b": {"allOf": [{"$ref": "#/$defs/a%20b"}]}}),
+        ("#loop", {"a": {"$anchor": "loop", "not": {"$ref": "#loop"}}}),
+    ],
+    ids=["percent-encoded", "anchor"],
+)
+def test_a_ref_loop_is_found_however_the_ref_is_spelled(ref: str, defs: dict[str, Any]) -> None:
+    schema = {"type": "object", "properties": {"x": {"$ref": ref}}, "$defs": defs}
+    [finding] = check_listing(tool(inputSchema=schema), protocol_version=MODERN)
+    assert "$ref loop" in finding.message

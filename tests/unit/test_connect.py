@@ -204,12 +204,13 @@ def test_silence_hits_the_timeout(connect) -> None:
 
 
 def test_server_requests_are_answered(connect) -> None:
-    # The server pings us before answering; it reports what we answered.
+    # The server pings us before answering; it reports what we answered. A method no
+    # client has is refused as unknown (sampling and the others: test_connect_client.py).
     conn = connect(
         legacy(
             """send({"jsonrpc": "2.0", "id": "p1", "method": "ping"})
         pong = json.loads(sys.stdin.readline())
-        send({"jsonrpc": "2.0", "id": "s1", "method": "sampling/createMessage", "params": {}})
+        send({"jsonrpc": "2.0", "id": "s1", "method": "tools/list", "params": {}})
         refused = json.loads(sys.stdin.readline())
         answer(msg, {"pong": pong, "refused": refused["error"]["code"]})"""
         )
@@ -268,3 +269,16 @@ def test_a_late_answer_after_a_timeout_is_not_garbage(connect) -> None:
         conn.request("tools/call", {}, timeout=0.1)
     assert conn.request("tools/call", {}, timeout=5) == {"late": True}
     assert conn.garbage_count == 0
+
+
+def test_protocol_versions_are_the_sdks() -> None:
+    # Kept as literals in jsonrpc.py: importing mcp_types (pydantic) would cost ~0.2 s on the
+    # stdio path, which otherwise never imports the SDK. This keeps them from drifting.
+    from mcp_types import PROTOCOL_VERSION_META_KEY, version
+
+    from pytest_mcp_contracts.transport import jsonrpc
+
+    assert jsonrpc.HANDSHAKE_VERSIONS == version.HANDSHAKE_PROTOCOL_VERSIONS
+    assert jsonrpc.HANDSHAKE_VERSION == version.LATEST_HANDSHAKE_VERSION
+    assert jsonrpc.MODERN_VERSION == version.LATEST_MODERN_VERSION
+    assert jsonrpc.PROTOCOL_VERSION_KEY == PROTOCOL_VERSION_META_KEY

@@ -4,11 +4,12 @@ shown in output, and reading an SSE answer (split across chunks, multi-line data
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 
+import httpx2
 import pytest
 
+from pytest_mcp_contracts.transport.client import CallClock
 from pytest_mcp_contracts.transport.http import (
     HeaderError,
     HttpConnection,
@@ -19,7 +20,7 @@ from pytest_mcp_contracts.transport.http import (
     parse_header,
     variables,
 )
-from pytest_mcp_contracts.transport.jsonrpc import ProtocolViolation, ServerDied
+from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ProtocolViolation, ServerDied
 
 
 @pytest.mark.parametrize(
@@ -82,14 +83,14 @@ def test_header_values_outside_printable_ascii_are_base64_wrapped() -> None:
     assert _header_value(" padded") == "=?base64?IHBhZGRlZA==?="
 
 
-class _Chunks:
-    """A response whose body arrives in the given pieces."""
-
-    def __init__(self, *pieces: bytes) -> None:
-        self.pieces = pieces
-
-    def iter_bytes(self, size: int) -> Iterator[bytes]:
-        yield from self.pieces
+def _response(*pieces: bytes) -> httpx2.Response:
+    """An event-stream response whose body arrives in the given pieces, as from a socket."""
+    return httpx2.Response(
+        200,
+        headers={"content-type": "text/event-stream"},
+        content=iter(pieces),
+        request=httpx2.Request("POST", "http://127.0.0.1:1/mcp"),
+    )
 
 
 def _conn(limit: int = 1 << 20) -> HttpConnection:
@@ -97,8 +98,7 @@ def _conn(limit: int = 1 << 20) -> HttpConnection:
 
 
 def _read(conn: HttpConnection, *pieces: bytes, msg_id: int = 7) -> dict[str, object]:
-    deadline = time.monotonic() + 60
-    return conn._read_sse(_Chunks(*pieces), "tools/call", msg_id, deadline, 60)
+    return conn._read_sse(_response(*pieces), "tools/call", msg_id, CallClock(60))
 
 
 def test_sse_answer_split_across_chunks_with_multi_line_data() -> None:
@@ -121,6 +121,11 @@ def test_sse_notifications_and_other_ids_come_before_the_answer() -> None:
     assert _read(conn, body) == events[2]
     assert conn.garbage_count == 1  # the answer to an id we never sent
     assert "unknown request id 99" in conn.garbage[0]
+    # Worded for HTTP, not as lines on stdout.
+    assert conn.stray_note(1, list(conn.garbage)) == (
+        "wrote 1 message(s) in its HTTP answers that are not JSON-RPC messages for this "
+        "client: 'a response to an unknown request id 99'"
+    )
 
 
 def test_sse_stream_that_ends_without_the_answer_is_a_dead_server() -> None:
@@ -137,3 +142,39 @@ def test_sse_event_over_the_cap_is_refused_without_holding_it() -> None:
 def test_sse_line_without_a_newline_over_the_cap_is_refused() -> None:
     with pytest.raises(ProtocolViolation, match="over the 1000-byte limit"):
         _read(_conn(limit=1000), b"data: " + b"y" * 600, b"y" * 600)
+
+
+def test_sse_bare_cr_line_endings_end_lines_and_events() -> None:
+    # The SSE spec allows CR alone as a line ending; the SDK's parser honours it.
+    answer = {"jsonrpc": "2.0", "id": 7, "result": {"ok": True}}
+    body = b"event: message\rdata: " + json.dumps(answer).encode() + b"\r\r"
+    assert _read(_conn(), body) == answer
+
+
+def test_sse_crlf_split_across_chunks_is_one_line_ending() -> None:
+    # A CR at the end of one chunk and its LF at the start of the next must not be read as
+    # two line endings (which would end the event early with half of its data).
+    answer = {"jsonrpc": "2.0", "id": 7, "result": {"text": "a\nb"}}
+    lines = json.dumps(answer, indent=1).encode().splitlines()
+    pieces: list[bytes] = []
+    for line in lines:
+        pieces += [b"data: " + line + b"\r", b"\n"]
+    pieces += [b"\r", b"\n"]
+    assert _read(_conn(), *pieces) == answer
+
+
+def test_sse_deadline_is_checked_while_the_stream_trickles() -> None:
+    conn = _conn()
+
+    def trickle() -> Iterator[bytes]:
+        while True:
+            yield b": still here\n"
+
+    response = httpx2.Response(
+        200,
+        headers={"content-type": "text/event-stream"},
+        content=trickle(),
+        request=httpx2.Request("POST", "http://127.0.0.1:1/mcp"),
+    )
+    with pytest.raises(CallTimeout, match=r"no answer to tools/call within 0\.2 s"):
+        conn._read_sse(response, "tools/call", 7, CallClock(0.2))

@@ -979,3 +979,11 @@ def test_a_ref_indexing_an_array_with_a_non_ascii_digit_is_compared_not_a_crash(
         return {"name": "t", "inputSchema": {"type": "object", "properties": properties}}
 
     assert [str(c) for c in diff_tool(tool(False), tool(True))] == ["input.z: new (optional)"]
+
+
+def test_a_ref_relative_to_an_embedded_id_is_followed() -> None:
+    new = copy.deepcopy(REFERENCED)
+    new["$id"] = "https://example.com/root.json"
+    new["$defs"]["Filters"]["$id"] = "filters.json"
+    new["properties"]["filters"]["$ref"] = "filters.json"
+    assert input_lines(INLINE, new) == []

@@ -620,3 +620,33 @@ def test_a_ref_indexing_an_array_with_a_non_ascii_digit_is_a_generation_error() 
     }
     with pytest.raises(GenerationError, match="points to nothing in this schema"):
         input_strategy(schema)
+
+
+def test_a_ref_relative_to_an_embedded_id_is_local() -> None:
+    schema = {
+        "$id": "https://example.com/root.json",
+        "type": "object",
+        "$defs": {
+            "item": {
+                "$id": "item.json",
+                "$defs": {"q": {"type": "string", "minLength": 3}},
+                "$ref": "#/$defs/q",
+            }
+        },
+        "properties": {"q": {"$ref": "item.json"}},
+        "required": ["q"],
+    }
+    assert all(len(v["q"]) >= 3 for v in generate(schema, n=10))
+
+
+def test_a_ref_that_is_no_uri_is_a_generation_error_not_a_crash() -> None:
+    schema = {
+        "$id": "https://example.com/root.json",
+        "type": "object",
+        "properties": {"x": {"$ref": "http://[::1/x"}},
+    }
+    # input_strategy's metaschema check refuses it first (format uri-reference); the rewrite
+    # used to crash on it with urljoin's ValueError.
+    with pytest.raises(GenerationError, match="not a valid URI reference") as caught:
+        prepare_for_generation(schema)
+    assert caught.value.pointer == "#/properties/x/$ref"

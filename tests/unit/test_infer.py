@@ -19,9 +19,8 @@ from pytest_mcp_contracts.contracts.infer import (
     MAX_PROPERTIES,
     Drift,
     Shape,
-    child_path,
-    items_path,
 )
+from pytest_mcp_contracts.schema.paths import child_path, items_path
 
 ALLOWED_KEYWORDS = {"type", "properties", "required", "items", "format", "additionalProperties"}
 

@@ -505,3 +505,13 @@ def test_very_deep_schema_returns() -> None:
     assert one(found, "required property 'a' is missing").arguments == {}
     assert max(c.path.count(".") for c in found) == MAX_DEPTH
     assert valid == valid_copy
+
+
+def test_a_ref_by_anchor_or_relative_to_an_id_is_followed() -> None:
+    item = {"type": "object", "properties": {"n": {"type": "integer", "maximum": 5}}}
+    for ref, defs in [
+        ("#item", {"item": {**item, "$anchor": "item"}}),
+        ("item.json", {"item": {**item, "$id": "item.json"}}),
+    ]:
+        schema = {"$id": "https://example.com/root.json", "$ref": ref, "$defs": defs}
+        assert one(cases(schema, {"n": 1}), "'n' is 6, above maximum 5"), ref

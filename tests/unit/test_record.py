@@ -38,8 +38,7 @@ def _run(
             item[extra_field] = "x"
         result = {"content": [{"type": "text", "text": json.dumps(item)}]}
         observations.observe({"id": n}, result)
-    observations.passed = not observations.breaking
-    recorder.finish_tool(SURFACE, "shop", observations)
+    recorder.finish_tool(SURFACE, "shop", observations, passed=not observations.breaking)
     return recorder
 
 

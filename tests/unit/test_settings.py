@@ -111,3 +111,45 @@ def test_tool_tables_are_judged_against_every_server_and_its_own_name() -> None:
     problem = unknown_tool_tables({"files/raed": ToolConfig(skip=True)}, listed)
     assert problem is not None
     assert 'did you mean "files/read"' in problem.splitlines()[0]
+
+
+def test_client_settings_defaults_and_precedence(tmp_path: Path) -> None:
+    resolved = settings({}, {})
+    assert (resolved.roots, resolved.elicitation, resolved.max_call_time) == (None, "vary", 120)
+    resolved = settings(
+        {"--mcp-elicitation": "cancel", "--mcp-roots": str(tmp_path)},
+        {"mcp_elicitation": "accept", "mcp_sampling_text": "hi", "mcp_max_call_time": "30"},
+    )
+    assert (resolved.elicitation, resolved.sampling_text) == ("cancel", "hi")
+    assert (resolved.roots, resolved.max_call_time) == (tmp_path, 30)
+
+
+def test_max_call_time_is_never_below_the_call_timeout() -> None:
+    resolved = settings({"--mcp-call-timeout": "50", "--mcp-max-call-time": "5"}, {})
+    assert resolved.max_call_time == 50
+
+
+@pytest.mark.parametrize(
+    ("cli", "message"),
+    [
+        ({"--mcp-elicitation": "maybe"}, "must be one of vary, accept, decline, cancel"),
+        ({"--mcp-max-call-time": "0"}, "--mcp-max-call-time (ini mcp_max_call_time) must be"),
+        ({"--mcp-roots": "/no/such/folder"}, "--mcp-roots (ini mcp_roots): /no/such/folder is not"),
+    ],
+)
+def test_bad_client_settings_say_what_is_allowed(cli: dict[str, Any], message: str) -> None:
+    with pytest.raises(SettingsError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        settings(cli, {})
+
+
+def test_sampling_text_per_tool_must_be_a_string(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.mcp-contracts.tools.summarize]\nsampling_text = 3\n"
+    )
+    with pytest.raises(SettingsError, match="sampling_text must be a string"):
+        resolve(lambda flag: None, lambda key: None, rootdir=tmp_path, environ={})
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mcp-contracts.tools.summarize]\nsampling_text = "short"\n'
+    )
+    resolved = resolve(lambda flag: None, lambda key: None, rootdir=tmp_path, environ={})
+    assert resolved.tool("any", "summarize").sampling_text == "short"

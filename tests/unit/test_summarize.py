@@ -713,3 +713,21 @@ def test_a_ref_indexing_an_array_with_a_non_ascii_digit_is_shown_unresolved() ->
     assert "n?: $ref #/properties/pair/prefixItems/%C2%B2 (unresolved)" in (
         summarize(schema).render().splitlines()
     )
+
+
+def test_refs_by_anchor_and_relative_to_an_id_are_followed() -> None:
+    schema = obj(
+        anchored={"$ref": "#money"},
+        relative={"$ref": "money.json"},
+        other={"$ref": "other.json"},
+    )
+    schema["$id"] = "https://example.com/root.json"
+    schema["$defs"] = {
+        "money": {"$anchor": "money", "type": "number"},
+        "m": {"$id": "money.json", "type": "string"},
+    }
+    assert all_lines(schema) == (
+        "anchored: number",
+        "relative: string",
+        "other: $ref other.json (not fetched)",
+    )

@@ -1,0 +1,243 @@
+"""The client side of MCP: what a server may ask of the client mid-call, and its answers.
+
+A tester has no user and no model, so every answer is deterministic and configurable:
+
+* ``roots/list``: the folders the user configured (by default one fresh empty folder);
+* ``sampling/createMessage``: a canned assistant text (per server or tool, or from the
+  ``pytest_mcp_sampling_reply`` hook);
+* ``elicitation/create``: form content valid for the requested schema, or, on some calls,
+  decline and cancel, since a server must handle those too; URL mode is accepted (the
+  user "consented") or declined and cancelled the same way.
+
+The same answers serve both eras: handshake-era servers send JSON-RPC requests during the
+call; 2026-07-28 servers return ``input_required`` results that the call answers by being
+sent again (``transport/jsonrpc.RpcConnection.call_tool``). Everything asked, and every
+logging and progress notification, is recorded on the call's ``CallRecord``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+# What the client declares: the same object in ``initialize`` and in a 2026-07-28 request's
+# ``_meta``. Sub-objects a version does not know are ignored by its servers (capabilities
+# are open objects in every schema). No ``sampling.tools``/``context``: declaring them
+# obliges the client to run tool loops and include context it does not have.
+CAPABILITIES: Final[dict[str, Any]] = {
+    "roots": {},
+    "sampling": {},
+    "elicitation": {"form": {}, "url": {}},
+}
+SAMPLING_MODEL: Final = "pytest-mcp-contracts"
+DEFAULT_SAMPLING_TEXT: Final = "This is a canned reply from pytest-mcp-contracts."
+ELICITATION_POLICIES: Final = ("vary", "accept", "decline", "cancel")
+# Under "vary", the n-th elicitation of a tool is answered with the n-th of these (cycling):
+# the first call of every tool is accepted, and decline and cancel come up within four.
+_VARY: Final = ("accept", "decline", "accept", "cancel")
+# How many lines a call keeps of what the server asked (a loop must not fill memory).
+_KEPT_LINES: Final = 20
+_SHOWN_CHARS: Final = 160
+
+
+class Refusal(Exception):
+    """A server request the client answers with a JSON-RPC error."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ClientSettings:
+    """How the client answers, resolved once from the plugin's settings."""
+
+    roots: tuple[str, ...] = ()  # file:// URIs
+    sampling_text: str = DEFAULT_SAMPLING_TEXT
+    # Canned texts by "server/tool" or "tool" ([tool.mcp-contracts.tools.<name>]).
+    tool_sampling_texts: Mapping[str, str] = field(default_factory=dict)
+    elicitation: str = "vary"
+    # The conftest hook: (server, tool, params) -> text, a result object, or None.
+    sampling_hook: Callable[[str, str, dict[str, Any]], Any] | None = None
+
+    def text_for(self, server: str, tool: str) -> str:
+        texts = self.tool_sampling_texts
+        return texts.get(f"{server}/{tool}") or texts.get(tool) or self.sampling_text
+
+
+@dataclass
+class CallRecord:
+    """What happened between the client and the server during one tool call."""
+
+    server: str = ""
+    tool: str = ""
+    progress: int = 0  # progress notifications for this call's token
+    logs: int = 0  # notifications/message while the call ran
+    asked: Counter[str] = field(default_factory=Counter)  # server requests, by method
+    rounds: int = 0  # 2026-07-28: times the call was sent again with inputResponses
+    lines: list[str] = field(default_factory=list)  # what was asked and answered
+    _lost: int = 0
+
+    def note(self, line: str) -> None:
+        if len(self.lines) < _KEPT_LINES:
+            self.lines.append(line if len(line) <= _SHOWN_CHARS else line[:_SHOWN_CHARS] + "…")
+        else:
+            self._lost += 1
+
+    def report_lines(self) -> list[str]:
+        """For a failure report: each request and its answer, then the notification counts."""
+        out = list(self.lines)
+        if self._lost:
+            out.append(f"… and {self._lost} more")
+        if self.rounds:
+            out.append(
+                f"the call was sent again with inputResponses {self.rounds} time(s) "
+                "(2026-07-28 input_required)"
+            )
+        if self.progress or self.logs:
+            out.append(f"notifications: {self.progress} progress, {self.logs} log message(s)")
+        return out
+
+
+class CallClock:
+    """A call's deadline: ``timeout`` seconds of silence, restarted by each progress
+    notification for the call's token, and never more than ``max_total`` in all (the spec
+    lets a client reset its timeout on progress, with a maximum total)."""
+
+    def __init__(self, timeout: float, max_total: float | None = None) -> None:
+        self.timeout = timeout
+        self.max_total = max(max_total or timeout, timeout)
+        self.started = self._last = time.monotonic()
+        self.record: CallRecord | None = None
+
+    def progressed(self) -> None:
+        self._last = time.monotonic()
+
+    def _deadline(self) -> float:
+        return min(self._last + self.timeout, self.started + self.max_total)
+
+    def remaining(self) -> float:
+        return max(0.0, self._deadline() - time.monotonic())
+
+    def expired(self, method: str) -> str | None:
+        """Why the call has run out of time, or None."""
+        now = time.monotonic()
+        if now < self._deadline():
+            return None
+        progress = self.record.progress if self.record is not None else 0
+        if now >= self.started + self.max_total and self.max_total > self.timeout:
+            return (
+                f"no answer to {method} within the maximum of {self.max_total:g} s "
+                f"(--mcp-max-call-time), though it sent {progress} progress notification(s)"
+            )
+        if progress:
+            return (
+                f"no answer to {method} within {self.timeout:g} s of its last progress "
+                f"notification ({progress} received)"
+            )
+        return f"no answer to {method} within {self.timeout:g} s"
+
+
+class Client:
+    """Answers a server's requests, for every transport, and counts per tool how often it
+    was asked to elicit (the decline/cancel cycle is per tool, so it is deterministic)."""
+
+    def __init__(self, settings: ClientSettings | None = None) -> None:
+        self.settings = settings or ClientSettings()
+        self._elicitations: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def answer(
+        self, method: str, params: Mapping[str, Any], call: CallRecord | None
+    ) -> dict[str, Any]:
+        """The result for a server request; Refusal for an error answer."""
+        record = call if call is not None else CallRecord()
+        record.asked[method] += 1
+        if method == "roots/list":
+            return self._roots(record)
+        if method == "sampling/createMessage":
+            return self._sample(params, record)
+        if method == "elicitation/create":
+            return self._elicit(params, record)
+        record.note(f"{method}: refused, not a client method (-32601)")
+        raise Refusal(-32601, f"{method} is not supported by pytest-mcp-contracts")
+
+    def _roots(self, record: CallRecord) -> dict[str, Any]:
+        roots = [
+            {"uri": uri, "name": uri.rstrip("/").rsplit("/", 1)[-1]} for uri in self.settings.roots
+        ]
+        record.note(f"roots/list: answered {', '.join(self.settings.roots) or 'no roots'}")
+        return {"roots": roots}
+
+    def _sample(self, params: Mapping[str, Any], record: CallRecord) -> dict[str, Any]:
+        text: Any = None
+        hook = self.settings.sampling_hook
+        if hook is not None:
+            text = hook(record.server, record.tool, dict(params))
+        if text is None:
+            text = self.settings.text_for(record.server, record.tool)
+        if isinstance(text, dict):  # the hook supplied a whole CreateMessageResult
+            record.note(f"sampling/createMessage: answered the hook's result {_brief(text)}")
+            return text
+        record.note(
+            f"sampling/createMessage ({_brief(_last_text(params))}): answered {_brief(str(text))}"
+        )
+        return {
+            "role": "assistant",
+            "content": {"type": "text", "text": str(text)},
+            "model": SAMPLING_MODEL,
+            "stopReason": "endTurn",
+        }
+
+    def _elicit(self, params: Mapping[str, Any], record: CallRecord) -> dict[str, Any]:
+        policy = self.settings.elicitation
+        with self._lock:
+            nth = self._elicitations[record.tool]
+            self._elicitations[record.tool] += 1
+        action = _VARY[nth % len(_VARY)] if policy == "vary" else policy
+        mode = params.get("mode", "form")
+        message = _brief(str(params.get("message", "")))
+        if mode == "url":
+            record.note(
+                f"elicitation/create url {_brief(str(params.get('url')))} ({message}): {action}"
+            )
+            return {"action": action}
+        if action != "accept":
+            record.note(f"elicitation/create form ({message}): {action}")
+            return {"action": action}
+        from pytest_mcp_contracts.inputs.elicitation import NoContent, form_content
+
+        schema = params.get("requestedSchema")
+        try:
+            content = form_content(schema if isinstance(schema, dict) else {})
+        except NoContent as exc:
+            record.note(f"elicitation/create form ({message}): declined, {exc}")
+            return {"action": "decline"}
+        record.note(f"elicitation/create form ({message}): accept {_brief(_json(content))}")
+        return {"action": "accept", "content": content}
+
+
+def _last_text(params: Mapping[str, Any]) -> str:
+    messages = params.get("messages")
+    if isinstance(messages, list) and messages and isinstance(messages[-1], dict):
+        content = messages[-1].get("content")
+        if isinstance(content, dict) and isinstance(content.get("text"), str):
+            return str(content["text"])
+    return "no text"
+
+
+def _json(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
+
+
+def _brief(text: Any, limit: int = 60) -> str:
+    shown = text if isinstance(text, str) else _json(text)
+    shown = " ".join(shown.split())
+    return repr(shown if len(shown) <= limit else shown[:limit] + "…")

@@ -1,0 +1,97 @@
+"""The plugin as a full client: tools that sample, elicit, read roots and report progress
+mid-call (tests/servers/client_features.py, the Python SDK) pass over every transport in
+both protocol eras; what the server asked shows in a failure report; progress restarts the
+call timeout only up to --mcp-max-call-time. The TypeScript SDK's side:
+tests/e2e/test_server_everything.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.test_transports import Reach, reach  # noqa: F401 (the fixture)
+
+TOOLS = ("summarize", "greet", "workspace", "count_steps")
+
+
+@pytest.mark.parametrize(
+    ("fixture", "protocol"),
+    [("client_features.py", "2026-07-28"), ("client_features_legacy.py", "2025-11-25")],
+)
+def test_tools_that_ask_the_client_pass(
+    reach: Reach,  # noqa: F811
+    fixture: str,
+    protocol: str,
+) -> None:
+    # 2026-07-28: the answers travel as input_required rounds; handshake era: as replies to
+    # the server's requests during the call (over HTTP, on the call's SSE stream).
+    # count_steps takes up to 1.6 s with a 1 s call timeout: it passes because each of its
+    # progress notifications restarts the timeout.
+    result = reach.run(fixture, "--mcp-call-timeout=1", "-v", examples=8)
+    for tool in TOOLS:
+        for check in ("schema", "drift", "contract"):
+            assert f"mcp:client-features::{tool}::{check} PASSED" in result.stdout.str()
+    outcomes = result.parseoutcomes()
+    assert "failed" not in outcomes and "error" not in outcomes, result.stdout.str()
+    assert f"client-features (protocol {protocol}): 4 tools" in result.stdout.str()
+
+
+def _section(output: str, tool: str) -> str:
+    match = re.search(rf"_+ \S+ {tool} \[contract\] _+\n(.*?)(?=\n_{{5,}} |\n=+ )", output, re.S)
+    assert match is not None, output
+    return match.group(1)
+
+
+def test_without_room_to_stretch_a_slow_call_fails_and_shows_its_progress(
+    pytester: pytest.Pytester,
+) -> None:
+    from tests.conftest import server_command
+
+    result = pytester.runpytest_subprocess(
+        f"--mcp-server={server_command('client_features.py')}",
+        "-p",
+        "no:randomly",
+        "--mcp-call-timeout=1",
+        "--mcp-max-call-time=1.5",
+        "--mcp-max-examples=3",
+        "-k",
+        "count_steps and contract",
+        timeout=180,
+    )
+    section = _section(result.stdout.str(), "count_steps")
+    assert "within the maximum of 1.5 s (--mcp-max-call-time)" in section, section
+    assert "what the server asked of the client during this call:" in section
+    assert re.search(r"notifications: [1-9] progress, 1 log message\(s\)", section), section
+
+
+def test_what_the_server_asked_is_in_the_failure_report(pytester: pytest.Pytester) -> None:
+    # The hook answers summarize's sampling request with no text, which the tool refuses by
+    # raising: the report shows the exchange that led there.
+    pytester.makeconftest(
+        """
+        def pytest_mcp_sampling_reply(server, tool, params):
+            return "" if tool == "summarize" else None
+        """
+    )
+    from tests.conftest import server_command
+
+    result = pytester.runpytest_subprocess(
+        f"--mcp-server={server_command('client_features.py')}",
+        "-p",
+        "no:randomly",
+        "--mcp-max-examples=3",
+        "-k",
+        "summarize",
+        timeout=180,
+    )
+    section = _section(result.stdout.str(), "summarize")
+    assert "what the server asked of the client during this call:" in section
+    assert re.search(
+        r"sampling/createMessage \('Summarize .*in one line\.'\): answered ''", section
+    )
+    # 2026-07-28: the answer went back in the call itself, sent again.
+    assert "sent again with inputResponses 1 time(s) (2026-07-28 input_required)" in section
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("failed") == 1, result.stdout.str()

@@ -99,6 +99,7 @@ def server_facts(
                     "calls": server.tool_calls.get(tool.name, 0),
                     "error_results": server.tool_error_results.get(tool.name, 0),
                     "real_results": server.real_results.get(tool.name, 0),
+                    "client_requests": _counts(server.client_requests.get(tool.name)),
                     "invalid_calls": server.invalid_calls.get(tool.name, 0),
                     "error_classes": dict(sorted(server.error_classes[tool.name].items())),
                     "coercions_accepted": server.coercions_accepted.get(tool.name, 0),
@@ -171,8 +172,11 @@ def _merge_server(entries: list[Facts]) -> Facts:
         for key in ("real_results", "invalid_calls", "coercions_accepted", "protocol_refusals"):
             combined[key] = sum(t.get(key, 0) for t in same)
         classes: Counter[str] = Counter()
+        asked: Counter[str] = Counter()
         for t in same:
             classes.update(t.get("error_classes", {}))
+            asked.update(t.get("client_requests", {}))
+        combined["client_requests"] = _counts(asked)
         combined["error_classes"] = dict(sorted(classes.items()))
         # Each item runs in one worker: take the facts of the worker that ran it.
         combined["output"] = next((t["output"] for t in same if t["output"] is not None), None)
@@ -297,6 +301,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "calls": tool["calls"],
                 "error_results": tool["error_results"],
                 "real_results": tool.get("real_results", 0),
+                "client_requests": tool.get("client_requests", {}),
                 "invalid_calls": tool.get("invalid_calls", 0),
                 "error_classes": tool.get("error_classes", {}),
                 "coercions_accepted": tool.get("coercions_accepted", 0),
@@ -327,6 +332,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "calls": 0,
                 "error_results": 0,
                 "real_results": 0,
+                "client_requests": {},
                 "invalid_calls": 0,
                 "error_classes": {},
                 "coercions_accepted": 0,
@@ -478,3 +484,8 @@ def _coverage_summary(document: Mapping[str, Any]) -> list[str]:
     if len(missed) > STEP_SUMMARY_TOOLS:
         lines.append(f"- … and {len(missed) - STEP_SUMMARY_TOOLS} more tools")
     return lines if missed else lines[:2]
+
+
+def _counts(counter: Counter[str] | None) -> dict[str, int]:
+    """A counter as sorted JSON, without the zero counts ``Counter.update`` leaves."""
+    return {key: n for key, n in sorted((counter or Counter()).items()) if n}

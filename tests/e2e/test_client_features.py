@@ -7,6 +7,7 @@ tests/e2e/test_server_everything.py.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -29,13 +30,20 @@ def test_tools_that_ask_the_client_pass(
     # the server's requests during the call (over HTTP, on the call's SSE stream).
     # count_steps takes up to 1.6 s with a 1 s call timeout: it passes because each of its
     # progress notifications restarts the timeout.
-    result = reach.run(fixture, "--mcp-call-timeout=1", "-v", examples=8)
+    result = reach.run(fixture, "--mcp-call-timeout=1", "-v", "--mcp-report=run.json", examples=8)
     for tool in TOOLS:
         for check in ("schema", "drift", "contract"):
             assert f"mcp:client-features::{tool}::{check} PASSED" in result.stdout.str()
     outcomes = result.parseoutcomes()
     assert "failed" not in outcomes and "error" not in outcomes, result.stdout.str()
     assert f"client-features (protocol {protocol}): 4 tools" in result.stdout.str()
+    # What each tool asked of the client is counted in the run report.
+    report = json.loads((reach.pytester.path / "run.json").read_text())
+    asked = {t["name"]: t["client_requests"] for t in report["servers"][0]["tools"]}
+    assert asked["summarize"].get("sampling/createMessage", 0) > 0, asked
+    assert asked["greet"].get("elicitation/create", 0) > 0, asked
+    assert asked["workspace"].get("roots/list", 0) > 0, asked
+    assert asked["count_steps"].get("progress", 0) > 0, asked
 
 
 def _section(output: str, tool: str) -> str:

@@ -213,6 +213,7 @@ EXPECTED: dict[str, Any] = {
                     "calls": 70,
                     "error_results": 3,
                     "real_results": 65,
+                    "client_requests": {},
                     "invalid_calls": 0,
                     "error_classes": {},
                     "coercions_accepted": 0,
@@ -242,6 +243,7 @@ EXPECTED: dict[str, Any] = {
                     "calls": 50,
                     "error_results": 0,
                     "real_results": 0,
+                    "client_requests": {},
                     "invalid_calls": 0,
                     "error_classes": {},
                     "coercions_accepted": 0,
@@ -267,6 +269,7 @@ EXPECTED: dict[str, Any] = {
                     "calls": 0,
                     "error_results": 0,
                     "real_results": 0,
+                    "client_requests": {},
                     "invalid_calls": 0,
                     "error_classes": {},
                     "coercions_accepted": 0,
@@ -293,6 +296,7 @@ EXPECTED: dict[str, Any] = {
                     "calls": 0,
                     "error_results": 0,
                     "real_results": 0,
+                    "client_requests": {},
                     "invalid_calls": 0,
                     "error_classes": {},
                     "coercions_accepted": 0,
@@ -381,6 +385,7 @@ def test_merge_sums_calls_and_takes_each_tool_from_the_worker_that_ran_it() -> N
                             output=output if ran else None,
                             surface_drift=[] if ran else None,
                             input_coverage=QUOTE_COVERAGE if ran else None,
+                            client_requests={"roots/list": calls, "progress": 1},
                         )
                     ],
                     "removed": [],
@@ -397,6 +402,7 @@ def test_merge_sums_calls_and_takes_each_tool_from_the_worker_that_ran_it() -> N
     assert server["tools"][0]["output"]["observations"] == 2
     assert server["tools"][0]["surface_drift"] == []
     assert server["tools"][0]["input_coverage"] == QUOTE_COVERAGE
+    assert server["tools"][0]["client_requests"] == {"progress": 2, "roots/list": 7}
     assert merged["servers"][1]["started"] is False
     assert merged["snapshots"]["written"] == ["a", "b"]
     assert merge_facts([])["servers"] == []

@@ -740,7 +740,7 @@ def plan_coverage(
     singles = _round_robin(singles)
     pairs = _pairs(base, singles)
     chosen: list[CoverageInput] = [CoverageInput(base, ())] if budget > 0 else []
-    where = {_key(base): 0}  # input -> its position in ``chosen``
+    where = {_key(base): 0} if chosen else {}  # input -> its position in ``chosen``
     for corner, value in singles:
         key = _key(value)
         if key in where:  # an earlier input is this one too: it visits this corner as well

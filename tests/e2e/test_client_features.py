@@ -30,6 +30,16 @@ def test_tools_that_ask_the_client_pass(
     # the server's requests during the call (over HTTP, on the call's SSE stream).
     # count_steps takes up to 1.6 s with a 1 s call timeout: it passes because each of its
     # progress notifications restarts the timeout.
+    # count_steps sleeps 0.4 s a step, so it gets one call, the 4-step one (1.6 s), and no
+    # invalid inputs (a look-alike "4" the SDK coerces would sleep as long).
+    reach.pytester.makepyprojecttoml(
+        """
+        [tool.mcp-contracts.tools.count_steps]
+        max_examples = 1
+        examples = [{steps = 4}]
+        rejects_invalid = "off"
+        """
+    )
     result = reach.run(fixture, "--mcp-call-timeout=1", "-v", "--mcp-report=run.json", examples=8)
     for tool in TOOLS:
         for check in ("schema", "drift", "contract"):

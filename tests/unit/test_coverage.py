@@ -144,6 +144,17 @@ def test_a_small_budget_keeps_enum_values_before_bounds() -> None:
     } in (missed)
 
 
+def test_a_budget_of_nothing_plans_nothing() -> None:
+    # --mcp-max-examples=1 (or a tool's max_examples = 1) leaves no coverage budget: the
+    # plan is empty, and a corner whose input is the simplest one must not look it up.
+    schema = _obj({"steps": {"type": "integer", "minimum": 1, "maximum": 4}}, ("steps",))
+    budget = coverage_budget(1)
+    assert budget == 0
+    plan = coverage_plan(schema, budget)
+    assert _inputs(plan) == []
+    assert plan.corners
+
+
 SCHEMAS = [
     _obj({"n": {"type": "integer", "minimum": -3, "maximum": 7, "multipleOf": 2}}, ("n",)),
     _obj({"x": {"type": ["string", "null"], "minLength": 1}}),

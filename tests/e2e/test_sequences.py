@@ -11,6 +11,7 @@ import json
 import re
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -50,13 +51,17 @@ def test_a_bug_behind_create_update_read_is_shrunk_to_that_sequence(
             "answer to the one before:",
         ]
     )
-    assert len(_replay_lines(out)) == 3  # a 2026-07-28 server: no handshake lines
     result.assert_outcomes(failed=1, passed=17, skipped=3)
+    lines = _replay_lines(out)
+    assert len(lines) == 3  # a 2026-07-28 server: no handshake lines
+    # The replay lines reproduce the bug on a fresh server.
+    answers = _replay(lines)
+    assert [a["result"].get("isError") for a in answers] == [False, False, True]
+    assert answers[-1]["result"]["content"][0]["text"] == "Error executing tool read_note"
 
 
-def test_the_replay_lines_reproduce_the_bug_on_a_fresh_server(run_mcp: RunMcp) -> None:
-    result = run_mcp("notes_store.py", args=(SEQUENCES, "-k", "sequences"))
-    lines = _replay_lines(result.stdout.str())
+def _replay(lines: list[str]) -> list[dict[str, Any]]:
+    """Each line to a freshly started server, each after the answer to the one before."""
     server = subprocess.Popen(
         [sys.executable, str(SERVERS / "notes_store.py")],
         stdin=subprocess.PIPE,
@@ -74,8 +79,7 @@ def test_the_replay_lines_reproduce_the_bug_on_a_fresh_server(run_mcp: RunMcp) -
     finally:
         server.kill()
         server.wait()
-    assert [a["result"].get("isError") for a in answers] == [False, False, True]
-    assert answers[-1]["result"]["content"][0]["text"] == "Error executing tool read_note"
+    return answers
 
 
 def test_without_the_bug_lookups_and_updates_return_real_results(

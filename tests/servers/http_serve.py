@@ -113,6 +113,10 @@ def main() -> None:
     # Once listen() returns, connections wait in the backlog until uvicorn serves them, so
     # the printed port is ready to use.
     sock = socket.socket()
+    # Accepted connections inherit TCP_NODELAY from the listening socket. uvicorn does not
+    # set it on sockets it is handed, and without it each response (headers, then body)
+    # waits out the client's delayed ACK: 44 ms a request instead of under 1 ms.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.bind(("127.0.0.1", port))
     sock.listen(128)
     print(sock.getsockname()[1], flush=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from collections.abc import Callable, Iterator
@@ -19,6 +20,21 @@ def server_command(name: str) -> str:
 
 
 RunMcp = Callable[..., pytest.RunResult]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Let the processes this suite starts cache their bytecode.
+
+    Most tests here start a fresh pytest process and a server process or two. Where
+    PYTHONDONTWRITEBYTECODE is set (as on this project's CI machines), no process may cache
+    bytecode, and pytest then re-rewrites the assertions of every module of every plugin
+    distribution it loads (hypothesis, anyio, xdist, ...: some 130 modules) in each process:
+    0.7 s of CPU, a third of a short run. A user's machine caches them once. The controller
+    drops the variable before pytest-xdist starts its workers, so every process started
+    from here on inherits that; caches are written by atomic rename, so parallel writers
+    are safe."""
+    if not hasattr(config, "workerinput"):
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 @pytest.fixture(autouse=True)
@@ -53,7 +69,6 @@ def ts_servers() -> Callable[[str], str]:
     """The command for a TypeScript-SDK fixture server in tests/servers/ts_legacy/, its
     node_modules installed from the folder's lock file once."""
     import fcntl
-    import os
     import shutil
     import subprocess
 
@@ -101,7 +116,6 @@ def http_server() -> Iterator[HttpServer]:
     """Start fixture servers over Streamable HTTP (tests/servers/http_serve.py): call it with a
     fixture file name (and extra environment); it returns the URL once the server listens.
     Every server started is killed at teardown."""
-    import os
     import select
     import subprocess
     import tempfile

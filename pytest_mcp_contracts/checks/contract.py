@@ -23,6 +23,7 @@ from pytest_mcp_contracts.checks.sequences import earlier_state_lines
 from pytest_mcp_contracts.contracts.infer import Drift
 from pytest_mcp_contracts.contracts.observe import ToolObservations
 from pytest_mcp_contracts.reporting.failure import FailureReport, shown
+from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.transport.jsonrpc import (
     MODERN_VERSION,
@@ -81,10 +82,13 @@ class ContractStats:
     first_evidence: dict[str, str] = field(default_factory=dict)
     last_error_text: str = ""
     last_outcome: CallOutcome | None = None
+    # Calls answered with -32042: the user had to open a URL first (no result to check).
+    url_required: int = 0
 
     @property
     def mostly_errors(self) -> bool:
-        return self.calls >= 5 and self.error_results >= MOSTLY_ERRORS * self.calls
+        unchecked = self.error_results + self.url_required
+        return self.calls >= 5 and unchecked >= MOSTLY_ERRORS * self.calls
 
     def count(self, verdict: ErrorVerdict, text: str) -> None:
         self.error_results += 1
@@ -95,6 +99,8 @@ class ContractStats:
 
     def summary(self) -> str:
         text = f"{self.calls} calls, {self.error_results} returned isError"
+        if self.url_required:
+            text += f", {self.url_required} needed a URL elicitation (-32042)"
         if self.error_results:
             text += (
                 " (" + ", ".join(f"{n} {k}" for k, n in sorted(self.error_classes.items())) + ")"
@@ -140,6 +146,16 @@ def judge(
         return Finding("contract", f"the server broke the protocol: {failure.message}")
     if outcome.rpc_error is not None:
         err = outcome.rpc_error
+        if err.code == URL_ELICITATION_REQUIRED:
+            problem = url_elicitation_problem(err.data, protocol_version)
+            if problem is None:
+                return None  # the spec's answer: the user must open a URL first
+            return Finding(
+                "contract",
+                f"a schema-valid input was answered with JSON-RPC error {err.code} (URL "
+                f"elicitation required) that the protocol does not allow here: {problem}",
+                details=(f"message: {err.message}",),
+            )
         return Finding(
             "contract",
             f"a schema-valid input was answered with JSON-RPC error {err.code}: {err.message}",
@@ -258,6 +274,8 @@ def run_contract(
         stats.calls += 1
         stats.last_outcome = outcome
         stats.distinct_inputs.add(repr(arguments))
+        if outcome.rpc_error is not None and outcome.rpc_error.code == URL_ELICITATION_REQUIRED:
+            stats.url_required += 1
         verdict = None
         if outcome.is_error_result:
             assert outcome.result is not None
@@ -386,9 +404,14 @@ def error_result_notes(tool: ToolSpec, stats: ContractStats) -> list[str]:
             "not certain, so they do not fail the item"
         )
     if stats.mostly_errors and not always_fails(tool, stats):
+        url = (
+            f" and {stats.url_required} needed the user to open a URL (-32042)"
+            if stats.url_required
+            else ""
+        )
         notes.append(
-            f"{stats.error_results} of {stats.calls} calls returned isError, so the output "
-            "contract was barely exercised; give it realistic inputs (examples or "
+            f"{stats.error_results} of {stats.calls} calls returned isError{url}, so the "
+            "output contract was barely exercised; give it realistic inputs (examples or "
             "pytest_mcp_tool_strategy) or check why it refuses them"
         )
     return notes

@@ -14,6 +14,7 @@ from typing import Final
 from pytest_mcp_contracts.checks.contract import ContractFailure, failure, server_unavailable
 from pytest_mcp_contracts.checks.error_results import ErrorClass, judge_error_result
 from pytest_mcp_contracts.inputs.invalid import InvalidInput
+from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.transport.jsonrpc import (
     MODERN_VERSION,
@@ -65,7 +66,7 @@ class Refusals:
         return text
 
 
-def problem_with(outcome: CallOutcome, tool_name: str) -> str | None:
+def problem_with(outcome: CallOutcome, tool_name: str, protocol_version: str) -> str | None:
     """What is wrong with the answer to an invalid input beyond accepting it, or None."""
     if outcome.is_error_result:
         assert outcome.result is not None
@@ -84,6 +85,14 @@ def problem_with(outcome: CallOutcome, tool_name: str) -> str | None:
             return f"an invalid input killed the server: {outcome.failure.message}"
         return f"the server broke the protocol on an invalid input: {outcome.failure.message}"
     error = outcome.rpc_error
+    if error is not None and error.code == URL_ELICITATION_REQUIRED:
+        problem = url_elicitation_problem(error.data, protocol_version)
+        if problem is None:
+            return None  # the user must open a URL first: not refused, not broken either
+        return (
+            f"an invalid input was answered with JSON-RPC error {error.code} (URL elicitation "
+            f"required) that the protocol does not allow here: {problem}"
+        )
     if error is not None and error.code != INVALID_PARAMS:
         return (
             f"an invalid input was answered with JSON-RPC error {error.code} ({error.message}), "
@@ -104,7 +113,7 @@ def run_rejects_invalid(
             refusals.failure = server_unavailable(server, tool, exc, CHECK)
             return refusals
         refusals.sent += 1
-        problem = problem_with(outcome, tool.name)
+        problem = problem_with(outcome, tool.name, server.protocol_version)
         succeeded = outcome.result is not None and not outcome.is_error_result
         if case.lax and (problem is not None or succeeded):
             # A lenient server turns the look-alike into the valid value and runs the tool:
@@ -117,7 +126,11 @@ def run_rejects_invalid(
             return refusals
         if succeeded:
             refusals.accepted.append((case, outcome))
-        elif outcome.rpc_error is not None and server.protocol_version >= ISERROR_REFUSAL_SINCE:
+        elif (
+            outcome.rpc_error is not None
+            and outcome.rpc_error.code == INVALID_PARAMS
+            and server.protocol_version >= ISERROR_REFUSAL_SINCE
+        ):
             refusals.protocol_refusals += 1
     server.coercions_accepted[tool.name] += len(refusals.coerced)
     server.protocol_refusals[tool.name] += refusals.protocol_refusals

@@ -39,9 +39,51 @@ ELICITATION_POLICIES: Final = ("vary", "accept", "decline", "cancel")
 # Under "vary", the n-th elicitation of a tool is answered with the n-th of these (cycling):
 # the first call of every tool is accepted, and decline and cancel come up within four.
 _VARY: Final = ("accept", "decline", "accept", "cancel")
+# The JSON-RPC error a 2025-11-25 server answers a request with when it cannot go on until
+# the user completes URL-mode elicitations (``data.elicitations``): a client shows the URLs
+# and may send the request again. Only that revision has it: URL elicitation is new in it,
+# and 2026-07-28 retired the code for ``input_required`` results.
+URL_ELICITATION_REQUIRED: Final = -32042
+URL_ELICITATION_PROTOCOL: Final = "2025-11-25"
+# How a call answered with it is counted among what the server asked of the client.
+URL_REQUIRED_KEY: Final = "url elicitation required (-32042)"
 # How many lines a call keeps of what the server asked (a loop must not fill memory).
 _KEPT_LINES: Final = 20
 _SHOWN_CHARS: Final = 160
+
+
+def url_elicitation_problem(data: Any, protocol_version: str) -> str | None:
+    """None when a -32042 error with this ``data`` is the spec's "URL elicitation required"
+    answer on a connection of ``protocol_version``; otherwise what is wrong with it."""
+    if protocol_version > URL_ELICITATION_PROTOCOL:
+        return (
+            f"protocol {protocol_version} retired it: there, a call that needs the user at a "
+            "URL returns an input_required result asking for a url elicitation (in the "
+            "Python SDK: await ctx.elicit_url(...))"
+        )
+    if protocol_version < URL_ELICITATION_PROTOCOL:
+        return (
+            f"it is defined from protocol {URL_ELICITATION_PROTOCOL}; this connection "
+            f"negotiated {protocol_version}, which has no URL elicitation"
+        )
+    items = data.get("elicitations") if isinstance(data, Mapping) else None
+    if not isinstance(items, list):
+        return "its data has no elicitations list (data.elicitations: what the user must open)"
+    for i, item in enumerate(items):
+        if not isinstance(item, Mapping) or item.get("mode") != "url":
+            return f'data.elicitations[{i}] is not a URL-mode elicitation (mode: "url")'
+        for key in ("elicitationId", "url", "message"):
+            if not isinstance(item.get(key), str):
+                return f"data.elicitations[{i}] has no {key} string"
+    return None
+
+
+def url_elicitation_urls(data: Any) -> list[str]:
+    """The URLs a -32042 error's data asks the user to open (for reports)."""
+    items = data.get("elicitations") if isinstance(data, Mapping) else None
+    if not isinstance(items, list):
+        return []
+    return [str(i.get("url")) for i in items if isinstance(i, Mapping) and "url" in i]
 
 
 class Refusal(Exception):

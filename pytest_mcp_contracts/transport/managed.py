@@ -9,7 +9,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_mcp_contracts.transport.client import CallRecord, Client
+from pytest_mcp_contracts.transport.client import (
+    URL_ELICITATION_REQUIRED,
+    URL_REQUIRED_KEY,
+    CallRecord,
+    Client,
+    url_elicitation_urls,
+)
 from pytest_mcp_contracts.transport.discover import (
     ServerSurface,
     build_surface,
@@ -243,6 +249,13 @@ class ManagedServer:
             )
         except RpcError as exc:
             outcome.rpc_error = exc
+            if exc.code == URL_ELICITATION_REQUIRED:
+                # A request to the client, in an error: the user must open these URLs
+                # first. A tester has no user; the checks judge whether the answer is
+                # the spec's (checks/contract.judge).
+                outcome.client.asked[URL_REQUIRED_KEY] += 1
+                for url in url_elicitation_urls(exc.data)[:3] or ["(no url)"]:
+                    outcome.client.note(f"-32042 URL elicitation required: {url}: not opened")
         except CallTimeout as exc:
             # A stuck server may never answer again: replace it before the next call.
             conn.kill()

@@ -12,6 +12,7 @@ import re
 
 import pytest
 
+from tests.conftest import RunMcp
 from tests.e2e.test_transports import Reach, reach  # noqa: F401 (the fixture)
 
 TOOLS = ("summarize", "greet", "workspace", "count_steps")
@@ -113,3 +114,28 @@ def test_what_the_server_asked_is_in_the_failure_report(pytester: pytest.Pyteste
     assert "sent again with inputResponses 1 time(s) (2026-07-28 input_required)" in section
     outcomes = result.parseoutcomes()
     assert outcomes.get("failed") == 1, result.stdout.str()
+
+
+def test_a_call_that_needs_the_user_at_a_url_passes_only_where_the_protocol_has_it(
+    run_mcp: RunMcp, pytester: pytest.Pytester
+) -> None:
+    # -32042 "URL elicitation required" is protocol 2025-11-25's answer for a call that
+    # cannot go on until the user opens a URL: a tester has no user, so the call has no
+    # result to check, and that is no failure. Without data.elicitations it is no such
+    # answer; on 2026-07-28, which retired the code, it is never right.
+    legacy = run_mcp("url_required_legacy.py", args=("-v", "--mcp-report=run.json"))
+    out = legacy.stdout.str()
+    assert "mcp:url-required::open_drive::contract PASSED" in out, out
+    assert "mcp:url-required::open_drive::rejects_invalid PASSED" in out, out
+    mail = _section(out, "open_mail")
+    assert "JSON-RPC error -32042 (URL elicitation required) that the protocol does not" in mail
+    assert "its data has no elicitations list" in mail, mail
+    assert legacy.parseoutcomes().get("failed") == 1, out
+    report = json.loads((pytester.path / "run.json").read_text())
+    asked = {t["name"]: t["client_requests"] for t in report["servers"][0]["tools"]}
+    assert asked["open_drive"].get("url elicitation required (-32042)", 0) > 0, asked
+
+    modern = run_mcp("url_required.py", args=("-k", "open_drive and contract"))
+    drive = _section(modern.stdout.str(), "open_drive")
+    assert "protocol 2026-07-28 retired it" in drive, drive
+    assert "-32042 URL elicitation required: https://drive.example.com/connect" in drive

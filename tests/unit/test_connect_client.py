@@ -15,7 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from pytest_mcp_contracts.transport.client import CallRecord, Client, ClientSettings
+from pytest_mcp_contracts.transport.client import (
+    CallRecord,
+    Client,
+    ClientSettings,
+    url_elicitation_problem,
+)
 from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ProtocolViolation
 from pytest_mcp_contracts.transport.stdio import ServerCommand, StdioConnection, open_stdio
 from tests.unit.test_connect import PRELUDE, legacy
@@ -219,3 +224,47 @@ def test_a_server_that_keeps_asking_is_stopped(connect: Connect) -> None:
     conn = connect(MODERN.replace("HANDLE", handle))
     with pytest.raises(ProtocolViolation, match="still answered input_required after 10 rounds"):
         call(conn)
+
+
+URL_ITEM = {"mode": "url", "elicitationId": "e-1", "url": "https://x.test/c", "message": "m"}
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"elicitations": [URL_ITEM]},
+        {"elicitations": [URL_ITEM, {**URL_ITEM, "elicitationId": "e-2"}]},
+        {"elicitations": [URL_ITEM], "extra": 1},
+        {"elicitations": []},
+        {"elicitations": [{**URL_ITEM, "mode": "form"}]},
+        {"elicitations": [{k: v for k, v in URL_ITEM.items() if k != "elicitationId"}]},
+        {"elicitations": [{k: v for k, v in URL_ITEM.items() if k != "url"}]},
+        {"elicitations": [{**URL_ITEM, "message": 3}]},
+        {"elicitations": ["https://x.test/c"]},
+        {"elicitations": URL_ITEM},
+        {"url": "https://x.test/c"},
+        None,
+        "https://x.test/c",
+    ],
+)
+def test_a_url_elicitation_required_error_is_judged_as_the_sdk_reads_it(data: object) -> None:
+    # On 2025-11-25, our judgement of -32042's data agrees with that revision's schema as the
+    # SDK models it (mcp_types' own ElicitationRequiredErrorData is laxer: it serves every
+    # revision, and leaves elicitationId optional).
+    import pydantic
+    from mcp_types._v2025_11_25 import Data
+
+    try:
+        Data.model_validate(data)
+        sdk_accepts = True
+    except pydantic.ValidationError:
+        sdk_accepts = False
+    problem = url_elicitation_problem(data, "2025-11-25")
+    assert (problem is None) == sdk_accepts, problem
+
+
+@pytest.mark.parametrize("version", ["2025-06-18", "2024-11-05", "2026-07-28"])
+def test_url_elicitation_required_exists_in_protocol_2025_11_25_only(version: str) -> None:
+    problem = url_elicitation_problem({"elicitations": [URL_ITEM]}, version)
+    assert problem is not None
+    assert ("retired" in problem) == (version > "2025-11-25"), problem

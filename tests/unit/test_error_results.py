@@ -180,3 +180,16 @@ def test_settings_spell_the_failing_classes() -> None:
     from pytest_mcp_contracts.checks.error_results import FAILING_CLASSES
 
     assert set(WARNABLE_CLASSES) == {str(kind) for kind in FAILING_CLASSES}
+
+
+def test_calls_that_needed_a_url_count_toward_a_barely_exercised_contract() -> None:
+    from pytest_mcp_contracts.checks.contract import ContractStats, error_result_notes
+    from pytest_mcp_contracts.transport.discover import ToolSpec
+
+    schema = {"type": "object", "properties": {"folder": {"type": "string"}}}
+    tool = ToolSpec("open_drive", "open_drive", {"name": "open_drive", "inputSchema": schema})
+    stats = ContractStats(calls=20, error_results=4, url_required=15)
+    assert stats.mostly_errors
+    (note,) = error_result_notes(tool, stats)
+    assert note.startswith("4 of 20 calls returned isError and 15 needed the user to open a URL")
+    assert not ContractStats(calls=20, error_results=4, url_required=10).mostly_errors

@@ -7,6 +7,7 @@ the restart budget: when it is spent we stop and report the smallest failing inp
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,7 @@ from pytest_mcp_contracts.transport.jsonrpc import (
 )
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 
+_SHRINK = "--mcp-shrink-time"
 # Warn when at least this share of calls came back isError: the contract was barely exercised.
 MOSTLY_ERRORS = 0.9
 
@@ -66,9 +68,10 @@ class _ServerGone(BaseException):
 
 class _StopShrinking(BaseException):
     # A BaseException so hypothesis lets it through at once instead of shrinking on.
-    def __init__(self, violation: _Violation) -> None:
+    def __init__(self, violation: _Violation, why: str) -> None:
         super().__init__(str(violation))
         self.violation = violation
+        self.why = why  # for the report: "(not shrunk further: <why>)"
 
 
 @dataclass
@@ -136,10 +139,15 @@ def judge(
     if outcome.failure is not None:
         failure = outcome.failure
         if isinstance(failure, CallTimeout):
+            hint = (
+                # It kept reporting progress (transport/client.CallClock.expired says so).
+                "if inputs like this are meant to run this long, bound them in the "
+                "inputSchema (a maximum) or raise --mcp-max-call-time"
+                if "--mcp-max-call-time" in failure.message
+                else "raise --mcp-call-timeout if the tool is just slow"
+            )
             return Finding(
-                "contract",
-                f"the call did not return: {failure.message}",
-                details=("raise --mcp-call-timeout if the tool is just slow",),
+                "contract", f"the call did not return: {failure.message}", details=(hint,)
             )
         if isinstance(failure, ServerDied):
             return Finding("contract", f"the call killed the server: {failure.message}")
@@ -249,6 +257,7 @@ def run_contract(
     max_examples: int,
     examples: list[dict[str, Any]] | None = None,
     max_restarts: int,
+    shrink_time: float,
     observations: ToolObservations | None = None,
     drift_hint: str = "",
     warn_only: frozenset[str] = frozenset(),
@@ -256,7 +265,9 @@ def run_contract(
 ) -> ContractRun:
     """Run the tool on generated inputs; a failing run carries the shrunk failing input.
 
-    An explicit ``seed`` (--hypothesis-seed) wins over a derandomized profile (CI's)."""
+    Shrinking stops when it has taken ``shrink_time`` seconds, or when it has used up
+    ``max_restarts`` server restarts: the smallest failing input so far is reported. An
+    explicit ``seed`` (--hypothesis-seed) wins over a derandomized profile (CI's)."""
     from hypothesis import HealthCheck, example, given, settings
     from hypothesis import seed as use_seed
 
@@ -264,13 +275,33 @@ def run_contract(
     protocol = server.protocol_version
     restarts_at_start = server.restarts
     broke_server: _Violation | None = None  # the last input that killed or hung the server
+    # Once an input has failed, hypothesis only tries smaller ones: the last to fail is the
+    # smallest so far, and the clock says how long shrinking has taken.
+    smallest: _Violation | None = None
+    shrinking_since = 0.0
 
     def call_tool(arguments: dict[str, Any]) -> None:
-        nonlocal broke_server
+        nonlocal broke_server, smallest, shrinking_since
+        limit = None
+        if smallest is not None:
+            # Shrinking: no attempt may outlast the time left for it. One cut short by
+            # that is not judged (it might have answered in time); the smallest input
+            # that failed is reported.
+            limit = shrink_time - (time.monotonic() - shrinking_since)
+            if limit <= 0:
+                raise _StopShrinking(smallest, f"shrinking took {shrink_time:g} s, {_SHRINK}")
         try:
-            outcome = server.call(tool.name, arguments)
+            outcome = server.call(tool.name, arguments, limit=limit)
         except ServerError as exc:
             raise _ServerGone(exc, broke_server) from None
+        if (
+            smallest is not None
+            and limit is not None
+            and isinstance(outcome.failure, CallTimeout)
+            and outcome.elapsed >= limit - 0.05
+        ):
+            why = f"shrinking took {shrink_time:g} s, {_SHRINK}; the last attempt was cut short"
+            raise _StopShrinking(smallest, why)
         stats.calls += 1
         stats.last_outcome = outcome
         stats.distinct_inputs.add(repr(arguments))
@@ -290,10 +321,17 @@ def run_contract(
         if finding is None:
             return
         violation = _Violation(outcome, finding)
+        if smallest is None:
+            shrinking_since = time.monotonic()
+        smallest = violation
         if outcome.failure is not None:
             broke_server = violation
             if server.restarts - restarts_at_start >= max_restarts:
-                raise _StopShrinking(violation)
+                why = (
+                    "each attempt needs a server restart and the budget of "
+                    f"{max_restarts} restarts per tool, --mcp-max-restarts, is spent"
+                )
+                raise _StopShrinking(violation, why)
         raise violation
 
     call_tool._hypothesis_internal_add_digest = (  # type: ignore[attr-defined]
@@ -314,7 +352,7 @@ def run_contract(
     try:
         test()
     except BaseException as exc:
-        found = _run_failure(server, tool, exc, max_restarts)
+        found = _run_failure(server, tool, exc)
         if found is None:
             raise
         return ContractRun(stats, found)
@@ -336,7 +374,7 @@ def run_contract(
 
 
 def _run_failure(
-    server: ManagedServer, tool: ToolSpec, exc: BaseException, max_restarts: int
+    server: ManagedServer, tool: ToolSpec, exc: BaseException
 ) -> ContractFailure | None:
     """The failure that an exception ending the hypothesis run stands for, or None for one
     that is no verdict on the tool (an interrupt, a bug of ours): that one propagates."""
@@ -352,10 +390,7 @@ def _run_failure(
         case _Violation():
             return _violation_failure(server, tool, exc)
         case _StopShrinking():
-            note = (
-                f"(not shrunk further: each attempt needs a server restart and the budget of "
-                f"{max_restarts} restarts per tool, --mcp-max-restarts, is spent)"
-            )
+            note = f"(not shrunk further: {exc.why})"
             return _violation_failure(server, tool, exc.violation, note=note)
         case _ServerGone(cause=None):
             return server_unavailable(server, tool, exc.error)

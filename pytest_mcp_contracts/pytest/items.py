@@ -413,6 +413,7 @@ class ContractItem(_McpItem):
                 examples=[*self._examples(own.examples), *corners],
                 max_examples=random_share(max_examples, len(corners)),
                 max_restarts=settings.max_restarts,
+                shrink_time=settings.shrink_time,
                 observations=observations,
                 drift_hint=f"if the change is intended, {_accept(self.config)}",
                 warn_only=own.warn_only,

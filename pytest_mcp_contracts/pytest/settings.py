@@ -27,6 +27,7 @@ DEFAULT_MAX_RESULT_BYTES: Final = 64 * 1024 * 1024
 DEFAULT_MAX_RESTARTS: Final = 3
 DEFAULT_SNAPSHOT_DIR: Final = "mcp-contracts"
 DEFAULT_MAX_CALL_TIME: Final = 120.0
+DEFAULT_SHRINK_TIME: Final = 60.0
 # Spelled here as in transport/client.py, so that reading settings imports nothing more.
 DEFAULT_SAMPLING_TEXT: Final = "This is a canned reply from pytest-mcp-contracts."
 ELICITATION_ANSWERS: Final = ("vary", "accept", "decline", "cancel")
@@ -338,6 +339,14 @@ OPTIONS: Final = (
         DEFAULT_MAX_RESTARTS,
     ),
     Option(
+        "--mcp-shrink-time",
+        "mcp_shrink_time",
+        "seconds the contract check may spend making a failing input smaller; then it "
+        f"reports the smallest failing input so far (default {DEFAULT_SHRINK_TIME:g})",
+        "float",
+        DEFAULT_SHRINK_TIME,
+    ),
+    Option(
         "--mcp-snapshot-dir",
         "mcp_snapshot_dir",
         f"folder of the recorded contracts, relative to the rootdir "
@@ -402,6 +411,7 @@ class Settings:
     tools: dict[str, ToolConfig] = field(default_factory=dict)
     coverage: bool = True  # the coverage phase of the contract check (--mcp-coverage)
     max_call_time: float = DEFAULT_MAX_CALL_TIME
+    shrink_time: float = DEFAULT_SHRINK_TIME
     roots: Path | None = None  # None: a fresh empty folder per run
     sampling_text: str = DEFAULT_SAMPLING_TEXT
     elicitation: str = "vary"
@@ -598,6 +608,7 @@ def resolve(
         tools=tools,
         coverage=values["mcp_coverage"] == "on",
         max_call_time=max(values["mcp_max_call_time"], values["mcp_call_timeout"]),
+        shrink_time=values["mcp_shrink_time"],
         roots=_roots(values["mcp_roots"]),
         sampling_text=values["mcp_sampling_text"],
         elicitation=values["mcp_elicitation"],

@@ -229,10 +229,16 @@ class ManagedServer:
         return self._conn.stderr_tail() if self._conn is not None else ""
 
     def call(
-        self, tool_name: str, arguments: dict[str, Any], *, invalid: bool = False
+        self,
+        tool_name: str,
+        arguments: dict[str, Any],
+        *,
+        invalid: bool = False,
+        limit: float | None = None,
     ) -> CallOutcome:
         """Call a tool. ``invalid`` inputs (sent to be refused) are counted apart, so the
-        isError counts keep describing calls with valid inputs."""
+        isError counts keep describing calls with valid inputs. ``limit`` caps the call's
+        time below the usual timeouts (a call that runs into it ends in ``CallTimeout``)."""
         params = {"name": tool_name, "arguments": arguments}
         conn = self.connection()
         outcome = CallOutcome(arguments, conn.request_message("tools/call", params))
@@ -244,8 +250,11 @@ class ManagedServer:
         stderr_mark = conn.stderr_mark()
         started = time.perf_counter()
         try:
+            timeout, max_total = self.call_timeout, self.max_call_time
+            if limit is not None:
+                timeout, max_total = min(timeout, limit), min(max_total or timeout, limit)
             outcome.result = conn.call_tool(
-                params, outcome.client, timeout=self.call_timeout, max_total=self.max_call_time
+                params, outcome.client, timeout=timeout, max_total=max_total
             )
         except RpcError as exc:
             outcome.rpc_error = exc

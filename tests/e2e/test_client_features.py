@@ -81,6 +81,7 @@ def test_without_room_to_stretch_a_slow_call_fails_and_shows_its_progress(
     )
     section = _section(result.stdout.str(), "count_steps")
     assert "within the maximum of 1.5 s (--mcp-max-call-time)" in section, section
+    assert "bound them in the inputSchema (a maximum) or raise --mcp-max-call-time" in section
     assert "what the server asked of the client during this call:" in section
     assert re.search(r"notifications: [1-9] progress, 1 log message\(s\)", section), section
 

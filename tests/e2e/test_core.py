@@ -7,6 +7,7 @@ about the run as a whole."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -188,3 +189,26 @@ def test_a_fixed_seed_makes_the_run_reproducible(run_mcp: RunMcp) -> None:
         return next(line for line in result.stdout.lines if line.startswith("broken-output ("))
 
     assert calls() == calls()
+
+
+def test_shrinking_stops_when_its_time_is_up_and_reports_a_real_failing_input(
+    run_mcp: RunMcp,
+) -> None:
+    # slow(n) never answers for n < 0: each shrinking attempt that hangs costs a call
+    # timeout and a restart. With 1.5 s for shrinking, the report comes soon after the first
+    # hang, with an input that did fail (a negative n), and says why it is not smaller.
+    result = run_mcp(
+        "hang.py",
+        args=(
+            "--mcp-call-timeout=1",
+            "--mcp-shrink-time=1.5",
+            "--mcp-coverage=off",  # its corner n = -1 would fail first, as it is, unshrunk
+            "-k",
+            "slow and contract",
+        ),
+    )
+    text = result.stdout.str()
+    assert "FAILED mcp:hang::slow::contract" in text, text
+    assert "the call did not return: no answer to tools/call within 1 s" in text
+    assert "(not shrunk further: shrinking took 1.5 s, --mcp-shrink-time" in text, text
+    assert re.search(r'smallest input found:\n\s+\{"n": -\d+\}', text), text

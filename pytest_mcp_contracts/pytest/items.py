@@ -39,7 +39,7 @@ from pytest_mcp_contracts.reporting.failure import (
     shown,
 )
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
-from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal
+from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal, task_refusal
 
 
 class McpContractWarning(pytest.PytestWarning):
@@ -195,7 +195,9 @@ class _McpItem(_RendersFailures):
         own = settings.tool(self.surface.name, self.tool.name)
         if own.skip:
             pytest.skip(f"{self.nodeid}: skipped by [tool.mcp-contracts.tools] skip = true")
-        refusal = call_refusal(self.tool.annotations, own.call or settings.call_policy)
+        refusal = call_refusal(
+            self.tool.annotations, own.call or settings.call_policy
+        ) or task_refusal(self.tool.raw, self.surface.capabilities)
         if refusal is not None:
             # Named in the reason: -rs shows where the skip was raised, not which item.
             pytest.skip(f"{self.nodeid}: {refusal}")
@@ -566,7 +568,9 @@ class SequencesItem(_RendersFailures):
             own = settings.tool(surface.name, tool.name)
             if own.skip:
                 return "skipped by [tool.mcp-contracts.tools] skip = true"
-            why = call_refusal(tool.annotations, own.call or settings.call_policy)
+            why = call_refusal(tool.annotations, own.call or settings.call_policy) or task_refusal(
+                tool.raw, surface.capabilities
+            )
             return why.removeprefix("not called: ") if why else None
 
         tools, left_out = sequence_tools(surface.tools, refusal)

@@ -68,6 +68,7 @@ class ServerSurface:
     version: str
     protocol_version: str
     tools: tuple[ToolSpec, ...] = field(default_factory=tuple)
+    capabilities: dict[str, Any] = field(default_factory=dict)  # the server's, as declared
 
 
 def safe_name(text: str, *, limit: int = 64) -> str:
@@ -220,6 +221,7 @@ def build_surface(conn: RpcConnection, raw_tools: list[dict[str, Any]]) -> Serve
         version=str(info.get("version") or ""),
         protocol_version=conn.protocol_version or "",
         tools=tuple(tools),
+        capabilities=conn.capabilities,
     )
 
 

@@ -60,6 +60,26 @@ def call_refusal(annotations: dict[str, Any], policy: str) -> str | None:
     return None
 
 
+def task_refusal(tool: dict[str, Any], capabilities: dict[str, Any]) -> str | None:
+    """Why a tool cannot be called by this client, which does not make task-augmented
+    calls: in protocol 2025-11-25 a tool with ``execution.taskSupport: "required"`` on a
+    server that declares ``tasks.requests.tools.call`` MUST be called as a task, and the
+    server MUST refuse any other call (a refusal is no contract to check)."""
+    execution = tool.get("execution")
+    if not isinstance(execution, dict) or execution.get("taskSupport") != "required":
+        return None
+    tasks = capabilities.get("tasks")
+    requests = tasks.get("requests") if isinstance(tasks, dict) else None
+    calls = requests.get("tools") if isinstance(requests, dict) else None
+    if not isinstance(calls, dict) or "call" not in calls:
+        return None  # the server does not offer tasks: the tool must answer plain calls
+    return (
+        'not called: the tool declares execution.taskSupport: "required", so a client must '
+        "call it as a task (protocol 2025-11-25 tasks), and pytest-mcp-contracts does not "
+        "make task-augmented calls yet. Its schema and drift checks still run"
+    )
+
+
 def open_server(
     target: ServerCommand | ServerUrl | ServerApp,
     *,

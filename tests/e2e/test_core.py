@@ -212,3 +212,15 @@ def test_shrinking_stops_when_its_time_is_up_and_reports_a_real_failing_input(
     assert "the call did not return: no answer to tools/call within 1 s" in text
     assert "(not shrunk further: shrinking took 1.5 s, --mcp-shrink-time" in text, text
     assert re.search(r'smallest input found:\n\s+\{"n": -\d+\}', text), text
+
+
+def test_a_tool_that_must_be_called_as_a_task_is_not_called_and_says_why(
+    run_mcp: RunMcp,
+) -> None:
+    result = run_mcp("task_only.py", args=("-rs",))
+    text = result.stdout.str()
+    result.assert_outcomes(passed=6, skipped=2)
+    for check in ("contract", "rejects_invalid"):
+        assert f"mcp:task-only::research::{check}: not called: the tool declares " in text
+    assert 'execution.taskSupport: "required", so a client must call it as a task' in text
+    assert "task-only (protocol 2025-11-25): 2 tools, 50 calls" in text, text

@@ -10,6 +10,7 @@ does. Options:
 - `strict_lifecycle`: refuse `tools/*` with -32600 until `notifications/initialized`;
 - `validate` (default true): refuse arguments the tool's inputSchema does not allow with
   -32602, as TypeScript-SDK servers of that era do; false hands them to `call` unchecked.
+- `capabilities`: what `initialize` declares (default: tools only).
 
 `call` and `list_page` may also return `Raw(write)` instead of a result: then no response
 is sent, and `write(request_id, out)` puts whatever bytes it likes on the binary stdout
@@ -68,7 +69,9 @@ def invalid_params(tool, arguments):
     return None if error is None else error.message
 
 
-def serve(name, tools, call, *, list_page=None, strict_lifecycle=False, validate=True):
+def serve(
+    name, tools, call, *, list_page=None, strict_lifecycle=False, validate=True, capabilities=None
+):
     """Answer requests until stdin closes; never die on a bad request."""
     state = {"initialized": False}
     by_name = {t.get("name"): t for t in tools if isinstance(t, dict)} if validate else {}
@@ -87,7 +90,7 @@ def serve(name, tools, call, *, list_page=None, strict_lifecycle=False, validate
             requested = params.get("protocolVersion")
             return {
                 "protocolVersion": requested if requested in SUPPORTED else "2025-06-18",
-                "capabilities": {"tools": {}},
+                "capabilities": capabilities or {"tools": {}},
                 "serverInfo": {"name": name, "version": "1.0"},
             }
         if method == "ping":

@@ -21,6 +21,7 @@ Everything else is a refusal. Pure: the text of the result and the call's stderr
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -226,20 +227,26 @@ def judge_error_result(
     """Classify one ``isError: true`` result of a schema-valid input.
 
     ``stderr`` is what the server wrote while this call ran (None: the transport has none).
-    The strings of ``arguments`` are taken out of the text first: a refusal that echoes
-    its input ("unknown sku: 'panic'") must not be judged by what the generator sent.
+    Evidence that lies inside a quote of the input, in the text or on stderr, does not
+    count: a refusal that echoes its input ("unknown sku: 'panic'") must not be judged by
+    what the generator sent (and hypothesis also draws string constants from local code,
+    this package's own evidence patterns included). Evidence around a quoted input still
+    counts, so an input such as "line" cannot hide a real traceback.
     """
+    echo = _Echo(arguments)
     # The evidence is near the start; huge texts are cut.
-    text = _without_echo(result_text(result)[:20_000], arguments)
+    text = result_text(result)[:20_000]
     during = (stderr or "")[-200_000:]
     first = text.strip().splitlines()[0] if text.strip() else ""
-    crash_log = _PY_UNEXPECTED_LOG.search(during)
-    traceback = _traceback_in(during)
+    crash_log = echo.search(_PY_UNEXPECTED_LOG, during)
+    traceback = _traceback_in(during, echo)
     py_generic = re.fullmatch(
         rf"Error executing tool {re.escape(tool_name)}(?:: Error executing tool .*)?", first
-    )
+    ) and not echo.quotes(first)
     for pattern, whose in _OUTPUT_INVALID:
-        if pattern.search(first) or (pattern.pattern[0] != "^" and pattern.search(text)):
+        if echo.search(pattern, first) or (
+            pattern.pattern[0] != "^" and echo.search(pattern, text)
+        ):
             return ErrorVerdict(
                 ErrorClass.OUTPUT_INVALID,
                 f"{whose} wording for an output that breaks the tool's outputSchema",
@@ -261,14 +268,14 @@ def judge_error_result(
             )
         return ErrorVerdict(ErrorClass.UNEXPECTED_EXCEPTION, why, exception=exception)
     for pattern, what in _OTHER_SDK_CRASH:
-        if pattern.search(first):
+        if echo.search(pattern, first):
             return ErrorVerdict(ErrorClass.UNEXPECTED_EXCEPTION, what)
-    in_text = _traceback_in(text)
+    in_text = _traceback_in(text, echo)
     if in_text:
         return ErrorVerdict(
             ErrorClass.UNEXPECTED_EXCEPTION, f"{in_text} in the result text", _exception_in(text)
         )
-    runtime = _RUNTIME_ERRORS.search(text)
+    runtime = echo.search(_RUNTIME_ERRORS, text)
     if runtime:
         return ErrorVerdict(
             ErrorClass.UNEXPECTED_EXCEPTION,
@@ -281,22 +288,63 @@ def judge_error_result(
             f"{traceback} on the server's stderr during the call",
             exception=_exception_in(during),
         )
-    if _ARGUMENTS_REFUSED.search(text):
+    if echo.search(_ARGUMENTS_REFUSED, text):
         return ErrorVerdict(
             ErrorClass.SUSPECT,
             "the server's own argument validation refused an input its inputSchema allows",
         )
-    suggestive = _SUGGESTIVE.search(text)
+    suggestive = echo.search(_SUGGESTIVE, text)
     if suggestive:
         return ErrorVerdict(ErrorClass.SUSPECT, f"the words {suggestive.group(0).strip()!r}")
     return REFUSAL
 
 
-def _without_echo(text: str, arguments: Any) -> str:
-    echoed = sorted(set(_strings(arguments, 0)), key=len, reverse=True)
-    for value in echoed[:200]:
-        text = text.replace(value, "…")
-    return text
+class _Echo:
+    """Where a text quotes the input: its strings as they are, or escaped the way Python's
+    repr, JSON and JavaScript write them (a control character or a quote comes out
+    escaped)."""
+
+    def __init__(self, arguments: Any) -> None:
+        forms = set()
+        for value in _strings(arguments, 0)[:200]:
+            forms |= {
+                value,
+                repr(value)[1:-1],
+                json.dumps(value)[1:-1],
+                json.dumps(value, ensure_ascii=False)[1:-1],
+            }
+        self.forms = [form for form in forms if len(form) >= 3]
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        found: list[tuple[int, int]] = []
+        for form in self.forms:
+            at = text.find(form)
+            while at >= 0 and len(found) < 10_000:
+                found.append((at, at + len(form)))
+                at = text.find(form, at + 1)
+        return found
+
+    def quotes(self, text: str) -> bool:
+        """Whether all of ``text`` but its surrounding blanks lies inside a quote of the
+        input."""
+        stripped = text.strip()
+        if not stripped:
+            return False
+        start = text.index(stripped)
+        end = start + len(stripped)
+        return any(left <= start and end <= right for left, right in self.spans(text))
+
+    def search(self, pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+        """The first match of ``pattern`` in ``text`` that is not inside a quote of the
+        input."""
+        spans = None
+        for match in pattern.finditer(text):
+            if spans is None:
+                spans = self.spans(text) if self.forms else []
+            start, end = match.span()
+            if not any(left <= start and end <= right for left, right in spans):
+                return match
+        return None
 
 
 def _strings(value: Any, depth: int) -> list[str]:
@@ -315,9 +363,9 @@ def _strings(value: Any, depth: int) -> list[str]:
     return []
 
 
-def _traceback_in(text: str) -> str:
+def _traceback_in(text: str, echo: _Echo) -> str:
     for pattern, what in _TRACEBACKS:
-        if pattern.search(text):
+        if echo.search(pattern, text):
             return what
     return ""
 

@@ -28,6 +28,7 @@ class FakeConnection:
         self.command = ServerCommand.parse("python -m demo_server")
         self.server_info: dict[str, Any] = {"name": "demo"}
         self.protocol_version = "2026-07-28"
+        self.capabilities: dict[str, Any] = {"tools": {}}
 
     def request(self, method: str, params: dict[str, Any], *, timeout: float) -> dict[str, Any]:
         cursor = params.get("cursor")

@@ -193,3 +193,40 @@ def test_calls_that_needed_a_url_count_toward_a_barely_exercised_contract() -> N
     (note,) = error_result_notes(tool, stats)
     assert note.startswith("4 of 20 calls returned isError and 15 needed the user to open a URL")
     assert not ContractStats(calls=20, error_results=4, url_required=10).mostly_errors
+
+
+@pytest.mark.parametrize(
+    "quoted",
+    [
+        "unknown sku: 'is not valid JSON\\x1f'",  # Python: repr() escapes the control char
+        'unknown sku: "is not valid JSON\\u001f"',  # JSON.stringify / json.dumps
+        "unknown sku: is not valid JSON\x1f",  # as it is
+    ],
+)
+def test_a_refusal_quoting_its_input_escaped_is_not_judged_by_that_input(quoted: str) -> None:
+    # Found on a correct server: hypothesis drew "is not valid JSON\x1f" (a string it took
+    # from this package's own patterns) and the tool refused it, quoting it with repr().
+    result = {"isError": True, "content": [{"type": "text", "text": quoted}]}
+    verdict = judge_error_result("lookup", result, "", {"sku": "is not valid JSON\x1f"})
+    assert verdict.kind is ErrorClass.REFUSAL, verdict
+
+
+@pytest.mark.parametrize("word", ["line", "File", "Traceback", "lookup", "Error"])
+def test_an_input_that_is_a_word_of_the_evidence_cannot_hide_it(word: str) -> None:
+    # Only evidence inside a quote of the input is discounted, not evidence around it.
+    text = 'Traceback (most recent call last):\n  File "app.py", line 3, in lookup\nKeyError: 3'
+    result = {"isError": True, "content": [{"type": "text", "text": text}]}
+    verdict = judge_error_result("lookup", result, "", {"sku": word})
+    assert verdict.kind is ErrorClass.UNEXPECTED_EXCEPTION, verdict
+    logged = "Tool 'lookup' raised an unexpected exception\n" + text
+    plain = {"isError": True, "content": [{"type": "text", "text": "no such sku"}]}
+    verdict = judge_error_result("lookup", plain, logged, {"sku": word})
+    assert verdict.kind is ErrorClass.UNEXPECTED_EXCEPTION, verdict
+
+
+def test_a_traceback_the_server_logs_as_its_input_is_no_evidence() -> None:
+    # The input itself is a traceback's text, logged on stderr and quoted in the refusal.
+    word = "Traceback (most recent call last):"
+    plain = {"isError": True, "content": [{"type": "text", "text": f"no such sku: {word!r}"}]}
+    verdict = judge_error_result("lookup", plain, f"looking up {word}\n", {"sku": word})
+    assert verdict.kind is ErrorClass.REFUSAL, verdict

@@ -1,8 +1,10 @@
 """The contract check: generate inputs, call the tool, check every result, shrink failures.
 
 Hypothesis drives the loop so that a failure is shrunk to the smallest input that shows it.
-Shrinking a crash or a hang costs a server restart per attempt, so that part is bounded by
-the restart budget: when it is spent we stop and report the smallest failing input so far.
+Shrinking is bounded twice: by time (--mcp-shrink-time; an attempt still running then is
+cut short and not judged), and, since shrinking a crash or a hang costs a server restart per
+attempt, by the restart budget. Either way we stop and report the smallest failing input so
+far.
 """
 
 from __future__ import annotations

@@ -446,10 +446,12 @@ def error_result_notes(tool: ToolSpec, stats: ContractStats) -> list[str]:
             if stats.url_required
             else ""
         )
+        said = " ".join(stats.last_error_text.split())
+        said = f' (the last said: "{said[:150]}{"…" if len(said) > 150 else ""}")' if said else ""
         notes.append(
             f"{stats.error_results} of {stats.calls} calls returned isError{url}, so the "
             "output contract was barely exercised; give it realistic inputs (examples or "
-            "pytest_mcp_tool_strategy) or check why it refuses them"
+            f"pytest_mcp_tool_strategy) or check why it refuses them{said}"
         )
     return notes
 

@@ -167,6 +167,7 @@ def test_error_results_are_counted_and_a_barely_exercised_tool_warns(run_mcp: Ru
             "always-error (protocol *): 2 tools, 40 calls, 20 returned isError",
         ]
     )
+    assert 'refuses them (the last said: "no record with id ' in result.stdout.str()
 
 
 def test_one_server_process_per_run_and_it_is_gone_afterwards(

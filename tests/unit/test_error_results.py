@@ -230,3 +230,18 @@ def test_a_traceback_the_server_logs_as_its_input_is_no_evidence() -> None:
     plain = {"isError": True, "content": [{"type": "text", "text": f"no such sku: {word!r}"}]}
     verdict = judge_error_result("lookup", plain, f"looking up {word}\n", {"sku": word})
     assert verdict.kind is ErrorClass.REFUSAL, verdict
+
+
+def test_a_barely_exercised_contract_says_what_the_tool_said_last() -> None:
+    from pytest_mcp_contracts.checks.contract import ContractStats, error_result_notes
+    from pytest_mcp_contracts.transport.discover import ToolSpec
+
+    schema = {"type": "object", "properties": {"repo_path": {"type": "string"}}}
+    tool = ToolSpec("git_status", "git_status", {"name": "git_status", "inputSchema": schema})
+    refusal = "Repository path 'x' is outside\n  the allowed repository '/srv/repo'" + "!" * 200
+    stats = ContractStats(calls=50, error_results=50, last_error_text=refusal)
+    (note,) = error_result_notes(tool, stats)
+    assert note.startswith("50 of 50 calls returned isError, so the output contract was barely")
+    # On one line (the warning is one), cut at 150 characters.
+    assert "(the last said: \"Repository path 'x' is outside the allowed repository" in note
+    assert note.endswith('!…")'), note

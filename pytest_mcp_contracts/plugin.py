@@ -42,6 +42,7 @@ class RunRecord:
         self.handed_over: dict[str, Any] = {}  # by worker id: the contracts it did not write
         self.merged_facts: dict[str, Any] | None = None  # on an xdist controller, at the end
         self.lost_workers = 0
+        self.partial = False  # on an xdist controller: some worker's results never arrived
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if not report.nodeid.startswith("mcp:"):
@@ -194,6 +195,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         )
     if RUN_RECORD_KEY in session.config.stash:
         _finish_run_report(session.config, int(exitstatus))
+        if session.config.stash[RUN_RECORD_KEY].partial and exitstatus == pytest.ExitCode.OK:
+            # Calls, counts and contracts of a worker are lost: a green run would hide that.
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def _finish_run_report(config: pytest.Config, exit_status: int) -> None:
@@ -213,12 +217,13 @@ def _finish_run_report(config: pytest.Config, exit_status: int) -> None:
     )
     workeroutput = getattr(config, "workeroutput", None)
     if workeroutput is not None:
-        workeroutput[WORKER_OUTPUT_KEY] = facts
+        workeroutput[WORKER_OUTPUT_KEY] = runreport.for_the_wire(facts)
         return
     partial = False
     if config.pluginmanager.hasplugin("dsession"):  # the xdist controller runs no server
         facts = runreport.merge_facts([record.worker_facts[w] for w in sorted(record.worker_facts)])
         partial = record.lost_workers > 0 or not record.worker_facts
+        record.partial = partial
         recorder = config.stash.get(RECORDER_KEY, None)
         if recorder is not None:  # the controller wrote the contracts the workers handed over
             own = runreport.server_facts([], recorder, {}, config.rootpath)["snapshots"]
@@ -258,12 +263,14 @@ def pytest_terminal_summary(
     servers = terminalreporter.config.stash.get(SERVERS_KEY, [])
     record = terminalreporter.config.stash.get(RUN_RECORD_KEY, None)
     if not servers and record is not None and record.merged_facts is not None:
-        from pytest_mcp_contracts.reporting.summary import workers_summary_lines
+        from pytest_mcp_contracts.reporting.summary import lost_workers_lines, workers_summary_lines
 
         terminalreporter.section("MCP contracts")
         recorder = terminalreporter.config.stash[RECORDER_KEY]
         for line in workers_summary_lines(record.merged_facts, recorder):
             terminalreporter.write_line(line)
+        for line in lost_workers_lines(record.lost_workers if record.worker_facts else None):
+            terminalreporter.write_line(line, red=True, bold=True)
         return
     if not servers:
         return

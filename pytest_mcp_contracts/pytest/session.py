@@ -19,6 +19,7 @@ from pytest_mcp_contracts.pytest.items import (
 )
 from pytest_mcp_contracts.pytest.keys import HAND_OVER_KEY
 from pytest_mcp_contracts.pytest.settings import Settings, SettingsError, unknown_tool_tables
+from pytest_mcp_contracts.reporting.runreport import for_the_wire
 from pytest_mcp_contracts.transport.client import Client, ClientSettings
 from pytest_mcp_contracts.transport.discover import ServerSurface, safe_name
 from pytest_mcp_contracts.transport.jsonrpc import ServerError
@@ -139,7 +140,7 @@ def finish_recording(
     if settings.export_dir is not None:
         recorder.exported = export_proposals(recorder, settings.export_dir)
     if workeroutput is not None:
-        workeroutput[HAND_OVER_KEY] = recorder.hand_over(listed)
+        workeroutput[HAND_OVER_KEY] = for_the_wire(recorder.hand_over(listed), "contracts")
         return
     for handed in handed_over or []:
         for server, tools in recorder.take_over(handed).items():

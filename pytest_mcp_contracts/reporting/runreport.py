@@ -101,7 +101,7 @@ def server_facts(
                     "real_results": server.real_results.get(tool.name, 0),
                     "client_requests": _counts(server.client_requests.get(tool.name)),
                     "invalid_calls": server.invalid_calls.get(tool.name, 0),
-                    "error_classes": dict(sorted(server.error_classes[tool.name].items())),
+                    "error_classes": _counts(server.error_classes.get(tool.name)),
                     "coercions_accepted": server.coercions_accepted.get(tool.name, 0),
                     "protocol_refusals": server.protocol_refusals.get(tool.name, 0),
                     "input_coverage": server.input_coverage.get(tool.name),
@@ -487,5 +487,36 @@ def _coverage_summary(document: Mapping[str, Any]) -> list[str]:
 
 
 def _counts(counter: Counter[str] | None) -> dict[str, int]:
-    """A counter as sorted JSON, without the zero counts ``Counter.update`` leaves."""
-    return {key: n for key, n in sorted((counter or Counter()).items()) if n}
+    """A counter as sorted JSON, without the zero counts ``Counter.update`` leaves. Keys are
+    plain ``str``: a ``StrEnum`` key (an isError class) is JSON-able but not something
+    execnet can carry from an xdist worker."""
+    return {str(key): n for key, n in sorted((counter or Counter()).items()) if n}
+
+
+# What execnet (pytest-xdist's channel) can carry: builtins only, no subclasses of them.
+_WIRE_SCALARS: Final = (bool, str, int, float, bytes, type(None))  # bool before int
+
+
+def for_the_wire(value: Any, where: str = "facts") -> Any:
+    """``value`` as builtins that an xdist worker can send to its controller.
+
+    A ``str`` or ``int`` subclass (an enum) becomes its plain value, a tuple a list; anything
+    else is a bug in what this process collected, named with its path, so that it fails here,
+    in the worker's own report, and not as a silent ``DumpError`` that drops the worker's
+    results (which happened with isError classes as ``StrEnum`` keys)."""
+    if isinstance(value, dict):
+        return {for_the_wire(k, where): for_the_wire(v, f"{where}.{k}") for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value) if isinstance(value, set | frozenset) else value
+        return [for_the_wire(v, f"{where}[{i}]") for i, v in enumerate(items)]
+    if value is None or type(value) in _WIRE_SCALARS:
+        return value
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    raise TypeError(f"{where}: {type(value).__name__} cannot be sent from an xdist worker")

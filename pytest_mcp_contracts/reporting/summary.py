@@ -108,6 +108,21 @@ def workers_summary_lines(facts: dict[str, Any], recorder: Recorder) -> list[str
     return lines + _written_lines(recorder)
 
 
+def lost_workers_lines(lost: int | None) -> list[str]:
+    """What an xdist controller says when a worker ended without sending its results (``None``:
+    none of them did). The run then fails: its calls, counts and contracts are incomplete."""
+    if lost == 0:
+        return []
+    who = "no xdist worker" if lost is None else f"{lost} xdist worker(s) ended without"
+    verb = " sent" if lost is None else " sending"
+    return [
+        f"{who}{verb} its MCP results (a worker crashed, or failed to send them: see the "
+        "errors above): calls, isError classes, coverage and contracts of the items it ran "
+        "are missing from this summary, the run report (partial) and the snapshot files, so "
+        "the run fails. Run without -n to see everything."
+    ]
+
+
 def _contract_lines(
     server: ManagedServer, recorder: Recorder, command: str, verbose: bool
 ) -> list[str]:

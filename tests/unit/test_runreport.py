@@ -475,3 +475,21 @@ def test_step_summary_has_a_row_per_server_and_the_failing_checks() -> None:
         "failure) and 1 more" in lines
     )
     assert text.endswith("\n")
+
+
+def test_facts_for_the_wire_are_builtins_only() -> None:
+    """execnet carries builtins only: a StrEnum key once made every worker's results
+    unsendable. Enums become their values, tuples and sets lists; anything else is named."""
+    from enum import StrEnum
+
+    from pytest_mcp_contracts.reporting.runreport import for_the_wire
+
+    class Kind(StrEnum):
+        REFUSAL = "refusal"
+
+    wired = for_the_wire({"classes": {Kind.REFUSAL: 3}, "stdout": (2, ["a"]), "ok": True})
+    assert wired == {"classes": {"refusal": 3}, "stdout": [2, ["a"]], "ok": True}
+    key = next(iter(wired["classes"]))
+    assert type(key) is str and wired["ok"] is True
+    with pytest.raises(TypeError, match=r"facts\.servers\[0\]: object cannot be sent"):
+        for_the_wire({"servers": [object()]})

@@ -741,6 +741,60 @@ def measure_coverage(bench: Bench) -> list[Figure]:
     return [*figures, per_call]
 
 
+LOOKUPS = ("get", "rename")  # the store's tools that need an id a create made
+
+
+def sequences_run(bench: Bench, extra: Sequence[str]) -> tuple[Run, dict[str, Any]]:
+    """One whole run of the `store` server with defaults (plus ``extra``)."""
+    label = "".join(arg.strip("-").replace("=", "-") for arg in extra) or "default"
+    project = bench.project(f"store-{label}")
+    args = [
+        f"--mcp-server={server_command('store.py')}",
+        "--mcp-report=report.json",
+        "--hypothesis-seed=1",
+        "-p",
+        "no:randomly",
+        "-q",
+        *extra,
+    ]
+    run = bench.pytest(args, project)
+    return run, read_report(project / "report.json", run)["servers"][0]
+
+
+def measure_sequences(bench: Bench) -> list[Figure]:
+    """What the sequences check, on by default, costs on a fast server whose lookups need ids
+    only a create makes: a whole run with defaults vs the same run with --mcp-sequences=off,
+    and the real results (calls without isError) it gains for those lookups."""
+    sequences_run(bench, [])  # warm-up: bytecode, hypothesis caches
+    runs: dict[str, list[tuple[Run, dict[str, Any]]]] = {"on": [], "off": []}
+    for index in range(bench.sizes.repeat):
+        for side in ("on", "off") if index % 2 == 0 else ("off", "on"):
+            runs[side].append(sequences_run(bench, [] if side == "on" else ["--mcp-sequences=off"]))
+
+    def real(server: dict[str, Any]) -> int:
+        return sum(t.get("real_results", 0) for t in server["tools"] if t["name"] in LOOKUPS)
+
+    whole = Figure(
+        "sequences_whole_run",
+        "sequences: whole run, defaults vs --mcp-sequences=off",
+        "s",
+        measured=median([run.seconds for run, _ in runs["on"]]),
+        baseline=median([run.seconds for run, _ in runs["off"]]),
+    )
+    gained = Figure(
+        "sequences_real_results",
+        "  real results of get + rename, defaults vs off",
+        "calls",
+        measured=median([real(server) for _, server in runs["on"]]),
+        baseline=median([real(server) for _, server in runs["off"]]),
+    )
+    whole.details = {
+        side: [{"seconds": r.seconds, "calls": s["calls"]} for r, s in found]
+        for side, found in runs.items()
+    }
+    return [whole, gained]
+
+
 MEASUREMENTS: list[tuple[str, str, Callable[[Bench], list[Figure]]]] = [
     ("load", "plugin load when unused", measure_load),
     ("calls", "per-call cost", measure_calls),
@@ -748,6 +802,7 @@ MEASUREMENTS: list[tuple[str, str, Callable[[Bench], list[Figure]]]] = [
     ("scale", "scale with pytest-xdist", measure_scale),
     ("memory", "memory", measure_memory),
     ("coverage", "the coverage phase", measure_coverage),
+    ("sequences", "sequences on by default", measure_sequences),
 ]
 
 
@@ -758,6 +813,8 @@ def number(value: float | None, unit: str) -> str:
         return f"{value:.2f} s"
     if unit in ("ms", "MB"):
         return f"{value:.1f} {unit}"
+    if unit == "calls":
+        return f"{value:.0f} calls"
     return f"{value:.2f} {unit}"
 
 

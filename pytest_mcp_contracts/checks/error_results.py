@@ -14,9 +14,12 @@ What tells them apart is evidence, sorted here into two grades:
   error", ``ValueError: ...``), and an SDK's argument validation refusing an input the
   inputSchema allows (the schema and the validation disagree). Counted and named in a warning.
 
-Everything else is a refusal. Pure: the text of the result and the call's stderr go in, a
-``ErrorVerdict`` comes out. The SDK wordings were read from their sources; the README's
-"How isError results are judged" lists them.
+Everything else is a refusal. The same evidence in a result *without* ``isError`` (a server
+that caught its own exception and returned the message) makes it an ``error-as-result``,
+which fails like a crash; refusal-like words there make it a ``disguised-refusal``, counted
+apart from real results (``judge_success_result``). Pure: the text of the result and the
+call's stderr go in, a ``ErrorVerdict`` comes out. The SDK wordings were read from their
+sources; the README's "How isError results are judged" lists them.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
+from pytest_mcp_contracts.checks.classify import parse_json_text
+
 
 class ErrorClass(StrEnum):
     """The values are what settings (``warn_only``), messages and the run report use."""
@@ -37,6 +42,9 @@ class ErrorClass(StrEnum):
     ALWAYS_ERROR = "always-error"  # a tool without input properties that only fails
     SUSPECT = "suspect"
     REFUSAL = "refusal"
+    # Results without isError whose text says they are not results (judge_success_result)
+    ERROR_AS_RESULT = "error-as-result"
+    DISGUISED_REFUSAL = "disguised-refusal"
 
 
 # The classes that fail an item; each can be made a warning per tool.
@@ -44,6 +52,7 @@ FAILING_CLASSES: Final = (
     ErrorClass.OUTPUT_INVALID,
     ErrorClass.UNEXPECTED_EXCEPTION,
     ErrorClass.ALWAYS_ERROR,
+    ErrorClass.ERROR_AS_RESULT,
 )
 
 
@@ -297,6 +306,108 @@ def judge_error_result(
     if suggestive:
         return ErrorVerdict(ErrorClass.SUSPECT, f"the words {suggestive.group(0).strip()!r}")
     return REFUSAL
+
+
+# -- results without isError ---------------------------------------------------------------
+# Many servers catch their own exceptions and return the message as an ordinary result. Only
+# the lead of such a text is judged (its first line; all of it when it is short): a document
+# that mentions an error in its body is content. Tuned on office-word-mcp-server,
+# mcp-server-git, mcp-server-time, server-everything and server-memory, whose correct
+# answers none of these match.
+_SHORT: Final = 400
+# Words a refusal starts with.
+_REFUSAL_LEAD: Final = re.compile(
+    r"^[^\w'\"]{0,4}(?:"
+    r"(?:fatal |internal |unexpected )?(?:error|exception)\s*[:!\-\u2014\[(]"
+    r"|(?:an? )?(?:\w+ )?error (?:occurred|was raised|while|when|during|in|executing|calling|"
+    r"running|reading|writing|getting|creating|updating|deleting|processing|loading|parsing|"
+    r"opening|saving|adding|fetching|retrieving)\b"
+    r"|failed\b|failure\s*[:!]|unable to\b|could ?n[o']t\b|can ?n[o']t\b|can't\b"
+    r"|invalid\b|unsupported\b|no such\b|not (?:found|allowed|permitted|supported|authori[sz]ed)\b"
+    r"|unknown \w+(?: \w+)?\s*[:'\"`]"
+    r"|missing (?:required )?(?:\w+ )?(?:argument|parameter|field|value)"
+    r"|(?:access|permission) denied\b"
+    r")",
+    re.I,
+)
+# Words a short refusal has anywhere in its lead ("Document x.docx does not exist").
+_REFUSAL_WORDS: Final = re.compile(
+    r"\b(?:does ?n[o']t|did ?n[o']t|no longer) exists?\b|\bnot found\b|\bno such (?:\w+ )?\w+"
+    r"|\b(?:access|permission) denied\b|\boutside (?:of )?(?:the )?allowed\b"
+    r"|\b(?:is|are) not (?:allowed|permitted|supported|a valid)\b|\bfailed to\b"
+    r"|\bunable to\b|\bcould ?n[o']t (?:be )?\w+",
+    re.I,
+)
+# A JSON text or structured result that says it is an error: {"error": "..."},
+# {"success": false, ...}, {"status": "error", ...}.
+_ERROR_KEYS: Final = ("error", "Error", "errorMessage", "error_message")
+
+
+def judge_success_result(
+    result: Mapping[str, Any], arguments: Any = None, *, declared: bool = False
+) -> ErrorVerdict | None:
+    """Judge a result without ``isError`` by its text: None for a real result, else
+    ``error-as-result`` (a crash's evidence: a traceback, a runtime's own error words) or
+    ``disguised-refusal`` (refusal-like words: the tool said no without saying isError).
+
+    ``declared``: the tool declares an outputSchema; its structured content, when present,
+    is the result whatever the text says (check_result validates it). Evidence inside a
+    quote of the input does not count, as for isError results.
+    """
+    if declared and result.get("structuredContent") is not None:
+        return None
+    text = result_text(result)[:20_000].strip()
+    said = _said_in_json(text)
+    if said is not None:
+        text = said
+    elif parse_json_text(text) is not None:
+        return None  # JSON data is content, whatever words its values hold
+    if not text:
+        return None
+    echo = _Echo(arguments)
+    lead = text.splitlines()[0].strip()[:500]
+    short = len(text) <= _SHORT
+    judged = text if short else lead
+    refusal = echo.search(_REFUSAL_LEAD, lead) or (
+        echo.search(_REFUSAL_WORDS, judged) if short else None
+    )
+    head = "\n".join(text.splitlines()[: 50 if refusal or said is not None else 3])
+    stack = _traceback_in(head, echo)
+    if stack:
+        return ErrorVerdict(
+            ErrorClass.ERROR_AS_RESULT, f"{stack} in the result text", _exception_in(head)
+        )
+    # A runtime's words past the lead count only in a short refusal: a commit message or a
+    # search hit that quotes an exception is content.
+    runtime = echo.search(_RUNTIME_ERRORS, judged if refusal else lead)
+    if runtime:
+        return ErrorVerdict(
+            ErrorClass.ERROR_AS_RESULT,
+            f"a language runtime's own error message ({runtime.group(0).strip()!r})",
+            exception=lead[:300],
+        )
+    if said is not None:
+        return ErrorVerdict(ErrorClass.DISGUISED_REFUSAL, "a JSON text that says it is an error")
+    if refusal:
+        return ErrorVerdict(ErrorClass.DISGUISED_REFUSAL, f"the words {refusal.group(0).strip()!r}")
+    return None
+
+
+def _said_in_json(text: str) -> str | None:
+    """The message of a JSON text that says it is an error, else None."""
+    value = parse_json_text(text)
+    if not isinstance(value, dict):
+        return None
+    for key in _ERROR_KEYS:
+        message = value.get(key)
+        if isinstance(message, dict):
+            message = message.get("message")
+        if isinstance(message, str) and message.strip():
+            return message.strip()
+    if value.get("success") is False or value.get("status") in ("error", "failed", "failure"):
+        message = value.get("message")
+        return message.strip() if isinstance(message, str) and message.strip() else text
+    return None
 
 
 class _Echo:

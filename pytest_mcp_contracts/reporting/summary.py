@@ -170,8 +170,13 @@ def _answers(server: ManagedServer, tool: str) -> str:
     classes = server.error_classes.get(tool)
     if classes:
         parts.append("isError: " + ", ".join(f"{n} {k}" for k, n in sorted(classes.items())))
-    if server.tool_error_results[tool]:
-        # Said where calls came back isError: how often the output contract was exercised.
+    disguised = server.disguised_errors.get(tool)
+    if disguised:
+        parts.append(
+            "without isError: " + ", ".join(f"{n} {k}" for k, n in sorted(disguised.items()))
+        )
+    if server.tool_error_results[tool] or disguised:
+        # Said where calls came back as errors: how often the output contract was exercised.
         parts.append(
             f"real results: {server.real_results[tool]} of {server.tool_calls[tool]} calls"
         )

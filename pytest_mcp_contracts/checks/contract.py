@@ -213,7 +213,7 @@ def wrapped_failure_finding(verdict: ErrorVerdict, text: str) -> Finding:
     else:
         message = "the tool raised an unexpected exception (the server answered isError)"
         details = []
-    if verdict.exception:
+    if verdict.exception and verdict.exception != said:
         details.append(f"exception: {verdict.exception}")
     label = "text" if verdict.kind is ErrorClass.ERROR_AS_RESULT else "isError text"
     details += [f"{label}: {said}", f"evidence: {verdict.evidence}"]
@@ -345,7 +345,9 @@ def run_contract(
                 stats.count(verdict, result_text(outcome.result), is_error=False)
                 server.count_disguised(tool.name, verdict.kind)
         finding = judge(tool, outcome, protocol, verdict, warn_only)
-        if finding is None and observations is not None and outcome.result is not None:
+        # A disguised refusal is no output: learning its shape would make real ones drift.
+        learn = verdict is None or outcome.is_error_result
+        if finding is None and learn and observations is not None and outcome.result is not None:
             finding = _drift_finding(observations.observe(arguments, outcome.result), drift_hint)
         if finding is None:
             return

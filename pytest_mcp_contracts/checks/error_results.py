@@ -351,10 +351,13 @@ def judge_success_result(
     ``disguised-refusal`` (refusal-like words: the tool said no without saying isError).
 
     ``declared``: the tool declares an outputSchema; its structured content, when present,
-    is the result whatever the text says (check_result validates it). Evidence inside a
-    quote of the input does not count, as for isError results.
+    is the result whatever the text says (check_result validates it), unless it is only a
+    string in a wrapper: ``{"result": "Error: ..."}`` is how the Python SDK sends any tool
+    annotated ``-> str``. Evidence inside a quote of the input does not count, as for
+    isError results.
     """
-    if declared and result.get("structuredContent") is not None:
+    structured = result.get("structuredContent")
+    if declared and structured is not None and not _wrapped_string(structured):
         return None
     text = result_text(result)[:20_000].strip()
     said = _said_in_json(text)
@@ -391,6 +394,14 @@ def judge_success_result(
     if refusal:
         return ErrorVerdict(ErrorClass.DISGUISED_REFUSAL, f"the words {refusal.group(0).strip()!r}")
     return None
+
+
+def _wrapped_string(structured: Any) -> bool:
+    return (
+        isinstance(structured, dict)
+        and len(structured) == 1
+        and isinstance(next(iter(structured.values())), str)
+    )
 
 
 def _said_in_json(text: str) -> str | None:

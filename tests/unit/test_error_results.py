@@ -318,9 +318,13 @@ def test_correct_prose_and_data_are_real_results(text: str) -> None:
 def test_validated_structured_content_is_a_result_whatever_its_text_says() -> None:
     from pytest_mcp_contracts.checks.error_results import judge_success_result
 
-    result = _ok("Error: not found", structuredContent={"status": "not found"})
+    result = _ok("Error: not found", structuredContent={"status": "not found", "n": 0})
     assert judge_success_result(result, {}, declared=True) is None
     verdict = judge_success_result(result, {}, declared=False)
+    assert verdict is not None and verdict.kind is ErrorClass.DISGUISED_REFUSAL
+    # MCPServer sends a tool annotated -> str as {"result": "..."}: that string is the text.
+    wrapped = _ok("Error: not found", structuredContent={"result": "Error: not found"})
+    verdict = judge_success_result(wrapped, {}, declared=True)
     assert verdict is not None and verdict.kind is ErrorClass.DISGUISED_REFUSAL
 
 

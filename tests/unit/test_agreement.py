@@ -1,0 +1,95 @@
+"""Text that contradicts structuredContent (checks/agreement), and the shapes that agree."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from pytest_mcp_contracts.checks.agreement import same, text_contradiction
+from pytest_mcp_contracts.checks.result import check_result
+from pytest_mcp_contracts.transport.discover import ToolSpec
+
+
+def _result(structured: Any, *texts: str) -> dict[str, Any]:
+    return {
+        "content": [{"type": "text", "text": text} for text in texts],
+        "structuredContent": structured,
+    }
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        _result({"total": 252.5}, json.dumps({"total": 252.5}, indent=2)),
+        _result({"total": 1}, '{"total": 1.0}'),  # the same JSON number
+        _result({"result": 42}, "42"),  # MCPServer: a scalar, bare in the text
+        _result({"result": "ok"}, "ok"),
+        _result({"result": [{"a": 1}, {"a": 2}]}, '{"a": 1}', '{"a": 2}'),  # one block per item
+        _result({"result": [{"a": 1}]}, '{"a": 1}'),
+        _result({"result": ["x", "{y"]}, "x", "{y"),  # strings without JSON quotes
+        _result({"entities": [{"n": "A"}]}, '[{"n": "A"}]'),  # a bare array beside its key
+        _result({"total": 2}, "Total: 2 items"),  # prose is not compared
+        _result({"total": 2}, "Here it is:", '{"total": 2}'),
+        _result({"total": 2}, '{"total": 2}', '{"meta": "extra"}'),  # one block mirrors it
+        _result({"total": 2}),
+        {"content": [{"type": "text", "text": '{"a": 1}'}]},  # no structured content
+    ],
+)
+def test_shapes_that_agree(result: dict[str, Any]) -> None:
+    assert text_contradiction(result) is None
+
+
+def test_the_sdk_coercion_case_names_the_path_and_both_values() -> None:
+    # Python mcp 2.3: a tool annotated -> Quote returned {"total": "252.50"}; the SDK coerced
+    # the structured content and wrote the raw value into the text.
+    result = _result({"quantity": 101, "total": 252.5}, '{"quantity": 101, "total": "252.50"}')
+    found = text_contradiction(result)
+    assert found is not None
+    assert found[1] == ['$.total: the text has "252.50" (string), structuredContent 252.5 (number)']
+
+
+def test_missing_and_extra_keys_and_lengths_are_named() -> None:
+    result = _result({"a": 1, "b": [1, 2], "c": True}, '{"a": 1, "b": [1], "d": 0, "c": 1}')
+    found = text_contradiction(result)
+    assert found is not None
+    assert found[1] == [
+        "$.b: the text has 1 items, structuredContent 2",
+        "$.d: only in the text (0)",
+        "$.c: the text has 1 (number), structuredContent true (boolean)",
+    ]
+    missing = text_contradiction(_result({"a": 1, "note": "x"}, '{"a": 1}'))
+    assert missing is not None
+    assert missing[1] == ['$.note: missing from the text (structuredContent has "x")']
+
+
+def test_the_closest_reading_is_reported() -> None:
+    # {"result": [...]} against a bare array in the text: compared with the inner list.
+    found = text_contradiction(_result({"result": [1, 2]}, "[1, 3]"))
+    assert found is not None
+    assert found[1] == ["$[1]: the text has 3 (number), structuredContent 2 (number)"]
+
+
+def test_json_equality_is_not_python_equality() -> None:
+    assert same(1, 1.0) and same({"a": [1.5]}, {"a": [1.5]})
+    assert not same(True, 1) and not same(0, False) and not same(None, 0)
+
+
+def test_check_result_fails_a_contradiction_with_the_outputschema_errors() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"total": {"type": "number"}},
+        "required": ["total"],
+    }
+    raw = {"name": "quote", "inputSchema": {"type": "object"}, "outputSchema": schema}
+    tool = ToolSpec("quote", "quote", raw)
+    result = _result({"total": 252.5}, '{"total": "252.50"}')
+    (finding,) = check_result(tool, result, protocol_version="2025-11-25")
+    assert finding.message.startswith("the text content contradicts structuredContent")
+    assert finding.details[0] == (
+        '$.total: the text has "252.50" (string), structuredContent 252.5 (number)'
+    )
+    assert "  $.total: '252.50' is not of type 'number'" in finding.details
+    agreeing = _result({"total": 252.5}, '{"total": 252.50}')
+    assert check_result(tool, agreeing, protocol_version="2025-11-25") == []

@@ -359,12 +359,14 @@ def judge_success_result(
     structured = result.get("structuredContent")
     if declared and structured is not None and not _wrapped_string(structured):
         return None
-    text = result_text(result)[:20_000].strip()
-    said = _said_in_json(text)
+    text = result_text(result)
+    data = parse_json_text(text)
+    said = _said_in_json(data)
     if said is not None:
-        text = said
-    elif parse_json_text(text) is not None:
+        text = said if said else text
+    elif data is not None:
         return None  # JSON data is content, whatever words its values hold
+    text = text[:20_000].strip()
     if not text:
         return None
     echo = _Echo(arguments)
@@ -404,9 +406,9 @@ def _wrapped_string(structured: Any) -> bool:
     )
 
 
-def _said_in_json(text: str) -> str | None:
-    """The message of a JSON text that says it is an error, else None."""
-    value = parse_json_text(text)
+def _said_in_json(value: object) -> str | None:
+    """The message of a JSON value that says it is an error ("" when it has none), else
+    None."""
     if not isinstance(value, dict):
         return None
     for key in _ERROR_KEYS:
@@ -417,7 +419,7 @@ def _said_in_json(text: str) -> str | None:
             return message.strip()
     if value.get("success") is False or value.get("status") in ("error", "failed", "failure"):
         message = value.get("message")
-        return message.strip() if isinstance(message, str) and message.strip() else text
+        return message.strip() if isinstance(message, str) else ""
     return None
 
 

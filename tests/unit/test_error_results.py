@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pytest_mcp_contracts.checks.error_results import ErrorClass, judge_error_result
@@ -357,3 +359,12 @@ def test_disguised_refusals_feed_the_barely_exercised_warning() -> None:
     ), note
     assert '(the last said: "Document x.docx does not exist")' in note
     assert "17 disguised-refusal" in stats.summary()
+
+
+def test_large_json_data_is_content_whatever_its_first_values_say() -> None:
+    from pytest_mcp_contracts.checks.error_results import judge_success_result
+
+    rows = [{"log": "'NoneType' object has no attribute 'strip'", "n": n} for n in range(2000)]
+    assert judge_success_result(_ok(json.dumps(rows)), {}) is None
+    verdict = judge_success_result(_ok('{"success": false}'), {})
+    assert verdict is not None and verdict.kind is ErrorClass.DISGUISED_REFUSAL

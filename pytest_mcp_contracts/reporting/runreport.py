@@ -102,7 +102,7 @@ def server_facts(
                     "client_requests": _counts(server.client_requests.get(tool.name)),
                     "invalid_calls": server.invalid_calls.get(tool.name, 0),
                     "error_classes": dict(sorted(server.error_classes[tool.name].items())),
-                    "disguised_errors": dict(sorted(server.disguised_errors[tool.name].items())),
+                    "disguised_errors": _counts(server.disguised_errors.get(tool.name)),
                     "coercions_accepted": server.coercions_accepted.get(tool.name, 0),
                     "protocol_refusals": server.protocol_refusals.get(tool.name, 0),
                     "input_coverage": server.input_coverage.get(tool.name),

@@ -326,7 +326,7 @@ class ManagedServer:
         """A result ``call`` counted as real that the checks found to be an error without
         isError (a refusal's or a caught exception's text): it is no real result."""
         self.real_results[tool_name] -= 1
-        self.disguised_errors[tool_name][kind] += 1
+        self.disguised_errors[tool_name][str(kind)] += 1  # a plain str: xdist sends it on
 
     def relist(self, timeout: float) -> None:
         """Read the tool list again (at the end of the run) and note how it differs from the

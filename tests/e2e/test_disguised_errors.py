@@ -49,6 +49,12 @@ def test_errors_as_results_fail_and_disguised_refusals_are_counted_apart(
     result.stdout.fnmatch_lines(
         ["*document_text: unknown;*without isError: * disguised-refusal; real results: * of 50*"]
     )
+    result.stdout.fnmatch_lines(
+        [
+            "disguised (protocol *): 4 tools, * calls, 0 returned isError, * returned an error "
+            "without isError"
+        ]
+    )
     tools = {
         tool["name"]: tool
         for tool in json.loads((pytester.path / "report.json").read_text())["servers"][0]["tools"]
@@ -92,6 +98,8 @@ def test_the_correct_server_passes_on_several_seeds_in_ci_and_under_xdist(
     runs.append(run_mcp("disguised.py"))
     runs.append(run_mcp("disguised.py", args=("--hypothesis-seed=7",)))
     runs.append(run_mcp("disguised.py", args=("-n", "2", "--hypothesis-seed=3")))
+    # The xdist controller sums the workers' counts into the same line.
+    runs[-1].stdout.fnmatch_lines(["*, * returned an error without isError (all workers)"])
     for result in runs:
         result.assert_outcomes(passed=16)
         # The lookup still refuses every file it is sent: a warning, not a failure.

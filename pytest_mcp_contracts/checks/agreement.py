@@ -30,6 +30,7 @@ from pytest_mcp_contracts.schema.paths import child_path
 from pytest_mcp_contracts.text import json_text
 
 MAX_PATHS: Final = 10
+_MAX_DEPTH: Final = 50
 
 
 def text_contradiction(result: Mapping[str, Any]) -> tuple[Any, list[str]] | None:
@@ -95,8 +96,13 @@ def _shown(value: Any) -> str:
 def _diff(text: Any, structured: Any, path: str, found: list[str], limit: int, depth: int) -> None:
     if len(found) >= limit:
         return
+    if depth > _MAX_DEPTH:
+        # Too deep to walk (a hostile server can nest for ever): compared as serialized.
+        if _serialized(text) != _serialized(structured):
+            found.append(f"{path}: differs below this point (nested too deep to show where)")
+        return
     kind = _kind(text)
-    if kind != _kind(structured) or depth > 50:
+    if kind != _kind(structured):
         found.append(f"{path}: the text has {_shown(text)}, structuredContent {_shown(structured)}")
     elif kind == "object":
         for key in [*text, *(k for k in structured if k not in text)]:
@@ -122,6 +128,13 @@ def _diff(text: Any, structured: Any, path: str, found: list[str], limit: int, d
             _diff(left, right, f"{path}[{index}]", found, limit, depth + 1)
     elif text != structured:
         found.append(f"{path}: the text has {_shown(text)}, structuredContent {_shown(structured)}")
+
+
+def _serialized(value: Any) -> str | None:
+    try:
+        return json.dumps(value, sort_keys=True)
+    except (ValueError, RecursionError):
+        return None  # nothing to tell them apart by: not a contradiction
 
 
 def _items_agree(texts: list[str], reading: Any) -> bool:

@@ -93,3 +93,16 @@ def test_check_result_fails_a_contradiction_with_the_outputschema_errors() -> No
     assert "  $.total: '252.50' is not of type 'number'" in finding.details
     agreeing = _result({"total": 252.5}, '{"total": 252.50}')
     assert check_result(tool, agreeing, protocol_version="2025-11-25") == []
+
+
+def test_deep_nesting_from_a_hostile_server_is_compared_without_recursing() -> None:
+    deep: Any = 1
+    for _ in range(400):
+        deep = {"a": [deep]}
+    text = json.dumps(deep)
+    assert text_contradiction(_result(deep, text)) is None
+    other = json.loads(text.replace("1", "2"))
+    found = text_contradiction(_result(deep, json.dumps(other)))
+    assert found is not None
+    (line,) = found[1]
+    assert line.endswith(": differs below this point (nested too deep to show where)")

@@ -345,9 +345,9 @@ def run_contract(
                 stats.count(verdict, result_text(outcome.result), is_error=False)
                 server.count_disguised(tool.name, verdict.kind)
         finding = judge(tool, outcome, protocol, verdict, warn_only)
-        # A disguised refusal is no output: learning its shape would make real ones drift.
-        learn = verdict is None or outcome.is_error_result
-        if finding is None and learn and observations is not None and outcome.result is not None:
+        # A disguised refusal is still observed, as before: a recorded contract learned
+        # from real results alone would fail on the next refusal misjudged as real.
+        if finding is None and observations is not None and outcome.result is not None:
             finding = _drift_finding(observations.observe(arguments, outcome.result), drift_hint)
         if finding is None:
             return

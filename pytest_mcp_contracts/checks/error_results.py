@@ -315,6 +315,7 @@ def judge_error_result(
 # mcp-server-git, mcp-server-time, server-everything and server-memory, whose correct
 # answers none of these match.
 _SHORT: Final = 400
+_BREAKS: Final = re.compile(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]")
 # Words a refusal starts with.
 _REFUSAL_LEAD: Final = re.compile(
     r"^[^\w'\"]{0,4}(?:"
@@ -330,7 +331,7 @@ _REFUSAL_LEAD: Final = re.compile(
     r")",
     re.I,
 )
-# Words a short refusal has anywhere in its lead ("Document x.docx does not exist").
+# Words a short refusal has anywhere in its first line ("Document x.docx does not exist").
 _REFUSAL_WORDS: Final = re.compile(
     r"\b(?:does ?n[o']t|did ?n[o']t|no longer) exists?\b|\bnot found\b|\bno such (?:\w+ )?\w+"
     r"|\b(?:access|permission) denied\b|\boutside (?:of )?(?:the )?allowed\b"
@@ -369,12 +370,23 @@ def judge_success_result(
     text = text[:20_000].strip()
     if not text:
         return None
-    echo = _Echo(arguments)
-    lead = text.splitlines()[0].strip()[:500]
+    # A line break inside a quote of the input does not end the first line: a generated
+    # name with one in it is echoed ("Document a<LF>b.docx does not exist").
+    broken = sorted(
+        {value for value in _strings(arguments, 0, shortest=1) if _BREAKS.search(value)},
+        key=len,
+        reverse=True,
+    )[:50]
+    for value in broken:
+        text = text.replace(value, _BREAKS.sub(" ", value))
+    echo = _Echo([arguments, [_BREAKS.sub(" ", value) for value in broken]])
+    lead = text.split("\n", 1)[0].strip()[:500]
     short = len(text) <= _SHORT
     judged = text if short else lead
+    # Refusal words past the first line are content: a short document may say that
+    # something "does not exist" in its third paragraph.
     refusal = echo.search(_REFUSAL_LEAD, lead) or (
-        echo.search(_REFUSAL_WORDS, judged) if short else None
+        echo.search(_REFUSAL_WORDS, lead) if short else None
     )
     head = "\n".join(text.splitlines()[: 50 if refusal or said is not None else 3])
     stack = _traceback_in(head, echo)
@@ -471,19 +483,22 @@ class _Echo:
         return None
 
 
-def _strings(value: Any, depth: int) -> list[str]:
+def _strings(value: Any, depth: int, *, shortest: int = 3) -> list[str]:
     if isinstance(value, str):
-        return [value] if len(value) >= 3 else []
+        return [value] if len(value) >= shortest else []
     if depth > 20:
         return []
     if isinstance(value, Mapping):
         return [
             s
             for key in value
-            for s in (*_strings(key, depth + 1), *_strings(value[key], depth + 1))
+            for s in (
+                *_strings(key, depth + 1, shortest=shortest),
+                *_strings(value[key], depth + 1, shortest=shortest),
+            )
         ]
     if isinstance(value, list):
-        return [s for item in value for s in _strings(item, depth + 1)]
+        return [s for item in value for s in _strings(item, depth + 1, shortest=shortest)]
     return []
 
 

@@ -309,6 +309,9 @@ LONG_ARTICLE = (
         "Commit history:\nCommit: 'abc'\nMessage: fix list index out of range\n",
         '{"valid": true, "errors": []}',  # JSON data, whatever its words
         '{"log": "Error: disk full"}',
+        # office-word-mcp-server's get_document_text on a short, real document
+        'Quarterly report\nRevenue grew 4%.\nError handling: the importer logs "Error: file '
+        'not found" and skips the file; it does not exist yet.\na\n\n\n',
     ],
 )
 def test_correct_prose_and_data_are_real_results(text: str) -> None:
@@ -368,3 +371,21 @@ def test_large_json_data_is_content_whatever_its_first_values_say() -> None:
     assert judge_success_result(_ok(json.dumps(rows)), {}) is None
     verdict = judge_success_result(_ok('{"success": false}'), {})
     assert verdict is not None and verdict.kind is ErrorClass.DISGUISED_REFUSAL
+
+
+@pytest.mark.parametrize("name", ["\r", "\n", "a\nb", "x\u2028y\r\nz"])
+def test_a_line_break_in_an_echoed_input_does_not_end_the_first_line(name: str) -> None:
+    # Found on office-word-mcp-server: {"filename": "\r"} answered "Document \r.docx does
+    # not exist", which the first line alone ("Document ") took for a real result.
+    from pytest_mcp_contracts.checks.error_results import judge_success_result
+
+    text = f"Document {name}.docx does not exist"
+    verdict = judge_success_result(_ok(text), {"filename": name})
+    assert verdict is not None and verdict.kind is ErrorClass.DISGUISED_REFUSAL, verdict
+
+
+def test_an_echo_of_an_input_with_line_breaks_is_still_not_evidence() -> None:
+    from pytest_mcp_contracts.checks.error_results import judge_success_result
+
+    said = "Error: 'NoneType' object\nhas no attribute"
+    assert judge_success_result(_ok(said), {"message": said}) is None

@@ -148,8 +148,9 @@ def judge(
     verdict: ErrorVerdict | None = None,
     warn_only: frozenset[str] = frozenset(),
 ) -> Finding | None:
-    """The first thing wrong with one call, or None. ``verdict`` judges an isError result
-    (certain evidence of a wrapped failure fails, unless its class is in ``warn_only``)."""
+    """The first thing wrong with one call, or None. ``verdict`` judges the result's text,
+    isError or not (certain evidence of a failure fails, unless its class is in
+    ``warn_only``)."""
     if outcome.failure is not None:
         failure = outcome.failure
         if isinstance(failure, CallTimeout):
@@ -189,8 +190,6 @@ def judge(
     assert outcome.result is not None
     if verdict is not None and verdict.certain and verdict.kind not in warn_only:
         return wrapped_failure_finding(verdict, result_text(outcome.result))
-    if verdict is not None and verdict.kind is ErrorClass.DISGUISED_REFUSAL:
-        return None  # the tool said no: its text is no output to hold to the contract
     findings = check_result(tool, outcome.result, protocol_version=protocol_version)
     return findings[0] if findings else None
 

@@ -104,3 +104,33 @@ def test_the_correct_server_passes_on_several_seeds_in_ci_and_under_xdist(
         result.assert_outcomes(passed=16)
         # The lookup still refuses every file it is sent: a warning, not a failure.
         result.stdout.fnmatch_lines(["*document_text: * of 50 calls returned a disguised refusal*"])
+
+
+def test_sequences_judge_results_without_iserror_as_the_contract_check_does(
+    run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # quote's bug would be found first in some sequences: leave it out.
+    pytester.makepyprojecttoml(
+        """
+        [tool.mcp-contracts.tools.quote]
+        skip = true
+        """
+    )
+    args = ("--mcp-sequences=on", "-k", "sequences", "-rA")
+    # Each attempt to shorten a sequence restarts the server: a few seconds are enough here.
+    result = run_mcp("disguised.py", args=(*args, "--mcp-shrink-time=3"))
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "the tool returned an error as a successful result (isError is not set) "
+            "(call * of a sequence)",
+            "*text: Error: 'NoneType' object has no attribute 'strip'",
+        ]
+    )
+    monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
+    monkeypatch.setenv("CI", "true")
+    result = run_mcp("disguised.py", args=args)
+    result.assert_outcomes(passed=1)
+    # A lookup that only says "does not exist" has no real results in a sequence either.
+    (line,) = [line for line in result.outlines if "real results by tool:" in line]
+    assert "document_text" not in line and "initials" in line, line

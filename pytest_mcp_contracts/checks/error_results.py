@@ -382,7 +382,6 @@ def judge_success_result(
     echo = _Echo([arguments, [_BREAKS.sub(" ", value) for value in broken]])
     lead = text.split("\n", 1)[0].strip()[:500]
     short = len(text) <= _SHORT
-    judged = text if short else lead
     # Refusal words past the first line are content: a short document may say that
     # something "does not exist" in its third paragraph.
     refusal = echo.search(_REFUSAL_LEAD, lead) or (
@@ -394,9 +393,12 @@ def judge_success_result(
         return ErrorVerdict(
             ErrorClass.ERROR_AS_RESULT, f"{stack} in the result text", _exception_in(head)
         )
-    # A runtime's words past the lead count only in a short refusal: a commit message or a
-    # search hit that quotes an exception is content.
-    runtime = echo.search(_RUNTIME_ERRORS, judged if refusal else lead)
+    # A runtime's words count in a short text only, and only when it starts with them or
+    # like a refusal: a commit message, an issue or a search hit that quotes an exception
+    # is content.
+    runtime = echo.search(_RUNTIME_ERRORS, text if refusal else lead) if short else None
+    if runtime and not refusal and runtime.start() > 4:
+        runtime = None
     if runtime:
         return ErrorVerdict(
             ErrorClass.ERROR_AS_RESULT,

@@ -307,6 +307,8 @@ LONG_ARTICLE = (
         "Unknown",  # a value, not a refusal
         LONG_ARTICLE,  # a document that mentions errors in its body is content
         "Commit history:\nCommit: 'abc'\nMessage: fix list index out of range\n",
+        "Issue #82: 'NoneType' object has no attribute 'strip' in get_clipboard",
+        "AttributeError: 'NoneType' object has no attribute 'strip'\n" + "An issue body. " * 40,
         '{"valid": true, "errors": []}',  # JSON data, whatever its words
         '{"log": "Error: disk full"}',
         # office-word-mcp-server's get_document_text on a short, real document

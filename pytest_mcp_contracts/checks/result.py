@@ -74,7 +74,7 @@ def check_result(
 
 def _contradiction(result: Mapping[str, Any], schema: object) -> Finding | None:
     """A text block whose JSON says other than structuredContent (checks/agreement)."""
-    found = text_contradiction(result)
+    found = text_contradiction(result, schema)
     if found is None:
         return None
     value, paths = found

@@ -6,9 +6,11 @@ the same server, correct:
 - `initials(name)`: catches its own exceptions and returns their message as an ordinary
   result (as dddabtc/winremote-mcp#82 did): a blank name gives
   "Error: 'NoneType' object has no attribute 'strip'" (correct variant: "(no name)");
-- `quote(quantity)`: returns a `Quote` model; above 40 units the bug returns the total as
-  a string, which the SDK coerces into a valid number in structuredContent while the text
-  keeps the string (correct variant: a number);
+- `quote(quantity)`: returns a dict for its `Quote` model; above 40 units the bug returns
+  the total as a string, which the SDK coerces into a valid number in structuredContent
+  while the text keeps the string (correct variant: a number). The dict leaves out the
+  model's defaults, which structuredContent has and the text does not: that is no
+  contradiction;
 - `document_text(filename)`: answers "Document <name> does not exist" as ordinary text for
   every file but "notes.docx", as office-word-mcp-server does: a disguised refusal, warned
   about, never a failure (both variants);
@@ -41,6 +43,8 @@ def initials(name: str) -> str:
 class Quote(BaseModel):
     quantity: int
     total: float
+    currency: str = "EUR"  # left out of the dict: the SDK fills it in structuredContent only
+    note: str | None = None
 
 
 @app.tool()

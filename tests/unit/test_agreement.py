@@ -106,3 +106,34 @@ def test_deep_nesting_from_a_hostile_server_is_compared_without_recursing() -> N
     assert found is not None
     (line,) = found[1]
     assert line.endswith(": differs below this point (nested too deep to show where)")
+
+
+QUOTE_SCHEMA = {
+    "$defs": {
+        "Quote": {
+            "type": "object",
+            "properties": {
+                "total": {"type": "number"},
+                "currency": {"type": "string", "default": "EUR"},
+                "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+            },
+            "required": ["total"],
+        }
+    },
+    "type": "object",
+    "properties": {"result": {"type": "array", "items": {"$ref": "#/$defs/Quote"}}},
+}
+
+
+def test_defaults_the_sdk_filled_in_are_no_contradiction() -> None:
+    # MCPServer: a tool returning {"total": 1} for a model with defaults sends them in
+    # structuredContent and the dict as it was in the text, one block per list item.
+    filled = {"total": 1, "currency": "EUR", "note": None}
+    result = _result({"result": [filled, filled]}, '{"total": 1}', '{"total": 1.0}')
+    assert text_contradiction(result, QUOTE_SCHEMA) is None
+    # A value other than the default is a contradiction; so is any default without a schema.
+    other = {"total": 1, "currency": "USD", "note": None}
+    found = text_contradiction(_result({"result": [other]}, '{"total": 1}'), QUOTE_SCHEMA)
+    assert found is not None
+    assert found[1] == ['$[0].currency: missing from the text (structuredContent has "USD")']
+    assert text_contradiction(_result(filled, '{"total": 1}')) is not None

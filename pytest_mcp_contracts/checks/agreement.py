@@ -18,8 +18,10 @@ contradicts the structured content:
 A text block that is not a JSON object or array (prose, a bare scalar, a Python repr) is
 never compared. Values compare as JSON: 1 and 1.0 are the same number, ``true`` is not 1. A
 key missing from the text agrees when ``structuredContent`` has null there or the default
-the ``outputSchema`` declares for it: MCPServer fills a model's defaults into the structured
-content of a tool that returns a dict without them, and writes the dict as it was.
+the ``outputSchema`` declares for it, and a key only in the text agrees when the
+``outputSchema`` neither declares nor forbids it: MCPServer fills a model's defaults into the
+structured content of a tool that returns a dict, drops the keys the model does not know,
+and writes the dict as it was into the text.
 """
 
 from __future__ import annotations
@@ -72,12 +74,12 @@ def text_contradiction(
     # The reading of the text's own kind first (an array against {"result": [...]}'s list),
     # or item by item when there is a block per item.
     own = [r for r in readings if _kind(r[0]) == _kind(first)] or readings
-    candidates = [schema.differences(first, *reading) for reading in own]
-    candidates += [
+    candidates = [
         _item_differences(texts, reading, node, schema)
         for reading, node in readings
         if isinstance(reading, list) and len(reading) == len(texts)
     ]
+    candidates += [schema.differences(first, *reading) for reading in own]
     return first, min((c for c in candidates if c), key=len)
 
 
@@ -108,6 +110,16 @@ class _Schema:
     def child(self, node: Any, key: str) -> Any:
         properties = (self._structure(node) or {}).get("properties")
         return properties.get(key) if isinstance(properties, dict) else None
+
+    def undeclared(self, node: Any, key: str) -> bool:
+        """Whether ``key`` is one the schema neither declares nor forbids: a model drops
+        it from structuredContent (pydantic ignores extra keys) while the text keeps it."""
+        structure = self._structure(node)
+        if structure is None:
+            return False
+        properties = structure.get("properties")
+        declared = isinstance(properties, dict) and key in properties
+        return not declared and structure.get("additionalProperties", True) is not False
 
     def items(self, node: Any) -> Any:
         items = (self._structure(node) or {}).get("items")
@@ -183,7 +195,8 @@ class _Walk:
             where = child_path(path, str(key))
             child = self.schema.child(node, key)
             if key not in structured:
-                self.found.append(f"{where}: only in the text ({json_text(text[key], 60)})")
+                if not self.schema.undeclared(node, key):
+                    self.found.append(f"{where}: only in the text ({json_text(text[key], 60)})")
             elif key not in text:
                 if not _filled_in(structured[key], child):
                     self.found.append(

@@ -137,3 +137,14 @@ def test_defaults_the_sdk_filled_in_are_no_contradiction() -> None:
     assert found is not None
     assert found[1] == ['$[0].currency: missing from the text (structuredContent has "USD")']
     assert text_contradiction(_result(filled, '{"total": 1}')) is not None
+
+
+def test_a_key_the_model_dropped_is_no_contradiction_unless_the_schema_forbids_it() -> None:
+    schema = {"type": "object", "properties": {"total": {"type": "number"}}}
+    result = _result({"total": 2}, '{"total": 2, "debug": "x"}')
+    assert text_contradiction(result, schema) is None
+    closed = {**schema, "additionalProperties": False}
+    assert text_contradiction(result, closed) is not None
+    declared = {"type": "object", "properties": {"total": {}, "debug": {}}}
+    assert text_contradiction(result, declared) is not None  # declared, yet not sent
+    assert text_contradiction(result) is not None  # no schema: the server wrote both

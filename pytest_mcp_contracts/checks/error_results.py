@@ -309,11 +309,11 @@ def judge_error_result(
 
 
 # -- results without isError ---------------------------------------------------------------
-# Many servers catch their own exceptions and return the message as an ordinary result. Only
-# the lead of such a text is judged (its first line; all of it when it is short): a document
-# that mentions an error in its body is content. Tuned on office-word-mcp-server,
+# Many servers catch their own exceptions and return the message as an ordinary result. What
+# is judged is the first line, and a short text's rest only after a first line that refuses:
+# a document that mentions an error in its body is content. Tuned on office-word-mcp-server,
 # mcp-server-git, mcp-server-time, server-everything and server-memory, whose correct
-# answers none of these match.
+# answers none of these match (README, "Errors returned as successful results").
 _SHORT: Final = 400
 _BREAKS: Final = re.compile(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]")
 # Words a refusal starts with.
@@ -339,9 +339,13 @@ _REFUSAL_WORDS: Final = re.compile(
     r"|\bunable to\b|\bcould ?n[o']t (?:be )?\w+",
     re.I,
 )
-# A JSON text or structured result that says it is an error: {"error": "..."},
-# {"success": false, ...}, {"status": "error", ...}.
+# A JSON text that says it is an error: {"error": "..."}, and {"success": false, ...} or
+# {"status": "error", ...} with nothing but an error's keys ({"status": "failed", "job": 7}
+# is a job's state, told correctly).
 _ERROR_KEYS: Final = ("error", "Error", "errorMessage", "error_message")
+_ERROR_SHAPE: Final = frozenset(
+    {"success", "ok", "status", "message", "error", "errors", "details", "code", "reason"}
+)
 
 
 def judge_success_result(
@@ -431,7 +435,9 @@ def _said_in_json(value: object) -> str | None:
             message = message.get("message")
         if isinstance(message, str) and message.strip():
             return message.strip()
-    if value.get("success") is False or value.get("status") in ("error", "failed", "failure"):
+    failed = value.get("success") is False or value.get("ok") is False
+    failed = failed or value.get("status") in ("error", "failed", "failure")
+    if failed and value.keys() <= _ERROR_SHAPE:
         message = value.get("message")
         return message.strip() if isinstance(message, str) else ""
     return None

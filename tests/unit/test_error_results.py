@@ -311,6 +311,7 @@ LONG_ARTICLE = (
         "AttributeError: 'NoneType' object has no attribute 'strip'\n" + "An issue body. " * 40,
         '{"valid": true, "errors": []}',  # JSON data, whatever its words
         '{"log": "Error: disk full"}',
+        '{"status": "failed", "job_id": 7}',  # a job's state, told correctly
         # office-word-mcp-server's get_document_text on a short, real document
         'Quarterly report\nRevenue grew 4%.\nError handling: the importer logs "Error: file '
         'not found" and skips the file; it does not exist yet.\na\n\n\n',

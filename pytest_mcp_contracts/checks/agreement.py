@@ -51,24 +51,13 @@ def text_contradiction(
     content = result.get("content")
     if structured is None or not isinstance(content, list):
         return None
-    texts = [
-        block["text"]
-        for block in content
-        if isinstance(block, Mapping)
-        and block.get("type") == "text"
-        and isinstance(block.get("text"), str)
-    ]
+    texts = _texts(content)
     parsed = [value for value in map(parse_json_text, texts) if value is not None]
     if not parsed:
         return None
     schema = _Schema(output_schema)
-    readings = [(structured, schema.root)]
-    if isinstance(structured, dict) and len(structured) == 1:
-        key, inner = next(iter(structured.items()))
-        readings.append((inner, schema.child(schema.root, key)))
-    if any(schema.agrees(value, *reading) for value in parsed for reading in readings):
-        return None
-    if any(_items_agree(texts, reading, node, schema) for reading, node in readings):
+    readings = _readings(structured, schema)
+    if _mirrored(texts, parsed, readings, schema):
         return None
     first = parsed[0]
     # The reading of the text's own kind first (an array against {"result": [...]}'s list),
@@ -81,6 +70,46 @@ def text_contradiction(
     ]
     candidates += [schema.differences(first, *reading) for reading in own]
     return first, min((c for c in candidates if c), key=len)
+
+
+def mirrors(result: Mapping[str, Any], output_schema: object = None) -> bool:
+    """Whether a JSON text block of the result (or a block per item) says what its
+    structuredContent says, by the rules above."""
+    structured = result.get("structuredContent")
+    texts = _texts(result.get("content"))
+    parsed = [value for value in map(parse_json_text, texts) if value is not None]
+    schema = _Schema(output_schema)
+    return structured is not None and _mirrored(
+        texts, parsed, _readings(structured, schema), schema
+    )
+
+
+def _texts(content: object) -> list[str]:
+    return [
+        block["text"]
+        for block in (content if isinstance(content, list) else [])
+        if isinstance(block, Mapping)
+        and block.get("type") == "text"
+        and isinstance(block.get("text"), str)
+    ]
+
+
+def _readings(structured: Any, schema: _Schema) -> list[tuple[Any, Any]]:
+    """What a text may mirror: the structured content, or the one value of a single-key
+    one; each with the part of the schema that describes it."""
+    readings = [(structured, schema.root)]
+    if isinstance(structured, dict) and len(structured) == 1:
+        key, inner = next(iter(structured.items()))
+        readings.append((inner, schema.child(schema.root, key)))
+    return readings
+
+
+def _mirrored(
+    texts: list[str], parsed: list[Any], readings: list[tuple[Any, Any]], schema: _Schema
+) -> bool:
+    if any(schema.agrees(value, *reading) for value in parsed for reading in readings):
+        return True
+    return any(_items_agree(texts, reading, node, schema) for reading, node in readings)
 
 
 def same(left: Any, right: Any) -> bool:

@@ -104,6 +104,8 @@ def test_the_correct_server_passes_on_several_seeds_in_ci_and_under_xdist(
         result.assert_outcomes(passed=16)
         # The lookup still refuses every file it is sent: a warning, not a failure.
         result.stdout.fnmatch_lines(["*document_text: * of 50 calls returned a disguised refusal*"])
+        # quote's text leaves out the defaults the SDK filled in: still a mirror.
+        assert "did not mirror" not in result.stdout.str()
 
 
 def test_sequences_judge_results_without_iserror_as_the_contract_check_does(

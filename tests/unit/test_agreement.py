@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.agreement import same, text_contradiction
+from pytest_mcp_contracts.checks.agreement import mirrors, same, text_contradiction
 from pytest_mcp_contracts.checks.result import check_result
 from pytest_mcp_contracts.transport.discover import ToolSpec
 
@@ -131,6 +131,8 @@ def test_defaults_the_sdk_filled_in_are_no_contradiction() -> None:
     filled = {"total": 1, "currency": "EUR", "note": None}
     result = _result({"result": [filled, filled]}, '{"total": 1}', '{"total": 1.0}')
     assert text_contradiction(result, QUOTE_SCHEMA) is None
+    assert mirrors(result, QUOTE_SCHEMA)  # and the inferred contract's mirror count agrees
+    assert not mirrors(result)
     # A value other than the default is a contradiction; so is any default without a schema.
     other = {"total": 1, "currency": "USD", "note": None}
     found = text_contradiction(_result({"result": [other]}, '{"total": 1}'), QUOTE_SCHEMA)

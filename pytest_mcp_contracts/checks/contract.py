@@ -18,6 +18,7 @@ from pytest_mcp_contracts.checks.error_results import (
     ErrorClass,
     ErrorVerdict,
     judge_error_result,
+    judge_success_result,
     result_text,
 )
 from pytest_mcp_contracts.checks.listing import Finding
@@ -37,7 +38,8 @@ from pytest_mcp_contracts.transport.jsonrpc import (
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 
 _SHRINK = "--mcp-shrink-time"
-# Warn when at least this share of calls came back isError: the contract was barely exercised.
+# Warn when at least this share of calls came back isError or a disguised refusal: the
+# contract was barely exercised.
 MOSTLY_ERRORS = 0.9
 
 
@@ -84,6 +86,9 @@ class ContractStats:
     # isError results by class (error_results.ErrorClass values), and for each class that
     # does not fail the item the first evidence and result text, for the warning.
     error_classes: Counter[str] = field(default_factory=Counter)
+    # Results without isError that were errors all the same, by class (error-as-result,
+    # disguised-refusal): not real results.
+    disguised: Counter[str] = field(default_factory=Counter)
     first_evidence: dict[str, str] = field(default_factory=dict)
     last_error_text: str = ""
     last_outcome: CallOutcome | None = None
@@ -92,12 +97,15 @@ class ContractStats:
 
     @property
     def mostly_errors(self) -> bool:
-        unchecked = self.error_results + self.url_required
+        unchecked = self.error_results + self.url_required + self.disguised.total()
         return self.calls >= 5 and unchecked >= MOSTLY_ERRORS * self.calls
 
-    def count(self, verdict: ErrorVerdict, text: str) -> None:
-        self.error_results += 1
-        self.error_classes[verdict.kind] += 1
+    def count(self, verdict: ErrorVerdict, text: str, *, is_error: bool = True) -> None:
+        if is_error:
+            self.error_results += 1
+            self.error_classes[verdict.kind] += 1
+        else:
+            self.disguised[verdict.kind] += 1
         self.last_error_text = text
         if verdict.evidence:
             self.first_evidence.setdefault(verdict.kind, verdict.evidence)
@@ -109,6 +117,10 @@ class ContractStats:
         if self.error_results:
             text += (
                 " (" + ", ".join(f"{n} {k}" for k, n in sorted(self.error_classes.items())) + ")"
+            )
+        if self.disguised:
+            text += ", without isError: " + ", ".join(
+                f"{n} {k}" for k, n in sorted(self.disguised.items())
             )
         return text
 
@@ -136,8 +148,9 @@ def judge(
     verdict: ErrorVerdict | None = None,
     warn_only: frozenset[str] = frozenset(),
 ) -> Finding | None:
-    """The first thing wrong with one call, or None. ``verdict`` judges an isError result
-    (certain evidence of a wrapped failure fails, unless its class is in ``warn_only``)."""
+    """The first thing wrong with one call, or None. ``verdict`` judges the result's text,
+    isError or not (certain evidence of a failure fails, unless its class is in
+    ``warn_only``)."""
     if outcome.failure is not None:
         failure = outcome.failure
         if isinstance(failure, CallTimeout):
@@ -190,12 +203,19 @@ def wrapped_failure_finding(verdict: ErrorVerdict, text: str) -> Finding:
             "and answered isError instead"
         )
         details = [f"{field}  (from the server's validation error)" for field in verdict.paths]
+    elif verdict.kind is ErrorClass.ERROR_AS_RESULT:
+        message = "the tool returned an error as a successful result (isError is not set)"
+        details = [
+            "a client, and the model behind it, takes this text for the tool's output; "
+            "a failure belongs in a result with isError: true"
+        ]
     else:
         message = "the tool raised an unexpected exception (the server answered isError)"
         details = []
-    if verdict.exception:
+    if verdict.exception and verdict.exception != said:
         details.append(f"exception: {verdict.exception}")
-    details += [f"isError text: {said}", f"evidence: {verdict.evidence}"]
+    label = "text" if verdict.kind is ErrorClass.ERROR_AS_RESULT else "isError text"
+    details += [f"{label}: {said}", f"evidence: {verdict.evidence}"]
     return Finding("contract", message, details=tuple(details))
 
 
@@ -317,7 +337,15 @@ def run_contract(
             )
             stats.count(verdict, result_text(outcome.result))
             server.error_classes[tool.name][verdict.kind] += 1
+        elif outcome.result is not None:
+            declared = isinstance(tool.output_schema, dict)
+            verdict = judge_success_result(outcome.result, outcome.arguments, declared=declared)
+            if verdict is not None:
+                stats.count(verdict, result_text(outcome.result), is_error=False)
+                server.count_disguised(tool.name, verdict.kind)
         finding = judge(tool, outcome, protocol, verdict, warn_only)
+        # A disguised refusal is still observed, as before: a recorded contract learned
+        # from real results alone would fail on the next refusal misjudged as real.
         if finding is None and observations is not None and outcome.result is not None:
             finding = _drift_finding(observations.observe(arguments, outcome.result), drift_hint)
         if finding is None:
@@ -433,6 +461,12 @@ def error_result_notes(tool: ToolSpec, stats: ContractStats) -> list[str]:
                 f"{stats.error_classes[kind]} of {stats.calls} calls ended in {kind} "
                 f"(warn_only for this tool): {stats.first_evidence.get(kind, '')}"
             )
+    if stats.disguised[ErrorClass.ERROR_AS_RESULT]:
+        notes.append(
+            f"{stats.disguised[ErrorClass.ERROR_AS_RESULT]} of {stats.calls} calls returned an "
+            "error as a successful result (error-as-result, warn_only for this tool): "
+            f"{stats.first_evidence.get(ErrorClass.ERROR_AS_RESULT, '')}"
+        )
     suspects = stats.error_classes[ErrorClass.SUSPECT]
     if suspects:
         notes.append(
@@ -448,8 +482,14 @@ def error_result_notes(tool: ToolSpec, stats: ContractStats) -> list[str]:
         )
         said = " ".join(stats.last_error_text.split())
         said = f' (the last said: "{said[:150]}{"…" if len(said) > 150 else ""}")' if said else ""
+        disguised = stats.disguised.total()
+        how = "returned isError"
+        if disguised and stats.error_results:
+            how = f"returned isError or a disguised refusal ({disguised} without isError)"
+        elif disguised:
+            how = "returned a disguised refusal (an error or a refusal without isError)"
         notes.append(
-            f"{stats.error_results} of {stats.calls} calls returned isError{url}, so the "
+            f"{stats.error_results + disguised} of {stats.calls} calls {how}{url}, so the "
             "output contract was barely exercised; give it realistic inputs (examples or "
             f"pytest_mcp_tool_strategy) or check why it refuses them{said}"
         )

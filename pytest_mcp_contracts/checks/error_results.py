@@ -14,9 +14,12 @@ What tells them apart is evidence, sorted here into two grades:
   error", ``ValueError: ...``), and an SDK's argument validation refusing an input the
   inputSchema allows (the schema and the validation disagree). Counted and named in a warning.
 
-Everything else is a refusal. Pure: the text of the result and the call's stderr go in, a
-``ErrorVerdict`` comes out. The SDK wordings were read from their sources; the README's
-"How isError results are judged" lists them.
+Everything else is a refusal. The same evidence in a result *without* ``isError`` (a server
+that caught its own exception and returned the message) makes it an ``error-as-result``,
+which fails like a crash; refusal-like words there make it a ``disguised-refusal``, counted
+apart from real results (``judge_success_result``). Pure: the text of the result and the
+call's stderr go in, a ``ErrorVerdict`` comes out. The SDK wordings were read from their
+sources; the README's "How isError results are judged" lists them.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
+from pytest_mcp_contracts.checks.classify import parse_json_text
+
 
 class ErrorClass(StrEnum):
     """The values are what settings (``warn_only``), messages and the run report use."""
@@ -37,6 +42,9 @@ class ErrorClass(StrEnum):
     ALWAYS_ERROR = "always-error"  # a tool without input properties that only fails
     SUSPECT = "suspect"
     REFUSAL = "refusal"
+    # Results without isError whose text says they are not results (judge_success_result)
+    ERROR_AS_RESULT = "error-as-result"
+    DISGUISED_REFUSAL = "disguised-refusal"
 
 
 # The classes that fail an item; each can be made a warning per tool.
@@ -44,6 +52,7 @@ FAILING_CLASSES: Final = (
     ErrorClass.OUTPUT_INVALID,
     ErrorClass.UNEXPECTED_EXCEPTION,
     ErrorClass.ALWAYS_ERROR,
+    ErrorClass.ERROR_AS_RESULT,
 )
 
 
@@ -299,6 +308,141 @@ def judge_error_result(
     return REFUSAL
 
 
+# -- results without isError ---------------------------------------------------------------
+# Many servers catch their own exceptions and return the message as an ordinary result. What
+# is judged is the first line, and a short text's rest only after a first line that refuses:
+# a document that mentions an error in its body is content. Tuned on office-word-mcp-server,
+# mcp-server-git, mcp-server-time, server-everything and server-memory, whose correct
+# answers none of these match (README, "Errors returned as successful results").
+_SHORT: Final = 400
+_BREAKS: Final = re.compile(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]")
+# Words a refusal starts with.
+_REFUSAL_LEAD: Final = re.compile(
+    r"^[^\w'\"]{0,4}(?:"
+    r"(?:fatal |internal |unexpected )?(?:error|exception)\s*[:!\-\u2014\[(]"
+    r"|(?:an? )?(?:\w+ )?error (?:occurred|was raised|while|when|during|in|executing|calling|"
+    r"running|reading|writing|getting|creating|updating|deleting|processing|loading|parsing|"
+    r"opening|saving|adding|fetching|retrieving)\b"
+    r"|failed\b|failure\s*[:!]|unable to\b|could ?n[o']t\b|can ?n[o']t\b|can't\b"
+    r"|invalid\b|unsupported\b|no such\b|not (?:found|allowed|permitted|supported|authori[sz]ed)\b"
+    r"|unknown \w+(?: \w+)?\s*[:'\"`]"
+    r"|missing (?:required )?(?:\w+ )?(?:argument|parameter|field|value)"
+    r"|(?:access|permission) denied\b"
+    r")",
+    re.I,
+)
+# Words a short refusal has anywhere in its first line ("Document x.docx does not exist").
+_REFUSAL_WORDS: Final = re.compile(
+    r"\b(?:does ?n[o']t|did ?n[o']t|no longer) exists?\b|\bnot found\b|\bno such (?:\w+ )?\w+"
+    r"|\b(?:access|permission) denied\b|\boutside (?:of )?(?:the )?allowed\b"
+    r"|\b(?:is|are) not (?:allowed|permitted|supported|a valid)\b|\bfailed to\b"
+    r"|\bunable to\b|\bcould ?n[o']t (?:be )?\w+",
+    re.I,
+)
+# A JSON text that says it is an error: {"error": "..."}, and {"success": false, ...} or
+# {"status": "error", ...} with nothing but an error's keys ({"status": "failed", "job": 7}
+# is a job's state, told correctly).
+_ERROR_KEYS: Final = ("error", "Error", "errorMessage", "error_message")
+_ERROR_SHAPE: Final = frozenset(
+    {"success", "ok", "status", "message", "error", "errors", "details", "code", "reason"}
+)
+
+
+def judge_success_result(
+    result: Mapping[str, Any], arguments: Any = None, *, declared: bool = False
+) -> ErrorVerdict | None:
+    """Judge a result without ``isError`` by its text: None for a real result, else
+    ``error-as-result`` (a crash's evidence: a traceback, a runtime's own error words) or
+    ``disguised-refusal`` (refusal-like words: the tool said no without saying isError).
+
+    ``declared``: the tool declares an outputSchema; its structured content, when present,
+    is the result whatever the text says (check_result validates it), unless it is only a
+    string in a wrapper: ``{"result": "Error: ..."}`` is how the Python SDK sends any tool
+    annotated ``-> str``. Evidence inside a quote of the input does not count, as for
+    isError results.
+    """
+    structured = result.get("structuredContent")
+    if declared and structured is not None and not _wrapped_string(structured):
+        return None
+    text = result_text(result)
+    data = parse_json_text(text)
+    said = _said_in_json(data)
+    if said is not None:
+        text = said if said else text
+    elif data is not None:
+        return None  # JSON data is content, whatever words its values hold
+    text = text[:20_000].strip()
+    if not text:
+        return None
+    # A line break inside a quote of the input does not end the first line: a generated
+    # name with one in it is echoed ("Document a<LF>b.docx does not exist").
+    broken = sorted(
+        {value for value in _strings(arguments, 0, shortest=1) if _BREAKS.search(value)},
+        key=len,
+        reverse=True,
+    )[:50]
+    for value in broken:
+        text = text.replace(value, _BREAKS.sub(" ", value))
+    echo = _Echo([arguments, [_BREAKS.sub(" ", value) for value in broken]])
+    lead = text.split("\n", 1)[0].strip()[:500]
+    short = len(text) <= _SHORT
+    # Refusal words past the first line are content: a short document may say that
+    # something "does not exist" in its third paragraph.
+    refusal = echo.search(_REFUSAL_LEAD, lead) or (
+        echo.search(_REFUSAL_WORDS, lead) if short else None
+    )
+    head = "\n".join(text.splitlines()[: 50 if refusal or said is not None else 3])
+    stack = _traceback_in(head, echo)
+    if stack:
+        return ErrorVerdict(
+            ErrorClass.ERROR_AS_RESULT, f"{stack} in the result text", _exception_in(head)
+        )
+    # A runtime's words count in a short text only, and only when it starts with them or
+    # like a refusal: a commit message, an issue or a search hit that quotes an exception
+    # is content.
+    runtime = echo.search(_RUNTIME_ERRORS, text if refusal else lead) if short else None
+    if runtime and not refusal and runtime.start() > 4:
+        runtime = None
+    if runtime:
+        return ErrorVerdict(
+            ErrorClass.ERROR_AS_RESULT,
+            f"a language runtime's own error message ({runtime.group(0).strip()!r})",
+            exception=lead[:300],
+        )
+    if said is not None:
+        return ErrorVerdict(ErrorClass.DISGUISED_REFUSAL, "a JSON text that says it is an error")
+    if refusal:
+        return ErrorVerdict(ErrorClass.DISGUISED_REFUSAL, f"the words {refusal.group(0).strip()!r}")
+    return None
+
+
+def _wrapped_string(structured: Any) -> bool:
+    return (
+        isinstance(structured, dict)
+        and len(structured) == 1
+        and isinstance(next(iter(structured.values())), str)
+    )
+
+
+def _said_in_json(value: object) -> str | None:
+    """The message of a JSON value that says it is an error ("" when it has none), else
+    None."""
+    if not isinstance(value, dict):
+        return None
+    for key in _ERROR_KEYS:
+        message = value.get(key)
+        if isinstance(message, dict):
+            message = message.get("message")
+        if isinstance(message, str) and message.strip():
+            return message.strip()
+    failed = value.get("success") is False or value.get("ok") is False
+    failed = failed or value.get("status") in ("error", "failed", "failure")
+    if failed and value.keys() <= _ERROR_SHAPE:
+        message = value.get("message")
+        return message.strip() if isinstance(message, str) else ""
+    return None
+
+
 class _Echo:
     """Where a text quotes the input: its strings as they are, or escaped the way Python's
     repr, JSON and JavaScript write them (a control character or a quote comes out
@@ -347,19 +491,22 @@ class _Echo:
         return None
 
 
-def _strings(value: Any, depth: int) -> list[str]:
+def _strings(value: Any, depth: int, *, shortest: int = 3) -> list[str]:
     if isinstance(value, str):
-        return [value] if len(value) >= 3 else []
+        return [value] if len(value) >= shortest else []
     if depth > 20:
         return []
     if isinstance(value, Mapping):
         return [
             s
             for key in value
-            for s in (*_strings(key, depth + 1), *_strings(value[key], depth + 1))
+            for s in (
+                *_strings(key, depth + 1, shortest=shortest),
+                *_strings(value[key], depth + 1, shortest=shortest),
+            )
         ]
     if isinstance(value, list):
-        return [s for item in value for s in _strings(item, depth + 1)]
+        return [s for item in value for s in _strings(item, depth + 1, shortest=shortest)]
     return []
 
 

@@ -8,6 +8,7 @@ from typing import Any, Final
 from jsonschema.exceptions import SchemaError
 from referencing.exceptions import Unresolvable
 
+from pytest_mcp_contracts.checks.agreement import text_contradiction
 from pytest_mcp_contracts.checks.listing import Finding, describe_errors
 from pytest_mcp_contracts.schema.dialects import (
     UnsupportedDialect,
@@ -66,6 +67,40 @@ def check_result(
         return [Finding("contract", f"the result is not a CallToolResult: {problem}")]
     if result.get("isError") is True:
         return []
+    findings = _against_output_schema(tool, result, protocol_version)
+    contradiction = _contradiction(result, tool.output_schema)
+    return findings + ([contradiction] if contradiction is not None else [])
+
+
+def _contradiction(result: Mapping[str, Any], schema: object) -> Finding | None:
+    """A text block whose JSON says other than structuredContent (checks/agreement)."""
+    found = text_contradiction(result, schema)
+    if found is None:
+        return None
+    value, paths = found
+    details = list(paths)
+    if isinstance(schema, dict):
+        try:
+            errors = list(validator_for_schema(schema).iter_errors(value))
+        except (UnsupportedDialect, SchemaError, RecursionError, ValueError, Unresolvable):
+            errors = []  # the schema's own problems are reported by the other checks
+        if errors:
+            details.append(f"and the text's JSON breaks the outputSchema ({dialect_of(schema)}):")
+            details += [f"  {line}" for line in describe_errors(errors)]
+    details.append(
+        "a client that reads the text gets other data than one that reads structuredContent; "
+        "serialize the structured content itself into the text"
+    )
+    return Finding(
+        "contract",
+        "the text content contradicts structuredContent: a text block is JSON that differs from it",
+        details=tuple(details),
+    )
+
+
+def _against_output_schema(
+    tool: ToolSpec, result: Mapping[str, Any], protocol_version: str
+) -> list[Finding]:
     schema = tool.output_schema
     if not isinstance(schema, dict):
         return []

@@ -509,11 +509,12 @@ class Sequencer:
         """Call ``planned`` (its input already fed) as call ``index``; the step, the finding,
         and the result when it is a real one (no isError, no failure)."""
         tool = self.tools[planned.tool]
-        outcome, finding = call_and_judge(
+        outcome, finding, disguised = call_and_judge(
             self.server, tool, planned.arguments, self.warn_only.get(tool.name, frozenset())
         )
         result = outcome.result
-        real = result if outcome.failure is None and not outcome.is_error_result else None
+        success = outcome.failure is None and not outcome.is_error_result and not disguised
+        real = result if success else None
         step = Step(
             index,
             tool.name,
@@ -884,15 +885,21 @@ def earlier_state_lines(server: ManagedServer) -> list[str]:
 
 def call_and_judge(
     server: ManagedServer, tool: ToolSpec, arguments: dict[str, Any], warn_only: frozenset[str]
-) -> tuple[CallOutcome, Finding | None]:
-    """One call of a sequence and the first thing wrong with it, judged as the contract
-    check judges its calls."""
+) -> tuple[CallOutcome, Finding | None, bool]:
+    """One call of a sequence, the first thing wrong with it (judged as the contract check
+    judges its calls), and whether it was an error without isError (no real result)."""
     from pytest_mcp_contracts.checks.contract import judge
-    from pytest_mcp_contracts.checks.error_results import judge_error_result
+    from pytest_mcp_contracts.checks.error_results import judge_error_result, judge_success_result
 
     outcome = server.call(tool.name, arguments)
     verdict = None
     if outcome.is_error_result:
         assert outcome.result is not None
         verdict = judge_error_result(tool.name, outcome.result, outcome.stderr, arguments)
-    return outcome, judge(tool, outcome, server.protocol_version, verdict, warn_only)
+    elif outcome.result is not None:
+        declared = isinstance(tool.output_schema, dict)
+        verdict = judge_success_result(outcome.result, arguments, declared=declared)
+        if verdict is not None:
+            server.count_disguised(tool.name, verdict.kind)
+    finding = judge(tool, outcome, server.protocol_version, verdict, warn_only)
+    return outcome, finding, verdict is not None and not outcome.is_error_result

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
+from pytest_mcp_contracts.checks.agreement import mirrors
 from pytest_mcp_contracts.checks.classify import Classified, OutputKind, classify
 from pytest_mcp_contracts.contracts.infer import Drift, Shape
 from pytest_mcp_contracts.transport.discover import ToolSpec
@@ -169,7 +170,11 @@ class ToolObservations:
         self.kinds[seen.kind.value] += 1
         if seen.kind is OutputKind.STRUCTURED:
             self.structured += 1
-            self.unmirrored += seen.mirrored is False
+            # The same rules as the contract check's: a text without the defaults the
+            # SDK filled in still mirrors the structured content.
+            self.unmirrored += seen.mirrored is False and not mirrors(
+                result, self.tool.output_schema
+            )
         if self.declared or seen.kind not in JSON_KINDS:
             return self._kind_drift(seen)
         self.observations += 1

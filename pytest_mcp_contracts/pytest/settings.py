@@ -50,7 +50,12 @@ TOOL_KEYS: Final = (
 )
 # The isError classes that fail a contract item (error_results.FAILING_CLASSES, spelled here
 # so that reading settings imports nothing more); ``warn_only`` turns them into warnings.
-WARNABLE_CLASSES: Final = ("output-invalid", "unexpected-exception", "always-error")
+WARNABLE_CLASSES: Final = (
+    "output-invalid",
+    "unexpected-exception",
+    "always-error",
+    "error-as-result",
+)
 
 
 @dataclass(frozen=True)

@@ -102,6 +102,7 @@ def server_facts(
                     "client_requests": _counts(server.client_requests.get(tool.name)),
                     "invalid_calls": server.invalid_calls.get(tool.name, 0),
                     "error_classes": _counts(server.error_classes.get(tool.name)),
+                    "disguised_errors": _counts(server.disguised_errors.get(tool.name)),
                     "coercions_accepted": server.coercions_accepted.get(tool.name, 0),
                     "protocol_refusals": server.protocol_refusals.get(tool.name, 0),
                     "input_coverage": server.input_coverage.get(tool.name),
@@ -172,12 +173,15 @@ def _merge_server(entries: list[Facts]) -> Facts:
         for key in ("real_results", "invalid_calls", "coercions_accepted", "protocol_refusals"):
             combined[key] = sum(t.get(key, 0) for t in same)
         classes: Counter[str] = Counter()
+        disguised: Counter[str] = Counter()
         asked: Counter[str] = Counter()
         for t in same:
             classes.update(t.get("error_classes", {}))
+            disguised.update(t.get("disguised_errors", {}))
             asked.update(t.get("client_requests", {}))
         combined["client_requests"] = _counts(asked)
         combined["error_classes"] = dict(sorted(classes.items()))
+        combined["disguised_errors"] = dict(sorted(disguised.items()))
         # Each item runs in one worker: take the facts of the worker that ran it.
         combined["output"] = next((t["output"] for t in same if t["output"] is not None), None)
         combined["input_coverage"] = next(
@@ -304,6 +308,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "client_requests": tool.get("client_requests", {}),
                 "invalid_calls": tool.get("invalid_calls", 0),
                 "error_classes": tool.get("error_classes", {}),
+                "disguised_errors": tool.get("disguised_errors", {}),
                 "coercions_accepted": tool.get("coercions_accepted", 0),
                 "protocol_refusals": tool.get("protocol_refusals", 0),
                 "input_coverage": tool.get("input_coverage"),
@@ -335,6 +340,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "client_requests": {},
                 "invalid_calls": 0,
                 "error_classes": {},
+                "disguised_errors": {},
                 "coercions_accepted": 0,
                 "protocol_refusals": 0,
                 "input_coverage": None,

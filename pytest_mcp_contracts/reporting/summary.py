@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,10 +38,11 @@ def server_summary_lines(
             lines.append(f"{server.command.display}: did not start")
             continue
         restarts = f", restarted {server.restarts}x" if server.restarts else ""
+        disguised = _disguised(server.disguised_errors.values())
         lines.append(
             f"{shown(surface.name)} (protocol {surface.protocol_version}): "
             f"{len(surface.tools)} tools, "
-            f"{server.calls} calls, {server.error_results} returned isError{restarts}"
+            f"{server.calls} calls, {server.error_results} returned isError{disguised}{restarts}"
         )
         lines += stray_stdout_lines(server.startup_stdout, server.between_calls_stdout)
         if server.listing_changes:
@@ -55,6 +56,11 @@ def server_summary_lines(
     if recorder is not None:
         lines += _written_lines(recorder)
     return lines
+
+
+def _disguised(per_tool: Iterable[Mapping[str, int]]) -> str:
+    count = sum(sum(classes.values()) for classes in per_tool)
+    return f", {count} returned an error without isError" if count else ""
 
 
 def startup_stdout_lines(
@@ -87,10 +93,11 @@ def workers_summary_lines(facts: dict[str, Any], recorder: Recorder) -> list[str
             lines.append(f"{entry['command']}: did not start")
             continue
         restarts = f", restarted {entry['restarts']}x" if entry["restarts"] else ""
+        disguised = _disguised(tool.get("disguised_errors", {}) for tool in entry["tools"])
         lines.append(
             f"{shown(entry['name'])} (protocol {entry['protocol']}): {len(entry['tools'])} tools, "
-            f"{entry['calls']} calls, {entry['error_results']} returned isError{restarts} "
-            "(all workers)"
+            f"{entry['calls']} calls, {entry['error_results']} returned isError{disguised}"
+            f"{restarts} (all workers)"
         )
         lines += stray_stdout_lines(
             entry.get("startup_stdout", (0, [])), entry.get("between_calls_stdout", (0, []))
@@ -185,8 +192,13 @@ def _answers(server: ManagedServer, tool: str) -> str:
     classes = server.error_classes.get(tool)
     if classes:
         parts.append("isError: " + ", ".join(f"{n} {k}" for k, n in sorted(classes.items())))
-    if server.tool_error_results[tool]:
-        # Said where calls came back isError: how often the output contract was exercised.
+    disguised = server.disguised_errors.get(tool)
+    if disguised:
+        parts.append(
+            "without isError: " + ", ".join(f"{n} {k}" for k, n in sorted(disguised.items()))
+        )
+    if server.tool_error_results[tool] or disguised:
+        # Said where calls came back as errors: how often the output contract was exercised.
         parts.append(
             f"real results: {server.real_results[tool]} of {server.tool_calls[tool]} calls"
         )

@@ -170,6 +170,11 @@ class ManagedServer:
     error_classes: defaultdict[str, Counter[str]] = field(
         default_factory=lambda: defaultdict(Counter)
     )
+    # Results without isError that the checks judged errors all the same, by class
+    # (error_results.ErrorClass), by tool: see count_disguised
+    disguised_errors: defaultdict[str, Counter[str]] = field(
+        default_factory=lambda: defaultdict(Counter)
+    )
     coercions_accepted: Counter[str] = field(default_factory=Counter)  # by tool
     protocol_refusals: Counter[str] = field(default_factory=Counter)  # -32602 where isError is due
     input_coverage: dict[str, dict[str, Any]] = field(default_factory=dict)  # coverage.py
@@ -316,6 +321,12 @@ class ManagedServer:
             outcome.result is not None and not outcome.is_error_result
         )
         return outcome
+
+    def count_disguised(self, tool_name: str, kind: str) -> None:
+        """A result ``call`` counted as real that the checks found to be an error without
+        isError (a refusal's or a caught exception's text): it is no real result."""
+        self.real_results[tool_name] -= 1
+        self.disguised_errors[tool_name][str(kind)] += 1  # a plain str: xdist sends it on
 
     def relist(self, timeout: float) -> None:
         """Read the tool list again (at the end of the run) and note how it differs from the

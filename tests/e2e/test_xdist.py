@@ -86,6 +86,7 @@ _COUNTED = (
     "error_results",
     "real_results",
     "error_classes",
+    "disguised_errors",
     "invalid_calls",
     "coercions_accepted",
     "protocol_refusals",

@@ -3,6 +3,7 @@ result checks, as plain data."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -139,7 +140,8 @@ DECLARED = tool(
 
 
 def test_valid_structured_content_passes() -> None:
-    result = {"content": text("{}"), "structuredContent": {"items": [{"price": 1.5}]}}
+    structured = {"items": [{"price": 1.5}]}
+    result = {"content": text(json.dumps(structured)), "structuredContent": structured}
     assert check_result(DECLARED, result, protocol_version=MODERN) == []
 
 

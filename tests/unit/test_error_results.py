@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pytest_mcp_contracts.checks.error_results import ErrorClass, judge_error_result
@@ -245,3 +247,148 @@ def test_a_barely_exercised_contract_says_what_the_tool_said_last() -> None:
     # On one line (the warning is one), cut at 150 characters.
     assert "(the last said: \"Repository path 'x' is outside the allowed repository" in note
     assert note.endswith('!…")'), note
+
+
+def _ok(text: str, **extra: object) -> dict[str, object]:
+    return {"content": [{"type": "text", "text": text}], **extra}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # dddabtc/winremote-mcp#82, ansys/pyaedt-mcp#120: caught and returned as text
+        "Error: 'NoneType' object has no attribute 'strip'",
+        "Failed to read sheet: list index out of range",
+        'Traceback (most recent call last):\n  File "tool.py", line 3, in run\nKeyError: 3',
+        "Error: Cannot read properties of undefined (reading 'id')",
+    ],
+)
+def test_a_crash_returned_as_an_ordinary_result_is_certain(text: str) -> None:
+    from pytest_mcp_contracts.checks.error_results import judge_success_result
+
+    verdict = judge_success_result(_ok(text), {"sheet": "S1"})
+    assert verdict is not None and verdict.kind is ErrorClass.ERROR_AS_RESULT, verdict
+    assert verdict.certain
+
+
+@pytest.mark.parametrize(
+    ("text", "evidence"),
+    [
+        # office-word-mcp-server, every document tool on a file that is not there
+        ("Document report.docx does not exist", "does not exist"),
+        ("Document report.docx not found.", "not found"),
+        ("Invalid heading level: 0. Level must be between 1 and 9.", "Invalid"),
+        ("Error: unknown sku 'B-7'", "Error:"),
+        ('{\n  "success": false,\n  "error": "Document a.docx does not exist"\n}', "JSON"),
+        ('{"error": "not signed in"}', "JSON"),
+    ],
+)
+def test_refusal_words_without_iserror_are_a_disguised_refusal(text: str, evidence: str) -> None:
+    from pytest_mcp_contracts.checks.error_results import judge_success_result
+
+    verdict = judge_success_result(_ok(text), {"filename": "report.docx"})
+    assert verdict is not None and verdict.kind is ErrorClass.DISGUISED_REFUSAL, verdict
+    assert evidence in verdict.evidence
+    assert not verdict.certain
+
+
+LONG_ARTICLE = (
+    "Error handling in the importer\n"
+    + "The importer retries twice. A file that does not exist is skipped, and an "
+    "error is logged; 'NoneType' object has no attribute 'strip' was fixed in 2.1.\n" * 8
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Paragraph added to report.docx",
+        "No Word documents found in .",  # an empty listing is an answer
+        "Unknown",  # a value, not a refusal
+        LONG_ARTICLE,  # a document that mentions errors in its body is content
+        "Commit history:\nCommit: 'abc'\nMessage: fix list index out of range\n",
+        "Issue #82: 'NoneType' object has no attribute 'strip' in get_clipboard",
+        "AttributeError: 'NoneType' object has no attribute 'strip'\n" + "An issue body. " * 40,
+        '{"valid": true, "errors": []}',  # JSON data, whatever its words
+        '{"log": "Error: disk full"}',
+        '{"status": "failed", "job_id": 7}',  # a job's state, told correctly
+        # office-word-mcp-server's get_document_text on a short, real document
+        'Quarterly report\nRevenue grew 4%.\nError handling: the importer logs "Error: file '
+        'not found" and skips the file; it does not exist yet.\na\n\n\n',
+    ],
+)
+def test_correct_prose_and_data_are_real_results(text: str) -> None:
+    from pytest_mcp_contracts.checks.error_results import judge_success_result
+
+    assert judge_success_result(_ok(text), {}) is None
+
+
+def test_validated_structured_content_is_a_result_whatever_its_text_says() -> None:
+    from pytest_mcp_contracts.checks.error_results import judge_success_result
+
+    result = _ok("Error: not found", structuredContent={"status": "not found", "n": 0})
+    assert judge_success_result(result, {}, declared=True) is None
+    verdict = judge_success_result(result, {}, declared=False)
+    assert verdict is not None and verdict.kind is ErrorClass.DISGUISED_REFUSAL
+    # MCPServer sends a tool annotated -> str as {"result": "..."}: that string is the text.
+    wrapped = _ok("Error: not found", structuredContent={"result": "Error: not found"})
+    verdict = judge_success_result(wrapped, {}, declared=True)
+    assert verdict is not None and verdict.kind is ErrorClass.DISGUISED_REFUSAL
+
+
+def test_a_result_that_is_the_input_echoed_is_not_judged_by_it() -> None:
+    from pytest_mcp_contracts.checks.error_results import judge_success_result
+
+    said = "Error: 'NoneType' object has no attribute 'strip'"
+    assert judge_success_result(_ok(said), {"message": said}) is None
+
+
+def test_disguised_refusals_feed_the_barely_exercised_warning() -> None:
+    from pytest_mcp_contracts.checks.contract import ContractStats, error_result_notes
+    from pytest_mcp_contracts.checks.error_results import ErrorVerdict
+    from pytest_mcp_contracts.transport.discover import ToolSpec
+
+    schema = {"type": "object", "properties": {"filename": {"type": "string"}}}
+    tool = ToolSpec("get_text", "get_text", {"name": "get_text", "inputSchema": schema})
+    stats = ContractStats(calls=20, error_results=2)
+    for _ in range(17):
+        stats.count(
+            ErrorVerdict(ErrorClass.DISGUISED_REFUSAL, "the words 'does not exist'"),
+            "Document x.docx does not exist",
+            is_error=False,
+        )
+    assert stats.mostly_errors
+    (note,) = error_result_notes(tool, stats)
+    assert note.startswith(
+        "19 of 20 calls returned isError or a disguised refusal (17 without isError), so the "
+        "output contract was barely exercised"
+    ), note
+    assert '(the last said: "Document x.docx does not exist")' in note
+    assert "17 disguised-refusal" in stats.summary()
+
+
+def test_large_json_data_is_content_whatever_its_first_values_say() -> None:
+    from pytest_mcp_contracts.checks.error_results import judge_success_result
+
+    rows = [{"log": "'NoneType' object has no attribute 'strip'", "n": n} for n in range(2000)]
+    assert judge_success_result(_ok(json.dumps(rows)), {}) is None
+    verdict = judge_success_result(_ok('{"success": false}'), {})
+    assert verdict is not None and verdict.kind is ErrorClass.DISGUISED_REFUSAL
+
+
+@pytest.mark.parametrize("name", ["\r", "\n", "a\nb", "x\u2028y\r\nz"])
+def test_a_line_break_in_an_echoed_input_does_not_end_the_first_line(name: str) -> None:
+    # Found on office-word-mcp-server: {"filename": "\r"} answered "Document \r.docx does
+    # not exist", which the first line alone ("Document ") took for a real result.
+    from pytest_mcp_contracts.checks.error_results import judge_success_result
+
+    text = f"Document {name}.docx does not exist"
+    verdict = judge_success_result(_ok(text), {"filename": name})
+    assert verdict is not None and verdict.kind is ErrorClass.DISGUISED_REFUSAL, verdict
+
+
+def test_an_echo_of_an_input_with_line_breaks_is_still_not_evidence() -> None:
+    from pytest_mcp_contracts.checks.error_results import judge_success_result
+
+    said = "Error: 'NoneType' object\nhas no attribute"
+    assert judge_success_result(_ok(said), {"message": said}) is None

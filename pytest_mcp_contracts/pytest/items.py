@@ -10,7 +10,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import pytest
 
@@ -30,7 +30,7 @@ from pytest_mcp_contracts.inputs.coverage import (
     coverage_line,
     random_share,
 )
-from pytest_mcp_contracts.pytest.keys import RECORDER_KEY, SETTINGS_KEY
+from pytest_mcp_contracts.pytest.keys import RECORDER_KEY, SANDBOX_KEY, SETTINGS_KEY
 from pytest_mcp_contracts.pytest.settings import ToolConfig
 from pytest_mcp_contracts.reporting.failure import (
     FailureReport,
@@ -40,6 +40,9 @@ from pytest_mcp_contracts.reporting.failure import (
 )
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
 from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal, task_refusal
+
+if TYPE_CHECKING:
+    from pytest_mcp_contracts.inputs.sandbox import SandboxPaths
 
 
 class McpContractWarning(pytest.PytestWarning):
@@ -202,6 +205,15 @@ class _McpItem(_RendersFailures):
             # Named in the reason: -rs shows where the skip was raised, not which item.
             pytest.skip(f"{self.nodeid}: {refusal}")
         return own
+
+    def _sandbox(self) -> SandboxPaths | None:
+        """Lay the roots sandbox anew before this tool's calls (no tool's writes become
+        another tool's inputs) and return its values; None under --mcp-roots=none."""
+        sandbox = self.config.stash.get(SANDBOX_KEY, None)
+        if sandbox is None:
+            return None
+        sandbox.lay()
+        return sandbox.paths
 
     def _user_strategies(self) -> Any:
         """What conftest.py files supply through ``pytest_mcp_tool_strategy``: one strategy
@@ -393,8 +405,9 @@ class ContractItem(_McpItem):
         passed = False
         try:
             user = self._user_strategies()
+            sandbox = self._sandbox()
             try:
-                strategy = input_strategy(self.tool.input_schema, user)
+                strategy = input_strategy(self.tool.input_schema, user, sandbox=sandbox)
             except UserStrategyError as exc:
                 raise self._fail(
                     "pytest_mcp_tool_strategy cannot be used here", (str(exc),)
@@ -405,7 +418,7 @@ class ContractItem(_McpItem):
                     (str(exc),),
                 ) from None
             max_examples = own.max_examples or settings.max_examples
-            plan = self._coverage_plan(max_examples, settings.coverage, user is not None)
+            plan = self._coverage_plan(max_examples, settings.coverage, user is not None, sandbox)
             corners = [item.arguments for item in plan.inputs]
             run = run_contract(
                 self.server,
@@ -443,7 +456,9 @@ class ContractItem(_McpItem):
                 self.server.input_coverage[self.tool.name] = report
                 self.add_report_section("call", "mcp coverage", coverage_line(report))
 
-    def _coverage_plan(self, max_examples: int, enabled: bool, user: bool) -> CoveragePlan:
+    def _coverage_plan(
+        self, max_examples: int, enabled: bool, user: bool, sandbox: SandboxPaths | None
+    ) -> CoveragePlan:
         """The coverage phase's inputs, or an empty plan saying why there are none."""
         from pytest_mcp_contracts.inputs.generate import GenerationError, coverage_plan
 
@@ -452,7 +467,8 @@ class ContractItem(_McpItem):
         if user:
             return CoveragePlan(note="inputs come from pytest_mcp_tool_strategy")
         try:
-            return coverage_plan(self.tool.input_schema, coverage_budget(max_examples))
+            budget = coverage_budget(max_examples)
+            return coverage_plan(self.tool.input_schema, budget, sandbox=sandbox)
         except GenerationError as exc:  # input_strategy said it already; say why here
             return CoveragePlan(note=f"no coverage inputs: {str(exc).splitlines()[0]}")
 
@@ -523,7 +539,9 @@ class RejectsInvalidItem(_McpItem):
         from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy, simplest
 
         try:
-            strategy = input_strategy(self.tool.input_schema, self._user_strategies())
+            strategy = input_strategy(
+                self.tool.input_schema, self._user_strategies(), sandbox=self._sandbox()
+            )
             examples = self._examples(own.examples)
             if examples:
                 return examples[0]

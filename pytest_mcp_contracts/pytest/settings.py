@@ -288,8 +288,9 @@ OPTIONS: Final = (
     Option(
         "--mcp-roots",
         "mcp_roots",
-        "the folder the client offers as its one root when a server asks (roots/list), "
-        "relative to the rootdir (default: a fresh empty folder per run)",
+        "the folder of sample files copied into the sandbox the client offers as its one root "
+        "(roots/list), and whose paths inputs draw on; relative to the rootdir (default: "
+        "built-in sample files; none: an empty folder, and no input drawn from it)",
         "path",
         None,
         metavar="DIR",
@@ -412,7 +413,8 @@ class Settings:
     coverage: bool = True  # the coverage phase of the contract check (--mcp-coverage)
     max_call_time: float = DEFAULT_MAX_CALL_TIME
     shrink_time: float = DEFAULT_SHRINK_TIME
-    roots: Path | None = None  # None: a fresh empty folder per run
+    roots: Path | None = None  # copied into the sandbox; None: the built-in sample files
+    sandbox: bool = True  # False (--mcp-roots=none): an empty root, no paths drawn from it
     sampling_text: str = DEFAULT_SAMPLING_TEXT
     elicitation: str = "vary"
     sequences: bool = False  # the sequences check (--mcp-sequences)
@@ -609,7 +611,8 @@ def resolve(
         coverage=values["mcp_coverage"] == "on",
         max_call_time=max(values["mcp_max_call_time"], values["mcp_call_timeout"]),
         shrink_time=values["mcp_shrink_time"],
-        roots=_roots(values["mcp_roots"]),
+        roots=_roots(values["mcp_roots"], rootdir),
+        sandbox=values["mcp_roots"] != rootdir / NO_SANDBOX,
         sampling_text=values["mcp_sampling_text"],
         elicitation=values["mcp_elicitation"],
         sequences=values["mcp_sequences"] == "on",
@@ -617,7 +620,12 @@ def resolve(
     )
 
 
-def _roots(path: Path | None) -> Path | None:
+NO_SANDBOX = "none"  # --mcp-roots=none (a folder of that name: ./none)
+
+
+def _roots(path: Path | None, rootdir: Path) -> Path | None:
+    if path == rootdir / NO_SANDBOX:
+        return None
     if path is not None and not path.is_dir():
         raise SettingsError(f"--mcp-roots (ini mcp_roots): {path} is not a folder")
     return path

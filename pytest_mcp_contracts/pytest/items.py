@@ -435,7 +435,7 @@ class ContractItem(_McpItem):
                 seed=_hypothesis_seed(self.config),
             )
             if run.failure is not None:
-                raise run.failure
+                raise self._sandbox_note(run.failure)
             self._report(run.stats, observations)  # -W error can fail the item here
             if recorder.missing_in_ci(observations.has_record):
                 path = recorder.path(self.server.node_name, self.tool.node_name)
@@ -474,6 +474,22 @@ class ContractItem(_McpItem):
 
     def _command(self) -> str:
         return _command(self.config)
+
+    def _sandbox_note(self, error: ContractFailure) -> ContractFailure:
+        """Say where a failing input's paths point: the sandbox is gone after the run."""
+        from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
+
+        sandbox = self.config.stash.get(SANDBOX_KEY, None)
+        arguments = error.report.arguments
+        if sandbox is None or not isinstance(arguments, dict):
+            return error
+        if uses_sandbox(arguments, sandbox.paths.all):
+            held = "a copy of --mcp-roots" if sandbox.source else "the built-in sample files"
+            error.report.notes.append(
+                f"(its paths lie in the run's roots sandbox {sandbox.root}, which held "
+                f"{held} and is removed at the end of the run)"
+            )
+        return error
 
     def _report(self, stats: ContractStats, observations: ToolObservations) -> None:
         self.user_properties.append(("mcp_calls", stats.calls))

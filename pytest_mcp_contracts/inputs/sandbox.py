@@ -429,10 +429,10 @@ def with_sandbox_values(
     slots: Mapping[str, Slot],
     is_valid: Callable[[Any], bool],
 ) -> SearchStrategy[dict[str, Any]]:
-    """Inputs from ``generated`` whose path slots take a sandbox value about half the time.
-    An input the schema refuses with it (a dependency, a combination the slot check cannot
-    see) keeps the generated value. The sandbox branch comes first, so inputs shrink to a
-    real file."""
+    """Inputs from ``generated`` whose path slots take a sandbox value about half the time
+    they are present (whether an optional one is present stays generated). An input the
+    schema refuses with it (a dependency, a combination the slot check cannot see) keeps the
+    generated value. The sandbox branch comes first, so inputs shrink to a real file."""
     from hypothesis import strategies as st
 
     if not slots:
@@ -443,7 +443,7 @@ def with_sandbox_values(
 
     def merge(pair: tuple[dict[str, Any], dict[str, Any]]) -> dict[str, Any]:
         value, chosen = pair
-        picked = {k: v for k, v in chosen.items() if v is not _KEEP}
+        picked = {k: v for k, v in chosen.items() if v is not _KEEP and k in value}
         if not picked:
             return value
         merged = {**value, **picked}

@@ -547,6 +547,7 @@ def resolve(
 ) -> Settings:
     """Command line over ini over default; a bad value raises SettingsError."""
     values: dict[str, Any] = {}
+    raws: dict[str, Any] = {}  # as written, before paths are joined to the rootdir
     # Targets on the command line replace the ini's target lists, all three of them: a user
     # who points one run at one server does not want the configured ones started as well.
     ini_targets = not any(get_cli(flag) for flag in TARGET_FLAGS)
@@ -561,6 +562,7 @@ def resolve(
             continue
             continue
         raw = cli if cli is not None else (option.ini_too and get_ini(option.ini)) or option.default
+        raws[key] = raw
         if option.kind == "flag":
             values[key] = _flag(option, raw)
         elif option.kind == "path":
@@ -611,8 +613,8 @@ def resolve(
         coverage=values["mcp_coverage"] == "on",
         max_call_time=max(values["mcp_max_call_time"], values["mcp_call_timeout"]),
         shrink_time=values["mcp_shrink_time"],
-        roots=_roots(values["mcp_roots"], rootdir),
-        sandbox=values["mcp_roots"] != rootdir / NO_SANDBOX,
+        roots=None if raws["mcp_roots"] == NO_SANDBOX else _roots(values["mcp_roots"]),
+        sandbox=raws["mcp_roots"] != NO_SANDBOX,
         sampling_text=values["mcp_sampling_text"],
         elicitation=values["mcp_elicitation"],
         sequences=values["mcp_sequences"] == "on",
@@ -623,9 +625,7 @@ def resolve(
 NO_SANDBOX = "none"  # --mcp-roots=none (a folder of that name: ./none)
 
 
-def _roots(path: Path | None, rootdir: Path) -> Path | None:
-    if path == rootdir / NO_SANDBOX:
-        return None
+def _roots(path: Path | None) -> Path | None:
     if path is not None and not path.is_dir():
         raise SettingsError(f"--mcp-roots (ini mcp_roots): {path} is not a folder")
     return path

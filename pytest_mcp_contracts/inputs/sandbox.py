@@ -151,15 +151,23 @@ class SandboxPaths:
             (self.root, *self.files, *self.folders, *self.relative, *self.uris, *self.missing)
         )
 
-    def ordered(self, kind: str) -> tuple[str, ...]:
-        """Every value, those a ``kind`` of slot most likely wants first (the first one is
-        the value its inputs shrink to)."""
+    def groups(self, kind: str) -> tuple[tuple[str, ...], ...]:
+        """The values by sort (files, folders with the root first, relative paths, URIs,
+        missing paths), the sorts a ``kind`` of slot most likely wants first: a draw picks a
+        sort, then a value, so that a folder of many files does not drown the rest."""
         files, folders = self.files, (self.root, *self.folders)
         if kind == "uri":
-            return (*self.uris, *files, *folders, *self.relative, *self.missing)
-        if kind == "folder":
-            return (*folders, *files, *self.relative, *self.uris, *self.missing)
-        return (*files, *folders, *self.relative, *self.uris, *self.missing)
+            order = (self.uris, files, folders, self.relative, self.missing)
+        elif kind == "folder":
+            order = (folders, files, self.relative, self.uris, self.missing)
+        else:
+            order = (files, folders, self.relative, self.uris, self.missing)
+        return tuple(group for group in order if group)
+
+    def ordered(self, kind: str) -> tuple[str, ...]:
+        """Every value, in the order of ``groups`` (the first one is the value inputs of the
+        slot shrink to)."""
+        return tuple(value for group in self.groups(kind) for value in group)
 
     def corners(self, kind: str) -> list[tuple[str, str]]:
         """(label, value) for the coverage phase: each kind of file once, the root, a
@@ -328,15 +336,19 @@ class Slot:
 
     name: str
     kind: str  # "file", "folder", "uri" or "path": which values come first
-    values: tuple[str, ...]
+    groups: tuple[tuple[str, ...], ...]  # SandboxPaths.groups, what the schema accepts of them
     array: bool = False  # an array of paths
     min_items: int = 1
     max_items: int = 3
 
+    @property
+    def values(self) -> tuple[str, ...]:
+        return tuple(value for group in self.groups for value in group)
+
     def strategy(self) -> SearchStrategy[Any]:
         from hypothesis import strategies as st
 
-        one = st.sampled_from(self.values)
+        one = st.sampled_from(self.groups).flatmap(st.sampled_from)
         if self.array:
             return st.lists(one, min_size=self.min_items, max_size=self.max_items)
         return one
@@ -399,15 +411,18 @@ def path_slots(
         target = sub["items"] if array else sub
         checker = jsonschema.Draft7Validator.FORMAT_CHECKER
         validator = jsonschema.Draft7Validator(dict(target), format_checker=checker)
-        candidates = paths.ordered(kind)
-        if target.get("format") in _URI_FORMATS:
-            # Where the URI format is not checked (no rfc3987), a bare path would pass here.
-            candidates = tuple(v for v in candidates if v.startswith("file://"))
+        # Where the URI format is not checked (no rfc3987), a bare path would pass as one.
+        uri_only = target.get("format") in _URI_FORMATS
         try:
-            values = tuple(v for v in candidates if validator.is_valid(v))
+            accepted = [
+                tuple(v for v in group if validator.is_valid(v))
+                for group in paths.groups(kind)
+                if not uri_only or group[0].startswith("file://")
+            ]
         except (jsonschema.exceptions.SchemaError, re.error, TypeError):  # left to generation
             continue
-        if not values:
+        groups = tuple(group for group in accepted if group)
+        if not groups:
             continue
         low = sub.get("minItems", 1) if array else 1
         high = sub.get("maxItems", low + 2) if array else 1
@@ -417,7 +432,7 @@ def path_slots(
         high = min(high, low + 2)
         if low > high:
             continue
-        slots[name] = Slot(name, kind, values, array, low, high)
+        slots[name] = Slot(name, kind, groups, array, low, high)
     return slots
 
 

@@ -70,9 +70,16 @@ def _inside(path: str, roots: ListRootsResult) -> Path:
         raise ToolError(f"Invalid path: {exc}") from None
     if not any(real == root or root in real.parents for root in allowed):
         raise ToolError(f"Access denied - path outside allowed directories: {path}")
-    if not real.exists():
+    if not _exists(real):
         raise ToolError(f"No such file or folder: {path}")
     return real
+
+
+def _exists(real: Path) -> bool:
+    try:
+        return real.exists()
+    except OSError as exc:  # a name too long for the file system, ...
+        raise ToolError(f"Invalid path: {exc.strerror}") from None
 
 
 @app.tool(annotations=READ_ONLY)

@@ -206,15 +206,6 @@ class _McpItem(_RendersFailures):
             pytest.skip(f"{self.nodeid}: {refusal}")
         return own
 
-    def _sandbox(self) -> SandboxPaths | None:
-        """Lay the roots sandbox anew before this tool's calls (no tool's writes become
-        another tool's inputs) and return its values; None under --mcp-roots=none."""
-        sandbox = self.config.stash.get(SANDBOX_KEY, None)
-        if sandbox is None:
-            return None
-        sandbox.lay()
-        return sandbox.paths
-
     def _user_strategies(self) -> Any:
         """What conftest.py files supply through ``pytest_mcp_tool_strategy``: one strategy
         for the whole input, or strategies by property name (merged across conftests)."""
@@ -405,7 +396,7 @@ class ContractItem(_McpItem):
         passed = False
         try:
             user = self._user_strategies()
-            sandbox = self._sandbox()
+            sandbox = _laid_sandbox(self.config)
             try:
                 strategy = input_strategy(self.tool.input_schema, user, sandbox=sandbox)
             except UserStrategyError as exc:
@@ -555,9 +546,8 @@ class RejectsInvalidItem(_McpItem):
         from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy, simplest
 
         try:
-            strategy = input_strategy(
-                self.tool.input_schema, self._user_strategies(), sandbox=self._sandbox()
-            )
+            user, sandbox = self._user_strategies(), _laid_sandbox(self.config)
+            strategy = input_strategy(self.tool.input_schema, user, sandbox=sandbox)
             examples = self._examples(own.examples)
             if examples:
                 return examples[0]
@@ -609,9 +599,10 @@ class SequencesItem(_RendersFailures):
 
         tools, left_out = sequence_tools(surface.tools, refusal)
         strategies = {}
+        sandbox = _laid_sandbox(self.config)
         for tool in list(tools):
             try:
-                strategies[tool.name] = input_strategy(tool.input_schema)
+                strategies[tool.name] = input_strategy(tool.input_schema, sandbox=sandbox)
             except GenerationError as exc:
                 tools.remove(tool)
                 left_out.append(f"{tool.name}: no inputs can be generated ({exc.pointer})")
@@ -660,9 +651,12 @@ class SequencesItem(_RendersFailures):
             self.add_report_section("call", "mcp sequences", "\n".join(lines))
 
     def _fresh(self, server: ManagedServer) -> None:
-        """Run the user's reset command, then restart the server (over HTTP: a new session)."""
+        """Lay the roots sandbox anew, run the user's reset command, then restart the server
+        (over HTTP: a new session)."""
         import shlex
         import subprocess
+
+        _laid_sandbox(self.config)
 
         command = self.config.stash[SETTINGS_KEY].reset_command
         if command:
@@ -717,6 +711,16 @@ class _Attributed:
 
     def __str__(self) -> str:
         return str(self.change)
+
+
+def _laid_sandbox(config: pytest.Config) -> SandboxPaths | None:
+    """Lay the roots sandbox anew before a tool's calls (so that no tool's writes become
+    another tool's inputs) and return its values; None under --mcp-roots=none."""
+    sandbox = config.stash.get(SANDBOX_KEY, None)
+    if sandbox is None:
+        return None
+    sandbox.lay()
+    return sandbox.paths
 
 
 def _hypothesis_seed(config: pytest.Config) -> Any:

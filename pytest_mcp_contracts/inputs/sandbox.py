@@ -233,15 +233,22 @@ class Sandbox:
         return self._paths
 
     def lay(self) -> None:
-        """Empty the root, whatever a tool left there, and lay the files again."""
-        _clear(self.root)
-        if self.source is None:
-            for relative, data in sample_files().items():
-                target = self.root / relative
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(data)
-        else:
-            shutil.copytree(self.source, self.root, symlinks=True, dirs_exist_ok=True)
+        """Empty the root, whatever a tool left there, and lay the files again; SandboxError
+        when that fails."""
+        try:
+            _clear(self.root)
+            if self.source is None:
+                for relative, data in sample_files().items():
+                    target = self.root / relative
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(data)
+            else:
+                shutil.copytree(self.source, self.root, symlinks=True, dirs_exist_ok=True)
+        except (OSError, shutil.Error) as exc:
+            raise SandboxError(
+                f"the roots sandbox {self.root} could not be laid anew (what an earlier tool "
+                f"left there may be in the way): {exc}"
+            ) from None
         self.layings += 1
         if self._paths is None:
             self._paths = self._listing()
@@ -288,24 +295,31 @@ def _raise(error: OSError) -> None:
 
 
 def _clear(root: Path) -> None:
-    """Make ``root`` an empty folder. A tool may have left anything there: read-only files and
-    folders, a symlink, or the root itself removed or replaced by a file."""
+    """Make ``root`` an empty folder. A tool may have left anything there: folders it made
+    read-only or unreadable, symlinks, or the root itself removed or replaced by a file."""
     if root.is_symlink() or (root.exists() and not root.is_dir()):
         root.unlink()
     root.mkdir(parents=True, exist_ok=True)
+    root.chmod(stat.S_IRWXU)
     for child in root.iterdir():
-        if child.is_dir() and not child.is_symlink():
-            shutil.rmtree(child, onerror=_writable_then_retry)
-        else:
+        if not child.is_dir() or child.is_symlink():
             child.unlink()
+            continue
+        try:
+            shutil.rmtree(child)
+        except OSError:
+            _writable(child)
+            shutil.rmtree(child)
 
 
-def _writable_then_retry(function: Callable[..., Any], path: str, _info: Any) -> None:
-    # A tool that made a folder read-only would otherwise keep its files in the sandbox.
-    os.chmod(os.path.dirname(path), stat.S_IRWXU)
-    if os.path.isdir(path) and not os.path.islink(path):
-        os.chmod(path, stat.S_IRWXU)
-    function(path)
+def _writable(folder: Path) -> None:
+    """Give every folder below ``folder`` back to its owner (symlinks are not followed)."""
+    folder.chmod(stat.S_IRWXU)
+    for current, names, _files in os.walk(folder):
+        for name in names:
+            path = os.path.join(current, name)
+            if not os.path.islink(path):
+                os.chmod(path, stat.S_IRWXU)
 
 
 # --------------------------------------------------------------------------- the slots

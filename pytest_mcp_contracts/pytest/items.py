@@ -716,10 +716,15 @@ class _Attributed:
 def _laid_sandbox(config: pytest.Config) -> SandboxPaths | None:
     """Lay the roots sandbox anew before a tool's calls (so that no tool's writes become
     another tool's inputs) and return its values; None under --mcp-roots=none."""
+    from pytest_mcp_contracts.inputs.sandbox import SandboxError
+
     sandbox = config.stash.get(SANDBOX_KEY, None)
     if sandbox is None:
         return None
-    sandbox.lay()
+    try:
+        sandbox.lay()
+    except SandboxError as exc:
+        pytest.fail(str(exc), pytrace=False)
     return sandbox.paths
 
 

@@ -84,7 +84,11 @@ def test_laying_again_undoes_whatever_a_tool_did(laid: Sandbox) -> None:
     (root / "new folder" / "made.txt").write_text("made by a tool")
     locked = root / "nested"
     locked.chmod(stat.S_IRUSR | stat.S_IXUSR)  # read-only: its file cannot be deleted as is
+    (root / "new folder" / "sealed").mkdir()
+    (root / "new folder" / "sealed" / "inside.txt").write_text("x")
+    (root / "new folder" / "sealed").chmod(0)  # not even readable
     os.symlink("/", root / "escape")
+    root.chmod(stat.S_IRUSR | stat.S_IXUSR)
     laid.lay()
     assert _tree(root) == before
     # Even the root itself replaced by a file.

@@ -20,6 +20,7 @@ build strategies.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -132,6 +133,8 @@ class SandboxPaths:
     relative: tuple[str, ...]  # files, then folders, relative to the root
     uris: tuple[str, ...]  # file:// URIs of the files, then of the root
     missing: tuple[str, ...]  # inside the root, not there
+    # What a tool's name says its bare "path"s are ("folder" for list_directory), or None.
+    tool_kind: str | None = None
 
     @classmethod
     def of(cls, root: Path, files: list[str], folders: list[str]) -> SandboxPaths:
@@ -144,6 +147,13 @@ class SandboxPaths:
             uris=(*((root / f).as_uri() for f in files), root.as_uri()),
             missing=(str(root / "missing.txt"), str(root / "no-such-folder" / "file.txt")),
         )
+
+    def for_tool(self, name: str) -> SandboxPaths:
+        """These values for one tool: a property that only says "path" takes the sort of
+        path the tool's name names (``list_directory``, ``read_file``)."""
+        words = _words(name)
+        kind = "folder" if words & _FOLDER_WORDS else "file" if words & _FILE_WORDS else None
+        return dataclasses.replace(self, tool_kind=kind)
 
     @property
     def all(self) -> frozenset[str]:
@@ -360,9 +370,13 @@ class Slot:
         return tuple(value for group in self.groups for value in group)
 
     def strategy(self) -> SearchStrategy[Any]:
+        """A sort, then a value of it; the sorts the slot's kind wants come up more often
+        (files and folders for a bare path, else the first sort)."""
         from hypothesis import strategies as st
 
-        one = st.sampled_from(self.groups).flatmap(st.sampled_from)
+        favoured = 2 if self.kind == "path" else 1
+        weighted = [g for i, g in enumerate(self.groups) for _ in range(3 if i < favoured else 1)]
+        one = st.sampled_from(weighted).flatmap(st.sampled_from)
         if self.array:
             return st.lists(one, min_size=self.min_items, max_size=self.max_items)
         return one
@@ -421,6 +435,8 @@ def path_slots(
         kind = _kind(name, {**sub, **own} if isinstance(own, Mapping) else sub)
         if kind is None:
             continue
+        if kind == "path" and paths.tool_kind is not None:
+            kind = paths.tool_kind
         array = sub.get("type") == "array" and isinstance(sub.get("items"), Mapping)
         target = sub["items"] if array else sub
         checker = jsonschema.Draft7Validator.FORMAT_CHECKER

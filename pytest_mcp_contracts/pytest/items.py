@@ -396,7 +396,7 @@ class ContractItem(_McpItem):
         passed = False
         try:
             user = self._user_strategies()
-            sandbox = _laid_sandbox(self.config)
+            sandbox = _laid_sandbox(self.config, self.tool.name)
             try:
                 strategy = input_strategy(self.tool.input_schema, user, sandbox=sandbox)
             except UserStrategyError as exc:
@@ -546,7 +546,7 @@ class RejectsInvalidItem(_McpItem):
         from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy, simplest
 
         try:
-            user, sandbox = self._user_strategies(), _laid_sandbox(self.config)
+            user, sandbox = self._user_strategies(), _laid_sandbox(self.config, self.tool.name)
             strategy = input_strategy(self.tool.input_schema, user, sandbox=sandbox)
             examples = self._examples(own.examples)
             if examples:
@@ -602,7 +602,8 @@ class SequencesItem(_RendersFailures):
         sandbox = _laid_sandbox(self.config)
         for tool in list(tools):
             try:
-                strategies[tool.name] = input_strategy(tool.input_schema, sandbox=sandbox)
+                own = None if sandbox is None else sandbox.for_tool(tool.name)
+                strategies[tool.name] = input_strategy(tool.input_schema, sandbox=own)
             except GenerationError as exc:
                 tools.remove(tool)
                 left_out.append(f"{tool.name}: no inputs can be generated ({exc.pointer})")
@@ -713,9 +714,10 @@ class _Attributed:
         return str(self.change)
 
 
-def _laid_sandbox(config: pytest.Config) -> SandboxPaths | None:
+def _laid_sandbox(config: pytest.Config, tool: str | None = None) -> SandboxPaths | None:
     """Lay the roots sandbox anew before a tool's calls (so that no tool's writes become
-    another tool's inputs) and return its values; None under --mcp-roots=none."""
+    another tool's inputs) and return its values (for ``tool``: see ``for_tool``); None
+    under --mcp-roots=none."""
     from pytest_mcp_contracts.inputs.sandbox import SandboxError
 
     sandbox = config.stash.get(SANDBOX_KEY, None)
@@ -725,7 +727,7 @@ def _laid_sandbox(config: pytest.Config) -> SandboxPaths | None:
         sandbox.lay()
     except SandboxError as exc:
         pytest.fail(str(exc), pytrace=False)
-    return sandbox.paths
+    return sandbox.paths if tool is None else sandbox.paths.for_tool(tool)
 
 
 def _hypothesis_seed(config: pytest.Config) -> Any:

@@ -300,3 +300,24 @@ def test_every_coverage_input_is_valid_whatever_the_property(name: str) -> None:
     plan = coverage_plan(schema, 40, sandbox=PATHS)
     assert plan.inputs and all(make_validator(schema).is_valid(i.arguments) for i in plan.inputs)
     assert any(i.arguments.get(name, "").startswith(("/sbx", "file:")) for i in plan.inputs)
+
+
+def test_a_bare_path_takes_the_sort_of_path_the_tools_name_names() -> None:
+    schema = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
+    named = {"file": {"type": "string"}, "path": {"type": "string"}}
+    own = {"type": "object", "properties": named, "required": ["file", "path"]}
+
+    def kinds(tool: str, of: dict[str, Any] = schema) -> dict[str, str]:
+        return {n: s.kind for n, s in path_slots(of, of, PATHS.for_tool(tool)).items()}
+
+    assert kinds("list_directory") == {"path": "folder"}
+    assert kinds("read_file") == {"path": "file"}
+    assert kinds("search") == {"path": "path"}
+    assert kinds("list_directory", own) == {"file": "file", "path": "folder"}
+    # A folder tool's draws favour folders: the root and the one folder, among 7 values.
+    drawn = [v["path"] for v in _draw(schema, PATHS.for_tool("list_directory"), 200)]
+    folders = [p for p in drawn if p in ("/sbx", "/sbx/d")]
+    assert len(folders) >= len(drawn) // 5, (len(folders), len(drawn))
+    assert simplest(input_strategy(schema, sandbox=PATHS.for_tool("list_directory"))) == {
+        "path": "/sbx"
+    }

@@ -165,14 +165,14 @@ class SandboxPaths:
         """The values by sort (files, folders with the root first, relative paths, URIs,
         missing paths), the sorts a ``kind`` of slot most likely wants first: a draw picks a
         sort, then a value, so that a folder of many files does not drown the rest."""
-        files, folders = self.files, (self.root, *self.folders)
-        if kind == "uri":
-            order = (self.uris, files, folders, self.relative, self.missing)
-        elif kind == "folder":
-            order = (folders, files, self.relative, self.uris, self.missing)
-        else:
-            order = (files, folders, self.relative, self.uris, self.missing)
-        return tuple(group for group in order if group)
+        by_sort = {
+            "files": self.files,
+            "folders": (self.root, *self.folders),
+            "relative": self.relative,
+            "uris": self.uris,
+            "missing": self.missing,
+        }
+        return tuple(by_sort[sort] for sort in _sorts(kind) if by_sort[sort])
 
     def ordered(self, kind: str) -> tuple[str, ...]:
         """Every value, in the order of ``groups`` (the first one is the value inputs of the
@@ -180,22 +180,34 @@ class SandboxPaths:
         return tuple(value for group in self.groups(kind) for value in group)
 
     def corners(self, kind: str) -> list[tuple[str, str]]:
-        """(label, value) for the coverage phase: each kind of file once, the root, a
-        folder, a relative path, a URI, a missing path; the ``kind``'s likeliest first."""
+        """(label, value) for the coverage phase, in the order of ``groups``: each kind of
+        file once, the root and a folder, a relative path, a URI (one per file for a URI
+        slot), a missing path."""
         chosen = _one_per_suffix(self.files)
-        files = [(f"file {Path(f).name}", f) for f in chosen]
-        folders = [("folder (the root)", self.root)]
-        folders += [(f"folder {Path(d).name}", d) for d in self.folders[:1]]
-        relative = [("relative path", self.relative[0])] if self.relative else []
-        uri = [("file:// URI", self.uris[0])]
-        missing = [("missing path", self.missing[0])]
+        uris = [("file:// URI", self.uris[0])]
         if kind == "uri":
             uris = [(f"file:// URI {Path(f).name}", Path(f).as_uri()) for f in chosen]
             uris.append(("file:// URI of the root", self.uris[-1]))
-            return [*uris, *files, *folders, *relative, *missing]
-        if kind == "folder":
-            return [*folders, *files, *relative, *uri, *missing]
-        return [*files, *folders, *relative, *uri, *missing]
+        by_sort = {
+            "files": [(f"file {Path(f).name}", f) for f in chosen],
+            "folders": [
+                ("folder (the root)", self.root),
+                *((f"folder {Path(d).name}", d) for d in self.folders[:1]),
+            ],
+            "relative": [("relative path", self.relative[0])] if self.relative else [],
+            "uris": uris,
+            "missing": [("missing path", self.missing[0])],
+        }
+        return [corner for sort in _sorts(kind) for corner in by_sort[sort]]
+
+
+def _sorts(kind: str) -> tuple[str, ...]:
+    """The sorts of sandbox value, those a ``kind`` of slot most likely wants first."""
+    if kind == "uri":
+        return ("uris", "files", "folders", "relative", "missing")
+    if kind == "folder":
+        return ("folders", "files", "relative", "uris", "missing")
+    return ("files", "folders", "relative", "uris", "missing")
 
 
 def _one_per_suffix(files: tuple[str, ...]) -> list[str]:

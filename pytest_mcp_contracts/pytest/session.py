@@ -42,9 +42,11 @@ def client_settings(config: pytest.Config, settings: Settings) -> ClientSettings
         from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxError
 
         try:
-            config.stash[SANDBOX_KEY] = Sandbox(roots, settings.roots)
+            sandbox = Sandbox(roots, settings.roots)
+            sandbox.lay()  # its values are read now: the strategies are built from them
         except SandboxError as exc:
             raise SettingsError(str(exc)) from None
+        config.stash[SANDBOX_KEY] = sandbox
     hook = config.hook.pytest_mcp_sampling_reply
 
     def sampling_hook(server: str, tool: str, params: dict[str, Any]) -> Any:

@@ -33,7 +33,7 @@ def _failure_section(output: str, tool: str) -> str:
 def test_a_bug_behind_an_existing_file_is_found_with_a_sandbox_path(
     run_mcp: RunMcp, pytester: pytest.Pytester
 ) -> None:
-    result = run_mcp("roots_files.py", args=("--mcp-report=run.json", "-v"))
+    result = run_mcp("roots_files.py", args=("--mcp-report=run.json", "-v", "--hypothesis-seed=1"))
     out = result.stdout.str()
     result.assert_outcomes(failed=1, passed=11)
     assert "FAILED mcp:roots-files::file_info::contract" in out
@@ -57,11 +57,13 @@ def test_without_the_sandbox_every_call_is_refused_and_the_bug_goes_unseen(
     run_mcp: RunMcp, pytester: pytest.Pytester
 ) -> None:
     # What the plugin did before the sandbox: nearly every call refused, every item green.
-    # (Only "", the empty root itself, is a real result: a folder of size 0.)
-    result = run_mcp("roots_files.py", args=("--mcp-report=run.json", "--mcp-roots=none"))
+    # (Only the empty root itself is a real result, as "" or "." : a folder of size 0.)
+    result = run_mcp(
+        "roots_files.py", args=("--mcp-report=run.json", "--mcp-roots=none", "--hypothesis-seed=1")
+    )
     result.assert_outcomes(passed=12)
     for name, tool in _tools(pytester).items():
-        assert tool["real_results"] <= 2 and tool["sandbox_calls"] == 0, (name, tool)
+        assert tool["real_results"] <= 3 and tool["sandbox_calls"] == 0, (name, tool)
         assert tool["calls"] >= 40, (name, tool)
         warning = f"{name}: {tool['error_results']} of {tool['calls']} calls returned isError"
         assert f"{warning}, so the output contract was barely exercised" in result.stdout.str()
@@ -71,7 +73,8 @@ def test_the_bug_free_twin_passes_in_ci_on_several_seeds(
     run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
-    run_mcp("roots_files.py").assert_outcomes(passed=12)  # records the contracts
+    # Records the contracts (a seed of its own: every run of this test is the same).
+    run_mcp("roots_files.py", args=("--hypothesis-seed=9",)).assert_outcomes(passed=12)
     monkeypatch.setenv("CI", "true")
     for seed in ("1", "2", "3"):
         report = f"run-{seed}.json"
@@ -90,7 +93,9 @@ def test_the_bug_free_twin_passes_under_xdist_with_real_results(
 ) -> None:
     # Each worker lays its own sandbox; the report adds up the workers' calls.
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
-    parallel = run_mcp("roots_files.py", args=("-n", "2", "--mcp-report=parallel.json"))
+    parallel = run_mcp(
+        "roots_files.py", args=("-n", "2", "--mcp-report=parallel.json", "--hypothesis-seed=1")
+    )
     parallel.assert_outcomes(passed=12)
     tools = _tools(pytester, "parallel.json")
     assert all(tool["real_results"] >= 4 for tool in tools.values()), tools
@@ -101,7 +106,7 @@ def test_one_tools_writes_never_become_another_tools_inputs(
     run_mcp: RunMcp, pytester: pytest.Pytester
 ) -> None:
     # tally breaks on a folder holding a file note wrote; note runs first and writes dozens.
-    result = run_mcp("roots_writes.py", args=("--mcp-report=run.json",))
+    result = run_mcp("roots_writes.py", args=("--mcp-report=run.json", "--hypothesis-seed=1"))
     result.assert_outcomes(passed=8)
     tools = _tools(pytester)
     assert tools["note"]["real_results"] >= 20, tools["note"]
@@ -116,7 +121,9 @@ def test_a_users_folder_is_copied_into_the_sandbox_and_never_written(
     (mine / "in" / "prices.csv").write_text("sku,price\nA-1,2.50\n")
     before = sorted(p.relative_to(mine).as_posix() for p in mine.rglob("*"))
     result = run_mcp(
-        "roots_writes.py", "roots_files.py", args=("--mcp-roots=fixtures", "-k", "not tally")
+        "roots_writes.py",
+        "roots_files.py",
+        args=("--mcp-roots=fixtures", "-k", "not tally", "--hypothesis-seed=1"),
     )
     out = result.stdout.str()
     assert "FAILED mcp:roots-files::file_info::contract" in out  # the bug, through the copy

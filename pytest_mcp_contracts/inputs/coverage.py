@@ -21,6 +21,7 @@ dropped and reported, never sent.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -71,6 +72,7 @@ _PRIORITY = {
     "format": 3,
     "pattern": 3,
     "absent": 0,
+    "sandbox": 0,
 }
 
 #: A fixed, valid value per format (jsonschema checks these formats when it can).
@@ -702,12 +704,14 @@ def plan_coverage(
     budget: int,
     fallback_base: Callable[[], dict[str, Any] | None] | None = None,
     original: Mapping[str, Any] | None = None,
+    paths: Mapping[str, Sequence[tuple[str, Any]]] | None = None,
 ) -> CoveragePlan:
     """The coverage inputs for a tool: ``schema`` is its inputSchema rewritten to draft-07
     without ``$ref``s, ``is_valid`` the original schema's validator, ``budget`` how many
     inputs at most. The base input comes first, then single corners by worth, then pairs.
     ``original`` (the schema as the server wrote it) lets the plan say which enum values the
-    rewrite sampled away."""
+    rewrite sampled away. ``paths`` are the sandbox's (label, value) for each property that
+    takes paths (``sandbox.path_slots``): the base starts there, and each is a corner."""
     plan = CoveragePlan(budget=budget)
     properties = schema.get("properties")
     if not isinstance(properties, dict) or not properties:
@@ -723,9 +727,11 @@ def plan_coverage(
         if base is None or not is_valid(base):
             plan.note = "no simplest valid input could be derived: left to the random phase"
             return plan
+    base = _at_real_paths(base, paths or {}, is_valid)
     singles: list[tuple[Corner, dict[str, Any]]] = []
     known: set[Corner] = set()
-    for corner, value in _object_corners(dict(schema), base, "", 0):
+    found = _object_corners(dict(schema), base, "", 0)
+    for corner, value in itertools.chain(found, _path_corners(base, paths or {})):
         if len(known) >= MAX_CORNERS:
             plan.skipped.append(("more corners", f"past {MAX_CORNERS} per tool"))
             break
@@ -771,6 +777,29 @@ def plan_coverage(
             plan.pairs_possible += 1
     plan.inputs = chosen
     return plan
+
+
+def _at_real_paths(
+    base: dict[str, Any],
+    paths: Mapping[str, Sequence[tuple[str, Any]]],
+    is_valid: Callable[[Any], bool],
+) -> dict[str, Any]:
+    """The base input with each path property it has at the sandbox's first value (a real
+    file), so that every corner is visited with a path the server can open."""
+    for name, corners in paths.items():
+        if name in base and corners:
+            moved = {**base, name: corners[0][1]}
+            if is_valid(moved):
+                base = moved
+    return base
+
+
+def _path_corners(
+    base: dict[str, Any], paths: Mapping[str, Sequence[tuple[str, Any]]]
+) -> Iterator[tuple[Corner, dict[str, Any]]]:
+    for name, corners in paths.items():
+        for label, value in corners:
+            yield Corner(name, "sandbox", label), {**base, name: value}
 
 
 def _round_robin(

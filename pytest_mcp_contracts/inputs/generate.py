@@ -33,6 +33,7 @@ from hypothesis_jsonschema._canonicalise import FALSEY, HypothesisRefResolutionE
 from pytest_mcp_contracts.inputs.coverage import CoveragePlan, plan_coverage
 from pytest_mcp_contracts.inputs.direct import direct_strategy, mixed_strategy
 from pytest_mcp_contracts.inputs.hypothesis_compat import install
+from pytest_mcp_contracts.inputs.sandbox import SandboxPaths, path_slots, with_sandbox_values
 from pytest_mcp_contracts.schema import dialects
 from pytest_mcp_contracts.schema.paths import json_path
 from pytest_mcp_contracts.schema.refs import (
@@ -641,7 +642,10 @@ Overrides = SearchStrategy[dict[str, Any]] | Mapping[str, SearchStrategy[Any]]
 
 
 def input_strategy(
-    schema: Mapping[str, Any], overrides: Overrides | None = None
+    schema: Mapping[str, Any],
+    overrides: Overrides | None = None,
+    *,
+    sandbox: SandboxPaths | None = None,
 ) -> SearchStrategy[dict[str, Any]]:
     """A strategy for tool arguments that are valid for ``schema``, a tool's inputSchema.
 
@@ -650,16 +654,19 @@ def input_strategy(
     generated from the schema. Either way every input is checked against the original
     schema, and one the schema refuses is a GenerationError that names the user's value.
 
-    Without overrides the strategy is cached by the schema's content, so asking again for
-    the same schema is cheap.  Raises GenerationError when no generator can be built
-    (invalid or unsupported schema, remote $ref, ...).
+    With a ``sandbox``, properties that take paths draw many of their values from it
+    (``sandbox.with_sandbox_values``); the user's strategies replace those too.
+
+    Without overrides the strategy is cached by the schema's content (and the sandbox's
+    values), so asking again for the same schema is cheap.  Raises GenerationError when no
+    generator can be built (invalid or unsupported schema, remote $ref, ...).
     """
     install()
     if overrides is None or (isinstance(overrides, Mapping) and not overrides):
         key = _cache_key(schema)
         if key is not None:
-            return _cached_input_strategy(key)
-    return _input_strategy(schema, overrides)
+            return _cached_input_strategy(key, sandbox)
+    return _input_strategy(schema, overrides, sandbox)
 
 
 #: How many schemas' strategies are kept (the plugin asks once or twice per tool).
@@ -676,13 +683,15 @@ def _cache_key(schema: object) -> str | None:
 
 
 @lru_cache(maxsize=CACHED_STRATEGIES)
-def _cached_input_strategy(key: str) -> SearchStrategy[dict[str, Any]]:
+def _cached_input_strategy(
+    key: str, sandbox: SandboxPaths | None
+) -> SearchStrategy[dict[str, Any]]:
     # Built from our own copy: a caller mutating its schema later cannot affect the strategy.
-    return _input_strategy(json.loads(key), None)
+    return _input_strategy(json.loads(key), None, sandbox)
 
 
 def _input_strategy(
-    schema: Mapping[str, Any], overrides: Overrides | None
+    schema: Mapping[str, Any], overrides: Overrides | None, sandbox: SandboxPaths | None = None
 ) -> SearchStrategy[dict[str, Any]]:
     doc = _load(schema)
     _check_schema(doc)
@@ -703,6 +712,10 @@ def _input_strategy(
     generated = _strategy_for(prepared)
     if generated.is_empty:
         raise _unsatisfiable(doc)
+    if sandbox is not None:
+        generated = with_sandbox_values(
+            generated, path_slots(schema, prepared, sandbox), validator.is_valid
+        )
     if not fields:
         return cast("SearchStrategy[dict[str, Any]]", generated.filter(validator.is_valid))
     names = ", ".join(sorted(fields))
@@ -739,10 +752,13 @@ def _takes_no_arguments(prepared: Mapping[str, Any]) -> bool:
     return not prepared.get("properties") and not (_MAP_KEYWORDS & prepared.keys())
 
 
-def coverage_plan(schema: Mapping[str, Any], budget: int) -> CoveragePlan:
+def coverage_plan(
+    schema: Mapping[str, Any], budget: int, *, sandbox: SandboxPaths | None = None
+) -> CoveragePlan:
     """The coverage phase's inputs for a tool's inputSchema (a ``coverage.CoveragePlan``):
     derived from the same draft-07 rewrite as the random inputs, each re-checked against the
-    original schema. Raises GenerationError like input_strategy."""
+    original schema; with a ``sandbox``, path properties start at a real file and visit its
+    kinds of files and paths. Raises GenerationError like input_strategy."""
     from hypothesis.errors import HypothesisException
 
     doc = _load(schema)
@@ -759,12 +775,18 @@ def coverage_plan(schema: Mapping[str, Any], budget: int) -> CoveragePlan:
     def fallback_base() -> dict[str, Any] | None:
         # The simplest input hypothesis finds, when the schema is beyond our own derivation.
         try:
-            found: dict[str, Any] = simplest(input_strategy(schema))
+            found: dict[str, Any] = simplest(input_strategy(schema, sandbox=sandbox))
         except (HypothesisException, GenerationError):
             return None
         return found
 
-    return plan_coverage(prepared, validator.is_valid, budget, fallback_base, original=schema)
+    paths = {}
+    if sandbox is not None:
+        slots = path_slots(schema, prepared, sandbox)
+        paths = {name: slot.corners(sandbox) for name, slot in slots.items()}
+    return plan_coverage(
+        prepared, validator.is_valid, budget, fallback_base, original=schema, paths=paths
+    )
 
 
 def _leave_to_user(prepared: dict[str, Any], fields: Mapping[str, Any]) -> None:

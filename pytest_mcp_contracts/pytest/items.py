@@ -10,7 +10,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import pytest
 
@@ -30,7 +30,7 @@ from pytest_mcp_contracts.inputs.coverage import (
     coverage_line,
     random_share,
 )
-from pytest_mcp_contracts.pytest.keys import RECORDER_KEY, SETTINGS_KEY
+from pytest_mcp_contracts.pytest.keys import RECORDER_KEY, SANDBOX_KEY, SETTINGS_KEY
 from pytest_mcp_contracts.pytest.settings import ToolConfig
 from pytest_mcp_contracts.reporting.failure import (
     FailureReport,
@@ -40,6 +40,9 @@ from pytest_mcp_contracts.reporting.failure import (
 )
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
 from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal, task_refusal
+
+if TYPE_CHECKING:
+    from pytest_mcp_contracts.inputs.sandbox import SandboxPaths
 
 
 class McpContractWarning(pytest.PytestWarning):
@@ -393,8 +396,9 @@ class ContractItem(_McpItem):
         passed = False
         try:
             user = self._user_strategies()
+            sandbox = _laid_sandbox(self.config, self.tool.name)
             try:
-                strategy = input_strategy(self.tool.input_schema, user)
+                strategy = input_strategy(self.tool.input_schema, user, sandbox=sandbox)
             except UserStrategyError as exc:
                 raise self._fail(
                     "pytest_mcp_tool_strategy cannot be used here", (str(exc),)
@@ -405,7 +409,7 @@ class ContractItem(_McpItem):
                     (str(exc),),
                 ) from None
             max_examples = own.max_examples or settings.max_examples
-            plan = self._coverage_plan(max_examples, settings.coverage, user is not None)
+            plan = self._coverage_plan(max_examples, settings.coverage, user is not None, sandbox)
             corners = [item.arguments for item in plan.inputs]
             run = run_contract(
                 self.server,
@@ -422,7 +426,7 @@ class ContractItem(_McpItem):
                 seed=_hypothesis_seed(self.config),
             )
             if run.failure is not None:
-                raise run.failure
+                raise self._sandbox_note(run.failure)
             self._report(run.stats, observations)  # -W error can fail the item here
             if recorder.missing_in_ci(observations.has_record):
                 path = recorder.path(self.server.node_name, self.tool.node_name)
@@ -443,7 +447,9 @@ class ContractItem(_McpItem):
                 self.server.input_coverage[self.tool.name] = report
                 self.add_report_section("call", "mcp coverage", coverage_line(report))
 
-    def _coverage_plan(self, max_examples: int, enabled: bool, user: bool) -> CoveragePlan:
+    def _coverage_plan(
+        self, max_examples: int, enabled: bool, user: bool, sandbox: SandboxPaths | None
+    ) -> CoveragePlan:
         """The coverage phase's inputs, or an empty plan saying why there are none."""
         from pytest_mcp_contracts.inputs.generate import GenerationError, coverage_plan
 
@@ -452,12 +458,29 @@ class ContractItem(_McpItem):
         if user:
             return CoveragePlan(note="inputs come from pytest_mcp_tool_strategy")
         try:
-            return coverage_plan(self.tool.input_schema, coverage_budget(max_examples))
+            budget = coverage_budget(max_examples)
+            return coverage_plan(self.tool.input_schema, budget, sandbox=sandbox)
         except GenerationError as exc:  # input_strategy said it already; say why here
             return CoveragePlan(note=f"no coverage inputs: {str(exc).splitlines()[0]}")
 
     def _command(self) -> str:
         return _command(self.config)
+
+    def _sandbox_note(self, error: ContractFailure) -> ContractFailure:
+        """Say where a failing input's paths point: the sandbox is gone after the run."""
+        from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
+
+        sandbox = self.config.stash.get(SANDBOX_KEY, None)
+        arguments = error.report.arguments
+        if sandbox is None or not isinstance(arguments, dict):
+            return error
+        if uses_sandbox(arguments, sandbox.paths.all):
+            held = "a copy of --mcp-roots" if sandbox.source else "the built-in sample files"
+            error.report.notes.append(
+                f"(its paths lie in the run's roots sandbox {sandbox.root}, which held "
+                f"{held} and is removed at the end of the run)"
+            )
+        return error
 
     def _report(self, stats: ContractStats, observations: ToolObservations) -> None:
         self.user_properties.append(("mcp_calls", stats.calls))
@@ -523,7 +546,8 @@ class RejectsInvalidItem(_McpItem):
         from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy, simplest
 
         try:
-            strategy = input_strategy(self.tool.input_schema, self._user_strategies())
+            user, sandbox = self._user_strategies(), _laid_sandbox(self.config, self.tool.name)
+            strategy = input_strategy(self.tool.input_schema, user, sandbox=sandbox)
             examples = self._examples(own.examples)
             if examples:
                 return examples[0]
@@ -575,9 +599,11 @@ class SequencesItem(_RendersFailures):
 
         tools, left_out = sequence_tools(surface.tools, refusal)
         strategies = {}
+        sandbox = _laid_sandbox(self.config)
         for tool in list(tools):
             try:
-                strategies[tool.name] = input_strategy(tool.input_schema)
+                own = None if sandbox is None else sandbox.for_tool(tool.name)
+                strategies[tool.name] = input_strategy(tool.input_schema, sandbox=own)
             except GenerationError as exc:
                 tools.remove(tool)
                 left_out.append(f"{tool.name}: no inputs can be generated ({exc.pointer})")
@@ -626,9 +652,12 @@ class SequencesItem(_RendersFailures):
             self.add_report_section("call", "mcp sequences", "\n".join(lines))
 
     def _fresh(self, server: ManagedServer) -> None:
-        """Run the user's reset command, then restart the server (over HTTP: a new session)."""
+        """Lay the roots sandbox anew, run the user's reset command, then restart the server
+        (over HTTP: a new session)."""
         import shlex
         import subprocess
+
+        _laid_sandbox(self.config)
 
         command = self.config.stash[SETTINGS_KEY].reset_command
         if command:
@@ -683,6 +712,22 @@ class _Attributed:
 
     def __str__(self) -> str:
         return str(self.change)
+
+
+def _laid_sandbox(config: pytest.Config, tool: str | None = None) -> SandboxPaths | None:
+    """Lay the roots sandbox anew before a tool's calls (so that no tool's writes become
+    another tool's inputs) and return its values (for ``tool``: see ``for_tool``); None
+    under --mcp-roots=none."""
+    from pytest_mcp_contracts.inputs.sandbox import SandboxError
+
+    sandbox = config.stash.get(SANDBOX_KEY, None)
+    if sandbox is None:
+        return None
+    try:
+        sandbox.lay()
+    except SandboxError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    return sandbox.paths if tool is None else sandbox.paths.for_tool(tool)
 
 
 def _hypothesis_seed(config: pytest.Config) -> Any:

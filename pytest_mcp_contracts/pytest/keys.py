@@ -11,12 +11,15 @@ import pytest
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.contracts.record import Recorder
+    from pytest_mcp_contracts.inputs.sandbox import Sandbox
     from pytest_mcp_contracts.pytest.settings import Settings
     from pytest_mcp_contracts.transport.managed import ManagedServer
 
 SETTINGS_KEY: pytest.StashKey[Settings] = pytest.StashKey()
 SERVERS_KEY: pytest.StashKey[list[ManagedServer]] = pytest.StashKey()
 RECORDER_KEY: pytest.StashKey[Recorder] = pytest.StashKey()
+# The client's root laid with sample files; absent under --mcp-roots=none.
+SANDBOX_KEY: pytest.StashKey[Sandbox] = pytest.StashKey()
 
 # xdist workeroutput: the contracts a worker leaves to the controller to write.
 HAND_OVER_KEY = "mcp_contracts_record"

@@ -17,7 +17,7 @@ from pytest_mcp_contracts.pytest.items import (
     ServerStartFailure,
     start_failure_text,
 )
-from pytest_mcp_contracts.pytest.keys import HAND_OVER_KEY
+from pytest_mcp_contracts.pytest.keys import HAND_OVER_KEY, SANDBOX_KEY
 from pytest_mcp_contracts.pytest.settings import Settings, SettingsError, unknown_tool_tables
 from pytest_mcp_contracts.reporting.runreport import for_the_wire
 from pytest_mcp_contracts.transport.client import Client, ClientSettings
@@ -34,20 +34,27 @@ def _start(server: ManagedServer) -> ServerSurface | ServerError:
 
 
 def client_settings(config: pytest.Config, settings: Settings) -> ClientSettings:
-    """How the client answers servers' requests: the configured roots (else a fresh empty
-    folder, removed at the end of the run), canned sampling texts, the elicitation answer,
-    and the conftest hook for sampling."""
-    roots = settings.roots
-    if roots is None:
-        roots = Path(tempfile.mkdtemp(prefix="pytest-mcp-roots-"))
-        config.add_cleanup(lambda: shutil.rmtree(roots, ignore_errors=True))
+    """How the client answers servers' requests: its one root, a fresh folder removed at the
+    end of the run (the sandbox, laid by each tool's items), canned sampling texts, the elicitation
+    answer, and the conftest hook for sampling."""
+    roots = Path(tempfile.mkdtemp(prefix="pytest-mcp-roots-")).resolve()
+    config.add_cleanup(lambda: shutil.rmtree(roots, ignore_errors=True))
+    if settings.sandbox:
+        from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxError
+
+        try:
+            sandbox = Sandbox(roots, settings.roots)
+            sandbox.lay()  # its values are read now: the strategies are built from them
+        except SandboxError as exc:
+            raise SettingsError(str(exc)) from None
+        config.stash[SANDBOX_KEY] = sandbox
     hook = config.hook.pytest_mcp_sampling_reply
 
     def sampling_hook(server: str, tool: str, params: dict[str, Any]) -> Any:
         return hook(server=server, tool=tool, params=params, config=config)
 
     return ClientSettings(
-        roots=(roots.resolve().as_uri(),),
+        roots=(roots.as_uri(),),
         sampling_text=settings.sampling_text,
         tool_sampling_texts={
             name: tool.sampling_text
@@ -63,6 +70,7 @@ def collect_servers(
     session: pytest.Session, settings: Settings, started: list[ManagedServer]
 ) -> list[pytest.Collector]:
     answers = client_settings(session.config, settings)
+    sandbox = session.config.stash.get(SANDBOX_KEY, None)
     servers = [
         ManagedServer(
             command=command,
@@ -71,6 +79,7 @@ def collect_servers(
             max_message_bytes=settings.max_result_bytes,
             max_call_time=settings.max_call_time,
             client=Client(answers),
+            sandbox_values=sandbox.paths.all if sandbox is not None else frozenset(),
         )
         for command in settings.servers
     ]

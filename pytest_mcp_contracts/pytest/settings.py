@@ -293,8 +293,9 @@ OPTIONS: Final = (
     Option(
         "--mcp-roots",
         "mcp_roots",
-        "the folder the client offers as its one root when a server asks (roots/list), "
-        "relative to the rootdir (default: a fresh empty folder per run)",
+        "the folder of sample files copied into the sandbox the client offers as its one root "
+        "(roots/list), and whose paths inputs draw on; relative to the rootdir (default: "
+        "built-in sample files; none: an empty folder, and no input drawn from it)",
         "path",
         None,
         metavar="DIR",
@@ -417,7 +418,8 @@ class Settings:
     coverage: bool = True  # the coverage phase of the contract check (--mcp-coverage)
     max_call_time: float = DEFAULT_MAX_CALL_TIME
     shrink_time: float = DEFAULT_SHRINK_TIME
-    roots: Path | None = None  # None: a fresh empty folder per run
+    roots: Path | None = None  # copied into the sandbox; None: the built-in sample files
+    sandbox: bool = True  # False (--mcp-roots=none): an empty root, no paths drawn from it
     sampling_text: str = DEFAULT_SAMPLING_TEXT
     elicitation: str = "vary"
     sequences: bool = False  # the sequences check (--mcp-sequences)
@@ -550,6 +552,7 @@ def resolve(
 ) -> Settings:
     """Command line over ini over default; a bad value raises SettingsError."""
     values: dict[str, Any] = {}
+    raws: dict[str, Any] = {}  # as written, before paths are joined to the rootdir
     # Targets on the command line replace the ini's target lists, all three of them: a user
     # who points one run at one server does not want the configured ones started as well.
     ini_targets = not any(get_cli(flag) for flag in TARGET_FLAGS)
@@ -564,6 +567,7 @@ def resolve(
             continue
             continue
         raw = cli if cli is not None else (option.ini_too and get_ini(option.ini)) or option.default
+        raws[key] = raw
         if option.kind == "flag":
             values[key] = _flag(option, raw)
         elif option.kind == "path":
@@ -614,12 +618,16 @@ def resolve(
         coverage=values["mcp_coverage"] == "on",
         max_call_time=max(values["mcp_max_call_time"], values["mcp_call_timeout"]),
         shrink_time=values["mcp_shrink_time"],
-        roots=_roots(values["mcp_roots"]),
+        roots=None if raws["mcp_roots"] == NO_SANDBOX else _roots(values["mcp_roots"]),
+        sandbox=raws["mcp_roots"] != NO_SANDBOX,
         sampling_text=values["mcp_sampling_text"],
         elicitation=values["mcp_elicitation"],
         sequences=values["mcp_sequences"] == "on",
         reset_command=(values["mcp_reset_command"] or "").strip() or None,
     )
+
+
+NO_SANDBOX = "none"  # --mcp-roots=none (a folder of that name: ./none)
 
 
 def _roots(path: Path | None) -> Path | None:

@@ -99,6 +99,7 @@ def server_facts(
                     "calls": server.tool_calls.get(tool.name, 0),
                     "error_results": server.tool_error_results.get(tool.name, 0),
                     "real_results": server.real_results.get(tool.name, 0),
+                    "sandbox_calls": server.sandbox_calls.get(tool.name, 0),
                     "client_requests": _counts(server.client_requests.get(tool.name)),
                     "invalid_calls": server.invalid_calls.get(tool.name, 0),
                     "error_classes": _counts(server.error_classes.get(tool.name)),
@@ -170,7 +171,13 @@ def _merge_server(entries: list[Facts]) -> Facts:
         combined = dict(tool)
         combined["calls"] = sum(t["calls"] for t in same)
         combined["error_results"] = sum(t["error_results"] for t in same)
-        for key in ("real_results", "invalid_calls", "coercions_accepted", "protocol_refusals"):
+        for key in (
+            "real_results",
+            "sandbox_calls",
+            "invalid_calls",
+            "coercions_accepted",
+            "protocol_refusals",
+        ):
             combined[key] = sum(t.get(key, 0) for t in same)
         classes: Counter[str] = Counter()
         disguised: Counter[str] = Counter()
@@ -305,6 +312,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "calls": tool["calls"],
                 "error_results": tool["error_results"],
                 "real_results": tool.get("real_results", 0),
+                "sandbox_calls": tool.get("sandbox_calls", 0),
                 "client_requests": tool.get("client_requests", {}),
                 "invalid_calls": tool.get("invalid_calls", 0),
                 "error_classes": tool.get("error_classes", {}),
@@ -337,6 +345,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "calls": 0,
                 "error_results": 0,
                 "real_results": 0,
+                "sandbox_calls": 0,
                 "client_requests": {},
                 "invalid_calls": 0,
                 "error_classes": {},

@@ -202,6 +202,8 @@ def _answers(server: ManagedServer, tool: str) -> str:
         parts.append(
             f"real results: {server.real_results[tool]} of {server.tool_calls[tool]} calls"
         )
+    if server.sandbox_calls[tool]:
+        parts.append(f"sandbox paths in {server.sandbox_calls[tool]} calls")
     asked = {k: n for k, n in sorted(server.client_requests.get(tool, {}).items()) if n}
     if asked:
         parts.append("asked the client: " + ", ".join(f"{k} {n}" for k, n in asked.items()))

@@ -2,7 +2,8 @@
 
 A tester has no user and no model, so every answer is deterministic and configurable:
 
-* ``roots/list``: the folders the user configured (by default one fresh empty folder);
+* ``roots/list``: one folder, the run's roots sandbox (``inputs/sandbox``: sample files, or a
+  copy of the user's ``--mcp-roots``; an empty folder under ``--mcp-roots=none``);
 * ``sampling/createMessage``: a canned assistant text (per server or tool, or from the
   ``pytest_mcp_sampling_reply`` hook);
 * ``elicitation/create``: form content valid for the requested schema, or, on some calls,

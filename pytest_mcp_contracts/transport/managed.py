@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
 from pytest_mcp_contracts.transport.client import (
     URL_ELICITATION_REQUIRED,
     URL_REQUIRED_KEY,
@@ -165,6 +166,9 @@ class ManagedServer:
     )
     tool_error_results: Counter[str] = field(default_factory=Counter)
     real_results: Counter[str] = field(default_factory=Counter)  # valid calls: success results
+    # The roots sandbox's path values (inputs/sandbox), and by tool the valid calls that used one.
+    sandbox_values: frozenset[str] = frozenset()
+    sandbox_calls: Counter[str] = field(default_factory=Counter)
     invalid_calls: Counter[str] = field(default_factory=Counter)  # by tool, rejects_invalid
     # isError results of valid calls by class (error_results.ErrorClass), by tool
     error_classes: defaultdict[str, Counter[str]] = field(
@@ -320,6 +324,8 @@ class ManagedServer:
         self.real_results[tool_name] += int(
             outcome.result is not None and not outcome.is_error_result
         )
+        if self.sandbox_values:
+            self.sandbox_calls[tool_name] += uses_sandbox(arguments, self.sandbox_values)
         return outcome
 
     def count_disguised(self, tool_name: str, kind: str) -> None:

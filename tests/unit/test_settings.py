@@ -122,6 +122,16 @@ def test_client_settings_defaults_and_precedence(tmp_path: Path) -> None:
     )
     assert (resolved.elicitation, resolved.sampling_text) == ("cancel", "hi")
     assert (resolved.roots, resolved.max_call_time) == (tmp_path, 30)
+    assert resolved.sandbox
+
+
+def test_roots_none_turns_the_sandbox_off_and_a_folder_named_none_is_dot_none() -> None:
+    default, off = settings({}, {}), settings({"--mcp-roots": "none"}, {"mcp_roots": "x"})
+    assert (default.roots, default.sandbox) == (None, True)
+    assert (off.roots, off.sandbox) == (None, False)
+    assert not settings({}, {"mcp_roots": "none"}).sandbox
+    with pytest.raises(SettingsError, match="is not a folder"):
+        settings({"--mcp-roots": "./none"}, {})  # ROOT has no folder of that name
 
 
 def test_max_call_time_is_never_below_the_call_timeout() -> None:

@@ -1,0 +1,509 @@
+"""The roots sandbox: a folder of real files offered as the client's root, and the path-like
+input values drawn from it.
+
+A filesystem server that adopts the client's roots as its allowed folders (the reference
+``@modelcontextprotocol/server-filesystem`` does) refuses every path outside them, and a
+tool that reads a document needs one that exists: generated strings never get past either,
+so a run of hundreds of refusals would pass having exercised nothing. So the root the client
+offers is laid with small sample files of common kinds (or a bounded copy of the user's own
+``--mcp-roots`` folder), and string properties that take a path, a file, a folder or a URI
+draw many of their values from it: absolute and relative paths of its files and folders,
+``file://`` URIs, the root itself, and paths inside it that do not exist.
+
+The sandbox keeps one root path for the run (no ``roots/list_changed`` is needed) and is
+laid anew before each tool's calls, so that one tool's writes never become another tool's
+inputs. Its values are fixed once laid, so strategies built from them are fixed for a seed.
+
+Pure Python: nothing here imports pytest, and hypothesis only inside the functions that
+build strategies.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import os
+import re
+import shutil
+import stat
+import struct
+import wave
+import zlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+__all__ = [
+    "MAX_COPY_BYTES",
+    "MAX_COPY_ENTRIES",
+    "Sandbox",
+    "SandboxError",
+    "SandboxPaths",
+    "Slot",
+    "path_slots",
+    "sample_files",
+    "uses_sandbox",
+    "with_sandbox_values",
+]
+
+#: A user's ``--mcp-roots`` folder is copied before each tool: bigger ones are refused.
+MAX_COPY_BYTES: Final = 16 * 1024 * 1024
+MAX_COPY_ENTRIES: Final = 2_000
+#: Files of a user's folder offered as values (the first ones, in sorted order).
+MAX_VALUE_FILES: Final = 200
+#: Files a coverage phase visits one by one (then folders, a relative path, a URI, a miss).
+MAX_CORNER_FILES: Final = 12
+
+
+class SandboxError(Exception):
+    """The user's folder cannot be used as the sandbox (the message says why and what to do)."""
+
+
+# --------------------------------------------------------------------------- the sample files
+
+
+def _png() -> bytes:
+    """A valid 2x2 RGB PNG: one red, one green, one blue and one white pixel."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    rows = b"\x00\xff\x00\x00\x00\xff\x00" + b"\x00\x00\x00\xff\xff\xff\xff"
+    header = struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows, 9))
+        + chunk(b"IEND", b"")
+    )
+
+
+def _wav() -> bytes:
+    """A valid WAV: 10 ms of a quiet square wave, 8 kHz mono 16-bit."""
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(8000)
+        square = (1000 if i % 8 < 4 else -1000 for i in range(80))
+        out.writeframes(b"".join(struct.pack("<h", sample) for sample in square))
+    return buffer.getvalue()
+
+
+def sample_files() -> dict[str, bytes]:
+    """The built-in sandbox's files by path relative to the root, in the order their values
+    are offered (a plain text file first: the simplest value of a path is a real file)."""
+    return {
+        "notes.txt": b"Hello from the pytest-mcp-contracts sandbox.\nA second line.\n",
+        "README.md": b"# Sample\n\nA *Markdown* file with a [link](https://example.com/).\n\n"
+        b"- one\n- two\n",
+        "data.json": json.dumps(
+            {"name": "sample", "items": [1, 2, 3], "nested": {"ok": True}}, indent=2
+        ).encode()
+        + b"\n",
+        "table.csv": b"id,name,price\n1,apple,0.50\n2,pear,0.75\n",
+        "image.png": _png(),
+        "sound.wav": _wav(),
+        "blob.bin": bytes(range(256)),
+        "empty.txt": b"",
+        "nested/inner.txt": b"A file one folder down.\n",
+        "name with spaces \u00fcn\u00efc\u00f8d\u00e9.txt": (
+            b"A name with spaces and letters beyond ASCII.\n"
+        ),
+    }
+
+
+# --------------------------------------------------------------------------- the values
+
+
+@dataclass(frozen=True)
+class SandboxPaths:
+    """The values a laid sandbox offers path-like inputs. Hashable: generated strategies are
+    cached by it."""
+
+    root: str
+    files: tuple[str, ...]  # absolute paths, in offer order
+    folders: tuple[str, ...]  # absolute paths below the root
+    relative: tuple[str, ...]  # files, then folders, relative to the root
+    uris: tuple[str, ...]  # file:// URIs of the files, then of the root
+    missing: tuple[str, ...]  # inside the root, not there
+    # What a tool's name says its bare "path"s are ("folder" for list_directory), or None.
+    tool_kind: str | None = None
+
+    @classmethod
+    def of(cls, root: Path, files: list[str], folders: list[str]) -> SandboxPaths:
+        """Values for ``files`` and ``folders`` (paths relative to ``root``, "/"-separated)."""
+        return cls(
+            root=str(root),
+            files=tuple(str(root / f) for f in files),
+            folders=tuple(str(root / d) for d in folders),
+            relative=(*files, *folders),
+            uris=(*((root / f).as_uri() for f in files), root.as_uri()),
+            missing=(str(root / "missing.txt"), str(root / "no-such-folder" / "file.txt")),
+        )
+
+    def for_tool(self, name: str) -> SandboxPaths:
+        """These values for one tool: a property that only says "path" takes the sort of
+        path the tool's name names (``list_directory``, ``read_file``)."""
+        words = _words(name)
+        kind = "folder" if words & _FOLDER_WORDS else "file" if words & _FILE_WORDS else None
+        return dataclasses.replace(self, tool_kind=kind)
+
+    @property
+    def all(self) -> frozenset[str]:
+        return frozenset(
+            (self.root, *self.files, *self.folders, *self.relative, *self.uris, *self.missing)
+        )
+
+    def groups(self, kind: str) -> tuple[tuple[str, ...], ...]:
+        """The values by sort (files, folders with the root first, relative paths, URIs,
+        missing paths), the sorts a ``kind`` of slot most likely wants first: a draw picks a
+        sort, then a value, so that a folder of many files does not drown the rest."""
+        by_sort = {
+            "files": self.files,
+            "folders": (self.root, *self.folders),
+            "relative": self.relative,
+            "uris": self.uris,
+            "missing": self.missing,
+        }
+        return tuple(by_sort[sort] for sort in _sorts(kind) if by_sort[sort])
+
+    def ordered(self, kind: str) -> tuple[str, ...]:
+        """Every value, in the order of ``groups`` (the first one is the value inputs of the
+        slot shrink to)."""
+        return tuple(value for group in self.groups(kind) for value in group)
+
+    def corners(self, kind: str) -> list[tuple[str, str]]:
+        """(label, value) for the coverage phase, in the order of ``groups``: each kind of
+        file once, the root and a folder, a relative path, a URI (one per file for a URI
+        slot), a missing path."""
+        chosen = _one_per_suffix(self.files)
+        uris = [("file:// URI", self.uris[0])]
+        if kind == "uri":
+            uris = [(f"file:// URI {Path(f).name}", Path(f).as_uri()) for f in chosen]
+            uris.append(("file:// URI of the root", self.uris[-1]))
+        by_sort = {
+            "files": [(f"file {Path(f).name}", f) for f in chosen],
+            "folders": [
+                ("folder (the root)", self.root),
+                *((f"folder {Path(d).name}", d) for d in self.folders[:1]),
+            ],
+            "relative": [("relative path", self.relative[0])] if self.relative else [],
+            "uris": uris,
+            "missing": [("missing path", self.missing[0])],
+        }
+        return [corner for sort in _sorts(kind) for corner in by_sort[sort]]
+
+
+def _sorts(kind: str) -> tuple[str, ...]:
+    """The sorts of sandbox value, those a ``kind`` of slot most likely wants first."""
+    if kind == "uri":
+        return ("uris", "files", "folders", "relative", "missing")
+    if kind == "folder":
+        return ("folders", "files", "relative", "uris", "missing")
+    return ("files", "folders", "relative", "uris", "missing")
+
+
+def _one_per_suffix(files: tuple[str, ...]) -> list[str]:
+    """Up to MAX_CORNER_FILES files, each kind (suffix) once before any kind twice."""
+    first: list[str] = []
+    later: list[str] = []
+    seen: set[str] = set()
+    for path in files:
+        suffix = Path(path).suffix.lower()
+        (later if suffix in seen else first).append(path)
+        seen.add(suffix)
+    return [*first, *later][:MAX_CORNER_FILES]
+
+
+def uses_sandbox(arguments: Mapping[str, Any], values: frozenset[str]) -> bool:
+    """Whether a call's arguments carry a sandbox value (at the top, or in a top-level list)."""
+    for value in arguments.values():
+        if isinstance(value, str) and value in values:
+            return True
+        if isinstance(value, list) and any(isinstance(v, str) and v in values for v in value):
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- the folder
+
+
+class Sandbox:
+    """One root for the run, laid with the sample files or a copy of ``source``."""
+
+    def __init__(self, root: Path, source: Path | None = None) -> None:
+        self.root = root.resolve()
+        self.source = source
+        if source is not None:
+            _check_source(source)
+        self.layings = 0
+        self._paths: SandboxPaths | None = None
+
+    @property
+    def paths(self) -> SandboxPaths:
+        """The values, read from the first laying's listing (fixed for the run)."""
+        if self._paths is None:
+            self.lay()
+        assert self._paths is not None
+        return self._paths
+
+    def lay(self) -> None:
+        """Empty the root, whatever a tool left there, and lay the files again; SandboxError
+        when that fails."""
+        try:
+            _clear(self.root)
+            if self.source is None:
+                for relative, data in sample_files().items():
+                    target = self.root / relative
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(data)
+            else:
+                shutil.copytree(self.source, self.root, symlinks=True, dirs_exist_ok=True)
+        except (OSError, shutil.Error) as exc:
+            raise SandboxError(
+                f"the roots sandbox {self.root} could not be laid anew (what an earlier tool "
+                f"left there may be in the way): {exc}"
+            ) from None
+        self.layings += 1
+        if self._paths is None:
+            self._paths = self._listing()
+
+    def _listing(self) -> SandboxPaths:
+        if self.source is None:
+            names = list(sample_files())
+            folders = sorted({str(Path(n).parent) for n in names} - {"."})
+            return SandboxPaths.of(self.root, names, folders)
+        files: list[str] = []
+        folders = []
+        for folder, dirnames, filenames in os.walk(self.root):
+            dirnames.sort()
+            base = Path(folder).relative_to(self.root)
+            if folder != str(self.root):
+                folders.append(base.as_posix())
+            files += [(base / name).as_posix() for name in sorted(filenames)]
+        return SandboxPaths.of(self.root, files[:MAX_VALUE_FILES], folders[:MAX_VALUE_FILES])
+
+
+def _check_source(source: Path) -> None:
+    """Refuse a folder too big to copy before every tool (or one that cannot be read)."""
+    size = entries = 0
+    try:
+        for folder, dirnames, filenames in os.walk(source, onerror=_raise):
+            entries += len(dirnames) + len(filenames)
+            for name in filenames:
+                path = Path(folder, name)
+                if not path.is_symlink():
+                    size += path.stat().st_size
+            if entries > MAX_COPY_ENTRIES or size > MAX_COPY_BYTES:
+                raise SandboxError(
+                    f"--mcp-roots (ini mcp_roots): {source} holds more than "
+                    f"{MAX_COPY_ENTRIES} files and folders or {MAX_COPY_BYTES // 2**20} MiB; it "
+                    "is copied into a fresh sandbox before each tool, so it must stay small. "
+                    "Point it at a folder of a few sample files (or --mcp-roots=none)."
+                )
+    except OSError as exc:
+        raise SandboxError(f"--mcp-roots (ini mcp_roots): {source} cannot be read: {exc}") from None
+
+
+def _raise(error: OSError) -> None:
+    raise error
+
+
+def _clear(root: Path) -> None:
+    """Make ``root`` an empty folder. A tool may have left anything there: folders it made
+    read-only or unreadable, symlinks, or the root itself removed or replaced by a file."""
+    if root.is_symlink() or (root.exists() and not root.is_dir()):
+        root.unlink()
+    root.mkdir(parents=True, exist_ok=True)
+    root.chmod(stat.S_IRWXU)
+    for child in root.iterdir():
+        if not child.is_dir() or child.is_symlink():
+            child.unlink()
+            continue
+        try:
+            shutil.rmtree(child)
+        except OSError:
+            _writable(child)
+            shutil.rmtree(child)
+
+
+def _writable(folder: Path) -> None:
+    """Give every folder below ``folder`` back to its owner (symlinks are not followed)."""
+    folder.chmod(stat.S_IRWXU)
+    for current, names, _files in os.walk(folder):
+        for name in names:
+            path = os.path.join(current, name)
+            if not os.path.islink(path):
+                os.chmod(path, stat.S_IRWXU)
+
+
+# --------------------------------------------------------------------------- the slots
+
+_SPLIT = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_FILE_WORDS = frozenset({"file", "files", "filename", "filenames", "filepath", "filepaths"})
+_FOLDER_WORDS = frozenset(
+    {"dir", "dirs", "directory", "directories", "folder", "folders", "cwd", "workdir", "dirpath"}
+)
+_URI_WORDS = frozenset({"uri", "uris"})
+_PATH_WORDS = frozenset({"path", "paths", "pathname", "filepath"})
+_URI_FORMATS = frozenset({"uri", "iri"})
+_REFERENCE_FORMATS = frozenset({"uri-reference", "iri-reference"})
+# Descriptions that say the value is a path ("Path to the file", "The directory to list");
+# "the file" alone is not enough: "Content to write to the file" is no path.
+_DESCRIBED = re.compile(
+    r"\b(?:(?:file|folder|directory)\s+)?(?:paths?|pathname)\b|\bdirector(?:y|ies)\b|"
+    r"\bfolders?\b|\bfile\s?names?\b|\bfile:// uri\b",
+    re.IGNORECASE,
+)
+_FOLDER_TEXT = re.compile(r"\b(?:director(?:y|ies)|folders?)\b", re.IGNORECASE)
+_FILE_TEXT = re.compile(r"\bfiles?\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A top-level property that takes paths, and the sandbox values its schema accepts."""
+
+    name: str
+    kind: str  # "file", "folder", "uri" or "path": which values come first
+    groups: tuple[tuple[str, ...], ...]  # SandboxPaths.groups, what the schema accepts of them
+    array: bool = False  # an array of paths
+    min_items: int = 1
+    max_items: int = 3
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return tuple(value for group in self.groups for value in group)
+
+    def strategy(self) -> SearchStrategy[Any]:
+        """A sort, then a value of it; the sorts the slot's kind wants come up more often
+        (files and folders for a bare path, else the first sort)."""
+        from hypothesis import strategies as st
+
+        favoured = 2 if self.kind == "path" else 1
+        weighted = [g for i, g in enumerate(self.groups) for _ in range(3 if i < favoured else 1)]
+        one = st.sampled_from(weighted).flatmap(st.sampled_from)
+        if self.array:
+            return st.lists(one, min_size=self.min_items, max_size=self.max_items)
+        return one
+
+    def corners(self, paths: SandboxPaths) -> list[tuple[str, Any]]:
+        """(label, value) for the coverage phase: the sandbox's corners this slot accepts."""
+        accepted = set(self.values)
+        found = [(label, v) for label, v in paths.corners(self.kind) if v in accepted]
+        if self.array:
+            return [(label, [v] * self.min_items) for label, v in found]
+        return found
+
+
+def _words(name: str) -> set[str]:
+    return {w.lower() for w in _SPLIT.findall(name)} | {name.lower()}
+
+
+def _kind(name: str, sub: Mapping[str, Any]) -> str | None:
+    """What sort of path a property takes, judged by its name, format and description;
+    None when it does not look like one."""
+    words = _words(name)
+    fmt = sub.get("format")
+    text = " ".join(str(sub.get(key, "")) for key in ("description", "title"))
+    if words & _URI_WORDS or fmt in _URI_FORMATS:
+        return "uri"
+    if words & _FOLDER_WORDS:
+        return "folder"
+    if words & _FILE_WORDS:
+        return "file"
+    if words & _PATH_WORDS or fmt in _REFERENCE_FORMATS or _DESCRIBED.search(text):
+        if _FOLDER_TEXT.search(text) and not _FILE_TEXT.search(text):
+            return "folder"
+        return "path"
+    return None
+
+
+def path_slots(
+    original: Mapping[str, Any], prepared: Mapping[str, Any], paths: SandboxPaths
+) -> dict[str, Slot]:
+    """The top-level properties of a tool's inputSchema that take paths, each with the
+    sandbox values its (prepared, draft-07) sub-schema accepts. ``original`` is the schema as
+    the server wrote it: the rewrite drops descriptions. A property whose schema refuses
+    every sandbox value (a pattern, an enum, a format) is no slot: it stays generated."""
+    import jsonschema
+
+    declared = prepared.get("properties")
+    if not isinstance(declared, Mapping):
+        return {}
+    described = original.get("properties")
+    described = described if isinstance(described, Mapping) else {}
+    slots: dict[str, Slot] = {}
+    for name, sub in declared.items():
+        if not isinstance(sub, Mapping):
+            continue
+        own = described.get(name)
+        kind = _kind(name, {**sub, **own} if isinstance(own, Mapping) else sub)
+        if kind is None:
+            continue
+        if kind == "path" and paths.tool_kind is not None:
+            kind = paths.tool_kind
+        array = sub.get("type") == "array" and isinstance(sub.get("items"), Mapping)
+        target = sub["items"] if array else sub
+        checker = jsonschema.Draft7Validator.FORMAT_CHECKER
+        validator = jsonschema.Draft7Validator(dict(target), format_checker=checker)
+        # Where the URI format is not checked (no rfc3987), a bare path would pass as one.
+        uri_only = target.get("format") in _URI_FORMATS
+        try:
+            accepted = [
+                tuple(v for v in group if validator.is_valid(v))
+                for group in paths.groups(kind)
+                if not uri_only or group[0].startswith("file://")
+            ]
+        except (jsonschema.exceptions.SchemaError, re.error, TypeError):  # left to generation
+            continue
+        groups = tuple(group for group in accepted if group)
+        if not groups:
+            continue
+        low = sub.get("minItems", 1) if array else 1
+        high = sub.get("maxItems", low + 2) if array else 1
+        if not (isinstance(low, int) and isinstance(high, int)):
+            continue
+        low = max(low, 1)
+        high = min(high, low + 2)
+        if low > high:
+            continue
+        slots[name] = Slot(name, kind, groups, array, low, high)
+    return slots
+
+
+_KEEP: Final = object()  # the generated value stays
+
+
+def with_sandbox_values(
+    generated: SearchStrategy[dict[str, Any]],
+    slots: Mapping[str, Slot],
+    is_valid: Callable[[Any], bool],
+) -> SearchStrategy[dict[str, Any]]:
+    """Inputs from ``generated`` whose path slots take a sandbox value about half the time
+    they are present (whether an optional one is present stays generated). An input the
+    schema refuses with it (a dependency, a combination the slot check cannot see) keeps the
+    generated value. The sandbox branch comes first, so inputs shrink to a real file."""
+    from hypothesis import strategies as st
+
+    if not slots:
+        return generated
+    choices = st.fixed_dictionaries(
+        {name: st.one_of(slot.strategy(), st.just(_KEEP)) for name, slot in slots.items()}
+    )
+
+    def merge(pair: tuple[dict[str, Any], dict[str, Any]]) -> dict[str, Any]:
+        value, chosen = pair
+        picked = {k: v for k, v in chosen.items() if v is not _KEEP and k in value}
+        if not picked:
+            return value
+        merged = {**value, **picked}
+        return merged if is_valid(merged) else value
+
+    return st.tuples(generated, choices).map(merge)

@@ -1,0 +1,327 @@
+"""The roots sandbox (inputs/sandbox.py): its sample files are real files of their kinds, it
+is laid anew whatever a tool left in it, a user's folder is copied within bounds, and the
+properties that take paths draw many of their values from it, in the coverage phase and the
+random one, without ever sending an input the schema refuses."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import struct
+import wave
+import zlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pytest_mcp_contracts.inputs import sandbox as sandbox_module
+from pytest_mcp_contracts.inputs.generate import coverage_plan, input_strategy, simplest
+from pytest_mcp_contracts.inputs.sandbox import (
+    Sandbox,
+    SandboxError,
+    SandboxPaths,
+    path_slots,
+    sample_files,
+    uses_sandbox,
+)
+from pytest_mcp_contracts.schema.dialects import make_validator
+
+
+@pytest.fixture
+def laid(tmp_path: Path) -> Sandbox:
+    sandbox = Sandbox(tmp_path / "root")
+    sandbox.lay()
+    return sandbox
+
+
+def _tree(root: Path) -> dict[str, bytes | None]:
+    return {
+        p.relative_to(root).as_posix(): (p.read_bytes() if p.is_file() else None)
+        for p in sorted(root.rglob("*"))
+    }
+
+
+# --------------------------------------------------------------------------- the files
+
+
+def test_the_sample_files_are_real_files_of_their_kinds(laid: Sandbox) -> None:
+    root = laid.root
+    assert sample_files() == sample_files()  # deterministic
+    png = (root / "image.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    chunks = []
+    at = 8
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        kind, data = png[at + 4 : at + 8], png[at + 8 : at + 8 + length]
+        (crc,) = struct.unpack(">I", png[at + 8 + length : at + 12 + length])
+        assert crc == zlib.crc32(kind + data)
+        chunks.append((kind, data))
+        at += 12 + length
+    assert [k for k, _ in chunks] == [b"IHDR", b"IDAT", b"IEND"]
+    assert struct.unpack(">II", chunks[0][1][:8]) == (2, 2)
+    assert len(zlib.decompress(chunks[1][1])) == 2 * (1 + 2 * 3)  # filter byte + RGB per row
+    with wave.open(str(root / "sound.wav")) as sound:
+        assert (sound.getnchannels(), sound.getframerate(), sound.getnframes()) == (1, 8000, 80)
+    assert json.loads((root / "data.json").read_text())["items"] == [1, 2, 3]
+    assert (root / "table.csv").read_text().splitlines()[0] == "id,name,price"
+    assert (root / "empty.txt").read_bytes() == b""
+    assert (root / "nested" / "inner.txt").is_file()
+    assert (root / "name with spaces \u00fcn\u00efc\u00f8d\u00e9.txt").is_file()
+    assert (root / "blob.bin").read_bytes() == bytes(range(256))
+
+
+def test_laying_again_undoes_whatever_a_tool_did(laid: Sandbox) -> None:
+    root = laid.root
+    before = _tree(root)
+    (root / "notes.txt").write_text("overwritten")
+    (root / "data.json").unlink()
+    (root / "new folder").mkdir()
+    (root / "new folder" / "made.txt").write_text("made by a tool")
+    locked = root / "nested"
+    locked.chmod(stat.S_IRUSR | stat.S_IXUSR)  # read-only: its file cannot be deleted as is
+    (root / "new folder" / "sealed").mkdir()
+    (root / "new folder" / "sealed" / "inside.txt").write_text("x")
+    (root / "new folder" / "sealed").chmod(0)  # not even readable
+    os.symlink("/", root / "escape")
+    root.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    laid.lay()
+    assert _tree(root) == before
+    # Even the root itself replaced by a file.
+    import shutil
+
+    shutil.rmtree(root)
+    root.write_text("not a folder")
+    laid.lay()
+    assert _tree(root) == before
+    assert laid.layings == 3
+
+
+def test_the_values_are_fixed_once_laid_and_cover_every_kind_of_path(laid: Sandbox) -> None:
+    paths = laid.paths
+    root = laid.root
+    assert paths.files[0] == str(root / "notes.txt")
+    assert paths.root == str(root) and str(root / "nested") in paths.folders
+    assert "nested/inner.txt" in paths.relative
+    assert (root / "name with spaces \u00fcn\u00efc\u00f8d\u00e9.txt").as_uri() in paths.uris
+    assert root.as_uri() in paths.uris
+    assert all(not Path(m).exists() and m.startswith(str(root)) for m in paths.missing)
+    laid.lay()
+    assert laid.paths is paths
+    assert uses_sandbox({"p": paths.files[3], "n": 1}, paths.all)
+    assert uses_sandbox({"ps": ["x", paths.uris[0]]}, paths.all)
+    assert not uses_sandbox({"p": "notes"}, paths.all)
+
+
+def test_a_users_folder_is_copied_and_its_files_become_the_values(tmp_path: Path) -> None:
+    mine = tmp_path / "mine"
+    (mine / "docs").mkdir(parents=True)
+    (mine / "docs" / "report.pdf").write_bytes(b"%PDF-1.4\n")
+    (mine / "a.txt").write_text("a")
+    sandbox = Sandbox(tmp_path / "root", mine)
+    sandbox.lay()
+    root = sandbox.root
+    assert sandbox.paths.files == (str(root / "a.txt"), str(root / "docs/report.pdf"))
+    assert sandbox.paths.relative == ("a.txt", "docs/report.pdf", "docs")
+    (sandbox.root / "a.txt").unlink()
+    sandbox.lay()
+    assert (sandbox.root / "a.txt").read_text() == "a"
+    assert (mine / "a.txt").read_text() == "a" and sorted(os.listdir(mine)) == ["a.txt", "docs"]
+
+
+def test_a_users_folder_too_big_to_copy_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    for i in range(4):
+        (mine / f"{i}.txt").write_text("x" * 10)
+    monkeypatch.setattr(sandbox_module, "MAX_COPY_ENTRIES", 3)
+    with pytest.raises(SandboxError, match=r"--mcp-roots .*holds more than 3 files and folders"):
+        Sandbox(tmp_path / "root", mine)
+    monkeypatch.setattr(sandbox_module, "MAX_COPY_ENTRIES", 100)
+    monkeypatch.setattr(sandbox_module, "MAX_COPY_BYTES", 30)
+    with pytest.raises(SandboxError, match="or 0 MiB"):
+        Sandbox(tmp_path / "root", mine)
+
+
+# --------------------------------------------------------------------------- the slots
+
+PATHS = SandboxPaths.of(Path("/sbx"), ["notes.txt", "d/in.csv"], ["d"])
+
+
+def _slots(properties: dict[str, Any]) -> dict[str, Any]:
+    schema = {"type": "object", "properties": properties}
+    return {name: (s.kind, s.values) for name, s in path_slots(schema, schema, PATHS).items()}
+
+
+def test_path_properties_are_told_by_name_format_and_description() -> None:
+    text = {"type": "string"}
+    found = _slots(
+        {
+            "path": text,
+            "filePath": text,
+            "source_file": text,
+            "outputDirectory": text,
+            "resource_uri": text,
+            "link": {"type": "string", "format": "uri"},
+            "src": {"type": "string", "description": "Path of the document to convert"},
+            "target": {"type": "string", "description": "The folder to write into"},
+            "content": {"type": "string", "description": "Text to write to the file"},
+            "query": text,
+            "count": {"type": "integer", "description": "how many paths"},
+        }
+    )
+    kinds = {name: kind for name, (kind, _) in found.items()}
+    assert kinds == {
+        "path": "path",
+        "filePath": "file",
+        "source_file": "file",
+        "outputDirectory": "folder",
+        "resource_uri": "uri",
+        "link": "uri",
+        "src": "path",
+        "target": "folder",
+    }
+    # Each kind's likeliest values first: what its inputs shrink to.
+    assert found["path"][1][0] == "/sbx/notes.txt"
+    assert found["outputDirectory"][1][0] == "/sbx"
+    assert found["resource_uri"][1][0] == "file:///sbx/notes.txt"
+    assert all(v.startswith("file://") for v in found["link"][1])  # the format wants URIs
+
+
+def test_a_path_property_whose_schema_refuses_the_sandbox_stays_generated() -> None:
+    found = _slots(
+        {
+            "slug_path": {"type": "string", "pattern": "^[A-Z]+$"},
+            "mode_path": {"type": "string", "enum": ["r", "w"]},
+            "short_path": {"type": "string", "maxLength": 5},
+            "csv_path": {"type": "string", "pattern": r"\.csv$"},
+            "paths": {"type": "array", "items": {"type": "string"}, "maxItems": 5},
+        }
+    )
+    assert set(found) == {"short_path", "csv_path", "paths"}
+    assert set(found["short_path"][1]) == {"/sbx", "d"}  # only what fits
+    assert found["csv_path"][1] == ("/sbx/d/in.csv", "d/in.csv", "file:///sbx/d/in.csv")
+
+
+# --------------------------------------------------------------------------- the inputs
+
+FILES_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "path": {"type": "string", "description": "The file to read"},
+        "paths": {"type": "array", "items": {"type": "string"}, "maxItems": 4},
+        "head": {"type": "integer", "minimum": 0},
+        "name": {"type": "string", "pattern": "^[a-z]{1,8}$"},
+    },
+    "required": ["path"],
+    "additionalProperties": False,
+}
+
+
+def _draw(schema: dict[str, Any], paths: SandboxPaths | None, n: int = 150) -> list[Any]:
+    drawn: list[Any] = []
+
+    @settings(
+        max_examples=n, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+    )
+    @given(input_strategy(schema, sandbox=paths))
+    def collect(value: Any) -> None:
+        drawn.append(value)
+
+    collect()
+    return drawn
+
+
+def test_random_inputs_draw_many_paths_from_the_sandbox_and_stay_valid() -> None:
+    validator = make_validator(FILES_SCHEMA)
+    drawn = _draw(FILES_SCHEMA, PATHS)
+    assert all(validator.is_valid(v) for v in drawn)
+    values = PATHS.all
+    from_sandbox = [v for v in drawn if v["path"] in values]
+    lists = [v for v in drawn if v.get("paths") and set(v["paths"]) <= values]
+    assert len(from_sandbox) >= len(drawn) // 4, len(from_sandbox)
+    assert lists
+    kinds = {v["path"] for v in from_sandbox}
+    assert {"/sbx/notes.txt", "/sbx", "file:///sbx/notes.txt", "/sbx/missing.txt"} & kinds
+    assert len(kinds) >= 6
+    assert all(not str(v.get("name", "a")).startswith("/") for v in drawn)  # not a slot
+    # Without a sandbox, nothing comes from it; the simplest input is a real file with it.
+    assert not any(v["path"] in values for v in _draw(FILES_SCHEMA, None, 50))
+    assert simplest(input_strategy(FILES_SCHEMA, sandbox=PATHS)) == {"path": "/sbx/notes.txt"}
+
+
+def test_a_sandbox_value_the_whole_schema_refuses_falls_back_to_the_generated_one() -> None:
+    # The slot check sees the property alone; the "not" makes a sandbox path invalid
+    # beside "force", so such draws keep the generated input.
+    schema = {
+        "type": "object",
+        "properties": {"path": {"type": "string"}, "force": {"type": "boolean"}},
+        "required": ["path"],
+        "not": {"required": ["force"], "properties": {"path": {"pattern": "^/sbx"}}},
+    }
+    validator = make_validator(schema)
+    drawn = _draw(schema, PATHS, 100)
+    assert all(validator.is_valid(v) for v in drawn)
+    assert any(v["path"] in PATHS.all for v in drawn)  # without "force", it is used
+    assert any("force" in v for v in drawn)
+
+
+def test_the_coverage_phase_starts_at_a_real_file_and_visits_each_kind_of_path() -> None:
+    plan = coverage_plan(FILES_SCHEMA, 40, sandbox=PATHS)
+    validator = make_validator(FILES_SCHEMA)
+    assert plan.inputs[0].arguments == {"path": "/sbx/notes.txt"}
+    assert all(validator.is_valid(i.arguments) for i in plan.inputs)
+    labels = {str(c) for c in plan.corners if c.kind == "sandbox"}
+    assert {
+        "path: sandbox file notes.txt",
+        "path: sandbox file in.csv",
+        "path: sandbox folder (the root)",
+        "path: sandbox relative path",
+        "path: sandbox file:// URI",
+        "path: sandbox missing path",
+        "paths: sandbox file notes.txt",
+    } <= labels
+    sent = {json.dumps(i.arguments, sort_keys=True) for i in plan.inputs}
+    assert json.dumps({"path": "/sbx/d/in.csv"}) in sent
+    assert json.dumps({"path": "/sbx/notes.txt", "paths": ["/sbx/notes.txt"]}) in sent
+    # Without a sandbox: the old simplest string.
+    assert coverage_plan(FILES_SCHEMA, 40).inputs[0].arguments == {"path": ""}
+
+
+@given(st.sampled_from(["path", "dir", "uri", "fileName"]))
+def test_every_coverage_input_is_valid_whatever_the_property(name: str) -> None:
+    schema = {"type": "object", "properties": {name: {"type": "string", "minLength": 8}}}
+    plan = coverage_plan(schema, 40, sandbox=PATHS)
+    assert plan.inputs and all(make_validator(schema).is_valid(i.arguments) for i in plan.inputs)
+    assert any(i.arguments.get(name, "").startswith(("/sbx", "file:")) for i in plan.inputs)
+
+
+def test_a_bare_path_takes_the_sort_of_path_the_tools_name_names() -> None:
+    schema = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
+    named = {"file": {"type": "string"}, "path": {"type": "string"}}
+    own = {"type": "object", "properties": named, "required": ["file", "path"]}
+
+    def kinds(tool: str, of: dict[str, Any] = schema) -> dict[str, str]:
+        return {n: s.kind for n, s in path_slots(of, of, PATHS.for_tool(tool)).items()}
+
+    assert kinds("list_directory") == {"path": "folder"}
+    assert kinds("read_file") == {"path": "file"}
+    assert kinds("search") == {"path": "path"}
+    assert kinds("list_directory", own) == {"file": "file", "path": "folder"}
+
+    # A folder tool's draws favour folders (the root and the one folder), a file tool's files
+    # (3 in 7 sandbox draws against 1 in 7; measured here: about 40 and 21 of 200 draws).
+    def folders(tool: str) -> int:
+        drawn = [v["path"] for v in _draw(schema, PATHS.for_tool(tool), 200)]
+        return sum(p in ("/sbx", "/sbx/d") for p in drawn)
+
+    assert folders("list_directory") >= folders("read_file") + 10
+    assert simplest(input_strategy(schema, sandbox=PATHS.for_tool("list_directory"))) == {
+        "path": "/sbx"
+    }

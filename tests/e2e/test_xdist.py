@@ -87,6 +87,7 @@ _COUNTED = (
     "real_results",
     "error_classes",
     "disguised_errors",
+    "sandbox_calls",
     "invalid_calls",
     "coercions_accepted",
     "protocol_refusals",

@@ -12,6 +12,8 @@ contradicts the structured content:
 - a text block whose JSON equals the one value of a single-key ``structuredContent``:
   MCPServer wraps a non-object return as ``{"result": x}`` and writes ``x``; servers put a
   bare array in the text beside ``{"entities": [...]}``;
+- a text block that is, character for character, the string ``structuredContent`` holds (or
+  its one value): a ``-> str`` tool that returns a JSON document, such as a file's text;
 - the text blocks in order, one per item, equal that list (``structuredContent`` or its one
   value): MCPServer writes a list one block per item, strings without JSON quotes.
 
@@ -107,6 +109,10 @@ def _readings(structured: Any, schema: _Schema) -> list[tuple[Any, Any]]:
 def _mirrored(
     texts: list[str], parsed: list[Any], readings: list[tuple[Any, Any]], schema: _Schema
 ) -> bool:
+    # A string written as it is: a `-> str` tool returning a JSON document (a file's text)
+    # has {"result": "<the document>"} and the document itself as its text.
+    if any(isinstance(reading, str) and reading in texts for reading, _ in readings):
+        return True
     if any(schema.agrees(value, *reading) for value in parsed for reading in readings):
         return True
     return any(_items_agree(texts, reading, node, schema) for reading, node in readings)

@@ -26,6 +26,8 @@ def _result(structured: Any, *texts: str) -> dict[str, Any]:
         _result({"total": 1}, '{"total": 1.0}'),  # the same JSON number
         _result({"result": 42}, "42"),  # MCPServer: a scalar, bare in the text
         _result({"result": "ok"}, "ok"),
+        # a `-> str` tool returning a JSON document (a file's text), written as it is
+        _result({"result": '{\n  "name": "sample"\n}'}, '{\n  "name": "sample"\n}'),
         _result({"result": [{"a": 1}, {"a": 2}]}, '{"a": 1}', '{"a": 2}'),  # one block per item
         _result({"result": [{"a": 1}]}, '{"a": 1}'),
         _result({"result": ["x", "{y"]}, "x", "{y"),  # strings without JSON quotes

@@ -69,6 +69,7 @@ def collect_servers(
             call_timeout=settings.call_timeout,
             max_message_bytes=settings.max_result_bytes,
             max_call_time=settings.max_call_time,
+            max_memory=settings.max_server_memory,
             client=Client(answers),
         )
         for command in settings.servers

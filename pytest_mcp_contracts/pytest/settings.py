@@ -160,7 +160,7 @@ class Option:
     flag: str
     ini: str
     help: str
-    kind: str  # "servers", "lines", "int", "float", "path", "flag", "choice", "text"
+    kind: str  # "servers", "lines", "int", "float", "path", "flag", "choice", "text", "size"
     default: Any = None
     ini_too: bool = True
     metavar: str = ""  # for the help text; by kind when empty
@@ -332,6 +332,17 @@ OPTIONS: Final = (
         DEFAULT_MAX_RESULT_BYTES,
     ),
     Option(
+        "--mcp-max-server-memory",
+        "mcp_max_server_memory",
+        "memory each server the plugin starts may use, with every process it spawns (resident "
+        "memory, read from /proc); over it the server is killed and the call that drove it "
+        "there fails. A size like 2G or 512M, or 0/off for no cap (default: a quarter of "
+        "the machine's physical memory)",
+        "size",
+        None,
+        metavar="SIZE",
+    ),
+    Option(
         "--mcp-max-restarts",
         "mcp_max_restarts",
         f"times a server that died or hung is restarted per run (default {DEFAULT_MAX_RESTARTS})",
@@ -417,6 +428,7 @@ class Settings:
     elicitation: str = "vary"
     sequences: bool = False  # the sequences check (--mcp-sequences)
     reset_command: str | None = None  # run before the server is restarted for it
+    max_server_memory: int | None = None  # bytes; None: no cap
 
     @property
     def active(self) -> bool:
@@ -572,6 +584,8 @@ def resolve(
             values[key] = raw
         elif option.kind == "text":
             values[key] = None if raw is None else str(raw)
+        elif option.kind == "size":
+            values[key] = _size(option, raw)
         elif option.kind == "int":
             values[key] = _positive(option, raw, int, 1)
         else:
@@ -614,7 +628,23 @@ def resolve(
         elicitation=values["mcp_elicitation"],
         sequences=values["mcp_sequences"] == "on",
         reset_command=(values["mcp_reset_command"] or "").strip() or None,
+        max_server_memory=values["mcp_max_server_memory"],
     )
+
+
+def _size(option: Option, raw: Any) -> int | None:
+    """Bytes, or None for no cap; no value: the transport's default cap."""
+    from pytest_mcp_contracts.transport import memory
+
+    if raw is None:
+        return memory.default_cap()
+    try:
+        return memory.parse_size(str(raw))
+    except ValueError:
+        raise SettingsError(
+            f"{option.flag} (ini {option.ini}) must be a size like 2G, 512M or 1.5G (bytes "
+            f"without a unit), or 0 or off for no cap; got {raw!r}"
+        ) from None
 
 
 def _roots(path: Path | None) -> Path | None:

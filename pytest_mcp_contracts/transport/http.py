@@ -43,6 +43,7 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     ServerDied,
     ServerError,
     ServerStartError,
+    ServerUnreachable,
     UnreadableMessage,
     _decode,
     _short,
@@ -282,7 +283,7 @@ class HttpConnection(RpcConnection):
         import httpx2
 
         if isinstance(exc, httpx2.ConnectError):
-            return ServerDied(f"could not connect to {self._where()}: {_reason(exc)}")
+            return ServerUnreachable(f"could not connect to {self._where()}: {_reason(exc)}")
         if isinstance(exc, httpx2.TimeoutException):
             return CallTimeout(f"no answer to {what} within the timeout")
         return ServerDied(f"the connection to {self._where()} broke during {what}: {_reason(exc)}")

@@ -1,0 +1,128 @@
+"""The memory cap on a server process the plugin starts, and everything that process spawns.
+
+A watchdog thread sums the resident memory (RSS) of the server's process group from
+``/proc`` and kills the whole group when the sum goes over the cap. Why not the kernel's
+limits: ``RLIMIT_AS`` caps *virtual* memory, and Node/V8 reserves far more address space
+than it uses, so a healthy Node server cannot even start under a modest cap; it also binds
+each process alone, while a server is often a chain (npx -> node, uv run -> python). cgroups
+would be exact but need a delegated hierarchy that CI machines seldom grant. RSS summed
+over the group counts pages two processes share twice: the cap errs on the safe side.
+
+The scan reads every ``/proc/<pid>/stat`` (about 1 ms for 100 processes). The watchdog waits
+at least ``MIN_INTERVAL`` between scans, and longer on a machine with many processes, so
+that it never takes more than ``MAX_SHARE`` of one core; it runs beside the calls, never in
+their path. Where ``/proc`` does not exist (macOS) no cap applies.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import threading
+import time
+from collections.abc import Callable
+from typing import Final
+
+MIN_INTERVAL: Final = 0.1  # seconds between scans at least
+MAX_SHARE: Final = 0.02  # of one core, at most
+_PROC: Final = "/proc"
+_UNITS: Final = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?\s*$", re.IGNORECASE)
+OFF_WORDS: Final = ("0", "off", "none")
+
+
+def parse_size(text: str) -> int | None:
+    """``"2G"``, ``"512M"``, ``"1.5G"``, ``"300000000"`` (bytes) -> bytes, binary units;
+    ``"0"``, ``"off"`` or ``"none"`` -> None (no cap). ValueError for anything else."""
+    if text.strip().lower() in OFF_WORDS:
+        return None
+    match = _SIZE.match(text)
+    if match is None:
+        raise ValueError(f"not a size: {text!r}")
+    size = int(float(match.group(1)) * _UNITS[match.group(2).upper()])
+    if size <= 0:
+        return None
+    return size
+
+
+def format_size(size: int) -> str:
+    """Bytes in the unit a person would write: ``300M``, ``1.5G``."""
+    for unit in ("T", "G", "M", "K"):
+        scaled = size / _UNITS[unit]
+        if scaled >= 1:
+            return f"{scaled:.1f}".removesuffix(".0") + unit
+    return f"{size}B"
+
+
+def physical_memory() -> int | None:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def default_cap() -> int | None:
+    """A quarter of the machine's physical memory: a server that grows past it would
+    starve everything else (the test run included) long before it ends."""
+    total = physical_memory()
+    return total // 4 if total else None
+
+
+def can_watch() -> bool:
+    return os.path.isfile(f"{_PROC}/self/stat")
+
+
+def group_rss(pgid: int) -> int:
+    """The resident memory, in bytes, of every process in the process group ``pgid``."""
+    pages = 0
+    with os.scandir(_PROC) as entries:
+        for entry in entries:
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"{_PROC}/{entry.name}/stat", "rb") as handle:
+                    stat = handle.read()
+            except OSError:  # the process ended during the scan
+                continue
+            # The command name (field 2) may hold spaces and parentheses: fields are
+            # counted from after its last ")". pgrp is field 5, rss (pages) field 24.
+            fields = stat[stat.rindex(b")") + 2 :].split()
+            if len(fields) > 21 and int(fields[2]) == pgid:
+                pages += int(fields[21])
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+class MemoryWatch:
+    """Kills process group ``pgid`` (SIGKILL) once its resident memory goes over ``cap``
+    bytes, after telling ``over(used)``; ends by itself when the group is gone."""
+
+    def __init__(self, pgid: int, cap: int, over: Callable[[int], None]) -> None:
+        self.pgid = pgid
+        self.cap = cap
+        self._over = over
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="mcp-memory-cap", daemon=True)
+
+    def start(self) -> MemoryWatch:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _run(self) -> None:
+        interval = MIN_INTERVAL
+        while not self._stop.wait(interval):
+            started = time.perf_counter()
+            try:
+                used = group_rss(self.pgid)
+            except (OSError, ValueError):  # /proc unreadable: nothing to measure with
+                return
+            if used > self.cap:
+                self._over(used)
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.pgid, signal.SIGKILL)
+                return
+            interval = max(MIN_INTERVAL, (time.perf_counter() - started) / MAX_SHARE)

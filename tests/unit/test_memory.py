@@ -1,0 +1,108 @@
+"""transport/memory.py: sizes, and the watchdog against a real process group."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from pytest_mcp_contracts.transport.memory import (
+    MemoryWatch,
+    can_watch,
+    default_cap,
+    format_size,
+    group_rss,
+    parse_size,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        ("2G", 2 << 30),
+        ("512M", 512 << 20),
+        ("1.5g", 3 << 29),
+        ("300MB", 300 << 20),
+        ("64KiB", 64 << 10),
+        ("1000000", 1_000_000),
+        ("0", None),
+        ("off", None),
+        ("None", None),
+    ],
+)
+def test_sizes_are_read_in_binary_units(text: str, size: int | None) -> None:
+    assert parse_size(text) == size
+
+
+@pytest.mark.parametrize("text", ["", "lots", "-1G", "2X", "1e9"])
+def test_what_is_no_size_is_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="not a size"):
+        parse_size(text)
+
+
+def test_sizes_are_shown_as_written() -> None:
+    assert [format_size(n) for n in (300 << 20, 3 << 29, 2 << 30, 1000)] == [
+        "300M",
+        "1.5G",
+        "2G",
+        "1000B",
+    ]
+
+
+def test_the_default_cap_is_a_quarter_of_physical_memory() -> None:
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    assert default_cap() == total // 4
+
+
+# A leader that spawns a child; the child holds MB megabytes (touched, so resident).
+FAMILY = """
+import subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-c",
+    "import sys, time; block = b'x' * (MB << 20); print('ready', flush=True); time.sleep(60)"])
+time.sleep(60)
+"""
+
+
+@pytest.mark.skipif(not can_watch(), reason="no /proc on this system")
+def test_the_cap_covers_the_whole_process_group_and_kills_it() -> None:
+    leader = subprocess.Popen(
+        [sys.executable, "-c", FAMILY.replace("MB", "200")], start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while group_rss(leader.pid) < 200 << 20 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        used = group_rss(leader.pid)
+        # The leader alone holds a few megabytes: the rest is its child's.
+        assert used >= 200 << 20
+        seen: list[int] = []
+        watch = MemoryWatch(leader.pid, 150 << 20, seen.append).start()
+        assert leader.wait(timeout=10) == -9
+        watch.stop()
+        assert seen and seen[0] > 150 << 20
+        deadline = time.monotonic() + 5
+        while group_rss(leader.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert group_rss(leader.pid) == 0  # the child went with it
+    finally:
+        if leader.poll() is None:
+            os.killpg(leader.pid, 9)
+            leader.wait()
+
+
+@pytest.mark.skipif(not can_watch(), reason="no /proc on this system")
+def test_a_group_under_the_cap_is_left_alone() -> None:
+    leader = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(1)"], start_new_session=True
+    )
+    assert 0 < group_rss(leader.pid) < 1 << 30
+    seen: list[int] = []
+    watch = MemoryWatch(leader.pid, 1 << 30, seen.append).start()
+    try:
+        assert leader.wait(timeout=10) == 0
+    finally:
+        watch.stop()
+    assert seen == []

@@ -39,7 +39,6 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     CallTimeout,
     ProtocolViolation,
     RpcConnection,
-    RpcError,
     ServerDied,
     ServerError,
     ServerStartError,
@@ -166,7 +165,7 @@ class ServerUrl:
 class HttpConnection(RpcConnection):
     """One MCP session with a server over Streamable HTTP."""
 
-    _probe_refusals = (RpcError, HttpStatusError)
+    _probe_refusals = (*RpcConnection._probe_refusals, HttpStatusError)
     stray_output: ClassVar[str] = (
         "message(s) in its HTTP answers that are not JSON-RPC messages for this client"
     )

@@ -153,3 +153,24 @@ def test_sampling_text_per_tool_must_be_a_string(tmp_path: Path) -> None:
     )
     resolved = resolve(lambda flag: None, lambda key: None, rootdir=tmp_path, environ={})
     assert resolved.tool("any", "summarize").sampling_text == "short"
+
+
+def test_the_server_memory_cap_defaults_to_a_quarter_of_physical_memory() -> None:
+    import os
+
+    quarter = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 4
+    assert settings({}, {}).max_server_memory == quarter
+    assert settings({}, {"mcp_max_server_memory": "512M"}).max_server_memory == 512 << 20
+    assert settings({"--mcp-max-server-memory": "2G"}, {}).max_server_memory == 2 << 30
+    for off in ("0", "off"):
+        assert settings({"--mcp-max-server-memory": off}, {}).max_server_memory is None
+
+
+@pytest.mark.parametrize("value", ["lots", "-1G", "2X"])
+def test_a_memory_cap_that_is_no_size_says_what_is_allowed(value: str) -> None:
+    with pytest.raises(SettingsError) as raised:
+        settings({"--mcp-max-server-memory": value}, {})
+    assert str(raised.value) == (
+        "--mcp-max-server-memory (ini mcp_max_server_memory) must be a size like 2G, 512M or "
+        f"1.5G (bytes without a unit), or 0 or off for no cap; got {value!r}"
+    )

@@ -585,7 +585,9 @@ def resolve(
         elif option.kind == "text":
             values[key] = None if raw is None else str(raw)
         elif option.kind == "size":
-            values[key] = _size(option, raw)
+            # Only a started server (--mcp-server) is capped: without one, the transports
+            # that compute the default stay unimported.
+            values[key] = _size(option, raw) if values["mcp_server"] or cli is not None else None
         elif option.kind == "int":
             values[key] = _positive(option, raw, int, 1)
         else:

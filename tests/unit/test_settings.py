@@ -159,11 +159,14 @@ def test_the_server_memory_cap_defaults_to_a_quarter_of_physical_memory() -> Non
     import os
 
     quarter = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 4
-    assert settings({}, {}).max_server_memory == quarter
-    assert settings({}, {"mcp_max_server_memory": "512M"}).max_server_memory == 512 << 20
-    assert settings({"--mcp-max-server-memory": "2G"}, {}).max_server_memory == 2 << 30
+    server = {"--mcp-server": ["python -m s"]}
+    assert settings(server, {}).max_server_memory == quarter
+    assert settings(server, {"mcp_max_server_memory": "512M"}).max_server_memory == 512 << 20
+    assert settings({**server, "--mcp-max-server-memory": "2G"}, {}).max_server_memory == 2 << 30
     for off in ("0", "off"):
-        assert settings({"--mcp-max-server-memory": off}, {}).max_server_memory is None
+        assert settings({**server, "--mcp-max-server-memory": off}, {}).max_server_memory is None
+    # No server the plugin starts: nothing to cap.
+    assert settings({}, {}).max_server_memory is None
 
 
 @pytest.mark.parametrize("value", ["lots", "-1G", "2X"])

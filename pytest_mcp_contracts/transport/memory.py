@@ -76,7 +76,12 @@ def can_watch() -> bool:
 
 def group_rss(pgid: int) -> int:
     """The resident memory, in bytes, of every process in the process group ``pgid``."""
-    pages = 0
+    return _scan(pgid)[1]
+
+
+def _scan(pgid: int) -> tuple[int, int]:
+    """(processes in the group ``pgid``, their resident memory in bytes)."""
+    members = pages = 0
     with os.scandir(_PROC) as entries:
         for entry in entries:
             if not entry.name.isdigit():
@@ -90,13 +95,15 @@ def group_rss(pgid: int) -> int:
             # counted from after its last ")". pgrp is field 5, rss (pages) field 24.
             fields = stat[stat.rindex(b")") + 2 :].split()
             if len(fields) > 21 and int(fields[2]) == pgid:
+                members += 1
                 pages += int(fields[21])
-    return pages * os.sysconf("SC_PAGE_SIZE")
+    return members, pages * os.sysconf("SC_PAGE_SIZE")
 
 
 class MemoryWatch:
     """Kills process group ``pgid`` (SIGKILL) once its resident memory goes over ``cap``
-    bytes, after telling ``over(used)``; ends by itself when the group is gone."""
+    bytes, after telling ``over(used)``; ends by itself once no process is left in the group
+    (a server that crashed is replaced by a new process, with a watch of its own)."""
 
     def __init__(self, pgid: int, cap: int, over: Callable[[int], None]) -> None:
         self.pgid = pgid
@@ -117,8 +124,10 @@ class MemoryWatch:
         while not self._stop.wait(interval):
             started = time.perf_counter()
             try:
-                used = group_rss(self.pgid)
+                members, used = _scan(self.pgid)
             except (OSError, ValueError):  # /proc unreadable: nothing to measure with
+                return
+            if members == 0:
                 return
             if used > self.cap:
                 self._over(used)

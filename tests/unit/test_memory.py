@@ -96,8 +96,12 @@ def test_the_cap_covers_the_whole_process_group_and_kills_it() -> None:
 @pytest.mark.skipif(not can_watch(), reason="no /proc on this system")
 def test_a_group_under_the_cap_is_left_alone() -> None:
     leader = subprocess.Popen(
-        [sys.executable, "-c", "import time; time.sleep(1)"], start_new_session=True
+        [sys.executable, "-c", "import time; time.sleep(2)"], start_new_session=True
     )
+    # The group is really measured (a freshly exec'd process may show no pages yet).
+    deadline = time.monotonic() + 5
+    while group_rss(leader.pid) == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert 0 < group_rss(leader.pid) < 1 << 30
     seen: list[int] = []
     watch = MemoryWatch(leader.pid, 1 << 30, seen.append).start()
@@ -106,3 +110,12 @@ def test_a_group_under_the_cap_is_left_alone() -> None:
     finally:
         watch.stop()
     assert seen == []
+
+
+@pytest.mark.skipif(not can_watch(), reason="no /proc on this system")
+def test_the_watch_ends_when_its_group_is_gone() -> None:
+    leader = subprocess.Popen([sys.executable, "-c", "pass"], start_new_session=True)
+    leader.wait()  # reaped: nothing is left in the group
+    watch = MemoryWatch(leader.pid, 1 << 30, lambda used: None).start()
+    watch._thread.join(timeout=5)
+    assert not watch._thread.is_alive()

@@ -263,6 +263,11 @@ class RpcConnection:
     def start(self) -> None:
         raise NotImplementedError
 
+    def over_memory_cap(self) -> ServerDied | None:
+        """Checked as each call ends: the error when the server is over its memory cap now
+        (it has been killed then), else None. Only a process the plugin started has a cap."""
+        return None
+
     def kill(self) -> None:
         raise NotImplementedError
 

@@ -346,6 +346,9 @@ class ManagedServer:
         except ServerError as exc:
             outcome.failure = exc
         outcome.elapsed = time.perf_counter() - started
+        over_cap = conn.over_memory_cap() if outcome.failure is None else None
+        if over_cap is not None:  # this call left the server over its cap: its failure
+            outcome.failure, outcome.result, outcome.rpc_error = over_cap, None, None
         if conn.has_stderr:
             outcome.stderr = conn.stderr_since(stderr_mark)
             outcome.stderr_before = conn.stderr_before(stderr_mark)

@@ -28,6 +28,7 @@ from typing import Final
 MIN_INTERVAL: Final = 0.1  # seconds between scans at least
 MAX_SHARE: Final = 0.02  # of one core, at most
 _PROC: Final = "/proc"
+_PAGE: Final = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 _UNITS: Final = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?\s*$", re.IGNORECASE)
 OFF_WORDS: Final = ("0", "off", "none")
@@ -79,9 +80,10 @@ def group_rss(pgid: int) -> int:
     return _scan(pgid)[1]
 
 
-def _scan(pgid: int) -> tuple[int, int]:
-    """(processes in the group ``pgid``, their resident memory in bytes)."""
-    members = pages = 0
+def _scan(pgid: int) -> tuple[list[int], int]:
+    """(the processes in the group ``pgid``, their resident memory in bytes)."""
+    members: list[int] = []
+    pages = 0
     with os.scandir(_PROC) as entries:
         for entry in entries:
             if not entry.name.isdigit():
@@ -95,20 +97,27 @@ def _scan(pgid: int) -> tuple[int, int]:
             # counted from after its last ")". pgrp is field 5, rss (pages) field 24.
             fields = stat[stat.rindex(b")") + 2 :].split()
             if len(fields) > 21 and int(fields[2]) == pgid:
-                members += 1
+                members.append(int(entry.name))
                 pages += int(fields[21])
-    return members, pages * os.sysconf("SC_PAGE_SIZE")
+    return members, pages * _PAGE
 
 
 class MemoryWatch:
     """Kills process group ``pgid`` (SIGKILL) once its resident memory goes over ``cap``
     bytes, after telling ``over(used)``; ends by itself once no process is left in the group
-    (a server that crashed is replaced by a new process, with a watch of its own)."""
+    (a server that crashed is replaced by a new process, with a watch of its own).
+
+    Between scans, ``check`` measures at once the processes the last scan found (a read of
+    one small file each): a call whose answer leaves the server over the cap is caught as it
+    ends, not blamed on a call that happens to run at the next scan."""
 
     def __init__(self, pgid: int, cap: int, over: Callable[[int], None]) -> None:
         self.pgid = pgid
         self.cap = cap
         self._over = over
+        self._members: list[int] = [pgid]
+        self._fired = threading.Event()
+        self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="mcp-memory-cap", daemon=True)
 
@@ -119,19 +128,44 @@ class MemoryWatch:
     def stop(self) -> None:
         self._stop.set()
 
+    def check(self) -> bool:
+        """Whether the group is over the cap now, as far as its known processes show; if so
+        it is killed. True also once the watch has killed it."""
+        if self._fired.is_set():
+            return True
+        used = sum(_rss(pid) for pid in list(self._members))
+        return used > self.cap and self._kill(used)
+
+    def _kill(self, used: int) -> bool:
+        with self._lock:
+            if not self._fired.is_set():
+                self._over(used)
+                self._fired.set()
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.pgid, signal.SIGKILL)
+        return True
+
     def _run(self) -> None:
         interval = MIN_INTERVAL
-        while not self._stop.wait(interval):
+        while not self._stop.wait(interval) and not self._fired.is_set():
             started = time.perf_counter()
             try:
                 members, used = _scan(self.pgid)
             except (OSError, ValueError):  # /proc unreadable: nothing to measure with
                 return
-            if members == 0:
+            if not members:
                 return
+            self._members = members
             if used > self.cap:
-                self._over(used)
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(self.pgid, signal.SIGKILL)
+                self._kill(used)
                 return
             interval = max(MIN_INTERVAL, (time.perf_counter() - started) / MAX_SHARE)
+
+
+def _rss(pid: int) -> int:
+    """One process's resident memory in bytes (0 once it is gone)."""
+    try:
+        with open(f"{_PROC}/{pid}/statm", "rb") as handle:
+            return int(handle.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return 0

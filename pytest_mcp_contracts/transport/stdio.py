@@ -146,6 +146,12 @@ class StdioConnection(MessageConnection):
     def _over_cap(self, used: int) -> None:
         self._memory_used = used
 
+    def over_memory_cap(self) -> ServerDied | None:
+        if self._watch is None or not self._watch.check():
+            return None
+        self.kill()
+        return self._died("the server went over the memory cap")
+
     def _died(self, what: str) -> ServerDied:
         if self._memory_used is None or self.max_memory is None:
             return super()._died(what)

@@ -6,9 +6,11 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
+from pytest_mcp_contracts.transport.jsonrpc import MemoryCapExceeded
 from pytest_mcp_contracts.transport.memory import (
     MemoryWatch,
     can_watch,
@@ -17,6 +19,7 @@ from pytest_mcp_contracts.transport.memory import (
     group_rss,
     parse_size,
 )
+from pytest_mcp_contracts.transport.stdio import ServerCommand, open_stdio
 
 
 @pytest.mark.parametrize(
@@ -119,3 +122,43 @@ def test_the_watch_ends_when_its_group_is_gone() -> None:
     watch = MemoryWatch(leader.pid, 1 << 30, lambda used: None).start()
     watch._thread.join(timeout=5)
     assert not watch._thread.is_alive()
+
+
+RETAINS = """
+import json, sys
+kept = []
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("method") == "server/discover":
+        result = {"supportedVersions": ["2026-07-28"], "capabilities": {}}
+    else:
+        kept.append(b"x" * (200 << 20))  # kept after the answer, as a growing document is
+        result = {"content": []}
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}) + "\\n")
+    sys.stdout.flush()
+"""
+
+
+@pytest.mark.skipif(not can_watch(), reason="no /proc on this system")
+def test_a_call_that_leaves_the_server_over_the_cap_is_caught_as_it_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No scan comes during the test: only the check at the end of the call can see it.
+    monkeypatch.setattr("pytest_mcp_contracts.transport.memory.MIN_INTERVAL", 60.0)
+    script = tmp_path / "retains.py"
+    script.write_text(RETAINS)
+    conn = open_stdio(
+        ServerCommand((sys.executable, str(script))),
+        startup_timeout=10,
+        max_message_bytes=1 << 20,
+        max_memory=100 << 20,
+    )
+    try:
+        assert conn.over_memory_cap() is None
+        assert conn.request("tools/call", {"name": "grow"}, timeout=10) == {"content": []}
+        over = conn.over_memory_cap()
+        assert isinstance(over, MemoryCapExceeded)
+        assert "more than the 100M allowed (--mcp-max-server-memory)" in over.message
+        assert not conn.alive
+    finally:
+        conn.close()

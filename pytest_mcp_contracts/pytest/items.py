@@ -85,6 +85,13 @@ class ServerCollector(_ServerNode):
             # Last: it restarts the server, and runs on the state the tools' items left.
             yield SequencesItem.from_parent(self, name="sequences")
 
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+    ) -> str | Any:
+        if isinstance(excinfo.value, McpContractWarning):  # -W error::...McpContractWarning
+            return one_line_summary(excinfo, "(a warning, made an error by -W or filterwarnings)")
+        return super().repr_failure(excinfo)
+
     def _warn_once(self, message: str | None) -> None:
         """A warning about the server, located at its node. Under xdist every worker starts
         the server and collects it: the first worker alone says it, so it is said once."""

@@ -146,6 +146,24 @@ def test_a_server_that_fumbles_the_probe_over_http_gets_the_handshake(
             ]
         )
     assert result.stdout.str().count(WARNING) == int(warned)
+    if warned:  # made an error, the warning is the server's collection error, as its text
+        strict = pytester.runpytest_subprocess(
+            f"--mcp-url={url}",
+            "-p",
+            "no:randomly",
+            "-W",
+            "error::pytest_mcp_contracts.McpContractWarning",
+            timeout=120,
+        )
+        assert strict.ret == pytest.ExitCode.INTERRUPTED
+        strict.stdout.fnmatch_lines(
+            [
+                "*ERROR collecting mcp:handshake-era*",
+                f"handshake-era: clients that open with server/discover*{WARNING}*",
+                "(a warning, made an error by -W or filterwarnings)",
+            ]
+        )
+        assert "Traceback" not in strict.stdout.str()
 
 
 def test_the_fixture_venv_is_the_old_sdk(old_sdk_command: Callable[[str], str]) -> None:

@@ -117,6 +117,8 @@ class ServerUrl:
     headers: tuple[tuple[str, str], ...] = ()
 
     noun: ClassVar[str] = "url"
+    # What connecting anew is to this target: "on its first session".
+    opening: ClassVar[str] = "session"
     transport: ClassVar[str] = "http"
     output_source: ClassVar[str | None] = None  # a remote server's stderr is not ours to read
 

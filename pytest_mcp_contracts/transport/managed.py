@@ -126,7 +126,7 @@ def open_server(
         except ServerStartError as exc:
             # Not "the probe broke it": a server that dies at start-up dies on both.
             raise ServerStartError(
-                f"{exc.message}; on its first start, with the 2026 probe, {note}",
+                f"{exc.message}; on its first {target.opening}, with the 2026 probe, {note}",
                 stderr_tail=exc.stderr_tail,
             ) from None
         conn.probe_failure = note

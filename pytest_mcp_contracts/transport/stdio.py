@@ -52,6 +52,8 @@ class ServerCommand:
         return command_label(self.argv)
 
     noun: ClassVar[str] = "command"
+    # What connecting anew is to this target: "on its first start".
+    opening: ClassVar[str] = "start"
     transport: ClassVar[str] = "stdio"
     output_source: ClassVar[str | None] = "stderr"
 

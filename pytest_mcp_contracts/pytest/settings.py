@@ -337,7 +337,8 @@ OPTIONS: Final = (
         "memory each server the plugin starts may use, with every process it spawns (resident "
         "memory, read from /proc); over it the server is killed and the call that drove it "
         "there fails. A size like 2G or 512M, or 0/off for no cap (default: a quarter of "
-        "the machine's physical memory)",
+        "the machine's physical memory, shared among the servers that run at once: "
+        "--mcp-server count times xdist workers)",
         "size",
         None,
         metavar="SIZE",
@@ -544,6 +545,14 @@ def value_read_as_test_path(args: Sequence[str], invocation_dir: Path) -> str | 
     return None
 
 
+def _workers(environ: Mapping[str, str]) -> int:
+    """How many pytest-xdist workers run (each starts every server); 1 without xdist."""
+    try:
+        return max(int(environ.get("PYTEST_XDIST_WORKER_COUNT", "1")), 1)
+    except ValueError:
+        return 1
+
+
 def in_ci(environ: Mapping[str, str]) -> bool:
     return environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
@@ -587,7 +596,8 @@ def resolve(
         elif option.kind == "size":
             # Only a started server (--mcp-server) is capped: without one, the transports
             # that compute the default stay unimported.
-            values[key] = _size(option, raw) if values["mcp_server"] or cli is not None else None
+            started = len(values["mcp_server"]) * _workers(environ)
+            values[key] = _size(option, raw, started) if started or cli is not None else None
         elif option.kind == "int":
             values[key] = _positive(option, raw, int, 1)
         else:
@@ -634,12 +644,14 @@ def resolve(
     )
 
 
-def _size(option: Option, raw: Any) -> int | None:
-    """Bytes, or None for no cap; no value: the transport's default cap."""
+def _size(option: Option, raw: Any, started: int) -> int | None:
+    """Bytes, or None for no cap. No value: the transport's default cap, shared among the
+    ``started`` server processes that run at once, so that together they stay within it."""
     from pytest_mcp_contracts.transport import memory
 
     if raw is None:
-        return memory.default_cap()
+        cap = memory.default_cap()
+        return cap // max(started, 1) if cap else None
     try:
         return memory.parse_size(str(raw))
     except ValueError:

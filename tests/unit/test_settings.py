@@ -155,7 +155,7 @@ def test_sampling_text_per_tool_must_be_a_string(tmp_path: Path) -> None:
     assert resolved.tool("any", "summarize").sampling_text == "short"
 
 
-def test_the_server_memory_cap_defaults_to_a_quarter_of_physical_memory() -> None:
+def test_the_server_memory_cap_defaults_to_a_quarter_of_physical_memory_shared() -> None:
     import os
 
     quarter = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 4
@@ -167,6 +167,13 @@ def test_the_server_memory_cap_defaults_to_a_quarter_of_physical_memory() -> Non
         assert settings({**server, "--mcp-max-server-memory": off}, {}).max_server_memory is None
     # No server the plugin starts: nothing to cap.
     assert settings({}, {}).max_server_memory is None
+    # Servers that run at once share the default: two servers on each of 2 xdist workers.
+    two = {"--mcp-server": ["python -m a", "python -m b"]}
+    workers = {"PYTEST_XDIST_WORKER_COUNT": "2"}
+    assert settings(two, {}, workers).max_server_memory == quarter // 4
+    # A cap given is per server, whatever runs beside it.
+    two_capped = {**two, "--mcp-max-server-memory": "1G"}
+    assert settings(two_capped, {}, workers).max_server_memory == 1 << 30
 
 
 @pytest.mark.parametrize("value", ["lots", "-1G", "2X"])

@@ -133,6 +133,17 @@ def open_server(
         return conn
 
 
+def probe_warning(failure: str, protocol_version: str) -> str:
+    """What a server the 2026 probe broke means for its author: a client that opens with
+    ``server/discover`` cannot use it."""
+    return (
+        "clients that open with server/discover (protocol 2026-07-28) cannot use this "
+        f"server: {failure}. It was started again and reached over the initialize handshake "
+        f"(protocol {protocol_version}). A server should answer a method it does not know "
+        "with JSON-RPC error -32601 (method not found) and keep running"
+    )
+
+
 def probe_note(probe: ProbeFailed) -> str:
     """What the probe did to the server, with the line of its stderr that says why."""
     words = last_words(probe.stderr_tail)
@@ -257,17 +268,10 @@ class ManagedServer:
         self._garbage_seen = conn.garbage_count
 
     def probe_warning(self) -> str | None:
-        """For the server's author, when the 2026 probe broke the server: a client that
-        opens with ``server/discover`` cannot use it."""
+        """For the server's author, when the 2026 probe broke the server."""
         if self.probe_failure is None:
             return None
-        return (
-            "clients that open with server/discover (protocol 2026-07-28) cannot use this "
-            f"server: {self.probe_failure}. It was started again and tested over the "
-            f"initialize handshake (protocol {self.protocol_version}). A server should answer "
-            "a method it does not know with JSON-RPC error -32601 (method not found) and keep "
-            "running"
-        )
+        return probe_warning(self.probe_failure, self.protocol_version)
 
     @property
     def protocol_version(self) -> str:

@@ -21,7 +21,7 @@ PROBE_BROKE_IT = (
     "*old-sdk: clients that open with server/discover (protocol 2026-07-28) cannot use this "
     "server: no answer to server/discover within 10 s, then the server exited while answering "
     "initialize (exit status 1); its stderr ended with 'pydantic_core._pydantic_core."
-    "ValidationError: * validation errors for ClientRequest'. It was started again and tested "
+    "ValidationError: * validation errors for ClientRequest'. It was started again and reached "
     "over the initialize handshake (protocol 2024-11-05)*"
 )
 
@@ -141,7 +141,7 @@ def test_a_server_that_fumbles_the_probe_over_http_gets_the_handshake(
             [
                 "*handshake-era: clients that open with server/discover (protocol 2026-07-28) "
                 "cannot use this server: the server closed the event stream without answering "
-                "server/discover. It was started again and tested over the initialize "
+                "server/discover. It was started again and reached over the initialize "
                 "handshake (protocol 2025-11-25)*"
             ]
         )

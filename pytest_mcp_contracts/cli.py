@@ -33,7 +33,7 @@ from pytest_mcp_contracts.transport.discover import ServerSurface, discover, saf
 from pytest_mcp_contracts.transport.http import HeaderError, ServerUrl
 from pytest_mcp_contracts.transport.inprocess import ServerApp
 from pytest_mcp_contracts.transport.jsonrpc import RpcConnection, ServerError
-from pytest_mcp_contracts.transport.managed import open_server
+from pytest_mcp_contracts.transport.managed import open_server, probe_warning
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 
 USAGE_ERROR: Final = 2
@@ -306,6 +306,9 @@ def _load(args: argparse.Namespace) -> tuple[list[ToolView], str]:
         raise _Failure("--header applies to --url", USAGE_ERROR)
     if args.server or args.url or args.app:
         conn = _open(args)
+        if conn.probe_failure is not None:
+            warning = probe_warning(conn.probe_failure, str(conn.protocol_version))
+            print(f"mcp-contracts: warning: {warning}", file=sys.stderr)
         try:
             surface = discover(conn, timeout=args.startup_timeout)
         except ServerError as exc:

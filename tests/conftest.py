@@ -97,6 +97,56 @@ def ts_servers() -> Callable[[str], str]:
     return lambda name: shlex.join([node, str(folder / name)])
 
 
+@pytest.fixture(scope="session")
+def old_sdk_command() -> Callable[[str], str]:
+    """The command for a fixture server in tests/servers/old_sdk/, run by the old Python SDK
+    its requirements.txt pins, in a virtualenv built once per checkout (in the folder's
+    .venv/, which git ignores) and rebuilt when the pins change."""
+    import fcntl
+    import hashlib
+    import shutil
+    import subprocess
+
+    folder = SERVERS / "old_sdk"
+    requirements = folder / "requirements.txt"
+    venv = folder / ".venv"
+    python = venv / "bin" / "python"
+    stamp = venv / "requirements.sha256"  # written last: a venv without it is incomplete
+    wanted = hashlib.sha256(requirements.read_bytes()).hexdigest()
+    # As for ts_servers: under pytest-xdist every worker gets here, and a second build would
+    # delete the venv under a server the first worker has started. An exclusive lock on the
+    # folder makes the check and the build one step for every process on this checkout.
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        if not (stamp.is_file() and stamp.read_text() == wanted):
+            shutil.rmtree(venv, ignore_errors=True)
+            for step in (
+                [sys.executable, "-m", "venv", str(venv)],
+                [
+                    str(python),
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                    "--no-deps",
+                    "-r",
+                    str(requirements),
+                ],
+            ):
+                done = subprocess.run(step, capture_output=True, text=True, timeout=600)
+                if done.returncode != 0:
+                    pytest.fail(
+                        f"could not build the old-SDK fixture's virtualenv ({shlex.join(step)}, "
+                        f"exit status {done.returncode}):\n{done.stderr[-3000:]}"
+                    )
+            stamp.write_text(wanted)
+    finally:
+        os.close(descriptor)  # releases the lock
+    return lambda name: shlex.join([str(python), str(folder / name)])
+
+
 HttpServer = Callable[..., str]
 
 

@@ -76,6 +76,7 @@ class ServerCollector(_ServerNode):
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         surface = self.server.surface
         assert surface is not None
+        self._warn_once(self.server.probe_warning())
         for tool in surface.tools:
             yield ToolCollector.from_parent(self, name=tool.node_name, tool=tool)
         # A recorded tool the server no longer lists keeps a drift item: its removal breaks
@@ -86,6 +87,28 @@ class ServerCollector(_ServerNode):
         if self.config.stash[SETTINGS_KEY].sequences:
             # Last: it restarts the server, and runs on the state the tools' items left.
             yield SequencesItem.from_parent(self, name="sequences")
+
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+    ) -> str | Any:
+        if isinstance(excinfo.value, McpContractWarning):  # -W error::...McpContractWarning
+            return one_line_summary(excinfo, "(a warning, made an error by -W or filterwarnings)")
+        return super().repr_failure(excinfo)
+
+    def _warn_once(self, message: str | None) -> None:
+        """A warning about the server, located at its node. Under xdist every worker starts
+        the server and collects it: the first worker alone says it, so it is said once."""
+        worker = getattr(self.config, "workerinput", {}).get("workerid", "gw0")
+        if message is None or worker != "gw0":
+            return
+        assert self.server.surface is not None
+        warnings.warn_explicit(
+            McpContractWarning(f"{shown(self.server.surface.name)}: {message}"),
+            McpContractWarning,
+            filename=self.nodeid,
+            lineno=0,
+            module=__name__,
+        )
 
 
 class ServerStartFailure(_ServerNode):

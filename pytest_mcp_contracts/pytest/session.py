@@ -78,6 +78,7 @@ def collect_servers(
             call_timeout=settings.call_timeout,
             max_message_bytes=settings.max_result_bytes,
             max_call_time=settings.max_call_time,
+            max_memory=settings.max_server_memory,
             client=Client(answers),
             sandbox_values=sandbox.paths.all if sandbox is not None else frozenset(),
         )

@@ -165,7 +165,7 @@ class Option:
     flag: str
     ini: str
     help: str
-    kind: str  # "servers", "lines", "int", "float", "path", "flag", "choice", "text"
+    kind: str  # "servers", "lines", "int", "float", "path", "flag", "choice", "text", "size"
     default: Any = None
     ini_too: bool = True
     metavar: str = ""  # for the help text; by kind when empty
@@ -338,6 +338,18 @@ OPTIONS: Final = (
         DEFAULT_MAX_RESULT_BYTES,
     ),
     Option(
+        "--mcp-max-server-memory",
+        "mcp_max_server_memory",
+        "memory each server the plugin starts may use, with every process it spawns (resident "
+        "memory, read from /proc); over it the server is killed and the call that drove it "
+        "there fails. A size like 2G or 512M, or 0/off for no cap (default: a quarter of "
+        "the machine's physical memory, shared among the servers that run at once: "
+        "--mcp-server count times xdist workers)",
+        "size",
+        None,
+        metavar="SIZE",
+    ),
+    Option(
         "--mcp-max-restarts",
         "mcp_max_restarts",
         f"times a server that died or hung is restarted per run (default {DEFAULT_MAX_RESTARTS})",
@@ -424,6 +436,7 @@ class Settings:
     elicitation: str = "vary"
     sequences: bool = False  # the sequences check (--mcp-sequences)
     reset_command: str | None = None  # run before the server is restarted for it
+    max_server_memory: int | None = None  # bytes; None: no cap
 
     @property
     def active(self) -> bool:
@@ -539,6 +552,14 @@ def value_read_as_test_path(args: Sequence[str], invocation_dir: Path) -> str | 
     return None
 
 
+def _workers(environ: Mapping[str, str]) -> int:
+    """How many pytest-xdist workers run (each starts every server); 1 without xdist."""
+    try:
+        return max(int(environ.get("PYTEST_XDIST_WORKER_COUNT", "1")), 1)
+    except ValueError:
+        return 1
+
+
 def in_ci(environ: Mapping[str, str]) -> bool:
     return environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
@@ -581,6 +602,11 @@ def resolve(
             values[key] = raw
         elif option.kind == "text":
             values[key] = None if raw is None else str(raw)
+        elif option.kind == "size":
+            # Only a started server (--mcp-server) is capped: without one, the transports
+            # that compute the default stay unimported.
+            started = len(values["mcp_server"]) * _workers(environ)
+            values[key] = _size(option, raw, started) if started or cli is not None else None
         elif option.kind == "int":
             values[key] = _positive(option, raw, int, 1)
         else:
@@ -624,10 +650,28 @@ def resolve(
         elicitation=values["mcp_elicitation"],
         sequences=values["mcp_sequences"] == "on",
         reset_command=(values["mcp_reset_command"] or "").strip() or None,
+        max_server_memory=values["mcp_max_server_memory"],
     )
 
 
 NO_SANDBOX = "none"  # --mcp-roots=none (a folder of that name: ./none)
+
+
+def _size(option: Option, raw: Any, started: int) -> int | None:
+    """Bytes, or None for no cap. No value: the transport's default cap, shared among the
+    ``started`` server processes that run at once, so that together they stay within it."""
+    from pytest_mcp_contracts.transport import memory
+
+    if raw is None:
+        cap = memory.default_cap()
+        return cap // max(started, 1) if cap else None
+    try:
+        return memory.parse_size(str(raw))
+    except ValueError:
+        raise SettingsError(
+            f"{option.flag} (ini {option.ini}) must be a size like 2G, 512M or 1.5G (bytes "
+            f"without a unit), or 0 or off for no cap; got {raw!r}"
+        ) from None
 
 
 def _roots(path: Path | None) -> Path | None:

@@ -39,10 +39,10 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     CallTimeout,
     ProtocolViolation,
     RpcConnection,
-    RpcError,
     ServerDied,
     ServerError,
     ServerStartError,
+    ServerUnreachable,
     UnreadableMessage,
     _decode,
     _short,
@@ -117,6 +117,8 @@ class ServerUrl:
     headers: tuple[tuple[str, str], ...] = ()
 
     noun: ClassVar[str] = "url"
+    # What connecting anew is to this target: "on its first session".
+    opening: ClassVar[str] = "session"
     transport: ClassVar[str] = "http"
     output_source: ClassVar[str | None] = None  # a remote server's stderr is not ours to read
 
@@ -165,7 +167,7 @@ class ServerUrl:
 class HttpConnection(RpcConnection):
     """One MCP session with a server over Streamable HTTP."""
 
-    _probe_refusals = (RpcError, HttpStatusError)
+    _probe_refusals = (*RpcConnection._probe_refusals, HttpStatusError)
     stray_output: ClassVar[str] = (
         "message(s) in its HTTP answers that are not JSON-RPC messages for this client"
     )
@@ -282,7 +284,7 @@ class HttpConnection(RpcConnection):
         import httpx2
 
         if isinstance(exc, httpx2.ConnectError):
-            return ServerDied(f"could not connect to {self._where()}: {_reason(exc)}")
+            return ServerUnreachable(f"could not connect to {self._where()}: {_reason(exc)}")
         if isinstance(exc, httpx2.TimeoutException):
             return CallTimeout(f"no answer to {what} within the timeout")
         return ServerDied(f"the connection to {self._where()} broke during {what}: {_reason(exc)}")

@@ -53,6 +53,8 @@ class ServerApp:
     base: Path  # relative file paths and the import path start here (the rootdir)
 
     noun: ClassVar[str] = "app"
+    # What connecting anew is to this target: "on its first start".
+    opening: ClassVar[str] = "start"
     transport: ClassVar[str] = "in-process"
     # In-process the server's "stderr" is its log records.
     output_source: ClassVar[str | None] = "log records"

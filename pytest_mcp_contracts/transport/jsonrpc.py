@@ -78,6 +78,22 @@ class ServerDied(ServerError):
     """The server process exited (or closed stdout) while a request was pending."""
 
 
+class MemoryCapExceeded(ServerDied):
+    """The plugin killed the server: its processes went over the memory cap."""
+
+
+class ServerUnreachable(ServerDied):
+    """Nothing answers where the server should be (an HTTP connection refused): unlike a
+    death, no request of ours can have caused it."""
+
+
+class ProbeFailed(ServerStartError):
+    """The server died on the 2026 ``server/discover`` probe (or fell silent on it and died
+    at the next request): a server on an old SDK may still speak the ``initialize``
+    handshake when it is started again without the probe. Its ``stderr_tail`` is all the
+    stderr kept: a pydantic error's many lines push its first line out of a short tail."""
+
+
 class CallTimeout(ServerError):
     """No answer within the allotted time."""
 
@@ -166,6 +182,24 @@ class ServerLog:
             return "".join(list(self._lines)[-lines:]) + self._partial
 
 
+_SILENT: Final = object()  # the probe's answer when the server said nothing
+
+
+def last_words(stderr: str) -> str:
+    """The line of a server's stderr that says why it ended: the last exception line of a
+    traceback (Python's ``ValueError: ...``, inside exception groups too), else the last
+    line with any text."""
+    lines = [line.strip(" \t|+-") for line in stderr.splitlines()]
+    lines = [line for line in lines if line]
+    for line in reversed(lines):
+        if _EXCEPTION_LINE.match(line):
+            return line
+    return lines[-1] if lines else ""
+
+
+_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt|Group)\b.*")
+
+
 class UnreadableMessage(ValueError):
     """A message that is JSON but cannot be read: too large, or nested too deeply."""
 
@@ -195,6 +229,9 @@ class RpcConnection:
         self.max_message_bytes = max_message_bytes
         self.client = client or Client()
         self.protocol_version: str | None = None
+        # Set by open_server on a server started again after the probe broke it: what the
+        # probe did, a finding for the server's author.
+        self.probe_failure: str | None = None
         self.server_info: dict[str, Any] = {}
         self.capabilities: dict[str, Any] = {}
         self.garbage: collections.deque[str] = collections.deque(maxlen=_GARBAGE_KEPT)
@@ -225,6 +262,11 @@ class RpcConnection:
 
     def start(self) -> None:
         raise NotImplementedError
+
+    def over_memory_cap(self) -> ServerDied | None:
+        """Checked as each call ends: the error when the server is over its memory cap now
+        (it has been killed then), else None. Only a process the plugin started has a cap."""
+        return None
 
     def kill(self) -> None:
         raise NotImplementedError
@@ -355,26 +397,35 @@ class RpcConnection:
         """Negotiate the protocol: ``server/discover`` (2026-07-28), else ``initialize``.
 
         ``legacy`` skips the probe, for a restart of a server known to be handshake-era.
+        ProbeFailed says that the probe, not the handshake, broke the server.
         """
         deadline = time.monotonic() + timeout
+        silent = False
         try:
             result = None if legacy else self._probe(min(timeout, PROBE_TIMEOUT))
-            if result is not None and MODERN_VERSION in (result.get("supportedVersions") or ()):
+            if isinstance(result, dict) and MODERN_VERSION in (
+                result.get("supportedVersions") or ()
+            ):
                 self.protocol_version = MODERN_VERSION
                 meta = result.get("_meta") or {}
                 self.server_info = _as_dict(meta.get(_SERVER_INFO_KEY))
                 self.capabilities = _as_dict(result.get("capabilities"))
                 return
-            remaining = max(deadline - time.monotonic(), 1.0)
-            init = self._request(
-                "initialize",
-                {
-                    "protocolVersion": HANDSHAKE_VERSION,
-                    "capabilities": CAPABILITIES,
-                    "clientInfo": CLIENT_INFO,
-                },
-                timeout=remaining,
-            )
+            silent = result is _SILENT
+            init = self._initialize(max(deadline - time.monotonic(), 1.0))
+        except ProbeFailed:
+            raise
+        except ServerDied as exc:
+            if silent and not isinstance(exc, (ServerUnreachable, MemoryCapExceeded)):
+                # An old SDK whose reader died on the probe hangs until the next message,
+                # then exits: the probe broke it, not the handshake.
+                raise ProbeFailed(
+                    f"no answer to server/discover within {PROBE_TIMEOUT:g} s, then {exc.message}",
+                    stderr_tail=self.stderr_since(0),
+                ) from None
+            raise ServerStartError(
+                f"{exc.message}{self._garbage_note()}", stderr_tail=self.stderr_tail()
+            ) from None
         except RpcError as exc:
             raise ServerStartError(
                 f"the initialize handshake failed: {exc}", stderr_tail=self.stderr_tail()
@@ -402,19 +453,45 @@ class RpcConnection:
         self.capabilities = _as_dict(init.get("capabilities"))
         self.notify("notifications/initialized")
 
-    # What a handshake-era server answers the probe with, besides a JSON-RPC error.
-    _probe_refusals: tuple[type[Exception], ...] = (RpcError,)
+    def _initialize(self, timeout: float) -> dict[str, Any]:
+        """The ``initialize`` result. The newest handshake version is offered first; a server
+        answers with an older one it speaks, or (some do) refuses: then each older version is
+        offered in turn, and the first refusal is the one reported."""
+        deadline = time.monotonic() + timeout
+        refusal: RpcError | None = None
+        for version in sorted(HANDSHAKE_VERSIONS, reverse=True):
+            params = {"protocolVersion": version, "capabilities": CAPABILITIES}
+            try:
+                return self._request(
+                    "initialize",
+                    {**params, "clientInfo": CLIENT_INFO},
+                    timeout=max(deadline - time.monotonic(), 1.0),
+                )
+            except RpcError as exc:
+                refusal = refusal or exc
+        assert refusal is not None
+        raise refusal
 
-    def _probe(self, timeout: float) -> dict[str, Any] | None:
+    # What a handshake-era server answers the probe with, besides a JSON-RPC error: an
+    # answer that is not one (garbage) is no evidence of the 2026 protocol either.
+    _probe_refusals: tuple[type[Exception], ...] = (RpcError, ProtocolViolation)
+
+    def _probe(self, timeout: float) -> dict[str, Any] | object | None:
+        """The ``server/discover`` result; None when the server refused it, ``_SILENT`` when
+        it said nothing for the whole probe time; ProbeFailed when it died on it."""
         try:
             return self._request(
                 "server/discover", {"_meta": self._modern_meta(MODERN_VERSION)}, timeout=timeout
             )
         except self._probe_refusals:
             return None  # every handshake-era server refuses the probe in its own way
+        except (ServerUnreachable, MemoryCapExceeded):
+            raise  # not the probe's doing
+        except ServerDied as exc:
+            raise ProbeFailed(exc.message, stderr_tail=self.stderr_since(0)) from None
         except CallTimeout:
             if timeout >= PROBE_TIMEOUT:
-                return None  # silence on an unknown method: try the handshake it may know
+                return _SILENT  # silence on an unknown method: try the handshake it may know
             raise
 
     def _garbage_note(self) -> str:
@@ -562,6 +639,10 @@ class MessageConnection(RpcConnection):
         """How the server ended, for messages about it (" (exit status 3)")."""
         return ""
 
+    def _died(self, what: str) -> ServerDied:
+        """The error for a server found gone: ``what`` happened, and how it ended."""
+        return ServerDied(f"{what}{self._exit_note()}", stderr_tail=self.stderr_tail())
+
     def _await_exit(self) -> None:
         """Give a server that just went away a moment to finish, so _exit_note can say how."""
 
@@ -636,9 +717,7 @@ class MessageConnection(RpcConnection):
     ) -> dict[str, Any]:
         clock = clock or CallClock(timeout)
         if self._closed.is_set():
-            raise ServerDied(
-                f"the server has exited{self._exit_note()}", stderr_tail=self.stderr_tail()
-            )
+            raise self._died("the server has exited")
         with self._lock:
             self._next_id += 1
             msg_id = self._next_id
@@ -656,10 +735,7 @@ class MessageConnection(RpcConnection):
         response = slot.response
         if response is None:
             self._await_exit()
-            raise ServerDied(
-                f"the server exited while answering {method}{self._exit_note()}",
-                stderr_tail=self.stderr_tail(),
-            )
+            raise self._died(f"the server exited while answering {method}")
         if "__unreadable__" in response:
             raise ProtocolViolation(
                 f"the answer to {method} could not be read: it was "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections import Counter, defaultdict, deque
@@ -28,12 +29,14 @@ from pytest_mcp_contracts.transport.inprocess import ServerApp, open_app
 from pytest_mcp_contracts.transport.jsonrpc import (
     MODERN_VERSION,
     CallTimeout,
+    ProbeFailed,
     ProtocolViolation,
     RpcConnection,
     RpcError,
     ServerDied,
     ServerError,
     ServerStartError,
+    last_words,
 )
 from pytest_mcp_contracts.transport.stdio import ServerCommand, open_stdio
 
@@ -88,23 +91,64 @@ def open_server(
     max_message_bytes: int,
     legacy: bool = False,
     client: Client | None = None,
+    max_memory: int | None = None,
 ) -> RpcConnection:
     """Open the transport the target names (stdio, Streamable HTTP or in-process) and complete
-    the handshake, or raise ServerStartError."""
+    the handshake, or raise ServerStartError.
+
+    A server that died on the 2026 ``server/discover`` probe is started again (over HTTP: a
+    new session) for the ``initialize`` handshake alone: servers on old SDKs do that, and
+    still speak the handshake. The returned connection's ``probe_failure`` then says what
+    the probe did to it. ``max_memory`` caps a started process (stdio only: the plugin
+    starts no other process)."""
     opener: Callable[..., RpcConnection] = (
         open_app
         if isinstance(target, ServerApp)
         else open_http
         if isinstance(target, ServerUrl)
-        else open_stdio
+        else functools.partial(open_stdio, max_memory=max_memory)
     )
-    return opener(
-        target,
-        startup_timeout=startup_timeout,
-        max_message_bytes=max_message_bytes,
-        legacy=legacy,
-        client=client,
+
+    def attempt(legacy: bool) -> RpcConnection:
+        return opener(
+            target,
+            startup_timeout=startup_timeout,
+            max_message_bytes=max_message_bytes,
+            legacy=legacy,
+            client=client,
+        )
+
+    try:
+        return attempt(legacy)
+    except ProbeFailed as probe:
+        note = probe_note(probe)
+        try:
+            conn = attempt(True)
+        except ServerStartError as exc:
+            # Not "the probe broke it": a server that dies at start-up dies on both.
+            raise ServerStartError(
+                f"{exc.message}; on its first {target.opening}, with the 2026 probe, {note}",
+                stderr_tail=exc.stderr_tail,
+            ) from None
+        conn.probe_failure = note
+        return conn
+
+
+def probe_warning(failure: str, protocol_version: str) -> str:
+    """What a server the 2026 probe broke means for its author: a client that opens with
+    ``server/discover`` cannot use it."""
+    return (
+        "clients that open with server/discover (protocol 2026-07-28) cannot use this "
+        f"server: {failure}. It was started again and reached over the initialize handshake "
+        f"(protocol {protocol_version}). A server should answer a method it does not know "
+        "with JSON-RPC error -32601 (method not found) and keep running"
     )
+
+
+def probe_note(probe: ProbeFailed) -> str:
+    """What the probe did to the server, with the line of its stderr that says why."""
+    words = last_words(probe.stderr_tail)
+    return f"{probe.message}; its stderr ended with {words!r}" if words else probe.message
 
 
 @dataclass
@@ -153,6 +197,7 @@ class ManagedServer:
     # Progress notifications restart the call timeout, up to this many seconds in all
     # (None: no restart, the call timeout is the whole budget).
     max_call_time: float | None = None
+    max_memory: int | None = None  # bytes a started server's processes may use (None: no cap)
     client: Client = field(default_factory=Client)  # the answers to the server's requests
     surface: ServerSurface | None = None
     node_name: str = ""  # the server's name in node ids and in the snapshot folder
@@ -183,6 +228,8 @@ class ManagedServer:
     protocol_refusals: Counter[str] = field(default_factory=Counter)  # -32602 where isError is due
     input_coverage: dict[str, dict[str, Any]] = field(default_factory=dict)  # coverage.py
     listing_changes: list[str] = field(default_factory=list)  # see relist()
+    # What the 2026 probe did to a server that had to be started again without it (open_server).
+    probe_failure: str | None = None
     startup_stdout: tuple[int, list[str]] = (0, [])  # non-protocol lines, a few of them
     between_calls_stdout: tuple[int, list[str]] = (0, [])  # likewise, while no call ran
     # The calls made since the process (or session) started, the newest last: a failure on a
@@ -198,12 +245,14 @@ class ManagedServer:
             max_message_bytes=self.max_message_bytes,
             legacy=legacy,
             client=self.client,
+            max_memory=self.max_memory,
         )
 
     def start(self) -> ServerSurface:
         """Start the server (or open an HTTP session), complete the handshake and read its
         tool list."""
         self._conn = self._open()
+        self.probe_failure = self._conn.probe_failure
         try:
             self.surface = discover(self._conn, timeout=self.startup_timeout)
         except ServerError:
@@ -226,6 +275,12 @@ class ManagedServer:
             recent = list(conn.garbage)[-min(new, len(conn.garbage)) :]
             self.between_calls_stdout = (count + new, (sample + recent)[-5:])
         self._garbage_seen = conn.garbage_count
+
+    def probe_warning(self) -> str | None:
+        """For the server's author, when the 2026 probe broke the server."""
+        if self.probe_failure is None:
+            return None
+        return probe_warning(self.probe_failure, self.protocol_version)
 
     @property
     def protocol_version(self) -> str:
@@ -304,6 +359,9 @@ class ManagedServer:
         except ServerError as exc:
             outcome.failure = exc
         outcome.elapsed = time.perf_counter() - started
+        over_cap = conn.over_memory_cap() if outcome.failure is None else None
+        if over_cap is not None:  # this call left the server over its cap: its failure
+            outcome.failure, outcome.result, outcome.rpc_error = over_cap, None, None
         if conn.has_stderr:
             outcome.stderr = conn.stderr_since(stderr_mark)
             outcome.stderr_before = conn.stderr_before(stderr_mark)

@@ -20,10 +20,12 @@ from pytest_mcp_contracts.reporting.failure import stderr_block
 from pytest_mcp_contracts.transport.client import Client
 from pytest_mcp_contracts.transport.jsonrpc import (
     _READ_CHUNK,
+    MemoryCapExceeded,
     MessageConnection,
     ServerDied,
     ServerStartError,
 )
+from pytest_mcp_contracts.transport.memory import MemoryWatch, can_watch, format_size
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,8 @@ class ServerCommand:
         return command_label(self.argv)
 
     noun: ClassVar[str] = "command"
+    # What connecting anew is to this target: "on its first start".
+    opening: ClassVar[str] = "start"
     transport: ClassVar[str] = "stdio"
     output_source: ClassVar[str | None] = "stderr"
 
@@ -95,10 +99,18 @@ class StdioConnection(MessageConnection):
     )
 
     def __init__(
-        self, command: ServerCommand, *, max_message_bytes: int, client: Client | None = None
+        self,
+        command: ServerCommand,
+        *,
+        max_message_bytes: int,
+        client: Client | None = None,
+        max_memory: int | None = None,
     ) -> None:
         super().__init__(command, max_message_bytes=max_message_bytes, client=client)
         self._proc: subprocess.Popen[bytes] | None = None
+        self.max_memory = max_memory
+        self._watch: MemoryWatch | None = None
+        self._memory_used: int | None = None  # set when the cap killed the server
         self._stderr_lock = threading.Lock()
         self._stderr_decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self._stderr_done = False
@@ -126,8 +138,34 @@ class StdioConnection(MessageConnection):
             ) from None
         except OSError as exc:
             raise ServerStartError(f"could not start the server: {exc}") from None
+        if self.max_memory is not None and can_watch():
+            # The server leads its own process group (start_new_session): the cap covers
+            # everything it spawns.
+            self._watch = MemoryWatch(self._proc.pid, self.max_memory, self._over_cap).start()
         threading.Thread(target=self._read_stdout, name="mcp-stdout", daemon=True).start()
         threading.Thread(target=self._read_stderr, name="mcp-stderr", daemon=True).start()
+
+    def _over_cap(self, used: int) -> None:
+        self._memory_used = used
+
+    def over_memory_cap(self) -> ServerDied | None:
+        if self._watch is None or not self._watch.check():
+            return None
+        self.kill()
+        return self._died("the server went over the memory cap")
+
+    def _died(self, what: str) -> ServerDied:
+        if self._memory_used is None or self.max_memory is None:
+            return super()._died(what)
+        self._await_exit()
+        used, cap = self._memory_used, format_size(self.max_memory)
+        return MemoryCapExceeded(
+            f"the server went over the memory cap: its processes used {format_size(used)} of "
+            f"memory, more than the {cap} allowed (--mcp-max-server-memory), and were killed. "
+            "If the server needs that much, raise the cap, e.g. "
+            f"--mcp-max-server-memory={format_size(2 * used)} (0 or off: no cap)",
+            stderr_tail=self.stderr_tail(),
+        )
 
     @property
     def alive(self) -> bool:
@@ -165,6 +203,11 @@ class StdioConnection(MessageConnection):
                     proc.wait()
         self._closed.set()
         self._fail_pending()
+        self._stop_watch()
+
+    def _stop_watch(self) -> None:
+        if self._watch is not None:
+            self._watch.stop()
 
     def kill(self) -> None:
         """Stop a server that is stuck: no polite shutdown."""
@@ -174,6 +217,7 @@ class StdioConnection(MessageConnection):
             proc.wait()
         self._closed.set()
         self._fail_pending()
+        self._stop_watch()
 
     @staticmethod
     def _signal_group(proc: subprocess.Popen[bytes], sig: signal.Signals) -> None:
@@ -278,10 +322,7 @@ class StdioConnection(MessageConnection):
                 proc.stdin.write(data)
                 proc.stdin.flush()
         except (BrokenPipeError, ValueError, OSError):
-            raise ServerDied(
-                f"the server closed its stdin{self._exit_note()}",
-                stderr_tail=self.stderr_tail(),
-            ) from None
+            raise self._died("the server closed its stdin") from None
 
     def _await_exit(self) -> None:
         if self._proc is not None:
@@ -307,9 +348,13 @@ def open_stdio(
     max_message_bytes: int,
     legacy: bool = False,
     client: Client | None = None,
+    max_memory: int | None = None,
 ) -> StdioConnection:
-    """Start the server and complete the handshake, or raise ServerStartError."""
-    conn = StdioConnection(command, max_message_bytes=max_message_bytes, client=client)
+    """Start the server (under a memory cap of ``max_memory`` bytes, when given) and
+    complete the handshake, or raise ServerStartError."""
+    conn = StdioConnection(
+        command, max_message_bytes=max_message_bytes, client=client, max_memory=max_memory
+    )
     return conn.opened(startup_timeout=startup_timeout, legacy=legacy)
 
 

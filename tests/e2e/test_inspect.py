@@ -155,3 +155,36 @@ def test_large_schema_is_folded_within_the_budget_and_drills_down_to_any_leaf() 
 def test_drill_down_reaches_nested_paths(path: str) -> None:
     done = inspect("--server", server_command("large_schema.py"), "get_order", "--field-path", path)
     assert done.returncode == 0, done.stderr
+
+
+# Exits on the 2026 probe, as servers on old SDKs do; speaks the handshake when started again.
+BROKEN_BY_PROBE = """
+import json, os, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("method") == "server/discover":
+        sys.stderr.write("ValueError: unknown method server/discover\\n"); sys.stderr.flush()
+        os._exit(1)
+    if "id" not in msg:
+        continue
+    result = {"tools": []} if msg["method"] == "tools/list" else {
+        "protocolVersion": "2024-11-05", "capabilities": {"tools": {}},
+        "serverInfo": {"name": "old"}}
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}) + "\\n")
+    sys.stdout.flush()
+"""
+
+
+def test_a_server_the_probe_breaks_is_listed_and_the_finding_said(tmp_path: Path) -> None:
+    script = tmp_path / "old.py"
+    script.write_text(BROKEN_BY_PROBE)
+    done = inspect("--server", f"{sys.executable} {script}")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == (
+        "mcp-contracts: warning: clients that open with server/discover (protocol 2026-07-28) "
+        "cannot use this server: the server exited while answering server/discover (exit "
+        "status 1); its stderr ended with 'ValueError: unknown method server/discover'. It was "
+        "started again and reached over the initialize handshake (protocol 2024-11-05). A "
+        "server should answer a method it does not know with JSON-RPC error -32601 (method not "
+        "found) and keep running"
+    )

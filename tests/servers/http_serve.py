@@ -5,7 +5,10 @@ The fixture module is imported (not run), and its ``app`` (MCPServer) or ``serve
 ``/mcp``. Without PORT (or with 0) the system picks a free port; either way the port is
 printed on stdout, one line, once the socket listens. A fixture with
 ``REFUSES_DISCOVER = True`` gets `server/discover` refused in front of the SDK, as a
-handshake-era server refuses it. With ``MCP_FIXTURE_TOKEN`` set, every
+handshake-era server refuses it; ``MCP_FIXTURE_DISCOVER`` answers it otherwise, as servers
+on old SDKs were seen to: ``500`` (an HTTP error status, no JSON-RPC error), ``drop`` (an
+event stream that ends without an answer: the connection closes) or ``garbage`` (a body
+that is not JSON). With ``MCP_FIXTURE_TOKEN`` set, every
 request must carry ``Authorization: Bearer <token>``; others get 401 (what a gateway in
 front of a server does).
 """
@@ -56,8 +59,18 @@ def require_token(inner: Any, token: str) -> Any:
     return app
 
 
-def refuse_discover(inner: Any) -> Any:
-    """Answer `server/discover` with -32601, as a handshake-era server does over HTTP."""
+# How `server/discover` is answered in front of the SDK: (status, content type, body).
+DISCOVER_ANSWERS = {
+    "refuse": (200, b"application/json", None),  # the body: a -32601 error for its id
+    "500": (500, b"text/plain; charset=utf-8", b"Internal Server Error"),
+    "drop": (200, b"text/event-stream", b""),
+    "garbage": (200, b"application/json", b"<html><body>Not Found</body></html>"),
+}
+
+
+def answer_discover(inner: Any, how: str) -> Any:
+    """Answer `server/discover` as ``how`` names (DISCOVER_ANSWERS); pass the rest on."""
+    status, content_type, fixed = DISCOVER_ANSWERS[how]
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http" or scope["method"] != "POST":
@@ -74,15 +87,18 @@ def refuse_discover(inner: Any) -> Any:
             message = None
         if isinstance(message, dict) and message.get("method") == "server/discover":
             error = {"code": -32601, "message": "Method not found"}
-            answer = json.dumps({"jsonrpc": "2.0", "id": message.get("id"), "error": error})
+            answer = fixed
+            if answer is None:
+                reply = {"jsonrpc": "2.0", "id": message.get("id"), "error": error}
+                answer = json.dumps(reply).encode()
             await send(
                 {
                     "type": "http.response.start",
-                    "status": 200,
-                    "headers": [(b"content-type", b"application/json")],
+                    "status": status,
+                    "headers": [(b"content-type", content_type)],
                 }
             )
-            await send({"type": "http.response.body", "body": answer.encode()})
+            await send({"type": "http.response.body", "body": answer})
             return
         replayed = False
 
@@ -103,8 +119,11 @@ def main() -> None:
     port = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     module = load_module(fixture)
     app = server_in(module, fixture).streamable_http_app()
-    if getattr(module, "REFUSES_DISCOVER", False):
-        app = refuse_discover(app)
+    how = os.environ.get("MCP_FIXTURE_DISCOVER")
+    if how is None and getattr(module, "REFUSES_DISCOVER", False):
+        how = "refuse"
+    if how is not None:
+        app = answer_discover(app, how)
     token = os.environ.get("MCP_FIXTURE_TOKEN")
     if token:
         app = require_token(app, token)

@@ -17,7 +17,9 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     RpcError,
     ServerDied,
     ServerStartError,
+    last_words,
 )
+from pytest_mcp_contracts.transport.managed import open_server
 from pytest_mcp_contracts.transport.stdio import ServerCommand, StdioConnection, open_stdio
 
 PRELUDE = """
@@ -282,3 +284,111 @@ def test_protocol_versions_are_the_sdks() -> None:
     assert jsonrpc.HANDSHAKE_VERSION == version.LATEST_HANDSHAKE_VERSION
     assert jsonrpc.MODERN_VERSION == version.LATEST_MODERN_VERSION
     assert jsonrpc.PROTOCOL_VERSION_KEY == PROTOCOL_VERSION_META_KEY
+
+
+# A server on an old SDK, reduced to what the fallback depends on: the probe breaks it
+# (it exits, at once or at the next message), a fresh start without the probe reaches it.
+BROKEN_BY_PROBE = """
+import os
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("method") == "server/discover":
+        sys.stderr.write("Traceback (most recent call last):\\n")
+        sys.stderr.write("pydantic_core.ValidationError: 24 validation errors for ClientRequest\\n")
+        sys.stderr.write("  For further information visit https://errors.pydantic.dev\\n")
+        sys.stderr.flush()
+        if HANG:
+            sys.stdin.readline()
+        os._exit(1)
+    elif msg.get("method") == "initialize":
+        if DIE_ON_INITIALIZE:
+            sys.stderr.write("fatal: no configuration\\n"); sys.stderr.flush()
+            os._exit(4)
+        answer(msg, {**INIT, "protocolVersion": "2024-11-05"})
+"""
+
+
+def _broken_by_probe(tmp_path: Path, *, hang: bool = False, die: bool = False) -> ServerCommand:
+    script = tmp_path / "broken_by_probe.py"
+    body = BROKEN_BY_PROBE.replace("HANG", str(hang)).replace("DIE_ON_INITIALIZE", str(die))
+    script.write_text(PRELUDE + textwrap.dedent(body))
+    return ServerCommand((sys.executable, str(script)))
+
+
+@pytest.mark.parametrize("hang", [False, True], ids=["exits", "hangs-then-exits"])
+def test_a_server_the_probe_breaks_is_started_again_for_the_handshake(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hang: bool
+) -> None:
+    monkeypatch.setattr("pytest_mcp_contracts.transport.jsonrpc.PROBE_TIMEOUT", 0.5)
+    conn = open_server(
+        _broken_by_probe(tmp_path, hang=hang), startup_timeout=5, max_message_bytes=1 << 20
+    )
+    try:
+        assert conn.protocol_version == "2024-11-05"  # the older version it answered with
+        assert conn.probe_failure is not None
+        died = (
+            "no answer to server/discover within 0.5 s, then the server exited while answering "
+            "initialize (exit status 1)"
+            if hang
+            else "the server exited while answering server/discover (exit status 1)"
+        )
+        assert conn.probe_failure == (
+            f"{died}; its stderr ended with "
+            "'pydantic_core.ValidationError: 24 validation errors for ClientRequest'"
+        )
+    finally:
+        conn.close()
+
+
+def test_a_server_that_dies_on_both_requests_is_named_for_the_one_it_died_on(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(ServerStartError) as raised:
+        open_server(
+            _broken_by_probe(tmp_path, die=True), startup_timeout=5, max_message_bytes=1 << 20
+        )
+    assert raised.value.message.startswith(
+        "the server exited while answering initialize (exit status 4); on its first start, "
+        "with the 2026 probe, the server exited while answering server/discover (exit status 1)"
+    )
+    assert "fatal: no configuration" in raised.value.stderr_tail
+
+
+def test_initialize_offers_older_versions_to_a_server_that_refuses_the_newest(connect) -> None:
+    conn = connect(
+        legacy("answer(msg, {})").replace(
+            'elif msg["method"] == "initialize":\n        answer(msg, INIT)',
+            'elif msg["method"] == "initialize":\n'
+            '        if msg["params"]["protocolVersion"] != "2025-03-26":\n'
+            "            refuse(msg, -32602)\n"
+            "        else:\n"
+            '            answer(msg, {**INIT, "protocolVersion": "2025-03-26"})',
+        )
+    )
+    assert conn.protocol_version == "2025-03-26"
+
+
+def test_initialize_refused_in_every_version_reports_the_first_refusal(connect) -> None:
+    with pytest.raises(ServerStartError, match=r"initialize handshake failed: .*-32602"):
+        connect(
+            legacy("answer(msg, {})").replace(
+                'elif msg["method"] == "initialize":\n        answer(msg, INIT)',
+                'elif msg["method"] == "initialize":\n        refuse(msg, -32602)',
+            )
+        )
+
+
+@pytest.mark.parametrize(
+    ("stderr", "words"),
+    [
+        (
+            "  + Exception Group Traceback\n  | ExceptionGroup: unhandled errors\n"
+            "    | ValueError: bad thing\n    +----------\n",
+            "ValueError: bad thing",
+        ),
+        ("starting\nlistening on stdio\n\n", "listening on stdio"),
+        ("", ""),
+    ],
+)
+def test_last_words_are_the_last_exception_line_else_the_last_line(stderr: str, words: str) -> None:
+    assert last_words(stderr) == words

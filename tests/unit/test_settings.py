@@ -163,3 +163,34 @@ def test_sampling_text_per_tool_must_be_a_string(tmp_path: Path) -> None:
     )
     resolved = resolve(lambda flag: None, lambda key: None, rootdir=tmp_path, environ={})
     assert resolved.tool("any", "summarize").sampling_text == "short"
+
+
+def test_the_server_memory_cap_defaults_to_a_quarter_of_physical_memory_shared() -> None:
+    import os
+
+    quarter = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 4
+    server = {"--mcp-server": ["python -m s"]}
+    assert settings(server, {}).max_server_memory == quarter
+    assert settings(server, {"mcp_max_server_memory": "512M"}).max_server_memory == 512 << 20
+    assert settings({**server, "--mcp-max-server-memory": "2G"}, {}).max_server_memory == 2 << 30
+    for off in ("0", "off"):
+        assert settings({**server, "--mcp-max-server-memory": off}, {}).max_server_memory is None
+    # No server the plugin starts: nothing to cap.
+    assert settings({}, {}).max_server_memory is None
+    # Servers that run at once share the default: two servers on each of 2 xdist workers.
+    two = {"--mcp-server": ["python -m a", "python -m b"]}
+    workers = {"PYTEST_XDIST_WORKER_COUNT": "2"}
+    assert settings(two, {}, workers).max_server_memory == quarter // 4
+    # A cap given is per server, whatever runs beside it.
+    two_capped = {**two, "--mcp-max-server-memory": "1G"}
+    assert settings(two_capped, {}, workers).max_server_memory == 1 << 30
+
+
+@pytest.mark.parametrize("value", ["lots", "-1G", "2X"])
+def test_a_memory_cap_that_is_no_size_says_what_is_allowed(value: str) -> None:
+    with pytest.raises(SettingsError) as raised:
+        settings({"--mcp-max-server-memory": value}, {})
+    assert str(raised.value) == (
+        "--mcp-max-server-memory (ini mcp_max_server_memory) must be a size like 2G, 512M or "
+        f"1.5G (bytes without a unit), or 0 or off for no cap; got {value!r}"
+    )

@@ -1,0 +1,172 @@
+"""The memory cap on a server process the plugin starts, and everything that process spawns.
+
+A watchdog thread sums the resident memory (RSS) of the server's process group from
+``/proc`` and kills the whole group when the sum goes over the cap. Why not the kernel's
+limits: ``RLIMIT_AS`` caps *virtual* memory, and Node/V8 reserves far more address space
+than it uses, so a healthy Node server cannot even start under a modest cap; it also binds
+each process alone, while a server is often a chain (npx -> node, uv run -> python). cgroups
+would be exact but need a delegated hierarchy that CI machines seldom grant. RSS summed
+over the group counts pages two processes share twice: the cap errs on the safe side.
+
+The scan reads every ``/proc/<pid>/stat`` (about 1 ms for 100 processes). The watchdog waits
+at least ``MIN_INTERVAL`` between scans, and longer on a machine with many processes, so
+that it never takes more than ``MAX_SHARE`` of one core; it runs beside the calls. In their
+path is only ``MemoryWatch.check`` as each call ends: one small file read per process of
+the server (about 16 us). Where ``/proc`` does not exist (macOS) no cap applies.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import threading
+import time
+from collections.abc import Callable
+from typing import Final
+
+MIN_INTERVAL: Final = 0.1  # seconds between scans at least
+MAX_SHARE: Final = 0.02  # of one core, at most
+_PROC: Final = "/proc"
+_PAGE: Final = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+_UNITS: Final = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?\s*$", re.IGNORECASE)
+OFF_WORDS: Final = ("0", "off", "none")
+
+
+def parse_size(text: str) -> int | None:
+    """``"2G"``, ``"512M"``, ``"1.5G"``, ``"300000000"`` (bytes) -> bytes, binary units;
+    ``"0"``, ``"off"`` or ``"none"`` -> None (no cap). ValueError for anything else."""
+    if text.strip().lower() in OFF_WORDS:
+        return None
+    match = _SIZE.match(text)
+    if match is None:
+        raise ValueError(f"not a size: {text!r}")
+    size = int(float(match.group(1)) * _UNITS[match.group(2).upper()])
+    if size <= 0:
+        return None
+    return size
+
+
+def format_size(size: int) -> str:
+    """Bytes in the unit a person would write: ``300M``, ``1.5G``."""
+    for unit in ("T", "G", "M", "K"):
+        scaled = size / _UNITS[unit]
+        if scaled >= 1:
+            return f"{scaled:.1f}".removesuffix(".0") + unit
+    return f"{size}B"
+
+
+def physical_memory() -> int | None:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def default_cap() -> int | None:
+    """A quarter of the machine's physical memory: a server that grows past it would
+    starve everything else (the test run included) long before it ends."""
+    total = physical_memory()
+    return total // 4 if total else None
+
+
+def can_watch() -> bool:
+    return os.path.isfile(f"{_PROC}/self/stat")
+
+
+def group_rss(pgid: int) -> int:
+    """The resident memory, in bytes, of every process in the process group ``pgid``."""
+    return _scan(pgid)[1]
+
+
+def _scan(pgid: int) -> tuple[list[int], int]:
+    """(the processes in the group ``pgid``, their resident memory in bytes)."""
+    members: list[int] = []
+    pages = 0
+    with os.scandir(_PROC) as entries:
+        for entry in entries:
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"{_PROC}/{entry.name}/stat", "rb") as handle:
+                    stat = handle.read()
+            except OSError:  # the process ended during the scan
+                continue
+            # The command name (field 2) may hold spaces and parentheses: fields are
+            # counted from after its last ")". pgrp is field 5, rss (pages) field 24.
+            fields = stat[stat.rindex(b")") + 2 :].split()
+            if len(fields) > 21 and int(fields[2]) == pgid:
+                members.append(int(entry.name))
+                pages += int(fields[21])
+    return members, pages * _PAGE
+
+
+class MemoryWatch:
+    """Kills process group ``pgid`` (SIGKILL) once its resident memory goes over ``cap``
+    bytes, after telling ``over(used)``; ends by itself once no process is left in the group
+    (a server that crashed is replaced by a new process, with a watch of its own).
+
+    Between scans, ``check`` measures at once the processes the last scan found (a read of
+    one small file each): a call whose answer leaves the server over the cap is caught as it
+    ends, not blamed on a call that happens to run at the next scan."""
+
+    def __init__(self, pgid: int, cap: int, over: Callable[[int], None]) -> None:
+        self.pgid = pgid
+        self.cap = cap
+        self._over = over
+        self._members: list[int] = [pgid]
+        self._fired = threading.Event()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="mcp-memory-cap", daemon=True)
+
+    def start(self) -> MemoryWatch:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def check(self) -> bool:
+        """Whether the group is over the cap now, as far as its known processes show; if so
+        it is killed. True also once the watch has killed it."""
+        if self._fired.is_set():
+            return True
+        used = sum(_rss(pid) for pid in list(self._members))
+        return used > self.cap and self._kill(used)
+
+    def _kill(self, used: int) -> bool:
+        with self._lock:
+            if not self._fired.is_set():
+                self._over(used)
+                self._fired.set()
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.pgid, signal.SIGKILL)
+        return True
+
+    def _run(self) -> None:
+        interval = MIN_INTERVAL
+        while not self._stop.wait(interval) and not self._fired.is_set():
+            started = time.perf_counter()
+            try:
+                members, used = _scan(self.pgid)
+            except (OSError, ValueError):  # /proc unreadable: nothing to measure with
+                return
+            if not members:
+                return
+            self._members = members
+            if used > self.cap:
+                self._kill(used)
+                return
+            interval = max(MIN_INTERVAL, (time.perf_counter() - started) / MAX_SHARE)
+
+
+def _rss(pid: int) -> int:
+    """One process's resident memory in bytes (0 once it is gone)."""
+    try:
+        with open(f"{_PROC}/{pid}/statm", "rb") as handle:
+            return int(handle.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return 0

@@ -1,0 +1,71 @@
+"""--mcp-max-server-memory: a server the plugin starts runs under a memory cap; the call that
+drives it over fails, the server is restarted, and the run goes on."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ..conftest import RunMcp
+
+CAP = "--mcp-max-server-memory=300M"
+
+
+def test_the_call_that_drives_a_server_over_the_cap_fails_and_the_run_goes_on(
+    run_mcp: RunMcp, pytester: pytest.Pytester
+) -> None:
+    result = run_mcp(
+        "memory_hog.py", args=(CAP, "--mcp-max-examples=10", "--mcp-report=report.json", "-v")
+    )
+    result.assert_outcomes(failed=2, passed=9, skipped=1)
+    out = result.stdout.str()
+    # render holds the memory while it works; append keeps it after its answer. Either way
+    # the call that drove the server over the cap fails, naming its input.
+    for tool in ("render", "append"):
+        section = out.split(f"_ memory-hog {tool} [contract] _", 1)[1].split("\n_", 1)[0]
+        lines = section.splitlines()
+        assert lines[1].startswith(
+            "the call killed the server: the server went over the memory cap: its processes used "
+        ), lines[1]
+        assert (
+            "of memory, more than the 300M allowed (--mcp-max-server-memory), and were killed. "
+            "If the server needs that much, raise the cap, e.g. --mcp-max-server-memory="
+        ) in lines[1]
+        assert f"tool: {tool}    check: contract" in lines
+        shown = lines[lines.index("smallest input found:") + 1]
+        # The input named really needs more than the cap: over 300 pages of a megabyte.
+        assert json.loads(shown)["pages"] > 250
+    # The server was restarted, and the tool after them was called and passed.
+    result.stdout.fnmatch_lines(["*mcp:memory-hog::status::contract PASSED*"])
+    report = json.loads((pytester.path / "report.json").read_text())
+    (server,) = report["servers"]
+    assert server["restarts"] >= 2
+    status = next(tool for tool in server["tools"] if tool["name"] == "status")
+    assert status["real_results"] > 0
+
+
+def test_the_twin_that_works_in_bounded_memory_passes_under_the_cap(
+    run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
+    recorded = run_mcp("memory_hog.py", args=(CAP, "--hypothesis-seed=1"))
+    recorded.assert_outcomes(passed=11, skipped=1)
+    monkeypatch.setenv("CI", "true")
+    for seed in ("2", "3"):
+        result = run_mcp("memory_hog.py", args=(CAP, f"--hypothesis-seed={seed}"))
+        result.assert_outcomes(passed=11, skipped=1)
+    parallel = run_mcp("memory_hog.py", args=(CAP, "-n", "2"))
+    parallel.assert_outcomes(passed=11, skipped=1)
+
+
+def test_a_size_that_is_no_size_is_a_usage_error(run_mcp: RunMcp) -> None:
+    value = "lots"
+    result = run_mcp("memory_hog.py", args=(f"--mcp-max-server-memory={value}",))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "*--mcp-max-server-memory (ini mcp_max_server_memory) must be a size like 2G, "
+            f"512M or 1.5G (bytes without a unit), or 0 or off for no cap; got '{value}'*"
+        ]
+    )

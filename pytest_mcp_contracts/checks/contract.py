@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_mcp_contracts.checks.error_results import (
     ErrorClass,
@@ -36,7 +36,14 @@ from pytest_mcp_contracts.transport.jsonrpc import (
 )
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from pytest_mcp_contracts.inputs.coverage import CoveragePlan
+
 _SHRINK = "--mcp-shrink-time"
+# The heading of an input reported as it was sent: hypothesis never shrinks explicit examples.
+_EXAMPLE_LABEL = "input (an example you gave, or the inputSchema's; examples are not shrunk):"
 # Warn when at least this share of calls came back isError: the contract was barely exercised.
 MOSTLY_ERRORS = 0.9
 
@@ -52,10 +59,12 @@ class ContractFailure(Exception):
 class _Violation(Exception):
     """Raised inside the hypothesis test so it shrinks; carries the failing call."""
 
-    def __init__(self, outcome: CallOutcome, finding: Finding) -> None:
+    def __init__(self, outcome: CallOutcome, finding: Finding, kind: str = "") -> None:
         super().__init__(finding.message)
         self.outcome = outcome
         self.finding = finding
+        self.kind = kind  # what sort of failure (_failure_kind): shrinking keeps to one sort
+        self.label: str | None = None  # the input's heading, when not "smallest input found"
 
 
 class _ServerGone(BaseException):
@@ -233,7 +242,7 @@ def _violation_failure(
     outcome = violation.outcome
     tail = outcome.failure.stderr_tail if outcome.failure and outcome.failure.stderr_tail else None
     legacy = server.protocol_version != MODERN_VERSION
-    return failure(
+    found = failure(
         server,
         tool,
         "contract",
@@ -249,6 +258,9 @@ def _violation_failure(
         notes=[note] if note else [],
         earlier_calls=earlier_state_lines(server),
     )
+    if violation.label is not None:
+        found.report.input_label = violation.label
+    return found
 
 
 def run_contract(
@@ -258,6 +270,7 @@ def run_contract(
     strategy: Any,
     max_examples: int,
     examples: list[dict[str, Any]] | None = None,
+    coverage: CoveragePlan | None = None,
     max_restarts: int,
     shrink_time: float,
     observations: ToolObservations | None = None,
@@ -268,8 +281,11 @@ def run_contract(
     """Run the tool on generated inputs; a failing run carries the shrunk failing input.
 
     Shrinking stops when it has taken ``shrink_time`` seconds, or when it has used up
-    ``max_restarts`` server restarts: the smallest failing input so far is reported. An
-    explicit ``seed`` (--hypothesis-seed) wins over a derandomized profile (CI's)."""
+    ``max_restarts`` server restarts: the smallest failing input so far is reported. The
+    ``examples`` run first, then the ``coverage`` phase's inputs; a failing coverage input is
+    shrunk by our own search (``_shrink_corner``) under the same two bounds, an example is
+    reported as it is. An explicit ``seed`` (--hypothesis-seed) wins over a derandomized
+    profile (CI's)."""
     from hypothesis import HealthCheck, example, given, settings
     from hypothesis import seed as use_seed
 
@@ -281,9 +297,17 @@ def run_contract(
     # smallest so far, and the clock says how long shrinking has taken.
     smallest: _Violation | None = None
     shrinking_since = 0.0
+    # Explicit inputs run first, in order, one call each, and the first failure ends them:
+    # the number of the call that failed first says which one failed.
+    explicit = (
+        [*(examples or []), *(item.arguments for item in coverage.inputs)]
+        if coverage
+        else [*(examples or [])]
+    )
+    first_failure_call = 0
 
     def call_tool(arguments: dict[str, Any]) -> None:
-        nonlocal broke_server, smallest, shrinking_since
+        nonlocal broke_server, smallest, shrinking_since, first_failure_call
         limit = None
         if smallest is not None:
             # Shrinking: no attempt may outlast the time left for it. One cut short by
@@ -322,9 +346,10 @@ def run_contract(
             finding = _drift_finding(observations.observe(arguments, outcome.result), drift_hint)
         if finding is None:
             return
-        violation = _Violation(outcome, finding)
+        violation = _Violation(outcome, finding, _failure_kind(outcome, finding, verdict))
         if smallest is None:
             shrinking_since = time.monotonic()
+            first_failure_call = stats.calls
         smallest = violation
         if outcome.failure is not None:
             broke_server = violation
@@ -339,9 +364,10 @@ def run_contract(
     call_tool._hypothesis_internal_add_digest = (  # type: ignore[attr-defined]
         f"{server.command.display}::{tool.name}".encode()
     )
-    for explicit in reversed(examples or []):
-        # Explicit examples run first, in order, and are reported as they are (no shrinking).
-        call_tool = example(explicit)(call_tool)
+    attempt = call_tool
+    for given_input in reversed(explicit):
+        # Explicit inputs run first, in order; hypothesis does not shrink them.
+        call_tool = example(given_input)(call_tool)
     test = settings(
         max_examples=max_examples,
         deadline=None,
@@ -354,6 +380,12 @@ def run_contract(
     try:
         test()
     except BaseException as exc:
+        own = len(explicit) - (len(coverage.inputs) if coverage else 0)
+        if isinstance(exc, _Violation) and 0 < first_failure_call <= len(explicit):
+            if first_failure_call > own and coverage is not None:
+                exc = _shrink_corner(attempt, exc, coverage)
+            else:
+                exc.label = _EXAMPLE_LABEL
         found = _run_failure(server, tool, exc)
         if found is None:
             raise
@@ -373,6 +405,54 @@ def run_contract(
             stats, _violation_failure(server, tool, _Violation(stats.last_outcome, finding))
         )
     return ContractRun(stats)
+
+
+def _failure_kind(outcome: CallOutcome, finding: Finding, verdict: ErrorVerdict | None) -> str:
+    """What sort of failure a call had: a shrinking attempt counts only if it fails the same
+    way (a crash does not stand in for a timeout, nor one exception for another)."""
+    if outcome.failure is not None:
+        return type(outcome.failure).__name__
+    if outcome.rpc_error is not None:
+        return f"JSON-RPC error {outcome.rpc_error.code}"
+    if verdict is not None and verdict.certain:
+        exception = (verdict.exception or "").split(":", 1)[0]
+        return f"isError {verdict.kind} {exception}".rstrip()
+    # A result check or drift: each has its own words before any colon; after it come values.
+    return finding.message.split(":", 1)[0]
+
+
+def _shrink_corner(
+    attempt: Callable[[dict[str, Any]], None], found: _Violation, coverage: CoveragePlan
+) -> BaseException:
+    """A failing coverage input shrunk by ``inputs/shrink``, each attempt a call through
+    ``attempt`` (the run's own call_tool: the shrink clock and the restart budget apply);
+    the smallest input that failed the same way as ``found``, or, when the search stopped
+    early, a _StopShrinking that says why."""
+    from pytest_mcp_contracts.inputs.shrink import SearchStopped, shrink_input
+
+    if coverage.is_valid is None:
+        return found
+    failed: list[tuple[dict[str, Any], _Violation]] = []
+
+    def fails(arguments: dict[str, Any]) -> bool:
+        try:
+            attempt(arguments)
+        except _Violation as violation:
+            if violation.kind != found.kind:
+                return False
+            failed.append((arguments, violation))
+            return True
+        except _StopShrinking as stop:
+            raise SearchStopped(stop.why) from None
+        except _ServerGone as gone:
+            raise SearchStopped(f"the server did not come back: {gone.error.message}") from None
+        return False
+
+    shrunk = shrink_input(found.outcome.arguments, coverage.schema, coverage.is_valid, fails)
+    smallest = next((v for a, v in reversed(failed) if a == shrunk.value), found)
+    if shrunk.stopped is not None:
+        return _StopShrinking(smallest, shrunk.stopped)
+    return smallest
 
 
 def _run_failure(

@@ -155,6 +155,10 @@ class CoveragePlan:
     #: branch with its siblings got something wrong): dropped, never sent
     refused: set[Corner] = field(default_factory=set)
     note: str = ""  # why there is no plan at all, when there is none
+    #: the schema the inputs were derived from and the original schema's validator: what
+    #: shrinking a failing coverage input works with (inputs/shrink)
+    schema: Mapping[str, Any] = field(default_factory=dict)
+    is_valid: Callable[[Any], bool] | None = None
 
     def report(self, sent: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         """What was visited, for the run report; ``sent`` says whether an input was sent
@@ -764,7 +768,7 @@ def plan_coverage(
     inputs at most. The base input comes first, then single corners by worth, then pairs.
     ``original`` (the schema as the server wrote it) lets the plan say which enum values the
     rewrite sampled away."""
-    plan = CoveragePlan(budget=budget)
+    plan = CoveragePlan(budget=budget, schema=schema, is_valid=is_valid)
     properties = schema.get("properties")
     if not isinstance(properties, dict) or not properties:
         plan.inputs = [CoverageInput({}, ())] if is_valid({}) and budget > 0 else []

@@ -42,8 +42,11 @@ if TYPE_CHECKING:
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan
 
 _SHRINK = "--mcp-shrink-time"
-# The heading of an input reported as it was sent: hypothesis never shrinks explicit examples.
+# Headings of an input reported as it was sent: "smallest input found" only for a shrunk one.
+# hypothesis never shrinks explicit examples; and when the first failure spends the restart
+# budget, no smaller input can be tried.
 _EXAMPLE_LABEL = "input (an example you gave, or the inputSchema's; examples are not shrunk):"
+_NOT_SHRUNK_LABEL = "input (not shrunk):"
 # Warn when at least this share of calls came back isError: the contract was barely exercised.
 MOSTLY_ERRORS = 0.9
 
@@ -347,7 +350,8 @@ def run_contract(
         if finding is None:
             return
         violation = _Violation(outcome, finding, _failure_kind(outcome, finding, verdict))
-        if smallest is None:
+        first = smallest is None
+        if first:
             shrinking_since = time.monotonic()
             first_failure_call = stats.calls
         smallest = violation
@@ -358,6 +362,8 @@ def run_contract(
                     "each attempt needs a server restart and the budget of "
                     f"{max_restarts} restarts per tool, --mcp-max-restarts, is spent"
                 )
+                if first:
+                    violation.label = _NOT_SHRUNK_LABEL
                 raise _StopShrinking(violation, why)
         raise violation
 
@@ -443,7 +449,13 @@ def _shrink_corner(
             failed.append((arguments, violation))
             return True
         except _StopShrinking as stop:
-            raise SearchStopped(stop.why) from None
+            # Stopped by this attempt's own failure (the last restart) or before its call.
+            same = (
+                stop.violation.outcome.arguments is arguments and stop.violation.kind == found.kind
+            )
+            if same:
+                failed.append((arguments, stop.violation))
+            raise SearchStopped(stop.why, failed=same) from None
         except _ServerGone as gone:
             raise SearchStopped(f"the server did not come back: {gone.error.message}") from None
         return False
@@ -451,6 +463,8 @@ def _shrink_corner(
     shrunk = shrink_input(found.outcome.arguments, coverage.schema, coverage.is_valid, fails)
     smallest = next((v for a, v in reversed(failed) if a == shrunk.value), found)
     if shrunk.stopped is not None:
+        if smallest is found:
+            smallest.label = _NOT_SHRUNK_LABEL
         return _StopShrinking(smallest, shrunk.stopped)
     return smallest
 

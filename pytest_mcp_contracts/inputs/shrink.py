@@ -40,11 +40,13 @@ Path = tuple[str | int, ...]
 
 
 class SearchStopped(Exception):
-    """Raised by ``fails`` to end the search early; ``why`` is for the report."""
+    """Raised by ``fails`` to end the search early; ``why`` is for the report, ``failed``
+    says that the attempt it stopped at did fail (a crash that spent the last restart)."""
 
-    def __init__(self, why: str) -> None:
+    def __init__(self, why: str, *, failed: bool = False) -> None:
         super().__init__(why)
         self.why = why
+        self.failed = failed
 
 
 @dataclass(frozen=True)
@@ -169,8 +171,14 @@ class _Search:
             else:
                 if self.attempts >= self.max_attempts:
                     raise SearchStopped(f"the search made {self.max_attempts} calls")
-                self.tried[key] = self.fails(candidate)
-                self.attempts += 1
+                try:
+                    self.tried[key] = self.fails(candidate)
+                except SearchStopped as stop:
+                    if stop.failed:
+                        self.best = candidate
+                    raise
+                finally:
+                    self.attempts += 1
         if self.tried[key]:
             self.best = candidate
         return self.tried[key]

@@ -98,3 +98,20 @@ def test_the_bug_free_twin_passes_in_ci_on_several_seeds_and_under_xdist(
         result = run_mcp("thresholds.py", args=args)
         assert result.ret == 0, f"seed {seed}:\n{result.stdout.str()}"
     run_mcp("thresholds.py", args=("-n", "2")).assert_outcomes(passed=28)
+
+
+def test_a_failing_example_you_gave_is_reported_as_given(
+    run_mcp: RunMcp, pytester: pytest.Pytester
+) -> None:
+    pytester.makepyprojecttoml(
+        """
+        [tool.mcp-contracts.tools.resize]
+        examples = [{width = 500}]
+        """
+    )
+    result = run_mcp("thresholds.py", args=("-k", "resize and contract"))
+    result.assert_outcomes(failed=1, deselected=27)
+    section = _section(result.stdout.str(), "resize")
+    label = "input (an example you gave, or the inputSchema's; examples are not shrunk):"
+    assert _input(section, label) == '{"width": 500}'
+    assert "smallest input found" not in section

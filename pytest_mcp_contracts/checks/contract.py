@@ -154,10 +154,9 @@ def judge(
         failure = outcome.failure
         if isinstance(failure, CallTimeout):
             hint = (
-                # It kept reporting progress (transport/client.CallClock.expired says so).
                 "if inputs like this are meant to run this long, bound them in the "
                 "inputSchema (a maximum) or raise --mcp-max-call-time"
-                if "--mcp-max-call-time" in failure.message
+                if _kept_reporting_progress(failure)
                 else "raise --mcp-call-timeout if the tool is just slow"
             )
             return Finding(
@@ -191,6 +190,12 @@ def judge(
         return wrapped_failure_finding(verdict, result_text(outcome.result))
     findings = check_result(tool, outcome.result, protocol_version=protocol_version)
     return findings[0] if findings else None
+
+
+def _kept_reporting_progress(timeout: CallTimeout) -> bool:
+    """Whether a call ran out of --mcp-max-call-time while it kept reporting progress
+    (transport/client.CallClock.expired says so), rather than going silent."""
+    return "--mcp-max-call-time" in timeout.message
 
 
 def wrapped_failure_finding(verdict: ErrorVerdict, text: str) -> Finding:
@@ -416,6 +421,8 @@ def run_contract(
 def _failure_kind(outcome: CallOutcome, finding: Finding, verdict: ErrorVerdict | None) -> str:
     """What sort of failure a call had: a shrinking attempt counts only if it fails the same
     way (a crash does not stand in for a timeout, nor one exception for another)."""
+    if isinstance(outcome.failure, CallTimeout) and _kept_reporting_progress(outcome.failure):
+        return "CallTimeout past --mcp-max-call-time"  # not a tool silent for a while
     if outcome.failure is not None:
         return type(outcome.failure).__name__
     if outcome.rpc_error is not None:

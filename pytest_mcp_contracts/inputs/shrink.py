@@ -174,11 +174,11 @@ class _Search:
                 try:
                     self.tried[key] = self.fails(candidate)
                 except SearchStopped as stop:
-                    if stop.failed:
+                    if stop.failed:  # the call was made, and failed: it is the best now
+                        self.attempts += 1
                         self.best = candidate
                     raise
-                finally:
-                    self.attempts += 1
+                self.attempts += 1
         if self.tried[key]:
             self.best = candidate
         return self.tried[key]

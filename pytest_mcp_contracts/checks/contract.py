@@ -307,11 +307,8 @@ def run_contract(
     shrinking_since = 0.0
     # Explicit inputs run first, in order, one call each, and the first failure ends them:
     # the number of the call that failed first says which one failed.
-    explicit = (
-        [*(examples or []), *(item.arguments for item in coverage.inputs)]
-        if coverage
-        else [*(examples or [])]
-    )
+    corners = [item.arguments for item in coverage.inputs] if coverage is not None else []
+    explicit = [*(examples or []), *corners]
     first_failure_call = 0
 
     def call_tool(arguments: dict[str, Any]) -> None:
@@ -391,9 +388,8 @@ def run_contract(
     try:
         test()
     except BaseException as exc:
-        own = len(explicit) - (len(coverage.inputs) if coverage else 0)
         if isinstance(exc, _Violation) and 0 < first_failure_call <= len(explicit):
-            if first_failure_call > own and coverage is not None:
+            if first_failure_call > len(explicit) - len(corners) and coverage is not None:
                 exc = _shrink_corner(attempt, exc, coverage)
             else:
                 exc.label = _EXAMPLE_LABEL
@@ -443,7 +439,8 @@ def _shrink_corner(
     early, a _StopShrinking that says why."""
     from pytest_mcp_contracts.inputs.shrink import SearchStopped, shrink_input
 
-    if coverage.is_valid is None:
+    if coverage.is_valid is None:  # no schema to keep attempts valid: none is made
+        found.label = _NOT_SHRUNK_LABEL
         return found
     failed: list[tuple[dict[str, Any], _Violation]] = []
 

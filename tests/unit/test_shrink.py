@@ -155,3 +155,40 @@ def test_the_boundary_is_exact_wherever_the_bug_starts(threshold: int) -> None:
     schema = _obj({"n": {"type": "integer", "minimum": 0}}, ("n",))
     shrunk, _ = _shrink(schema, {"n": 2**31 - 1}, lambda a: a["n"] > threshold)
     assert shrunk.value == {"n": threshold + 1}
+
+
+def test_what_counts_as_failing_the_same_way() -> None:
+    """checks/contract._failure_kind: the kind a shrinking attempt must keep."""
+    from pytest_mcp_contracts.checks.contract import _failure_kind, judge
+    from pytest_mcp_contracts.checks.error_results import ErrorClass, ErrorVerdict
+    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerDied
+    from pytest_mcp_contracts.transport.managed import CallOutcome
+
+    tool = ToolSpec("t", "t", {"name": "t", "inputSchema": {"type": "object"}})
+
+    def kind(failure: Any = None, result: Any = None, verdict: ErrorVerdict | None = None) -> str:
+        outcome = CallOutcome({}, {}, result=result, failure=failure)
+        finding = judge(tool, outcome, "2026-07-28", verdict)
+        assert finding is not None
+        return _failure_kind(outcome, finding, verdict)
+
+    silent = kind(CallTimeout("no answer to tools/call within 10 s"))
+    after_progress = kind(
+        CallTimeout("no answer to tools/call within 10 s of its last progress notification (3)")
+    )
+    past_max = kind(
+        CallTimeout(
+            "no answer to tools/call within the maximum of 120 s (--mcp-max-call-time), "
+            "though it sent 9 progress notification(s)"
+        )
+    )
+    assert silent == after_progress != past_max
+    assert kind(ServerDied("exited (exit status 3)")) != silent
+    error = {"content": [{"type": "text", "text": "Error executing tool t"}], "isError": True}
+    index = ErrorVerdict(ErrorClass.UNEXPECTED_EXCEPTION, "x", "IndexError: out of range")
+    other_index = ErrorVerdict(ErrorClass.UNEXPECTED_EXCEPTION, "x", "IndexError: no item 3")
+    key = ErrorVerdict(ErrorClass.UNEXPECTED_EXCEPTION, "x", "KeyError: 'a'")
+    output = ErrorVerdict(ErrorClass.OUTPUT_INVALID, "x", "ValidationError: 1 error")
+    assert kind(result=error, verdict=index) == kind(result=error, verdict=other_index)
+    assert len({kind(result=error, verdict=v) for v in (index, key, output)}) == 3

@@ -131,7 +131,8 @@ def _schema_for(schema: Any, value: Any, depth: int = 0) -> dict[str, Any]:
         if isinstance(branches, list):
             for branch in branches:
                 merged = _merge(schema, branch, keyword)
-                if isinstance(merged, dict) and _fits_type(_schema_for(merged, value), value):
+                inner = _schema_for(merged, value, depth + 1)
+                if isinstance(merged, dict) and _fits_type(inner, value):
                     return _schema_for(merged, value, depth + 1)
             return {k: v for k, v in schema.items() if k != keyword}
     if isinstance(schema.get("allOf"), list):

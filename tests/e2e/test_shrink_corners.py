@@ -22,8 +22,9 @@ SHRUNK = {
     # Found by the 2**31-1 corner (size has no maximum): every smaller size answers.
     "allocate": ("the call did not return", '{"size": 2147483647}'),
 }
-# Each attempt at `store` kills the server: shrinking stops when the restarts are spent, at
-# 1003 characters (crashes at 65536, 1023, 1007, 1003; restarts before 0, 767 and 999).
+# `store` exits on a text over 1000 characters, so each such attempt costs a restart:
+# shrinking stops when the 3 are spent, at 1003 characters (exits at 65536, 1023, 1007 and
+# 1003; restarts before the attempts 0, 767 and 999).
 STORE = '{"text": "' + "a" * 199 + '… (1003 characters)"}'
 
 

@@ -27,3 +27,22 @@ def json_text(value: Any, limit: int = 240) -> str:
         return shorten(json.dumps(value, default=repr), limit)
     except (RecursionError, ValueError):
         return f"<a {type(value).__name__} nested too deeply to show>"
+
+
+def abridge(value: Any, limit: int = 200) -> Any:
+    """``value`` (JSON data) with every string longer than ``limit`` cut by ``shorten`` and its
+    length said: an input with a 64 KiB string is quoted, not pasted into a report."""
+    try:
+        return _abridge(value, limit)
+    except RecursionError:
+        return value
+
+
+def _abridge(value: Any, limit: int) -> Any:
+    if isinstance(value, str) and len(value) > limit:
+        return f"{shorten(value, limit)} ({len(value)} characters)"
+    if isinstance(value, list):
+        return [_abridge(item, limit) for item in value]
+    if isinstance(value, dict):
+        return {key: _abridge(item, limit) for key, item in value.items()}
+    return value

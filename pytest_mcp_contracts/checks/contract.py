@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_mcp_contracts.checks.error_results import (
     ErrorClass,
@@ -37,7 +37,17 @@ from pytest_mcp_contracts.transport.jsonrpc import (
 )
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from pytest_mcp_contracts.inputs.coverage import CoveragePlan
+
 _SHRINK = "--mcp-shrink-time"
+# Headings of an input reported as it was sent: "smallest input found" only for a shrunk one.
+# hypothesis never shrinks explicit examples; and when the first failure spends the restart
+# budget, no smaller input can be tried.
+_EXAMPLE_LABEL = "input (an example you gave, or the inputSchema's; examples are not shrunk):"
+_NOT_SHRUNK_LABEL = "input (not shrunk):"
 # Warn when at least this share of calls came back isError or a disguised refusal: the
 # contract was barely exercised.
 MOSTLY_ERRORS = 0.9
@@ -54,10 +64,12 @@ class ContractFailure(Exception):
 class _Violation(Exception):
     """Raised inside the hypothesis test so it shrinks; carries the failing call."""
 
-    def __init__(self, outcome: CallOutcome, finding: Finding) -> None:
+    def __init__(self, outcome: CallOutcome, finding: Finding, kind: str = "") -> None:
         super().__init__(finding.message)
         self.outcome = outcome
         self.finding = finding
+        self.kind = kind  # what sort of failure (_failure_kind): shrinking keeps to one sort
+        self.label: str | None = None  # the input's heading, when not "smallest input found"
 
 
 class _ServerGone(BaseException):
@@ -155,10 +167,9 @@ def judge(
         failure = outcome.failure
         if isinstance(failure, CallTimeout):
             hint = (
-                # It kept reporting progress (transport/client.CallClock.expired says so).
                 "if inputs like this are meant to run this long, bound them in the "
                 "inputSchema (a maximum) or raise --mcp-max-call-time"
-                if "--mcp-max-call-time" in failure.message
+                if _kept_reporting_progress(failure)
                 else "raise --mcp-call-timeout if the tool is just slow"
             )
             return Finding(
@@ -192,6 +203,12 @@ def judge(
         return wrapped_failure_finding(verdict, result_text(outcome.result))
     findings = check_result(tool, outcome.result, protocol_version=protocol_version)
     return findings[0] if findings else None
+
+
+def _kept_reporting_progress(timeout: CallTimeout) -> bool:
+    """Whether a call ran out of --mcp-max-call-time while it kept reporting progress
+    (transport/client.CallClock.expired says so), rather than going silent."""
+    return "--mcp-max-call-time" in timeout.message
 
 
 def wrapped_failure_finding(verdict: ErrorVerdict, text: str) -> Finding:
@@ -253,7 +270,7 @@ def _violation_failure(
     outcome = violation.outcome
     tail = outcome.failure.stderr_tail if outcome.failure and outcome.failure.stderr_tail else None
     legacy = server.protocol_version != MODERN_VERSION
-    return failure(
+    found = failure(
         server,
         tool,
         "contract",
@@ -269,6 +286,9 @@ def _violation_failure(
         notes=[note] if note else [],
         earlier_calls=earlier_state_lines(server),
     )
+    if violation.label is not None:
+        found.report.input_label = violation.label
+    return found
 
 
 def run_contract(
@@ -278,6 +298,7 @@ def run_contract(
     strategy: Any,
     max_examples: int,
     examples: list[dict[str, Any]] | None = None,
+    coverage: CoveragePlan | None = None,
     max_restarts: int,
     shrink_time: float,
     observations: ToolObservations | None = None,
@@ -288,8 +309,11 @@ def run_contract(
     """Run the tool on generated inputs; a failing run carries the shrunk failing input.
 
     Shrinking stops when it has taken ``shrink_time`` seconds, or when it has used up
-    ``max_restarts`` server restarts: the smallest failing input so far is reported. An
-    explicit ``seed`` (--hypothesis-seed) wins over a derandomized profile (CI's)."""
+    ``max_restarts`` server restarts: the smallest failing input so far is reported. The
+    ``examples`` run first, then the ``coverage`` phase's inputs; a failing coverage input is
+    shrunk by our own search (``_shrink_corner``) under the same two bounds, an example is
+    reported as it is. An explicit ``seed`` (--hypothesis-seed) wins over a derandomized
+    profile (CI's)."""
     from hypothesis import HealthCheck, example, given, settings
     from hypothesis import seed as use_seed
 
@@ -301,9 +325,14 @@ def run_contract(
     # smallest so far, and the clock says how long shrinking has taken.
     smallest: _Violation | None = None
     shrinking_since = 0.0
+    # Explicit inputs run first, in order, one call each, and the first failure ends them:
+    # the number of the call that failed first says which one failed.
+    corners = [item.arguments for item in coverage.inputs] if coverage is not None else []
+    explicit = [*(examples or []), *corners]
+    first_failure_call = 0
 
     def call_tool(arguments: dict[str, Any]) -> None:
-        nonlocal broke_server, smallest, shrinking_since
+        nonlocal broke_server, smallest, shrinking_since, first_failure_call
         limit = None
         if smallest is not None:
             # Shrinking: no attempt may outlast the time left for it. One cut short by
@@ -350,9 +379,11 @@ def run_contract(
             finding = _drift_finding(observations.observe(arguments, outcome.result), drift_hint)
         if finding is None:
             return
-        violation = _Violation(outcome, finding)
-        if smallest is None:
+        violation = _Violation(outcome, finding, _failure_kind(outcome, finding, verdict))
+        first = smallest is None
+        if first:
             shrinking_since = time.monotonic()
+            first_failure_call = stats.calls
         smallest = violation
         if outcome.failure is not None:
             broke_server = violation
@@ -361,15 +392,18 @@ def run_contract(
                     "each attempt needs a server restart and the budget of "
                     f"{max_restarts} restarts per tool, --mcp-max-restarts, is spent"
                 )
+                if first:
+                    violation.label = _NOT_SHRUNK_LABEL
                 raise _StopShrinking(violation, why)
         raise violation
 
     call_tool._hypothesis_internal_add_digest = (  # type: ignore[attr-defined]
         f"{server.command.display}::{tool.name}".encode()
     )
-    for explicit in reversed(examples or []):
-        # Explicit examples run first, in order, and are reported as they are (no shrinking).
-        call_tool = example(explicit)(call_tool)
+    attempt = call_tool
+    for given_input in reversed(explicit):
+        # Explicit inputs run first, in order; hypothesis does not shrink them.
+        call_tool = example(given_input)(call_tool)
     test = settings(
         max_examples=max_examples,
         deadline=None,
@@ -382,6 +416,11 @@ def run_contract(
     try:
         test()
     except BaseException as exc:
+        if isinstance(exc, _Violation) and 0 < first_failure_call <= len(explicit):
+            if first_failure_call > len(explicit) - len(corners) and coverage is not None:
+                exc = _shrink_corner(attempt, exc, coverage)
+            else:
+                exc.label = _EXAMPLE_LABEL
         found = _run_failure(server, tool, exc)
         if found is None:
             raise
@@ -401,6 +440,65 @@ def run_contract(
             stats, _violation_failure(server, tool, _Violation(stats.last_outcome, finding))
         )
     return ContractRun(stats)
+
+
+def _failure_kind(outcome: CallOutcome, finding: Finding, verdict: ErrorVerdict | None) -> str:
+    """What sort of failure a call had: a shrinking attempt counts only if it fails the same
+    way (a crash does not stand in for a timeout, nor one exception for another)."""
+    if isinstance(outcome.failure, CallTimeout) and _kept_reporting_progress(outcome.failure):
+        return "CallTimeout past --mcp-max-call-time"  # not a tool silent for a while
+    if outcome.failure is not None:
+        return type(outcome.failure).__name__
+    if outcome.rpc_error is not None:
+        return f"JSON-RPC error {outcome.rpc_error.code}"
+    if verdict is not None and verdict.certain:
+        exception = (verdict.exception or "").split(":", 1)[0]
+        return f"isError {verdict.kind} {exception}".rstrip()
+    # A result check or drift: each has its own words before any colon; after it come values.
+    return finding.message.split(":", 1)[0]
+
+
+def _shrink_corner(
+    attempt: Callable[[dict[str, Any]], None], found: _Violation, coverage: CoveragePlan
+) -> BaseException:
+    """A failing coverage input shrunk by ``inputs/shrink``, each attempt a call through
+    ``attempt`` (the run's own call_tool: the shrink clock and the restart budget apply);
+    the smallest input that failed the same way as ``found``, or, when the search stopped
+    early, a _StopShrinking that says why."""
+    from pytest_mcp_contracts.inputs.shrink import SearchStopped, shrink_input
+
+    if coverage.is_valid is None:  # no schema to keep attempts valid: none is made
+        found.label = _NOT_SHRUNK_LABEL
+        return found
+    failed: list[tuple[dict[str, Any], _Violation]] = []
+
+    def fails(arguments: dict[str, Any]) -> bool:
+        try:
+            attempt(arguments)
+        except _Violation as violation:
+            if violation.kind != found.kind:
+                return False
+            failed.append((arguments, violation))
+            return True
+        except _StopShrinking as stop:
+            # Stopped by this attempt's own failure (the last restart) or before its call.
+            same = (
+                stop.violation.outcome.arguments is arguments and stop.violation.kind == found.kind
+            )
+            if same:
+                failed.append((arguments, stop.violation))
+            raise SearchStopped(stop.why, failed=same) from None
+        except _ServerGone as gone:
+            raise SearchStopped(f"the server did not come back: {gone.error.message}") from None
+        return False
+
+    shrunk = shrink_input(found.outcome.arguments, coverage.schema, coverage.is_valid, fails)
+    smallest = next((v for a, v in reversed(failed) if a == shrunk.value), found)
+    if shrunk.stopped is not None:
+        if smallest is found:
+            smallest.label = _NOT_SHRUNK_LABEL
+        return _StopShrinking(smallest, shrunk.stopped)
+    return smallest
 
 
 def _run_failure(

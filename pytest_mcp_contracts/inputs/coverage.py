@@ -9,8 +9,9 @@ at a time to each of its corners: every ``enum``/``const`` value, every ``anyOf`
 branch and type, ``null``, both booleans, numeric bounds (exactly at them, just inside
 exclusive ones, ``multipleOf`` respected, 0 and a negative where allowed), strings and arrays
 at their length bounds, a value for each ``format`` and ``pattern``, each optional property
-present. Then pairs of the enumerable corners (enum values, branches, booleans, null,
-presence) of two properties at once, as many as the budget allows. Since everything else
+present, and a large value where a number, string or array has no upper bound (``LARGE_*``).
+Then pairs of the enumerable corners (enum values, branches, booleans, null, presence) of two
+properties at once, as many as the budget allows. Since everything else
 stays at its simplest value, a failing input is already small.
 
 The module is pure and self-contained: it works on a draft-07 schema without ``$ref``s (what
@@ -53,6 +54,14 @@ MAX_CORNERS = 2_000
 MAX_LENGTH = 10_000
 #: How many "not visited" corners a report lists by name; the others are counted.
 MAX_LISTED = 30
+#: Large values sent where the schema sets no upper bound: what an int32 or a float64 mantissa
+#: holds at most (a count of 2147483647 has hung a real server), a float near the top of its
+#: range, a 64 KiB string and 1,000 items. Nothing in the schema refuses them, so a client may
+#: send them; a server that hangs or dies on one fails like on any other input.
+LARGE_INTEGERS = (2**31 - 1, 2**53)
+LARGE_NUMBER = 1e300
+LARGE_STRING = 64 * 1024
+LARGE_ARRAY = 1_000
 
 # Corner kinds, in the order they are worth a call: the enumerable ones (which also form
 # pairs) first, then bounds, then the rest.
@@ -63,6 +72,7 @@ _PRIORITY = {
     "maximum": 1,
     "zero": 2,
     "negative": 2,
+    "large": 2,
     "minLength": 3,
     "maxLength": 3,
     "empty": 3,
@@ -147,6 +157,10 @@ class CoveragePlan:
     #: branch with its siblings got something wrong): dropped, never sent
     refused: set[Corner] = field(default_factory=set)
     note: str = ""  # why there is no plan at all, when there is none
+    #: the schema the inputs were derived from and the original schema's validator: what
+    #: shrinking a failing coverage input works with (inputs/shrink)
+    schema: Mapping[str, Any] = field(default_factory=dict)
+    is_valid: Callable[[Any], bool] | None = None
 
     def report(self, sent: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         """What was visited, for the run report; ``sent`` says whether an input was sent
@@ -505,6 +519,15 @@ def _numbers(schema: Mapping[str, Any], kind: str) -> _Numbers:
     negative = int(negative) if integer else float(negative)
     if fits(negative):
         corners.append(("negative", f"{negative!r}", negative))
+    if high is None:
+        for large in LARGE_INTEGERS if integer else (LARGE_NUMBER,):
+            at_large: float | int | None
+            if integer and isinstance(step, int):  # exact: 2**53 / 3 as a float is not
+                at_large = large - large % step if fits(large - large % step) else None
+            else:
+                at_large = down_from(large, False)
+            if at_large is not None and at_large > 0:
+                corners.append(("large", f"{at_large!r}", at_large))
     # The simplest value: 0 if allowed, else the allowed value nearest to it.
     if fits(zero):
         best: float | int | None = zero
@@ -638,6 +661,8 @@ def _string_corners(schema: dict[str, Any], path: str) -> Iterator[tuple[Corner,
         yield Corner(path, "minLength", str(low)), "a" * low
     if isinstance(high, int) and high != low and 0 < high <= MAX_LENGTH:
         yield Corner(path, "maxLength", str(high)), "a" * high
+    if high is None and low < LARGE_STRING:
+        yield Corner(path, "large", f"{LARGE_STRING} characters"), "a" * LARGE_STRING
 
 
 def _array_corners(schema: dict[str, Any], path: str, depth: int) -> Iterator[tuple[Corner, Any]]:
@@ -648,6 +673,7 @@ def _array_corners(schema: dict[str, Any], path: str, depth: int) -> Iterator[tu
         items_schema: Any = schema.get("additionalItems", True)
     else:
         items_schema = items
+    tail_refused = items_schema is False
     try:
         base = simplest(schema, depth)
     except _Nothing:
@@ -663,11 +689,45 @@ def _array_corners(schema: dict[str, Any], path: str, depth: int) -> Iterator[tu
             yield Corner(path, "maxItems", str(high)), [*base, *tail]
         except _Nothing:
             pass
+    if high is None and low < LARGE_ARRAY and not (isinstance(items, list) and tail_refused):
+        large = _large_array(schema, base, items_schema, depth)
+        if large is not None:
+            yield Corner(path, "large", f"{LARGE_ARRAY} items"), large
     if isinstance(items, dict):
         # Each corner of the items, as the first item of the shortest non-empty array.
         for corner, value in _corners(items, f"{path}[]", depth + 1):
             rest = base[1:] if base else []
             yield corner, [value, *rest]
+
+
+def _large_array(
+    schema: dict[str, Any], base: list[Any], items_schema: Any, depth: int
+) -> list[Any] | None:
+    """``base`` filled up to LARGE_ARRAY items with the simplest item, or, under
+    ``uniqueItems``, with distinct simple items (numbers counted up from the simplest, strings
+    numbered); None when no such filler can be told (the re-check drops a wrong one)."""
+    try:
+        filler = simplest(items_schema, depth + 1)
+    except _Nothing:
+        return None
+    count = LARGE_ARRAY - len(base)
+    if not schema.get("uniqueItems"):
+        return [*base, *([filler] * count)]
+    if isinstance(filler, bool) or not isinstance(filler, int | float | str):
+        return None
+    step = items_schema.get("multipleOf", 1) if isinstance(items_schema, dict) else 1
+    step = step if _is_number(step) and step > 0 else 1
+    # Distinct values beside the base's: the base has at most a few items.
+    taken = {_key(v) for v in base}
+    varied: list[Any] = []
+    for index in range(count + len(base)):
+        value = f"{filler}{index}" if isinstance(filler, str) else filler + index * step
+        if _key(value) not in taken:
+            taken.add(_key(value))
+            varied.append(value)
+        if len(varied) == count:
+            return [*base, *varied]
+    return None
 
 
 def _object_corners(
@@ -712,7 +772,7 @@ def plan_coverage(
     ``original`` (the schema as the server wrote it) lets the plan say which enum values the
     rewrite sampled away. ``paths`` are the sandbox's (label, value) for each property that
     takes paths (``sandbox.path_slots``): the base starts there, and each is a corner."""
-    plan = CoveragePlan(budget=budget)
+    plan = CoveragePlan(budget=budget, schema=schema, is_valid=is_valid)
     properties = schema.get("properties")
     if not isinstance(properties, dict) or not properties:
         plan.inputs = [CoverageInput({}, ())] if is_valid({}) and budget > 0 else []

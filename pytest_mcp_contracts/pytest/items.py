@@ -433,14 +433,14 @@ class ContractItem(_McpItem):
                 ) from None
             max_examples = own.max_examples or settings.max_examples
             plan = self._coverage_plan(max_examples, settings.coverage, user is not None, sandbox)
-            corners = [item.arguments for item in plan.inputs]
             run = run_contract(
                 self.server,
                 self.tool,
                 strategy=strategy,
                 # Configured and schema examples first, then the coverage phase.
-                examples=[*self._examples(own.examples), *corners],
-                max_examples=random_share(max_examples, len(corners)),
+                examples=self._examples(own.examples),
+                coverage=plan,
+                max_examples=random_share(max_examples, len(plan.inputs)),
                 max_restarts=settings.max_restarts,
                 shrink_time=settings.shrink_time,
                 observations=observations,

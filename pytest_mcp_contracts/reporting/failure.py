@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
+from pytest_mcp_contracts.text import abridge
+
 STDERR_LINES_SHOWN: Final = 20
 # A call's own stderr is shown whole up to this many lines: a Python traceback through
 # an async SDK is often 40-60 lines, and its last lines are the exception itself.
@@ -116,7 +118,7 @@ def stderr_block(tail: str) -> str:
 
 
 def short_json(value: Any, limit: int = INPUT_CHARS_SHOWN) -> str:
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
+    text = json.dumps(abridge(value), ensure_ascii=False, sort_keys=True, default=repr)
     if len(text) > limit:
         return text[:limit] + f"… ({len(text)} characters in all)"
     return text

@@ -49,10 +49,11 @@ def test_the_bug_free_variant_passes_and_reports_its_input_coverage(
     result.assert_outcomes(passed=5, deselected=15)
     result.stdout.fnmatch_lines(
         [
-            "*pick_mode: declared; input coverage: 11/11 corners, 4/4 pairs, 11 inputs",
-            "*shape: declared; input coverage: 12/12 corners, 9/9 pairs, 17 inputs",
-            "*region: declared; input coverage: 33/33 corners, 9/29 pairs, 40 inputs; not "
-            "visited: 20 pairs (beyond the coverage budget (raise --mcp-max-examples))",
+            # pick_mode's limit and query, shape's value have no upper bound: large corners
+            "*pick_mode: declared; input coverage: 14/14 corners, 4/4 pairs, 14 inputs",
+            "*shape: declared; input coverage: 15/15 corners, 9/9 pairs, 20 inputs",
+            "*region: declared; input coverage: 34/34 corners, 8/29 pairs, 40 inputs; not "
+            "visited: 21 pairs (beyond the coverage budget (raise --mcp-max-examples))",
         ]
     )
     report = json.loads((pytester.path / "report.json").read_text(encoding="utf-8"))
@@ -64,5 +65,7 @@ def test_the_bug_free_variant_passes_and_reports_its_input_coverage(
     assert shape["pairs"]["visited"] == shape["pairs"]["possible"] == 9
     assert "value: branch anyOf[1]" in shape["visited"]
     assert "scale" in tools and "n: maximum 100" in tools["scale"]["input_coverage"]["visited"]
+    assert "name: large 65536 characters" in tools["scale"]["input_coverage"]["visited"]
+    assert "value: large 2147483647" in shape["visited"]
     # Coverage inputs count against --mcp-max-examples: 50 calls per tool in all.
     assert tools["shape"]["calls"] == 50

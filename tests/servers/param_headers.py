@@ -18,7 +18,9 @@ class Forecast(BaseModel):
 
 @app.tool()
 def weather(
-    region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})],
+    # Bounded, as a mirrored argument must be: the coverage phase's 64 KiB value for an
+    # unbounded string makes a 64 KiB header, which uvicorn refuses (HTTP 400).
+    region: Annotated[str, Field(max_length=200, json_schema_extra={"x-mcp-header": "Region"})],
     units: Annotated[
         Literal["metric", "imperial"], Field(json_schema_extra={"x-mcp-header": "Units"})
     ] = "metric",

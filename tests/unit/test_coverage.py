@@ -289,7 +289,13 @@ def test_a_base_the_schema_refuses_is_replaced_by_the_simplest_input_hypothesis_
     schema = _obj({"n": {"type": "integer", "not": {"const": 0}}, "m": {"enum": ["x", "y"]}})
     schema["required"] = ["n", "m"]
     plan = coverage_plan(schema, 40)
-    assert _inputs(plan) == [{"n": 1, "m": "x"}, {"n": 1, "m": "y"}, {"n": -1, "m": "x"}]
+    assert _inputs(plan) == [
+        {"n": 1, "m": "x"},
+        {"n": 1, "m": "y"},
+        {"n": -1, "m": "x"},
+        {"n": 2**31 - 1, "m": "x"},  # n has no maximum: large corners too
+        {"n": 2**53, "m": "x"},
+    ]
 
 
 def test_a_no_argument_tool_gets_no_made_up_keys_from_the_random_phase_either() -> None:
@@ -314,3 +320,79 @@ def test_a_no_argument_tool_gets_no_made_up_keys_from_the_random_phase_either() 
     a_map()
     assert drawn and all(value == {} for value in drawn)
     assert any(value for value in maps)  # a declared map still gets keys
+
+
+def _corner_values(plan: CoveragePlan, kind: str) -> dict[str, list[Any]]:
+    """Each corner of ``kind`` by its label, with the value of its property."""
+    found: dict[str, list[Any]] = {}
+    for item in plan.inputs:
+        for corner in item.corners:
+            if corner.kind == kind and not item.pair:
+                found.setdefault(str(corner), []).append(item.arguments[corner.top])
+    return found
+
+
+def test_large_corners_where_nothing_bounds_a_number_string_or_array_from_above() -> None:
+    schema = _obj(
+        {
+            "n": {"type": "integer", "minimum": 1},
+            "m": {"type": "integer", "multipleOf": 3},
+            "x": {"type": "number"},
+            "s": {"type": "string", "minLength": 2},
+            "a": {"type": "array", "items": {"type": "string"}},
+            "u": {"type": "array", "items": {"type": "integer"}, "uniqueItems": True},
+        },
+        ("n", "m", "x", "s", "a", "u"),
+    )
+    large = _corner_values(coverage_plan(schema, 100), "large")
+    assert large.keys() == {
+        "n: large 2147483647",
+        "n: large 9007199254740992",
+        "m: large 2147483646",  # the multiples of 3 just below
+        "m: large 9007199254740990",
+        "x: large 1e+300",
+        "s: large 65536 characters",
+        "a: large 1000 items",
+        "u: large 1000 items",
+        # the items of an array are corners too, each as the array's one item
+        "a[]: large 65536 characters",
+        "u[]: large 2147483647",
+        "u[]: large 9007199254740992",
+    }
+    assert large["n: large 2147483647"] == [2**31 - 1]
+    assert large["s: large 65536 characters"] == ["a" * 65536]
+    assert large["a: large 1000 items"] == [[""] * 1000]
+    assert large["u: large 1000 items"] == [list(range(1000))]  # distinct under uniqueItems
+
+
+def test_no_large_corner_where_the_schema_sets_an_upper_bound_or_a_pattern() -> None:
+    schema = _obj(
+        {
+            "n": {"type": "integer", "maximum": 10},
+            "e": {"type": "integer", "exclusiveMaximum": 10},
+            "s": {"type": "string", "maxLength": 10},
+            "p": {"type": "string", "pattern": "^[a-z]+$"},
+            "f": {"type": "string", "format": "date"},
+            "a": {"type": "array", "items": {"type": "boolean"}, "maxItems": 3},
+            "t": {"type": "array", "prefixItems": [{"type": "boolean"}], "items": False},
+        },
+        ("n", "e", "s", "p", "f", "a", "t"),
+    )
+    assert _corner_values(coverage_plan(schema, 200), "large") == {}
+
+
+def test_large_corners_come_after_enum_values_and_bounds_when_the_budget_is_short() -> None:
+    schema = _obj(
+        {"mode": {"enum": ["a", "b", "c"]}, "n": {"type": "integer", "minimum": 1}}, ("mode", "n")
+    )
+    plan = coverage_plan(schema, 4)
+    assert _inputs(plan) == [
+        {"mode": "a", "n": 1},
+        {"mode": "b", "n": 1},
+        {"mode": "c", "n": 1},
+        {"mode": "a", "n": 2**31 - 1},
+    ]
+    report = plan.report(lambda arguments: True)
+    assert "n: large 2147483647" in report["visited"]
+    why = "beyond the coverage budget (raise --mcp-max-examples)"
+    assert {"corner": "n: large 9007199254740992", "why": why} in report["not_visited"]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pytest_mcp_contracts.contracts.record import Recorder
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
-from pytest_mcp_contracts.reporting.failure import rerun_command, shown
+from pytest_mcp_contracts.reporting.failure import rerun_command, short_json, shown
 from pytest_mcp_contracts.reporting.summary import workers_summary_lines
 
 
@@ -81,3 +81,16 @@ def test_the_xdist_summary_names_types_that_vary(tmp_path: Path) -> None:
         "  types that vary from call to call (probably bugs; not validated, not exported):",
         "    quote $.total: a | b",
     ]
+
+
+def test_an_input_with_a_64_kib_string_is_quoted_cut_with_its_length() -> None:
+    arguments = {"n": 1, "tags": ["x", "b" * 300], "text": "a" * 65536}
+    text = short_json(arguments)
+    assert text == (
+        '{"n": 1, "tags": ["x", "'
+        + "b" * 199
+        + '… (300 characters)"], "text": "'
+        + "a" * 199
+        + '… (65536 characters)"}'
+    )
+    assert short_json({"text": "a" * 200}) == '{"text": "' + "a" * 200 + '"}'  # short: as is

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -417,10 +418,10 @@ def _run_failure(
             return None
 
 
-def error_result_notes(tool: ToolSpec, stats: ContractStats) -> list[str]:
+def error_result_notes(tool: ToolSpec, stats: ContractStats, ways: Sequence[str] = ()) -> list[str]:
     """Warnings about a tool's isError results that did not fail it: wrapped failures the
     user chose to be warned about (``warn_only``), suggestive evidence, and a tool that
-    refused nearly everything it was sent."""
+    refused nearly everything it was sent (with ``ways`` that would reach it)."""
     notes = []
     if always_fails(tool, stats):  # not failed: the user made always-error a warning
         notes.append(
@@ -452,6 +453,7 @@ def error_result_notes(tool: ToolSpec, stats: ContractStats) -> list[str]:
             f"{stats.error_results} of {stats.calls} calls returned isError{url}, so the "
             "output contract was barely exercised; give it realistic inputs (examples or "
             f"pytest_mcp_tool_strategy) or check why it refuses them{said}"
+            + "".join(f"; {way}" for way in ways)
         )
     return notes
 

@@ -464,7 +464,11 @@ class ContractItem(_McpItem):
         self.user_properties.append(("mcp_error_results", stats.error_results))
         self.user_properties.append(("mcp_output_quality", observations.quality))
         self.add_report_section("call", "mcp", stats.summary())
-        notes = observations.warnings() + error_result_notes(self.tool, stats)
+        from pytest_mcp_contracts.checks.sequences import ways_to_reach
+
+        settings = self.config.stash[SETTINGS_KEY]
+        ways = ways_to_reach(self.tool, self.surface.tools, sequences=settings.sequences)
+        notes = observations.warnings() + error_result_notes(self.tool, stats, ways)
         for note in notes:
             self._warn(note)
 
@@ -601,6 +605,8 @@ class SequencesItem(_RendersFailures):
                 max_examples=max(settings.max_examples // 2, 1),
                 max_steps=SEQUENCE_STEPS,
                 seed=_hypothesis_seed(self.config),
+                time_budget=settings.sequences_time,
+                patience=SEQUENCE_PATIENCE,
             )
             if found is not None:
                 shrunk = shrink(
@@ -655,6 +661,9 @@ class SequencesItem(_RendersFailures):
 
 
 SEQUENCE_STEPS = 20  # calls per sequence at most
+# Sequences in a row that reach nothing new before the check stops drawing more: on
+# notes_store, create -> update -> read first shows up within the first 8 sequences.
+SEQUENCE_PATIENCE = 5
 SHRINK_ATTEMPTS = 30  # replays of a failing sequence while shrinking it: a restart each
 
 

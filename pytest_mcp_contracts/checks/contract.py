@@ -45,6 +45,9 @@ MOSTLY_ERRORS = 0.9
 class ContractFailure(Exception):
     """A check failed; ``report`` says what, for whom, and with which input."""
 
+    # The call the failure was found on, when it was one call (checks/reproduce replays it).
+    outcome: CallOutcome | None = None
+
     def __init__(self, report: FailureReport) -> None:
         super().__init__(report.problem)
         self.report = report
@@ -234,7 +237,7 @@ def _violation_failure(
     outcome = violation.outcome
     tail = outcome.failure.stderr_tail if outcome.failure and outcome.failure.stderr_tail else None
     legacy = server.protocol_version != MODERN_VERSION
-    return failure(
+    error = failure(
         server,
         tool,
         "contract",
@@ -250,6 +253,8 @@ def _violation_failure(
         notes=[note] if note else [],
         earlier_calls=earlier_state_lines(server),
     )
+    error.outcome = outcome
+    return error
 
 
 def run_contract(

@@ -480,6 +480,25 @@ def sequence_tools(
     return usable, left_out
 
 
+def real_result(outcome: CallOutcome) -> dict[str, Any] | None:
+    """The result of a call that answered for real (no isError, no failure), else None."""
+    result = outcome.result
+    return result if outcome.failure is None and not outcome.is_error_result else None
+
+
+def step_of(planned: Planned, index: int, outcome: CallOutcome) -> Step:
+    return Step(
+        index,
+        planned.tool,
+        planned.arguments,
+        planned.feeds,
+        result_summary(outcome),
+        outcome.request,
+        outcome.stderr,
+        outcome.stderr_before,
+    )
+
+
 @dataclass(frozen=True)
 class Planned:
     """A call as it can be made again: its place in the run, the tool, the input as it was
@@ -522,19 +541,7 @@ class Sequencer:
         outcome, finding = call_and_judge(
             self.server, tool, planned.arguments, self.warn_only.get(tool.name, frozenset())
         )
-        result = outcome.result
-        real = result if outcome.failure is None and not outcome.is_error_result else None
-        step = Step(
-            index,
-            tool.name,
-            planned.arguments,
-            planned.feeds,
-            result_summary(outcome),
-            outcome.request,
-            outcome.stderr,
-            outcome.stderr_before,
-        )
-        return step, finding, real
+        return step_of(planned, index, outcome), finding, real_result(outcome)
 
     def generated_step(
         self, pool: Pool, tool: str, generated: dict[str, Any], choose: Chooser
@@ -769,16 +776,22 @@ def shrink(
     simplest: Callable[[str], dict[str, Any] | None],
     *,
     budget: int,
+    seconds: float | None = None,
 ) -> Shrunk:
     """The shortest sequence that still fails the same way, each attempt replayed on a
     freshly started server (``fresh``: the reset command, then a restart), so that what is
     reported fails from a fresh start. When the failing sequence alone does not fail there,
     the calls of earlier sequences that touched its values are put in front of it. Then calls
     are dropped one at a time (the newest first), and each input is replaced by its tool's
-    simplest input. At most ``budget`` attempts: each costs a restart."""
+    simplest input. At most ``budget`` attempts (each costs a restart), and none started
+    after ``seconds``."""
     target = (found.steps[-1].tool, found.finding.message)
     history = sequencer.history
     attempts = 0
+    until = None if seconds is None else time.monotonic() + seconds
+
+    def spent() -> bool:
+        return attempts >= budget or (until is not None and time.monotonic() >= until)
 
     def fails(plan: list[Planned]) -> tuple[list[Step], Finding] | None:
         nonlocal attempts
@@ -816,11 +829,11 @@ def shrink(
     steps, finding = first
     plan = plan[: len(steps)]
     size = max((len(plan) - 1) // 2, 1)
-    while attempts < budget:
+    while not spent():
         # Drop blocks of calls before the failing one, the newest first, halving the block
         # size down to single calls (a long sequence needs few attempts).
         end = len(plan) - 1
-        while end - size >= 0 and attempts < budget:
+        while end - size >= 0 and not spent():
             candidate = plan[: end - size] + plan[end:]
             again = fails(candidate)
             if again is not None:
@@ -833,7 +846,7 @@ def shrink(
             break
         size = max(size // 2, 1)
     for position, planned in enumerate(plan):
-        if attempts >= budget:
+        if spent():
             break
         simple = simplest(planned.tool)
         if simple is None or simple == planned.arguments:
@@ -849,6 +862,8 @@ def shrink(
             f"(not shrunk further: each attempt restarts the server, and the budget of "
             f"{budget} attempts is spent)"
         )
+    elif spent():
+        notes.append(f"(not shrunk further: each attempt restarts the server; {seconds:g} s spent)")
     return Shrunk(steps, finding, from_fresh=True, notes=notes, earlier=earlier)
 
 
@@ -867,23 +882,28 @@ def _fresh_words(server: ManagedServer) -> str:
     return "a freshly started server"
 
 
+def handshake_of(server: ManagedServer) -> dict[str, Any] | None:
+    """The request that opens a handshake-era session (None on 2026-07-28: no handshake)."""
+    if server.protocol_version == "2026-07-28":
+        return None
+    from pytest_mcp_contracts.transport.jsonrpc import CLIENT_INFO
+
+    return {
+        "method": "initialize",
+        "params": {
+            "protocolVersion": server.protocol_version,
+            "capabilities": {},
+            "clientInfo": CLIENT_INFO,
+        },
+    }
+
+
 def sequence_failure(server: ManagedServer, tool: ToolSpec, shrunk: Shrunk) -> ContractFailure:
     """The ContractFailure of a failing sequence: each call and its answer, and the lines
     that replay it."""
     from pytest_mcp_contracts.checks.contract import failure
 
-    handshake = None
-    if server.protocol_version != "2026-07-28":
-        from pytest_mcp_contracts.transport.jsonrpc import CLIENT_INFO
-
-        handshake = {
-            "method": "initialize",
-            "params": {
-                "protocolVersion": server.protocol_version,
-                "capabilities": {},
-                "clientInfo": CLIENT_INFO,
-            },
-        }
+    handshake = handshake_of(server)
     steps, finding = shrunk.steps, shrunk.finding
     return failure(
         server,
@@ -940,15 +960,22 @@ def call_and_judge(
 ) -> tuple[CallOutcome, Finding | None]:
     """One call of a sequence and the first thing wrong with it, judged as the contract
     check judges its calls."""
+    outcome = server.call(tool.name, arguments)
+    return outcome, judge_outcome(tool, outcome, server.protocol_version, warn_only)
+
+
+def judge_outcome(
+    tool: ToolSpec, outcome: CallOutcome, protocol_version: str, warn_only: frozenset[str]
+) -> Finding | None:
+    """The first thing wrong with one call's answer, as the contract check judges it."""
     from pytest_mcp_contracts.checks.contract import judge
     from pytest_mcp_contracts.checks.error_results import judge_error_result
 
-    outcome = server.call(tool.name, arguments)
     verdict = None
     if outcome.is_error_result:
         assert outcome.result is not None
-        verdict = judge_error_result(tool.name, outcome.result, outcome.stderr, arguments)
-    return outcome, judge(tool, outcome, server.protocol_version, verdict, warn_only)
+        verdict = judge_error_result(tool.name, outcome.result, outcome.stderr, outcome.arguments)
+    return judge(tool, outcome, protocol_version, verdict, warn_only)
 
 
 def _output_keys(schema: Any, depth: int = 0) -> Iterator[str]:

@@ -39,7 +39,12 @@ from pytest_mcp_contracts.reporting.failure import (
     shown,
 )
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
-from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal, task_refusal
+from pytest_mcp_contracts.transport.managed import (
+    CallOutcome,
+    ManagedServer,
+    call_refusal,
+    task_refusal,
+)
 
 
 class McpContractWarning(pytest.PytestWarning):
@@ -422,7 +427,7 @@ class ContractItem(_McpItem):
                 seed=_hypothesis_seed(self.config),
             )
             if run.failure is not None:
-                raise run.failure
+                raise _reproduced(self, run.failure, own.warn_only)
             self._report(run.stats, observations)  # -W error can fail the item here
             if recorder.missing_in_ci(observations.has_record):
                 path = recorder.path(self.server.node_name, self.tool.node_name)
@@ -499,7 +504,7 @@ class RejectsInvalidItem(_McpItem):
             )
         refusals = run_rejects_invalid(self.server, self.tool, cases)
         if refusals.failure is not None:
-            raise refusals.failure
+            raise _reproduced(self, refusals.failure, own.warn_only)
         self.user_properties.append(("mcp_invalid_sent", refusals.sent))
         self.user_properties.append(("mcp_invalid_accepted", len(refusals.accepted)))
         self.user_properties.append(("mcp_invalid_coerced", len(refusals.coerced)))
@@ -595,7 +600,9 @@ class SequencesItem(_RendersFailures):
             stats,
         )
         try:
-            self._fresh(server)  # a restart between phases: sequences start from a clean state
+            fresh_server(
+                self.config, server, self.check
+            )  # a restart between phases: sequences start from a clean state
             found = generate_sequences(
                 sequencer,
                 strategies,
@@ -612,7 +619,7 @@ class SequencesItem(_RendersFailures):
                 shrunk = shrink(
                     sequencer,
                     found,
-                    lambda: self._fresh(server),
+                    lambda: fresh_server(self.config, server, self.check),
                     lambda name: _simplest(strategies[name]),
                     budget=SHRINK_ATTEMPTS,
                 )
@@ -631,33 +638,82 @@ class SequencesItem(_RendersFailures):
             lines = [stats.summary(), *(f"not called: {why}" for why in left_out)]
             self.add_report_section("call", "mcp sequences", "\n".join(lines))
 
-    def _fresh(self, server: ManagedServer) -> None:
-        """Run the user's reset command, then restart the server (over HTTP: a new session)."""
-        import shlex
-        import subprocess
-
-        command = self.config.stash[SETTINGS_KEY].reset_command
-        if command:
-            done = subprocess.run(shlex.split(command), capture_output=True, text=True, timeout=60)
-            if done.returncode != 0:
-                raise ContractFailure(
-                    FailureReport(
-                        server=server.surface.name if server.surface else server.command.display,
-                        target=server.command,
-                        tool="(all)",
-                        check="sequences",
-                        problem=f"--mcp-reset-command failed with exit status {done.returncode}",
-                        details=(command, *done.stderr.strip().splitlines()[-5:]),
-                    )
-                )
-        # A restart on purpose is not one the summary counts (a server that died or hung).
-        restarts = server.restarts
-        server.close()
-        server.connection()
-        server.restarts = restarts
-
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.nodeid} [sequences]"
+
+
+def fresh_server(config: pytest.Config, server: ManagedServer, check: str) -> None:
+    """Run the user's reset command, then restart the server (over HTTP: a new session)."""
+    import shlex
+    import subprocess
+
+    command = config.stash[SETTINGS_KEY].reset_command
+    if command:
+        done = subprocess.run(shlex.split(command), capture_output=True, text=True, timeout=60)
+        if done.returncode != 0:
+            raise ContractFailure(
+                FailureReport(
+                    server=server.surface.name if server.surface else server.command.display,
+                    target=server.command,
+                    tool="(all)",
+                    check=check,
+                    problem=f"--mcp-reset-command failed with exit status {done.returncode}",
+                    details=(command, *done.stderr.strip().splitlines()[-5:]),
+                )
+            )
+    # A restart on purpose is not one the summary counts (a server that died or hung).
+    restarts = server.restarts
+    server.close()
+    server.connection()
+    server.restarts = restarts
+
+
+def _reproduced(item: _McpItem, error: ContractFailure, warn_only: frozenset[str]) -> Exception:
+    """``error`` with what replaying its call on a fresh server showed (checks/reproduce):
+    the call alone, the earlier calls it needs, or that nothing reproduced it."""
+    from pytest_mcp_contracts.checks.rejects_invalid import problem_with
+    from pytest_mcp_contracts.checks.reproduce import reproduce
+    from pytest_mcp_contracts.checks.sequences import judge_outcome
+    from pytest_mcp_contracts.transport.jsonrpc import ServerError
+
+    server, tool, outcome = item.server, item.tool, error.outcome
+    if outcome is None:
+        return error
+    protocol = server.protocol_version
+    invalid = item.check == "rejects_invalid"
+
+    def problem_of(answer: CallOutcome) -> str | None:
+        if invalid:
+            return problem_with(answer, tool.name, protocol)
+        finding = judge_outcome(tool, answer, protocol, warn_only)
+        return finding.message if finding is not None else None
+
+    if problem_of(outcome) != error.report.problem:
+        return error  # not a verdict on this call's answer alone (drift)
+    settings = item.config.stash[SETTINGS_KEY]
+    try:
+        with server.uncounted():
+            reproduction = reproduce(
+                server,
+                tool,
+                outcome,
+                problem_of,
+                lambda: fresh_server(item.config, server, item.check),
+                invalid=invalid,
+                fresh_possible=server.command.noun == "command" or bool(settings.reset_command),
+            )
+    except ContractFailure as reset_failed:  # the reset command: its failure says why
+        error.report.notes = [*error.report.notes, f"(not replayed: {reset_failed.report.problem})"]
+        return error
+    except ServerError as exc:
+        error.report.notes = [
+            *error.report.notes,
+            f"(not replayed: a fresh server did not start: {exc.message})",
+        ]
+        return error
+    if reproduction is not None:
+        reproduction.apply(server, error.report)
+    return error
 
 
 SEQUENCE_STEPS = 20  # calls per sequence at most

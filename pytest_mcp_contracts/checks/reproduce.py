@@ -192,13 +192,25 @@ def reproduce(
                 "or outside state)"
             ],
         )
+    needed = len(shrunk.steps) - 1
     notes = [
-        f"(it does not fail alone on a freshly started server; it fails there after the "
-        f"first {len(shrunk.steps) - 1} calls of the sequence above, the fewest of the "
-        f"{len(earlier)} calls made before it on its server process that still make it fail)",
-        *shrunk.notes,
+        f"(it does not fail alone on a freshly started server; it fails there after "
+        f"{_calls(needed, 'the')} before it above, the fewest of the {len(earlier)} calls made "
+        "before it on its server process that still make it fail)",
     ]
+    sent_invalid = [n for n, step in enumerate(shrunk.steps[:-1], 1) if step.index in marked]
+    if sent_invalid:
+        numbers = ", ".join(str(n) for n in sent_invalid)
+        notes.append(
+            f"(call {numbers}: an invalid input, sent by rejects_invalid; a tool that took it "
+            "may have stored it)"
+        )
+    notes += shrunk.notes
     return Reproduction(shrunk.steps, len(earlier), notes)
+
+
+def _calls(count: int, article: str) -> str:
+    return f"{article} call" if count == 1 else f"{article} {count} calls"
 
 
 def _target_words(server: ManagedServer) -> str:

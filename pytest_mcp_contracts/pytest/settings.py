@@ -251,7 +251,7 @@ OPTIONS: Final = (
         "--mcp-reset-command",
         "mcp_reset_command",
         "a command run before the server is restarted for the sequences check (and again "
-        "before a failing sequence is replayed), for a server that keeps state outside its "
+        "before a failing sequence or call is replayed), for a server that keeps state outside its "
         "process: e.g. 'rm -f /tmp/test-memory.jsonl'",
         "text",
         None,

@@ -458,7 +458,7 @@ def error_result_notes(tool: ToolSpec, stats: ContractStats, ways: Sequence[str]
             f"{stats.error_results} of {stats.calls} calls returned isError{url}, so the "
             "output contract was barely exercised; give it realistic inputs (examples or "
             f"pytest_mcp_tool_strategy) or check why it refuses them{said}"
-            + "".join(f"; {way}" for way in ways)
+            + (f"; ways to reach it: {'; '.join(ways)}" if ways else "")
         )
     return notes
 

@@ -1029,8 +1029,5 @@ def ways_to_reach(tool: ToolSpec, tools: Sequence[ToolSpec], *, sequences: bool)
             f"roots: its {', '.join(paths)} look(s) like a path: --mcp-roots=DIR offers a "
             "folder holding files of the kind it reads"
         )
-    ways.append(
-        f"examples: inputs it accepts under [tool.mcp-contracts.tools.{tool.name}] "
-        "examples = [...], or a pytest_mcp_tool_strategy"
-    )
+    ways.append(f"examples: inputs it accepts in [tool.mcp-contracts.tools.{tool.name}] examples")
     return ways

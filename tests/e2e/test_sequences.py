@@ -158,3 +158,33 @@ def test_a_failure_shows_the_earlier_calls_that_left_the_state_it_ran_in(run_mcp
     # Without the invalid inputs nothing malformed is stored, and the listing works.
     clean = run_mcp("stored_invalid.py", args=(NO_SEQUENCES, "--mcp-rejects-invalid=off"))
     clean.assert_outcomes(passed=6, skipped=2)
+
+
+@pytest.mark.parametrize(
+    ("args", "way"),
+    [
+        (
+            (),
+            "sequences: create_note return(s) what its note_id can take; the server's "
+            "sequences item feeds them *",
+        ),
+        (
+            (NO_SEQUENCES,),
+            "sequences: --mcp-sequences=on feeds its note_id from what create_note return(s); *",
+        ),
+    ],
+)
+def test_a_lookup_that_refused_everything_is_told_how_to_be_reached(
+    run_mcp: RunMcp, args: tuple[str, ...], way: str
+) -> None:
+    result = run_mcp(
+        "notes_store.py", args=(*args, "-k", "read_note and contract", "--mcp-max-examples=10")
+    )
+    result.assert_outcomes(passed=1, deselected=len(args) * -1 + 20, warnings=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*read_note: 10 of 10 calls returned isError, so the output contract was barely "
+            f"exercised; *; ways to reach it: {way}examples: inputs it accepts in "
+            "[[]tool.mcp-contracts.tools.read_note] examples"  # [[] is a literal [ here
+        ]
+    )

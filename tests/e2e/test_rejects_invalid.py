@@ -50,6 +50,15 @@ def test_refusals_pass_and_a_broken_server_fails_with_the_input(run_mcp: RunMcp)
         ]
     )
     result.stdout.fnmatch_lines(["an invalid input hung the tool: *"])
+    # Each was replayed alone on a fresh server before it was shown, and failed there too.
+    result.stdout.fnmatch_lines(
+        [
+            "tool: internal    check: rejects_invalid",
+            "or with one command:",
+            "    mcp-contracts call *--server=* internal '{}'",
+            "(it fails alone on a freshly started server too)",
+        ]
+    )
     # The tools after the crash and the hang ran against a restarted server.
     result.stdout.fnmatch_lines(
         [

@@ -57,7 +57,8 @@ class Reproduction:
     def apply(self, server: ManagedServer, report: FailureReport) -> None:
         """Put what the replay showed into the failure's report."""
         report.notes = [*report.notes, *self.notes]
-        if self.steps is None:
+        if self.steps is None:  # the call as it was made, to try by hand
+            report.replay_command = call_command(server.command, [(report.tool, report.arguments)])
             return
         report.earlier_calls = ()  # the reproduction says which earlier calls matter
         calls = [(step.tool, step.arguments) for step in self.steps]

@@ -32,6 +32,7 @@ from pytest_mcp_contracts.checks.sequences import (
 from pytest_mcp_contracts.reporting.failure import FailureReport, call_command
 
 if TYPE_CHECKING:
+    from pytest_mcp_contracts.checks.contract import ContractFailure
     from pytest_mcp_contracts.transport.discover import ToolSpec
     from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer, PastCall
 
@@ -208,6 +209,60 @@ def reproduce(
         )
     notes += shrunk.notes
     return Reproduction(shrunk.steps, len(earlier), notes)
+
+
+def replay_failure(
+    server: ManagedServer,
+    tool: ToolSpec,
+    error: ContractFailure,
+    fresh: Callable[[], None],
+    *,
+    warn_only: frozenset[str],
+    fresh_possible: bool,
+) -> ContractFailure:
+    """``error`` (of the contract or rejects_invalid check) with what replaying its call on
+    fresh servers showed: the call alone, the earlier calls it needs, or that nothing
+    reproduced it. The replays are not counted in the run's numbers."""
+    from pytest_mcp_contracts.checks.contract import ContractFailure
+    from pytest_mcp_contracts.checks.rejects_invalid import CHECK, problem_with
+    from pytest_mcp_contracts.checks.sequences import judge_outcome
+    from pytest_mcp_contracts.transport.jsonrpc import ServerError
+
+    outcome, report = error.outcome, error.report
+    if outcome is None:
+        return error
+    protocol = server.protocol_version
+    invalid = report.check == CHECK
+
+    def problem_of(answer: CallOutcome) -> str | None:
+        if invalid:
+            return problem_with(answer, tool.name, protocol)
+        finding = judge_outcome(tool, answer, protocol, warn_only)
+        return finding.message if finding is not None else None
+
+    if problem_of(outcome) != report.problem:
+        return error  # not a verdict on this call's answer alone (drift)
+    why_not = None
+    try:
+        with server.uncounted():
+            reproduction = reproduce(
+                server,
+                tool,
+                outcome,
+                problem_of,
+                fresh,
+                invalid=invalid,
+                fresh_possible=fresh_possible,
+            )
+    except ContractFailure as reset_failed:  # --mcp-reset-command failed: it says why
+        why_not = reset_failed.report.problem
+    except ServerError as exc:
+        why_not = f"a fresh server did not start: {exc.message}"
+    if why_not is not None:
+        report.notes = [*report.notes, f"(not replayed: {why_not})"]
+    elif reproduction is not None:
+        reproduction.apply(server, report)
+    return error
 
 
 def _calls(count: int, article: str) -> str:

@@ -39,12 +39,7 @@ from pytest_mcp_contracts.reporting.failure import (
     shown,
 )
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
-from pytest_mcp_contracts.transport.managed import (
-    CallOutcome,
-    ManagedServer,
-    call_refusal,
-    task_refusal,
-)
+from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal, task_refusal
 
 
 class McpContractWarning(pytest.PytestWarning):
@@ -669,56 +664,23 @@ def fresh_server(config: pytest.Config, server: ManagedServer, check: str) -> No
 
 
 def _reproduced(item: _McpItem, error: ContractFailure, warn_only: frozenset[str]) -> Exception:
-    """``error`` with what replaying its call on a fresh server showed (checks/reproduce):
-    the call alone, the earlier calls it needs, or that nothing reproduced it."""
-    from pytest_mcp_contracts.checks.rejects_invalid import problem_with
-    from pytest_mcp_contracts.checks.reproduce import reproduce
-    from pytest_mcp_contracts.checks.sequences import judge_outcome
-    from pytest_mcp_contracts.transport.jsonrpc import ServerError
+    """``error`` with what replaying its call on a fresh server showed (checks/reproduce)."""
+    from pytest_mcp_contracts.checks.reproduce import replay_failure
 
-    server, tool, outcome = item.server, item.tool, error.outcome
-    if outcome is None:
-        return error
-    protocol = server.protocol_version
-    invalid = item.check == "rejects_invalid"
-
-    def problem_of(answer: CallOutcome) -> str | None:
-        if invalid:
-            return problem_with(answer, tool.name, protocol)
-        finding = judge_outcome(tool, answer, protocol, warn_only)
-        return finding.message if finding is not None else None
-
-    if problem_of(outcome) != error.report.problem:
-        return error  # not a verdict on this call's answer alone (drift)
-    settings = item.config.stash[SETTINGS_KEY]
-    try:
-        with server.uncounted():
-            reproduction = reproduce(
-                server,
-                tool,
-                outcome,
-                problem_of,
-                lambda: fresh_server(item.config, server, item.check),
-                invalid=invalid,
-                fresh_possible=server.command.noun == "command" or bool(settings.reset_command),
-            )
-    except ContractFailure as reset_failed:  # the reset command: its failure says why
-        error.report.notes = [*error.report.notes, f"(not replayed: {reset_failed.report.problem})"]
-        return error
-    except ServerError as exc:
-        error.report.notes = [
-            *error.report.notes,
-            f"(not replayed: a fresh server did not start: {exc.message})",
-        ]
-        return error
-    if reproduction is not None:
-        reproduction.apply(server, error.report)
-    return error
+    server, reset = item.server, item.config.stash[SETTINGS_KEY].reset_command
+    return replay_failure(
+        server,
+        item.tool,
+        error,
+        lambda: fresh_server(item.config, server, item.check),
+        warn_only=warn_only,
+        fresh_possible=server.command.noun == "command" or reset is not None,
+    )
 
 
 SEQUENCE_STEPS = 20  # calls per sequence at most
 # Sequences in a row that reach nothing new before the check stops drawing more: on
-# notes_store, create -> update -> read first shows up within the first 8 sequences.
+# notes_store (seeds 1 to 5), create -> update -> read showed up within the first 6.
 SEQUENCE_PATIENCE = 5
 SHRINK_ATTEMPTS = 30  # replays of a failing sequence while shrinking it: a restart each
 

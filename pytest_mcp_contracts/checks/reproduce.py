@@ -197,8 +197,8 @@ def reproduce(
     needed = len(shrunk.steps) - 1
     notes = [
         f"(it does not fail alone on a freshly started server; it fails there after "
-        f"{_calls(needed, 'the')} before it above, the fewest of the {len(earlier)} calls made "
-        "before it on its server process that still make it fail)",
+        f"{_calls(needed, 'the')} before it above: what is left of the {len(earlier)} calls "
+        "made before it on its server process once the shrinker dropped those it could)",
     ]
     sent_invalid = [n for n, step in enumerate(shrunk.steps[:-1], 1) if step.index in marked]
     if sent_invalid:

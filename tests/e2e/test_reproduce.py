@@ -64,8 +64,8 @@ def test_a_failure_that_needs_earlier_calls_is_shown_with_them_and_replays(
             "or with one command:",
             "    mcp-contracts call *--server=* bump * level '{}'",
             "(it does not fail alone on a freshly started server; it fails there after the "
-            "* before it above, the fewest of the * calls made before it on its server process "
-            "that still make it fail)",
+            "* before it above: what is left of the * calls made before it on its server "
+            "process once the shrinker dropped those it could)",
         ]
     )
     # No "earlier calls that may have changed the state": the sequence says which matter.

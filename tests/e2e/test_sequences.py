@@ -147,8 +147,8 @@ def test_a_failure_shows_the_earlier_calls_that_left_the_state_it_ran_in(run_mcp
             "or with one command:",
             "    mcp-contracts call *--server=* add_tag '{*}' list_tags '{}'",
             "(it does not fail alone on a freshly started server; it fails there after the "
-            "call before it above, the fewest of the * calls made before it on its server "
-            "process that still make it fail)",
+            "call before it above: what is left of the * calls made before it on its server "
+            "process once the shrinker dropped those it could)",
             "(call 1: an invalid input, sent by rejects_invalid; a tool that took it may have "
             "stored it)",
         ]

@@ -564,6 +564,9 @@ def scale_run(bench: Bench, label: str, extra: list[str]) -> tuple[Run, int]:
         f"--mcp-server={server_command('many_tools.py')}",
         f"--mcp-max-examples={sizes.scale_examples}",
         "--mcp-report=report.json",
+        # The figures are about the per-tool items; the sequences item (on by default since
+        # issue 22) would add a restart and its own calls to every run compared.
+        "--mcp-sequences=off",
         "-p",
         "no:randomly",
         "-q",
@@ -650,6 +653,7 @@ def memory_run(bench: Bench, result_bytes: int) -> tuple[int, int]:
         f"--mcp-server={server_command('big_results.py', str(result_bytes))}",
         f"--mcp-max-examples={bench.sizes.memory_examples}",
         "--mcp-report=report.json",
+        "--mcp-sequences=off",  # as in scale_run
         "-p",
         "no:randomly",
         "-q",

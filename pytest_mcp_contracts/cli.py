@@ -1,8 +1,11 @@
 """``mcp-contracts inspect``: what each tool takes and returns, before anyone writes code.
+``mcp-contracts call``: replay tool calls (a failure's reproduction) on a server.
 
-Reads a live server (``--server CMD``) or only the recorded contracts (``--snapshots DIR``),
-and says plainly where an output schema comes from: declared by the server, inferred by this
-plugin (with its quality), or nowhere yet.
+``inspect`` reads a live server (``--server CMD``) or only the recorded contracts
+(``--snapshots DIR``), and says plainly where an output schema comes from: declared by the
+server, inferred by this plugin (with its quality), or nowhere yet. ``call`` does the
+handshake (either protocol era), makes each call in order, each after the answer to the one
+before, and prints every answer as one line of JSON.
 """
 
 from __future__ import annotations
@@ -23,16 +26,18 @@ from pytest_mcp_contracts.contracts.observe import DECLARED, UNKNOWN
 from pytest_mcp_contracts.contracts.record import contract_problem
 from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore
 from pytest_mcp_contracts.pytest.settings import (
+    DEFAULT_CALL_TIMEOUT,
     DEFAULT_MAX_RESULT_BYTES,
     DEFAULT_SNAPSHOT_DIR,
     DEFAULT_STARTUP_TIMEOUT,
 )
 from pytest_mcp_contracts.reporting.failure import stderr_block
 from pytest_mcp_contracts.schema.summarize import FieldPathError, summarize
+from pytest_mcp_contracts.transport.client import CallRecord
 from pytest_mcp_contracts.transport.discover import ServerSurface, discover, safe_name
 from pytest_mcp_contracts.transport.http import HeaderError, ServerUrl
 from pytest_mcp_contracts.transport.inprocess import ServerApp
-from pytest_mcp_contracts.transport.jsonrpc import RpcConnection, ServerError
+from pytest_mcp_contracts.transport.jsonrpc import RpcConnection, RpcError, ServerError
 from pytest_mcp_contracts.transport.managed import open_server, probe_warning
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 
@@ -267,6 +272,48 @@ def _parser() -> argparse.ArgumentParser:
     inspect.add_argument(
         "--startup-timeout", type=float, default=DEFAULT_STARTUP_TIMEOUT, metavar="S"
     )
+    call = commands.add_parser(
+        "call",
+        help="call tools in order and print each answer as JSON",
+        description="Call tools on a server, in order, each after the answer to the one "
+        "before, and print each answer as one line of JSON: "
+        '{"tool", "arguments", and "result", "error" (JSON-RPC) or "failure"}. '
+        "Exit status 1 when the server did not start, died or did not answer.",
+    )
+    call.add_argument(
+        "calls",
+        nargs="*",
+        metavar="TOOL JSON",
+        help="pairs of a tool name and its arguments as a JSON object",
+    )
+    call_reach = call.add_mutually_exclusive_group(required=True)
+    call_reach.add_argument("--server", metavar="CMD", help="start this MCP server over stdio")
+    call_reach.add_argument("--url", help="the MCP server at this Streamable HTTP URL")
+    call_reach.add_argument(
+        "--app", metavar="MODULE:ATTR", help="this Python server object, run in-process"
+    )
+    call.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="'NAME: VALUE'",
+        help="an HTTP header for --url (repeatable; $VAR is read from the environment)",
+    )
+    call.add_argument(
+        "--file",
+        type=Path,
+        metavar="PATH",
+        help="more calls, one per line: a tool name, a space, its arguments as JSON "
+        "(blank lines and lines starting with # are skipped); made after those given inline",
+    )
+    call.add_argument("--startup-timeout", type=float, default=DEFAULT_STARTUP_TIMEOUT, metavar="S")
+    call.add_argument(
+        "--call-timeout",
+        type=float,
+        default=DEFAULT_CALL_TIMEOUT,
+        metavar="S",
+        help=f"seconds each call may take (default {DEFAULT_CALL_TIMEOUT:g})",
+    )
     return parser
 
 
@@ -358,9 +405,76 @@ def inspect_command(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def parse_calls(words: Sequence[str], lines: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
+    """The calls to make: ``TOOL JSON`` pairs, then the lines of a calls file."""
+    if len(words) % 2:
+        raise _Failure(
+            f"calls come in pairs of a tool name and its JSON arguments; {words[-1]!r} has "
+            "no arguments (write '{}' for none)",
+            USAGE_ERROR,
+        )
+    pairs = [(words[i], words[i + 1], f"call {i // 2 + 1}") for i in range(0, len(words), 2)]
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if text and not text.startswith("#"):
+            tool, _, arguments = text.partition(" ")
+            pairs.append((tool, arguments.strip() or "{}", f"line {number} of --file"))
+    calls = []
+    for tool, raw, where in pairs:
+        try:
+            arguments = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise _Failure(f"{where}: the arguments of {tool} are not JSON: {exc}", 2) from None
+        if not isinstance(arguments, dict):
+            raise _Failure(f"{where}: the arguments of {tool} must be a JSON object", 2)
+        calls.append((tool, arguments))
+    if not calls:
+        raise _Failure("no calls given: TOOL 'JSON' pairs, or --file PATH", USAGE_ERROR)
+    return calls
+
+
+def call_command(args: argparse.Namespace, out: TextIO) -> int:
+    """Make each call in order and print its answer; stop at a server that died or hung."""
+    if args.header and not args.url:
+        raise _Failure("--header applies to --url", USAGE_ERROR)
+    lines: list[str] = []
+    if args.file is not None:
+        try:
+            lines = args.file.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise _Failure(f"--file {args.file}: {exc}", USAGE_ERROR) from None
+    calls = parse_calls(args.calls, lines)
+    conn = _open(args)
+    try:
+        for tool, arguments in calls:
+            answer: dict[str, Any] = {"tool": tool, "arguments": arguments}
+            params = {"name": tool, "arguments": arguments}
+            try:
+                answer["result"] = conn.call_tool(
+                    params, CallRecord(tool=tool), timeout=args.call_timeout
+                )
+            except RpcError as exc:
+                answer["error"] = {"code": exc.code, "message": exc.message, "data": exc.data}
+            except ServerError as exc:
+                answer["failure"] = exc.message
+                out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+                return 1
+            out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+            out.flush()
+    finally:
+        conn.close()
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.command == "call":
+        try:
+            return call_command(args, sys.stdout)
+        except _Failure as exc:
+            print(f"mcp-contracts: {exc}", file=sys.stderr)
+            return exc.status
     if args.max_fields < 3:
         parser.error("--max-fields must be 3 or more")
     try:

@@ -204,3 +204,9 @@ def http_server() -> Iterator[HttpServer]:
             proc.kill()
         proc.wait()
         errors.close()
+
+
+# The sequences check is on by default and adds an item (and a restart) per server. Tests
+# about another check pass this, so that their outcome counts and their cost stay about
+# what they test; tests/e2e/test_sequences.py and the default-run tests keep it on.
+NO_SEQUENCES = "--mcp-sequences=off"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +56,9 @@ MOSTLY_ERRORS = 0.9
 
 class ContractFailure(Exception):
     """A check failed; ``report`` says what, for whom, and with which input."""
+
+    # The call the failure was found on, when it was one call (checks/reproduce replays it).
+    outcome: CallOutcome | None = None
 
     def __init__(self, report: FailureReport) -> None:
         super().__init__(report.problem)
@@ -288,6 +292,7 @@ def _violation_failure(
     )
     if violation.label is not None:
         found.report.input_label = violation.label
+    found.outcome = outcome
     return found
 
 
@@ -543,10 +548,10 @@ def _run_failure(
             return None
 
 
-def error_result_notes(tool: ToolSpec, stats: ContractStats) -> list[str]:
+def error_result_notes(tool: ToolSpec, stats: ContractStats, ways: Sequence[str] = ()) -> list[str]:
     """Warnings about a tool's isError results that did not fail it: wrapped failures the
     user chose to be warned about (``warn_only``), suggestive evidence, and a tool that
-    refused nearly everything it was sent."""
+    refused nearly everything it was sent (with ``ways`` that would reach it)."""
     notes = []
     if always_fails(tool, stats):  # not failed: the user made always-error a warning
         notes.append(
@@ -590,6 +595,7 @@ def error_result_notes(tool: ToolSpec, stats: ContractStats) -> list[str]:
             f"{stats.error_results + disguised} of {stats.calls} calls {how}{url}, so the "
             "output contract was barely exercised; give it realistic inputs (examples or "
             f"pytest_mcp_tool_strategy) or check why it refuses them{said}"
+            + (f"; ways to reach it: {'; '.join(ways)}" if ways else "")
         )
     return notes
 

@@ -141,7 +141,7 @@ def _broken(
     server: ManagedServer, tool: ToolSpec, case: InvalidInput, outcome: CallOutcome, problem: str
 ) -> ContractFailure:
     tail = outcome.failure.stderr_tail if outcome.failure is not None else None
-    return failure(
+    error = failure(
         server,
         tool,
         CHECK,
@@ -156,6 +156,8 @@ def _broken(
         call_stderr=outcome.stderr,
         stderr_before=outcome.stderr_before,
     )
+    error.outcome = outcome
+    return error
 
 
 def accepted_lines(accepted: list[tuple[InvalidInput, CallOutcome]], limit: int = 10) -> list[str]:

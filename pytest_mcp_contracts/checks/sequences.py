@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
@@ -142,6 +143,9 @@ class Pool:
     """What earlier calls of one sequence returned, newest last."""
 
     values: list[Mined] = field(default_factory=list)
+    # The tools whose successful calls were sent or returned each value: a read after an
+    # update of what a create made is another state than a read after the create alone.
+    acted_on: dict[str | int, set[str]] = field(default_factory=dict)
 
     def add(self, step: int, tool: str, result: Mapping[str, Any]) -> None:
         for key, value, origin in mined_with_origins(step, result):
@@ -444,12 +448,18 @@ class SequenceStats:
     calls: int = 0
     fed_calls: int = 0  # calls that took at least one value from an earlier output
     real_results: dict[str, int] = field(default_factory=dict)  # by tool: success results
+    # What the run has reached: (tool, answered for real, the tools that acted on its fed
+    # values before it in the sequence). A sequence that adds none is no gain.
+    reached: set[tuple[str, bool, frozenset[str]]] = field(default_factory=set)
+    gained_at: int = 0  # the last sequence that reached something new
+    stopped: str = ""  # why generation ended before its last sequence, if it did
 
     def summary(self) -> str:
         real = ", ".join(f"{t} {n}" for t, n in sorted(self.real_results.items()))
+        stopped = f"; {self.stopped}" if self.stopped else ""
         return (
             f"{self.sequences} sequences, {self.calls} calls, {self.fed_calls} of them with "
-            f"values from earlier outputs; real results by tool: {real or 'none'}"
+            f"values from earlier outputs; real results by tool: {real or 'none'}{stopped}"
         )
 
 
@@ -468,6 +478,26 @@ def sequence_tools(
         else:
             left_out.append(f"{tool.name}: {why}")
     return usable, left_out
+
+
+def real_result(outcome: CallOutcome, disguised: bool = False) -> dict[str, Any] | None:
+    """The result of a call that answered for real (no isError, no failure, no error
+    without isError: ``disguised``), else None."""
+    real = outcome.failure is None and not outcome.is_error_result and not disguised
+    return outcome.result if real else None
+
+
+def step_of(planned: Planned, index: int, outcome: CallOutcome) -> Step:
+    return Step(
+        index,
+        planned.tool,
+        planned.arguments,
+        planned.feeds,
+        result_summary(outcome),
+        outcome.request,
+        outcome.stderr,
+        outcome.stderr_before,
+    )
 
 
 @dataclass(frozen=True)
@@ -512,20 +542,7 @@ class Sequencer:
         outcome, finding, disguised = call_and_judge(
             self.server, tool, planned.arguments, self.warn_only.get(tool.name, frozenset())
         )
-        result = outcome.result
-        success = outcome.failure is None and not outcome.is_error_result and not disguised
-        real = result if success else None
-        step = Step(
-            index,
-            tool.name,
-            planned.arguments,
-            planned.feeds,
-            result_summary(outcome),
-            outcome.request,
-            outcome.stderr,
-            outcome.stderr_before,
-        )
-        return step, finding, real
+        return step_of(planned, index, outcome), finding, real_result(outcome, disguised)
 
     def generated_step(
         self, pool: Pool, tool: str, generated: dict[str, Any], choose: Chooser
@@ -541,6 +558,13 @@ class Sequencer:
         if real is not None:
             pool.add(index, tool, real)
             self.stats.real_results[tool] = self.stats.real_results.get(tool, 0) + 1
+        touched = frozenset(t for f in fed for t in pool.acted_on.get(f.value, ()))
+        if (tool, real is not None, touched) not in self.stats.reached:
+            self.stats.reached.add((tool, real is not None, touched))
+            self.stats.gained_at = self.stats.sequences
+        if real is not None:
+            for value in {f.value for f in fed} | {v for _, v in mine(real)}:
+                pool.acted_on.setdefault(value, set()).add(tool)
         return step, finding
 
     def replay(self, plan: Sequence[Planned]) -> tuple[list[Step], Finding | None]:
@@ -579,6 +603,12 @@ class SequenceFound:
     finding: Finding
 
 
+class _Enough(BaseException):
+    # Ends the generation phase between two sequences: its time is spent, or the last
+    # sequences reached nothing new.
+    pass
+
+
 class _Found(BaseException):
     # A BaseException so hypothesis lets it through at once: the generation phase stops at
     # the first failing sequence, and shrinking happens on fresh servers (see shrink()).
@@ -594,10 +624,17 @@ def generate_sequences(
     max_examples: int,
     max_steps: int,
     seed: Any = None,
+    time_budget: float | None = None,
+    patience: int | None = None,
 ) -> SequenceFound | None:
     """hypothesis's rule-based state machine draws sequences of calls (a tool, its input,
     and for each slot whether to feed it and with which pool value); the first sequence with
     a failing call is returned, unshrunk.
+
+    No new sequence starts once ``time_budget`` seconds have passed, or once ``patience``
+    sequences in a row reached nothing new (``SequenceStats.reached``): on a server whose
+    tools take no ids the sequences stop early, and a slow server does not hold a run for
+    long. ``stats.stopped`` says which ended it.
 
     The server's state is not reset between sequences (a restart per sequence costs about a
     second on a Python server), so hypothesis does not shrink here: its replays would meet
@@ -605,12 +642,27 @@ def generate_sequences(
     start makes the same run."""
     from hypothesis import HealthCheck, Phase, settings
     from hypothesis import strategies as st
+    from hypothesis.errors import FlakyStrategyDefinition
     from hypothesis.stateful import RuleBasedStateMachine, rule, run_state_machine_as_test
 
     names = sorted(strategies)
+    stats = sequencer.stats
+    started = time.monotonic()
 
     class Sequences(RuleBasedStateMachine):
         def __init__(self) -> None:
+            if time_budget is not None and time.monotonic() - started >= time_budget:
+                stats.stopped = (
+                    f"stopped after {stats.sequences} sequences: the time for them "
+                    f"({time_budget:g} s, --mcp-sequences-time) is spent"
+                )
+                raise _Enough
+            if patience is not None and stats.sequences - stats.gained_at >= patience:
+                stats.stopped = (
+                    f"stopped after {stats.sequences} sequences: the last {patience} reached "
+                    "no tool, answer or chain of calls the earlier ones had not"
+                )
+                raise _Enough
             super().__init__()
             self.pool = Pool()
             self.start = len(sequencer.history)
@@ -655,6 +707,14 @@ def generate_sequences(
         run_state_machine_as_test(Sequences, settings=run_settings)
     except _Found as exc:
         return exc.found
+    except _Enough:
+        pass
+    except FlakyStrategyDefinition:
+        # hypothesis's record of the earlier sequences says a new one draws; one that ends
+        # before its first draw is, to it, data generation that changed. Nothing was called
+        # after the stop, so the sequences already run stand.
+        if not stats.stopped:
+            raise
     return None
 
 
@@ -717,16 +777,22 @@ def shrink(
     simplest: Callable[[str], dict[str, Any] | None],
     *,
     budget: int,
+    seconds: float | None = None,
 ) -> Shrunk:
     """The shortest sequence that still fails the same way, each attempt replayed on a
     freshly started server (``fresh``: the reset command, then a restart), so that what is
     reported fails from a fresh start. When the failing sequence alone does not fail there,
     the calls of earlier sequences that touched its values are put in front of it. Then calls
     are dropped one at a time (the newest first), and each input is replaced by its tool's
-    simplest input. At most ``budget`` attempts: each costs a restart."""
+    simplest input. At most ``budget`` attempts (each costs a restart), and none started
+    after ``seconds``."""
     target = (found.steps[-1].tool, found.finding.message)
     history = sequencer.history
     attempts = 0
+    until = None if seconds is None else time.monotonic() + seconds
+
+    def spent() -> bool:
+        return attempts >= budget or (until is not None and time.monotonic() >= until)
 
     def fails(plan: list[Planned]) -> tuple[list[Step], Finding] | None:
         nonlocal attempts
@@ -764,11 +830,11 @@ def shrink(
     steps, finding = first
     plan = plan[: len(steps)]
     size = max((len(plan) - 1) // 2, 1)
-    while attempts < budget:
+    while not spent():
         # Drop blocks of calls before the failing one, the newest first, halving the block
         # size down to single calls (a long sequence needs few attempts).
         end = len(plan) - 1
-        while end - size >= 0 and attempts < budget:
+        while end - size >= 0 and not spent():
             candidate = plan[: end - size] + plan[end:]
             again = fails(candidate)
             if again is not None:
@@ -781,7 +847,7 @@ def shrink(
             break
         size = max(size // 2, 1)
     for position, planned in enumerate(plan):
-        if attempts >= budget:
+        if spent():
             break
         simple = simplest(planned.tool)
         if simple is None or simple == planned.arguments:
@@ -797,6 +863,8 @@ def shrink(
             f"(not shrunk further: each attempt restarts the server, and the budget of "
             f"{budget} attempts is spent)"
         )
+    elif spent():
+        notes.append(f"(not shrunk further: each attempt restarts the server; {seconds:g} s spent)")
     return Shrunk(steps, finding, from_fresh=True, notes=notes, earlier=earlier)
 
 
@@ -815,23 +883,28 @@ def _fresh_words(server: ManagedServer) -> str:
     return "a freshly started server"
 
 
+def handshake_of(server: ManagedServer) -> dict[str, Any] | None:
+    """The request that opens a handshake-era session (None on 2026-07-28: no handshake)."""
+    if server.protocol_version == "2026-07-28":
+        return None
+    from pytest_mcp_contracts.transport.jsonrpc import CLIENT_INFO
+
+    return {
+        "method": "initialize",
+        "params": {
+            "protocolVersion": server.protocol_version,
+            "capabilities": {},
+            "clientInfo": CLIENT_INFO,
+        },
+    }
+
+
 def sequence_failure(server: ManagedServer, tool: ToolSpec, shrunk: Shrunk) -> ContractFailure:
     """The ContractFailure of a failing sequence: each call and its answer, and the lines
     that replay it."""
     from pytest_mcp_contracts.checks.contract import failure
 
-    handshake = None
-    if server.protocol_version != "2026-07-28":
-        from pytest_mcp_contracts.transport.jsonrpc import CLIENT_INFO
-
-        handshake = {
-            "method": "initialize",
-            "params": {
-                "protocolVersion": server.protocol_version,
-                "capabilities": {},
-                "clientInfo": CLIENT_INFO,
-            },
-        }
+    handshake = handshake_of(server)
     steps, finding = shrunk.steps, shrunk.finding
     return failure(
         server,
@@ -888,18 +961,89 @@ def call_and_judge(
 ) -> tuple[CallOutcome, Finding | None, bool]:
     """One call of a sequence, the first thing wrong with it (judged as the contract check
     judges its calls), and whether it was an error without isError (no real result)."""
+    outcome = server.call(tool.name, arguments)
+    finding, disguised = judged(tool, outcome, server.protocol_version, warn_only)
+    if disguised is not None:
+        server.count_disguised(tool.name, disguised)
+    return outcome, finding, disguised is not None
+
+
+def judge_outcome(
+    tool: ToolSpec, outcome: CallOutcome, protocol_version: str, warn_only: frozenset[str]
+) -> Finding | None:
+    """The first thing wrong with one call's answer, as the contract check judges it."""
+    return judged(tool, outcome, protocol_version, warn_only)[0]
+
+
+def judged(
+    tool: ToolSpec, outcome: CallOutcome, protocol_version: str, warn_only: frozenset[str]
+) -> tuple[Finding | None, str | None]:
+    """The first thing wrong with one call's answer, as the contract check judges it, and
+    the class of an error the answer gave without isError (None when it gave none)."""
     from pytest_mcp_contracts.checks.contract import judge
     from pytest_mcp_contracts.checks.error_results import judge_error_result, judge_success_result
 
-    outcome = server.call(tool.name, arguments)
     verdict = None
     if outcome.is_error_result:
         assert outcome.result is not None
-        verdict = judge_error_result(tool.name, outcome.result, outcome.stderr, arguments)
+        verdict = judge_error_result(tool.name, outcome.result, outcome.stderr, outcome.arguments)
     elif outcome.result is not None:
         declared = isinstance(tool.output_schema, dict)
-        verdict = judge_success_result(outcome.result, arguments, declared=declared)
-        if verdict is not None:
-            server.count_disguised(tool.name, verdict.kind)
-    finding = judge(tool, outcome, server.protocol_version, verdict, warn_only)
-    return outcome, finding, verdict is not None and not outcome.is_error_result
+        verdict = judge_success_result(outcome.result, outcome.arguments, declared=declared)
+    disguised = str(verdict.kind) if verdict is not None and not outcome.is_error_result else None
+    return judge(tool, outcome, protocol_version, verdict, warn_only), disguised
+
+
+def _output_keys(schema: Any, depth: int = 0) -> Iterator[str]:
+    """The property names an output schema declares, nested ones too."""
+    if not isinstance(schema, Mapping) or depth > MINE_DEPTH:
+        return
+    properties = schema.get("properties")
+    if isinstance(properties, Mapping):
+        for name, sub in properties.items():
+            yield str(name)
+            yield from _output_keys(sub, depth + 1)
+    yield from _output_keys(schema.get("items"), depth + 1)
+
+
+def _path_like(schema: Any) -> list[str]:
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(properties, Mapping):
+        return []
+    words = ("path", "file", "dir", "folder")
+    return [str(n) for n in properties if any(w in _normalized(str(n)) for w in words)]
+
+
+def ways_to_reach(tool: ToolSpec, tools: Sequence[ToolSpec], *, sequences: bool) -> list[str]:
+    """How a tool whose calls were nearly all refused could get inputs it accepts: values
+    another tool's declared output holds (sequences), a folder of real files (roots) for a
+    path-like input, and inputs the user writes (examples)."""
+    slots = feed_slots(tool.input_schema)
+    makers = sorted(
+        other.name
+        for other in tools
+        if other.name != tool.name
+        and any(
+            names_match(key, slot.name, plural=slot.path[-1] == ITEM)
+            for key in _output_keys(other.raw.get("outputSchema"))
+            for slot in slots
+        )
+    )
+    names = ", ".join(sorted({slot.name for slot in slots}))
+    ways = []
+    if makers and sequences:
+        ways.append(
+            f"sequences: {', '.join(makers[:3])} return(s) what its {names} can take; the "
+            "server's sequences item feeds them (its report section says what it reached)"
+        )
+    elif makers or (slots and not sequences):
+        source = f" from what {', '.join(makers[:3])} return(s)" if makers else ""
+        ways.append(f"sequences: --mcp-sequences=on feeds its {names}{source}")
+    paths = _path_like(tool.input_schema)
+    if paths:
+        ways.append(
+            f"roots: its {', '.join(paths)} look(s) like a path: --mcp-roots=DIR offers a "
+            "folder holding files of the kind it reads"
+        )
+    ways.append(f"examples: inputs it accepts in [tool.mcp-contracts.tools.{tool.name}] examples")
+    return ways

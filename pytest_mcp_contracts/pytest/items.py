@@ -211,6 +211,22 @@ class _McpItem(_RendersFailures):
             module=__name__,
         )
 
+    def _sandbox_note(self, error: ContractFailure) -> ContractFailure:
+        """Say where a failing input's paths point: the sandbox is gone after the run."""
+        from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
+
+        sandbox = self.config.stash.get(SANDBOX_KEY, None)
+        arguments = error.report.arguments
+        if sandbox is None or not isinstance(arguments, dict):
+            return error
+        if uses_sandbox(arguments, sandbox.paths.all):
+            held = "a copy of --mcp-roots" if sandbox.source else "the built-in sample files"
+            error.report.notes.append(
+                f"(its paths lie in the run's roots sandbox {sandbox.root}, which held "
+                f"{held} and is removed at the end of the run)"
+            )
+        return error
+
     def _fail(self, problem: str, details: tuple[str, ...] = ()) -> ContractFailure:
         return failure(self.server, self.tool, self.check, problem, details=details)
 
@@ -449,7 +465,7 @@ class ContractItem(_McpItem):
                 seed=_hypothesis_seed(self.config),
             )
             if run.failure is not None:
-                raise self._sandbox_note(run.failure)
+                raise self._sandbox_note(_reproduced(self, run.failure, own.warn_only))
             self._report(run.stats, observations)  # -W error can fail the item here
             if recorder.missing_in_ci(observations.has_record):
                 path = recorder.path(self.server.node_name, self.tool.node_name)
@@ -489,28 +505,16 @@ class ContractItem(_McpItem):
     def _command(self) -> str:
         return _command(self.config)
 
-    def _sandbox_note(self, error: ContractFailure) -> ContractFailure:
-        """Say where a failing input's paths point: the sandbox is gone after the run."""
-        from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
-
-        sandbox = self.config.stash.get(SANDBOX_KEY, None)
-        arguments = error.report.arguments
-        if sandbox is None or not isinstance(arguments, dict):
-            return error
-        if uses_sandbox(arguments, sandbox.paths.all):
-            held = "a copy of --mcp-roots" if sandbox.source else "the built-in sample files"
-            error.report.notes.append(
-                f"(its paths lie in the run's roots sandbox {sandbox.root}, which held "
-                f"{held} and is removed at the end of the run)"
-            )
-        return error
-
     def _report(self, stats: ContractStats, observations: ToolObservations) -> None:
         self.user_properties.append(("mcp_calls", stats.calls))
         self.user_properties.append(("mcp_error_results", stats.error_results))
         self.user_properties.append(("mcp_output_quality", observations.quality))
         self.add_report_section("call", "mcp", stats.summary())
-        notes = observations.warnings() + error_result_notes(self.tool, stats)
+        from pytest_mcp_contracts.checks.sequences import ways_to_reach
+
+        settings = self.config.stash[SETTINGS_KEY]
+        ways = ways_to_reach(self.tool, self.surface.tools, sequences=settings.sequences)
+        notes = observations.warnings() + error_result_notes(self.tool, stats, ways)
         for note in notes:
             self._warn(note)
 
@@ -541,7 +545,7 @@ class RejectsInvalidItem(_McpItem):
             )
         refusals = run_rejects_invalid(self.server, self.tool, cases)
         if refusals.failure is not None:
-            raise refusals.failure
+            raise self._sandbox_note(_reproduced(self, refusals.failure, own.warn_only))
         self.user_properties.append(("mcp_invalid_sent", refusals.sent))
         self.user_properties.append(("mcp_invalid_accepted", len(refusals.accepted)))
         self.user_properties.append(("mcp_invalid_coerced", len(refusals.coerced)))
@@ -640,7 +644,9 @@ class SequencesItem(_RendersFailures):
             stats,
         )
         try:
-            self._fresh(server)  # a restart between phases: sequences start from a clean state
+            fresh_server(
+                self.config, server, self.check
+            )  # a restart between phases: sequences start from a clean state
             found = generate_sequences(
                 sequencer,
                 strategies,
@@ -650,12 +656,14 @@ class SequencesItem(_RendersFailures):
                 max_examples=max(settings.max_examples // 2, 1),
                 max_steps=SEQUENCE_STEPS,
                 seed=_hypothesis_seed(self.config),
+                time_budget=settings.sequences_time,
+                patience=SEQUENCE_PATIENCE,
             )
             if found is not None:
                 shrunk = shrink(
                     sequencer,
                     found,
-                    lambda: self._fresh(server),
+                    lambda: fresh_server(self.config, server, self.check),
                     lambda name: _simplest(strategies[name]),
                     budget=SHRINK_ATTEMPTS,
                 )
@@ -674,39 +682,59 @@ class SequencesItem(_RendersFailures):
             lines = [stats.summary(), *(f"not called: {why}" for why in left_out)]
             self.add_report_section("call", "mcp sequences", "\n".join(lines))
 
-    def _fresh(self, server: ManagedServer) -> None:
-        """Lay the roots sandbox anew, run the user's reset command, then restart the server
-        (over HTTP: a new session)."""
-        import shlex
-        import subprocess
-
-        _laid_sandbox(self.config)
-
-        command = self.config.stash[SETTINGS_KEY].reset_command
-        if command:
-            done = subprocess.run(shlex.split(command), capture_output=True, text=True, timeout=60)
-            if done.returncode != 0:
-                raise ContractFailure(
-                    FailureReport(
-                        server=server.surface.name if server.surface else server.command.display,
-                        target=server.command,
-                        tool="(all)",
-                        check="sequences",
-                        problem=f"--mcp-reset-command failed with exit status {done.returncode}",
-                        details=(command, *done.stderr.strip().splitlines()[-5:]),
-                    )
-                )
-        # A restart on purpose is not one the summary counts (a server that died or hung).
-        restarts = server.restarts
-        server.close()
-        server.connection()
-        server.restarts = restarts
-
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.nodeid} [sequences]"
 
 
+def fresh_server(config: pytest.Config, server: ManagedServer, check: str) -> None:
+    """Lay the roots sandbox anew, run the user's reset command, then restart the server
+    (over HTTP: a new session)."""
+    import shlex
+    import subprocess
+
+    _laid_sandbox(config)
+    command = config.stash[SETTINGS_KEY].reset_command
+    if command:
+        done = subprocess.run(shlex.split(command), capture_output=True, text=True, timeout=60)
+        if done.returncode != 0:
+            raise ContractFailure(
+                FailureReport(
+                    server=server.surface.name if server.surface else server.command.display,
+                    target=server.command,
+                    tool="(all)",
+                    check=check,
+                    problem=f"--mcp-reset-command failed with exit status {done.returncode}",
+                    details=(command, *done.stderr.strip().splitlines()[-5:]),
+                )
+            )
+    # A restart on purpose is not one the summary counts (a server that died or hung).
+    restarts = server.restarts
+    server.close()
+    server.connection()
+    server.restarts = restarts
+
+
+def _reproduced(
+    item: _McpItem, error: ContractFailure, warn_only: frozenset[str]
+) -> ContractFailure:
+    """``error`` with what replaying its call on a fresh server showed (checks/reproduce)."""
+    from pytest_mcp_contracts.checks.reproduce import replay_failure
+
+    server, reset = item.server, item.config.stash[SETTINGS_KEY].reset_command
+    return replay_failure(
+        server,
+        item.tool,
+        error,
+        lambda: fresh_server(item.config, server, item.check),
+        warn_only=warn_only,
+        fresh_possible=server.command.noun == "command" or reset is not None,
+    )
+
+
 SEQUENCE_STEPS = 20  # calls per sequence at most
+# Sequences in a row that reach nothing new before the check stops drawing more: on
+# notes_store (seeds 1 to 5), create -> update -> read showed up within the first 6.
+SEQUENCE_PATIENCE = 5
 SHRINK_ATTEMPTS = 30  # replays of a failing sequence while shrinking it: a restart each
 
 

@@ -28,6 +28,7 @@ DEFAULT_MAX_RESTARTS: Final = 3
 DEFAULT_SNAPSHOT_DIR: Final = "mcp-contracts"
 DEFAULT_MAX_CALL_TIME: Final = 120.0
 DEFAULT_SHRINK_TIME: Final = 60.0
+DEFAULT_SEQUENCES_TIME: Final = 20.0
 # Spelled here as in transport/client.py, so that reading settings imports nothing more.
 DEFAULT_SAMPLING_TEXT: Final = "This is a canned reply from pytest-mcp-contracts."
 ELICITATION_ANSWERS: Final = ("vary", "accept", "decline", "cancel")
@@ -235,18 +236,27 @@ OPTIONS: Final = (
         "mcp_sequences",
         "the sequences check, one item per server: chains of calls in which ids, names, paths, "
         "uris and keys from earlier outputs feed later inputs, so lookups and updates get "
-        "real ids; half of --mcp-max-examples sequences of up to 20 calls (off, the default, "
-        "or on)",
+        "real ids; up to half of --mcp-max-examples sequences of up to 20 calls, within "
+        "--mcp-sequences-time (on, the default, or off)",
         "choice",
-        "off",
+        "on",
         metavar="ON|OFF",
         choices=COVERAGE,
+    ),
+    Option(
+        "--mcp-sequences-time",
+        "mcp_sequences_time",
+        "seconds the sequences check may spend drawing sequences per server (shrinking a "
+        "failing one has its own bound); it also stops when the last sequences reached "
+        f"nothing new (default {DEFAULT_SEQUENCES_TIME:g})",
+        "float",
+        DEFAULT_SEQUENCES_TIME,
     ),
     Option(
         "--mcp-reset-command",
         "mcp_reset_command",
         "a command run before the server is restarted for the sequences check (and again "
-        "before a failing sequence is replayed), for a server that keeps state outside its "
+        "before a failing sequence or call is replayed), for a server that keeps state outside its "
         "process: e.g. 'rm -f /tmp/test-memory.jsonl'",
         "text",
         None,
@@ -434,7 +444,8 @@ class Settings:
     sandbox: bool = True  # False (--mcp-roots=none): an empty root, no paths drawn from it
     sampling_text: str = DEFAULT_SAMPLING_TEXT
     elicitation: str = "vary"
-    sequences: bool = False  # the sequences check (--mcp-sequences)
+    sequences: bool = True  # the sequences check (--mcp-sequences)
+    sequences_time: float = DEFAULT_SEQUENCES_TIME
     reset_command: str | None = None  # run before the server is restarted for it
     max_server_memory: int | None = None  # bytes; None: no cap
 
@@ -649,6 +660,7 @@ def resolve(
         sampling_text=values["mcp_sampling_text"],
         elicitation=values["mcp_elicitation"],
         sequences=values["mcp_sequences"] == "on",
+        sequences_time=values["mcp_sequences_time"],
         reset_command=(values["mcp_reset_command"] or "").strip() or None,
         max_server_memory=values["mcp_max_server_memory"],
     )

@@ -124,6 +124,26 @@ def short_json(value: Any, limit: int = INPUT_CHARS_SHOWN) -> str:
     return text
 
 
+CALLS_IN_COMMAND: Final = 10  # more than this many calls go in a file (--file)
+
+
+def call_command(target: Target, calls: Sequence[tuple[str, Any]]) -> str:
+    """The ``mcp-contracts call`` command that makes ``calls`` (tool, arguments) on the
+    target, in order: inline pairs, or for a long sequence a file of them."""
+    flag = {"command": "--server", "url": "--url", "app": "--app"}.get(target.noun, "--server")
+    words = ["mcp-contracts", "call", f"{flag}={target.display}"]
+    if len(calls) <= CALLS_IN_COMMAND:
+        for tool, arguments in calls:
+            words += [tool, json.dumps(arguments, ensure_ascii=False, sort_keys=True)]
+        return shlex.join(words)
+    lines = [f"{tool} {json.dumps(arguments, ensure_ascii=False)}" for tool, arguments in calls]
+    return (
+        shlex.join([*words, "--file=calls.txt"])
+        + f"   # calls.txt: these {len(calls)} lines\n"
+        + "\n".join(lines)
+    )
+
+
 class Target(Protocol):
     """A server as the user named it (a stdio command, a URL, an in-process app): each kind
     supplies its own words, so no report asks which kind it is talking about."""
@@ -172,6 +192,8 @@ class FailureReport:
     replay_from: str = ""
     # Calls before the failing one that may have changed the state it ran in.
     earlier_calls: Sequence[str] = ()
+    # One command that makes the reproducing call(s) itself (mcp-contracts call).
+    replay_command: str = ""
 
     def render(self) -> str:
         target = self.target
@@ -210,6 +232,8 @@ class FailureReport:
                 f"reproduce with this tools/call request ({when}):",
                 indent(request if len(request) < 4000 else request[:4000] + "…"),
             ]
+        if self.replay_command:
+            parts += ["", "or with one command:", indent(self.replay_command)]
         if self.client_exchanges:
             parts += [
                 "",

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import time
 from collections import Counter, defaultdict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -308,6 +310,21 @@ class ManagedServer:
                 ) from None
             raise
         return self._conn
+
+    @contextmanager
+    def uncounted(self) -> Iterator[None]:
+        """Calls made inside are not counted in the run's numbers (a failure's replays: the
+        calls were counted when first made)."""
+        counted = (
+            *("calls", "error_results", "tool_calls", "client_requests"),
+            *("tool_error_results", "real_results", "invalid_calls", "error_classes"),
+        )
+        saved = {name: copy.deepcopy(getattr(self, name)) for name in counted}
+        try:
+            yield
+        finally:
+            for name, value in saved.items():
+                setattr(self, name, value)
 
     def stderr_tail(self) -> str:
         return self._conn.stderr_tail() if self._conn is not None else ""

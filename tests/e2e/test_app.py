@@ -9,6 +9,8 @@ import time
 
 import pytest
 
+from tests.conftest import NO_SEQUENCES
+
 TOOLS = textwrap.dedent(
     """
     from mcp.server import MCPServer
@@ -24,7 +26,13 @@ TOOLS = textwrap.dedent(
 
 def run_app(pytester: pytest.Pytester, spec: str, *args: str) -> pytest.RunResult:
     return pytester.runpytest_subprocess(
-        f"--mcp-app={spec}", "-p", "no:randomly", "--mcp-max-examples=5", *args, timeout=120
+        NO_SEQUENCES,
+        f"--mcp-app={spec}",
+        "-p",
+        "no:randomly",
+        "--mcp-max-examples=5",
+        *args,
+        timeout=120,
     )
 
 

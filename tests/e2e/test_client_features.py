@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tests.conftest import RunMcp
+from tests.conftest import NO_SEQUENCES, RunMcp
 from tests.e2e.test_transports import Reach, reach  # noqa: F401 (the fixture)
 
 TOOLS = ("summarize", "greet", "workspace", "count_steps")
@@ -69,6 +69,7 @@ def test_without_room_to_stretch_a_slow_call_fails_and_shows_its_progress(
     from tests.conftest import server_command
 
     result = pytester.runpytest_subprocess(
+        NO_SEQUENCES,
         f"--mcp-server={server_command('client_features.py')}",
         "-p",
         "no:randomly",
@@ -98,6 +99,7 @@ def test_what_the_server_asked_is_in_the_failure_report(pytester: pytest.Pyteste
     from tests.conftest import server_command
 
     result = pytester.runpytest_subprocess(
+        NO_SEQUENCES,
         f"--mcp-server={server_command('client_features.py')}",
         "-p",
         "no:randomly",
@@ -124,7 +126,7 @@ def test_a_call_that_needs_the_user_at_a_url_passes_only_where_the_protocol_has_
     # cannot go on until the user opens a URL: a tester has no user, so the call has no
     # result to check, and that is no failure. Without data.elicitations it is no such
     # answer; on 2026-07-28, which retired the code, it is never right.
-    legacy = run_mcp("url_required_legacy.py", args=("-v", "--mcp-report=run.json"))
+    legacy = run_mcp("url_required_legacy.py", args=(NO_SEQUENCES, "-v", "--mcp-report=run.json"))
     out = legacy.stdout.str()
     assert "mcp:url-required::open_drive::contract PASSED" in out, out
     assert "mcp:url-required::open_drive::rejects_invalid PASSED" in out, out
@@ -136,7 +138,7 @@ def test_a_call_that_needs_the_user_at_a_url_passes_only_where_the_protocol_has_
     asked = {t["name"]: t["client_requests"] for t in report["servers"][0]["tools"]}
     assert asked["open_drive"].get("url elicitation required (-32042)", 0) > 0, asked
 
-    modern = run_mcp("url_required.py", args=("-k", "open_drive and contract"))
+    modern = run_mcp("url_required.py", args=(NO_SEQUENCES, "-k", "open_drive and contract"))
     drive = _section(modern.stdout.str(), "open_drive")
     assert "protocol 2026-07-28 retired it" in drive, drive
     assert "-32042 URL elicitation required: https://drive.example.com/connect" in drive

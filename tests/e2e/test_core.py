@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import RunMcp, server_command
+from ..conftest import NO_SEQUENCES, RunMcp, server_command
 
 
 def outcomes(result: pytest.RunResult) -> dict[str, int]:
@@ -21,18 +21,22 @@ def outcomes(result: pytest.RunResult) -> dict[str, int]:
 
 def test_correct_legacy_server_passes(run_mcp: RunMcp) -> None:
     result = run_mcp("legacy_only.py")
-    result.assert_outcomes(passed=8)
+    result.assert_outcomes(passed=9)  # 2 tools x 4 checks, and the server's sequences item
     result.stdout.fnmatch_lines(["legacy-only (protocol 2025-*): 2 tools, * calls*"])
 
 
 def test_collect_only_lists_stable_node_ids(run_mcp: RunMcp) -> None:
     result = run_mcp("paginated.py", args=("--collect-only", "-q"))
     ids = [line for line in result.stdout.lines if line.startswith("mcp:")]
-    # Seven tools over three pages, one of them reached through an empty-string cursor.
+    # Seven tools over three pages, one of them reached through an empty-string cursor;
+    # the server's sequences item last.
     assert ids == [
-        f"mcp:paginated::echo_{n}::{check}"
-        for n in range(1, 8)
-        for check in ("schema", "drift", "contract", "rejects_invalid")
+        *(
+            f"mcp:paginated::echo_{n}::{check}"
+            for n in range(1, 8)
+            for check in ("schema", "drift", "contract", "rejects_invalid")
+        ),
+        "mcp:paginated::sequences",
     ]
     assert result.ret == 0
     assert "MCP contracts" not in result.stdout.str()  # nothing ran: nothing to summarize
@@ -59,7 +63,13 @@ def test_collect_only_lists_stable_node_ids(run_mcp: RunMcp) -> None:
 def test_server_that_does_not_start_is_one_clear_collection_error(
     run_mcp: RunMcp, server: str, timeout: int, expected: list[str]
 ) -> None:
-    result = run_mcp(server, args=(f"--mcp-startup-timeout={timeout}",))
+    result = run_mcp(
+        server,
+        args=(
+            NO_SEQUENCES,
+            f"--mcp-startup-timeout={timeout}",
+        ),
+    )
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(
         ["*ERROR collecting mcp:*", "MCP server did not start: *", *expected]
@@ -69,7 +79,9 @@ def test_server_that_does_not_start_is_one_clear_collection_error(
 
 
 def test_missing_command_is_a_clear_error(run_mcp: RunMcp, pytester: pytest.Pytester) -> None:
-    result = pytester.runpytest_subprocess("--mcp-server=no-such-server-binary --stdio")
+    result = pytester.runpytest_subprocess(
+        NO_SEQUENCES, "--mcp-server=no-such-server-binary --stdio"
+    )
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(
         [
@@ -81,7 +93,7 @@ def test_missing_command_is_a_clear_error(run_mcp: RunMcp, pytester: pytest.Pyte
 
 def test_server_inherits_the_environment(run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("API_KEY", "secret-123")
-    result = run_mcp("needs_env.py")
+    result = run_mcp("needs_env.py", args=(NO_SEQUENCES,))
     result.assert_outcomes(passed=3, skipped=1)
 
 
@@ -89,12 +101,14 @@ def test_server_without_its_environment_says_why(
     run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("API_KEY", raising=False)
-    result = run_mcp("needs_env.py")
+    result = run_mcp("needs_env.py", args=(NO_SEQUENCES,))
     result.stdout.fnmatch_lines(["*exit status 2*", "*needs-env: API_KEY is not set*"])
 
 
 def test_static_schema_checks(run_mcp: RunMcp) -> None:
-    result = run_mcp("bad_schemas.py", args=("-k", "not contract and not rejects_invalid", "-rfw"))
+    result = run_mcp(
+        "bad_schemas.py", args=(NO_SEQUENCES, "-k", "not contract and not rejects_invalid", "-rfw")
+    )
     result.assert_outcomes(passed=10, failed=4, warnings=1)
     result.stdout.fnmatch_lines_random(
         [
@@ -114,7 +128,7 @@ def test_static_schema_checks(run_mcp: RunMcp) -> None:
 
 
 def test_unsatisfiable_input_schema_names_the_tool_and_why(run_mcp: RunMcp) -> None:
-    result = run_mcp("bad_schemas.py", args=("-k", "impossible or draft07_ok"))
+    result = run_mcp("bad_schemas.py", args=(NO_SEQUENCES, "-k", "impossible or draft07_ok"))
     result.assert_outcomes(passed=6, failed=1, skipped=1)
     result.stdout.fnmatch_lines(
         ["FAILED mcp:bad-schemas::impossible::contract - no inputs can be*"]
@@ -129,21 +143,28 @@ def test_ini_setting_names_the_server(pytester: pytest.Pytester) -> None:
         mcp_max_examples = "5"
         """
     )
-    result = pytester.runpytest_subprocess("-p", "no:randomly")
+    result = pytester.runpytest_subprocess(NO_SEQUENCES, "-p", "no:randomly")
     result.assert_outcomes(passed=8)
     result.stdout.fnmatch_lines(["legacy-only (protocol *): 2 tools, 10 calls, 0 returned isError"])
 
 
 def test_bad_option_value_is_a_usage_error(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest_subprocess(
-        f"--mcp-server={server_command('legacy_only.py')}", "--mcp-max-examples=zero"
+        NO_SEQUENCES, f"--mcp-server={server_command('legacy_only.py')}", "--mcp-max-examples=zero"
     )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--mcp-max-examples (ini mcp_max_examples) must be a whole*"])
 
 
 def test_two_servers_in_one_run(run_mcp: RunMcp) -> None:
-    result = run_mcp("legacy_only.py", "paginated.py", args=("--mcp-max-examples=5",))
+    result = run_mcp(
+        "legacy_only.py",
+        "paginated.py",
+        args=(
+            NO_SEQUENCES,
+            "--mcp-max-examples=5",
+        ),
+    )
     result.assert_outcomes(passed=36)
 
 
@@ -151,14 +172,18 @@ def test_typescript_sdk_server_falls_back_to_the_handshake(
     pytester: pytest.Pytester, ts_server_command: str
 ) -> None:
     result = pytester.runpytest_subprocess(
-        f"--mcp-server={ts_server_command}", "-p", "no:randomly", "--mcp-max-examples=20"
+        NO_SEQUENCES,
+        f"--mcp-server={ts_server_command}",
+        "-p",
+        "no:randomly",
+        "--mcp-max-examples=20",
     )
     result.assert_outcomes(passed=8)
     result.stdout.fnmatch_lines(["ts-legacy (protocol 2025-*): 2 tools, 40 calls*"])
 
 
 def test_error_results_are_counted_and_a_barely_exercised_tool_warns(run_mcp: RunMcp) -> None:
-    result = run_mcp("always_error.py", args=("--mcp-max-examples=20", "-rw"))
+    result = run_mcp("always_error.py", args=(NO_SEQUENCES, "--mcp-max-examples=20", "-rw"))
     result.assert_outcomes(passed=8, warnings=1)
     result.stdout.fnmatch_lines(
         [
@@ -175,7 +200,13 @@ def test_one_server_process_per_run_and_it_is_gone_afterwards(
 ) -> None:
     pid_file = pytester.path / "pids.txt"
     monkeypatch.setenv("MCP_FIXTURE_PID_FILE", str(pid_file))
-    result = run_mcp("paginated.py", args=("--mcp-max-examples=5",))
+    result = run_mcp(
+        "paginated.py",
+        args=(
+            NO_SEQUENCES,
+            "--mcp-max-examples=5",
+        ),
+    )
     result.assert_outcomes(passed=28)
     pids = [int(line) for line in pid_file.read_text().split()]
     assert len(pids) == 1, "every item must reuse the one server process"
@@ -186,7 +217,13 @@ def test_one_server_process_per_run_and_it_is_gone_afterwards(
 
 def test_a_fixed_seed_makes_the_run_reproducible(run_mcp: RunMcp) -> None:
     def calls() -> str:
-        result = run_mcp("broken_output.py", args=("--hypothesis-seed=12345",))
+        result = run_mcp(
+            "broken_output.py",
+            args=(
+                NO_SEQUENCES,
+                "--hypothesis-seed=12345",
+            ),
+        )
         return next(line for line in result.stdout.lines if line.startswith("broken-output ("))
 
     assert calls() == calls()
@@ -201,6 +238,7 @@ def test_shrinking_stops_when_its_time_is_up_and_reports_a_real_failing_input(
     result = run_mcp(
         "hang.py",
         args=(
+            NO_SEQUENCES,
             "--mcp-call-timeout=1",
             "--mcp-shrink-time=1.5",
             "--mcp-coverage=off",  # its corner n = -1 would fail first, as it is, unshrunk
@@ -218,7 +256,13 @@ def test_shrinking_stops_when_its_time_is_up_and_reports_a_real_failing_input(
 def test_a_tool_that_must_be_called_as_a_task_is_not_called_and_says_why(
     run_mcp: RunMcp,
 ) -> None:
-    result = run_mcp("task_only.py", args=("-rs",))
+    result = run_mcp(
+        "task_only.py",
+        args=(
+            NO_SEQUENCES,
+            "-rs",
+        ),
+    )
     text = result.stdout.str()
     result.assert_outcomes(passed=6, skipped=2)
     for check in ("contract", "rejects_invalid"):

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from ..conftest import RunMcp
+from ..conftest import NO_SEQUENCES, RunMcp
 
 # Each tool's bug and the small input that must be reported for it.
 FOUND = {
@@ -29,7 +29,7 @@ def test_every_corner_bug_is_found_with_its_small_input(
         monkeypatch.setenv("CI", "true")  # hypothesis derandomized: the same inputs every run
     else:
         args.append("--hypothesis-seed=7")
-    result = run_mcp("corners.py", args=tuple(args))
+    result = run_mcp("corners.py", args=(NO_SEQUENCES, *tuple(args)))
     result.assert_outcomes(failed=5, deselected=15)
     text = result.stdout.str()
     for tool, small in FOUND.items():
@@ -45,7 +45,9 @@ def test_the_bug_free_variant_passes_and_reports_its_input_coverage(
     run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch, pytester: pytest.Pytester
 ) -> None:
     monkeypatch.setenv("MCP_FIXTURE_NO_BUGS", "1")
-    result = run_mcp("corners.py", args=("-k", "contract", "-v", "--mcp-report=report.json"))
+    result = run_mcp(
+        "corners.py", args=(NO_SEQUENCES, "-k", "contract", "-v", "--mcp-report=report.json")
+    )
     result.assert_outcomes(passed=5, deselected=15)
     result.stdout.fnmatch_lines(
         [

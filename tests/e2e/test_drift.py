@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import RunMcp
+from ..conftest import NO_SEQUENCES, RunMcp
 
 BREAKING = {
     "required_added": "input.n: new (required)",
@@ -55,7 +55,7 @@ UNCHANGED = ["refactored_with_refs"]
 def recorded_v1(run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch):
     """The v1 surface recorded by a first, local run; then the server is v2."""
     monkeypatch.setenv("MCP_FIXTURE_VARIANT", "v1")
-    first = run_mcp("surface.py", args=("-k", "drift"))
+    first = run_mcp("surface.py", args=(NO_SEQUENCES, "-k", "drift"))
     assert first.ret == 0
     monkeypatch.setenv("MCP_FIXTURE_VARIANT", "v2")
     return pytester.path / "mcp-contracts" / "surface"
@@ -68,7 +68,9 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 def test_each_rule_is_classified_with_its_exact_diff_line(
     run_mcp: RunMcp, recorded_v1: Path
 ) -> None:
-    result = run_mcp("surface.py", args=("-k", "drift", "-rf", "--mcp-report=report.json"))
+    result = run_mcp(
+        "surface.py", args=(NO_SEQUENCES, "-k", "drift", "-rf", "--mcp-report=report.json")
+    )
     failed = {line.split("::")[1] for line in result.stdout.lines if line.startswith("FAILED")}
     assert failed == {*BREAKING, *REVIEW, "gone"}
     text = result.stdout.str()
@@ -110,26 +112,26 @@ def test_each_rule_is_classified_with_its_exact_diff_line(
 def test_strict_fails_on_additive_and_cosmetic_drift_too(
     run_mcp: RunMcp, recorded_v1: Path
 ) -> None:
-    result = run_mcp("surface.py", args=("-k", "drift", "--mcp-strict", "-rf"))
+    result = run_mcp("surface.py", args=(NO_SEQUENCES, "-k", "drift", "--mcp-strict", "-rf"))
     failed = {line.split("::")[1] for line in result.stdout.lines if line.startswith("FAILED")}
     assert failed == {*BREAKING, *REVIEW, *ADDITIVE, *COSMETIC, "gone"}
 
 
 def test_k_selects_the_drift_item_of_one_tool(run_mcp: RunMcp, recorded_v1: Path) -> None:
-    result = run_mcp("surface.py", args=("-k", "maximum_lowered and drift"))
+    result = run_mcp("surface.py", args=(NO_SEQUENCES, "-k", "maximum_lowered and drift"))
     result.assert_outcomes(failed=1, deselected=128)
 
 
 def test_update_accepts_and_the_next_run_passes_without_rewriting(
     run_mcp: RunMcp, recorded_v1: Path
 ) -> None:
-    accept = run_mcp("surface.py", args=("-k", "drift", "--mcp-snapshot-update"))
+    accept = run_mcp("surface.py", args=(NO_SEQUENCES, "-k", "drift", "--mcp-snapshot-update"))
     assert accept.ret == 0
     accept.stdout.fnmatch_lines(["  drift accepted by --mcp-snapshot-update:"])
     assert not (recorded_v1 / "gone.json").exists()
     accept.stdout.fnmatch_lines(["pruned 1 file(s):", "*gone.json"])
     after = snapshot(recorded_v1)
-    again = run_mcp("surface.py", args=("-k", "drift"))
+    again = run_mcp("surface.py", args=(NO_SEQUENCES, "-k", "drift"))
     assert again.ret == 0, again.stdout.str()
     assert "drift" not in again.stdout.str().split("MCP contracts")[1]
     assert snapshot(recorded_v1) == after
@@ -139,7 +141,7 @@ def test_ci_fails_on_a_missing_surface_and_writes_nothing(
     run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CI", "true")
-    result = run_mcp("surface.py", args=("-k", "required_added and drift"))
+    result = run_mcp("surface.py", args=(NO_SEQUENCES, "-k", "required_added and drift"))
     result.assert_outcomes(failed=1, deselected=127)
     result.stdout.fnmatch_lines(
         ["no tool surface is recorded for this tool (*required_added.json), and CI is set*"]
@@ -154,7 +156,9 @@ def test_the_one_line_message_counts_the_other_blocking_changes(
     recorded = json.loads(path.read_text())
     recorded["surface"]["annotations"] = {"readOnlyHint": True}  # now it says nothing
     path.write_text(json.dumps(recorded))
-    result = run_mcp("surface.py", args=("-k", "maximum_lowered and drift", "--mcp-report=r.json"))
+    result = run_mcp(
+        "surface.py", args=(NO_SEQUENCES, "-k", "maximum_lowered and drift", "--mcp-report=r.json")
+    )
     result.assert_outcomes(failed=1, deselected=128)
     tools = json.loads((pytester.path / "r.json").read_text())["servers"][0]["tools"]
     tool = next(tool for tool in tools if tool["name"] == "maximum_lowered")
@@ -168,7 +172,7 @@ def test_in_ci_the_accept_command_is_one_to_run_locally(
 ) -> None:
     monkeypatch.setenv("CI", "1")
     ci_only = ("--junitxml=junit.xml", "--hypothesis-seed", "7", "--mcp-report=r.json")
-    result = run_mcp("surface.py", args=("-k", "maximum_lowered and drift", *ci_only))
+    result = run_mcp("surface.py", args=(NO_SEQUENCES, "-k", "maximum_lowered and drift", *ci_only))
     result.assert_outcomes(failed=1, deselected=128)
     hints = [line for line in result.stdout.lines if "accept it" in line]
     assert len(hints) == 2, hints  # the failure and the summary

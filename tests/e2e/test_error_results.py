@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.conftest import RunMcp
+from tests.conftest import NO_SEQUENCES, RunMcp
 
 FAILED = {
     "price_quote": "the tool's output breaks its own output schema*",
@@ -29,7 +29,8 @@ def _failure_section(output: str, tool: str) -> str:
 
 def test_python_sdk_failures_fail_with_evidence_and_the_smallest_input(run_mcp: RunMcp) -> None:
     result = run_mcp(
-        "sdk_failures.py", args=("-W", "error::pytest.PytestUnraisableExceptionWarning")
+        "sdk_failures.py",
+        args=(NO_SEQUENCES, "-W", "error::pytest.PytestUnraisableExceptionWarning"),
     )
     out = result.stdout.str()
     for tool in FAILED:
@@ -68,10 +69,16 @@ def test_python_sdk_server_without_the_bugs_passes_in_ci_mode(
     run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
-    result = run_mcp("sdk_failures.py", args=("--hypothesis-seed=3",))
+    result = run_mcp(
+        "sdk_failures.py",
+        args=(
+            NO_SEQUENCES,
+            "--hypothesis-seed=3",
+        ),
+    )
     result.assert_outcomes(passed=22, skipped=2)
     monkeypatch.setenv("CI", "true")
-    result = run_mcp("sdk_failures.py")
+    result = run_mcp("sdk_failures.py", args=(NO_SEQUENCES,))
     result.assert_outcomes(passed=22, skipped=2)
 
 
@@ -81,7 +88,7 @@ def test_typescript_sdk_failures_fail_and_the_clean_variant_passes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     server = f"--mcp-server={ts_servers('failures.mjs')}"
-    result = pytester.runpytest_subprocess(server, "-p", "no:randomly")
+    result = pytester.runpytest_subprocess(NO_SEQUENCES, server, "-p", "no:randomly")
     out = result.stdout.str()
     for tool, message in FAILED.items():
         assert f"FAILED mcp:ts-failures::{tool}::contract" in out
@@ -93,10 +100,14 @@ def test_typescript_sdk_failures_fail_and_the_clean_variant_passes(
     result.assert_outcomes(failed=3, passed=12, skipped=1)
 
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
-    clean = pytester.runpytest_subprocess(server, "-p", "no:randomly", "--mcp-snapshot-update")
+    clean = pytester.runpytest_subprocess(
+        NO_SEQUENCES, server, "-p", "no:randomly", "--mcp-snapshot-update"
+    )
     clean.assert_outcomes(passed=15, skipped=1)
     monkeypatch.setenv("CI", "true")  # and again as CI runs it, against what was recorded
-    clean = pytester.runpytest_subprocess(server, "-p", "no:randomly", "--hypothesis-seed=5")
+    clean = pytester.runpytest_subprocess(
+        NO_SEQUENCES, server, "-p", "no:randomly", "--hypothesis-seed=5"
+    )
     clean.assert_outcomes(passed=15, skipped=1)
 
 
@@ -109,7 +120,7 @@ def test_warn_only_turns_a_class_into_a_warning(run_mcp: RunMcp, pytester: pytes
         warn_only = ["always-error", "unexpected-exception"]
         """
     )
-    result = run_mcp("sdk_failures.py", args=("-k", "initial or health"))
+    result = run_mcp("sdk_failures.py", args=(NO_SEQUENCES, "-k", "initial or health"))
     result.assert_outcomes(passed=7, skipped=1)
     result.stdout.fnmatch_lines(
         ["*initial: * of * calls ended in unexpected-exception (warn_only for this tool)*"]
@@ -126,7 +137,7 @@ def test_a_no_argument_tool_that_always_refuses_can_be_a_warning(
         warn_only = ["always-error"]
         """
     )
-    result = run_mcp("sdk_failures.py", args=("-k", "whoami"))
+    result = run_mcp("sdk_failures.py", args=(NO_SEQUENCES, "-k", "whoami"))
     result.assert_outcomes(passed=3, skipped=1)
     result.stdout.fnmatch_lines(
         ["*whoami: the tool takes no arguments and every call (*) returned isError (warn_only*"]
@@ -140,7 +151,7 @@ def test_warn_only_names_what_it_allows(run_mcp: RunMcp, pytester: pytest.Pytest
         warn_only = ["crash"]
         """
     )
-    result = run_mcp("sdk_failures.py")
+    result = run_mcp("sdk_failures.py", args=(NO_SEQUENCES,))
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         ["*warn_only must be a list of: output-invalid, unexpected-exception, always-error*"]

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import RunMcp
+from ..conftest import NO_SEQUENCES, RunMcp
 
 SNAPS = "snaps"
 RUN_BOUND = 300  # seconds: far beyond any of these runs, so only a run that never ends fails
-COMMON = (f"--mcp-snapshot-dir={SNAPS}", "--mcp-max-examples=5", "-v")
+COMMON = (NO_SEQUENCES, f"--mcp-snapshot-dir={SNAPS}", "--mcp-max-examples=5", "-v")
 # What a crash leaves in pytest's output: a traceback, an internal error, a dead thread.
 CRASH_MARKS = (
     "Traceback (most recent call last)",

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from ..conftest import HttpServer
+from ..conftest import NO_SEQUENCES, HttpServer
 
 FAST = ("-p", "no:randomly", "--mcp-max-examples=10")
 
 
 def run_url(pytester: pytest.Pytester, url: str, *args: str) -> pytest.RunResult:
-    return pytester.runpytest_subprocess(f"--mcp-url={url}", *FAST, *args, timeout=120)
+    return pytester.runpytest_subprocess(
+        NO_SEQUENCES, f"--mcp-url={url}", *FAST, *args, timeout=120
+    )
 
 
 def test_header_from_the_environment_reaches_the_server_and_is_never_printed(

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import RunMcp
+from ..conftest import NO_SEQUENCES, RunMcp
 
 FOLDER = Path("mcp-contracts") / "realistic"
 # CI with other inputs than the recording: the CI profile derandomizes (the same inputs every
@@ -46,6 +46,7 @@ def _record(
     result = run_mcp(
         "realistic.py",
         args=(
+            NO_SEQUENCES,
             "--hypothesis-seed=0",
             f"--mcp-export-schemas={exports}",
             f"--mcp-report={pytester.path / 'report.json'}",
@@ -76,7 +77,9 @@ def test_recorded_once_a_correct_server_never_fails_ci_with_other_inputs(
     monkeypatch.delenv("DEV_ONLY_TOKEN_PATH")
     monkeypatch.setenv("GITHUB_SHA", "0123abc")
     for seed in (1, 2, 3, 4):
-        result = run_mcp("realistic.py", args=(*CI_RERUN, f"--hypothesis-seed={seed}"))
+        result = run_mcp(
+            "realistic.py", args=(NO_SEQUENCES, *CI_RERUN, f"--hypothesis-seed={seed}")
+        )
         assert result.ret == 0, f"seed {seed}:\n{result.stdout.str()}"
         result.assert_outcomes(passed=23, skipped=1)
         assert "breaking" not in result.stdout.str()
@@ -120,19 +123,21 @@ def test_rename_accept_remove_fails_at_the_removal(
 ) -> None:
     only_price = ("-k", "price")
     monkeypatch.setenv("MCP_FIXTURE_VARIANT", "v1")
-    run_mcp("realistic.py", args=only_price).assert_outcomes(passed=4)
+    run_mcp("realistic.py", args=(NO_SEQUENCES, *only_price)).assert_outcomes(passed=4)
     monkeypatch.setenv("MCP_FIXTURE_VARIANT", "renamed")
-    renamed = run_mcp("realistic.py", args=only_price)
+    renamed = run_mcp("realistic.py", args=(NO_SEQUENCES, *only_price))
     renamed.assert_outcomes(passed=3, failed=1)
     renamed.stdout.fnmatch_lines(["  $.unit_price: missing (was always present)"])
-    run_mcp("realistic.py", args=(*only_price, "--mcp-snapshot-update")).assert_outcomes(passed=4)
+    run_mcp(
+        "realistic.py", args=(NO_SEQUENCES, *only_price, "--mcp-snapshot-update")
+    ).assert_outcomes(passed=4)
     schema = _output(pytester.path, "price")["schema"]
     assert isinstance(schema, dict)
     assert sorted(schema["properties"]) == ["currency", "sku", "unit"]
     assert schema["required"] == ["currency", "sku", "unit"]
-    run_mcp("realistic.py", args=only_price).assert_outcomes(passed=4)
+    run_mcp("realistic.py", args=(NO_SEQUENCES, *only_price)).assert_outcomes(passed=4)
     monkeypatch.setenv("MCP_FIXTURE_VARIANT", "removed")
-    removed = run_mcp("realistic.py", args=only_price)
+    removed = run_mcp("realistic.py", args=(NO_SEQUENCES, *only_price))
     removed.assert_outcomes(passed=3, failed=1)
     removed.stdout.fnmatch_lines(["  $.unit: missing (was always present)"])
 
@@ -142,14 +147,22 @@ def test_an_update_with_no_change_writes_nothing(
 ) -> None:
     monkeypatch.setenv("MCP_FIXTURE_VARIANT", "v1")
     only = ("-k", "get_order or search or get_env")
-    run_mcp("realistic.py", args=(*only, "--hypothesis-seed=0")).assert_outcomes(passed=12)
+    run_mcp("realistic.py", args=(NO_SEQUENCES, *only, "--hypothesis-seed=0")).assert_outcomes(
+        passed=12
+    )
     before = _files(pytester.path)
     mtimes = {p: p.stat().st_mtime_ns for p in (pytester.path / FOLDER).iterdir()}
     # Other inputs and fewer of them, another environment: the same server.
     monkeypatch.setenv("SOME_NEW_VARIABLE", "1")
     update = run_mcp(
         "realistic.py",
-        args=(*only, "--mcp-snapshot-update", "--hypothesis-seed=5", "--mcp-max-examples=30"),
+        args=(
+            NO_SEQUENCES,
+            *only,
+            "--mcp-snapshot-update",
+            "--hypothesis-seed=5",
+            "--mcp-max-examples=30",
+        ),
     )
     update.assert_outcomes(passed=12)
     assert "recorded" not in update.stdout.str()

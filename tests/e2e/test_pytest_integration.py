@@ -6,34 +6,47 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from ..conftest import RunMcp, server_command
+from ..conftest import NO_SEQUENCES, RunMcp, server_command
 
 # What is selected is under test here, not what the checks find: a few inputs each will do.
 FEW = "--mcp-max-examples=5"
 
 
 def test_k_selects_one_tool(run_mcp: RunMcp) -> None:
-    result = run_mcp("broken_output.py", args=("-k", "healthy", "-v", FEW))
+    result = run_mcp("broken_output.py", args=(NO_SEQUENCES, "-k", "healthy", "-v", FEW))
     result.assert_outcomes(passed=4, deselected=4)
 
 
 def test_deselect_by_node_id(run_mcp: RunMcp) -> None:
     result = run_mcp(
-        "broken_output.py", args=("--deselect", "mcp:broken-output::price_quote::contract", FEW)
+        "broken_output.py",
+        args=(NO_SEQUENCES, "--deselect", "mcp:broken-output::price_quote::contract", FEW),
     )
     result.assert_outcomes(passed=7, deselected=1)
 
 
 def test_exitfirst_stops_at_the_first_failure(run_mcp: RunMcp) -> None:
-    result = run_mcp("bad_schemas.py", args=("-x",))
+    result = run_mcp(
+        "bad_schemas.py",
+        args=(
+            NO_SEQUENCES,
+            "-x",
+        ),
+    )
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*stopping after 1 failures*"])
 
 
 def test_last_failed_reruns_only_the_failing_check(run_mcp: RunMcp) -> None:
-    first = run_mcp("broken_output.py", args=("--mcp-max-examples=100",))
+    first = run_mcp(
+        "broken_output.py",
+        args=(
+            NO_SEQUENCES,
+            "--mcp-max-examples=100",
+        ),
+    )
     first.assert_outcomes(passed=7, failed=1)
-    again = run_mcp("broken_output.py", args=("--lf", "--mcp-max-examples=100"))
+    again = run_mcp("broken_output.py", args=(NO_SEQUENCES, "--lf", "--mcp-max-examples=100"))
     again.assert_outcomes(failed=1, deselected=7)
     again.stdout.fnmatch_lines(["*run-last-failure: rerun previous 1 failure*"])
 
@@ -41,7 +54,9 @@ def test_last_failed_reruns_only_the_failing_check(run_mcp: RunMcp) -> None:
 def test_junit_has_one_testcase_per_check_with_the_failure_text(
     run_mcp: RunMcp, pytester: pytest.Pytester
 ) -> None:
-    run_mcp("broken_output.py", args=("--mcp-max-examples=100", "--junitxml=report.xml"))
+    run_mcp(
+        "broken_output.py", args=(NO_SEQUENCES, "--mcp-max-examples=100", "--junitxml=report.xml")
+    )
     root = ET.parse(pytester.path / "report.xml").getroot()
     cases = {(c.get("classname"), c.get("name")): c for c in root.iter("testcase")}
     assert set(cases) == {
@@ -70,7 +85,7 @@ def test_under_ci_the_short_summary_shows_the_first_line_of_a_failure(
     result = run_mcp(
         "broken_output.py",
         "startup_crash.py",
-        args=("-rfE", "--continue-on-collection-errors", *workers),
+        args=(NO_SEQUENCES, "-rfE", "--continue-on-collection-errors", *workers),
     )
     summary = result.stdout.str().split("short test summary info")[1].splitlines()[1:-1]
     # One line each: two drift, two contract, one error (reported by each xdist worker).
@@ -100,10 +115,10 @@ def test_unused_plugin_imports_nothing_heavy(pytester: pytest.Pytester) -> None:
             assert ours <= {f"pytest_mcp_contracts.{m}" for m in light}, sorted(ours)
         """
     )
-    result = pytester.runpytest_subprocess("-p", "no:randomly")
+    result = pytester.runpytest_subprocess(NO_SEQUENCES, "-p", "no:randomly")
     result.assert_outcomes(passed=1)
     # ...and the plugin was loaded all the same.
-    assert "--mcp-server" in pytester.runpytest_subprocess("--help").stdout.str()
+    assert "--mcp-server" in pytester.runpytest_subprocess(NO_SEQUENCES, "--help").stdout.str()
 
 
 @pytest.mark.parametrize(
@@ -127,7 +142,10 @@ def test_works_beside_other_plugins(
         """
     )
     result = pytester.runpytest_subprocess(
-        f"--mcp-server={server_command('legacy_only.py')}", "--mcp-max-examples=10", *plugin_args
+        NO_SEQUENCES,
+        f"--mcp-server={server_command('legacy_only.py')}",
+        "--mcp-max-examples=10",
+        *plugin_args,
     )
     result.assert_outcomes(passed=9)
 
@@ -140,7 +158,7 @@ def test_an_option_value_pytest_would_read_as_a_test_path_is_a_usage_error(
     outside = pytester.path.parent / f"outside-{flag.removeprefix('--')}"
     outside.mkdir()
     pytester.makeini("[pytest]\nmcp_max_examples = 3\n")
-    result = pytester.runpytest_subprocess(flag, str(outside), "-p", "no:randomly")
+    result = pytester.runpytest_subprocess(NO_SEQUENCES, flag, str(outside), "-p", "no:randomly")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         [
@@ -156,7 +174,10 @@ def test_an_option_value_pytest_would_read_as_a_test_path_is_a_usage_error(
 def test_an_option_value_with_equals_or_not_a_path_is_left_alone(pytester: pytest.Pytester) -> None:
     pytester.mkdir("contracts")
     result = pytester.runpytest_subprocess(
-        f"--mcp-server={server_command('banner.py')}", "--mcp-snapshot-dir=contracts", "-q"
+        NO_SEQUENCES,
+        f"--mcp-server={server_command('banner.py')}",
+        "--mcp-snapshot-dir=contracts",
+        "-q",
     )
     assert result.ret == 0
     assert (pytester.path / "contracts" / "banner" / "echo.json").exists()

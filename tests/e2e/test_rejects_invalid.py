@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ..conftest import RunMcp
+from ..conftest import NO_SEQUENCES, RunMcp
 
 ARGS = ("-k", "rejects_invalid", "-rA", "--mcp-call-timeout=2", "-p", "no:cacheprovider")
 
@@ -20,7 +20,7 @@ def outcome_of(result: pytest.RunResult, tool: str) -> str:
 
 
 def test_refusals_pass_and_a_broken_server_fails_with_the_input(run_mcp: RunMcp) -> None:
-    result = run_mcp("fragile_validation.py", args=ARGS)
+    result = run_mcp("fragile_validation.py", args=(NO_SEQUENCES, *ARGS))
     outcomes = {
         tool: outcome_of(result, tool)
         for tool in ("refuses", "error_result", "internal", "dies", "hangs", "accepts")
@@ -50,6 +50,15 @@ def test_refusals_pass_and_a_broken_server_fails_with_the_input(run_mcp: RunMcp)
         ]
     )
     result.stdout.fnmatch_lines(["an invalid input hung the tool: *"])
+    # Each was replayed alone on a fresh server before it was shown, and failed there too.
+    result.stdout.fnmatch_lines(
+        [
+            "tool: internal    check: rejects_invalid",
+            "or with one command:",
+            "    mcp-contracts call *--server=* internal '{}'",
+            "(it fails alone on a freshly started server too)",
+        ]
+    )
     # The tools after the crash and the hang ran against a restarted server.
     result.stdout.fnmatch_lines(
         [
@@ -63,7 +72,7 @@ def test_refusals_pass_and_a_broken_server_fails_with_the_input(run_mcp: RunMcp)
 
 def test_a_warning_names_the_tool_and_w_error_makes_it_a_clean_failure(run_mcp: RunMcp) -> None:
     args = (*ARGS, "-k", "accepts")
-    warned = run_mcp("fragile_validation.py", args=args)
+    warned = run_mcp("fragile_validation.py", args=(NO_SEQUENCES, *args))
     # The warnings summary points at the tool, not at a line of the plugin's source.
     warned.stdout.fnmatch_lines(
         ["  mcp:fragile-validation::accepts:0: McpContractWarning: fragile-validation accepts: *"]
@@ -71,7 +80,7 @@ def test_a_warning_names_the_tool_and_w_error_makes_it_a_clean_failure(run_mcp: 
     assert "items.py" not in warned.stdout.str()
     failed = run_mcp(
         "fragile_validation.py",
-        args=(*args, "-W", "error::pytest_mcp_contracts.McpContractWarning"),
+        args=(NO_SEQUENCES, *args, "-W", "error::pytest_mcp_contracts.McpContractWarning"),
     )
     assert outcome_of(failed, "accepts") == "FAILED"
     failed.stdout.fnmatch_lines(
@@ -86,7 +95,8 @@ def test_a_warning_names_the_tool_and_w_error_makes_it_a_clean_failure(run_mcp: 
 
 def test_accepting_invalid_input_can_be_made_a_failure(run_mcp: RunMcp) -> None:
     result = run_mcp(
-        "fragile_validation.py", args=(*ARGS, "-k", "accepts", "--mcp-rejects-invalid=fail")
+        "fragile_validation.py",
+        args=(NO_SEQUENCES, *ARGS, "-k", "accepts", "--mcp-rejects-invalid=fail"),
     )
     assert outcome_of(result, "accepts") == "FAILED"
     result.stdout.fnmatch_lines(
@@ -111,14 +121,14 @@ def test_per_tool_setting_and_off(pytester: pytest.Pytester, run_mcp: RunMcp) ->
         rejects_invalid = "off"
         """
     )
-    result = run_mcp("fragile_validation.py", args=(*ARGS, "-k", "accepts or dies"))
+    result = run_mcp("fragile_validation.py", args=(NO_SEQUENCES, *ARGS, "-k", "accepts or dies"))
     assert outcome_of(result, "accepts") == "FAILED"
     assert outcome_of(result, "dies") == "SKIPPED"
     result.stdout.fnmatch_lines(["*dies::rejects_invalid: --mcp-rejects-invalid=off*"])
 
 
 def test_invalid_calls_are_not_counted_as_error_results(run_mcp: RunMcp) -> None:
-    result = run_mcp("typed_ok.py", args=("-v", "--mcp-max-examples=5"))
+    result = run_mcp("typed_ok.py", args=(NO_SEQUENCES, "-v", "--mcp-max-examples=5"))
     result.stdout.fnmatch_lines(
         [
             "*mcp:typed-ok::add::rejects_invalid PASSED*",

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from ..conftest import RunMcp
+from ..conftest import NO_SEQUENCES, RunMcp
 
 SCHEMA = json.loads(
     (Path(__file__).parents[2] / "docs" / "run-report.schema.json").read_text(encoding="utf-8")
@@ -60,7 +60,8 @@ def _check_broken_output(document: dict[str, Any]) -> None:
 
 def test_report_of_a_failing_run(run_mcp: RunMcp, pytester: pytest.Pytester) -> None:
     result = run_mcp(
-        "broken_output.py", args=("--mcp-max-examples=100", "--mcp-report=report.json")
+        "broken_output.py",
+        args=(NO_SEQUENCES, "--mcp-max-examples=100", "--mcp-report=report.json"),
     )
     result.assert_outcomes(passed=7, failed=1)
     document = _load(pytester.path / "report.json")
@@ -72,7 +73,7 @@ def test_report_of_a_failing_run(run_mcp: RunMcp, pytester: pytest.Pytester) -> 
 def test_a_banner_on_stdout_before_the_handshake_is_reported(
     run_mcp: RunMcp, pytester: pytest.Pytester, workers: tuple[str, ...]
 ) -> None:
-    result = run_mcp("banner.py", args=("--mcp-report=report.json", *workers))
+    result = run_mcp("banner.py", args=(NO_SEQUENCES, "--mcp-report=report.json", *workers))
     result.assert_outcomes(passed=4)  # no call is blamed for it
     result.stdout.fnmatch_lines(
         [
@@ -89,7 +90,7 @@ def test_a_banner_on_stdout_before_the_handshake_is_reported(
 
 def test_report_of_a_server_that_did_not_start(run_mcp: RunMcp, pytester: pytest.Pytester) -> None:
     pytester.makeini("[pytest]\nmcp_report = reports/run.json\n")
-    result = run_mcp("startup_crash.py")
+    result = run_mcp("startup_crash.py", args=(NO_SEQUENCES,))
     assert result.ret == pytest.ExitCode.INTERRUPTED
     document = _load(pytester.path / "reports" / "run.json")
     assert document["pytest_exit_status"] == 2
@@ -111,7 +112,7 @@ def test_xdist_report_and_github_step_summary(
     result = run_mcp(
         "broken_output.py",
         "startup_crash.py",
-        args=("--mcp-max-examples=100", "--mcp-report=out/report.json", "-n", "2"),
+        args=(NO_SEQUENCES, "--mcp-max-examples=100", "--mcp-report=out/report.json", "-n", "2"),
     )
     outcomes = result.parseoutcomes()
     assert (outcomes["passed"], outcomes["failed"]) == (7, 1)
@@ -137,7 +138,13 @@ def test_unwritable_step_summary_only_warns(
     run_mcp: RunMcp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path))  # a folder: cannot be appended to
-    result = run_mcp("legacy_only.py", args=("--mcp-max-examples=5",))
+    result = run_mcp(
+        "legacy_only.py",
+        args=(
+            NO_SEQUENCES,
+            "--mcp-max-examples=5",
+        ),
+    )
     result.assert_outcomes(passed=8, warnings=1)
     assert result.ret == 0
     result.stdout.fnmatch_lines(["*could not append to GITHUB_STEP_SUMMARY*"])
@@ -149,5 +156,5 @@ def test_no_step_summary_when_the_plugin_is_inactive(
     summary = tmp_path / "summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     pytester.makepyfile("def test_plain():\n    pass\n")
-    pytester.runpytest_subprocess("-p", "no:randomly").assert_outcomes(passed=1)
+    pytester.runpytest_subprocess(NO_SEQUENCES, "-p", "no:randomly").assert_outcomes(passed=1)
     assert not summary.exists()

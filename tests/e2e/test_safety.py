@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from ..conftest import RunMcp, server_command
+from ..conftest import NO_SEQUENCES, RunMcp, server_command
 
 Calls = Callable[[], list[tuple[str, dict[str, object]]]]
 
@@ -33,7 +33,7 @@ def called(calls: Calls) -> set[str]:
 
 
 def test_default_run_never_calls_a_destructive_tool(run_mcp: RunMcp, calls: Calls) -> None:
-    result = run_mcp("annotated.py", args=("--mcp-max-examples=5", "-rs"))
+    result = run_mcp("annotated.py", args=(NO_SEQUENCES, "--mcp-max-examples=5", "-rs"))
     result.assert_outcomes(passed=18, skipped=2)
     assert called(calls) == {"read", "bare", "touch", "hinted"}
     result.stdout.fnmatch_lines(
@@ -53,13 +53,21 @@ def test_default_run_never_calls_a_destructive_tool(run_mcp: RunMcp, calls: Call
     ],
 )
 def test_call_policy(run_mcp: RunMcp, calls: Calls, policy: str, expected: set[str]) -> None:
-    result = run_mcp("annotated.py", args=(f"--mcp-call={policy}", "--mcp-max-examples=5"))
+    result = run_mcp(
+        "annotated.py", args=(NO_SEQUENCES, f"--mcp-call={policy}", "--mcp-max-examples=5")
+    )
     assert result.ret == 0
     assert called(calls) == expected
 
 
 def test_bad_policy_is_a_usage_error(run_mcp: RunMcp) -> None:
-    result = run_mcp("annotated.py", args=("--mcp-call=some",))
+    result = run_mcp(
+        "annotated.py",
+        args=(
+            NO_SEQUENCES,
+            "--mcp-call=some",
+        ),
+    )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         ["*--mcp-call (ini mcp_call) must be one of readonly, nondestructive, all, got 'some'*"]
@@ -67,7 +75,7 @@ def test_bad_policy_is_a_usage_error(run_mcp: RunMcp) -> None:
 
 
 def test_schema_examples_and_defaults_are_sent_first(run_mcp: RunMcp, calls: Calls) -> None:
-    run_mcp("annotated.py", args=("-k", "hinted", "--mcp-max-examples=5"))
+    run_mcp("annotated.py", args=(NO_SEQUENCES, "-k", "hinted", "--mcp-max-examples=5"))
     hinted = [args for name, args in calls() if name == "hinted"]
     assert hinted[:2] == [{"n": 7}, {"n": 3}]
 
@@ -90,7 +98,7 @@ def test_per_tool_settings_in_pyproject(
         n = 42
         """
     )
-    result = run_mcp("annotated.py", args=("--mcp-max-examples=5", "-rs"))
+    result = run_mcp("annotated.py", args=(NO_SEQUENCES, "--mcp-max-examples=5", "-rs"))
     assert result.ret == 0
     log = calls()
     assert "read" not in {name for name, _ in log}
@@ -111,7 +119,7 @@ def test_an_invalid_configured_example_is_a_clear_failure(
         n = "not a number"
         """
     )
-    result = run_mcp("annotated.py", args=("-k", "touch and contract"))
+    result = run_mcp("annotated.py", args=(NO_SEQUENCES, "-k", "touch and contract"))
     result.assert_outcomes(failed=1, deselected=19)
     result.stdout.fnmatch_lines(["configured example 1 is not valid for the inputSchema"])
 
@@ -127,7 +135,7 @@ def test_server_environment_from_pyproject(
         """
     )
     result = pytester.runpytest_subprocess(
-        f"--mcp-server={server_command('needs_env.py')}", "-p", "no:randomly"
+        NO_SEQUENCES, f"--mcp-server={server_command('needs_env.py')}", "-p", "no:randomly"
     )
     result.assert_outcomes(passed=3, skipped=1)
 
@@ -139,7 +147,9 @@ def test_unknown_per_tool_key_is_a_usage_error(pytester: pytest.Pytester) -> Non
         skipp = true
         """
     )
-    result = pytester.runpytest_subprocess(f"--mcp-server={server_command('annotated.py')}")
+    result = pytester.runpytest_subprocess(
+        NO_SEQUENCES, f"--mcp-server={server_command('annotated.py')}"
+    )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         ["*tool.mcp-contracts.tools.*read*: unknown key(s) *skipp*; allowed: skip, call, *"]
@@ -159,7 +169,13 @@ def test_a_tool_table_naming_no_listed_tool_is_a_usage_error_and_calls_nothing(
         skip = true
         """
     )
-    result = run_mcp("annotated.py", args=("--mcp-max-examples=5",))
+    result = run_mcp(
+        "annotated.py",
+        args=(
+            NO_SEQUENCES,
+            "--mcp-max-examples=5",
+        ),
+    )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         [
@@ -175,7 +191,7 @@ def test_under_xdist_a_tool_table_naming_no_tool_fails_the_run_and_calls_nothing
     pytester: pytest.Pytester, run_mcp: RunMcp, calls: Calls
 ) -> None:
     pytester.makepyprojecttoml("[tool.mcp-contracts.tools.reed]\nskip = true\n")
-    result = run_mcp("annotated.py", args=("-n", "2", "--mcp-max-examples=5"))
+    result = run_mcp("annotated.py", args=(NO_SEQUENCES, "-n", "2", "--mcp-max-examples=5"))
     assert result.ret != 0
     result.stdout.fnmatch_lines(['*tools."reed"] names no tool; did you mean "read"?'])
     assert calls() == []
@@ -194,6 +210,7 @@ def test_a_tool_table_is_checked_against_every_configured_server(
         """
     )
     result = pytester.runpytest_subprocess(
+        NO_SEQUENCES,
         f"--mcp-server={server_command('annotated.py')}",
         f"--mcp-server={server_command('lookup.py')}",
         "--mcp-max-examples=2",
@@ -214,7 +231,10 @@ def test_an_explicit_hypothesis_seed_wins_under_ci(
 
     def inputs(*seed: str) -> list[tuple[str, dict[str, object]]]:
         log.unlink(missing_ok=True)
-        run_mcp("annotated.py", args=("-k", "bare and contract", "--mcp-max-examples=10", *seed))
+        run_mcp(
+            "annotated.py",
+            args=(NO_SEQUENCES, "-k", "bare and contract", "--mcp-max-examples=10", *seed),
+        )
         return calls()
 
     one, two = inputs("--hypothesis-seed=1"), inputs("--hypothesis-seed=2")
@@ -240,7 +260,7 @@ def test_conftest_strategies_for_a_field_and_for_a_whole_input(
     pytester: pytest.Pytester, run_mcp: RunMcp, calls: Calls
 ) -> None:
     pytester.makeconftest(STRATEGY_CONFTEST % 'st.sampled_from(["A-1001", "A-1002"])')
-    result = run_mcp("lookup.py", args=("--mcp-max-examples=20", "-k", "contract"))
+    result = run_mcp("lookup.py", args=(NO_SEQUENCES, "--mcp-max-examples=20", "-k", "contract"))
     assert result.ret == 0, result.stdout.str()
     orders = [args for name, args in calls() if name == "get_order"]
     assert len(orders) >= 5
@@ -256,7 +276,7 @@ def test_a_conftest_strategy_the_schema_refuses_is_a_clear_failure(
     pytester: pytest.Pytester, run_mcp: RunMcp, calls: Calls
 ) -> None:
     pytester.makeconftest(STRATEGY_CONFTEST % 'st.sampled_from(["A-1", "B-2"])')
-    result = run_mcp("lookup.py", args=("-k", "get_order and contract"))
+    result = run_mcp("lookup.py", args=(NO_SEQUENCES, "-k", "get_order and contract"))
     result.assert_outcomes(failed=1, deselected=result.parseoutcomes()["deselected"])
     result.stdout.fnmatch_lines(
         ["a strategy from pytest_mcp_tool_strategy made an input the schema refuses"]
@@ -276,7 +296,7 @@ def test_a_conftest_strategy_for_an_undeclared_property_says_which(
         "def pytest_mcp_tool_strategy(tool):\n"
         "    return {'orderid': st.just('A-1')} if tool == 'get_order' else None\n"
     )
-    result = run_mcp("lookup.py", args=("-k", "get_order and contract"))
+    result = run_mcp("lookup.py", args=(NO_SEQUENCES, "-k", "get_order and contract"))
     result.stdout.fnmatch_lines(
         [
             "pytest_mcp_tool_strategy cannot be used here",

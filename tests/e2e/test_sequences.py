@@ -15,9 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import SERVERS, RunMcp
-
-SEQUENCES = "--mcp-sequences=on"
+from tests.conftest import NO_SEQUENCES, SERVERS, RunMcp
 
 
 def _replay_lines(output: str) -> list[str]:
@@ -29,7 +27,8 @@ def _replay_lines(output: str) -> list[str]:
 def test_a_bug_behind_create_update_read_is_shrunk_to_that_sequence(
     run_mcp: RunMcp, seed: str
 ) -> None:
-    result = run_mcp("notes_store.py", args=(SEQUENCES, f"--hypothesis-seed={seed}"))
+    # A plain run: the sequences check is on by default.
+    result = run_mcp("notes_store.py", args=(f"--hypothesis-seed={seed}",))
     out = result.stdout.str()
     # The contract items alone never reach it: their ids never exist.
     assert "FAILED mcp:notes-store::read_note::contract" not in out
@@ -86,13 +85,13 @@ def test_without_the_bug_lookups_and_updates_return_real_results(
     run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
-    alone = run_mcp("notes_store.py", args=("--mcp-report=alone.json",))
+    alone = run_mcp("notes_store.py", args=(NO_SEQUENCES, "--mcp-report=alone.json"))
     alone.assert_outcomes(passed=17, skipped=3)
     before = _real_results(pytester, "alone.json")
     assert before["read_note"] == before["update_note"] == 0  # "not found", every call
 
     monkeypatch.setenv("CI", "true")  # derandomized, against what the first run recorded
-    result = run_mcp("notes_store.py", args=(SEQUENCES, "--mcp-report=both.json", "-rA", "-v"))
+    result = run_mcp("notes_store.py", args=("--mcp-report=both.json", "-rA", "-v"))
     result.assert_outcomes(passed=18, skipped=3)
     after = _real_results(pytester, "both.json")
     assert after["read_note"] >= 10 and after["update_note"] >= 10, after
@@ -120,7 +119,7 @@ def test_a_failing_reset_command_fails_the_sequences_item(
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
     result = run_mcp(
         "notes_store.py",
-        args=(SEQUENCES, "--mcp-reset-command=sh -c 'echo no such db >&2; exit 3'", "-k", "seq"),
+        args=("--mcp-reset-command=sh -c 'echo no such db >&2; exit 3'", "-k", "seq"),
     )
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
@@ -130,19 +129,62 @@ def test_a_failing_reset_command_fails_the_sequences_item(
 
 
 def test_a_failure_shows_the_earlier_calls_that_left_the_state_it_ran_in(run_mcp: RunMcp) -> None:
-    result = run_mcp("stored_invalid.py")
+    result = run_mcp("stored_invalid.py", args=(NO_SEQUENCES,))
+    # Replayed on a fresh server: alone it passes, after the invalid add_tag it fails, so
+    # the report shows that sequence rather than a list of suspects.
     result.stdout.fnmatch_lines(
         [
             "a schema-valid input was answered with JSON-RPC error -32603: internal error: the "
             "tag store holds a malformed tag",
             "tool: list_tags    check: contract",
-            "smallest input found:",
-            "    {}",
-            "earlier calls that may have changed the state this call ran in (the newest last):",
-            '    add_tag {"tag": *}  (an invalid input, accepted: sent by rejects_invalid)',
+            "shortest sequence found (each call, then its answer):",
+            "    1. add_tag {*}",
+            "       -> ok: *",
+            "    2. list_tags {}",
+            "       -> JSON-RPC error -32603: internal error: the tag store holds a malformed tag",
+            "reproduce on a freshly started server: *",
+            '    {"jsonrpc":"2.0","id":1,"method":"initialize",*',
+            "or with one command:",
+            "    mcp-contracts call *--server=* add_tag '{*}' list_tags '{}'",
+            "(it does not fail alone on a freshly started server; it fails there after the "
+            "call before it above: what is left of the * calls made before it on its server "
+            "process once the shrinker dropped those it could)",
+            "(call 1: an invalid input, sent by rejects_invalid; a tool that took it may have "
+            "stored it)",
         ]
     )
+    assert "earlier calls that may have changed the state" not in result.stdout.str()
     result.assert_outcomes(failed=1, passed=6, skipped=1)
     # Without the invalid inputs nothing malformed is stored, and the listing works.
-    clean = run_mcp("stored_invalid.py", args=("--mcp-rejects-invalid=off",))
+    clean = run_mcp("stored_invalid.py", args=(NO_SEQUENCES, "--mcp-rejects-invalid=off"))
     clean.assert_outcomes(passed=6, skipped=2)
+
+
+@pytest.mark.parametrize(
+    ("args", "way"),
+    [
+        (
+            (),
+            "sequences: create_note return(s) what its note_id can take; the server's "
+            "sequences item feeds them *",
+        ),
+        (
+            (NO_SEQUENCES,),
+            "sequences: --mcp-sequences=on feeds its note_id from what create_note return(s); *",
+        ),
+    ],
+)
+def test_a_lookup_that_refused_everything_is_told_how_to_be_reached(
+    run_mcp: RunMcp, args: tuple[str, ...], way: str
+) -> None:
+    result = run_mcp(
+        "notes_store.py", args=(*args, "-k", "read_note and contract", "--mcp-max-examples=10")
+    )
+    result.assert_outcomes(passed=1, deselected=len(args) * -1 + 20, warnings=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*read_note: 10 of 10 calls returned isError, so the output contract was barely "
+            f"exercised; *; ways to reach it: {way}examples: inputs it accepts in "
+            "[[]tool.mcp-contracts.tools.read_note] examples"  # [[] is a literal [ here
+        ]
+    )

@@ -22,6 +22,7 @@ import pytest
 from pytest_mcp_contracts.transport.client import CallRecord, Client, ClientSettings
 from pytest_mcp_contracts.transport.discover import list_tools
 from pytest_mcp_contracts.transport.stdio import ServerCommand, StdioConnection, open_stdio
+from tests.conftest import NO_SEQUENCES
 
 CLIENT_TOOLS = (
     "get-roots-list",
@@ -122,6 +123,7 @@ def test_the_plugin_passes_its_client_tools(everything: str, pytester: pytest.Py
     )
     tools = (*CLIENT_TOOLS, "trigger-long-running-operation")
     result = pytester.runpytest_subprocess(
+        NO_SEQUENCES,
         f"--mcp-server={everything}",
         "-p",
         "no:randomly",

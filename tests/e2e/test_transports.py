@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import SERVERS, HttpServer, server_command
+from ..conftest import NO_SEQUENCES, SERVERS, HttpServer, server_command
 
 TRANSPORTS = ("stdio", "http", "app")
 NOUN = {"stdio": "command", "http": "url", "app": "app"}
@@ -46,6 +46,7 @@ class Reach:
             *self.args(name, env),
             "-p",
             "no:randomly",
+            NO_SEQUENCES,
             f"--mcp-max-examples={examples}",
             *args,
             timeout=180,

@@ -45,6 +45,8 @@ def test_ini_server_list_with_shell_quoting() -> None:
         ({"--mcp-max-examples": "0"}, "--mcp-max-examples (ini mcp_max_examples) must be a whole"),
         ({"--mcp-call-timeout": "soon"}, "--mcp-call-timeout (ini mcp_call_timeout) must be a"),
         ({"--mcp-server": ['"unclosed']}, "--mcp-server '\"unclosed'"),
+        ({"--mcp-sequences-time": "0"}, "--mcp-sequences-time (ini mcp_sequences_time) must be a"),
+        ({"--mcp-sequences": "yes"}, "--mcp-sequences (ini mcp_sequences) must be one of on, off"),
     ],
 )
 def test_bad_values_say_what_is_allowed(cli: dict[str, Any], message: str) -> None:
@@ -194,3 +196,11 @@ def test_a_memory_cap_that_is_no_size_says_what_is_allowed(value: str) -> None:
         "--mcp-max-server-memory (ini mcp_max_server_memory) must be a size like 2G, 512M or "
         f"1.5G (bytes without a unit), or 0 or off for no cap; got {value!r}"
     )
+
+
+def test_sequences_are_on_within_a_time_by_default_and_can_be_turned_off() -> None:
+    resolved = settings({}, {})
+    assert resolved.sequences and resolved.sequences_time == 20
+    resolved = settings({"--mcp-sequences-time": "3.5"}, {"mcp_sequences": "off"})
+    assert not resolved.sequences and resolved.sequences_time == 3.5
+    assert settings({}, {"mcp_sequences_time": "7"}).sequences_time == 7

@@ -1,0 +1,278 @@
+"""Reproductions that reproduce: a failing call replayed on a freshly started server.
+
+A failure that depends on what earlier calls left behind (a counter pushed past a limit, a
+record stored by another tool) passes when its one ``tools/call`` line is sent to a fresh
+server. So before a ``contract`` or ``rejects_invalid`` failure is shown, its call is sent
+again on a fresh server: alone first, then after the earlier calls made on the same server
+process; the shortest prefix of those that still makes it fail is found by the sequences
+shrinker (``sequences.shrink``), each attempt on a fresh server. The report then shows the
+call alone, that sequence, or says plainly that nothing reproduced it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+from pytest_mcp_contracts.checks.listing import Finding
+from pytest_mcp_contracts.checks.sequences import (
+    Planned,
+    SequenceFound,
+    Sequencer,
+    Step,
+    handshake_of,
+    real_result,
+    replay_lines,
+    shrink,
+    step_lines,
+    step_of,
+)
+from pytest_mcp_contracts.reporting.failure import FailureReport, call_command
+
+if TYPE_CHECKING:
+    from pytest_mcp_contracts.checks.contract import ContractFailure
+    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer, PastCall
+
+# Each attempt restarts the server (about a second for a Python server): at most this many,
+# and none started after REPLAY_SECONDS.
+REPLAY_ATTEMPTS: Final = 20
+REPLAY_SECONDS: Final = 60.0
+
+# What is wrong with one call's answer, as the failing check judges it (None: nothing).
+ProblemOf = Callable[["CallOutcome"], str | None]
+
+
+@dataclass
+class Reproduction:
+    """How a failure replayed on a fresh server: ``steps`` end with the failing call (the
+    call alone, or after the earlier calls it needs); None when nothing reproduced it."""
+
+    steps: list[Step] | None
+    earlier: int  # earlier calls of the server process that were tried in front of it
+    notes: list[str] = field(default_factory=list)
+    replayed: bool = True  # False: no fresh server could be had
+
+    def apply(self, server: ManagedServer, report: FailureReport) -> None:
+        """Put what the replay showed into the failure's report."""
+        report.notes = [*report.notes, *self.notes]
+        if self.steps is None:  # the call as it was made, to try by hand
+            report.replay_command = call_command(server.command, [(report.tool, report.arguments)])
+            return
+        report.earlier_calls = ()  # the reproduction says which earlier calls matter
+        calls = [(step.tool, step.arguments) for step in self.steps]
+        report.replay_command = call_command(server.command, calls)
+        if len(self.steps) > 1:
+            report.sequence = step_lines(self.steps)
+            report.replay = replay_lines(self.steps, handshake_of(server))
+            report.replay_from = "a freshly started server"
+
+
+class _Replayer(Sequencer):
+    """A Sequencer whose replays judge only the failing call, as its own check judges it:
+    the calls before it are what they were in the run (invalid inputs included), not
+    verdicts to stop at."""
+
+    def __init__(
+        self,
+        server: ManagedServer,
+        tools: Mapping[str, ToolSpec],
+        target: int,
+        problem_of: ProblemOf,
+        invalid: frozenset[int],
+    ) -> None:
+        super().__init__(server, tools, {})
+        self.target = target
+        self.problem_of = problem_of
+        self.invalid = invalid
+
+    def call(
+        self, planned: Planned, index: int
+    ) -> tuple[Step, Finding | None, dict[str, Any] | None]:
+        outcome = self.server.call(
+            planned.tool, planned.arguments, invalid=planned.index in self.invalid
+        )
+        problem = self.problem_of(outcome) if planned.index == self.target else None
+        finding = Finding("replay", problem) if problem is not None else None
+        return step_of(planned, index, outcome), finding, real_result(outcome)
+
+
+def _position(calls: Sequence[PastCall], tool: str, arguments: dict[str, Any]) -> int | None:
+    for index in range(len(calls) - 1, -1, -1):
+        if calls[index].tool == tool and calls[index].arguments == arguments:
+            return index
+    return None
+
+
+def reproduce(
+    server: ManagedServer,
+    tool: ToolSpec,
+    failing: CallOutcome,
+    problem_of: ProblemOf,
+    fresh: Callable[[], None],
+    *,
+    invalid: bool = False,
+    fresh_possible: bool = True,
+) -> Reproduction | None:
+    """Replay ``failing`` on fresh servers (``fresh``: the reset command, then a restart),
+    alone and then after the earlier calls of its server process; None when the failure is
+    not one of a single call's answer (drift, a tool that always refuses). ``invalid``: the
+    call was sent by rejects_invalid. ``fresh_possible`` False: no fresh server can be had
+    (a URL's server, an in-process app's module), so nothing is replayed."""
+    message = problem_of(failing)
+    if message is None:
+        return None
+    if not fresh_possible:
+        return Reproduction(
+            None,
+            0,
+            [
+                "(not replayed: no fresh server can be started for "
+                f"{_target_words(server)}, so whether this call fails alone or only after "
+                "earlier calls is not known; --mcp-reset-command can reset its state)"
+            ],
+            replayed=False,
+        )
+    past = list(server.recent_calls)
+    position = _position(past, tool.name, failing.arguments)
+    earlier = past[:position] if position is not None else []
+    tools = {t.name: t for t in (server.surface.tools if server.surface else [tool])}
+    earlier = [call for call in earlier if call.tool in tools]
+    target = len(earlier)
+    plan = [Planned(i, call.tool, call.arguments) for i, call in enumerate(earlier)]
+    plan.append(Planned(target, tool.name, failing.arguments))
+    marked = {i for i, call in enumerate(earlier) if call.invalid} | (
+        {target} if invalid else set()
+    )
+    replayer = _Replayer(
+        server,
+        {name: tools[name] for name in {p.tool for p in plan}},
+        target,
+        problem_of,
+        frozenset(marked),
+    )
+    replayer.history = [(planned, None) for planned in plan]
+    started = time.monotonic()
+    fresh()
+    steps, finding = replayer.replay(plan[-1:])
+    if finding is not None and finding.message == message:
+        return Reproduction(steps, 0, ["(it fails alone on a freshly started server too)"])
+    if not earlier:
+        why = (
+            "and no earlier call was made on its server process"
+            if position is not None
+            else "and the calls before it are not known: its server process was restarted since"
+        )
+        return Reproduction(
+            None,
+            0,
+            [
+                f"(did not fail again on a freshly started server, {why}: "
+                "it may depend on timing or outside state)"
+            ],
+        )
+    found = SequenceFound(
+        0, [step_of(p, p.index, failing) for p in plan], Finding("replay", message)
+    )
+    shrunk = shrink(
+        replayer,
+        found,
+        fresh,
+        lambda _name: None,  # the calls as they were made: their inputs are the state
+        budget=REPLAY_ATTEMPTS - 1,
+        seconds=REPLAY_SECONDS - (time.monotonic() - started),
+    )
+    if not shrunk.from_fresh:
+        return Reproduction(
+            None,
+            len(earlier),
+            [
+                "(did not fail again on a freshly started server, alone or after the "
+                f"{len(earlier)} earlier calls of its server process: it may depend on timing "
+                "or outside state)"
+            ],
+        )
+    needed = len(shrunk.steps) - 1
+    notes = [
+        f"(it does not fail alone on a freshly started server; it fails there after "
+        f"{_calls(needed, 'the')} before it above: what is left of the {len(earlier)} calls "
+        "made before it on its server process once the shrinker dropped those it could)",
+    ]
+    sent_invalid = [n for n, step in enumerate(shrunk.steps[:-1], 1) if step.index in marked]
+    if sent_invalid:
+        numbers = ", ".join(str(n) for n in sent_invalid)
+        notes.append(
+            f"(call {numbers}: an invalid input, sent by rejects_invalid; a tool that took it "
+            "may have stored it)"
+        )
+    notes += shrunk.notes
+    return Reproduction(shrunk.steps, len(earlier), notes)
+
+
+def replay_failure(
+    server: ManagedServer,
+    tool: ToolSpec,
+    error: ContractFailure,
+    fresh: Callable[[], None],
+    *,
+    warn_only: frozenset[str],
+    fresh_possible: bool,
+) -> ContractFailure:
+    """``error`` (of the contract or rejects_invalid check) with what replaying its call on
+    fresh servers showed: the call alone, the earlier calls it needs, or that nothing
+    reproduced it. The replays are not counted in the run's numbers."""
+    from pytest_mcp_contracts.checks.contract import ContractFailure
+    from pytest_mcp_contracts.checks.rejects_invalid import CHECK, problem_with
+    from pytest_mcp_contracts.checks.sequences import judge_outcome
+    from pytest_mcp_contracts.transport.jsonrpc import ServerError
+
+    outcome, report = error.outcome, error.report
+    if outcome is None:
+        return error
+    protocol = server.protocol_version
+    invalid = report.check == CHECK
+
+    def problem_of(answer: CallOutcome) -> str | None:
+        if invalid:
+            return problem_with(answer, tool.name, protocol)
+        finding = judge_outcome(tool, answer, protocol, warn_only)
+        return finding.message if finding is not None else None
+
+    if problem_of(outcome) != report.problem:
+        return error  # not a verdict on this call's answer alone (drift)
+    why_not = None
+    try:
+        with server.uncounted():
+            reproduction = reproduce(
+                server,
+                tool,
+                outcome,
+                problem_of,
+                fresh,
+                invalid=invalid,
+                fresh_possible=fresh_possible,
+            )
+    except ContractFailure as reset_failed:  # --mcp-reset-command failed: it says why
+        why_not = reset_failed.report.problem
+    except ServerError as exc:
+        why_not = f"a fresh server did not start: {exc.message}"
+    if why_not is not None:
+        report.notes = [*report.notes, f"(not replayed: {why_not})"]
+    elif reproduction is not None:
+        reproduction.apply(server, report)
+    return error
+
+
+def _calls(count: int, article: str) -> str:
+    return f"{article} call" if count == 1 else f"{article} {count} calls"
+
+
+def _target_words(server: ManagedServer) -> str:
+    noun = server.command.noun
+    if noun == "url":
+        return "a server reached with --mcp-url (it is not started by pytest-mcp-contracts)"
+    if noun == "app":
+        return "an in-process app (a restart keeps its module's state)"
+    return "this server"

@@ -210,3 +210,17 @@ def http_server() -> Iterator[HttpServer]:
 # about another check pass this, so that their outcome counts and their cost stay about
 # what they test; tests/e2e/test_sequences.py and the default-run tests keep it on.
 NO_SEQUENCES = "--mcp-sequences=off"
+
+
+@pytest.fixture
+def run_checks(run_mcp: RunMcp) -> RunMcp:
+    """``run_mcp`` with the sequences item off (NO_SEQUENCES, which a test's own
+    ``--mcp-sequences=on`` overrides): for test modules about one check, so that their
+    outcome counts and their cost are that check's."""
+
+    def run(
+        *servers: str, args: tuple[str, ...] = (), timeout: float | None = None
+    ) -> pytest.RunResult:
+        return run_mcp(*servers, args=(NO_SEQUENCES, *args), timeout=timeout)
+
+    return run

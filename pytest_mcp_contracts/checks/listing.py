@@ -51,6 +51,21 @@ class Finding:
         lines = [self.message, *(f"  {d}" for d in self.details)]
         return "\n".join(lines)
 
+    @property
+    def problem(self) -> str:
+        """The message without its measurements, for "does a replay fail the same way":
+        a server killed over the memory cap says how much it used, which differs by a few
+        megabytes from run to run."""
+        return same_problem_key(self.message)
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def same_problem_key(message: str) -> str:
+    """``message`` with every number masked (see ``Finding.problem``)."""
+    return _NUMBER.sub("#", message)
+
 
 # -- static checks -------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contracts.checks.listing import Finding
+from pytest_mcp_contracts.checks.listing import Finding, same_problem_key
 from pytest_mcp_contracts.checks.sequences import (
     Planned,
     SequenceFound,
@@ -157,7 +157,7 @@ def reproduce(
     started = time.monotonic()
     fresh()
     steps, finding = replayer.replay(plan[-1:])
-    if finding is not None and finding.message == message:
+    if finding is not None and finding.problem == same_problem_key(message):
         return Reproduction(steps, 0, ["(it fails alone on a freshly started server too)"])
     if not earlier:
         why = (

@@ -786,7 +786,7 @@ def shrink(
     are dropped one at a time (the newest first), and each input is replaced by its tool's
     simplest input. At most ``budget`` attempts (each costs a restart), and none started
     after ``seconds``."""
-    target = (found.steps[-1].tool, found.finding.message)
+    target = (found.steps[-1].tool, found.finding.problem)
     history = sequencer.history
     attempts = 0
     until = None if seconds is None else time.monotonic() + seconds
@@ -799,7 +799,7 @@ def shrink(
         attempts += 1
         fresh()
         steps, finding = sequencer.replay(plan)
-        if finding is not None and (steps[-1].tool, finding.message) == target:
+        if finding is not None and (steps[-1].tool, finding.problem) == target:
             return steps, finding
         return None
 

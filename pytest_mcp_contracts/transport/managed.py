@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import json
@@ -316,13 +317,19 @@ class ManagedServer:
         """Calls made inside are not counted in the run's numbers (a failure's replays: the
         calls were counted when first made)."""
         counted = (
-            *("calls", "error_results", "tool_calls", "client_requests"),
+            *("calls", "error_results", "tool_calls", "client_requests", "restarts"),
             *("tool_error_results", "real_results", "invalid_calls", "error_classes"),
+            *("disguised_errors", "sandbox_calls"),
         )
         saved = {name: copy.deepcopy(getattr(self, name)) for name in counted}
         try:
             yield
         finally:
+            # A replay that ended in a crash or a hang leaves the server down: bring it back
+            # here, so the next tool's first call does not spend a restart of its budget.
+            if self._conn is not None and not self._conn.alive:
+                with contextlib.suppress(ServerError):
+                    self.connection()
             for name, value in saved.items():
                 setattr(self, name, value)
 

@@ -12,6 +12,12 @@ import pytest
 from tests.conftest import RunMcp
 
 
+@pytest.fixture
+def run_mcp(run_checks: RunMcp) -> RunMcp:
+    """About errors returned as results: outcome counts without the sequences item."""
+    return run_checks
+
+
 def _failure_section(output: str, tool: str) -> str:
     match = re.search(rf"_+ \S+ {tool} \[contract\] _+\n(.*?)(?=\n_{{5,}} |\n=+ )", output, re.S)
     assert match is not None, output

@@ -16,6 +16,13 @@ import pytest
 
 from tests.conftest import RunMcp
 
+
+@pytest.fixture
+def run_mcp(run_checks: RunMcp) -> RunMcp:
+    """About the roots sandbox: outcome counts without the sequences item."""
+    return run_checks
+
+
 TOOLS = ("file_info", "read_text", "list_folder")
 
 

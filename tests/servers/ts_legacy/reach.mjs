@@ -1,7 +1,8 @@
 // Official TypeScript SDK server ("ts-reach") whose bugs only a client that reaches its tools
 // finds: one behind an existing file inside the client's roots, one behind an id only a create
 // makes, one hidden in a successful result. With MCP_FIXTURE_BUGS unset (or "1") the bugs are
-// in; with MCP_FIXTURE_BUGS=0 it is the same server, correct.
+// in; with MCP_FIXTURE_BUGS=0 it is the same server, correct; a comma list of tool names puts
+// in those tools' bugs only.
 // - `file_info(path)`: asks the client for its roots (as server-filesystem does) and refuses any
 //   path outside them ("Access denied - path outside allowed directories"), or one that does not
 //   exist; outputSchema {path, bytes: number, kind}; the bug: a CSV file's `bytes` comes out as
@@ -19,7 +20,8 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
 
-const BUGS = process.env.MCP_FIXTURE_BUGS !== "0";
+const WANTED = process.env.MCP_FIXTURE_BUGS ?? "1";
+const bug = (tool) => WANTED === "1" || WANTED.split(",").includes(tool);
 const server = new McpServer({ name: "ts-reach", version: "1.0.0" });
 
 function refuse(text) {
@@ -54,7 +56,7 @@ server.registerTool(
       return refuse(`No such file: ${path}`);
     }
     const kind = stats.isDirectory() ? "directory" : extname(target).slice(1) || "file";
-    const bytes = BUGS && kind === "csv" ? `${stats.size}` : stats.size;
+    const bytes = bug("file_info") && kind === "csv" ? `${stats.size}` : stats.size;
     const structured = { path: target, bytes, kind };
     return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
   },
@@ -90,7 +92,7 @@ server.registerTool(
   async ({ item_id }) => {
     const item = items.get(item_id);
     if (item === undefined) return refuse(`Item ${item_id} does not exist`);
-    const initial = BUGS ? item.title[0].toUpperCase() : (item.title[0] ?? "").toUpperCase();
+    const initial = bug("read_item") ? item.title[0].toUpperCase() : (item.title[0] ?? "").toUpperCase();
     const structured = { ...item, initial };
     return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
   },
@@ -106,7 +108,7 @@ server.registerTool(
   async ({ text }) => {
     try {
       const words = text.split(/\s+/).filter((w) => w.length > 0);
-      const longest = BUGS ? words.sort((a, b) => b.length - a.length)[0].length : Math.max(0, ...words.map((w) => w.length));
+      const longest = bug("word_count") ? words.sort((a, b) => b.length - a.length)[0].length : Math.max(0, ...words.map((w) => w.length));
       return { content: [{ type: "text", text: `${words.length} words; the longest has ${longest} letters.` }] };
     } catch (error) {
       // The style of many real servers: the error comes back as an ordinary result.

@@ -33,7 +33,7 @@ from pytest_mcp_contracts.pytest.settings import (
 )
 from pytest_mcp_contracts.reporting.failure import stderr_block
 from pytest_mcp_contracts.schema.summarize import FieldPathError, summarize
-from pytest_mcp_contracts.transport.client import CallRecord
+from pytest_mcp_contracts.transport.client import CallRecord, Client, ClientSettings
 from pytest_mcp_contracts.transport.discover import ServerSurface, discover, safe_name
 from pytest_mcp_contracts.transport.http import HeaderError, ServerUrl
 from pytest_mcp_contracts.transport.inprocess import ServerApp
@@ -306,6 +306,13 @@ def _parser() -> argparse.ArgumentParser:
         help="more calls, one per line: a tool name, a space, its arguments as JSON "
         "(blank lines and lines starting with # are skipped); made after those given inline",
     )
+    call.add_argument(
+        "--roots",
+        type=Path,
+        metavar="DIR",
+        help="offer this folder as the client's one root (roots/list), as the run did: a "
+        "failure whose input points into the run's roots sandbox names it",
+    )
     call.add_argument("--startup-timeout", type=float, default=DEFAULT_STARTUP_TIMEOUT, metavar="S")
     call.add_argument(
         "--call-timeout",
@@ -336,9 +343,16 @@ def _open(args: argparse.Namespace) -> RpcConnection:
             target = ServerCommand.parse(args.server)
     except (HeaderError, ValueError) as exc:
         raise _Failure(str(exc), USAGE_ERROR) from None
+    roots: Path | None = getattr(args, "roots", None)
+    if roots is not None and not roots.is_dir():
+        raise _Failure(f"--roots {roots}: no such folder", USAGE_ERROR)
+    client = Client(ClientSettings(roots=(roots.resolve().as_uri(),))) if roots else None
     try:
         return open_server(
-            target, startup_timeout=args.startup_timeout, max_message_bytes=DEFAULT_MAX_RESULT_BYTES
+            target,
+            startup_timeout=args.startup_timeout,
+            max_message_bytes=DEFAULT_MAX_RESULT_BYTES,
+            client=client,
         )
     except ServerError as exc:
         tail = f"\n{stderr_block(exc.stderr_tail)}" if exc.stderr_tail else ""

@@ -7,7 +7,7 @@ import shlex
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pytest
 
@@ -224,3 +224,28 @@ def run_checks(run_mcp: RunMcp) -> RunMcp:
         return run_mcp(*servers, args=(NO_SEQUENCES, *args), timeout=timeout)
 
     return run
+
+
+def replay_argv(output: str) -> list[str]:
+    """The `mcp-contracts call` command a failure report gives ("or with one command:")."""
+    lines = output.splitlines()
+    at = lines.index("or with one command:")
+    return shlex.split(lines[at + 1].strip())
+
+
+def run_call(argv: list[str], cwd: Path) -> tuple[int, list[dict[str, Any]]]:
+    """Run an `mcp-contracts call` command line (as printed) with this interpreter: its exit
+    status and the answers it printed, one JSON object a line."""
+    import json
+    import subprocess
+
+    assert argv[:2] == ["mcp-contracts", "call"]
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_mcp_contracts", *argv[1:]],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    return done.returncode, answers

@@ -20,6 +20,7 @@ build strategies.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import io
 import json
@@ -245,6 +246,17 @@ class Sandbox:
             _check_source(source)
         self.layings = 0
         self._paths: SandboxPaths | None = None
+        # A failure's input points into the root: the run leaves it (laid afresh) for the
+        # replay, instead of removing it.
+        self.kept = False
+
+    def finish(self) -> None:
+        """At the end of the run: the root removed, or laid afresh when a failure needs it."""
+        if self.kept:
+            with contextlib.suppress(SandboxError):
+                self.lay()
+                return
+        shutil.rmtree(self.root, ignore_errors=True)
 
     @property
     def paths(self) -> SandboxPaths:

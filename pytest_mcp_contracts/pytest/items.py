@@ -6,6 +6,7 @@ all see one stable name per check.
 
 from __future__ import annotations
 
+import shlex
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -221,10 +222,18 @@ class _McpItem(_RendersFailures):
             return error
         if uses_sandbox(arguments, sandbox.paths.all):
             held = "a copy of --mcp-roots" if sandbox.source else "the built-in sample files"
+            sandbox.kept = True
             error.report.notes.append(
                 f"(its paths lie in the run's roots sandbox {sandbox.root}, which held "
-                f"{held} and is removed at the end of the run)"
+                f"{held}: the folder is left after the run, laid afresh, so that the replay "
+                "can offer it as its root with --roots)"
             )
+            command = error.report.replay_command
+            if command:
+                flag = shlex.quote(f"--roots={sandbox.root}")
+                error.report.replay_command = command.replace(
+                    "mcp-contracts call ", f"mcp-contracts call {flag} ", 1
+                )
         return error
 
     def _fail(self, problem: str, details: tuple[str, ...] = ()) -> ContractFailure:

@@ -38,7 +38,6 @@ def client_settings(config: pytest.Config, settings: Settings) -> ClientSettings
     end of the run (the sandbox, laid by each tool's items), canned sampling texts, the elicitation
     answer, and the conftest hook for sampling."""
     roots = Path(tempfile.mkdtemp(prefix="pytest-mcp-roots-")).resolve()
-    config.add_cleanup(lambda: shutil.rmtree(roots, ignore_errors=True))
     if settings.sandbox:
         from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxError
 
@@ -46,8 +45,12 @@ def client_settings(config: pytest.Config, settings: Settings) -> ClientSettings
             sandbox = Sandbox(roots, settings.roots)
             sandbox.lay()  # its values are read now: the strategies are built from them
         except SandboxError as exc:
+            shutil.rmtree(roots, ignore_errors=True)
             raise SettingsError(str(exc)) from None
         config.stash[SANDBOX_KEY] = sandbox
+        config.add_cleanup(sandbox.finish)
+    else:
+        config.add_cleanup(lambda: shutil.rmtree(roots, ignore_errors=True))
     hook = config.hook.pytest_mcp_sampling_reply
 
     def sampling_hook(server: str, tool: str, params: dict[str, Any]) -> Any:

@@ -10,39 +10,17 @@ the report must say so. MCP_FIXTURE_BUGS=0 is each server without its bug.
 from __future__ import annotations
 
 import json
-import shlex
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import NO_SEQUENCES, RunMcp, server_command
+from tests.conftest import NO_SEQUENCES, RunMcp, replay_argv, run_call, server_command
 
 # The sequences item would find counter_state's bug as well; these tests are about the
 # contract item's own report.
 FEW = (NO_SEQUENCES, "--mcp-max-examples=10")
-
-
-def _command(output: str) -> list[str]:
-    lines = output.splitlines()
-    at = lines.index("or with one command:")
-    return shlex.split(lines[at + 1].strip())
-
-
-def _call(argv: list[str], cwd: Path) -> tuple[int, list[dict[str, Any]]]:
-    """Run an `mcp-contracts call` command line (as printed) with this interpreter."""
-    assert argv[:2] == ["mcp-contracts", "call"]
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest_mcp_contracts", *argv[1:]],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    answers = [json.loads(line) for line in done.stdout.splitlines()]
-    return done.returncode, answers
 
 
 @pytest.mark.parametrize("seed", ["1", "2"])
@@ -70,8 +48,8 @@ def test_a_failure_that_needs_earlier_calls_is_shown_with_them_and_replays(
     )
     # No "earlier calls that may have changed the state": the sequence says which matter.
     assert "earlier calls that may have changed the state" not in out
-    argv = _command(out)
-    status, answers = _call(argv, pytester.path)  # a fresh server, as printed
+    argv = replay_argv(out)
+    status, answers = run_call(argv, pytester.path)  # a fresh server, as printed
     assert status == 0
     assert [a["tool"] for a in answers][-1] == "level"
     assert all(a["result"]["isError"] is False for a in answers[:-1]), answers
@@ -79,7 +57,7 @@ def test_a_failure_that_needs_earlier_calls_is_shown_with_them_and_replays(
     assert answers[-1]["result"]["content"][0]["text"] == "Error executing tool level"
     # The counter went past 5 on the way; the last call alone passes on a fresh server.
     assert answers[-2]["result"]["structuredContent"]["count"] > 5
-    status, alone = _call([*argv[:3], "level", "{}"], pytester.path)
+    status, alone = run_call([*argv[:3], "level", "{}"], pytester.path)
     assert status == 0 and alone[0]["result"]["isError"] is False, alone
     # The JSON-RPC lines printed say the same calls.
     block = out.split("reproduce on a freshly started server:")[1].split("\n\n")[0]
@@ -170,7 +148,7 @@ def test_mcp_contracts_call_takes_a_file_and_refuses_bad_input(pytester: pytest.
     server = server_command("counter_state.py")
     calls = pytester.path / "calls.txt"
     calls.write_text('# the counter\nbump {"by": 3}\n\nbump {"by": 2}\n', encoding="utf-8")
-    status, answers = _call(
+    status, answers = run_call(
         ["mcp-contracts", "call", f"--server={server}", "level", "{}", f"--file={calls}"],
         pytester.path,
     )

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import RunMcp
+from tests.conftest import RunMcp, replay_argv, run_call
 
 
 @pytest.fixture
@@ -53,6 +53,13 @@ def test_a_bug_behind_an_existing_file_is_found_with_a_sandbox_path(
     # A real, non-empty file of the sandbox: the simplest one, since inputs shrink to it.
     assert path.name == "notes.txt" and path.parent.name.startswith("pytest-mcp-roots-"), path
     assert f"roots sandbox {path.parent}, which held the built-in sample files" in section
+    # The reproduction reproduces: the folder is left for it, and the command offers it as
+    # the root of a freshly started server, where the same file breaks the output again.
+    argv = replay_argv(section)
+    assert f"--roots={path.parent}" in argv, argv
+    status, (answer,) = run_call(argv, pytester.path)
+    assert status == 0 and answer["result"]["isError"] is True, answer
+    assert answer["result"]["content"][0]["text"] == "Error executing tool file_info", answer
     tools = _tools(pytester)
     for name in ("read_text", "list_folder"):
         assert tools[name]["real_results"] >= 5, tools[name]

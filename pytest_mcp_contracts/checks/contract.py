@@ -27,7 +27,7 @@ from pytest_mcp_contracts.checks.result import check_result
 from pytest_mcp_contracts.checks.sequences import earlier_state_lines
 from pytest_mcp_contracts.contracts.infer import Drift
 from pytest_mcp_contracts.contracts.observe import ToolObservations
-from pytest_mcp_contracts.reporting.failure import FailureReport, shown
+from pytest_mcp_contracts.reporting.failure import FailureReport, short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.transport.jsonrpc import (
@@ -110,6 +110,8 @@ class ContractStats:
     last_outcome: CallOutcome | None = None
     # Calls answered with -32042: the user had to open a URL first (no result to check).
     url_required: int = 0
+    # Calls still reporting progress when --mcp-max-call-time ran out: input and message.
+    still_working: list[tuple[dict[str, Any], str]] = field(default_factory=list)
 
     @property
     def mostly_errors(self) -> bool:
@@ -170,12 +172,12 @@ def judge(
     if outcome.failure is not None:
         failure = outcome.failure
         if isinstance(failure, CallTimeout):
-            hint = (
-                "if inputs like this are meant to run this long, bound them in the "
-                "inputSchema (a maximum) or raise --mcp-max-call-time"
-                if _kept_reporting_progress(failure)
-                else "raise --mcp-call-timeout if the tool is just slow"
-            )
+            if _kept_reporting_progress(failure):
+                # Still at work, and saying so, when the client's patience ran out: what an
+                # unbounded input asked for (a sleep of 2^31 s, 1e300 steps), not a hang.
+                # The contract check counts it and warns (still_working_note).
+                return None
+            hint = "raise --mcp-call-timeout if the tool is just slow"
             return Finding(
                 "contract", f"the call did not return: {failure.message}", details=(hint,)
             )
@@ -360,6 +362,8 @@ def run_contract(
             raise _StopShrinking(smallest, why)
         stats.calls += 1
         stats.last_outcome = outcome
+        if isinstance(outcome.failure, CallTimeout) and _kept_reporting_progress(outcome.failure):
+            stats.still_working.append((arguments, outcome.failure.message))
         stats.distinct_inputs.add(repr(arguments))
         if outcome.rpc_error is not None and outcome.rpc_error.code == URL_ELICITATION_REQUIRED:
             stats.url_required += 1
@@ -450,8 +454,6 @@ def run_contract(
 def _failure_kind(outcome: CallOutcome, finding: Finding, verdict: ErrorVerdict | None) -> str:
     """What sort of failure a call had: a shrinking attempt counts only if it fails the same
     way (a crash does not stand in for a timeout, nor one exception for another)."""
-    if isinstance(outcome.failure, CallTimeout) and _kept_reporting_progress(outcome.failure):
-        return "CallTimeout past --mcp-max-call-time"  # not a tool silent for a while
     if outcome.failure is not None:
         return type(outcome.failure).__name__
     if outcome.rpc_error is not None:
@@ -569,6 +571,16 @@ def error_result_notes(tool: ToolSpec, stats: ContractStats, ways: Sequence[str]
             f"{stats.disguised[ErrorClass.ERROR_AS_RESULT]} of {stats.calls} calls returned an "
             "error as a successful result (error-as-result, warn_only for this tool): "
             f"{stats.first_evidence.get(ErrorClass.ERROR_AS_RESULT, '')}"
+        )
+    if stats.still_working:
+        arguments, message = stats.still_working[0]
+        notes.append(
+            f"{len(stats.still_working)} of {stats.calls} calls were still working when "
+            f"--mcp-max-call-time ran out, sending progress all along ({message}; the first "
+            f"input: {short_json(arguments)}). Not a failure: the tool did what the input "
+            "asked, but a client gives up on such calls. If inputs like this are not meant "
+            "to run this long, bound them in the inputSchema (a maximum); else raise "
+            "--mcp-max-call-time"
         )
     suspects = stats.error_classes[ErrorClass.SUSPECT]
     if suspects:

@@ -63,9 +63,13 @@ def _section(output: str, tool: str) -> str:
     return match.group(1)
 
 
-def test_without_room_to_stretch_a_slow_call_fails_and_shows_its_progress(
+def test_a_call_still_reporting_progress_at_the_maximum_is_warned_about_not_failed(
     pytester: pytest.Pytester,
 ) -> None:
+    """A tool that keeps sending progress until --mcp-max-call-time ends the call is doing
+    what its input asked (server-everything's trigger-long-running-operation sleeps as long
+    as asked, and nothing bounds `duration`): a warning that says how to bound it, never a
+    failure. A tool that goes silent still fails (the tests of --mcp-call-timeout)."""
     from tests.conftest import server_command
 
     result = pytester.runpytest_subprocess(
@@ -80,11 +84,15 @@ def test_without_room_to_stretch_a_slow_call_fails_and_shows_its_progress(
         "count_steps and contract",
         timeout=180,
     )
-    section = _section(result.stdout.str(), "count_steps")
-    assert "within the maximum of 1.5 s (--mcp-max-call-time)" in section, section
-    assert "bound them in the inputSchema (a maximum) or raise --mcp-max-call-time" in section
-    assert "what the server asked of the client during this call:" in section
-    assert re.search(r"notifications: [1-9] progress, 1 log message\(s\)", section), section
+    result.assert_outcomes(passed=1, warnings=1)
+    out = " ".join(result.stdout.str().split())
+    assert re.search(
+        r"[1-9] of \d+ calls were still working when --mcp-max-call-time ran out, sending "
+        r"progress all along \(no answer to tools/call within the maximum of 1.5 s "
+        r"\(--mcp-max-call-time\), though it sent [1-9]\d* progress notification\(s\)",
+        out,
+    ), out
+    assert "bound them in the inputSchema (a maximum); else raise --mcp-max-call-time" in out
 
 
 def test_what_the_server_asked_is_in_the_failure_report(pytester: pytest.Pytester) -> None:

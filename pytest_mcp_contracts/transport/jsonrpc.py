@@ -44,6 +44,9 @@ _LOG_LEVEL_KEY: Final = "io.modelcontextprotocol/logLevel"
 # Like the SDK's fixed probe: a handshake-era server that ignores unknown methods instead of
 # refusing them gets the initialize handshake after this long.
 PROBE_TIMEOUT: Final = 10.0
+# Seconds of silence on the probe after which a message-stream server is sent a ping (see
+# MessageConnection._probe).
+PROBE_NUDGE: Final = 1.0
 # 2026-07-28: how often a call answered with input_required is sent again (as the SDK's
 # input_required_max_rounds), so a server that keeps asking cannot loop for ever.
 MAX_INPUT_ROUNDS: Final = 10
@@ -613,6 +616,31 @@ class MessageConnection(RpcConnection):
 
     def _write(self, message: Mapping[str, Any]) -> None:
         raise NotImplementedError
+
+    def _probe(self, timeout: float) -> dict[str, Any] | object | None:
+        # FastMCP on an old `mcp` 1.x neither answers nor refuses server/discover: it waits,
+        # and dies on the next message it reads. A ping, the one request the spec allows
+        # before initialize, is that next message: such a server dies within a second and is
+        # started again for the handshake, instead of after the whole probe time. Any other
+        # server answers the ping (or refuses it) and the answer is dropped.
+        nudge = threading.Timer(PROBE_NUDGE, self._nudge)
+        nudge.daemon = True
+        nudge.start()
+        try:
+            return super()._probe(timeout)
+        finally:
+            nudge.cancel()
+
+    def _nudge(self) -> None:
+        with self._lock:
+            if not self._pending:
+                return  # the probe was answered meanwhile
+            self._next_id += 1
+            ping = self._next_id
+            self._abandoned.add(ping)
+        message = {"_meta": self._modern_meta(MODERN_VERSION)}
+        with contextlib.suppress(ServerError):
+            self._write({"jsonrpc": "2.0", "id": ping, "method": "ping", "params": message})
 
     has_stderr: ClassVar[bool] = True
 

@@ -229,24 +229,29 @@ def tool_json(view: ToolView) -> dict[str, Any]:
     }
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mcp-contracts", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
-    inspect = commands.add_parser("inspect", help="show what each tool takes and returns")
-    inspect.add_argument("tool", nargs="?", help="show this tool in detail")
-    reach = inspect.add_mutually_exclusive_group()
+def _target_arguments(command: argparse.ArgumentParser, *, required: bool) -> None:
+    """--server, --url or --app, and --header for a URL: the server a command talks to."""
+    reach = command.add_mutually_exclusive_group(required=required)
     reach.add_argument("--server", metavar="CMD", help="start this MCP server over stdio")
     reach.add_argument("--url", help="the MCP server at this Streamable HTTP URL")
     reach.add_argument(
         "--app", metavar="MODULE:ATTR", help="this Python server object, run in-process"
     )
-    inspect.add_argument(
+    command.add_argument(
         "--header",
         action="append",
         default=[],
         metavar="'NAME: VALUE'",
         help="an HTTP header for --url (repeatable; $VAR is read from the environment)",
     )
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mcp-contracts", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    inspect = commands.add_parser("inspect", help="show what each tool takes and returns")
+    inspect.add_argument("tool", nargs="?", help="show this tool in detail")
+    _target_arguments(inspect, required=False)
     inspect.add_argument(
         "--snapshots",
         metavar="DIR",
@@ -286,19 +291,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="TOOL JSON",
         help="pairs of a tool name and its arguments as a JSON object",
     )
-    call_reach = call.add_mutually_exclusive_group(required=True)
-    call_reach.add_argument("--server", metavar="CMD", help="start this MCP server over stdio")
-    call_reach.add_argument("--url", help="the MCP server at this Streamable HTTP URL")
-    call_reach.add_argument(
-        "--app", metavar="MODULE:ATTR", help="this Python server object, run in-process"
-    )
-    call.add_argument(
-        "--header",
-        action="append",
-        default=[],
-        metavar="'NAME: VALUE'",
-        help="an HTTP header for --url (repeatable; $VAR is read from the environment)",
-    )
+    _target_arguments(call, required=True)
     call.add_argument(
         "--file",
         type=Path,

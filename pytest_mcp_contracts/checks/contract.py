@@ -52,6 +52,9 @@ _NOT_SHRUNK_LABEL = "input (not shrunk):"
 # Warn when at least this share of calls came back isError or a disguised refusal: the
 # contract was barely exercised.
 MOSTLY_ERRORS = 0.9
+# Calls that ran to --mcp-max-call-time while still reporting progress, after which a tool's
+# contract run ends (see _StopCalling).
+STILL_WORKING_CALLS = 2
 
 
 class ContractFailure(Exception):
@@ -84,6 +87,13 @@ class _ServerGone(BaseException):
         super().__init__(error.message)
         self.error = error
         self.cause = cause
+
+
+class _StopCalling(BaseException):
+    # Enough calls ran to --mcp-max-call-time while the tool kept working: more of them would
+    # make the run as long as the inputs ask (server-everything's long-running operation
+    # sleeps for up to 2^31 s), and say nothing new. The tool's run ends there, not failed.
+    pass
 
 
 class _StopShrinking(BaseException):
@@ -364,6 +374,8 @@ def run_contract(
         stats.last_outcome = outcome
         if isinstance(outcome.failure, CallTimeout) and _kept_reporting_progress(outcome.failure):
             stats.still_working.append((arguments, outcome.failure.message))
+            if len(stats.still_working) >= STILL_WORKING_CALLS and smallest is None:
+                raise _StopCalling
         stats.distinct_inputs.add(repr(arguments))
         if outcome.rpc_error is not None and outcome.rpc_error.code == URL_ELICITATION_REQUIRED:
             stats.url_required += 1
@@ -424,6 +436,8 @@ def run_contract(
         test = use_seed(seed)(test)
     try:
         test()
+    except _StopCalling:
+        return ContractRun(stats)
     except BaseException as exc:
         if isinstance(exc, _Violation) and 0 < first_failure_call <= len(explicit):
             if first_failure_call > len(explicit) - len(corners) and coverage is not None:
@@ -581,6 +595,11 @@ def error_result_notes(tool: ToolSpec, stats: ContractStats, ways: Sequence[str]
             "asked, but a client gives up on such calls. If inputs like this are not meant "
             "to run this long, bound them in the inputSchema (a maximum); else raise "
             "--mcp-max-call-time"
+            + (
+                f". Its calls stopped after {STILL_WORKING_CALLS} such calls"
+                if len(stats.still_working) >= STILL_WORKING_CALLS
+                else ""
+            )
         )
     suspects = stats.error_classes[ErrorClass.SUSPECT]
     if suspects:

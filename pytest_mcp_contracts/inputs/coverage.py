@@ -83,6 +83,7 @@ _PRIORITY = {
     "pattern": 3,
     "absent": 0,
     "sandbox": 0,
+    "known": 0,
 }
 
 #: A fixed, valid value per format (jsonschema checks these formats when it can).
@@ -765,13 +766,16 @@ def plan_coverage(
     fallback_base: Callable[[], dict[str, Any] | None] | None = None,
     original: Mapping[str, Any] | None = None,
     paths: Mapping[str, Sequence[tuple[str, Any]]] | None = None,
+    well_known: Mapping[str, Sequence[tuple[str, Any]]] | None = None,
 ) -> CoveragePlan:
     """The coverage inputs for a tool: ``schema`` is its inputSchema rewritten to draft-07
     without ``$ref``s, ``is_valid`` the original schema's validator, ``budget`` how many
     inputs at most. The base input comes first, then single corners by worth, then pairs.
     ``original`` (the schema as the server wrote it) lets the plan say which enum values the
     rewrite sampled away. ``paths`` are the sandbox's (label, value) for each property that
-    takes paths (``sandbox.path_slots``): the base starts there, and each is a corner."""
+    takes paths (``sandbox.path_slots``), ``well_known`` the values of properties named like
+    a timezone or a currency (``known.known_slots``): the base starts there, and each is a
+    corner."""
     plan = CoveragePlan(budget=budget, schema=schema, is_valid=is_valid)
     properties = schema.get("properties")
     if not isinstance(properties, dict) or not properties:
@@ -787,11 +791,14 @@ def plan_coverage(
         if base is None or not is_valid(base):
             plan.note = "no simplest valid input could be derived: left to the random phase"
             return plan
-    base = _at_real_paths(base, paths or {}, is_valid)
+    base = _at_real_paths(base, {**(well_known or {}), **(paths or {})}, is_valid)
     singles: list[tuple[Corner, dict[str, Any]]] = []
     known: set[Corner] = set()
     found = _object_corners(dict(schema), base, "", 0)
-    for corner, value in itertools.chain(found, _path_corners(base, paths or {})):
+    outside = itertools.chain(
+        _path_corners(base, paths or {}, "sandbox"), _path_corners(base, well_known or {}, "known")
+    )
+    for corner, value in itertools.chain(found, outside):
         if len(known) >= MAX_CORNERS:
             plan.skipped.append(("more corners", f"past {MAX_CORNERS} per tool"))
             break
@@ -855,11 +862,11 @@ def _at_real_paths(
 
 
 def _path_corners(
-    base: dict[str, Any], paths: Mapping[str, Sequence[tuple[str, Any]]]
+    base: dict[str, Any], paths: Mapping[str, Sequence[tuple[str, Any]]], kind: str
 ) -> Iterator[tuple[Corner, dict[str, Any]]]:
     for name, corners in paths.items():
         for label, value in corners:
-            yield Corner(name, "sandbox", label), {**base, name: value}
+            yield Corner(name, kind, label), {**base, name: value}
 
 
 def _round_robin(

@@ -33,6 +33,7 @@ from hypothesis_jsonschema._canonicalise import FALSEY, HypothesisRefResolutionE
 from pytest_mcp_contracts.inputs.coverage import CoveragePlan, plan_coverage
 from pytest_mcp_contracts.inputs.direct import direct_strategy, mixed_strategy
 from pytest_mcp_contracts.inputs.hypothesis_compat import install
+from pytest_mcp_contracts.inputs.known import known_corners, known_slots, with_known_values
 from pytest_mcp_contracts.inputs.sandbox import SandboxPaths, path_slots, with_sandbox_values
 from pytest_mcp_contracts.schema import dialects
 from pytest_mcp_contracts.schema.paths import json_path
@@ -716,8 +717,9 @@ def _input_strategy(
         generated = with_sandbox_values(
             generated, path_slots(schema, prepared, sandbox), validator.is_valid
         )
+    generated = with_known_values(generated, known_slots(prepared), validator.is_valid)
     if not fields:
-        return cast("SearchStrategy[dict[str, Any]]", generated.filter(validator.is_valid))
+        return generated.filter(validator.is_valid)
     names = ", ".join(sorted(fields))
     mixed = st.tuples(generated, st.fixed_dictionaries(fields)).map(lambda p: {**p[0], **p[1]})
     source = f"the strategies from pytest_mcp_tool_strategy (for {names})"
@@ -785,7 +787,13 @@ def coverage_plan(
         slots = path_slots(schema, prepared, sandbox)
         paths = {name: slot.corners(sandbox) for name, slot in slots.items()}
     return plan_coverage(
-        prepared, validator.is_valid, budget, fallback_base, original=schema, paths=paths
+        prepared,
+        validator.is_valid,
+        budget,
+        fallback_base,
+        original=schema,
+        paths=paths,
+        well_known=known_corners(known_slots(prepared)),
     )
 
 

@@ -490,32 +490,14 @@ def path_slots(
     return slots
 
 
-_KEEP: Final = object()  # the generated value stays
-
-
 def with_sandbox_values(
     generated: SearchStrategy[dict[str, Any]],
     slots: Mapping[str, Slot],
     is_valid: Callable[[Any], bool],
 ) -> SearchStrategy[dict[str, Any]]:
     """Inputs from ``generated`` whose path slots take a sandbox value about half the time
-    they are present (whether an optional one is present stays generated). An input the
-    schema refuses with it (a dependency, a combination the slot check cannot see) keeps the
-    generated value. The sandbox branch comes first, so inputs shrink to a real file."""
-    from hypothesis import strategies as st
+    they are present (``known.with_values``: an input the schema refuses with it keeps the
+    generated value; inputs shrink to a real file)."""
+    from pytest_mcp_contracts.inputs.known import with_values
 
-    if not slots:
-        return generated
-    choices = st.fixed_dictionaries(
-        {name: st.one_of(slot.strategy(), st.just(_KEEP)) for name, slot in slots.items()}
-    )
-
-    def merge(pair: tuple[dict[str, Any], dict[str, Any]]) -> dict[str, Any]:
-        value, chosen = pair
-        picked = {k: v for k, v in chosen.items() if v is not _KEEP and k in value}
-        if not picked:
-            return value
-        merged = {**value, **picked}
-        return merged if is_valid(merged) else value
-
-    return st.tuples(generated, choices).map(merge)
+    return with_values(generated, {name: slot.strategy() for name, slot in slots.items()}, is_valid)

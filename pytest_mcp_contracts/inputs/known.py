@@ -4,7 +4,7 @@ finds by chance.
 A time server refuses ``"Ý7"`` as a timezone, a currency converter ``"0"`` as a currency:
 without a real value such a tool answers nothing but refusals (mcp-server-time: 100 calls, 0
 real results), and its output contract is never exercised. So a top-level string property
-named like one of these kinds (``timezone``, ``source_timezone``, ``tz``; ``currency``;
+named like one of these kinds (``timezone``, ``source_timezone``, ``tz``; ``time``; ``currency``;
 ``language``, ``locale``; ``country``; ``email``), and otherwise unconstrained (no ``enum``,
 ``const``, ``format`` or ``pattern``: those say better what the server wants), takes a
 well-known value about half the time it is sent, and starts the coverage phase's base input
@@ -36,6 +36,9 @@ KINDS: Final[dict[str, tuple[frozenset[str], tuple[str, ...]]]] = {
             "America/Sao_Paulo",
         ),
     ),
+    # A time of day (mcp-server-time's convert_time takes "HH:MM"), then a date-time for the
+    # tools that want one.
+    "time": (frozenset({"time"}), ("12:00", "09:30", "23:59", "2026-01-15T12:00:00Z")),
     "currency": (frozenset({"currency"}), ("USD", "EUR", "GBP", "JPY", "CHF")),
     "language": (
         frozenset({"language", "lang", "locale"}),

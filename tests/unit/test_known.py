@@ -30,18 +30,21 @@ def test_names_that_say_the_kind_are_found_and_constrained_ones_left_alone() -> 
         zone_id={"type": "string", "enum": ["a", "b"]},  # the enum says better
         email={"type": "string", "format": "email"},  # the format is generated already
         country_count={"type": "integer"},  # not a string
-        timestamp={"type": "string"},  # "time" is no timezone
+        timestamp={"type": "string"},  # neither a timezone nor a time of day
+        start_time={"type": "string"},
     )
     found = known_slots(schema)
     assert sorted(found) == [
         "currency_code",
         "locale",
         "source_timezone",
+        "start_time",
         "targetTimeZone",
         "timezone",
         "tz",
     ]
     assert found["tz"] == TIMEZONES and found["currency_code"][0] == "USD"
+    assert found["start_time"][0] == "12:00"
 
 
 def test_random_inputs_draw_known_values_often_and_stay_valid() -> None:

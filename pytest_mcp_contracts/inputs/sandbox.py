@@ -30,6 +30,7 @@ import shutil
 import stat
 import struct
 import wave
+import zipfile
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -97,6 +98,64 @@ def _wav() -> bytes:
     return buffer.getvalue()
 
 
+def _docx() -> bytes:
+    """A valid Word document (a heading and a paragraph): the three parts a reader needs,
+    zipped with fixed dates so the bytes are the same in every run."""
+    parts = {
+        "[Content_Types].xml": (
+            '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+            '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
+            'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
+            '<Override PartName="/word/document.xml" ContentType="application/vnd.'
+            'openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'
+        ),
+        "_rels/.rels": (
+            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/'
+            'relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/'
+            'officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>'
+            "</Relationships>"
+        ),
+        "word/document.xml": (
+            '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/'
+            'main"><w:body><w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Sample'
+            "</w:t></w:r></w:p><w:p><w:r><w:t>A paragraph of the sandbox's Word document."
+            "</w:t></w:r></w:p></w:body></w:document>"
+        ),
+    }
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, xml in parts.items():
+            header = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+            archive.writestr(zipfile.ZipInfo(name, (2026, 1, 1, 0, 0, 0)), header + xml)
+    return buffer.getvalue()
+
+
+def _pdf() -> bytes:
+    """A valid one-page PDF saying "Sample PDF", its cross-reference table computed."""
+    text = b"BT /F1 12 Tf 20 50 Td (Sample PDF) Tj ET"
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(text), text),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    table = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        table,
+    )
+    return bytes(out)
+
+
 def sample_files() -> dict[str, bytes]:
     """The built-in sandbox's files by path relative to the root, in the order their values
     are offered (a plain text file first: the simplest value of a path is a real file)."""
@@ -111,6 +170,8 @@ def sample_files() -> dict[str, bytes]:
         "table.csv": b"id,name,price\n1,apple,0.50\n2,pear,0.75\n",
         "image.png": _png(),
         "sound.wav": _wav(),
+        "report.docx": _docx(),
+        "paper.pdf": _pdf(),
         "blob.bin": bytes(range(256)),
         "empty.txt": b"",
         "nested/inner.txt": b"A file one folder down.\n",

@@ -10,6 +10,7 @@ import os
 import stat
 import struct
 import wave
+import zipfile
 import zlib
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,21 @@ def test_the_sample_files_are_real_files_of_their_kinds(laid: Sandbox) -> None:
     assert (root / "nested" / "inner.txt").is_file()
     assert (root / "name with spaces \u00fcn\u00efc\u00f8d\u00e9.txt").is_file()
     assert (root / "blob.bin").read_bytes() == bytes(range(256))
+    # A Word document: the parts a reader opens (python-docx read it: 'Sample' and a
+    # paragraph), and a PDF whose cross-reference table points at each of its objects.
+    with zipfile.ZipFile(root / "report.docx") as docx:
+        assert docx.testzip() is None
+        assert {"[Content_Types].xml", "_rels/.rels", "word/document.xml"} <= set(docx.namelist())
+        assert b"<w:t>Sample</w:t>" in docx.read("word/document.xml")
+    pdf = (root / "paper.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF-1.4\n") and pdf.endswith(b"%%EOF\n")
+    start = int(pdf.rsplit(b"startxref\n", 1)[1].split(b"\n", 1)[0])
+    assert pdf[start:].startswith(b"xref\n0 6\n")
+    rows = pdf[start:].split(b"\n")[3:8]
+    for number, row in enumerate(rows, 1):
+        offset = int(row.split()[0])
+        assert pdf[offset:].startswith(b"%d 0 obj" % number), (number, offset)
+    assert b"(Sample PDF) Tj" in pdf
 
 
 def test_laying_again_undoes_whatever_a_tool_did(laid: Sandbox) -> None:

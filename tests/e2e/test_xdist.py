@@ -138,7 +138,6 @@ def test_isError_classes_coverage_and_sequences_count_the_same_under_xdist(
     assert serial_numbers["sdk-failures::lookup"]["error_classes"]["refusal"] > 0
     assert serial_numbers["notes-store::create_note"]["real_results"] > 0
     assert serial_numbers["notes-store::create_note"]["input_coverage"]["corners"]["visited"] > 0
-    assert serial_numbers["notes-store::sequences"] == "failed"  # its create -> update -> read
     assert _numbers(pytester.path / "parallel") == serial_numbers
     _assert_same_files(pytester.path / "parallel", pytester.path / "serial")
 

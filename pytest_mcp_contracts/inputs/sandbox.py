@@ -197,6 +197,9 @@ class SandboxPaths:
     missing: tuple[str, ...]  # inside the root, not there
     # What a tool's name says its bare "path"s are ("folder" for list_directory), or None.
     tool_kind: str | None = None
+    # The words of the tool's name and description: they may name the kind of file it
+    # reads ("Extract all text from a Word document"; see _EXTENSIONS).
+    tool_words: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, root: Path, files: list[str], folders: list[str]) -> SandboxPaths:
@@ -210,12 +213,20 @@ class SandboxPaths:
             missing=(str(root / "missing.txt"), str(root / "no-such-folder" / "file.txt")),
         )
 
-    def for_tool(self, name: str) -> SandboxPaths:
+    def for_tool(self, name: str, description: object = None) -> SandboxPaths:
         """These values for one tool: a property that only says "path" takes the sort of
-        path the tool's name names (``list_directory``, ``read_file``)."""
+        path the tool's name names (``list_directory``, ``read_file``), and the files of the
+        kind its name or description names come first (``get_document_text``: the .docx)."""
         words = _words(name)
         kind = "folder" if words & _FOLDER_WORDS else "file" if words & _FILE_WORDS else None
-        return dataclasses.replace(self, tool_kind=kind)
+        text = description if isinstance(description, str) else ""
+        said = words | {w.lower() for w in _SPLIT.findall(text[:500])}
+        return dataclasses.replace(self, tool_kind=kind, tool_words=frozenset(said))
+
+    def preferred(self, words: set[str] | frozenset[str]) -> tuple[str, ...]:
+        """The files whose kind ``words`` name (with the tool's own words), in offer order."""
+        wanted = {ext for word in (words | self.tool_words) for ext in _EXTENSIONS.get(word, ())}
+        return tuple(f for f in self.files if Path(f).suffix.lower() in wanted)
 
     @property
     def all(self) -> frozenset[str]:
@@ -449,6 +460,7 @@ class Slot:
     array: bool = False  # an array of paths
     min_items: int = 1
     max_items: int = 3
+    preferred: tuple[str, ...] = ()  # the files of the kind the tool names: drawn most
 
     @property
     def values(self) -> tuple[str, ...]:
@@ -461,6 +473,8 @@ class Slot:
 
         favoured = 2 if self.kind == "path" else 1
         weighted = [g for i, g in enumerate(self.groups) for _ in range(3 if i < favoured else 1)]
+        if self.preferred:  # a Word document for a tool that reads one, most of the time
+            weighted = [self.preferred] * len(weighted) + weighted
         one = st.sampled_from(weighted).flatmap(st.sampled_from)
         if self.array:
             return st.lists(one, min_size=self.min_items, max_size=self.max_items)
@@ -470,9 +484,24 @@ class Slot:
         """(label, value) for the coverage phase: the sandbox's corners this slot accepts."""
         accepted = set(self.values)
         found = [(label, v) for label, v in paths.corners(self.kind) if v in accepted]
+        # The base input starts at the first: a file of the kind the tool reads, if any.
+        found.sort(key=lambda corner: corner[1] not in self.preferred)
         if self.array:
             return [(label, [v] * self.min_items) for label, v in found]
         return found
+
+
+# Words of a tool's or a property's name or description that name a kind of file, and the
+# sample files' extensions of that kind.
+_EXTENSIONS: Final[dict[str, tuple[str, ...]]] = {
+    **dict.fromkeys(("document", "documents", "docx", "word"), (".docx",)),
+    **dict.fromkeys(("pdf", "pdfs"), (".pdf",)),
+    **dict.fromkeys(("image", "images", "picture", "photo", "png"), (".png",)),
+    **dict.fromkeys(("audio", "sound", "wav", "recording"), (".wav",)),
+    **dict.fromkeys(("csv", "spreadsheet"), (".csv",)),
+    "json": (".json",),
+    **dict.fromkeys(("markdown", "md"), (".md",)),
+}
 
 
 def _words(name: str) -> set[str]:
@@ -547,7 +576,15 @@ def path_slots(
         high = min(high, low + 2)
         if low > high:
             continue
-        slots[name] = Slot(name, kind, groups, array, low, high)
+        text = (
+            " ".join(str(own.get(k, "")) for k in ("description", "title"))
+            if isinstance(own, Mapping)
+            else ""
+        )
+        said = _words(name) | {w.lower() for w in _SPLIT.findall(text)}
+        accepted_files = {v for group in groups for v in group}
+        first = tuple(f for f in paths.preferred(said) if f in accepted_files)
+        slots[name] = Slot(name, kind, groups, array, low, high, first)
     return slots
 
 

@@ -444,7 +444,7 @@ class ContractItem(_McpItem):
         passed = False
         try:
             user = self._user_strategies()
-            sandbox = _laid_sandbox(self.config, self.tool.name)
+            sandbox = _laid_sandbox(self.config, self.tool)
             try:
                 strategy = input_strategy(self.tool.input_schema, user, sandbox=sandbox)
             except UserStrategyError as exc:
@@ -582,7 +582,7 @@ class RejectsInvalidItem(_McpItem):
         from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy, simplest
 
         try:
-            user, sandbox = self._user_strategies(), _laid_sandbox(self.config, self.tool.name)
+            user, sandbox = self._user_strategies(), _laid_sandbox(self.config, self.tool)
             strategy = input_strategy(self.tool.input_schema, user, sandbox=sandbox)
             examples = self._examples(own.examples)
             if examples:
@@ -774,7 +774,7 @@ class _Attributed:
         return str(self.change)
 
 
-def _laid_sandbox(config: pytest.Config, tool: str | None = None) -> SandboxPaths | None:
+def _laid_sandbox(config: pytest.Config, tool: ToolSpec | None = None) -> SandboxPaths | None:
     """Lay the roots sandbox anew before a tool's calls (so that no tool's writes become
     another tool's inputs) and return its values (for ``tool``: see ``for_tool``); None
     under --mcp-roots=none."""
@@ -787,7 +787,9 @@ def _laid_sandbox(config: pytest.Config, tool: str | None = None) -> SandboxPath
         sandbox.lay()
     except SandboxError as exc:
         pytest.fail(str(exc), pytrace=False)
-    return sandbox.paths if tool is None else sandbox.paths.for_tool(tool)
+    if tool is None:
+        return sandbox.paths
+    return sandbox.paths.for_tool(tool.name, tool.raw.get("description"))
 
 
 def _hypothesis_seed(config: pytest.Config) -> Any:

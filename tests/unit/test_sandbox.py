@@ -341,3 +341,21 @@ def test_a_bare_path_takes_the_sort_of_path_the_tools_name_names() -> None:
     assert simplest(input_strategy(schema, sandbox=PATHS.for_tool("list_directory"))) == {
         "path": "/sbx"
     }
+
+
+def test_a_tool_that_names_a_kind_of_file_gets_files_of_that_kind_first(laid: Sandbox) -> None:
+    """office-word-mcp-server's get_document_text takes a bare `filename`; only its own
+    description says "Word document": its draws and its base input go to the .docx."""
+    from hypothesis import find
+
+    schema = {"type": "object", "properties": {"filename": {"type": "string"}}}
+    paths = laid.paths.for_tool("get_document_text", "Extract all text from a Word document.")
+    (slot,) = path_slots(schema, schema, paths).values()
+    assert [Path(f).name for f in slot.preferred] == ["report.docx"]
+    assert Path(slot.corners(paths)[0][1]).name == "report.docx"
+    docx = find(slot.strategy(), lambda v: v.endswith(".docx"))
+    assert Path(docx).name == "report.docx"
+    # A tool that names no kind keeps the plain order: the simplest file first.
+    plain = laid.paths.for_tool("file_info", "Size of a file.")
+    (other,) = path_slots(schema, schema, plain).values()
+    assert other.preferred == () and Path(other.corners(plain)[0][1]).name == "notes.txt"

@@ -62,6 +62,9 @@ class ContractFailure(Exception):
 
     # The call the failure was found on, when it was one call (checks/reproduce replays it).
     outcome: CallOutcome | None = None
+    # The first call that failed this way, before shrinking: near a boundary (a time or a
+    # memory limit) the smallest input may not fail again where the first one does.
+    first_outcome: CallOutcome | None = None
 
     def __init__(self, report: FailureReport) -> None:
         super().__init__(report.problem)
@@ -348,6 +351,8 @@ def run_contract(
     explicit = [*(examples or []), *corners]
     first_failure_call = 0
 
+    first_found: list[CallOutcome] = []  # the first failing call, before shrinking
+
     def call_tool(arguments: dict[str, Any]) -> None:
         nonlocal broke_server, smallest, shrinking_since, first_failure_call
         limit = None
@@ -405,6 +410,7 @@ def run_contract(
         if first:
             shrinking_since = time.monotonic()
             first_failure_call = stats.calls
+            first_found.append(outcome)
         smallest = violation
         if outcome.failure is not None:
             broke_server = violation
@@ -447,6 +453,8 @@ def run_contract(
         found = _run_failure(server, tool, exc)
         if found is None:
             raise
+        if first_found and found.outcome is not first_found[0]:
+            found.first_outcome = first_found[0]
         return ContractRun(stats, found)
     if always_fails(tool, stats) and ErrorClass.ALWAYS_ERROR not in warn_only:
         assert stats.last_outcome is not None

@@ -29,7 +29,7 @@ from pytest_mcp_contracts.checks.sequences import (
     step_lines,
     step_of,
 )
-from pytest_mcp_contracts.reporting.failure import FailureReport, call_command
+from pytest_mcp_contracts.reporting.failure import FailureReport, call_command, short_json
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.contract import ContractFailure
@@ -159,6 +159,44 @@ def reproduce(
     steps, finding = replayer.replay(plan[-1:])
     if finding is not None and finding.problem == same_problem_key(message):
         return Reproduction(steps, 0, ["(it fails alone on a freshly started server too)"])
+    return _after_earlier(
+        replayer, plan, failing, earlier, position, message, fresh, marked, started
+    )
+
+
+def alone(
+    server: ManagedServer,
+    tool: ToolSpec,
+    failing: CallOutcome,
+    problem_of: ProblemOf,
+    fresh: Callable[[], None],
+    message: str,
+) -> list[Step] | None:
+    """``failing``'s call alone on a fresh server: its step when it fails as ``message``
+    says (measurements aside), else None."""
+    planned = Planned(0, tool.name, failing.arguments)
+    replayer = _Replayer(server, {tool.name: tool}, 0, problem_of, frozenset())
+    replayer.history = [(planned, None)]
+    fresh()
+    steps, finding = replayer.replay([planned])
+    if finding is not None and finding.problem == same_problem_key(message):
+        return steps
+    return None
+
+
+def _after_earlier(
+    replayer: _Replayer,
+    plan: list[Planned],
+    failing: CallOutcome,
+    earlier: list[PastCall],
+    position: int | None,
+    message: str,
+    fresh: Callable[[], None],
+    marked: set[int],
+    started: float,
+) -> Reproduction:
+    """The failing call (last of ``plan``) after the earlier calls of its server process,
+    shrunk to those it needs; or the plain word that nothing reproduced it."""
     if not earlier:
         why = (
             "and no earlier call was made on its server process"
@@ -254,6 +292,32 @@ def replay_failure(
                 invalid=invalid,
                 fresh_possible=fresh_possible,
             )
+        first = error.first_outcome
+        if (
+            reproduction is not None
+            and reproduction.replayed
+            and reproduction.steps is None
+            and first is not None
+        ):
+            # Shrinking may have walked up to a limit (a time or a memory cap) that the
+            # smallest input only just crossed: the first input that failed may fail again.
+            with server.uncounted():
+                steps = alone(server, tool, first, problem_of, fresh, report.problem)
+            if steps is not None:
+                shrunk = short_json(report.arguments)
+                report.arguments = first.arguments
+                report.request_json = first.request_json()
+                report.input_label = "input (the first that failed; the smallest did not again):"
+                reproduction = Reproduction(
+                    steps,
+                    0,
+                    [
+                        f"(the smallest input found, {shrunk}, did not fail again on a freshly "
+                        "started server; this one, the first that failed, does: the failure "
+                        "lies near a limit, a time or a memory cap, that the smaller one only "
+                        "just crossed)"
+                    ],
+                )
     except ContractFailure as reset_failed:  # --mcp-reset-command failed: it says why
         why_not = reset_failed.report.problem
     except ServerError as exc:

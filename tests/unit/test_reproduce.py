@@ -228,3 +228,70 @@ def test_sequences_stop_when_their_time_is_spent() -> None:
     )
     assert sequencer.stats.sequences == 0
     assert "--mcp-sequences-time" in sequencer.stats.stopped
+
+
+@dataclass
+class FakeNearALimit:
+    """`sleepy(n)` does not answer in time once n reaches ``limit``; a restarted server is a
+    little faster (the limit moves up), as a machine's load moves a time limit."""
+
+    limit: int = 100
+    protocol_version: str = "2026-07-28"
+    command: ServerCommand = field(default_factory=lambda: ServerCommand(("sleepy",)))
+    surface: _Surface = field(default_factory=lambda: _Surface([SLEEPY]))
+    recent_calls: deque[PastCall] = field(default_factory=deque)
+
+    def fresh(self) -> None:
+        self.limit = 150
+        self.recent_calls.clear()
+
+    def uncounted(self) -> Any:
+        import contextlib
+
+        return contextlib.nullcontext()
+
+    def call(self, tool: str, arguments: dict[str, Any], *, invalid: bool = False) -> CallOutcome:
+        from pytest_mcp_contracts.transport.jsonrpc import CallTimeout
+
+        outcome = CallOutcome(arguments, {"method": "tools/call", "params": {"name": tool}})
+        if arguments["n"] >= self.limit:
+            outcome.failure = CallTimeout("no answer to tools/call within 2 s")
+        else:
+            outcome.result = {"content": [{"type": "text", "text": "slept"}]}
+        self.recent_calls.append(PastCall(tool, arguments, invalid, outcome.failure is None))
+        return outcome
+
+
+SLEEPY = ToolSpec(
+    "sleepy",
+    "sleepy",
+    {"name": "sleepy", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+)
+
+
+def test_a_shrunk_input_at_a_limit_falls_back_to_the_first_that_failed() -> None:
+    """Shrinking walks a timeout down to the input that only just crossed the limit; on a
+    fresh server it may not fail again, where the first failing input does: that one is
+    reported, and says why, so that the reproduction reproduces."""
+    from pytest_mcp_contracts.checks.contract import ContractFailure
+    from pytest_mcp_contracts.checks.reproduce import replay_failure
+    from pytest_mcp_contracts.reporting.failure import FailureReport
+
+    server = FakeNearALimit()
+    first = server.call("sleepy", {"n": 2147483647})
+    smallest = server.call("sleepy", {"n": 100})
+    problem = "the call did not return: no answer to tools/call within 2 s"
+    error = ContractFailure(
+        FailureReport("s", server.command, "sleepy", "contract", problem, arguments={"n": 100})
+    )
+    error.outcome, error.first_outcome = smallest, first
+    shown = replay_failure(  # type: ignore[arg-type]
+        server, SLEEPY, error, server.fresh, warn_only=frozenset(), fresh_possible=True
+    )
+    report = shown.report
+    assert report.arguments == {"n": 2147483647}
+    assert report.input_label == "input (the first that failed; the smallest did not again):"
+    assert report.notes[-1].startswith(
+        '(the smallest input found, {"n": 100}, did not fail again on a freshly started server'
+    )
+    assert "sleepy '{\"n\": 2147483647}'" in report.replay_command

@@ -98,8 +98,21 @@ def _wav() -> bytes:
     return buffer.getvalue()
 
 
+def _docx_table() -> str:
+    """A 2x2 table with a header row, for the tools that format or fill a document's tables."""
+
+    def cell(text: str) -> str:
+        return f"<w:tc><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:tc>"
+
+    rows = "".join(
+        f"<w:tr>{cell(a)}{cell(b)}</w:tr>" for a, b in (("name", "price"), ("pear", "0.75"))
+    )
+    grid = '<w:tblGrid><w:gridCol w:w="2400"/><w:gridCol w:w="2400"/></w:tblGrid>'
+    return f"<w:tbl><w:tblPr/>{grid}{rows}</w:tbl>"
+
+
 def _docx() -> bytes:
-    """A valid Word document (a heading and a paragraph): the three parts a reader needs,
+    """A valid Word document (a heading, a paragraph, a table): the three parts a reader needs,
     zipped with fixed dates so the bytes are the same in every run."""
     parts = {
         "[Content_Types].xml": (
@@ -119,7 +132,7 @@ def _docx() -> bytes:
             '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/'
             'main"><w:body><w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Sample'
             "</w:t></w:r></w:p><w:p><w:r><w:t>A paragraph of the sandbox's Word document."
-            "</w:t></w:r></w:p></w:body></w:document>"
+            "</w:t></w:r></w:p>" + _docx_table() + "</w:body></w:document>"
         ),
     }
     buffer = io.BytesIO()

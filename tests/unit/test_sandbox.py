@@ -80,6 +80,7 @@ def test_the_sample_files_are_real_files_of_their_kinds(laid: Sandbox) -> None:
         assert docx.testzip() is None
         assert {"[Content_Types].xml", "_rels/.rels", "word/document.xml"} <= set(docx.namelist())
         assert b"<w:t>Sample</w:t>" in docx.read("word/document.xml")
+        assert b"<w:tbl>" in docx.read("word/document.xml")  # a table for the table tools
     pdf = (root / "paper.pdf").read_bytes()
     assert pdf.startswith(b"%PDF-1.4\n") and pdf.endswith(b"%%EOF\n")
     start = int(pdf.rsplit(b"startxref\n", 1)[1].split(b"\n", 1)[0])

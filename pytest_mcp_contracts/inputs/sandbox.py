@@ -213,6 +213,10 @@ class SandboxPaths:
     # The words of the tool's name and description: they may name the kind of file it
     # reads ("Extract all text from a Word document"; see _EXTENSIONS).
     tool_words: frozenset[str] = frozenset()
+    # Folders named on the server's own command line (mcp-server-git's --repository, the
+    # folders server-filesystem is given): a server that works on a folder of its own
+    # refuses every other path.
+    named: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, root: Path, files: list[str], folders: list[str]) -> SandboxPaths:
@@ -226,7 +230,9 @@ class SandboxPaths:
             missing=(str(root / "missing.txt"), str(root / "no-such-folder" / "file.txt")),
         )
 
-    def for_tool(self, name: str, description: object = None) -> SandboxPaths:
+    def for_tool(
+        self, name: str, description: object = None, named: tuple[str, ...] = ()
+    ) -> SandboxPaths:
         """These values for one tool: a property that only says "path" takes the sort of
         path the tool's name names (``list_directory``, ``read_file``), and the files of the
         kind its name or description names come first (``get_document_text``: the .docx)."""
@@ -234,7 +240,7 @@ class SandboxPaths:
         kind = "folder" if words & _FOLDER_WORDS else "file" if words & _FILE_WORDS else None
         text = description if isinstance(description, str) else ""
         said = words | {w.lower() for w in _SPLIT.findall(text[:500])}
-        return dataclasses.replace(self, tool_kind=kind, tool_words=frozenset(said))
+        return dataclasses.replace(self, tool_kind=kind, tool_words=frozenset(said), named=named)
 
     def preferred(self, words: set[str] | frozenset[str]) -> tuple[str, ...]:
         """The files whose kind ``words`` name (with the tool's own words), in offer order."""
@@ -247,6 +253,22 @@ class SandboxPaths:
             (self.root, *self.files, *self.folders, *self.relative, *self.uris, *self.missing)
         )
 
+    @staticmethod
+    def named_in(argv: tuple[str, ...]) -> tuple[str, ...]:
+        """The existing folders a server's command line names after its executable (also
+        as ``--flag=FOLDER``), absolute, in order."""
+        found: list[str] = []
+        for word in argv[1:]:
+            if word.startswith("-"):
+                if "=" not in word:
+                    continue  # a flag; its value, if any, is the next word
+                word = word.split("=", 1)[1]
+            candidate = Path(word)
+            with contextlib.suppress(OSError):
+                if candidate.is_dir() and str(candidate.resolve()) not in found:
+                    found.append(str(candidate.resolve()))
+        return tuple(found)
+
     def groups(self, kind: str) -> tuple[tuple[str, ...], ...]:
         """The values by sort (files, folders with the root first, relative paths, URIs,
         missing paths), the sorts a ``kind`` of slot most likely wants first: a draw picks a
@@ -254,6 +276,7 @@ class SandboxPaths:
         by_sort = {
             "files": self.files,
             "folders": (self.root, *self.folders),
+            "named": self.named,
             "relative": self.relative,
             "uris": self.uris,
             "missing": self.missing,
@@ -280,6 +303,7 @@ class SandboxPaths:
                 ("folder (the root)", self.root),
                 *((f"folder {Path(d).name}", d) for d in self.folders[:1]),
             ],
+            "named": [(f"the server's own folder {d}", d) for d in self.named[:2]],
             "relative": [("relative path", self.relative[0])] if self.relative else [],
             "uris": uris,
             "missing": [("missing path", self.missing[0])],
@@ -290,10 +314,10 @@ class SandboxPaths:
 def _sorts(kind: str) -> tuple[str, ...]:
     """The sorts of sandbox value, those a ``kind`` of slot most likely wants first."""
     if kind == "uri":
-        return ("uris", "files", "folders", "relative", "missing")
+        return ("uris", "files", "folders", "named", "relative", "missing")
     if kind == "folder":
-        return ("folders", "files", "relative", "uris", "missing")
-    return ("files", "folders", "relative", "uris", "missing")
+        return ("folders", "named", "files", "relative", "uris", "missing")
+    return ("files", "folders", "named", "relative", "uris", "missing")
 
 
 def _one_per_suffix(files: tuple[str, ...]) -> list[str]:

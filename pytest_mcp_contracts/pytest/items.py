@@ -444,7 +444,7 @@ class ContractItem(_McpItem):
         passed = False
         try:
             user = self._user_strategies()
-            sandbox = _laid_sandbox(self.config, self.tool)
+            sandbox = _laid_sandbox(self.config, self.tool, self.server)
             try:
                 strategy = input_strategy(self.tool.input_schema, user, sandbox=sandbox)
             except UserStrategyError as exc:
@@ -582,7 +582,10 @@ class RejectsInvalidItem(_McpItem):
         from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy, simplest
 
         try:
-            user, sandbox = self._user_strategies(), _laid_sandbox(self.config, self.tool)
+            user, sandbox = (
+                self._user_strategies(),
+                _laid_sandbox(self.config, self.tool, self.server),
+            )
             strategy = input_strategy(self.tool.input_schema, user, sandbox=sandbox)
             examples = self._examples(own.examples)
             if examples:
@@ -774,7 +777,9 @@ class _Attributed:
         return str(self.change)
 
 
-def _laid_sandbox(config: pytest.Config, tool: ToolSpec | None = None) -> SandboxPaths | None:
+def _laid_sandbox(
+    config: pytest.Config, tool: ToolSpec | None = None, server: ManagedServer | None = None
+) -> SandboxPaths | None:
     """Lay the roots sandbox anew before a tool's calls (so that no tool's writes become
     another tool's inputs) and return its values (for ``tool``: see ``for_tool``); None
     under --mcp-roots=none."""
@@ -789,7 +794,9 @@ def _laid_sandbox(config: pytest.Config, tool: ToolSpec | None = None) -> Sandbo
         pytest.fail(str(exc), pytrace=False)
     if tool is None:
         return sandbox.paths
-    return sandbox.paths.for_tool(tool.name, tool.raw.get("description"))
+    argv = getattr(server.command, "argv", ()) if server is not None else ()
+    named = sandbox.paths.named_in(tuple(argv))
+    return sandbox.paths.for_tool(tool.name, tool.raw.get("description"), named)
 
 
 def _hypothesis_seed(config: pytest.Config) -> Any:

@@ -360,3 +360,22 @@ def test_a_tool_that_names_a_kind_of_file_gets_files_of_that_kind_first(laid: Sa
     plain = laid.paths.for_tool("file_info", "Size of a file.")
     (other,) = path_slots(schema, schema, plain).values()
     assert other.preferred == () and Path(other.corners(plain)[0][1]).name == "notes.txt"
+
+
+def test_the_folders_a_server_is_given_on_its_command_line_are_values_too(
+    laid: Sandbox, tmp_path: Path
+) -> None:
+    """mcp-server-git works on the repository its command line names and refuses any other
+    path: that folder is drawn for its path inputs, and visited by the coverage phase."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    script = tmp_path / "server.py"
+    script.write_text("")
+    argv = ("mcp-server-git", "-v", f"--repository={repo}", str(script), str(tmp_path / "no"))
+    named = SandboxPaths.named_in(argv)
+    assert named == (str(repo.resolve()),)  # folders only: not the script, not a missing one
+    schema = {"type": "object", "properties": {"repo_path": {"type": "string"}}}
+    paths = laid.paths.for_tool("git_status", "Shows the working tree status", named)
+    (slot,) = path_slots(schema, schema, paths).values()
+    assert str(repo.resolve()) in slot.values
+    assert (f"the server's own folder {repo.resolve()}", str(repo.resolve())) in slot.corners(paths)

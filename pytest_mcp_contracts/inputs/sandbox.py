@@ -541,6 +541,11 @@ _EXTENSIONS: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
+# Words of a property that ask for the folder a server works on: the folders its command
+# line names come first (mcp-server-git's repo_path).
+_OWN_FOLDER_WORDS: Final = frozenset({"repo", "repository", "project", "workspace", "workdir"})
+
+
 def _words(name: str) -> set[str]:
     return {w.lower() for w in _SPLIT.findall(name)} | {name.lower()}
 
@@ -620,7 +625,8 @@ def path_slots(
         )
         said = _words(name) | {w.lower() for w in _SPLIT.findall(text)}
         accepted_files = {v for group in groups for v in group}
-        first = tuple(f for f in paths.preferred(said) if f in accepted_files)
+        wanted = paths.named if said & _OWN_FOLDER_WORDS else paths.preferred(said)
+        first = tuple(f for f in wanted if f in accepted_files)
         slots[name] = Slot(name, kind, groups, array, low, high, first)
     return slots
 

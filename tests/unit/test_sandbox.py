@@ -378,4 +378,5 @@ def test_the_folders_a_server_is_given_on_its_command_line_are_values_too(
     paths = laid.paths.for_tool("git_status", "Shows the working tree status", named)
     (slot,) = path_slots(schema, schema, paths).values()
     assert str(repo.resolve()) in slot.values
+    assert slot.preferred == (str(repo.resolve()),)  # a repo_path wants the server's folder
     assert (f"the server's own folder {repo.resolve()}", str(repo.resolve())) in slot.corners(paths)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -24,6 +25,9 @@ from pytest_mcp_contracts.transport.client import Client, ClientSettings
 from pytest_mcp_contracts.transport.discover import ServerSurface, safe_name
 from pytest_mcp_contracts.transport.jsonrpc import ServerError
 from pytest_mcp_contracts.transport.managed import ManagedServer
+
+if TYPE_CHECKING:
+    from pytest_mcp_contracts.inputs.sandbox import Sandbox
 
 
 def _start(server: ManagedServer) -> ServerSurface | ServerError:
@@ -83,7 +87,7 @@ def collect_servers(
             max_call_time=settings.max_call_time,
             max_memory=settings.max_server_memory,
             client=Client(answers),
-            sandbox_values=sandbox.paths.all if sandbox is not None else frozenset(),
+            uses_sandbox=_sandbox_test(sandbox),
         )
         for command in settings.servers
     ]
@@ -159,3 +163,13 @@ def finish_recording(
         for server, tools in recorder.take_over(handed).items():
             listed[server] = listed.get(server, set()) | tools
     recorder.flush(listed)
+
+
+def _sandbox_test(sandbox: Sandbox | None) -> Callable[[dict[str, Any]], bool] | None:
+    """Whether a call's arguments use the sandbox, for the server's sandbox_calls count."""
+    if sandbox is None:
+        return None
+    from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
+
+    values = sandbox.paths.all
+    return lambda arguments: uses_sandbox(arguments, values)

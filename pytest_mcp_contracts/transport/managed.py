@@ -13,7 +13,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
 from pytest_mcp_contracts.transport.client import (
     URL_ELICITATION_REQUIRED,
     URL_REQUIRED_KEY,
@@ -214,8 +213,9 @@ class ManagedServer:
     )
     tool_error_results: Counter[str] = field(default_factory=Counter)
     real_results: Counter[str] = field(default_factory=Counter)  # valid calls: success results
-    # The roots sandbox's path values (inputs/sandbox), and by tool the valid calls that used one.
-    sandbox_values: frozenset[str] = frozenset()
+    # Whether a call's arguments hold a path of the roots sandbox (handed in by the pytest
+    # layer: inputs/sandbox.uses_sandbox), and by tool the valid calls that did.
+    uses_sandbox: Callable[[dict[str, Any]], bool] | None = None
     sandbox_calls: Counter[str] = field(default_factory=Counter)
     invalid_calls: Counter[str] = field(default_factory=Counter)  # by tool, rejects_invalid
     # isError results of valid calls by class (error_results.ErrorClass), by tool
@@ -406,8 +406,8 @@ class ManagedServer:
         self.real_results[tool_name] += int(
             outcome.result is not None and not outcome.is_error_result
         )
-        if self.sandbox_values:
-            self.sandbox_calls[tool_name] += uses_sandbox(arguments, self.sandbox_values)
+        if self.uses_sandbox is not None:
+            self.sandbox_calls[tool_name] += self.uses_sandbox(arguments)
         return outcome
 
     def count_disguised(self, tool_name: str, kind: str) -> None:

@@ -31,8 +31,8 @@ from pytest_mcp_contracts.pytest.settings import (
     DEFAULT_SNAPSHOT_DIR,
     DEFAULT_STARTUP_TIMEOUT,
 )
-from pytest_mcp_contracts.reporting.failure import stderr_block
 from pytest_mcp_contracts.schema.summarize import FieldPathError, summarize
+from pytest_mcp_contracts.text import stderr_block
 from pytest_mcp_contracts.transport.client import CallRecord, Client, ClientSettings
 from pytest_mcp_contracts.transport.discover import ServerSurface, discover, safe_name
 from pytest_mcp_contracts.transport.http import HeaderError, ServerUrl

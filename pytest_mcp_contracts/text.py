@@ -1,9 +1,28 @@
-"""Short text for messages: the one place that decides how long values are cut."""
+"""Short text for messages: the one place that decides how long values are cut and how a
+server's names, inputs and stderr are quoted. Imports nothing from the package, so every layer
+may use it."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+import textwrap
+from typing import Any, Final
+
+STDERR_LINES_SHOWN: Final = 20
+# A call's own stderr is shown whole up to this many lines: a Python traceback through
+# an async SDK is often 40-60 lines, and its last lines are the exception itself.
+CALL_STDERR_LINES_SHOWN: Final = 80
+INPUT_CHARS_SHOWN: Final = 2000
+NAME_CHARS_SHOWN: Final = 80
+
+
+def shown(name: str, limit: int = NAME_CHARS_SHOWN) -> str:
+    """A name a server chose, safe to print: control characters escaped (a tool name must not
+    clear a CI log or ring its bell), and a very long one cut, saying how long it was."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
+    if len(text) > limit:
+        return f"{text[: limit - 1]}… ({len(name)} characters)"
+    return text
 
 
 def shorten(text: str, limit: int = 240) -> str:
@@ -46,3 +65,42 @@ def _abridge(value: Any, limit: int) -> Any:
     if isinstance(value, dict):
         return {key: _abridge(item, limit) for key, item in value.items()}
     return value
+
+
+def indent(text: str, prefix: str = "    ") -> str:
+    return textwrap.indent(text, prefix, lambda _line: True)
+
+
+def last_lines(text: str, count: int = STDERR_LINES_SHOWN) -> str:
+    lines = text.rstrip("\n").splitlines()
+    cut = f"({len(lines) - count} lines before these not shown)\n" if len(lines) > count else ""
+    return cut + "\n".join(lines[-count:])
+
+
+def call_stderr_block(during: str, before: str, *, source: str = "stderr") -> str:
+    """What the server wrote while one call ran, and a little of what came before it, labelled
+    so that nobody reads another call's traceback as this one's."""
+    if during.strip():
+        parts = [
+            f"server {source} while this call ran:",
+            indent(last_lines(during, CALL_STDERR_LINES_SHOWN)),
+        ]
+    else:
+        parts = [f"server {source} while this call ran: (nothing)"]
+    if before.strip():
+        parts += [f"server {source} before this call (context, not from it):", indent(before)]
+    return "\n".join(parts)
+
+
+def stderr_block(tail: str) -> str:
+    lines = last_lines(tail)
+    if not lines:
+        return "server stderr: (empty)"
+    return "server stderr (last lines):\n" + indent(lines)
+
+
+def short_json(value: Any, limit: int = INPUT_CHARS_SHOWN) -> str:
+    text = json.dumps(abridge(value), ensure_ascii=False, sort_keys=True, default=repr)
+    if len(text) > limit:
+        return text[:limit] + f"… ({len(text)} characters in all)"
+    return text

@@ -27,7 +27,8 @@ from pytest_mcp_contracts.checks.result import check_result
 from pytest_mcp_contracts.checks.sequences import earlier_state_lines
 from pytest_mcp_contracts.contracts.infer import Drift
 from pytest_mcp_contracts.contracts.observe import ToolObservations
-from pytest_mcp_contracts.reporting.failure import FailureReport, short_json, shown
+from pytest_mcp_contracts.reporting.failure import FailureReport
+from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.transport.jsonrpc import (

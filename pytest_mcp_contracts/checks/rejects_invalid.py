@@ -162,7 +162,7 @@ def _broken(
 
 def accepted_lines(accepted: list[tuple[InvalidInput, CallOutcome]], limit: int = 10) -> list[str]:
     """One line per accepted invalid input: why it is invalid, and the input."""
-    from pytest_mcp_contracts.reporting.failure import short_json
+    from pytest_mcp_contracts.text import short_json
 
     lines = [f"{case.why}: {short_json(case.arguments, limit=300)}" for case, _ in accepted[:limit]]
     if len(accepted) > limit:

@@ -29,7 +29,8 @@ from pytest_mcp_contracts.checks.sequences import (
     step_lines,
     step_of,
 )
-from pytest_mcp_contracts.reporting.failure import FailureReport, call_command, short_json
+from pytest_mcp_contracts.reporting.failure import FailureReport, call_command
+from pytest_mcp_contracts.text import short_json
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.contract import ContractFailure

@@ -37,8 +37,8 @@ from pytest_mcp_contracts.reporting.failure import (
     FailureReport,
     accept_command,
     rerun_command,
-    shown,
 )
+from pytest_mcp_contracts.text import shown
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
 from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal, task_refusal
 

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_mcp_contracts.contracts.observe import DECLARED, INFERRED, QUALITIES, UNKNOWN, VALIDATED
 from pytest_mcp_contracts.inputs.coverage import coverage_line
-from pytest_mcp_contracts.reporting.failure import accept_command, shown
+from pytest_mcp_contracts.reporting.failure import accept_command
+from pytest_mcp_contracts.text import shown
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.contracts.observe import ToolObservations

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
-from pytest_mcp_contracts.reporting.failure import indent, last_lines
+from pytest_mcp_contracts.text import indent, last_lines
 from pytest_mcp_contracts.transport.client import Client
 from pytest_mcp_contracts.transport.jsonrpc import (
     STDERR_TAIL_LINES,

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from pytest_mcp_contracts.reporting.failure import stderr_block
+from pytest_mcp_contracts.text import stderr_block
 from pytest_mcp_contracts.transport.client import Client
 from pytest_mcp_contracts.transport.jsonrpc import (
     _READ_CHUNK,

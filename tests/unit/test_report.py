@@ -6,8 +6,9 @@ from pathlib import Path
 
 from pytest_mcp_contracts.contracts.record import Recorder
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
-from pytest_mcp_contracts.reporting.failure import rerun_command, short_json, shown
+from pytest_mcp_contracts.reporting.failure import rerun_command
 from pytest_mcp_contracts.reporting.summary import workers_summary_lines
+from pytest_mcp_contracts.text import short_json, shown
 
 
 def test_control_characters_in_names_are_escaped() -> None:

@@ -22,15 +22,8 @@ from pathlib import Path
 from typing import Any, Final, TextIO
 
 from pytest_mcp_contracts.contracts.drift import HINT_DEFAULTS
-from pytest_mcp_contracts.contracts.observe import DECLARED, UNKNOWN
 from pytest_mcp_contracts.contracts.record import contract_problem
 from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore
-from pytest_mcp_contracts.pytest.settings import (
-    DEFAULT_CALL_TIMEOUT,
-    DEFAULT_MAX_RESULT_BYTES,
-    DEFAULT_SNAPSHOT_DIR,
-    DEFAULT_STARTUP_TIMEOUT,
-)
 from pytest_mcp_contracts.schema.summarize import FieldPathError, summarize
 from pytest_mcp_contracts.text import stderr_block
 from pytest_mcp_contracts.transport.client import CallRecord, Client, ClientSettings
@@ -40,6 +33,13 @@ from pytest_mcp_contracts.transport.inprocess import ServerApp
 from pytest_mcp_contracts.transport.jsonrpc import RpcConnection, RpcError, ServerError
 from pytest_mcp_contracts.transport.managed import open_server, probe_warning
 from pytest_mcp_contracts.transport.stdio import ServerCommand
+from pytest_mcp_contracts.vocabulary import (
+    DEFAULT_CALL_TIMEOUT,
+    DEFAULT_MAX_RESULT_BYTES,
+    DEFAULT_SNAPSHOT_DIR,
+    DEFAULT_STARTUP_TIMEOUT,
+    Quality,
+)
 
 USAGE_ERROR: Final = 2
 HINTS: Final = (
@@ -94,9 +94,9 @@ def output_contract(
 ) -> OutputContract:
     declared = raw.get("outputSchema")
     if isinstance(declared, dict):
-        return OutputContract("declared", DECLARED, "", declared)
+        return OutputContract("declared", Quality.DECLARED, "", declared)
     if problem:
-        return OutputContract("corrupted", UNKNOWN, "", None, problem)
+        return OutputContract("corrupted", Quality.UNKNOWN, "", None, problem)
     output = (recorded or {}).get("output")
     if isinstance(output, dict) and isinstance(output.get("schema"), dict):
         return OutputContract(
@@ -105,7 +105,7 @@ def output_contract(
             str(output.get("basis", "")),
             output["schema"],
         )
-    return OutputContract("none", UNKNOWN, "", None)
+    return OutputContract("none", Quality.UNKNOWN, "", None)
 
 
 def _recorded(store: SnapshotStore, server: str, tool: str) -> tuple[dict[str, Any] | None, str]:

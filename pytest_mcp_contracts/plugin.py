@@ -21,6 +21,7 @@ from pytest_mcp_contracts.pytest.settings import (
     resolve,
     value_read_as_test_path,
 )
+from pytest_mcp_contracts.vocabulary import NODE_PREFIX
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.transport.managed import ManagedServer
@@ -45,7 +46,7 @@ class RunRecord:
         self.partial = False  # on an xdist controller: some worker's results never arrived
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if not report.nodeid.startswith("mcp:"):
+        if not report.nodeid.startswith(NODE_PREFIX):
             return
         found = self.outcomes.setdefault(report.nodeid, {"outcome": "passed", "duration": 0.0})
         found["duration"] += report.duration
@@ -170,7 +171,7 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, A
             record = collector.config.stash[RUN_RECORD_KEY]
             for index, node in enumerate(collectors):  # one per server, in the same order
                 if isinstance(node, ServerStartFailure):
-                    record.start_errors[index] = (node.name.removeprefix("mcp:"), node.message)
+                    record.start_errors[index] = (node.name.removeprefix(NODE_PREFIX), node.message)
     return report
 
 

@@ -32,12 +32,12 @@ from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.transport.jsonrpc import (
-    MODERN_VERSION,
     CallTimeout,
     ServerDied,
     ServerError,
 )
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
+from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 
 if TYPE_CHECKING:
     from collections.abc import Callable

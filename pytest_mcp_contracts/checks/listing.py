@@ -24,7 +24,7 @@ from pytest_mcp_contracts.schema.refs import (
 )
 from pytest_mcp_contracts.text import shorten
 from pytest_mcp_contracts.transport.discover import ToolSpec
-from pytest_mcp_contracts.transport.jsonrpc import MODERN_VERSION
+from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 
 MAX_ERRORS_SHOWN: Final = 5
 

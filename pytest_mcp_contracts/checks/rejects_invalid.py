@@ -17,12 +17,12 @@ from pytest_mcp_contracts.inputs.invalid import InvalidInput
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.transport.jsonrpc import (
-    MODERN_VERSION,
     CallTimeout,
     ServerDied,
     ServerError,
 )
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
+from pytest_mcp_contracts.vocabulary import ISERROR_REFUSAL_SINCE, MODERN_VERSION
 
 INVALID_PARAMS: Final = -32602
 CHECK: Final = "rejects_invalid"
@@ -30,12 +30,6 @@ HOW_TO_REFUSE: Final = (
     "refuse arguments the inputSchema does not allow with a result with isError: true and a "
     "message saying what is wrong (or the JSON-RPC error -32602 Invalid params)"
 )
-
-
-# Since 2025-11-25 (SEP-1303) the spec puts input validation errors among tool execution
-# errors, reported as results with isError: true so that a model can read and correct them;
-# -32602 stays for protocol-level problems. Older revisions leave the choice to the server.
-ISERROR_REFUSAL_SINCE: Final = "2025-11-25"
 
 
 @dataclass

@@ -17,7 +17,7 @@ from pytest_mcp_contracts.schema.dialects import (
 )
 from pytest_mcp_contracts.text import json_text
 from pytest_mcp_contracts.transport.discover import ToolSpec
-from pytest_mcp_contracts.transport.jsonrpc import MODERN_VERSION
+from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 
 # -- dynamic checks ------------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contracts.checks.classify import OutputKind, classify
+from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.contract import ContractFailure
@@ -885,7 +886,7 @@ def _fresh_words(server: ManagedServer) -> str:
 
 def handshake_of(server: ManagedServer) -> dict[str, Any] | None:
     """The request that opens a handshake-era session (None on 2026-07-28: no handshake)."""
-    if server.protocol_version == "2026-07-28":
+    if server.protocol_version == MODERN_VERSION:
         return None
     from pytest_mcp_contracts.transport.jsonrpc import CLIENT_INFO
 

@@ -45,6 +45,7 @@ from pytest_mcp_contracts.schema.refs import (
     RefIndex,
     resolve_pointer,
 )
+from pytest_mcp_contracts.vocabulary import GRAVITY
 
 __all__ = [
     "HINT_DEFAULTS",
@@ -66,7 +67,6 @@ RECURSION_UNROLL: Final = 3
 #: make the side-by-side walk exponential.
 MAX_WORK: Final = 100_000
 
-_GRAVITY: Final[dict[str, int]] = {"breaking": 0, "review": 1, "additive": 2, "cosmetic": 3}
 _UNSOUND: Final = "(cannot be classified soundly: review it)"
 _SHOW: Final = 40
 
@@ -171,7 +171,7 @@ def diff_tool(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
     changes += _schema_changes("input", old.get("inputSchema"), new.get("inputSchema"), work)
     changes += _schema_changes("output", old.get("outputSchema"), new.get("outputSchema"), work)
     changes += _annotation_changes(old.get("annotations"), new.get("annotations"))
-    return sorted(set(changes), key=lambda c: (_GRAVITY[c.severity], c.path, c.change))
+    return sorted(set(changes), key=lambda c: (GRAVITY.index(c.severity), c.path, c.change))
 
 
 # --------------------------------------------------------------------------- tool level

@@ -21,12 +21,11 @@ from pytest_mcp_contracts.checks.agreement import mirrors
 from pytest_mcp_contracts.checks.classify import Classified, OutputKind, classify
 from pytest_mcp_contracts.contracts.infer import Drift, Shape
 from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.vocabulary import Quality
 
 JSON_KINDS: Final = frozenset({OutputKind.STRUCTURED, OutputKind.JSON_TEXT, OutputKind.JSON_ITEMS})
 VALIDATED_AT: Final = 3  # consistent observations on inputs that differ in declared arguments
 
-DECLARED, VALIDATED, INFERRED, UNKNOWN = "declared", "validated", "inferred", "unknown"
-QUALITIES: Final = (DECLARED, VALIDATED, INFERRED, UNKNOWN)
 
 # Why a contract is not validated. Fixed sentences, no counts: they are written to the
 # snapshot file, which must not change when the server did not.
@@ -59,7 +58,7 @@ class Evidence:
     def assess(self) -> tuple[str, str]:
         """(quality, the reason for it), validated only where the evidence says so."""
         if self.observations == 0:
-            return UNKNOWN, NOTHING_OBSERVED
+            return Quality.UNKNOWN, NOTHING_OBSERVED
         for failed, reason in (
             (self.broken, BROKEN),
             (self.unions, UNION),
@@ -68,8 +67,8 @@ class Evidence:
             (self.distinct_outputs < 2, NEVER_VARIED),
         ):
             if failed:
-                return INFERRED, reason
-        return VALIDATED, CONSISTENT
+                return Quality.INFERRED, reason
+        return Quality.VALIDATED, CONSISTENT
 
 
 class RecordError(ValueError):
@@ -86,7 +85,7 @@ class RecordedContract:
     """
 
     kinds: tuple[str, ...] = ()
-    quality: str = UNKNOWN
+    quality: str = Quality.UNKNOWN
     basis: str = NOTHING_OBSERVED
     shape: Shape | None = None
 
@@ -94,8 +93,8 @@ class RecordedContract:
     def from_data(cls, data: Mapping[str, Any]) -> RecordedContract:
         try:
             kinds = tuple(str(OutputKind(k).value) for k in data.get("kinds", ()))
-            quality = str(data.get("quality", INFERRED))
-            if quality not in (VALIDATED, INFERRED, UNKNOWN):
+            quality = str(data.get("quality", Quality.INFERRED))
+            if quality not in (Quality.VALIDATED, Quality.INFERRED, Quality.UNKNOWN):
                 raise ValueError(f"quality {quality!r}")
             basis = str(data.get("basis", ""))
             schema, seen = data.get("schema"), data.get("seen")
@@ -231,15 +230,15 @@ class ToolObservations:
     def assessment(self) -> tuple[str, str]:
         """(quality, reason) of the tool's output contract after this run."""
         if self.declared:
-            return DECLARED, "the server declares an outputSchema"
+            return Quality.DECLARED, "the server declares an outputSchema"
         quality, reason = self.evidence().assess()
         recorded = self.recorded if self.checking else None
         # A run with fewer inputs (CI) that contradicts nothing leaves the recorded evidence
         # standing; one that learned nothing keeps the recorded word.
-        short = quality == UNKNOWN or (quality == INFERRED and reason == FEW_INPUTS)
-        if recorded is not None and recorded.quality == VALIDATED and short:
-            return VALIDATED, recorded.basis or CONSISTENT
-        if quality == UNKNOWN and recorded is not None and recorded.shape is not None:
+        short = quality == Quality.UNKNOWN or (quality == Quality.INFERRED and reason == FEW_INPUTS)
+        if recorded is not None and recorded.quality == Quality.VALIDATED and short:
+            return Quality.VALIDATED, recorded.basis or CONSISTENT
+        if quality == Quality.UNKNOWN and recorded is not None and recorded.shape is not None:
             return recorded.quality, recorded.basis
         return quality, reason
 

@@ -41,9 +41,8 @@ from pytest_mcp_contracts.contracts.snapshot import (
     write_atomic,
 )
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
+from pytest_mcp_contracts.vocabulary import Severity, SnapshotMode
 
-RECORD, CI, UPDATE = "record", "ci", "update"
-MODES: Final = (RECORD, CI, UPDATE)
 SURFACE_KEYS: Final = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
 
 
@@ -188,7 +187,7 @@ class Recorder:
         observations = ToolObservations(
             tool=tool,
             recorded=recorded,
-            checking=self.mode != UPDATE,
+            checking=self.mode != SnapshotMode.UPDATE,
             strict=self.strict,
             has_record=isinstance(output, dict),
         )
@@ -202,7 +201,7 @@ class Recorder:
         return self._known[server]
 
     def missing_in_ci(self, has_section: bool) -> bool:
-        return self.mode == CI and not has_section
+        return self.mode == SnapshotMode.CI and not has_section
 
     # -- deciding what to write ------------------------------------------------------------
 
@@ -217,7 +216,7 @@ class Recorder:
         recorded: bool,
     ) -> None:
         """Queue a section: in record mode only a missing one, in update mode always."""
-        if self.mode == CI or (self.mode == RECORD and recorded):
+        if self.mode == SnapshotMode.CI or (self.mode == SnapshotMode.RECORD and recorded):
             return
         key = (server, tool.node_name)
         pending = self._pending.setdefault(key, _Pending(surface.name, tool.name))
@@ -240,11 +239,11 @@ class Recorder:
 
     def blocking(self, changes: list[Any]) -> list[Any]:
         """The drift that fails a run: breaking and unreviewed, or any under --mcp-strict."""
-        if self.mode == UPDATE:
+        if self.mode == SnapshotMode.UPDATE:
             return []
         if self.strict:
             return list(changes)
-        return [c for c in changes if c.severity in ("breaking", "review")]
+        return [c for c in changes if c.severity in (Severity.BREAKING, Severity.REVIEW)]
 
     # -- the folder ------------------------------------------------------------------------
 
@@ -261,11 +260,11 @@ class Recorder:
         ``listed`` holds each server's listed tools (node names). Under the folder's lock,
         each file is read again: another run may have written it since this one started.
         """
-        if not self._pending and self.mode != UPDATE:
+        if not self._pending and self.mode != SnapshotMode.UPDATE:
             return
         with self.store.locked():
             self._write_pending()
-            if self.mode == UPDATE:
+            if self.mode == SnapshotMode.UPDATE:
                 self._prune(listed)
 
     def _write_pending(self) -> None:
@@ -275,7 +274,7 @@ class Recorder:
                 on_disk = current or {}
                 data = dict(on_disk)
                 for section, value in pending.sections.items():
-                    if self.mode == RECORD and section in on_disk:
+                    if self.mode == SnapshotMode.RECORD and section in on_disk:
                         continue  # recorded by another run meanwhile: a local run never overwrites
                     if isinstance(value, _Learned):
                         value = value.resolve(on_disk.get(section))
@@ -285,7 +284,11 @@ class Recorder:
                 continue
             data.update(server=pending.server_name, tool=pending.tool_name)
             changed_meanwhile = pending.base_known and _content(current) != _content(pending.base)
-            if self.mode == UPDATE and changed_meanwhile and _content(data) != _content(current):
+            if (
+                self.mode == SnapshotMode.UPDATE
+                and changed_meanwhile
+                and _content(data) != _content(current)
+            ):
                 self.unwritten.append(
                     f"{self.path(server, tool)}: another run changed it since this run read it; "
                     "run the update again to accept what this server returns now"

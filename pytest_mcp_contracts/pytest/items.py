@@ -41,6 +41,7 @@ from pytest_mcp_contracts.reporting.failure import (
 from pytest_mcp_contracts.text import shown
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
 from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal, task_refusal
+from pytest_mcp_contracts.vocabulary import GRAVITY, NODE_PREFIX
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.inputs.sandbox import SandboxPaths
@@ -51,7 +52,6 @@ class McpContractWarning(pytest.PytestWarning):
     says so: ``-W error::pytest_mcp_contracts.McpContractWarning``."""
 
 
-NODE_PREFIX = "mcp:"
 MAX_DRIFT_LINES = 30  # one shared definition can change hundreds of paths
 
 
@@ -822,9 +822,8 @@ def _accept(config: pytest.Config) -> str:
 def _drift_details(
     changes: list[Any], blocking: list[Any], config: pytest.Config
 ) -> tuple[str, ...]:
-    order = ("breaking", "review", "additive", "cosmetic")
     lines = []
-    for severity in order:
+    for severity in GRAVITY:
         group = [c for c in changes if c.severity == severity]
         if group:
             lines.append(f"{severity}:")

@@ -15,23 +15,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
+from pytest_mcp_contracts.vocabulary import (
+    CALL_POLICIES,
+    DEFAULT_CALL_POLICY,
+    DEFAULT_CALL_TIMEOUT,
+    DEFAULT_MAX_CALL_TIME,
+    DEFAULT_MAX_EXAMPLES,
+    DEFAULT_MAX_RESTARTS,
+    DEFAULT_MAX_RESULT_BYTES,
+    DEFAULT_REJECTS_INVALID,
+    DEFAULT_SAMPLING_TEXT,
+    DEFAULT_SEQUENCES_TIME,
+    DEFAULT_SHRINK_TIME,
+    DEFAULT_SNAPSHOT_DIR,
+    DEFAULT_STARTUP_TIMEOUT,
+    ELICITATION_ANSWERS,
+    REJECTS_INVALID_MODES,
+    SnapshotMode,
+)
+
 if TYPE_CHECKING:  # the transports are imported only when a server is configured
     from pytest_mcp_contracts.transport.http import ServerUrl
     from pytest_mcp_contracts.transport.inprocess import ServerApp
     from pytest_mcp_contracts.transport.stdio import ServerCommand
-
-DEFAULT_MAX_EXAMPLES: Final = 50
-DEFAULT_CALL_TIMEOUT: Final = 10.0
-DEFAULT_STARTUP_TIMEOUT: Final = 30.0
-DEFAULT_MAX_RESULT_BYTES: Final = 64 * 1024 * 1024
-DEFAULT_MAX_RESTARTS: Final = 3
-DEFAULT_SNAPSHOT_DIR: Final = "mcp-contracts"
-DEFAULT_MAX_CALL_TIME: Final = 120.0
-DEFAULT_SHRINK_TIME: Final = 60.0
-DEFAULT_SEQUENCES_TIME: Final = 20.0
-# Spelled here as in transport/client.py, so that reading settings imports nothing more.
-DEFAULT_SAMPLING_TEXT: Final = "This is a canned reply from pytest-mcp-contracts."
-ELICITATION_ANSWERS: Final = ("vary", "accept", "decline", "cancel")
 
 T = TypeVar("T")
 
@@ -90,8 +96,10 @@ def _tool_config(name: str, table: Any) -> ToolConfig:
     if not isinstance(examples, list) or not all(isinstance(e, dict) for e in examples):
         raise SettingsError(f"{where} examples must be a list of tables (tool arguments)")
     rejects_invalid = table.get("rejects_invalid")
-    if rejects_invalid is not None and rejects_invalid not in REJECTS_INVALID:
-        raise SettingsError(f"{where} rejects_invalid must be one of {', '.join(REJECTS_INVALID)}")
+    if rejects_invalid is not None and rejects_invalid not in REJECTS_INVALID_MODES:
+        raise SettingsError(
+            f"{where} rejects_invalid must be one of {', '.join(REJECTS_INVALID_MODES)}"
+        )
     warn_only = table.get("warn_only", [])
     if not isinstance(warn_only, list) or not set(warn_only) <= set(WARNABLE_CLASSES):
         raise SettingsError(
@@ -173,10 +181,6 @@ class Option:
     choices: tuple[str, ...] = ()
 
 
-CALL_POLICIES: Final = ("readonly", "nondestructive", "all")
-DEFAULT_CALL_POLICY: Final = "nondestructive"
-REJECTS_INVALID: Final = ("warn", "fail", "off")
-DEFAULT_REJECTS_INVALID: Final = "warn"
 COVERAGE: Final = ("on", "off")
 
 OPTIONS: Final = (
@@ -282,7 +286,7 @@ OPTIONS: Final = (
         "choice",
         DEFAULT_REJECTS_INVALID,
         metavar="WHAT",
-        choices=REJECTS_INVALID,
+        choices=REJECTS_INVALID_MODES,
     ),
     Option(
         "--mcp-call-timeout",
@@ -432,7 +436,7 @@ class Settings:
     max_result_bytes: int
     max_restarts: int
     snapshot_dir: Path
-    mode: str  # "record", "ci" or "update" (see record.py)
+    mode: SnapshotMode
     export_dir: Path | None
     strict: bool
     report_path: Path | None = None
@@ -647,7 +651,11 @@ def resolve(
         max_result_bytes=values["mcp_max_result_bytes"],
         max_restarts=values["mcp_max_restarts"],
         snapshot_dir=values["mcp_snapshot_dir"],
-        mode="update" if values["mcp_snapshot_update"] else "ci" if ci else "record",
+        mode=SnapshotMode.UPDATE
+        if values["mcp_snapshot_update"]
+        else SnapshotMode.CI
+        if ci
+        else SnapshotMode.RECORD,
         export_dir=values["mcp_export_schemas"],
         strict=values["mcp_strict"],
         report_path=values["mcp_report"],

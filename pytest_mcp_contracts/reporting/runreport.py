@@ -21,18 +21,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from pytest_mcp_contracts.vocabulary import GRAVITY, NODE_PREFIX, QUALITIES, TOOL_CHECKS, Check
+
 if TYPE_CHECKING:
     from pytest_mcp_contracts.contracts.record import Recorder
     from pytest_mcp_contracts.transport.managed import ManagedServer
 
 FORMAT: Final = "pytest-mcp-contracts/run-report"
 VERSION: Final = 1
-NODE_PREFIX: Final = "mcp:"
-CHECKS: Final = ("schema", "drift", "contract", "rejects_invalid")
-SERVER_CHECK: Final = "sequences"  # a check of the whole server: mcp:<server>::sequences
 OUTCOMES: Final = ("passed", "failed", "skipped", "not_run")
-DRIFT_CLASSES: Final = ("breaking", "review", "additive", "cosmetic")
-QUALITIES: Final = ("declared", "validated", "inferred", "unknown")
 
 Facts = dict[str, Any]
 
@@ -273,7 +270,7 @@ def _output(tool: Facts) -> dict[str, Any]:
 
 
 def _drift_class(severity: str) -> str:
-    return severity if severity in DRIFT_CLASSES else "review"
+    return severity if severity in GRAVITY else "review"
 
 
 def _startup_stdout(found: Sequence[Any]) -> dict[str, Any]:
@@ -295,7 +292,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
             "error": entry.get("error", ""),
         }
     tools = []
-    drift: dict[str, list[str]] = {severity: [] for severity in DRIFT_CLASSES}
+    drift: dict[str, list[str]] = {severity: [] for severity in GRAVITY}
     qualities: dict[str, int] = dict.fromkeys(QUALITIES, 0)
     listed = set()
     for tool in entry["tools"]:
@@ -308,7 +305,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "name": tool["name"],
                 "node_name": tool["node_name"],
                 "listed": True,
-                "checks": {check: _check(mine, base + check) for check in CHECKS},
+                "checks": {check: _check(mine, base + check) for check in TOOL_CHECKS},
                 "calls": tool["calls"],
                 "error_results": tool["error_results"],
                 "real_results": tool.get("real_results", 0),
@@ -329,7 +326,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
     removed = {tool["node_name"]: tool for tool in entry.get("removed", [])}
     # A removed tool's drift item that ran elsewhere still shows in the outcomes.
     for node in mine:
-        if node == prefix + SERVER_CHECK:
+        if node == prefix + Check.SEQUENCES:
             continue
         tool_node = node[len(prefix) :].rsplit("::", 1)[0]
         if tool_node not in listed and tool_node not in removed:
@@ -363,7 +360,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
         for check in tool["checks"].values():
             counts[check["outcome"]] += 1
     # The sequences check is the server's own item (mcp:<server>::sequences), when collected.
-    sequences = _check(mine, prefix + SERVER_CHECK) if prefix + SERVER_CHECK in mine else None
+    sequences = _check(mine, prefix + Check.SEQUENCES) if prefix + Check.SEQUENCES in mine else None
     if sequences is not None:
         counts[sequences["outcome"]] += 1
     total = len(entry["tools"])
@@ -452,7 +449,7 @@ def step_summary(document: Mapping[str, Any]) -> str:
         prefix = f"{NODE_PREFIX}{server['node_name']}::"
         sequences = server.get("sequences")
         if sequences is not None and sequences["outcome"] == "failed":
-            failing.append((prefix + SERVER_CHECK, sequences.get("message", "")))
+            failing.append((prefix + Check.SEQUENCES, sequences.get("message", "")))
         for tool in server["tools"]:
             for check_name, check in tool["checks"].items():
                 if check["outcome"] == "failed":

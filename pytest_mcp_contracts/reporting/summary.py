@@ -6,10 +6,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_mcp_contracts.contracts.observe import DECLARED, INFERRED, QUALITIES, UNKNOWN, VALIDATED
 from pytest_mcp_contracts.inputs.coverage import coverage_line
 from pytest_mcp_contracts.reporting.failure import accept_command
 from pytest_mcp_contracts.text import shown
+from pytest_mcp_contracts.vocabulary import GRAVITY, QUALITIES, Quality
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.contracts.observe import ToolObservations
@@ -143,16 +143,20 @@ def _contract_lines(
         if obs is not None and obs.ran:
             qualities[tool.name] = obs.quality
         elif isinstance(tool.output_schema, dict):
-            qualities[tool.name] = DECLARED
+            qualities[tool.name] = Quality.DECLARED
         else:
-            qualities[tool.name] = UNKNOWN
+            qualities[tool.name] = Quality.UNKNOWN
     counts = {q: sum(1 for v in qualities.values() if v == q) for q in QUALITIES}
     per_tool = []
     if verbose:
         for tool in surface.tools:
             obs = observed.get(tool.node_name)
             basis = ""
-            if obs is not None and obs.ran and qualities[tool.name] in (VALIDATED, INFERRED):
+            if (
+                obs is not None
+                and obs.ran
+                and qualities[tool.name] in (Quality.VALIDATED, Quality.INFERRED)
+            ):
                 basis = f" ({obs.observations} observations this run; {obs.assessment[1]})"
             coverage = server.input_coverage.get(tool.name)
             inputs = f"; {coverage_line(coverage)}" if coverage else ""
@@ -163,8 +167,8 @@ def _contract_lines(
     total = len(surface.tools)
     lines = [
         "contracts: " + ", ".join(f"{counts[q]} {q}" for q in QUALITIES),
-        f"outputSchema coverage {_share(counts[DECLARED], total)}, contract coverage "
-        f"{_share(counts[DECLARED] + counts[VALIDATED], total)}",
+        f"outputSchema coverage {_share(counts[Quality.DECLARED], total)}, contract coverage "
+        f"{_share(counts[Quality.DECLARED] + counts[Quality.VALIDATED], total)}",
         *per_tool,
     ]
     lines += _evidence_lines(observed)
@@ -176,7 +180,9 @@ def _contract_lines(
         )
         lines += [f"  {_relative(recorder.path(server.node_name, name))}" for name in stale]
     ready = sorted(
-        shown(obs.tool.name) for obs in observed.values() if obs.ran and obs.quality == VALIDATED
+        shown(obs.tool.name)
+        for obs in observed.values()
+        if obs.ran and obs.quality == Quality.VALIDATED
     )
     if ready:
         lines.append(
@@ -232,7 +238,7 @@ def _evidence_lines(observed: dict[str, ToolObservations]) -> list[str]:
     weak = [
         (obs, obs.assessment[1])
         for obs in ran
-        if obs.quality == INFERRED and not obs.unions() and not obs.breaking
+        if obs.quality == Quality.INFERRED and not obs.unions() and not obs.breaking
     ]
     if weak:
         lines.append("inferred but not validated:")
@@ -241,9 +247,6 @@ def _evidence_lines(observed: dict[str, ToolObservations]) -> list[str]:
             for obs, reason in weak
         ]
     return lines
-
-
-DRIFT_ORDER = ("breaking", "review", "additive", "cosmetic")
 
 
 def _drift_lines(
@@ -269,7 +272,7 @@ def _drift_lines(
         )
         header = f"drift ({how}):"
     width = max(len(severity) for severity, _ in found) + 1
-    ordered = sorted(found, key=lambda item: (DRIFT_ORDER.index(item[0]), item[1]))
+    ordered = sorted(found, key=lambda item: (GRAVITY.index(item[0]), item[1]))
     return [header, *(f"  {sev + ':':<{width}} {text}" for sev, text in ordered)]
 
 

@@ -25,6 +25,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from pytest_mcp_contracts.vocabulary import DEFAULT_SAMPLING_TEXT, URL_ELICITATION_PROTOCOL
+
 # What the client declares: the same object in ``initialize`` and in a 2026-07-28 request's
 # ``_meta``. Sub-objects a version does not know are ignored by its servers (capabilities
 # are open objects in every schema). No ``sampling.tools``/``context``: declaring them
@@ -35,8 +37,6 @@ CAPABILITIES: Final[dict[str, Any]] = {
     "elicitation": {"form": {}, "url": {}},
 }
 SAMPLING_MODEL: Final = "pytest-mcp-contracts"
-DEFAULT_SAMPLING_TEXT: Final = "This is a canned reply from pytest-mcp-contracts."
-ELICITATION_POLICIES: Final = ("vary", "accept", "decline", "cancel")
 # Under "vary", the n-th elicitation of a tool is answered with the n-th of these (cycling):
 # the first call of every tool is accepted, and decline and cancel come up within four.
 _VARY: Final = ("accept", "decline", "accept", "cancel")
@@ -45,7 +45,6 @@ _VARY: Final = ("accept", "decline", "accept", "cancel")
 # and may send the request again. Only that revision has it: URL elicitation is new in it,
 # and 2026-07-28 retired the code for ``input_required`` results.
 URL_ELICITATION_REQUIRED: Final = -32042
-URL_ELICITATION_PROTOCOL: Final = "2025-11-25"
 # How a call answered with it is counted among what the server asked of the client.
 URL_REQUIRED_KEY: Final = "url elicitation required (-32042)"
 # How many lines a call keeps of what the server asked (a loop must not fill memory).

@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 from pytest_mcp_contracts.transport.client import CallClock, Client
 from pytest_mcp_contracts.transport.jsonrpc import (
-    MODERN_VERSION,
     PROTOCOL_VERSION_KEY,
     CallTimeout,
     ProtocolViolation,
@@ -47,6 +46,7 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     _decode,
     _short,
 )
+from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 
 if TYPE_CHECKING:
     import httpx2

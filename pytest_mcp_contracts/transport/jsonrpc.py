@@ -29,10 +29,7 @@ from pytest_mcp_contracts.transport.client import (
     Client,
     Refusal,
 )
-
-MODERN_VERSION: Final = "2026-07-28"
-HANDSHAKE_VERSION: Final = "2025-11-25"
-HANDSHAKE_VERSIONS: Final = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSIONS, MODERN_VERSION
 
 CLIENT_INFO: Final = {"name": "pytest-mcp-contracts", "version": "0.1.0"}
 PROTOCOL_VERSION_KEY: Final = "io.modelcontextprotocol/protocolVersion"

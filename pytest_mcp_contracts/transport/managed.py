@@ -29,7 +29,6 @@ from pytest_mcp_contracts.transport.discover import (
 from pytest_mcp_contracts.transport.http import ServerUrl, open_http
 from pytest_mcp_contracts.transport.inprocess import ServerApp, open_app
 from pytest_mcp_contracts.transport.jsonrpc import (
-    MODERN_VERSION,
     CallTimeout,
     ProbeFailed,
     ProtocolViolation,
@@ -41,6 +40,7 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     last_words,
 )
 from pytest_mcp_contracts.transport.stdio import ServerCommand, open_stdio
+from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 
 
 def call_refusal(annotations: dict[str, Any], policy: str) -> str | None:

@@ -274,15 +274,16 @@ def test_a_late_answer_after_a_timeout_is_not_garbage(connect) -> None:
 
 
 def test_protocol_versions_are_the_sdks() -> None:
-    # Kept as literals in jsonrpc.py: importing mcp_types (pydantic) would cost ~0.2 s on the
+    # Kept as literals in vocabulary.py: importing mcp_types (pydantic) would cost ~0.2 s on the
     # stdio path, which otherwise never imports the SDK. This keeps them from drifting.
     from mcp_types import PROTOCOL_VERSION_META_KEY, version
 
+    from pytest_mcp_contracts import vocabulary
     from pytest_mcp_contracts.transport import jsonrpc
 
-    assert jsonrpc.HANDSHAKE_VERSIONS == version.HANDSHAKE_PROTOCOL_VERSIONS
-    assert jsonrpc.HANDSHAKE_VERSION == version.LATEST_HANDSHAKE_VERSION
-    assert jsonrpc.MODERN_VERSION == version.LATEST_MODERN_VERSION
+    assert vocabulary.HANDSHAKE_VERSIONS == version.HANDSHAKE_PROTOCOL_VERSIONS
+    assert vocabulary.HANDSHAKE_VERSION == version.LATEST_HANDSHAKE_VERSION
+    assert vocabulary.MODERN_VERSION == version.LATEST_MODERN_VERSION
     assert jsonrpc.PROTOCOL_VERSION_KEY == PROTOCOL_VERSION_META_KEY
 
 

@@ -9,16 +9,15 @@ from typing import Any
 from pytest_mcp_contracts.contracts.observe import (
     CONSISTENT,
     FEW_INPUTS,
-    INFERRED,
     NEVER_VARIED,
     NO_ARGUMENTS,
     UNION,
-    VALIDATED,
     RecordedContract,
     ToolObservations,
 )
 from pytest_mcp_contracts.contracts.record import proposed_output_schema
 from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.vocabulary import Quality
 
 NO_ARGS = {"type": "object", "properties": {}}
 BY_ID = {"type": "object", "properties": {"id": {"type": "integer"}}, "additionalProperties": True}
@@ -41,23 +40,23 @@ def _run(
 
 def test_a_tool_without_arguments_is_never_validated() -> None:
     obs = _run(NO_ARGS, [({}, [])] * 10)  # an empty database's tables, ten times over
-    assert obs.assessment == (INFERRED, NO_ARGUMENTS)
-    assert obs.learned().quality == INFERRED and obs.learned().basis == NO_ARGUMENTS
+    assert obs.assessment == (Quality.INFERRED, NO_ARGUMENTS)
+    assert obs.learned().quality == Quality.INFERRED and obs.learned().basis == NO_ARGUMENTS
 
 
 def test_output_that_never_varied_is_not_validated() -> None:
     obs = _run(BY_ID, [({"id": n}, {"ok": True}) for n in range(10)])
-    assert obs.assessment == (INFERRED, NEVER_VARIED)
+    assert obs.assessment == (Quality.INFERRED, NEVER_VARIED)
 
 
 def test_inputs_that_differ_only_in_undeclared_arguments_are_one_input() -> None:
     calls = [({"id": 1, "extra": n}, {"id": n}) for n in range(10)]
-    assert _run(BY_ID, calls).assessment == (INFERRED, FEW_INPUTS)
+    assert _run(BY_ID, calls).assessment == (Quality.INFERRED, FEW_INPUTS)
 
 
 def test_varied_declared_inputs_and_outputs_validate() -> None:
     obs = _run(BY_ID, [({"id": n}, {"id": n}) for n in range(3)])
-    assert obs.assessment == (VALIDATED, CONSISTENT)
+    assert obs.assessment == (Quality.VALIDATED, CONSISTENT)
     schema, refused = proposed_output_schema(obs)
     assert refused is None and schema is not None
     assert schema["properties"] == {"id": {"type": "integer"}}
@@ -67,7 +66,7 @@ def test_a_type_that_varies_is_flagged_not_validated_and_not_proposed() -> None:
     calls = [({"id": n}, {"total": n if n < 5 else f"{n:,}"}) for n in range(10)]
     obs = _run(BY_ID, calls)
     assert obs.unions() == [("$.total", "integer | string")]
-    assert obs.assessment == (INFERRED, UNION)
+    assert obs.assessment == (Quality.INFERRED, UNION)
     assert any(
         w.startswith("$.total is integer | string from call to call") for w in obs.warnings()
     )
@@ -80,12 +79,12 @@ def test_a_type_that_varies_is_flagged_not_validated_and_not_proposed() -> None:
 
 def test_a_short_ci_run_that_contradicts_nothing_keeps_the_recorded_evidence() -> None:
     accepted = _run(BY_ID, [({"id": n}, {"id": n, "name": "x"}) for n in range(30)]).learned()
-    assert accepted.quality == VALIDATED
+    assert accepted.quality == Quality.VALIDATED
     recorded = RecordedContract.from_data(json.loads(json.dumps(accepted.to_data())))
     short = _run(BY_ID, [({"id": 1}, {"id": 1, "name": "y"})], recorded=recorded)
-    assert short.assessment == (VALIDATED, CONSISTENT)
+    assert short.assessment == (Quality.VALIDATED, CONSISTENT)
     # The proposal is the accepted contract, not what two calls happened to show.
     schema, _ = proposed_output_schema(short)
     assert schema is not None and schema["required"] == ["id", "name"]
     broken = _run(BY_ID, [({"id": 1}, {"id": "1", "name": "y"})], recorded=recorded)
-    assert broken.quality == INFERRED and broken.breaking
+    assert broken.quality == Quality.INFERRED and broken.breaking

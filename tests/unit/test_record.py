@@ -12,9 +12,10 @@ import threading
 import time
 from pathlib import Path
 
-from pytest_mcp_contracts.contracts.record import RECORD, UPDATE, Recorder
+from pytest_mcp_contracts.contracts.record import Recorder
 from pytest_mcp_contracts.contracts.snapshot import FORMAT_VERSION, SnapshotStore
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
+from pytest_mcp_contracts.vocabulary import SnapshotMode
 
 SCHEMA = {"type": "object", "properties": {"id": {"type": "integer"}}}
 TOOL = ToolSpec("get_item", "get_item", {"name": "get_item", "inputSchema": SCHEMA})
@@ -26,7 +27,7 @@ def _run(
     ids: range,
     extra_field: str | None = None,
     *,
-    mode: str = UPDATE,
+    mode: str = SnapshotMode.UPDATE,
     id_field: str = "id",
 ) -> Recorder:
     """One run of the tool that returned `{"id": n}` (plus an extra field) for each n."""
@@ -61,14 +62,14 @@ LISTED = {"shop": {"get_item"}}
 
 def test_an_update_replaces_the_contract_with_what_it_observed(tmp_path: Path) -> None:
     store = SnapshotStore(tmp_path / "snaps")
-    _run(store, range(1, 20), "unit_price", mode=RECORD).flush(LISTED)
+    _run(store, range(1, 20), "unit_price", mode=SnapshotMode.RECORD).flush(LISTED)
     assert _properties(store) == {"id", "unit_price"}
     # Renamed and accepted: the old name is gone, the new one is simply there.
     _run(store, range(1, 20), "unit").flush(LISTED)
     assert _properties(store) == {"id", "unit"}
     assert _output(store)["schema"]["required"] == ["id", "unit"]  # type: ignore[index]
     # Removed: a checking run now fails on it.
-    removed = _run(store, range(1, 20), mode=RECORD)
+    removed = _run(store, range(1, 20), mode=SnapshotMode.RECORD)
     observed = removed.tools[("shop", "get_item")]
     assert [str(d) for d in observed.breaking.values()] == ["$.unit: missing (was always present)"]
 
@@ -118,8 +119,8 @@ def test_two_overlapping_updates_that_agree_are_both_fine(tmp_path: Path) -> Non
 
 def test_two_overlapping_local_runs_keep_the_first_recording(tmp_path: Path) -> None:
     store = SnapshotStore(tmp_path / "snaps")
-    first = _run(store, range(1, 6), extra_field="colour", mode=RECORD)
-    second = _run(store, range(10, 13), extra_field="size", mode=RECORD)
+    first = _run(store, range(1, 6), extra_field="colour", mode=SnapshotMode.RECORD)
+    second = _run(store, range(10, 13), extra_field="size", mode=SnapshotMode.RECORD)
     first.flush(LISTED)
     second.flush(LISTED)
     assert _properties(store) == {"id", "colour"}  # a local run never overwrites a contract
@@ -149,11 +150,11 @@ def test_version_1_files_are_read_and_rewritten_only_by_an_update(tmp_path: Path
     }
     text = json.dumps(v1, sort_keys=True, indent=2) + "\n"
     path.write_text(text, encoding="utf-8")
-    checked = _run(store, range(1, 20), mode=RECORD)
+    checked = _run(store, range(1, 20), mode=SnapshotMode.RECORD)
     assert checked.tools[("shop", "get_item")].breaking == {}
     checked.flush(LISTED)
     assert path.read_text(encoding="utf-8") == text
-    missing = _run(store, range(1, 20), id_field="key", mode=RECORD)
+    missing = _run(store, range(1, 20), id_field="key", mode=SnapshotMode.RECORD)
     assert "$.id: missing (was always present)" in missing.tools[("shop", "get_item")].breaking
     _run(store, range(1, 20)).flush(LISTED)
     data = json.loads(path.read_text(encoding="utf-8"))

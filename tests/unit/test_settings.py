@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.pytest.settings import DEFAULT_MAX_EXAMPLES, SettingsError, resolve
+from pytest_mcp_contracts.pytest.settings import SettingsError, resolve
+from pytest_mcp_contracts.vocabulary import DEFAULT_MAX_EXAMPLES
 
 ROOT = Path("/repo")
 

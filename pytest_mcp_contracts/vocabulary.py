@@ -1,0 +1,119 @@
+"""The names every layer shares: checks, drift severities, contract qualities, snapshot modes,
+call policies, the node prefix, the protocol versions and the defaults of the settings.
+
+It imports nothing from the package (the import-linter contract puts it at the bottom), so
+the CLI, the transports and the reporters read one spelling of each without importing the
+layer that happens to use it most. Every enum is a ``StrEnum`` whose values are the strings
+printed, compared and written to JSON: a member *is* its string (``Check.DRIFT == "drift"``).
+Before one crosses to an xdist controller it becomes a plain ``str``
+(``reporting/runreport.for_the_wire``): execnet carries builtins only.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Final
+
+
+class Check(StrEnum):
+    """The checks, each the name of a pytest item: ``mcp:<server>::<tool>::<check>``."""
+
+    SCHEMA = "schema"
+    DRIFT = "drift"
+    CONTRACT = "contract"
+    REJECTS_INVALID = "rejects_invalid"
+    SEQUENCES = "sequences"  # of the whole server: mcp:<server>::sequences
+
+
+TOOL_CHECKS: Final = (Check.SCHEMA, Check.DRIFT, Check.CONTRACT, Check.REJECTS_INVALID)
+
+
+class Severity(StrEnum):
+    """How grave a drift change is. Declared in order of gravity, gravest first: iterating
+    the class, ``sorted(key=GRAVITY.index)`` and every report use that one order."""
+
+    BREAKING = "breaking"
+    REVIEW = "review"
+    ADDITIVE = "additive"
+    COSMETIC = "cosmetic"
+
+
+GRAVITY: Final = tuple(Severity)
+
+
+class Quality(StrEnum):
+    """Where a tool's output contract comes from and how far it is trusted, best first."""
+
+    DECLARED = "declared"  # the server declares an outputSchema
+    VALIDATED = "validated"  # inferred, consistent over inputs that differ
+    INFERRED = "inferred"  # inferred, not yet trustworthy
+    UNKNOWN = "unknown"  # nothing to learn from yet
+
+
+QUALITIES: Final = tuple(Quality)
+
+
+class SnapshotMode(StrEnum):
+    """What a run may write to the snapshot folder (contracts/record.py says how)."""
+
+    RECORD = "record"  # write what is new, never change what is there
+    CI = "ci"  # write nothing (CI is set)
+    UPDATE = "update"  # --mcp-snapshot-update: accept every change
+
+
+class CallPolicy(StrEnum):
+    """Which tools may be called, by their annotations."""
+
+    READONLY = "readonly"
+    NONDESTRUCTIVE = "nondestructive"
+    ALL = "all"
+
+
+class RejectsInvalidMode(StrEnum):
+    """What a tool that accepts invalid input does to its rejects_invalid item."""
+
+    WARN = "warn"
+    FAIL = "fail"
+    OFF = "off"
+
+
+class ElicitationAnswer(StrEnum):
+    """How the client answers a server's elicitation requests."""
+
+    VARY = "vary"  # accept, decline, accept, cancel, ... per tool
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    CANCEL = "cancel"
+
+
+# Plain strings, for option choices and messages: argparse prints a choice with ``repr``.
+CALL_POLICIES: Final = tuple(str(policy) for policy in CallPolicy)
+REJECTS_INVALID_MODES: Final = tuple(str(mode) for mode in RejectsInvalidMode)
+ELICITATION_ANSWERS: Final = tuple(str(answer) for answer in ElicitationAnswer)
+
+NODE_PREFIX: Final = "mcp:"  # every node id of this plugin starts with it
+
+# -- protocol versions ------------------------------------------------------------------------
+# Literals, not mcp_types' constants: importing mcp_types (pydantic) costs ~0.2 s on the stdio
+# path, which otherwise never imports the SDK; tests/unit/test_connect.py keeps them equal.
+MODERN_VERSION: Final = "2026-07-28"  # server/discover, no handshake
+HANDSHAKE_VERSION: Final = "2025-11-25"  # the newest version with the initialize handshake
+HANDSHAKE_VERSIONS: Final = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+# URL-mode elicitation and its -32042 error exist only in this revision (new in it, retired
+# by 2026-07-28); SEP-1303 made invalid arguments an isError result from it on.
+URL_ELICITATION_PROTOCOL: Final = "2025-11-25"
+ISERROR_REFUSAL_SINCE: Final = "2025-11-25"
+
+# -- defaults shared by the pytest settings and the mcp-contracts CLI ---------------------------
+DEFAULT_MAX_EXAMPLES: Final = 50
+DEFAULT_CALL_TIMEOUT: Final = 10.0
+DEFAULT_STARTUP_TIMEOUT: Final = 30.0
+DEFAULT_MAX_RESULT_BYTES: Final = 64 * 1024 * 1024
+DEFAULT_MAX_RESTARTS: Final = 3
+DEFAULT_SNAPSHOT_DIR: Final = "mcp-contracts"
+DEFAULT_MAX_CALL_TIME: Final = 120.0
+DEFAULT_SHRINK_TIME: Final = 60.0
+DEFAULT_SEQUENCES_TIME: Final = 20.0
+DEFAULT_SAMPLING_TEXT: Final = "This is a canned reply from pytest-mcp-contracts."
+DEFAULT_CALL_POLICY: Final = CallPolicy.NONDESTRUCTIVE.value
+DEFAULT_REJECTS_INVALID: Final = RejectsInvalidMode.WARN.value

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
-from pytest_mcp_contracts.checks.classify import parse_json_text
+from pytest_mcp_contracts.contracts.classify import parse_json_text
 
 
 class ErrorClass(StrEnum):

@@ -8,8 +8,8 @@ from typing import Any, Final
 from jsonschema.exceptions import SchemaError
 from referencing.exceptions import Unresolvable
 
-from pytest_mcp_contracts.checks.agreement import text_contradiction
 from pytest_mcp_contracts.checks.listing import Finding, describe_errors
+from pytest_mcp_contracts.contracts.agreement import text_contradiction
 from pytest_mcp_contracts.schema.dialects import (
     UnsupportedDialect,
     dialect_of,
@@ -73,7 +73,7 @@ def check_result(
 
 
 def _contradiction(result: Mapping[str, Any], schema: object) -> Finding | None:
-    """A text block whose JSON says other than structuredContent (checks/agreement)."""
+    """A text block whose JSON says other than structuredContent (contracts/agreement)."""
     found = text_contradiction(result, schema)
     if found is None:
         return None

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contracts.checks.classify import OutputKind, classify
+from pytest_mcp_contracts.contracts.classify import OutputKind, classify
 from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 
 if TYPE_CHECKING:

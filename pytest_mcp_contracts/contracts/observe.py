@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from pytest_mcp_contracts.checks.agreement import mirrors
-from pytest_mcp_contracts.checks.classify import Classified, OutputKind, classify
+from pytest_mcp_contracts.contracts.agreement import mirrors
+from pytest_mcp_contracts.contracts.classify import Classified, OutputKind, classify
 from pytest_mcp_contracts.contracts.infer import Drift, Shape
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.vocabulary import Quality

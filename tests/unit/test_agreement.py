@@ -1,4 +1,4 @@
-"""Text that contradicts structuredContent (checks/agreement), and the shapes that agree."""
+"""Text that contradicts structuredContent (contracts/agreement), and the shapes that agree."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.agreement import mirrors, same, text_contradiction
 from pytest_mcp_contracts.checks.result import check_result
+from pytest_mcp_contracts.contracts.agreement import mirrors, same, text_contradiction
 from pytest_mcp_contracts.transport.discover import ToolSpec
 
 

@@ -1,4 +1,4 @@
-"""checks/classify.py: what kind of output a tools/call result is, including what hostile
+"""contracts/classify.py: what kind of output a tools/call result is, including what hostile
 servers send."""
 
 from __future__ import annotations
@@ -7,7 +7,12 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.classify import Classified, OutputKind, classify, parse_json_text
+from pytest_mcp_contracts.contracts.classify import (
+    Classified,
+    OutputKind,
+    classify,
+    parse_json_text,
+)
 
 IMAGE = {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}
 AUDIO = {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"}

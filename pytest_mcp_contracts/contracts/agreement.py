@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from pytest_mcp_contracts.checks.classify import parse_json_text
+from pytest_mcp_contracts.contracts.classify import parse_json_text
 from pytest_mcp_contracts.schema.dialects import dialect_of
 from pytest_mcp_contracts.schema.paths import child_path
 from pytest_mcp_contracts.schema.refs import RefIndex

@@ -24,6 +24,7 @@ from typing import Any, Final, TextIO
 from pytest_mcp_contracts.contracts.drift import HINT_DEFAULTS
 from pytest_mcp_contracts.contracts.record import contract_problem
 from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore
+from pytest_mcp_contracts.inputs.elicitation import form_content
 from pytest_mcp_contracts.schema.summarize import FieldPathError, summarize
 from pytest_mcp_contracts.text import stderr_block
 from pytest_mcp_contracts.transport.client import CallRecord, Client, ClientSettings
@@ -339,7 +340,12 @@ def _open(args: argparse.Namespace) -> RpcConnection:
     roots: Path | None = getattr(args, "roots", None)
     if roots is not None and not roots.is_dir():
         raise _Failure(f"--roots {roots}: no such folder", USAGE_ERROR)
-    client = Client(ClientSettings(roots=(roots.resolve().as_uri(),))) if roots else None
+    client = Client(
+        ClientSettings(
+            roots=(roots.resolve().as_uri(),) if roots else (),
+            form_content=form_content,
+        )
+    )
     try:
         return open_server(
             target,

@@ -24,8 +24,9 @@ _FORMATS: Final = {
 }
 
 
-class NoContent(Exception):
-    """No valid content could be made for this schema."""
+class NoContent(ValueError):
+    """No valid content could be made for this schema. A ValueError: the client
+    (``transport/client.FormContent``) declines the form on one, naming why."""
 
 
 def form_content(schema: Mapping[str, Any]) -> dict[str, Any]:

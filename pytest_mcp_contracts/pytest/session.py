@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_mcp_contracts.contracts.record import Recorder, export_proposals
+from pytest_mcp_contracts.inputs.elicitation import form_content
 from pytest_mcp_contracts.pytest.items import (
     ServerCollector,
     ServerStartFailure,
@@ -70,6 +71,7 @@ def client_settings(config: pytest.Config, settings: Settings) -> ClientSettings
         },
         elicitation=settings.elicitation,
         sampling_hook=sampling_hook,
+        form_content=form_content,
     )
 
 

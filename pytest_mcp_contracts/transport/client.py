@@ -8,7 +8,9 @@ A tester has no user and no model, so every answer is deterministic and configur
   ``pytest_mcp_sampling_reply`` hook);
 * ``elicitation/create``: form content valid for the requested schema, or, on some calls,
   decline and cancel, since a server must handle those too; URL mode is accepted (the
-  user "consented") or declined and cancelled the same way.
+  user "consented") or declined and cancelled the same way. The content comes from the
+  ``form_content`` its creator hands it (``inputs/elicitation.form_content``): making
+  inputs is a layer above the transports, which only move messages.
 
 The same answers serve both eras: handshake-era servers send JSON-RPC requests during the
 call; 2026-07-28 servers return ``input_required`` results that the call answers by being
@@ -95,6 +97,11 @@ class Refusal(Exception):
         self.message = message
 
 
+# (requested schema) -> content valid for it; a ValueError (its message: why there is none)
+# when none can be made. A stdlib exception, so that the transports import no inputs/ type.
+FormContent = Callable[[Mapping[str, Any]], dict[str, Any]]
+
+
 @dataclass(frozen=True)
 class ClientSettings:
     """How the client answers, resolved once from the plugin's settings."""
@@ -106,6 +113,8 @@ class ClientSettings:
     elicitation: str = "vary"
     # The conftest hook: (server, tool, params) -> text, a result object, or None.
     sampling_hook: Callable[[str, str, dict[str, Any]], Any] | None = None
+    # Content for a form elicitation's requestedSchema; None declines every form.
+    form_content: FormContent | None = None
 
     def text_for(self, server: str, tool: str) -> str:
         texts = self.tool_sampling_texts
@@ -252,12 +261,14 @@ class Client:
         if action != "accept":
             record.note(f"elicitation/create form ({message}): {action}")
             return {"action": action}
-        from pytest_mcp_contracts.inputs.elicitation import NoContent, form_content
-
+        form_content = self.settings.form_content
+        if form_content is None:
+            record.note(f"elicitation/create form ({message}): declined, no form answerer")
+            return {"action": "decline"}
         schema = params.get("requestedSchema")
         try:
             content = form_content(schema if isinstance(schema, dict) else {})
-        except NoContent as exc:
+        except ValueError as exc:
             record.note(f"elicitation/create form ({message}): declined, {exc}")
             return {"action": "decline"}
         record.note(f"elicitation/create form ({message}): accept {_brief(_json(content))}")

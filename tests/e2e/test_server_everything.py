@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_mcp_contracts.inputs.elicitation import form_content
 from pytest_mcp_contracts.transport.client import CallRecord, Client, ClientSettings
 from pytest_mcp_contracts.transport.discover import list_tools
 from pytest_mcp_contracts.transport.stdio import ServerCommand, StdioConnection, open_stdio
@@ -46,7 +47,9 @@ def everything() -> str:
 
 @pytest.fixture
 def conn(everything: str, tmp_path: Path) -> Iterator[StdioConnection]:
-    settings = ClientSettings(roots=(tmp_path.as_uri(),), sampling_text="canned words")
+    settings = ClientSettings(
+        roots=(tmp_path.as_uri(),), sampling_text="canned words", form_content=form_content
+    )
     opened = open_stdio(
         ServerCommand.parse(everything),
         startup_timeout=60,

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_mcp_contracts.inputs.elicitation import form_content
 from pytest_mcp_contracts.transport.client import (
     CallRecord,
     Client,
@@ -39,7 +40,9 @@ def connect(tmp_path: Path) -> Iterator[Connect]:
             ServerCommand((sys.executable, str(script))),
             startup_timeout=5,
             max_message_bytes=1 << 20,
-            client=Client(settings or ClientSettings(roots=("file:///work/roots",))),
+            client=Client(
+                settings or ClientSettings(roots=("file:///work/roots",), form_content=form_content)
+            ),
         )
         opened.append(conn)
         return conn
@@ -97,7 +100,10 @@ def test_roots_sampling_and_elicitation_are_answered_and_recorded(connect: Conne
         u = ask("elicitation/create", {{"mode": "url", "message": "Sign in", "url": "https://x.test/a", "elicitationId": "e1"}})
         answer(msg, {{"r": r["result"], "s": s["result"], "e": e["result"], "u": u["result"]}})"""
     )
-    conn = connect(body, ClientSettings(roots=("file:///work/roots",), sampling_text="canned"))
+    settings = ClientSettings(
+        roots=("file:///work/roots",), sampling_text="canned", form_content=form_content
+    )
+    conn = connect(body, settings)
     result, record = call(conn)
     assert result["r"] == {"roots": [{"uri": "file:///work/roots", "name": "roots"}]}
     assert result["s"] == {
@@ -149,7 +155,7 @@ def test_elicitation_answers_follow_the_policy(
         """e = ask("elicitation/create", {"message": "m", "requestedSchema": {"type": "object", "properties": {}}})
         answer(msg, e["result"])"""
     )
-    conn = connect(body, ClientSettings(elicitation=policy))
+    conn = connect(body, ClientSettings(elicitation=policy, form_content=form_content))
     assert [call(conn)[0]["action"] for _ in actions] == actions
 
 
@@ -268,3 +274,16 @@ def test_url_elicitation_required_exists_in_protocol_2025_11_25_only(version: st
     problem = url_elicitation_problem({"elicitations": [URL_ITEM]}, version)
     assert problem is not None
     assert ("retired" in problem) == (version > "2025-11-25"), problem
+
+
+def test_a_client_without_a_form_answerer_declines_forms(connect: Connect) -> None:
+    # The transports import nothing from inputs/: whoever makes the client hands it the
+    # form answerer (pytest/session.py, cli.py), and without one a form is declined, said.
+    body = ASK + legacy(
+        f"""e = ask("elicitation/create", {{"message": "Who?", "requestedSchema": {json.dumps(FORM)}}})
+        answer(msg, e["result"])"""
+    )
+    conn = connect(body, ClientSettings())
+    result, record = call(conn)
+    assert result == {"action": "decline"}
+    assert record.lines == ["elicitation/create form ('Who?'): declined, no form answerer"]

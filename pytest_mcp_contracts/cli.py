@@ -27,7 +27,7 @@ from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore
 from pytest_mcp_contracts.inputs.elicitation import form_content
 from pytest_mcp_contracts.schema.summarize import FieldPathError, summarize
 from pytest_mcp_contracts.text import stderr_block
-from pytest_mcp_contracts.transport.client import CallRecord, Client, ClientSettings
+from pytest_mcp_contracts.transport.client import CallTranscript, Client, ClientSettings
 from pytest_mcp_contracts.transport.discover import ServerSurface, discover, safe_name
 from pytest_mcp_contracts.transport.http import HeaderError, ServerUrl
 from pytest_mcp_contracts.transport.inprocess import ServerApp
@@ -464,7 +464,7 @@ def call_command(args: argparse.Namespace, out: TextIO) -> int:
             params = {"name": tool, "arguments": arguments}
             try:
                 answer["result"] = conn.call_tool(
-                    params, CallRecord(tool=tool), timeout=args.call_timeout
+                    params, CallTranscript(tool=tool), timeout=args.call_timeout
                 )
             except RpcError as exc:
                 answer["error"] = {"code": exc.code, "message": exc.message, "data": exc.data}

@@ -99,7 +99,7 @@ _COMBINATORS = ("allOf", "anyOf", "oneOf")
 _REFUSED = (InvalidArgument, re.error, ValueError, TypeError, OverflowError)
 
 
-class _Unsupported(Exception):
+class _NotDirect(Exception):
     """A sub-schema the direct builder does not handle."""
 
 
@@ -120,7 +120,7 @@ def direct_strategy(
     None when some sub-schema uses a keyword the direct builder does not understand."""
     try:
         return _Builder(custom_formats or {}, None).build(prepared)
-    except _Unsupported:
+    except _NotDirect:
         return None
 
 
@@ -135,15 +135,15 @@ def mixed_strategy(
 
 def _integral(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _Unsupported
+        raise _NotDirect
     return value
 
 
 def _numeric(value: object) -> int | float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _Unsupported
+        raise _NotDirect
     if isinstance(value, float) and not math.isfinite(value):
-        raise _Unsupported
+        raise _NotDirect
     return value
 
 
@@ -152,9 +152,9 @@ def _as_float(value: int | float) -> float:
     try:
         result = float(value)
     except OverflowError:
-        raise _Unsupported from None
+        raise _NotDirect from None
     if result != value or not math.isfinite(result):
-        raise _Unsupported
+        raise _NotDirect
     return result
 
 
@@ -207,9 +207,9 @@ class _Builder:
     def build(self, schema: Any) -> SearchStrategy[Any]:
         try:
             return self.direct(schema)
-        except (_Unsupported, *_REFUSED):
+        except (_NotDirect, *_REFUSED):
             if self.fallback is None:
-                raise _Unsupported from None
+                raise _NotDirect from None
             self.fallbacks += 1
             return self.fallback(schema)
 
@@ -219,16 +219,16 @@ class _Builder:
         if schema is False:
             return st.nothing()
         if not isinstance(schema, dict):
-            raise _Unsupported
+            raise _NotDirect
         keywords = schema.keys() - ANNOTATIONS
         if "enum" in keywords or "const" in keywords:
             return self.choice(schema, keywords)  # whatever else the schema says
         if keywords - SUPPORTED:
-            raise _Unsupported
+            raise _NotDirect
         for combinator in _COMBINATORS:
             if combinator in keywords:
                 if keywords != {combinator}:
-                    raise _Unsupported  # would need merging with its siblings
+                    raise _NotDirect  # would need merging with its siblings
                 return self.combination(combinator, schema)
         if not keywords:
             return _any_json()
@@ -248,7 +248,7 @@ class _Builder:
         declared = schema.get("type", list(_TYPES))
         names = [declared] if isinstance(declared, str) else declared
         if not isinstance(names, list) or not set(names) <= set(_TYPES):
-            raise _Unsupported
+            raise _NotDirect
         if "number" in names and "integer" in names:
             names = [n for n in names if n != "integer"]  # "number" draws integers too
         return [t for t in _TYPES if t in names]
@@ -260,7 +260,7 @@ class _Builder:
         source = "enum" if "enum" in keywords else "const"
         values = schema["enum"] if source == "enum" else [schema["const"]]
         if not isinstance(values, list):
-            raise _Unsupported
+            raise _NotDirect
         rest = {k: v for k, v in schema.items() if k != source and k not in ANNOTATIONS}
         if rest:
             validator = _draft07_validator(rest)
@@ -275,10 +275,10 @@ class _Builder:
     def combination(self, combinator: str, schema: dict[str, Any]) -> SearchStrategy[Any]:
         branches = schema[combinator]
         if not isinstance(branches, list) or not branches:
-            raise _Unsupported
+            raise _NotDirect
         if combinator == "allOf":
             if len(branches) != 1:
-                raise _Unsupported  # would need merging
+                raise _NotDirect  # would need merging
             return self.build(branches[0])
         strategy = _one_of([self.build(branch) for branch in branches])
         if combinator == "oneOf" and len(branches) > 1:
@@ -310,7 +310,7 @@ class _Builder:
                 step = int(step)
             step = _integral(step)
             if step <= 0:
-                raise _Unsupported
+                raise _NotDirect
             low = None if low is None else -(-low // step)
             high = None if high is None else high // step
             if low is not None and high is not None and low > high:
@@ -322,7 +322,7 @@ class _Builder:
 
     def number(self, schema: Mapping[str, Any]) -> SearchStrategy[Any]:
         if "multipleOf" in schema:
-            raise _Unsupported
+            raise _NotDirect
         bounds: dict[str, Any] = {}
         for side, inclusive, exclusive, tighter in (
             ("min", "minimum", "exclusiveMinimum", operator.gt),
@@ -362,9 +362,9 @@ class _Builder:
         pattern = schema.get("pattern")
         name = schema.get("format")
         if pattern is not None and not isinstance(pattern, str):
-            raise _Unsupported
+            raise _NotDirect
         if name is not None and not isinstance(name, str):
-            raise _Unsupported
+            raise _NotDirect
         strategy: SearchStrategy[str]
         if name in self.formats:  # unknown formats are annotations: generated as any text
             known = self.formats[name]
@@ -387,13 +387,13 @@ class _Builder:
         max_size = None if "maxItems" not in schema else _integral(schema["maxItems"])
         unique = schema.get("uniqueItems", False)
         if not isinstance(unique, bool):
-            raise _Unsupported
+            raise _NotDirect
         if max_size is not None and min_size > max_size:
             return st.nothing()
         items = schema.get("items", True)
         if isinstance(items, list):
             if unique:
-                raise _Unsupported
+                raise _NotDirect
             return self.positional(items, schema.get("additionalItems", True), min_size, max_size)
         elements = self.build(items)
         if elements.is_empty:
@@ -435,11 +435,11 @@ class _Builder:
         required = schema.get("required", [])
         additional = schema.get("additionalProperties", True)
         if not isinstance(properties, dict) or not isinstance(required, list):
-            raise _Unsupported
+            raise _NotDirect
         if not all(isinstance(name, str) for name in required):
-            raise _Unsupported
+            raise _NotDirect
         if set(required) - properties.keys():
-            raise _Unsupported  # a required name only additionalProperties can supply
+            raise _NotDirect  # a required name only additionalProperties can supply
         mandatory: dict[str, SearchStrategy[Any]] = {}
         optional: dict[str, SearchStrategy[Any]] = {}
         for name, sub in properties.items():

@@ -43,10 +43,10 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_COPY_BYTES",
     "MAX_COPY_ENTRIES",
+    "PathSlot",
     "Sandbox",
     "SandboxError",
     "SandboxPaths",
-    "Slot",
     "path_slots",
     "sample_files",
     "uses_sandbox",
@@ -488,7 +488,7 @@ _FILE_TEXT = re.compile(r"\bfiles?\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
-class Slot:
+class PathSlot:
     """A top-level property that takes paths, and the sandbox values its schema accepts."""
 
     name: str
@@ -571,7 +571,7 @@ def _kind(name: str, sub: Mapping[str, Any]) -> str | None:
 
 def path_slots(
     original: Mapping[str, Any], prepared: Mapping[str, Any], paths: SandboxPaths
-) -> dict[str, Slot]:
+) -> dict[str, PathSlot]:
     """The top-level properties of a tool's inputSchema that take paths, each with the
     sandbox values its (prepared, draft-07) sub-schema accepts. ``original`` is the schema as
     the server wrote it: the rewrite drops descriptions. A property whose schema refuses
@@ -583,7 +583,7 @@ def path_slots(
         return {}
     described = original.get("properties")
     described = described if isinstance(described, Mapping) else {}
-    slots: dict[str, Slot] = {}
+    slots: dict[str, PathSlot] = {}
     for name, sub in declared.items():
         if not isinstance(sub, Mapping):
             continue
@@ -627,13 +627,13 @@ def path_slots(
         accepted_files = {v for group in groups for v in group}
         wanted = paths.named if said & _OWN_FOLDER_WORDS else paths.preferred(said)
         first = tuple(f for f in wanted if f in accepted_files)
-        slots[name] = Slot(name, kind, groups, array, low, high, first)
+        slots[name] = PathSlot(name, kind, groups, array, low, high, first)
     return slots
 
 
 def with_sandbox_values(
     generated: SearchStrategy[dict[str, Any]],
-    slots: Mapping[str, Slot],
+    slots: Mapping[str, PathSlot],
     is_valid: Callable[[Any], bool],
 ) -> SearchStrategy[dict[str, Any]]:
     """Inputs from ``generated`` whose path slots take a sandbox value about half the time

@@ -30,7 +30,7 @@ from urllib.parse import unquote, urldefrag, urljoin
 __all__ = [
     "LEGACY_DIALECTS",
     "RefIndex",
-    "Target",
+    "RefTarget",
     "Unresolvable",
     "array_index",
     "bad_array_index",
@@ -170,7 +170,7 @@ class Unresolvable(LookupError):
 
 
 @dataclass(frozen=True)
-class Target:
+class RefTarget:
     """Where a ref leads: the document-wide pointer ("#/$defs/a") and the value there."""
 
     pointer: str
@@ -276,7 +276,7 @@ class RefIndex:
         """The pointer of a schema object of this document (found by identity), or None."""
         return self._where.get(id(node))
 
-    def lookup(self, ref: object, at: str | Mapping[str, Any] = "#") -> Target:
+    def lookup(self, ref: object, at: str | Mapping[str, Any] = "#") -> RefTarget:
         """Where ``ref``, written in the schema ``at`` (its pointer or the object), leads.
         Raises Unresolvable; never fetches."""
         if not isinstance(ref, str):
@@ -299,11 +299,11 @@ class RefIndex:
         try:
             if not ptr:
                 raise KeyError(fragment)
-            return Target(ptr, resolve_pointer(self.root, ptr))
+            return RefTarget(ptr, resolve_pointer(self.root, ptr))
         except KeyError:
             raise Unresolvable(ref, "dangling", f"{uri}#{fragment}") from None
 
-    def find(self, ref: object, at: str | Mapping[str, Any] = "#") -> Target | None:
+    def find(self, ref: object, at: str | Mapping[str, Any] = "#") -> RefTarget | None:
         """``lookup`` for callers to whom every unresolvable ref means the same: None."""
         try:
             return self.lookup(ref, at)

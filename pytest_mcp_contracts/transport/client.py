@@ -15,7 +15,7 @@ A tester has no user and no model, so every answer is deterministic and configur
 The same answers serve both eras: handshake-era servers send JSON-RPC requests during the
 call; 2026-07-28 servers return ``input_required`` results that the call answers by being
 sent again (``transport/jsonrpc.RpcConnection.call_tool``). Everything asked, and every
-logging and progress notification, is recorded on the call's ``CallRecord``.
+logging and progress notification, is recorded on the call's ``CallTranscript``.
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ class ClientSettings:
 
 
 @dataclass
-class CallRecord:
+class CallTranscript:
     """What happened between the client and the server during one tool call."""
 
     server: str = ""
@@ -164,7 +164,7 @@ class CallClock:
         self.timeout = timeout
         self.max_total = max(max_total or timeout, timeout)
         self.started = self._last = time.monotonic()
-        self.record: CallRecord | None = None
+        self.transcript: CallTranscript | None = None
 
     def progressed(self) -> None:
         self._last = time.monotonic()
@@ -180,7 +180,7 @@ class CallClock:
         now = time.monotonic()
         if now < self._deadline():
             return None
-        progress = self.record.progress if self.record is not None else 0
+        progress = self.transcript.progress if self.transcript is not None else 0
         if now >= self.started + self.max_total and self.max_total > self.timeout:
             return (
                 f"no answer to {method} within the maximum of {self.max_total:g} s "
@@ -204,38 +204,38 @@ class Client:
         self._lock = threading.Lock()
 
     def answer(
-        self, method: str, params: Mapping[str, Any], call: CallRecord | None
+        self, method: str, params: Mapping[str, Any], call: CallTranscript | None
     ) -> dict[str, Any]:
         """The result for a server request; Refusal for an error answer."""
-        record = call if call is not None else CallRecord()
-        record.asked[method] += 1
+        transcript = call if call is not None else CallTranscript()
+        transcript.asked[method] += 1
         if method == "roots/list":
-            return self._roots(record)
+            return self._roots(transcript)
         if method == "sampling/createMessage":
-            return self._sample(params, record)
+            return self._sample(params, transcript)
         if method == "elicitation/create":
-            return self._elicit(params, record)
-        record.note(f"{method}: refused, not a client method (-32601)")
+            return self._elicit(params, transcript)
+        transcript.note(f"{method}: refused, not a client method (-32601)")
         raise Refusal(-32601, f"{method} is not supported by pytest-mcp-contracts")
 
-    def _roots(self, record: CallRecord) -> dict[str, Any]:
+    def _roots(self, transcript: CallTranscript) -> dict[str, Any]:
         roots = [
             {"uri": uri, "name": uri.rstrip("/").rsplit("/", 1)[-1]} for uri in self.settings.roots
         ]
-        record.note(f"roots/list: answered {', '.join(self.settings.roots) or 'no roots'}")
+        transcript.note(f"roots/list: answered {', '.join(self.settings.roots) or 'no roots'}")
         return {"roots": roots}
 
-    def _sample(self, params: Mapping[str, Any], record: CallRecord) -> dict[str, Any]:
+    def _sample(self, params: Mapping[str, Any], transcript: CallTranscript) -> dict[str, Any]:
         text: Any = None
         hook = self.settings.sampling_hook
         if hook is not None:
-            text = hook(record.server, record.tool, dict(params))
+            text = hook(transcript.server, transcript.tool, dict(params))
         if text is None:
-            text = self.settings.text_for(record.server, record.tool)
+            text = self.settings.text_for(transcript.server, transcript.tool)
         if isinstance(text, dict):  # the hook supplied a whole CreateMessageResult
-            record.note(f"sampling/createMessage: answered the hook's result {_brief(text)}")
+            transcript.note(f"sampling/createMessage: answered the hook's result {_brief(text)}")
             return text
-        record.note(
+        transcript.note(
             f"sampling/createMessage ({_brief(_last_text(params))}): answered {_brief(str(text))}"
         )
         return {
@@ -245,33 +245,33 @@ class Client:
             "stopReason": "endTurn",
         }
 
-    def _elicit(self, params: Mapping[str, Any], record: CallRecord) -> dict[str, Any]:
+    def _elicit(self, params: Mapping[str, Any], transcript: CallTranscript) -> dict[str, Any]:
         policy = self.settings.elicitation
         with self._lock:
-            nth = self._elicitations[record.tool]
-            self._elicitations[record.tool] += 1
+            nth = self._elicitations[transcript.tool]
+            self._elicitations[transcript.tool] += 1
         action = _VARY[nth % len(_VARY)] if policy == "vary" else policy
         mode = params.get("mode", "form")
         message = _brief(str(params.get("message", "")))
         if mode == "url":
-            record.note(
+            transcript.note(
                 f"elicitation/create url {_brief(str(params.get('url')))} ({message}): {action}"
             )
             return {"action": action}
         if action != "accept":
-            record.note(f"elicitation/create form ({message}): {action}")
+            transcript.note(f"elicitation/create form ({message}): {action}")
             return {"action": action}
         form_content = self.settings.form_content
         if form_content is None:
-            record.note(f"elicitation/create form ({message}): declined, no form answerer")
+            transcript.note(f"elicitation/create form ({message}): declined, no form answerer")
             return {"action": "decline"}
         schema = params.get("requestedSchema")
         try:
             content = form_content(schema if isinstance(schema, dict) else {})
         except ValueError as exc:
-            record.note(f"elicitation/create form ({message}): declined, {exc}")
+            transcript.note(f"elicitation/create form ({message}): declined, {exc}")
             return {"action": "decline"}
-        record.note(f"elicitation/create form ({message}): accept {_brief(_json(content))}")
+        transcript.note(f"elicitation/create form ({message}): accept {_brief(_json(content))}")
         return {"action": "accept", "content": content}
 
 

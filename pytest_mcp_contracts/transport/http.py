@@ -457,9 +457,7 @@ class HttpConnection(RpcConnection):
         response = self._route(self._parse(payload, method))
         if response is None or response.get("id") == msg_id:
             return response
-        self._record_garbage(
-            f"a response to an unknown request id {_short(response.get('id'), 60)}"
-        )
+        self._note_garbage(f"a response to an unknown request id {_short(response.get('id'), 60)}")
         return None
 
     def _send_reply(self, reply: Mapping[str, Any]) -> None:

@@ -336,7 +336,7 @@ class AppConnection(MessageConnection):
     async def _read(self, stream: Any) -> None:
         async for item in stream:
             if isinstance(item, Exception):
-                self._record_garbage(f"<the server's transport reported {item!r}>")
+                self._note_garbage(f"<the server's transport reported {item!r}>")
                 continue
             # The bytes the SDK's stdio transport would write for this message.
             data = item.message.model_dump_json(by_alias=True, exclude_unset=True).encode()

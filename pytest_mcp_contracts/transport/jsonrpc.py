@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Final, Self
 from pytest_mcp_contracts.transport.client import (
     CAPABILITIES,
     CallClock,
-    CallRecord,
+    CallTranscript,
     Client,
     Refusal,
 )
@@ -204,7 +204,7 @@ class UnreadableMessage(ValueError):
     """A message that is JSON but cannot be read: too large, or nested too deeply."""
 
 
-class _Pending:
+class _AwaitedAnswer:
     __slots__ = ("event", "response")
 
     def __init__(self) -> None:
@@ -326,17 +326,17 @@ class RpcConnection:
     def call_tool(
         self,
         params: Mapping[str, Any],
-        record: CallRecord,
+        transcript: CallTranscript,
         *,
         timeout: float,
         max_total: float | None = None,
     ) -> dict[str, Any]:
         """``tools/call`` as a full client makes it: with a progress token whose notifications
         restart the timeout (up to ``max_total``), the server's requests answered and noted
-        on ``record``, and on 2026-07-28 an ``input_required`` result answered by sending
+        on ``transcript``, and on 2026-07-28 an ``input_required`` result answered by sending
         the call again with ``inputResponses`` and the echoed ``requestState``."""
         clock = CallClock(timeout, max_total)
-        clock.record = record
+        clock.transcript = transcript
         with self._calls_lock:
             self._next_token += 1
             token = f"pytest-mcp-{self._next_token}"
@@ -356,8 +356,8 @@ class RpcConnection:
                 )
                 if result.get("resultType") != "input_required":
                     return result
-                record.rounds += 1
-                sent = {**first, "inputResponses": self._input_responses(result, record)}
+                transcript.rounds += 1
+                sent = {**first, "inputResponses": self._input_responses(result, transcript)}
                 if "requestState" in result:
                     sent["requestState"] = result["requestState"]
             raise ProtocolViolation(
@@ -369,27 +369,29 @@ class RpcConnection:
             with self._calls_lock:
                 self._calls.pop(token, None)
 
-    def _input_responses(self, result: Mapping[str, Any], record: CallRecord) -> dict[str, Any]:
+    def _input_responses(
+        self, result: Mapping[str, Any], transcript: CallTranscript
+    ) -> dict[str, Any]:
         requests = result.get("inputRequests")
         responses: dict[str, Any] = {}
         for key, request in (requests if isinstance(requests, dict) else {}).items():
             if not isinstance(request, dict) or not isinstance(request.get("method"), str):
-                record.note(f"input request {key!r}: not a request, left unanswered")
+                transcript.note(f"input request {key!r}: not a request, left unanswered")
                 continue
             params = request.get("params")
             # A refusal is noted by the client; the server decides what a missing answer means.
             with contextlib.suppress(Refusal):
                 responses[key] = self.client.answer(
-                    request["method"], params if isinstance(params, dict) else {}, record
+                    request["method"], params if isinstance(params, dict) else {}, transcript
                 )
         return responses
 
-    def _current_call(self) -> CallRecord | None:
-        """The record of the tool call in flight (the newest, if several): a server's
+    def _current_call(self) -> CallTranscript | None:
+        """The transcript of the tool call in flight (the newest, if several): a server's
         request does not say which of our requests it belongs to."""
         with self._calls_lock:
             clocks = list(self._calls.values())
-        return clocks[-1].record if clocks else None
+        return clocks[-1].transcript if clocks else None
 
     # -- handshake -------------------------------------------------------------------------
 
@@ -507,7 +509,7 @@ class RpcConnection:
 
     # -- what the server sent that was not an answer ----------------------------------------
 
-    def _record_garbage(self, text: str) -> None:
+    def _note_garbage(self, text: str) -> None:
         self.garbage_count += 1
         self.garbage.append(text)
 
@@ -515,7 +517,7 @@ class RpcConnection:
         """A decoded message: a response (returned, for the transport to match by id), or
         something handled here (a server request answered, a notification, garbage)."""
         if not isinstance(message, dict):
-            self._record_garbage(_short(message, 200))
+            self._note_garbage(_short(message, 200))
             return None
         if "method" in message:
             if "id" in message:
@@ -537,12 +539,12 @@ class RpcConnection:
                 clock = self._calls.get(token) if isinstance(token, str) else None
             if clock is not None:
                 clock.progressed()
-                if clock.record is not None:
-                    clock.record.progress += 1
+                if clock.transcript is not None:
+                    clock.transcript.progress += 1
         elif method == "notifications/message":
-            record = self._current_call()
-            if record is not None:
-                record.logs += 1
+            transcript = self._current_call()
+            if transcript is not None:
+                transcript.logs += 1
 
     def _answer_server_request(self, message: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"jsonrpc": "2.0", "id": message["id"]}
@@ -604,7 +606,7 @@ class MessageConnection(RpcConnection):
     ) -> None:
         super().__init__(command, max_message_bytes=max_message_bytes, client=client)
         self.log = ServerLog()
-        self._pending: dict[int, _Pending] = {}
+        self._pending: dict[int, _AwaitedAnswer] = {}
         self._abandoned: set[int] = set()  # timed out: a late answer is not garbage
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
@@ -672,7 +674,7 @@ class MessageConnection(RpcConnection):
         """Give a server that just went away a moment to finish, so _exit_note can say how."""
 
     def _unreadable(self, what: str) -> None:
-        self._record_garbage(f"<{what}>")
+        self._note_garbage(f"<{what}>")
         # Whatever request it answered gets the reason: it cannot be matched by id.
         with self._lock:
             pending = list(self._pending.values())
@@ -686,7 +688,7 @@ class MessageConnection(RpcConnection):
         try:
             self._dispatch(line)
         except Exception as exc:
-            self._record_garbage(f"<a message that could not be handled ({exc!r})>")
+            self._note_garbage(f"<a message that could not be handled ({exc!r})>")
 
     def _dispatch(self, line: bytes) -> None:
         if line.isspace():
@@ -697,10 +699,10 @@ class MessageConnection(RpcConnection):
             self._unreadable(str(exc))
             return
         except ValueError:  # includes UnicodeDecodeError
-            self._record_garbage(line[:200].decode("utf-8", "replace").strip())
+            self._note_garbage(line[:200].decode("utf-8", "replace").strip())
             return
         if not isinstance(message, dict):
-            self._record_garbage(line[:200].decode("utf-8", "replace").strip())
+            self._note_garbage(line[:200].decode("utf-8", "replace").strip())
             return
         if self._route(message) is None:
             return
@@ -712,7 +714,7 @@ class MessageConnection(RpcConnection):
         if slot is None and ours in self._abandoned:
             return
         if slot is None:
-            self._record_garbage(f"a response to an unknown request id {_short(msg_id, 60)}")
+            self._note_garbage(f"a response to an unknown request id {_short(msg_id, 60)}")
             return
         slot.response = message
         slot.event.set()
@@ -746,7 +748,7 @@ class MessageConnection(RpcConnection):
         with self._lock:
             self._next_id += 1
             msg_id = self._next_id
-            slot = self._pending[msg_id] = _Pending()
+            slot = self._pending[msg_id] = _AwaitedAnswer()
         try:
             self._write({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
             while not slot.event.wait(clock.remaining()):

@@ -16,7 +16,7 @@ from typing import Any
 from pytest_mcp_contracts.transport.client import (
     URL_ELICITATION_REQUIRED,
     URL_REQUIRED_KEY,
-    CallRecord,
+    CallTranscript,
     Client,
     url_elicitation_urls,
 )
@@ -168,7 +168,7 @@ class CallOutcome:
     stderr: str | None = None
     stderr_before: str = ""
     # What the server asked of the client during the call, and its notifications.
-    client: CallRecord = field(default_factory=CallRecord)
+    client: CallTranscript = field(default_factory=CallTranscript)
 
     @property
     def is_error_result(self) -> bool:
@@ -350,7 +350,7 @@ class ManagedServer:
         params = {"name": tool_name, "arguments": arguments}
         conn = self.connection()
         outcome = CallOutcome(arguments, conn.request_message("tools/call", params))
-        outcome.client = CallRecord(
+        outcome.client = CallTranscript(
             server=self.surface.name if self.surface else "", tool=tool_name
         )
         self._account_stray_stdout()

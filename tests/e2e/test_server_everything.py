@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from pytest_mcp_contracts.inputs.elicitation import form_content
-from pytest_mcp_contracts.transport.client import CallRecord, Client, ClientSettings
+from pytest_mcp_contracts.transport.client import CallTranscript, Client, ClientSettings
 from pytest_mcp_contracts.transport.discover import list_tools
 from pytest_mcp_contracts.transport.stdio import ServerCommand, StdioConnection, open_stdio
 from tests.conftest import NO_SEQUENCES
@@ -73,8 +73,8 @@ def test_client_tools_are_listed_and_return_real_results(
     # what it got then.
     time.sleep(1)
 
-    def call(name: str, arguments: dict) -> tuple[str, CallRecord]:
-        record = CallRecord(server="everything", tool=name)
+    def call(name: str, arguments: dict) -> tuple[str, CallTranscript]:
+        record = CallTranscript(server="everything", tool=name)
         result = conn.call_tool({"name": name, "arguments": arguments}, record, timeout=30)
         assert result.get("isError") is not True, result
         return _text(result), record
@@ -97,7 +97,7 @@ def test_client_tools_are_listed_and_return_real_results(
 def test_progress_keeps_a_long_operation_alive_past_the_call_timeout(
     conn: StdioConnection,
 ) -> None:
-    record = CallRecord(server="everything", tool="trigger-long-running-operation")
+    record = CallTranscript(server="everything", tool="trigger-long-running-operation")
     started = time.monotonic()
     result = conn.call_tool(
         {"name": "trigger-long-running-operation", "arguments": {"duration": 3, "steps": 6}},

@@ -17,7 +17,7 @@ import pytest
 
 from pytest_mcp_contracts.inputs.elicitation import form_content
 from pytest_mcp_contracts.transport.client import (
-    CallRecord,
+    CallTranscript,
     Client,
     ClientSettings,
     url_elicitation_problem,
@@ -52,8 +52,8 @@ def connect(tmp_path: Path) -> Iterator[Connect]:
         conn.close()
 
 
-def call(conn: StdioConnection, tool: str = "t", **timing: float) -> tuple[dict, CallRecord]:
-    record = CallRecord(server="s", tool=tool)
+def call(conn: StdioConnection, tool: str = "t", **timing: float) -> tuple[dict, CallTranscript]:
+    record = CallTranscript(server="s", tool=tool)
     timing = {"timeout": 5.0, **timing}
     result = conn.call_tool({"name": tool, "arguments": {}}, record, **timing)  # type: ignore[arg-type]
     return result, record

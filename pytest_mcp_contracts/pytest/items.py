@@ -517,7 +517,8 @@ class ContractItem(_McpItem):
     def _report(self, stats: ContractStats, observations: ToolObservations) -> None:
         self.user_properties.append(("mcp_calls", stats.calls))
         self.user_properties.append(("mcp_error_results", stats.error_results))
-        self.user_properties.append(("mcp_output_quality", observations.quality))
+        # A plain str: user_properties cross to an xdist controller, and execnet refuses enums.
+        self.user_properties.append(("mcp_output_quality", str(observations.quality)))
         self.add_report_section("call", "mcp", stats.summary())
         from pytest_mcp_contracts.checks.sequences import ways_to_reach
 

@@ -31,7 +31,7 @@ WORKER_OUTPUT_KEY = "mcp_contracts"
 RELIST_TIMEOUT = 10.0  # seconds for the tool list read again at the end of the run
 
 
-class RunRecord:
+class RunState:
     """What the run report needs beyond the servers: each check's outcome (from the test
     reports, which an xdist controller receives from every worker), the servers that did not
     start, and the facts xdist workers sent."""
@@ -61,22 +61,22 @@ class RunRecord:
 class XdistHooks:
     """Registered only when xdist is installed: its hooks are unknown to pytest without it."""
 
-    def __init__(self, record: RunRecord) -> None:
-        self.record = record
+    def __init__(self, run: RunState) -> None:
+        self.run = run
 
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
         output = getattr(node, "workeroutput", {})
         facts = output.get(WORKER_OUTPUT_KEY)
         worker = str(getattr(node.gateway, "id", id(node)))
         if HAND_OVER_KEY in output:
-            self.record.handed_over[worker] = output[HAND_OVER_KEY]
+            self.run.handed_over[worker] = output[HAND_OVER_KEY]
         if facts is not None:
-            self.record.worker_facts[worker] = facts
-        elif worker not in self.record.worker_facts:
-            self.record.lost_workers += 1
+            self.run.worker_facts[worker] = facts
+        elif worker not in self.run.worker_facts:
+            self.run.lost_workers += 1
 
 
-RUN_RECORD_KEY: pytest.StashKey[RunRecord] = pytest.StashKey()
+RUN_STATE_KEY: pytest.StashKey[RunState] = pytest.StashKey()
 
 
 def _first_line(report: pytest.TestReport) -> str:
@@ -142,10 +142,10 @@ def pytest_configure(config: pytest.Config) -> None:
             SnapshotStore(settings.snapshot_dir), settings.mode, strict=settings.strict
         )
     if settings.active or settings.report_path is not None:
-        record = config.stash[RUN_RECORD_KEY] = RunRecord()
-        config.pluginmanager.register(record, "mcp-contracts-run-record")
+        run = config.stash[RUN_STATE_KEY] = RunState()
+        config.pluginmanager.register(run, "mcp-contracts-run-state")
         if config.pluginmanager.hasplugin("xdist"):
-            config.pluginmanager.register(XdistHooks(record), "mcp-contracts-xdist")
+            config.pluginmanager.register(XdistHooks(run), "mcp-contracts-xdist")
 
 
 @pytest.hookimpl(wrapper=True)
@@ -168,10 +168,10 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, A
                 report.outcome, report.longrepr = "failed", str(exc)
                 return report
             report.result.extend(collectors)
-            record = collector.config.stash[RUN_RECORD_KEY]
+            run = collector.config.stash[RUN_STATE_KEY]
             for index, node in enumerate(collectors):  # one per server, in the same order
                 if isinstance(node, ServerStartFailure):
-                    record.start_errors[index] = (node.name.removeprefix(NODE_PREFIX), node.message)
+                    run.start_errors[index] = (node.name.removeprefix(NODE_PREFIX), node.message)
     return report
 
 
@@ -184,19 +184,19 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if recorder is not None:
         from pytest_mcp_contracts.pytest.session import finish_recording
 
-        record = session.config.stash.get(RUN_RECORD_KEY, None)
+        run = session.config.stash.get(RUN_STATE_KEY, None)
         finish_recording(
             recorder,
             servers,
             session.config.stash[SETTINGS_KEY],
             workeroutput=getattr(session.config, "workeroutput", None),
-            handed_over=[record.handed_over[w] for w in sorted(record.handed_over)]
-            if record is not None
+            handed_over=[run.handed_over[w] for w in sorted(run.handed_over)]
+            if run is not None
             else None,
         )
-    if RUN_RECORD_KEY in session.config.stash:
+    if RUN_STATE_KEY in session.config.stash:
         _finish_run_report(session.config, int(exitstatus))
-        if session.config.stash[RUN_RECORD_KEY].partial and exitstatus == pytest.ExitCode.OK:
+        if session.config.stash[RUN_STATE_KEY].partial and exitstatus == pytest.ExitCode.OK:
             # Calls, counts and contracts of a worker are lost: a green run would hide that.
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
@@ -208,12 +208,12 @@ def _finish_run_report(config: pytest.Config, exit_status: int) -> None:
     from pytest_mcp_contracts.reporting import runreport
 
     settings: Settings = config.stash[SETTINGS_KEY]
-    record = config.stash[RUN_RECORD_KEY]
+    run = config.stash[RUN_STATE_KEY]
     servers: list[ManagedServer] = config.stash.get(SERVERS_KEY, [])
     facts = runreport.server_facts(
         servers,
         config.stash.get(RECORDER_KEY, None),
-        record.start_errors,
+        run.start_errors,
         config.rootpath,
     )
     workeroutput = getattr(config, "workeroutput", None)
@@ -222,16 +222,16 @@ def _finish_run_report(config: pytest.Config, exit_status: int) -> None:
         return
     partial = False
     if config.pluginmanager.hasplugin("dsession"):  # the xdist controller runs no server
-        facts = runreport.merge_facts([record.worker_facts[w] for w in sorted(record.worker_facts)])
-        partial = record.lost_workers > 0 or not record.worker_facts
-        record.partial = partial
+        facts = runreport.merge_facts([run.worker_facts[w] for w in sorted(run.worker_facts)])
+        partial = run.lost_workers > 0 or not run.worker_facts
+        run.partial = partial
         recorder = config.stash.get(RECORDER_KEY, None)
         if recorder is not None:  # the controller wrote the contracts the workers handed over
             own = runreport.server_facts([], recorder, {}, config.rootpath)["snapshots"]
             facts["snapshots"].update(written=own["written"], pruned=own["pruned"])
-        record.merged_facts = facts
+        run.merged_facts = facts
     document = runreport.build_report(
-        facts, record.outcomes, exit_status=exit_status, mode=settings.mode, partial=partial
+        facts, run.outcomes, exit_status=exit_status, mode=settings.mode, partial=partial
     )
     if settings.report_path is not None:
         try:
@@ -262,15 +262,15 @@ def pytest_terminal_summary(
     ):
         return  # nothing ran: a summary would only repeat the listing as zero calls
     servers = terminalreporter.config.stash.get(SERVERS_KEY, [])
-    record = terminalreporter.config.stash.get(RUN_RECORD_KEY, None)
-    if not servers and record is not None and record.merged_facts is not None:
+    run = terminalreporter.config.stash.get(RUN_STATE_KEY, None)
+    if not servers and run is not None and run.merged_facts is not None:
         from pytest_mcp_contracts.reporting.summary import lost_workers_lines, workers_summary_lines
 
         terminalreporter.section("MCP contracts")
         recorder = terminalreporter.config.stash[RECORDER_KEY]
-        for line in workers_summary_lines(record.merged_facts, recorder):
+        for line in workers_summary_lines(run.merged_facts, recorder):
             terminalreporter.write_line(line)
-        for line in lost_workers_lines(record.lost_workers if record.worker_facts else None):
+        for line in lost_workers_lines(run.lost_workers if run.worker_facts else None):
             terminalreporter.write_line(line, red=True, bold=True)
         return
     if not servers:

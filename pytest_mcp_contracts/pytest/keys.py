@@ -22,4 +22,4 @@ RECORDER_KEY: pytest.StashKey[Recorder] = pytest.StashKey()
 SANDBOX_KEY: pytest.StashKey[Sandbox] = pytest.StashKey()
 
 # xdist workeroutput: the contracts a worker leaves to the controller to write.
-HAND_OVER_KEY = "mcp_contracts_record"
+HAND_OVER_KEY = "mcp_contracts_hand_over"

@@ -8,7 +8,8 @@ them by name and type take values from it (the idea of hypothesis's rule-based s
 with bundles, and of tooltest's corpus mined from outputs). hypothesis drives the sequences,
 so a bug reached by one is shrunk to the shortest sequence that still shows it.
 
-The pure part (mining, matching, feeding) has no I/O; ``run_sequences`` does the calls.
+The pure part (mining, matching, feeding) has no I/O; ``Sequencer`` and
+``generate_sequences`` do the calls.
 """
 
 from __future__ import annotations

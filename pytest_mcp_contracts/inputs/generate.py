@@ -8,7 +8,7 @@ be loose; the re-check is what guarantees that no invalid input is ever sent.
 
 hypothesis-jsonschema is also slow (it rebuilds the strategies of object members on every
 draw), so the sub-schemas that use only simple keywords get strategies built directly
-(``_fast_strategies``), and it handles the rest; strategies are cached per schema.
+(``inputs/direct.py``), and it handles the rest; strategies are cached per schema.
 """
 
 from __future__ import annotations
@@ -618,7 +618,7 @@ def _build(
 def _strategy_for(prepared: dict[str, Any]) -> SearchStrategy[Any]:
     """Values for the prepared schema, not yet re-checked against the original.
 
-    Simple sub-schemas get strategies built directly, once (see ``_fast_strategies``);
+    Simple sub-schemas get strategies built directly, once (``inputs/direct.mixed_strategy``);
     the others go to hypothesis-jsonschema, which is slow because it rebuilds the
     strategies of object members on every draw.
     """

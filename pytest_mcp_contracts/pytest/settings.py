@@ -601,7 +601,6 @@ def resolve(
             servers = option.kind == "servers"
             values[key] = _servers(cli, ini_list) if servers else _lines(cli, ini_list)
             continue
-            continue
         raw = cli if cli is not None else (option.ini_too and get_ini(option.ini)) or option.default
         raws[key] = raw
         if option.kind == "flag":

@@ -12,7 +12,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -356,7 +356,3 @@ def open_stdio(
         command, max_message_bytes=max_message_bytes, client=client, max_memory=max_memory
     )
     return conn.opened(startup_timeout=startup_timeout, legacy=legacy)
-
-
-def format_argv(argv: Sequence[str]) -> str:
-    return shlex.join(argv)

@@ -41,7 +41,7 @@ from pytest_mcp_contracts.reporting.failure import (
 from pytest_mcp_contracts.text import shown
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
 from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal, task_refusal
-from pytest_mcp_contracts.vocabulary import GRAVITY, NODE_PREFIX
+from pytest_mcp_contracts.vocabulary import GRAVITY, NODE_PREFIX, RejectsInvalidMode, SnapshotMode
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.inputs.sandbox import SandboxPaths
@@ -542,7 +542,7 @@ class RejectsInvalidItem(_McpItem):
         settings = self.config.stash[SETTINGS_KEY]
         own = self._callable_settings()
         mode = own.rejects_invalid or settings.rejects_invalid
-        if mode == "off":
+        if mode == RejectsInvalidMode.OFF:
             pytest.skip(f"{self.nodeid}: --mcp-rejects-invalid=off")
         if self.tool.problems or not isinstance(self.tool.input_schema, dict):
             pytest.skip(f"{self.nodeid}: the listing entry is malformed (see its schema check)")
@@ -567,7 +567,7 @@ class RejectsInvalidItem(_McpItem):
             "inputSchema refuses returned a success result"
         )
         lines = tuple(accepted_lines(refusals.accepted))
-        if mode == "fail":
+        if mode == RejectsInvalidMode.FAIL:
             from pytest_mcp_contracts.checks.rejects_invalid import HOW_TO_REFUSE
 
             raise self._fail(problem, (*lines, HOW_TO_REFUSE))
@@ -817,7 +817,7 @@ def _command(config: pytest.Config) -> str:
 
 
 def _accept(config: pytest.Config) -> str:
-    return accept_command(_command(config), ci=config.stash[SETTINGS_KEY].mode == "ci")
+    return accept_command(_command(config), ci=config.stash[SETTINGS_KEY].mode == SnapshotMode.CI)
 
 
 def _drift_details(

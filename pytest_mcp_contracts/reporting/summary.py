@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_mcp_contracts.inputs.coverage import coverage_line
 from pytest_mcp_contracts.reporting.failure import accept_command
 from pytest_mcp_contracts.text import shown
-from pytest_mcp_contracts.vocabulary import GRAVITY, QUALITIES, Quality
+from pytest_mcp_contracts.vocabulary import GRAVITY, QUALITIES, Quality, SnapshotMode
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.contracts.observe import ToolObservations
@@ -174,7 +174,7 @@ def _contract_lines(
     lines += _evidence_lines(observed)
     lines += _drift_lines(server.node_name, observed, recorder, command)
     stale = recorder.stale(server.node_name, surface)
-    if stale and recorder.mode != "update":
+    if stale and recorder.mode != SnapshotMode.UPDATE:
         lines.append(
             "stale contracts of tools the server no longer lists (pruned by --mcp-snapshot-update):"
         )
@@ -261,10 +261,10 @@ def _drift_lines(
         found += [(d.severity, f"{shown(obs.tool.name)} {d}") for d in obs.additive.values()]
     if not found:
         return []
-    if recorder.mode == "update":
+    if recorder.mode == SnapshotMode.UPDATE:
         header = "drift accepted by --mcp-snapshot-update:"
     else:
-        ci = recorder.mode == "ci"
+        ci = recorder.mode == SnapshotMode.CI
         how = (
             accept_command(command, ci=True)
             if ci

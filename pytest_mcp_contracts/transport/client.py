@@ -27,7 +27,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from pytest_mcp_contracts.vocabulary import DEFAULT_SAMPLING_TEXT, URL_ELICITATION_PROTOCOL
+from pytest_mcp_contracts.vocabulary import (
+    DEFAULT_SAMPLING_TEXT,
+    URL_ELICITATION_PROTOCOL,
+    ElicitationAnswer,
+)
 
 # What the client declares: the same object in ``initialize`` and in a 2026-07-28 request's
 # ``_meta``. Sub-objects a version does not know are ignored by its servers (capabilities
@@ -250,7 +254,7 @@ class Client:
         with self._lock:
             nth = self._elicitations[transcript.tool]
             self._elicitations[transcript.tool] += 1
-        action = _VARY[nth % len(_VARY)] if policy == "vary" else policy
+        action = _VARY[nth % len(_VARY)] if policy == ElicitationAnswer.VARY else policy
         mode = params.get("mode", "form")
         message = _brief(str(params.get("message", "")))
         if mode == "url":

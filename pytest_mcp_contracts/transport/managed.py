@@ -40,7 +40,7 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     last_words,
 )
 from pytest_mcp_contracts.transport.stdio import ServerCommand, open_stdio
-from pytest_mcp_contracts.vocabulary import MODERN_VERSION
+from pytest_mcp_contracts.vocabulary import MODERN_VERSION, CallPolicy
 
 
 def call_refusal(annotations: dict[str, Any], policy: str) -> str | None:
@@ -52,12 +52,16 @@ def call_refusal(annotations: dict[str, Any], policy: str) -> str | None:
     ``readonly`` calls only tools that declare ``readOnlyHint: true``.
     """
     read_only = annotations.get("readOnlyHint") is True
-    if policy == "readonly" and not read_only:
+    if policy == CallPolicy.READONLY and not read_only:
         return (
             "not called: the tool does not declare readOnlyHint: true and --mcp-call=readonly; "
             "use --mcp-call=nondestructive or all to call it"
         )
-    if policy == "nondestructive" and annotations.get("destructiveHint") is True and not read_only:
+    if (
+        policy == CallPolicy.NONDESTRUCTIVE
+        and annotations.get("destructiveHint") is True
+        and not read_only
+    ):
         return (
             "not called: the tool declares destructiveHint: true. Its schema and drift checks "
             "still run. To call it, point the plugin at a disposable test instance and pass "

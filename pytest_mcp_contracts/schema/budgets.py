@@ -14,7 +14,8 @@ from typing import Final
 # -- depths ----------------------------------------------------------------------------------
 
 #: Levels of one schema document that are indexed ($ids, anchors) and walked: generation
-#: refuses a deeper schema, summaries stop there, drift does not find anchors below it.
+#: refuses a deeper schema (deeper ones exhaust the recursion of the metaschema check and
+#: of hypothesis-jsonschema), summaries stop there, drift does not find anchors below it.
 DOCUMENT_DEPTH: Final = 64
 #: Levels below a schema's root that drift compares (one ``review`` change says so below).
 DRIFT_DEPTH: Final = 32

@@ -40,7 +40,11 @@ from typing import Any, Final, Literal
 
 from pytest_mcp_contracts.schema import dialects
 from pytest_mcp_contracts.schema.budgets import DRIFT_DEPTH, DRIFT_WORK, RECURSION_UNROLL
-from pytest_mcp_contracts.schema.document import TYPE_ORDER, SchemaDocument
+from pytest_mcp_contracts.schema.document import (
+    TYPE_ORDER,
+    SchemaDocument,
+    ordered_types,
+)
 from pytest_mcp_contracts.schema.paths import child_path, items_path
 from pytest_mcp_contracts.schema.refs import resolve_pointer
 
@@ -361,7 +365,7 @@ def _with_null(schema: dict[str, Any], *, exclusive: bool) -> dict[str, Any] | N
         return None
     if "null" in types:
         return None if exclusive else schema  # oneOf then refuses null: both branches match
-    out = {**schema, "type": [*sorted(types, key=_type_rank), "null"]}
+    out = {**schema, "type": [*ordered_types(types), "null"]}
     if "enum" in schema and None not in enum:
         out["enum"] = [*enum, None]
     return out
@@ -724,14 +728,12 @@ def _accepted(names: frozenset[str] | None) -> frozenset[str]:
     return names | {"integer"} if "number" in names else names
 
 
-def _type_rank(name: str) -> tuple[int, str]:
-    return (TYPE_ORDER.index(name) if name in TYPE_ORDER else len(TYPE_ORDER), name)
-
-
 def _type_label(names: frozenset[str] | None) -> str:
+    # Drift keeps its own spelling of a union, the ``type`` keyword's list: the README and
+    # users' CI logs quote it, and drift lines are sorted by their text.
     if names is None:
         return "any"
-    ordered = sorted(names, key=_type_rank)
+    ordered = ordered_types(names)
     return ordered[0] if len(ordered) == 1 else f"[{', '.join(ordered)}]"
 
 

@@ -40,7 +40,7 @@ from jsonschema.protocols import Validator
 
 from pytest_mcp_contracts.schema.budgets import MUTATION_DEPTH, REF_HOPS
 from pytest_mcp_contracts.schema.dialects import dialect_of, make_validator
-from pytest_mcp_contracts.schema.document import SchemaDocument, json_type
+from pytest_mcp_contracts.schema.document import SchemaDocument, declared_types, json_type
 
 EXTRA_PROPERTY: Final = "__unexpected_property"
 EXTRA_VALUE: Final = "x"
@@ -65,6 +65,8 @@ _ATOMS: Final[dict[str, frozenset[str]]] = {
     "integer": frozenset({"integer"}),
     "number": frozenset({"integer", "fraction"}),
 }
+# The order wrong-type messages name the allowed types in ("string or integer"): their own,
+# not ``document.TYPE_ORDER``, since those messages are quoted as they are.
 _TYPE_ORDER: Final = ("object", "array", "string", "number", "integer", "boolean", "null")
 _WRONG_FOR: Final[dict[str, Any]] = {
     "integer": "not a number",
@@ -331,10 +333,10 @@ def _show(value: Any) -> str:
 # -- types --------------------------------------------------------------------------------
 
 
-def _declared_types(view: Mapping[str, Any]) -> list[str] | None:
-    declared = view.get("type")
-    names = [declared] if isinstance(declared, str) else declared
-    if not isinstance(names, list):
+def _known_declared_types(view: Mapping[str, Any]) -> list[str] | None:
+    """The view's ``type`` names, when it has one and every name in it is a JSON type."""
+    names = declared_types(view)
+    if names is None:
         return None
     known = [name for name in names if isinstance(name, str) and name in _ATOMS]
     return known if len(known) == len(names) else None
@@ -342,7 +344,7 @@ def _declared_types(view: Mapping[str, Any]) -> list[str] | None:
 
 def _first_declared_types(views: Sequence[Mapping[str, Any]]) -> list[str]:
     for view in views:
-        names = _declared_types(view)
+        names = _known_declared_types(view)
         if names is not None:
             return names
     return []
@@ -352,7 +354,7 @@ def _allowed_atoms(views: Sequence[Mapping[str, Any]]) -> frozenset[str] | None:
     """What every applicable ``type`` allows, as atoms; None when no view restricts it."""
     allowed: frozenset[str] | None = None
     for view in views:
-        names = _declared_types(view)
+        names = _known_declared_types(view)
         if names is None:
             continue
         atoms = frozenset().union(*(_ATOMS[name] for name in names))

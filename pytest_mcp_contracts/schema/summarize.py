@@ -37,7 +37,12 @@ from itertools import islice
 from typing import Any, Final, Literal
 
 from pytest_mcp_contracts.schema.budgets import DOCUMENT_DEPTH, SUMMARY_VISITS
-from pytest_mcp_contracts.schema.document import SchemaDocument, json_type, union_text
+from pytest_mcp_contracts.schema.document import (
+    SchemaDocument,
+    declared_types,
+    json_type,
+    union_text,
+)
 from pytest_mcp_contracts.schema.paths import child_path, items_path
 from pytest_mcp_contracts.schema.refs import Unresolvable, unescape
 from pytest_mcp_contracts.text import shorten
@@ -409,9 +414,8 @@ class _Walker:
     def _own(self, schema: Mapping[str, Any], chain: tuple[str, ...]) -> _View:
         """What ``schema``'s own keywords say, combinators and $ref aside."""
         view = _View()
-        declared = schema.get("type")
-        names = [declared] if isinstance(declared, str) else declared
-        if isinstance(names, list):
+        names = declared_types(schema)
+        if names is not None:
             view.types = _unique(str(name) for name in islice(names, 16))
         if schema.get("nullable") is True and view.types and "null" not in view.types:
             view.types.append("null")  # OpenAPI's spelling of "| null"

@@ -15,12 +15,12 @@ from urllib.parse import unquote
 from jsonschema.exceptions import SchemaError, ValidationError
 
 from pytest_mcp_contracts.schema.dialects import VALIDATORS, UnsupportedDialect, dialect_of
+from pytest_mcp_contracts.schema.document import SchemaDocument
 from pytest_mcp_contracts.schema.paths import json_path
 from pytest_mcp_contracts.schema.refs import (
     RefIndex,
     Unresolvable,
     bad_array_index,
-    resolve_pointer,
 )
 from pytest_mcp_contracts.text import shorten
 from pytest_mcp_contracts.transport.discover import ToolSpec
@@ -101,7 +101,8 @@ def _schema_findings(
             f"{label} root must be an object schema ({root_reason}); it has "
             f"type {schema.get('type', '(none)')!r}",
         )
-    refs = RefIndex(schema, dialect)
+    doc = SchemaDocument(schema, dialect)
+    refs = doc.refs
     remote = sorted(set(_network_refs(refs)))
     if remote:
         yield Finding(
@@ -121,7 +122,7 @@ def _schema_findings(
                 for ref, token in bad_index[:3]
             ),
         )
-    loop = _ref_loop(refs)
+    loop = _ref_loop(doc)
     if loop:
         yield Finding(
             "schema",
@@ -151,41 +152,17 @@ def _bad_index_refs(refs: RefIndex) -> Iterator[tuple[str, str]]:
                 yield ref, token
 
 
-# Applicators that apply to the instance itself: a $ref cycle through only these (and $ref)
-# never reaches a smaller part of the instance.
-_IN_PLACE_LISTS: Final = ("allOf", "anyOf", "oneOf")
-_IN_PLACE_SINGLES: Final = ("not", "if", "then", "else")
-
-
-def _in_place_targets(refs: RefIndex, pointer: str) -> list[str]:
-    """Where the ``$ref``s that the schema at ``pointer`` applies to the same instance lead
-    (unresolvable ones are generation's to report)."""
-    found: list[str] = []
-    stack: list[tuple[Any, str]] = [(resolve_pointer(refs.root, pointer), pointer)]
-    while stack:
-        current, at = stack.pop()
-        if not isinstance(current, dict):
-            continue
-        target = refs.find(current["$ref"], at) if "$ref" in current else None
-        if target is not None:
-            found.append(target.pointer)
-        for key in _IN_PLACE_LISTS:
-            if isinstance(current.get(key), list):
-                stack += [(sub, f"{at}/{key}/{i}") for i, sub in enumerate(current[key])]
-        stack += [(current.get(key), f"{at}/{key}") for key in _IN_PLACE_SINGLES]
-    return found
-
-
-def _ref_loop(refs: RefIndex) -> list[str] | None:
+def _ref_loop(doc: SchemaDocument) -> list[str] | None:
     """A chain of local ``$ref``s that comes back to its start without moving into a member
     of the instance (found without recursion), or None; as the pointers the refs lead to."""
     targets: dict[str, list[str]] = {}
 
     def next_refs(pointer: str) -> list[str]:
         if pointer not in targets:
-            targets[pointer] = _in_place_targets(refs, pointer)
+            targets[pointer] = doc.in_place_refs(pointer)
         return targets[pointer]
 
+    refs = doc.refs
     starts = [target.pointer for at, ref in refs.refs() if (target := refs.find(ref, at))]
     state: dict[str, str] = {}  # "open" while on the current path, then "done"
     for start in starts:

@@ -17,15 +17,16 @@ told is not knowable from the schema. Output types, enums/consts, fields and
 required-ness follow the client's view (wider breaks it, narrower does not).
 
 Local ``$ref``s are followed lazily as the two schemas are walked side by side, each
-followed at most RECURSION_UNROLL times along one path; a remote ``$ref`` is compared as
-an opaque value. Sibling keywords of a ``$ref`` (2019-09 and later), single-branch
-``anyOf``/``oneOf`` and ``allOf`` branches are merged into their schema when that is
-exact (no coupled keywords on both sides), so refactors into ``$defs`` show no drift; and
-``anyOf: [X, {"type": "null"}]`` reads as X with "null" added to its type. Positional
-``prefixItems`` are compared position by position (an absent position means ``items``).
+followed at most RECURSION_UNROLL times along one path (the bounds are in
+``schema/budgets``); a remote ``$ref`` is compared as an opaque value. Sibling keywords of a
+``$ref`` (2019-09 and later), single-branch ``anyOf``/``oneOf`` and ``allOf`` branches are
+merged into their schema when that is exact (no coupled keywords on both sides), so
+refactors into ``$defs`` show no drift; and ``anyOf: [X, {"type": "null"}]`` reads as X with
+"null" added to its type. Positional ``prefixItems`` are compared position by position (an
+absent position means ``items``).
 
-Hostile schemas stay bounded: the walk stops MAX_DEPTH levels down (one ``review`` change
-if what lies deeper differs), spends at most MAX_WORK steps per tool, compares enums as
+Hostile schemas stay bounded: the walk stops DRIFT_DEPTH levels down (one ``review`` change
+if what lies deeper differs), spends at most DRIFT_WORK steps per tool, compares enums as
 sets and never uses recursive equality or printing on raw values.
 """
 
@@ -37,21 +38,19 @@ from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
-from pytest_mcp_contracts.contracts.infer import TYPE_ORDER
 from pytest_mcp_contracts.schema import dialects
-from pytest_mcp_contracts.schema.paths import child_path, items_path
-from pytest_mcp_contracts.schema.refs import (
-    LEGACY_DIALECTS,
-    RefIndex,
-    resolve_pointer,
+from pytest_mcp_contracts.schema.budgets import DRIFT_DEPTH, DRIFT_WORK, RECURSION_UNROLL
+from pytest_mcp_contracts.schema.document import (
+    TYPE_ORDER,
+    SchemaDocument,
+    ordered_types,
 )
+from pytest_mcp_contracts.schema.paths import child_path, items_path
+from pytest_mcp_contracts.schema.refs import resolve_pointer
 from pytest_mcp_contracts.vocabulary import GRAVITY
 
 __all__ = [
     "HINT_DEFAULTS",
-    "MAX_DEPTH",
-    "MAX_WORK",
-    "RECURSION_UNROLL",
     "Change",
     "Severity",
     "added_tool",
@@ -60,12 +59,6 @@ __all__ = [
 ]
 
 Severity = Literal["breaking", "review", "additive", "cosmetic"]  # in order of gravity
-
-MAX_DEPTH: Final = 32
-RECURSION_UNROLL: Final = 3
-#: Sub-schema comparisons plus normalisations per tool: DAG-shaped $refs can otherwise
-#: make the side-by-side walk exponential.
-MAX_WORK: Final = 100_000
 
 _UNSOUND: Final = "(cannot be classified soundly: review it)"
 _SHOW: Final = 40
@@ -133,7 +126,6 @@ _NULL_NEUTRAL: Final = _ANNOTATIONS | _STRUCTURAL | frozenset({
 })
 # fmt: on
 _NORMALIZE_LEVELS: Final = 4  # nested allOf/anyOf merged per schema; deeper ones stay as they are
-_ANCHOR_SCAN_DEPTH: Final = 2 * MAX_DEPTH
 _RECURSION: Final = "(recursion)"  # a $ref cut by the unroll bound: equal on both sides
 _MISSING: Final = object()  # absent, unlike a JSON null
 
@@ -182,7 +174,7 @@ def _schema_changes(side: _Side, old: Any, new: Any, work: _Work) -> list[Change
     if _same(old, new):
         return []  # the same text means the same: no walk, however large
     if isinstance(old, Mapping) and isinstance(new, Mapping):
-        differ = _Differ(side, _Document(old, work), _Document(new, work), work)
+        differ = _Differ(side, _Normalizer(old, work), _Normalizer(new, work), work)
         differ.compare(old, new, _Where(side, 0))
         return differ.changes
     if side == "output" and old is None and new is not None:
@@ -230,7 +222,7 @@ class _Work:
     """The steps left for one tool, shared by both schemas and both sides."""
 
     def __init__(self) -> None:
-        self.left = MAX_WORK
+        self.left = DRIFT_WORK
         self.reported = False
 
     def spend(self) -> bool:
@@ -238,29 +230,19 @@ class _Work:
         return self.left >= 0
 
 
-class _Document:
-    """One schema document: resolves its local refs and normalises sub-dialects."""
+class _Normalizer:
+    """Reads one schema document for the comparison: follows its local refs and normalises
+    sub-dialects, spending the tool's work."""
 
     def __init__(self, root: Mapping[str, Any], work: _Work) -> None:
         self.root = root
         self.work = work
-        try:
-            self.dialect = dialects.dialect_of(root)
-        except dialects.UnsupportedDialect:
-            self.dialect = dialects.DEFAULT_DIALECT
-        self.legacy = self.dialect in LEGACY_DIALECTS  # keywords next to $ref are ignored
-        self._refs: RefIndex | None = None
-
-    @property
-    def refs(self) -> RefIndex:
-        if self._refs is None:  # built on the first $ref: most schemas have none
-            self._refs = RefIndex(self.root, self.dialect, max_depth=_ANCHOR_SCAN_DEPTH)
-        return self._refs
+        self.doc = SchemaDocument.lenient(root)
 
     def locate(self, ref: str, at: str | Mapping[str, Any]) -> str | None:
         """The JSON pointer a ref written in the schema ``at`` leads to; None for remote,
         malformed or dangling refs (compared as opaque values)."""
-        target = self.refs.find(ref, at)
+        target = self.doc.refs.find(ref, at)
         return None if target is None else target.pointer
 
     def normalize(
@@ -272,7 +254,7 @@ class _Document:
             return {}, refs
         if not isinstance(node, Mapping):  # false, or no schema at all
             return node, refs
-        at = self.refs.where(node) if "$ref" in node else None
+        at = self.doc.refs.where(node) if "$ref" in node else None
         out = dict(node)
         if not self.work.spend():
             return out, refs
@@ -302,7 +284,7 @@ class _Document:
             if not isinstance(target, Mapping):
                 break
             siblings = {k: v for k, v in out.items() if k != "$ref"}
-            merged = _merge(target, siblings) if siblings and not self.legacy else dict(target)
+            merged = _merge(target, siblings) if siblings and not self.doc.legacy else dict(target)
             out = merged if merged is not None else {"allOf": [dict(target), siblings]}
         return out, refs
 
@@ -383,7 +365,7 @@ def _with_null(schema: dict[str, Any], *, exclusive: bool) -> dict[str, Any] | N
         return None
     if "null" in types:
         return None if exclusive else schema  # oneOf then refuses null: both branches match
-    out = {**schema, "type": [*sorted(types, key=_type_rank), "null"]}
+    out = {**schema, "type": [*ordered_types(types), "null"]}
     if "enum" in schema and None not in enum:
         out["enum"] = [*enum, None]
     return out
@@ -427,7 +409,7 @@ class _Where:
 class _Differ:
     """Walks an old and a new schema side by side and collects their changes."""
 
-    def __init__(self, side: _Side, old: _Document, new: _Document, work: _Work) -> None:
+    def __init__(self, side: _Side, old: _Normalizer, new: _Normalizer, work: _Work) -> None:
         self.side = side
         self.old = old
         self.new = new
@@ -438,7 +420,7 @@ class _Differ:
         self.changes.append(Change(_severity(self.side, effect, constraint), path, text))
 
     def compare(self, old_raw: Any, new_raw: Any, at: _Where) -> None:
-        if at.depth > MAX_DEPTH:
+        if at.depth > DRIFT_DEPTH:
             if not _same(old_raw, new_raw):
                 self.note(at.path, "review", "nested too deeply to compare")
             return
@@ -746,14 +728,12 @@ def _accepted(names: frozenset[str] | None) -> frozenset[str]:
     return names | {"integer"} if "number" in names else names
 
 
-def _type_rank(name: str) -> tuple[int, str]:
-    return (TYPE_ORDER.index(name) if name in TYPE_ORDER else len(TYPE_ORDER), name)
-
-
 def _type_label(names: frozenset[str] | None) -> str:
+    # Drift keeps its own spelling of a union, the ``type`` keyword's list: the README and
+    # users' CI logs quote it, and drift lines are sorted by their text.
     if names is None:
         return "any"
-    ordered = sorted(names, key=_type_rank)
+    ordered = ordered_types(names)
     return ordered[0] if len(ordered) == 1 else f"[{', '.join(ordered)}]"
 
 

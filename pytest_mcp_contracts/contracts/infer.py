@@ -33,6 +33,7 @@ from typing import Any, Final, Literal
 
 from jsonschema import Draft202012Validator
 
+from pytest_mcp_contracts.schema.document import TYPE_ORDER, json_type, ordered_types, union_text
 from pytest_mcp_contracts.schema.paths import child_path, items_path, values_path
 
 MAX_DEPTH: Final = 32
@@ -55,7 +56,6 @@ _FORMATS: Final = {
 # The checker validation uses: a learned format must never fail a value it was learned from.
 _CHECKER: Final = Draft202012Validator.FORMAT_CHECKER
 #: JSON types in the order reports list them.
-TYPE_ORDER: Final = ("array", "boolean", "integer", "number", "object", "string", "null")
 _KEYWORDS: Final = frozenset(
     {"type", "properties", "required", "items", "format", "additionalProperties"}
 )
@@ -107,25 +107,6 @@ def _keys_are_data(keys: list[str], objects: int, required: set[str], presence: 
     )
 
 
-def json_type(value: Any) -> str:
-    """The JSON Schema type name of a value parsed from JSON (a bool is never an integer)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    raise TypeError(f"not a JSON value: {type(value).__name__}")
-
-
 def string_format(text: str) -> str | None:
     """The format ``text`` has (date-time, date, uuid, email, uri), or None."""
     if len(text) > MAX_FORMAT_LENGTH or not text.isascii():
@@ -143,7 +124,7 @@ def _kept_keys(obj: dict[str, Any]) -> list[str]:
 
 
 def _type_label(types: set[str]) -> str:
-    return " | ".join(t for t in TYPE_ORDER if t in types)
+    return union_text(ordered_types(types))
 
 
 @dataclass(frozen=True)

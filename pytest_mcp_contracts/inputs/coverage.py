@@ -30,24 +30,33 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from pytest_mcp_contracts.inputs.examples import simplest_example
+from pytest_mcp_contracts.schema.budgets import CORNER_DEPTH, SIMPLEST_DEPTH
+from pytest_mcp_contracts.schema.document import (
+    implied_types,
+    value_key,
+    with_branch,
+    with_conjuncts,
+)
 from pytest_mcp_contracts.text import shorten
 
 __all__ = [
     "Corner",
     "CoverageInput",
     "CoveragePlan",
+    "NoSimplestValue",
     "coverage_budget",
     "coverage_line",
+    "pattern_example",
     "plan_coverage",
     "random_share",
+    "round_to_step",
+    "simplest_value",
 ]
 
 #: Values of one enum considered at most: a 100,000-value enum must not cost 100,000 inputs
 #: (the budget would cut them anyway); the rest is reported as not visited.
 MAX_VALUES_PER_DIMENSION = 256
-#: Nesting followed into object properties and array items; deeper corners are left to the
-#: random phase.
-MAX_DEPTH = 6
 #: Corners derived at most per tool, whatever the schema (bounds the work on huge schemas).
 MAX_CORNERS = 2_000
 #: Strings and arrays longer than this are not built at their maximum length.
@@ -112,8 +121,8 @@ FORMAT_VALUES: dict[str, str] = {
 _ABSENT = object()  # a property left out
 
 
-class _Nothing(Exception):
-    """No value satisfies the sub-schema as far as this module can tell."""
+class NoSimplestValue(Exception):
+    """No value satisfies the sub-schema as far as ``simplest_value`` can tell."""
 
 
 @dataclass(frozen=True)
@@ -207,76 +216,39 @@ class CoveragePlan:
         }
 
 
-def _key(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, default=repr)
-
-
-# --------------------------------------------------------------------------- simplest values
-
-
-def _types(schema: Mapping[str, Any]) -> list[str]:
-    declared = schema.get("type")
-    if isinstance(declared, str):
-        return [declared]
-    if isinstance(declared, list):
-        return [t for t in declared if isinstance(t, str)]
-    # No type: guess from the keywords, the way a reader would.
-    if {"properties", "required", "additionalProperties"} & schema.keys():
-        return ["object"]
-    if {"items", "minItems", "maxItems"} & schema.keys():
-        return ["array"]
-    if {"minLength", "maxLength", "pattern", "format"} & schema.keys():
-        return ["string"]
-    if {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"} & schema.keys():
-        return ["number"]
-    return []
-
-
-def _merge(schema: Mapping[str, Any], branch: Any, keyword: str) -> Any:
-    """``schema`` with its ``keyword`` combinator replaced by one branch (a shallow merge:
-    the re-check drops what it gets wrong)."""
-    if not isinstance(branch, dict):
-        return branch
-    rest = {k: v for k, v in schema.items() if k != keyword}
-    return {**rest, **branch}
-
-
-def simplest(schema: Any, depth: int = 0) -> Any:
+def simplest_value(schema: Any, depth: int = 0) -> Any:
     """The simplest value valid for ``schema`` (required properties only, shortest strings and
-    arrays, 0 or the bound nearest to it); raises _Nothing when none can be told."""
+    arrays, 0 or the bound nearest to it); raises NoSimplestValue when none can be told."""
     if schema is True or schema == {}:
         return None
-    if not isinstance(schema, dict) or depth > MAX_DEPTH * 4:
-        raise _Nothing
+    if not isinstance(schema, dict) or depth > SIMPLEST_DEPTH:
+        raise NoSimplestValue
     if "const" in schema:
         return schema["const"]
     if isinstance(schema.get("enum"), list):
         if not schema["enum"]:
-            raise _Nothing
+            raise NoSimplestValue
         return schema["enum"][0]
     for keyword in ("anyOf", "oneOf"):
         if isinstance(schema.get(keyword), list):
             for branch in schema[keyword]:
                 try:
-                    return simplest(_merge(schema, branch, keyword), depth + 1)
-                except _Nothing:
+                    return simplest_value(with_branch(schema, branch, keyword), depth + 1)
+                except NoSimplestValue:
                     continue
-            raise _Nothing
+            raise NoSimplestValue
     if isinstance(schema.get("allOf"), list):
-        merged = {k: v for k, v in schema.items() if k != "allOf"}
-        for branch in schema["allOf"]:
-            if isinstance(branch, dict):
-                merged = {**merged, **branch}
-        return simplest(merged, depth + 1)
-    types = _types(schema)
+        merged = with_conjuncts(schema)
+        return simplest_value(merged, depth + 1)
+    types = implied_types(schema)
     if not types:
         return None
     for kind in types:
         try:
             return _simplest_of_type(schema, kind, depth)
-        except _Nothing:
+        except NoSimplestValue:
             continue
-    raise _Nothing
+    raise NoSimplestValue
 
 
 def _simplest_of_type(schema: dict[str, Any], kind: str, depth: int) -> Any:
@@ -287,7 +259,7 @@ def _simplest_of_type(schema: dict[str, Any], kind: str, depth: int) -> Any:
     if kind in ("integer", "number"):
         values = _numbers(schema, kind)
         if values.simplest is None:
-            raise _Nothing
+            raise NoSimplestValue
         return values.simplest
     if kind == "string":
         return _simplest_string(schema)
@@ -296,21 +268,21 @@ def _simplest_of_type(schema: dict[str, Any], kind: str, depth: int) -> Any:
         if count == 0:
             return []
         if count > MAX_LENGTH:
-            raise _Nothing
+            raise NoSimplestValue
         items = schema.get("items")
         if isinstance(items, list):
-            fixed = [simplest(s, depth + 1) for s in items[:count]]
+            fixed = [simplest_value(s, depth + 1) for s in items[:count]]
             extra = schema.get("additionalItems", True)
             while len(fixed) < count:
-                fixed.append(simplest(extra, depth + 1))
+                fixed.append(simplest_value(extra, depth + 1))
             return fixed
         if schema.get("uniqueItems") and count > 1:
             distinct = _distinct_values(items if items is not None else True, count, depth)
             return distinct
-        return [simplest(items if items is not None else True, depth + 1)] * count
+        return [simplest_value(items if items is not None else True, depth + 1)] * count
     if kind == "object":
         return _simplest_object(schema, depth)
-    raise _Nothing
+    raise NoSimplestValue
 
 
 def _simplest_object(schema: dict[str, Any], depth: int) -> dict[str, Any]:
@@ -320,13 +292,13 @@ def _simplest_object(schema: dict[str, Any], depth: int) -> dict[str, Any]:
     required = [r for r in schema.get("required", []) or [] if isinstance(r, str)]
     for name in required:
         sub = properties.get(name, schema.get("additionalProperties", True))
-        value[name] = simplest(sub if sub is not False else True, depth + 1)
+        value[name] = simplest_value(sub if sub is not False else True, depth + 1)
     wanted = _int(schema.get("minProperties"), 0)
     for name, sub in properties.items():
         if len(value) >= wanted:
             break
         if name not in value:
-            value[name] = simplest(sub, depth + 1)
+            value[name] = simplest_value(sub, depth + 1)
     return value
 
 
@@ -334,12 +306,12 @@ def _distinct_values(items: Any, count: int, depth: int) -> list[Any]:
     found: list[Any] = []
     seen: set[str] = set()
     for _corner, value in _corners(items, "", depth + 1):
-        if _key(value) not in seen:
-            seen.add(_key(value))
+        if value_key(value) not in seen:
+            seen.add(value_key(value))
             found.append(value)
         if len(found) == count:
             return found
-    raise _Nothing
+    raise NoSimplestValue
 
 
 def _int(value: Any, default: int) -> int:
@@ -354,11 +326,11 @@ def _simplest_string(schema: dict[str, Any]) -> str:
     if isinstance(pattern, str):
         found = pattern_example(pattern)
         if found is None:
-            raise _Nothing
+            raise NoSimplestValue
         return found
     low = _int(schema.get("minLength"), 0)
     if low > MAX_LENGTH:
-        raise _Nothing
+        raise NoSimplestValue
     return "a" * low
 
 
@@ -439,12 +411,8 @@ def _found_by_hypothesis(compiled: Any) -> str | None:
     from hypothesis import strategies as st
     from hypothesis.errors import HypothesisException
 
-    from pytest_mcp_contracts.inputs.generate import (
-        simplest,  # generate imports this module: imported when needed
-    )
-
     try:
-        value = simplest(st.from_regex(compiled), tries=20)
+        value = simplest_example(st.from_regex(compiled), tries=20)
     except (HypothesisException, RecursionError, ValueError, TypeError):
         return None
     return value if isinstance(value, str) else None
@@ -483,7 +451,7 @@ def _numbers(schema: Mapping[str, Any], kind: str) -> _Numbers:
             found = math.ceil(value / step) * step
             if exclusive and found <= value:
                 found += step
-            found = _tidy(found, step)
+            found = round_to_step(found, step)
         elif integer:
             found = math.floor(value) + 1 if exclusive else math.ceil(value)
         else:
@@ -495,7 +463,7 @@ def _numbers(schema: Mapping[str, Any], kind: str) -> _Numbers:
             found = math.floor(value / step) * step
             if exclusive and found >= value:
                 found -= step
-            found = _tidy(found, step)
+            found = round_to_step(found, step)
         elif integer:
             found = math.ceil(value) - 1 if exclusive else math.floor(value)
         else:
@@ -570,7 +538,7 @@ def _is_multiple(value: float | int, step: float | int) -> bool:
     return math.isfinite(quotient) and abs(quotient - round(quotient)) < 1e-9
 
 
-def _tidy(value: float | int, step: float | int) -> float | int:
+def round_to_step(value: float | int, step: float | int) -> float | int:
     # Multiples of a float step pick up rounding noise (0.1 * 3); round to the step's digits.
     if isinstance(step, int):
         return int(value)
@@ -583,7 +551,7 @@ def _tidy(value: float | int, step: float | int) -> float | int:
 
 def _corners(schema: Any, path: str, depth: int) -> Iterator[tuple[Corner, Any]]:
     """Each corner of ``schema`` with a value for it (the rest at its simplest)."""
-    if not isinstance(schema, dict) or depth > MAX_DEPTH:
+    if not isinstance(schema, dict) or depth > CORNER_DEPTH:
         return
     if "const" in schema:
         yield Corner(path, "const", _shown(schema["const"])), schema["const"]
@@ -595,27 +563,27 @@ def _corners(schema: Any, path: str, depth: int) -> Iterator[tuple[Corner, Any]]
     for keyword in ("anyOf", "oneOf"):
         if isinstance(schema.get(keyword), list):
             for index, branch in enumerate(schema[keyword]):
-                merged = _merge(schema, branch, keyword)
+                merged = with_branch(schema, branch, keyword)
                 try:
-                    yield Corner(path, "branch", f"{keyword}[{index}]"), simplest(merged, depth)
-                except _Nothing:
+                    yield (
+                        Corner(path, "branch", f"{keyword}[{index}]"),
+                        simplest_value(merged, depth),
+                    )
+                except NoSimplestValue:
                     continue
                 yield from _corners(merged, path, depth + 1)
             return
     if isinstance(schema.get("allOf"), list):
-        merged = {k: v for k, v in schema.items() if k != "allOf"}
-        for branch in schema["allOf"]:
-            if isinstance(branch, dict):
-                merged = {**merged, **branch}
+        merged = with_conjuncts(schema)
         yield from _corners(merged, path, depth + 1)
         return
-    types = _types(schema)
+    types = implied_types(schema)
     several = len(types) > 1
     for kind in types:
         if several:
             try:
                 yield Corner(path, "type", kind), _simplest_of_type(schema, kind, depth)
-            except _Nothing:
+            except NoSimplestValue:
                 continue
         yield from _type_corners(schema, kind, path, depth)
 
@@ -638,7 +606,7 @@ def _type_corners(
     elif kind == "object":
         try:
             base = _simplest_object(schema, depth)
-        except _Nothing:
+        except NoSimplestValue:
             return
         yield from _object_corners(schema, base, path, depth)
 
@@ -676,8 +644,8 @@ def _array_corners(schema: dict[str, Any], path: str, depth: int) -> Iterator[tu
         items_schema = items
     tail_refused = items_schema is False
     try:
-        base = simplest(schema, depth)
-    except _Nothing:
+        base = simplest_value(schema, depth)
+    except NoSimplestValue:
         return
     if low == 0:
         yield Corner(path, "minItems" if "minItems" in schema else "empty", "0"), []
@@ -685,10 +653,10 @@ def _array_corners(schema: dict[str, Any], path: str, depth: int) -> Iterator[tu
         yield Corner(path, "minItems", str(low)), base
     if isinstance(high, int) and high != low and 0 < high <= MAX_LENGTH:
         try:
-            filler = simplest(items_schema, depth + 1)
+            filler = simplest_value(items_schema, depth + 1)
             tail = [filler] * (high - len(base))
             yield Corner(path, "maxItems", str(high)), [*base, *tail]
-        except _Nothing:
+        except NoSimplestValue:
             pass
     if high is None and low < LARGE_ARRAY and not (isinstance(items, list) and tail_refused):
         large = _large_array(schema, base, items_schema, depth)
@@ -708,8 +676,8 @@ def _large_array(
     ``uniqueItems``, with distinct simple items (numbers counted up from the simplest, strings
     numbered); None when no such filler can be told (the re-check drops a wrong one)."""
     try:
-        filler = simplest(items_schema, depth + 1)
-    except _Nothing:
+        filler = simplest_value(items_schema, depth + 1)
+    except NoSimplestValue:
         return None
     count = LARGE_ARRAY - len(base)
     if not schema.get("uniqueItems"):
@@ -719,12 +687,12 @@ def _large_array(
     step = items_schema.get("multipleOf", 1) if isinstance(items_schema, dict) else 1
     step = step if _is_number(step) and step > 0 else 1
     # Distinct values beside the base's: the base has at most a few items.
-    taken = {_key(v) for v in base}
+    taken = {value_key(v) for v in base}
     varied: list[Any] = []
     for index in range(count + len(base)):
         value = f"{filler}{index}" if isinstance(filler, str) else filler + index * step
-        if _key(value) not in taken:
-            taken.add(_key(value))
+        if value_key(value) not in taken:
+            taken.add(value_key(value))
             varied.append(value)
         if len(varied) == count:
             return [*base, *varied]
@@ -744,8 +712,8 @@ def _object_corners(
         if name not in required:
             yield Corner(where, "absent", ""), {k: v for k, v in base.items() if k != name}
             try:
-                present = simplest(sub, depth + 1)
-            except _Nothing:
+                present = simplest_value(sub, depth + 1)
+            except NoSimplestValue:
                 continue
             yield Corner(where, "present", ""), {**base, name: present}
         for corner, value in _corners(sub, where, depth + 1):
@@ -784,7 +752,7 @@ def plan_coverage(
         return plan
     try:
         base = _simplest_object(dict(schema), 0)
-    except _Nothing:
+    except NoSimplestValue:
         base = None
     if base is None or not is_valid(base):
         base = fallback_base() if fallback_base is not None else None
@@ -813,9 +781,9 @@ def plan_coverage(
     singles = _round_robin(singles)
     pairs = _pairs(base, singles)
     chosen: list[CoverageInput] = [CoverageInput(base, ())] if budget > 0 else []
-    where = {_key(base): 0} if chosen else {}  # input -> its position in ``chosen``
+    where = {value_key(base): 0} if chosen else {}  # input -> its position in ``chosen``
     for corner, value in singles:
-        key = _key(value)
+        key = value_key(value)
         if key in where:  # an earlier input is this one too: it visits this corner as well
             earlier = chosen[where[key]]
             chosen[where[key]] = CoverageInput(value, (*earlier.corners, corner))
@@ -833,7 +801,7 @@ def plan_coverage(
     plan.pairs_possible = 0
     for group in sorted(pairs, key=len):
         for pair_corners, value in group:
-            key = _key(value)
+            key = value_key(value)
             if key in where:
                 continue
             if len(chosen) < budget:

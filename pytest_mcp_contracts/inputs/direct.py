@@ -92,6 +92,8 @@ SUPPORTED = frozenset(
         "additionalProperties",
     }
 )
+# The order a type union is drawn in, not ``document.TYPE_ORDER`` (the order types are shown
+# in): hypothesis shrinks toward the first branch, so the simplest types come first.
 _TYPES = ("null", "boolean", "integer", "number", "string", "array", "object")
 _COMBINATORS = ("allOf", "anyOf", "oneOf")
 # What building a hypothesis strategy may raise for arguments it refuses: the sub-schema

@@ -4,7 +4,7 @@ The spec restricts that schema to a flat object of primitives (strings with an o
 format, numbers, booleans, single- and multi-select enums), so the simplest valid value of
 each property is derived directly: no hypothesis run inside the reader thread that answers
 the request (hypothesis may be running the contract test on the main thread meanwhile).
-Anything beyond that falls back to ``generate.simplest``.
+Anything beyond that falls back to ``examples.simplest_example``.
 """
 
 from __future__ import annotations
@@ -121,10 +121,11 @@ def _valid(schema: Mapping[str, Any], content: Mapping[str, Any]) -> bool:
 
 
 def _from_hypothesis(schema: dict[str, Any]) -> dict[str, Any]:
-    from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy, simplest
+    from pytest_mcp_contracts.inputs.examples import simplest_example
+    from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy
 
     try:
-        found: dict[str, Any] = simplest(input_strategy(schema))
+        found: dict[str, Any] = simplest_example(input_strategy(schema))
     except (GenerationError, Exception) as exc:
         raise NoContent(f"no valid content for the requested schema: {exc}") from None
     return found

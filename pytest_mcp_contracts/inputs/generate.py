@@ -32,15 +32,21 @@ from hypothesis_jsonschema._canonicalise import FALSEY, HypothesisRefResolutionE
 
 from pytest_mcp_contracts.inputs.coverage import CoveragePlan, plan_coverage
 from pytest_mcp_contracts.inputs.direct import direct_strategy, mixed_strategy
+from pytest_mcp_contracts.inputs.examples import simplest_example
 from pytest_mcp_contracts.inputs.hypothesis_compat import install
 from pytest_mcp_contracts.inputs.known import known_corners, known_slots, with_known_values
 from pytest_mcp_contracts.inputs.sandbox import SandboxPaths, path_slots, with_sandbox_values
 from pytest_mcp_contracts.schema import dialects
+from pytest_mcp_contracts.schema.budgets import (
+    DOCUMENT_DEPTH,
+    EXPANDED_SUBSCHEMAS,
+    RECURSION_UNROLL,
+)
+from pytest_mcp_contracts.schema.document import IN_PLACE_LISTS, IN_PLACE_SINGLES, SchemaDocument
 from pytest_mcp_contracts.schema.paths import json_path
 from pytest_mcp_contracts.schema.refs import (
     LEGACY_DIALECTS,
     SCHEMA_SINGLES,
-    RefIndex,
     Unresolvable,
     escape,
     json_pointer,
@@ -52,7 +58,6 @@ if TYPE_CHECKING:
     from jsonschema.protocols import Validator
 
 __all__ = [
-    "MAX_DEPTH",
     "GenerationError",
     "UserStrategyError",
     "coverage_plan",
@@ -62,14 +67,6 @@ __all__ = [
     "prepare_for_generation",
 ]
 
-#: Deepest nesting accepted.  Far beyond real tool schemas, and well inside what the
-#: recursive metaschema check and hypothesis-jsonschema survive.
-MAX_DEPTH = 64
-#: How often one ``$ref`` may be followed inside itself before its sub-schema becomes ``false``.
-RECURSION_UNROLL = 3
-#: Inlining ``$ref``s can blow a schema up exponentially; past this many sub-schemas we
-#: unroll recursion less deeply, then give up.
-MAX_EXPANDED_SUBSCHEMAS = 20_000
 #: Longer required strings make hypothesis fail its ``large_base_example`` health check,
 #: so they are built from a short repeated chunk instead (see ``_long_text``).
 LONG_TEXT = 1_000
@@ -80,11 +77,6 @@ MAX_ENUM = 200
 Schema = bool | dict[str, Any]
 
 _REF_KEYWORDS = ("$ref", "$dynamicRef", "$recursiveRef")
-
-# Applicators that look at the instance itself rather than at its members: a $ref cycle
-# through only these never terminates, and their properties count as "evaluated".
-_IN_PLACE_SINGLES = frozenset({"not", "if", "then", "else"})
-_IN_PLACE_LISTS = frozenset({"allOf", "anyOf", "oneOf"})
 
 
 class GenerationError(Exception):
@@ -118,36 +110,21 @@ def dialect_of(schema: Mapping[str, Any]) -> str:
 # --------------------------------------------------------------------------- the document
 
 
-@dataclass(frozen=True)
-class _Document:
-    """An original schema plus what the rewrite needs to know about it."""
-
-    root: Mapping[str, Any]
-    dialect: str
-    keywords: frozenset[str]  # the keywords this dialect validates; the rest are annotations
-    refs: RefIndex  # its $ids, anchors and every sub-schema's pointer (parents first)
-
-
-def _load(schema: Mapping[str, Any]) -> _Document:
+def _load(schema: Mapping[str, Any]) -> SchemaDocument:
     if not isinstance(schema, Mapping):
         raise GenerationError(
             f"a tool's inputSchema must be a JSON object, not {type(schema).__name__}."
         )
-    dialect = dialect_of(schema)
-    refs = RefIndex(schema, dialect, max_depth=MAX_DEPTH)
-    if refs.too_deep is not None:
+    doc = SchemaDocument(schema, dialect_of(schema))
+    too_deep = doc.refs.too_deep
+    if too_deep is not None:
         raise GenerationError(
-            f"the schema is nested deeper than {MAX_DEPTH} levels at {_short(refs.too_deep)}. "
+            f"the schema is nested deeper than {DOCUMENT_DEPTH} levels at {_short(too_deep)}. "
             "Deeper schemas exhaust the recursion limits of validators and generators; "
             "flatten the schema (recursive structures should use $ref).",
-            pointer=refs.too_deep,
+            pointer=too_deep,
         )
-    return _Document(
-        root=schema,
-        dialect=dialect,
-        keywords=frozenset(dialects.VALIDATORS[dialect].VALIDATORS),
-        refs=refs,
-    )
+    return doc
 
 
 def _short(pointer: str) -> str:
@@ -210,7 +187,7 @@ def _copy_value(value: Any) -> Any:
 class _Expander:
     """Turns (part of) a document into one self-contained draft-07 schema."""
 
-    def __init__(self, doc: _Document, unroll: int) -> None:
+    def __init__(self, doc: SchemaDocument, unroll: int) -> None:
         self.doc = doc
         self.unroll = unroll
         self.subschemas = 0
@@ -227,13 +204,13 @@ class _Expander:
                 f"found {node!r:.60}. Fix the tool's inputSchema.",
                 pointer=ptr,
             )
-        if trail.depth > MAX_DEPTH:
+        if trail.depth > DOCUMENT_DEPTH:
             return False  # only reachable through $refs: stop inlining them here
         self.subschemas += 1
-        if self.subschemas > MAX_EXPANDED_SUBSCHEMAS:
+        if self.subschemas > EXPANDED_SUBSCHEMAS:
             raise _TooLarge
         refs = [k for k in _REF_KEYWORDS if k in node and k in self.doc.keywords]
-        if refs and self.doc.dialect in LEGACY_DIALECTS:
+        if refs and self.doc.legacy:
             return self.follow(node, ptr, "$ref", trail)
         targets = [self.follow(node, ptr, k, trail) for k in refs]
         if any(target is False for target in targets):
@@ -290,16 +267,16 @@ class _Expander:
                     name: self.schema(sub, named[name], trail.member(named[name]))
                     for name, sub in value.items()
                 }
-            elif key in _IN_PLACE_LISTS or (
+            elif key in IN_PLACE_LISTS or (
                 key in ("items", "prefixItems") and isinstance(value, list)
             ):
                 if not isinstance(value, list):
                     raise GenerationError(f"{key} must be an array at {at}.", pointer=at)
-                step = trail.same_instance if key in _IN_PLACE_LISTS else trail.member
+                step = trail.same_instance if key in IN_PLACE_LISTS else trail.member
                 out[key] = [
                     self.schema(sub, f"{at}/{i}", step(f"{at}/{i}")) for i, sub in enumerate(value)
                 ]
-            elif key in _IN_PLACE_SINGLES:
+            elif key in IN_PLACE_SINGLES:
                 out[key] = self.schema(value, at, trail.same_instance(at))
             elif key in ("unevaluatedProperties", "unevaluatedItems"):
                 unevaluated[key] = self.schema(value, at, trail.member(at))
@@ -409,7 +386,7 @@ def _rewrite_unevaluated_items(out: dict[str, Any], unevaluated: Schema) -> None
     out["additionalItems" if isinstance(items, list) else "items"] = unevaluated
 
 
-def _expand(doc: _Document, ptr: str = "#") -> Schema:
+def _expand(doc: SchemaDocument, ptr: str = "#") -> Schema:
     for unroll in range(RECURSION_UNROLL, 0, -1):
         try:
             return _Expander(doc, unroll).at(ptr)
@@ -417,7 +394,7 @@ def _expand(doc: _Document, ptr: str = "#") -> Schema:
             continue
     raise GenerationError(
         f"inlining the $refs of the schema at {_short(ptr)} produces more than "
-        f"{MAX_EXPANDED_SUBSCHEMAS} sub-schemas, even with recursion cut short. Simplify "
+        f"{EXPANDED_SUBSCHEMAS} sub-schemas, even with recursion cut short. Simplify "
         "the schema's references.",
         pointer=ptr,
     )
@@ -550,7 +527,7 @@ def _as_tool_arguments(prepared: dict[str, Any]) -> dict[str, Any]:
     return {**prepared, "type": "object"}
 
 
-def _check_schema(doc: _Document) -> None:
+def _check_schema(doc: SchemaDocument) -> None:
     """Reject schemas that are invalid for their own dialect, naming the offending spot."""
     cls = dialects.VALIDATORS[doc.dialect]
     meta = cls(cls.META_SCHEMA, format_checker=cls.FORMAT_CHECKER)
@@ -573,7 +550,7 @@ def _check_schema(doc: _Document) -> None:
     )
 
 
-def _original_validator(doc: _Document) -> Validator:
+def _original_validator(doc: SchemaDocument) -> Validator:
     return dialects.make_validator(doc.root)
 
 
@@ -777,7 +754,7 @@ def coverage_plan(
     def fallback_base() -> dict[str, Any] | None:
         # The simplest input hypothesis finds, when the schema is beyond our own derivation.
         try:
-            found: dict[str, Any] = simplest(input_strategy(schema, sandbox=sandbox))
+            found: dict[str, Any] = simplest_example(input_strategy(schema, sandbox=sandbox))
         except (HypothesisException, GenerationError):
             return None
         return found
@@ -845,7 +822,7 @@ def _checked(
 # --------------------------------------------------------------------------- diagnosis
 
 
-def _unsatisfiable_pointers(doc: _Document, limit: int = 500) -> list[str]:
+def _unsatisfiable_pointers(doc: SchemaDocument, limit: int = 500) -> list[str]:
     """The innermost sub-schemas no value satisfies (best effort)."""
     found: list[str] = []
     for ptr in doc.refs.schema_pointers[:limit]:
@@ -865,7 +842,7 @@ def _never_generated(schema: Schema) -> bool:
     return direct is not None and direct.is_empty
 
 
-def _unsatisfiable(doc: _Document) -> GenerationError:
+def _unsatisfiable(doc: SchemaDocument) -> GenerationError:
     pointers = _unsatisfiable_pointers(doc) or ["#"]
     where = ", ".join(_short(p) for p in pointers[:3])
     return GenerationError(
@@ -876,7 +853,7 @@ def _unsatisfiable(doc: _Document) -> GenerationError:
     )
 
 
-def _costly_constraints(doc: _Document) -> Iterator[str]:
+def _costly_constraints(doc: SchemaDocument) -> Iterator[str]:
     checked = set(dialects.VALIDATORS[doc.dialect].FORMAT_CHECKER.checkers)
     generated = set(_from_schema.STRING_FORMATS) | {"uuid", "duration"}
     for ptr in doc.refs.schema_pointers:
@@ -958,24 +935,3 @@ def schema_examples(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
         if built and built not in found and all(name in built for name in required):
             found.append(built)
     return found
-
-
-def _anything(_value: Any) -> bool:
-    return True
-
-
-def simplest(
-    strategy: SearchStrategy[Any], condition: Callable[[Any], bool] = _anything, *, tries: int = 50
-) -> Any:
-    """The simplest value of ``strategy`` that meets ``condition``, the same on every run
-    (derandomized, then shrunk); hypothesis's exceptions when there is none."""
-    from hypothesis import HealthCheck, Phase, find, settings
-
-    quick = settings(
-        max_examples=tries,
-        database=None,
-        derandomize=True,
-        phases=[Phase.generate, Phase.shrink],
-        suppress_health_check=list(HealthCheck),
-    )
-    return find(strategy, condition, settings=quick)

@@ -21,7 +21,7 @@ invalid" means here that no reasonable reading of the schema accepts them:
   2019-09, ``unevaluatedProperties``) are settled by the validator, not guessed.
 
 Pure and bounded: nothing is fetched (only local ``$ref``s are followed, at most
-``MAX_REF_HOPS`` deep), nested objects are followed at most ``MAX_DEPTH`` levels, at most
+``REF_HOPS`` deep), nested objects are followed at most ``MUTATION_DEPTH`` levels, at most
 ``MAX_ATTEMPTS`` candidates are judged, and huge ``enum``s are searched through a set.
 """
 
@@ -38,13 +38,12 @@ from typing import Any, Final, TypeGuard
 
 from jsonschema.protocols import Validator
 
+from pytest_mcp_contracts.schema.budgets import MUTATION_DEPTH, REF_HOPS
 from pytest_mcp_contracts.schema.dialects import dialect_of, make_validator
-from pytest_mcp_contracts.schema.refs import LEGACY_DIALECTS, RefIndex
+from pytest_mcp_contracts.schema.document import SchemaDocument, declared_types, json_type
 
 EXTRA_PROPERTY: Final = "__unexpected_property"
 EXTRA_VALUE: Final = "x"
-MAX_DEPTH: Final = 8  # nested object levels below the root that are mutated
-MAX_REF_HOPS: Final = 8  # $ref / allOf hops followed from one (sub)schema
 MAX_VIEWS: Final = 32  # schema objects that apply to one value, at most
 MAX_NODES: Final = 256  # objects (root and nested) whose properties are mutated
 MAX_ATTEMPTS: Final = 512  # candidates built and judged per call, at most
@@ -66,6 +65,8 @@ _ATOMS: Final[dict[str, frozenset[str]]] = {
     "integer": frozenset({"integer"}),
     "number": frozenset({"integer", "fraction"}),
 }
+# The order wrong-type messages name the allowed types in ("string or integer"): their own,
+# not ``document.TYPE_ORDER``, since those messages are quoted as they are.
 _TYPE_ORDER: Final = ("object", "array", "string", "number", "integer", "boolean", "null")
 _WRONG_FOR: Final[dict[str, Any]] = {
     "integer": "not a number",
@@ -114,9 +115,9 @@ class _Mutation:
 
 @dataclass(frozen=True)
 class _Context:
-    root: Mapping[str, Any]
-    dialect: str
-    refs: RefIndex
+    """The schema document the invalid inputs are derived from."""
+
+    doc: SchemaDocument
 
     def views(self, schema: Any) -> list[Mapping[str, Any]]:
         """The schema objects whose keywords all apply to a value of ``schema``: itself,
@@ -127,15 +128,15 @@ class _Context:
         queue: deque[tuple[Any, int]] = deque([(schema, 0)])
         while queue and len(out) < MAX_VIEWS:
             node, hops = queue.popleft()
-            if not isinstance(node, Mapping) or hops > MAX_REF_HOPS or id(node) in seen:
+            if not isinstance(node, Mapping) or hops > REF_HOPS or id(node) in seen:
                 continue
             seen.add(id(node))
             if "$ref" in node:
                 # Remote and dangling refs add nothing: never fetched, never guessed.
-                target = self.refs.find(node["$ref"], node)
+                target = self.doc.refs.find(node["$ref"], node)
                 if target is not None:
                     queue.append((target.schema, hops + 1))
-                if self.dialect in LEGACY_DIALECTS:
+                if self.doc.legacy:
                     continue
             out.append(node)
             members = node.get("allOf")
@@ -187,7 +188,7 @@ def invalid_inputs(
     if _judge(validator, base) is not True:
         return []
 
-    ctx = _Context(schema, dialect, RefIndex(schema, dialect))
+    ctx = _Context(SchemaDocument(schema, dialect))
     nodes = _nodes(ctx, base)
     makers: tuple[Callable[[_Context, _Node], Iterator[_Mutation]], ...] = (
         _missing_required,
@@ -245,13 +246,13 @@ def _look_alike_cases(
 
 def _nodes(ctx: _Context, base: dict[str, Any]) -> list[_Node]:
     """The root and the nested objects of ``base`` that have declared properties, in
-    breadth-first order (so top-level fields come first), at most MAX_DEPTH levels deep."""
-    root = _node(ctx, (), ctx.views(ctx.root), base)
+    breadth-first order (so top-level fields come first), at most MUTATION_DEPTH levels deep."""
+    root = _node(ctx, (), ctx.views(ctx.doc.root), base)
     out = [root]
     queue = deque([root])
     while queue and len(out) < MAX_NODES:
         node = queue.popleft()
-        if len(node.path) >= MAX_DEPTH:
+        if len(node.path) >= MUTATION_DEPTH:
             continue
         for name, views in node.properties:
             value = node.value[name]
@@ -332,10 +333,10 @@ def _show(value: Any) -> str:
 # -- types --------------------------------------------------------------------------------
 
 
-def _declared_types(view: Mapping[str, Any]) -> list[str] | None:
-    declared = view.get("type")
-    names = [declared] if isinstance(declared, str) else declared
-    if not isinstance(names, list):
+def _known_declared_types(view: Mapping[str, Any]) -> list[str] | None:
+    """The view's ``type`` names, when it has one and every name in it is a JSON type."""
+    names = declared_types(view)
+    if names is None:
         return None
     known = [name for name in names if isinstance(name, str) and name in _ATOMS]
     return known if len(known) == len(names) else None
@@ -343,7 +344,7 @@ def _declared_types(view: Mapping[str, Any]) -> list[str] | None:
 
 def _first_declared_types(views: Sequence[Mapping[str, Any]]) -> list[str]:
     for view in views:
-        names = _declared_types(view)
+        names = _known_declared_types(view)
         if names is not None:
             return names
     return []
@@ -353,7 +354,7 @@ def _allowed_atoms(views: Sequence[Mapping[str, Any]]) -> frozenset[str] | None:
     """What every applicable ``type`` allows, as atoms; None when no view restricts it."""
     allowed: frozenset[str] | None = None
     for view in views:
-        names = _declared_types(view)
+        names = _known_declared_types(view)
         if names is None:
             continue
         atoms = frozenset().union(*(_ATOMS[name] for name in names))
@@ -375,11 +376,6 @@ def _atoms_of(value: Any) -> frozenset[str]:
     if isinstance(value, list):
         return _ATOMS["array"]
     return _ATOMS["object"]
-
-
-def _json_type(value: Any) -> str:
-    atoms = _atoms_of(value)
-    return "number" if atoms == frozenset({"fraction"}) else next(iter(atoms))
 
 
 def _type_names(atoms: frozenset[str]) -> str:
@@ -423,7 +419,7 @@ def _wrong_types(ctx: _Context, node: _Node) -> Iterator[_Mutation]:
             if not _atoms_of(candidate) & allowed:
                 path = _dotted((*node.path, name))
                 why = (
-                    f"'{path}' has the wrong type ({_json_type(candidate)}, "
+                    f"'{path}' has the wrong type ({json_type(candidate)}, "
                     f"the schema wants {_type_names(allowed)})"
                 )
                 yield _Mutation(node.path, name, False, candidate, why, path)
@@ -544,7 +540,7 @@ def _numeric(
     integral = allowed is not None and "fraction" not in allowed
     minimum, maximum = view.get("minimum"), view.get("maximum")
     ex_min, ex_max = view.get("exclusiveMinimum"), view.get("exclusiveMaximum")
-    draft4 = ctx.dialect == "draft-04"
+    draft4 = ctx.doc.dialect == "draft-04"
     if _is_number(minimum):
         if draft4 and ex_min is True:
             value = _at_or_below(minimum, integral)
@@ -662,7 +658,7 @@ def _extra_property(ctx: _Context, node: _Node) -> Iterator[_Mutation]:
     if EXTRA_PROPERTY in node.value:
         return
     keywords = ["additionalProperties"]
-    if ctx.dialect in _UNEVALUATED:
+    if ctx.doc.dialect in _UNEVALUATED:
         keywords.append("unevaluatedProperties")
     where = f" in '{_dotted(node.path)}'" if node.path else ""
     for keyword in keywords:

@@ -3,7 +3,7 @@ not shrink: those of the coverage phase, whose inputs are explicit examples to i
 
 A coverage input is already small everywhere but at its corner, and the corner is often far
 from where the bug starts (a maximum of 1000, or 2**31-1, for a bug above 100). So each value
-is moved toward its simplest value (``coverage.simplest``): numbers by a galloping search then
+is moved toward its simplest value (``coverage.simplest_value``): numbers by a galloping search then
 bisection over the values the schema allows (``multipleOf`` respected; integers, or whole
 steps of a number), strings and arrays by keeping a shorter prefix, optional properties
 dropped, booleans to false, enum values to the first one, nested objects and array items
@@ -22,7 +22,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_mcp_contracts.inputs.coverage import _key, _merge, _Nothing, _tidy, _types, simplest
+from pytest_mcp_contracts.inputs.coverage import NoSimplestValue, round_to_step, simplest_value
+from pytest_mcp_contracts.schema.budgets import SHRINK_DEPTH
+from pytest_mcp_contracts.schema.document import (
+    implied_types,
+    json_type,
+    value_key,
+    with_branch,
+    with_conjuncts,
+)
 
 __all__ = ["SearchStopped", "Shrunk", "shrink_input"]
 
@@ -33,8 +41,6 @@ MAX_ATTEMPTS = 400
 MAX_ROUNDS = 4
 #: Items of an array whose own values are shrunk (after its length): the first few.
 MAX_ITEMS_SHRUNK = 8
-#: Nesting followed into objects and arrays.
-MAX_DEPTH = 8
 
 Path = tuple[str | int, ...]
 
@@ -108,38 +114,33 @@ def _is_number(value: Any) -> bool:
 
 
 def _fits_type(schema: Mapping[str, Any], value: Any) -> bool:
-    types = _types(schema)
+    types = implied_types(schema)
     if not types:
         return True
-    if isinstance(value, bool):
-        return "boolean" in types
-    if isinstance(value, int):
+    kind = json_type(value)
+    if kind == "integer":
         return bool({"integer", "number"} & set(types))
-    if isinstance(value, float):
+    if kind == "number":
         return "number" in types or ("integer" in types and value.is_integer())
-    names = {str: "string", list: "array", dict: "object", type(None): "null"}
-    return names.get(type(value)) in types
+    return kind in types
 
 
 def _schema_for(schema: Any, value: Any, depth: int = 0) -> dict[str, Any]:
     """The part of ``schema`` that ``value`` is an instance of: the first anyOf/oneOf branch
     of its type (merged with its siblings, as the coverage phase does), allOf merged."""
-    if not isinstance(schema, dict) or depth > MAX_DEPTH:
+    if not isinstance(schema, dict) or depth > SHRINK_DEPTH:
         return {}
     for keyword in ("anyOf", "oneOf"):
         branches = schema.get(keyword)
         if isinstance(branches, list):
             for branch in branches:
-                merged = _merge(schema, branch, keyword)
+                merged = with_branch(schema, branch, keyword)
                 inner = _schema_for(merged, value, depth + 1)
                 if isinstance(merged, dict) and _fits_type(inner, value):
                     return _schema_for(merged, value, depth + 1)
             return {k: v for k, v in schema.items() if k != keyword}
     if isinstance(schema.get("allOf"), list):
-        merged = {k: v for k, v in schema.items() if k != "allOf"}
-        for branch in schema["allOf"]:
-            if isinstance(branch, dict):
-                merged = {**merged, **branch}
+        merged = with_conjuncts(schema)
         return _schema_for(merged, value, depth + 1)
     return schema
 
@@ -157,7 +158,7 @@ class _Search:
         self.fails = fails
         self.max_attempts = max_attempts
         self.attempts = 0
-        self.tried: dict[str, bool] = {_key(arguments): True}
+        self.tried: dict[str, bool] = {value_key(arguments): True}
         # Values already searched down to their boundary: a later round, after something
         # else got smaller, does not search them again (each search is up to ~60 calls).
         self.settled: set[tuple[Path, str]] = set()
@@ -165,7 +166,7 @@ class _Search:
     def attempt(self, candidate: dict[str, Any]) -> bool:
         """Whether ``candidate`` fails (it becomes the best when it does). Each input is sent
         once; one the schema refuses is never sent and counts as not failing."""
-        key = _key(candidate)
+        key = value_key(candidate)
         if key not in self.tried:
             if not self.is_valid(candidate):
                 self.tried[key] = False
@@ -191,17 +192,17 @@ class _Search:
 
     def value_at(self, path: Path, schema: Any, depth: int) -> None:
         """Shrink the value at ``path`` (whose schema is ``schema``) and what it holds."""
-        if depth > MAX_DEPTH:
+        if depth > SHRINK_DEPTH:
             return
         value = _get(self.best, path)
         schema = _schema_for(schema, value)
         if path:  # the whole input's simplest value is the base input: no corner at all
             try:
-                target = simplest(schema)
-            except _Nothing:
+                target = simplest_value(schema)
+            except NoSimplestValue:
                 target = None
             else:
-                if _key(target) != _key(value) and self.attempt_at(path, target):
+                if value_key(target) != value_key(value) and self.attempt_at(path, target):
                     return
         if isinstance(value, dict):
             self.object_at(path, schema, depth)
@@ -254,12 +255,12 @@ class _Search:
 
     def number_at(self, path: Path, schema: dict[str, Any], value: float | int) -> None:
         try:
-            simplest_value = simplest(schema)
-        except _Nothing:
+            simplest = simplest_value(schema)
+        except NoSimplestValue:
             return
-        if not _is_number(simplest_value) or simplest_value == value:
+        if not _is_number(simplest) or simplest == value:
             return
-        origin: float | int = simplest_value
+        origin: float | int = simplest
         declared = schema.get("multipleOf")
         step: float | int = 1
         if isinstance(declared, int | float) and not isinstance(declared, bool) and declared > 0:
@@ -273,7 +274,7 @@ class _Search:
         def point(k: int) -> float | int:
             if integer:
                 return origin + sign * k * step
-            found = _tidy(origin + sign * k * step, step)
+            found = round_to_step(origin + sign * k * step, step)
             return float(found) if isinstance(value, float) else found
 
         if point(steps) != value and not self.attempt_at(path, point(steps)):
@@ -286,7 +287,7 @@ class _Search:
         search from the simplest end (1, 2, 4, ...: a bug near the simplest value is found in
         a few calls), then bisection between the last point that passed and the first that
         failed."""
-        if (path, _key(point(high))) in self.settled:
+        if (path, value_key(point(high))) in self.settled:
             return
 
         def attempt(value: Any) -> bool:
@@ -308,4 +309,4 @@ class _Search:
             else:
                 low = middle
         attempt(point(high))  # the best is the boundary itself, not the last point to fail
-        self.settled.add((path, _key(point(high))))
+        self.settled.add((path, value_key(point(high))))

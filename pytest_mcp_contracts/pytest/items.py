@@ -580,7 +580,8 @@ class RejectsInvalidItem(_McpItem):
         when there is one, else a small generated input with as many properties as it gets."""
         from hypothesis.errors import HypothesisException
 
-        from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy, simplest
+        from pytest_mcp_contracts.inputs.examples import simplest_example
+        from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy
 
         try:
             user, sandbox = (
@@ -594,9 +595,9 @@ class RejectsInvalidItem(_McpItem):
             declared = self.tool.input_schema.get("properties")
             wanted = set(declared) if isinstance(declared, dict) else set()
             try:
-                found: dict[str, Any] = simplest(strategy, lambda v: wanted <= v.keys())
+                found: dict[str, Any] = simplest_example(strategy, lambda v: wanted <= v.keys())
             except HypothesisException:  # no input has every property at once
-                found = simplest(strategy)
+                found = simplest_example(strategy)
             return found
         except (GenerationError, HypothesisException) as exc:
             pytest.skip(
@@ -754,10 +755,10 @@ SHRINK_ATTEMPTS = 30  # replays of a failing sequence while shrinking it: a rest
 def _simplest(strategy: Any) -> dict[str, Any] | None:
     from hypothesis.errors import HypothesisException
 
-    from pytest_mcp_contracts.inputs.generate import simplest
+    from pytest_mcp_contracts.inputs.examples import simplest_example
 
     try:
-        found: dict[str, Any] = simplest(strategy)
+        found: dict[str, Any] = simplest_example(strategy)
     except HypothesisException:
         return None
     return found

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 from urllib.parse import unquote, urldefrag, urljoin
 
+from pytest_mcp_contracts.schema.budgets import DOCUMENT_DEPTH
+
 __all__ = [
     "LEGACY_DIALECTS",
     "RefIndex",
@@ -43,9 +45,6 @@ __all__ = [
 #: Dialects before 2019-09: keywords next to ``$ref`` are ignored (``$id`` included), and an
 #: ``$id`` of ``#name`` is an anchor.
 LEGACY_DIALECTS: Final = frozenset({"draft-04", "draft-06", "draft-07"})
-#: Deeper levels are not indexed (their anchors and ``$id``s are not found); far beyond
-#: real tool schemas. ``RefIndex.too_deep`` names the first value past it.
-MAX_DEPTH: Final = 64
 
 # Where sub-schemas sit, in any supported dialect.
 SCHEMA_MAPS: Final = frozenset(
@@ -180,7 +179,9 @@ class RefTarget:
 class RefIndex:
     """The ``$id``s and anchors of one document, scanned once; ``lookup`` resolves refs."""
 
-    def __init__(self, root: Any, dialect: str = "2020-12", *, max_depth: int = MAX_DEPTH) -> None:
+    def __init__(
+        self, root: Any, dialect: str = "2020-12", *, max_depth: int = DOCUMENT_DEPTH
+    ) -> None:
         self.root = root
         self.legacy = dialect in LEGACY_DIALECTS
         self._id_keyword = "id" if dialect == "draft-04" else "$id"
@@ -191,7 +192,8 @@ class RefIndex:
         self._schemas: list[tuple[str, Mapping[str, Any]]] = []  # (pointer, object), in order
         #: Every schema object's pointer, parents before children.
         self.schema_pointers: tuple[str, ...] = ()
-        #: The first value nested deeper than ``max_depth`` levels (not indexed), or None.
+        #: The first value nested deeper than ``max_depth`` levels, or None: deeper values
+        #: are not indexed (their anchors and ``$id``s are not found).
         self.too_deep: str | None = None
         self._scan(max_depth)
 

@@ -20,9 +20,9 @@ One line per field, indented two spaces a level: ``name?: type (note) (note)``.
   ``$ref <uri> (not fetched)``: a remote one, never dereferenced.
 - ``(enum: a, b)``, ``(enum of 120: a, b, c, d, e, …)``, ``(format email)``.
 
-Hostile schemas are bounded: MAX_DEPTH levels of fields and of nested $ref/allOf/anyOf, and
-MAX_VISITS schemas walked, properties read and fields made per call. Past a bound a count is
-a lower bound, shown as ``120+``.
+Hostile schemas are bounded (``schema/budgets``): DOCUMENT_DEPTH levels of fields and of nested
+$ref/allOf/anyOf, and SUMMARY_VISITS schemas walked, properties read and fields made per call.
+Past a bound a count is a lower bound, shown as ``120+``.
 """
 
 from __future__ import annotations
@@ -36,14 +36,17 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Final, Literal
 
-from pytest_mcp_contracts.contracts.infer import json_type
-from pytest_mcp_contracts.schema.dialects import DEFAULT_DIALECT, UnsupportedDialect, dialect_of
+from pytest_mcp_contracts.schema.budgets import DOCUMENT_DEPTH, SUMMARY_VISITS
+from pytest_mcp_contracts.schema.document import (
+    SchemaDocument,
+    declared_types,
+    json_type,
+    union_text,
+)
 from pytest_mcp_contracts.schema.paths import child_path, items_path
-from pytest_mcp_contracts.schema.refs import RefIndex, Unresolvable, unescape
+from pytest_mcp_contracts.schema.refs import Unresolvable, unescape
 from pytest_mcp_contracts.text import shorten
 
-MAX_DEPTH: Final = 64
-MAX_VISITS: Final = 50_000
 MIN_BUDGET: Final = 3  # a heading, one field and the line saying what is hidden
 DEFAULT_HINT: Final = "--field-path {path!r}"
 ENUM_SHOWN: Final = 5
@@ -142,7 +145,7 @@ def summarize(
             count = f"{e.count}{'+' if e.capped else ''} field{'s' if e.count != 1 else ''}"
             seen = f", {below[e]} shown" if below[e] else ""
             notes.append(f"{count}{seen}; {hint.format(path=_short(e.end.path))}")
-        kinds = " | ".join(_types(view))
+        kinds = union_text(_types(view))
         return f"{'  ' * depth}{label}: {kinds}" + "".join(f" ({n})" for n in notes)
 
     lines: list[str] = []
@@ -307,27 +310,17 @@ class _Entry:
 
 
 class _Walker:
-    """Reads a schema on demand, every read counted against MAX_VISITS."""
+    """Reads a schema on demand, every read counted against SUMMARY_VISITS."""
 
     def __init__(self, schema: Any) -> None:
         self.schema = schema
+        self.doc = SchemaDocument.lenient(schema)
         self.visits = 0
-        self._refs: RefIndex | None = None
         self.root = _Node("$", _Sub(schema, ("#",)), 0, "$")
-
-    @property
-    def refs(self) -> RefIndex:
-        if self._refs is None:  # built on the first $ref: most schemas have none
-            try:
-                dialect = dialect_of(self.schema) if isinstance(self.schema, Mapping) else ""
-            except UnsupportedDialect:
-                dialect = DEFAULT_DIALECT
-            self._refs = RefIndex(self.schema, dialect or DEFAULT_DIALECT)
-        return self._refs
 
     def spend(self, visits: int) -> bool:
         self.visits += visits
-        return self.visits <= MAX_VISITS
+        return self.visits <= SUMMARY_VISITS
 
     def view(self, node: _Node) -> _View:
         if node.view is None:
@@ -341,7 +334,7 @@ class _Walker:
         view = self.view(node)
         kids: list[_Node] = []
         node.children = kids
-        if node.depth >= MAX_DEPTH:
+        if node.depth >= DOCUMENT_DEPTH:
             return kids
         depth = node.depth + 1
         for key, sub in view.props.items():
@@ -360,7 +353,7 @@ class _Walker:
 
     def entry(self, head: _Node, parent: _Entry | None) -> _Entry:
         end = head
-        while end.depth < MAX_DEPTH and _is_plain_array(self.view(end)):
+        while end.depth < DOCUMENT_DEPTH and _is_plain_array(self.view(end)):
             end = self.children(end)[0]
         return _Entry(head, end, parent)
 
@@ -380,13 +373,13 @@ class _Walker:
     def _view(self, sub: _Sub, depth: int) -> _View:
         if not sub.parts:
             return self._walk(sub.schema, sub.chain, depth)
-        if depth > MAX_DEPTH:
+        if depth > DOCUMENT_DEPTH:
             return _View(capped=True)
         views = [self._view(part, depth + 1) for part in sub.parts]
         return _merge(views, alternatives=sub.alternatives)
 
     def _walk(self, schema: Any, chain: tuple[str, ...], depth: int) -> _View:
-        if depth > MAX_DEPTH or not self.spend(1):
+        if depth > DOCUMENT_DEPTH or not self.spend(1):
             return _View(capped=True)
         if schema is False:
             return _View(types=["never"])
@@ -398,17 +391,17 @@ class _Walker:
             parts.append(self._follow(ref, schema, chain, depth))
         conjuncts = schema.get("allOf")
         if isinstance(conjuncts, list):
-            parts += [self._walk(s, chain, depth + 1) for s in islice(conjuncts, MAX_VISITS)]
+            parts += [self._walk(s, chain, depth + 1) for s in islice(conjuncts, SUMMARY_VISITS)]
         for keyword in ("anyOf", "oneOf"):
             branches = schema.get(keyword)
             if isinstance(branches, list) and branches:
-                views = [self._walk(s, chain, depth + 1) for s in islice(branches, MAX_VISITS)]
+                views = [self._walk(s, chain, depth + 1) for s in islice(branches, SUMMARY_VISITS)]
                 parts.append(_merge(views, alternatives=True))
         return _merge(parts, alternatives=False)
 
     def _follow(self, ref: str, at: Mapping[str, Any], chain: tuple[str, ...], depth: int) -> _View:
         try:
-            target = self.refs.lookup(ref, at)
+            target = self.doc.refs.lookup(ref, at)
         except Unresolvable as exc:
             why = "not fetched" if exc.reason == "remote" else "unresolved"
             return _View(types=[f"$ref {ref} ({why})"])
@@ -421,20 +414,19 @@ class _Walker:
     def _own(self, schema: Mapping[str, Any], chain: tuple[str, ...]) -> _View:
         """What ``schema``'s own keywords say, combinators and $ref aside."""
         view = _View()
-        declared = schema.get("type")
-        names = [declared] if isinstance(declared, str) else declared
-        if isinstance(names, list):
+        names = declared_types(schema)
+        if names is not None:
             view.types = _unique(str(name) for name in islice(names, 16))
         if schema.get("nullable") is True and view.types and "null" not in view.types:
             view.types.append("null")  # OpenAPI's spelling of "| null"
         props = schema.get("properties")
         if isinstance(props, Mapping):
-            pairs = islice(props.items(), MAX_VISITS)
+            pairs = islice(props.items(), SUMMARY_VISITS)
             view.props = {str(key): _Sub(sub, chain) for key, sub in pairs}
             self.spend(len(view.props))
         required = schema.get("required")
         if isinstance(required, list):
-            view.required = {r for r in islice(required, MAX_VISITS) if isinstance(r, str)}
+            view.required = {r for r in islice(required, SUMMARY_VISITS) if isinstance(r, str)}
         object_words = ("properties", "required", "additionalProperties", "patternProperties")
         view.is_object = "object" in view.types or any(word in schema for word in object_words)
         if view.is_object:
@@ -517,8 +509,8 @@ def _notes(view: _View, e: _Entry) -> list[str]:
         notes.append("format " + " | ".join(view.formats))
     if view.open:
         notes.append("other keys allowed")
-    if e.end.depth >= MAX_DEPTH and (view.props or view.items or view.extra):
-        notes.append(f"deeper than {MAX_DEPTH} levels: not shown")
+    if e.end.depth >= DOCUMENT_DEPTH and (view.props or view.items or view.extra):
+        notes.append(f"deeper than {DOCUMENT_DEPTH} levels: not shown")
     if view.capped or e.end.capped:
         notes.append("too deep or too large: not all shown")
     return notes
@@ -596,6 +588,6 @@ def _unknown(
         close = difflib.get_close_matches(key, names, n=3)
         matches += [_short(child_path(node.path, name)) for name in close]
     why = ""
-    if node.depth >= MAX_DEPTH:
-        why = f"fields deeper than {MAX_DEPTH} levels are not followed"
+    if node.depth >= DOCUMENT_DEPTH:
+        why = f"fields deeper than {DOCUMENT_DEPTH} levels are not followed"
     return FieldPathError(path, _short(node.path), children, _unique(matches)[:3], why)

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from pytest_mcp_contracts.contracts.drift import (
-    MAX_DEPTH,
     Change,
     added_tool,
     diff_tool,
     removed_tool,
 )
+from pytest_mcp_contracts.schema.budgets import DRIFT_DEPTH
 
 _ABSENT: Any = object()
 
@@ -873,7 +873,7 @@ def deep(levels: int, leaf: dict[str, Any]) -> dict[str, Any]:
 def test_a_10000_deep_schema_is_compared_to_the_depth_bound() -> None:
     old, new = deep(10_000, INT), deep(10_000, STR)
     assert input_lines(old, deep(10_000, INT)) == []
-    path = "input" + ".a" * (MAX_DEPTH + 1)
+    path = "input" + ".a" * (DRIFT_DEPTH + 1)
     assert input_lines(old, new) == [("review", f"{path}: nested too deeply to compare")]
 
 

@@ -11,10 +11,10 @@ import pytest
 
 from pytest_mcp_contracts.inputs.invalid import (
     EXTRA_PROPERTY,
-    MAX_DEPTH,
     InvalidInput,
     invalid_inputs,
 )
+from pytest_mcp_contracts.schema.budgets import MUTATION_DEPTH
 from pytest_mcp_contracts.schema.dialects import make_validator
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
@@ -375,7 +375,7 @@ def test_recursive_schema_stops_at_the_depth_cap() -> None:
     found = cases(schema, valid, limit=1000)
     assert found
     depths = {c.path.count(".") for c in found}
-    assert max(depths) == MAX_DEPTH  # "child" x MAX_DEPTH, then "label"
+    assert max(depths) == MUTATION_DEPTH  # "child" x MUTATION_DEPTH, then "label"
 
 
 # -- limits and spreading ---------------------------------------------------------------------
@@ -503,7 +503,7 @@ def test_very_deep_schema_returns() -> None:
     valid_copy = copy.deepcopy(valid)
     found = invalid_inputs(schema, valid, limit=1000)
     assert one(found, "required property 'a' is missing").arguments == {}
-    assert max(c.path.count(".") for c in found) == MAX_DEPTH
+    assert max(c.path.count(".") for c in found) == MUTATION_DEPTH
     assert valid == valid_copy
 
 

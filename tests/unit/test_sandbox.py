@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_mcp_contracts.inputs import sandbox as sandbox_module
-from pytest_mcp_contracts.inputs.generate import coverage_plan, input_strategy, simplest
+from pytest_mcp_contracts.inputs.examples import simplest_example
+from pytest_mcp_contracts.inputs.generate import coverage_plan, input_strategy
 from pytest_mcp_contracts.inputs.sandbox import (
     Sandbox,
     SandboxError,
@@ -270,7 +271,9 @@ def test_random_inputs_draw_many_paths_from_the_sandbox_and_stay_valid() -> None
     assert all(not str(v.get("name", "a")).startswith("/") for v in drawn)  # not a slot
     # Without a sandbox, nothing comes from it; the simplest input is a real file with it.
     assert not any(v["path"] in values for v in _draw(FILES_SCHEMA, None, 50))
-    assert simplest(input_strategy(FILES_SCHEMA, sandbox=PATHS)) == {"path": "/sbx/notes.txt"}
+    assert simplest_example(input_strategy(FILES_SCHEMA, sandbox=PATHS)) == {
+        "path": "/sbx/notes.txt"
+    }
 
 
 def test_a_sandbox_value_the_whole_schema_refuses_falls_back_to_the_generated_one() -> None:
@@ -339,7 +342,7 @@ def test_a_bare_path_takes_the_sort_of_path_the_tools_name_names() -> None:
         return sum(p in ("/sbx", "/sbx/d") for p in drawn)
 
     assert folders("list_directory") >= folders("read_file") + 10
-    assert simplest(input_strategy(schema, sandbox=PATHS.for_tool("list_directory"))) == {
+    assert simplest_example(input_strategy(schema, sandbox=PATHS.for_tool("list_directory"))) == {
         "path": "/sbx"
     }
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from pytest_mcp_contracts.schema.budgets import DOCUMENT_DEPTH
 from pytest_mcp_contracts.schema.summarize import (
-    MAX_DEPTH,
     FieldPathError,
     Summary,
     field_paths,
@@ -655,13 +655,13 @@ def test_deep_nesting_is_cut_at_max_depth(kind: str) -> None:
     schema = nested(kind, 10_000)
     summary = summarize(schema)
     assert len(summary.render().splitlines()) <= 30
-    assert summary.total <= MAX_DEPTH
-    assert len(field_paths(schema)) <= MAX_DEPTH
+    assert summary.total <= DOCUMENT_DEPTH
+    assert len(field_paths(schema)) <= DOCUMENT_DEPTH
 
 
 def test_deep_properties_say_where_they_stop() -> None:
     schema = nested("properties", 10_000)
-    path = "a" + ".a" * (MAX_DEPTH - 1)
+    path = "a" + ".a" * (DOCUMENT_DEPTH - 1)
     assert "(deeper than 64 levels: not shown)" in summarize(schema, field_path=path).lines[0]
     with pytest.raises(FieldPathError, match="deeper than 64 levels are not followed"):
         summarize(schema, field_path=path + ".a")

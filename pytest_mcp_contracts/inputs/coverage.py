@@ -14,7 +14,8 @@ Then pairs of the enumerable corners (enum values, branches, booleans, null, pre
 properties at once, as many as the budget allows. Since everything else
 stays at its simplest value, a failing input is already small.
 
-The module is pure and self-contained: it works on a draft-07 schema without ``$ref``s (what
+The module is pure, and owns the simplest valid value of a schema (``simplest_value``, which
+shrinking moves values toward): it works on a draft-07 schema without ``$ref``s (what
 ``generate.prepare_for_generation`` makes of any inputSchema, hostile ones bounded there) and
 on a validator of the *original* schema, which re-checks every input; an input it refuses is
 dropped and reported, never sent.

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import unquote
 
 from jsonschema.exceptions import SchemaError, ValidationError
 
+from pytest_mcp_contracts.checks.failures import FailureKind
 from pytest_mcp_contracts.schema.dialects import VALIDATORS, UnsupportedDialect, dialect_of
 from pytest_mcp_contracts.schema.paths import json_path
 from pytest_mcp_contracts.schema.refs import (
@@ -46,6 +47,7 @@ class Finding:
     message: str
     severity: str = "error"
     details: tuple[str, ...] = ()
+    kind: FailureKind = field(kw_only=True)  # what sort of failure, when it fails its item
 
     def render(self) -> str:
         lines = [self.message, *(f"  {d}" for d in self.details)]
@@ -57,6 +59,13 @@ class Finding:
         a server killed over the memory cap says how much it used, which differs by a few
         megabytes from run to run."""
         return same_problem_key(self.message)
+
+
+def _listing_finding(
+    message: str, details: tuple[str, ...] = (), severity: str = "error"
+) -> Finding:
+    """A finding of the schema check: a listing that breaks the spec."""
+    return Finding("schema", message, severity, details, kind=FailureKind.INVALID_LISTING)
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -74,45 +83,41 @@ def _schema_findings(
     label: str, schema: Any, *, root_object: bool, root_reason: str
 ) -> Iterator[Finding]:
     if not isinstance(schema, dict):
-        yield Finding("schema", f"{label} is not a JSON object: {shorten(repr(schema))}")
+        yield _listing_finding(f"{label} is not a JSON object: {shorten(repr(schema))}")
         return
     try:
         dialect = dialect_of(schema)
     except UnsupportedDialect as exc:
-        yield Finding("schema", f"{label}: {exc}")
+        yield _listing_finding(f"{label}: {exc}")
         return
     cls = VALIDATORS[dialect]
     try:
         cls.check_schema(schema)
     except SchemaError as exc:
         where = json_path(exc.absolute_path) if exc.absolute_path else "$"
-        yield Finding(
-            "schema",
+        yield _listing_finding(
             f"{label} is not a valid {dialect} schema",
             details=(f"at {where}: {shorten(exc.message)}",),
         )
         return
     except RecursionError:
-        yield Finding("schema", f"{label} is nested too deeply to check")
+        yield _listing_finding(f"{label} is nested too deeply to check")
         return
     if root_object and schema.get("type") != "object":
-        yield Finding(
-            "schema",
+        yield _listing_finding(
             f"{label} root must be an object schema ({root_reason}); it has "
             f"type {schema.get('type', '(none)')!r}",
         )
     refs = RefIndex(schema, dialect)
     remote = sorted(set(_network_refs(refs)))
     if remote:
-        yield Finding(
-            "schema",
+        yield _listing_finding(
             f"{label} refers to network $ref(s) that clients must not fetch: "
             + ", ".join(remote[:3]),
         )
     bad_index = sorted(_bad_index_refs(refs))
     if bad_index:
-        yield Finding(
-            "schema",
+        yield _listing_finding(
             f"{label} has a $ref whose JSON pointer indexes an array with a token that is not "
             "an array index, so validators cannot follow it",
             details=tuple(
@@ -123,8 +128,7 @@ def _schema_findings(
         )
     loop = _ref_loop(refs)
     if loop:
-        yield Finding(
-            "schema",
+        yield _listing_finding(
             f"{label} has a $ref loop that never moves into a property or item "
             f"({' -> '.join(loop)}), so validating anything against it recurses forever",
             details=("break the loop: recursion must go through 'properties', 'items' or similar",),
@@ -209,7 +213,7 @@ def _ref_loop(refs: RefIndex) -> list[str] | None:
 
 def check_listing(tool: ToolSpec, *, protocol_version: str) -> list[Finding]:
     """The static ``schema`` check: the listing entry, its schemas and its name."""
-    findings = [Finding("schema", p) for p in tool.problems]
+    findings = [_listing_finding(p) for p in tool.problems]
     if tool.cut or (tool.problems and not isinstance(tool.input_schema, dict)):
         return findings
     findings += _schema_findings(
@@ -266,8 +270,7 @@ def _name_findings(name: str) -> list[Finding]:
     if not warnings:
         return []
     return [
-        Finding(
-            "schema",
+        _listing_finding(
             f"tool name {name!r} does not follow the spec's naming rules: "
             + "; ".join(w.rstrip(".") for w in warnings),
             severity="warning",

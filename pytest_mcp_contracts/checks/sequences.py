@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contracts.checks.classify import OutputKind, classify
+from pytest_mcp_contracts.checks.failures import ContractFailure, FailureReport
+from pytest_mcp_contracts.checks.judge import judged
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.contract import ContractFailure
     from pytest_mcp_contracts.checks.listing import Finding
     from pytest_mcp_contracts.transport.discover import ToolSpec
     from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
@@ -902,58 +903,27 @@ def handshake_of(server: ManagedServer) -> dict[str, Any] | None:
 def sequence_failure(server: ManagedServer, tool: ToolSpec, shrunk: Shrunk) -> ContractFailure:
     """The ContractFailure of a failing sequence: each call and its answer, and the lines
     that replay it."""
-    from pytest_mcp_contracts.checks.contract import failure
-
     handshake = handshake_of(server)
     steps, finding = shrunk.steps, shrunk.finding
-    return failure(
-        server,
-        tool,
-        "sequences",
-        f"{finding.message} (call {len(steps)} of a sequence)",
-        details=finding.details,
-        arguments=steps[-1].arguments,
-        sequence=step_lines(steps),
-        replay=replay_lines(steps, handshake),
-        replay_from=_fresh_words(server) if shrunk.from_fresh else "the server",
-        notes=shrunk.notes,
-        earlier_calls=step_lines(shrunk.earlier),
-        stderr_tail=server.stderr_tail(),
-        call_stderr=steps[-1].stderr,
-        stderr_before=steps[-1].stderr_before,
+    return ContractFailure(
+        FailureReport.for_tool(
+            server,
+            tool.name,
+            "sequences",
+            f"{finding.message} (call {len(steps)} of a sequence)",
+            finding.kind,
+            details=finding.details,
+            arguments=steps[-1].arguments,
+            sequence=step_lines(steps),
+            replay=replay_lines(steps, handshake),
+            replay_from=_fresh_words(server) if shrunk.from_fresh else "the server",
+            notes=shrunk.notes,
+            earlier_calls=step_lines(shrunk.earlier),
+            stderr_tail=server.stderr_tail(),
+            call_stderr=steps[-1].stderr,
+            stderr_before=steps[-1].stderr_before,
+        )
     )
-
-
-EARLIER_CALLS_SHOWN: Final = 5
-
-
-def earlier_state_lines(server: ManagedServer) -> list[str]:
-    """The calls before the last one made on this server process that may have left state
-    the last one ran in: invalid inputs that were accepted (a tool that took one may have
-    stored it), and, on a server that declares readOnlyHint on some of its tools, successful
-    calls of its other tools. A server that declares none would make every call a suspect,
-    so there only accepted invalid inputs are listed."""
-    surface = server.surface
-    annotated = {
-        tool.name: tool.annotations.get("readOnlyHint") is True
-        for tool in (surface.tools if surface else [])
-    }
-    declares = any(annotated.values())
-    calls = list(server.recent_calls)[:-1]  # the last call is the failing one
-    suspects = [
-        call
-        for call in calls
-        if call.succeeded and (call.invalid or (declares and not annotated.get(call.tool, False)))
-    ]
-    lines = []
-    if len(suspects) > EARLIER_CALLS_SHOWN:
-        lines.append(f"({len(suspects) - EARLIER_CALLS_SHOWN} earlier ones not shown)")
-    for call in suspects[-EARLIER_CALLS_SHOWN:]:
-        args = json.dumps(call.arguments, ensure_ascii=False, sort_keys=True)
-        args = args if len(args) <= 200 else args[:200] + "…"
-        why = "  (an invalid input, accepted: sent by rejects_invalid)" if call.invalid else ""
-        lines.append(f"{call.tool} {args}{why}")
-    return lines
 
 
 def call_and_judge(
@@ -966,32 +936,6 @@ def call_and_judge(
     if disguised is not None:
         server.count_disguised(tool.name, disguised)
     return outcome, finding, disguised is not None
-
-
-def judge_outcome(
-    tool: ToolSpec, outcome: CallOutcome, protocol_version: str, warn_only: frozenset[str]
-) -> Finding | None:
-    """The first thing wrong with one call's answer, as the contract check judges it."""
-    return judged(tool, outcome, protocol_version, warn_only)[0]
-
-
-def judged(
-    tool: ToolSpec, outcome: CallOutcome, protocol_version: str, warn_only: frozenset[str]
-) -> tuple[Finding | None, str | None]:
-    """The first thing wrong with one call's answer, as the contract check judges it, and
-    the class of an error the answer gave without isError (None when it gave none)."""
-    from pytest_mcp_contracts.checks.contract import judge
-    from pytest_mcp_contracts.checks.error_results import judge_error_result, judge_success_result
-
-    verdict = None
-    if outcome.is_error_result:
-        assert outcome.result is not None
-        verdict = judge_error_result(tool.name, outcome.result, outcome.stderr, outcome.arguments)
-    elif outcome.result is not None:
-        declared = isinstance(tool.output_schema, dict)
-        verdict = judge_success_result(outcome.result, outcome.arguments, declared=declared)
-    disguised = str(verdict.kind) if verdict is not None and not outcome.is_error_result else None
-    return judge(tool, outcome, protocol_version, verdict, warn_only), disguised
 
 
 def _output_keys(schema: Any, depth: int = 0) -> Iterator[str]:

@@ -16,13 +16,12 @@ from typing import TYPE_CHECKING, Any, Self
 import pytest
 
 from pytest_mcp_contracts.checks.contract import (
-    ContractFailure,
     ContractRun,
     ContractStats,
     error_result_notes,
-    failure,
     run_contract,
 )
+from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, FailureReport
 from pytest_mcp_contracts.checks.listing import check_listing
 from pytest_mcp_contracts.contracts.observe import ToolObservations
 from pytest_mcp_contracts.inputs.coverage import (
@@ -34,7 +33,6 @@ from pytest_mcp_contracts.inputs.coverage import (
 from pytest_mcp_contracts.pytest.keys import RECORDER_KEY, SANDBOX_KEY, SETTINGS_KEY
 from pytest_mcp_contracts.pytest.settings import ToolConfig
 from pytest_mcp_contracts.reporting.failure import (
-    FailureReport,
     accept_command,
     rerun_command,
     shown,
@@ -236,8 +234,14 @@ class _McpItem(_RendersFailures):
                 )
         return error
 
-    def _fail(self, problem: str, details: tuple[str, ...] = ()) -> ContractFailure:
-        return failure(self.server, self.tool, self.check, problem, details=details)
+    def _fail(
+        self, problem: str, details: tuple[str, ...] = (), kind: FailureKind = FailureKind.SETUP
+    ) -> ContractFailure:
+        return ContractFailure(
+            FailureReport.for_tool(
+                self.server, self.tool.name, self.check, problem, kind, details=details
+            )
+        )
 
     def _callable_settings(self) -> ToolConfig:
         """The tool's own settings; skips the item when they or the call policy forbid
@@ -411,7 +415,7 @@ class SchemaItem(_McpItem):
         errors = [f for f in findings if f.severity == "error"]
         if errors:
             lines = tuple(line for f in errors[1:] for line in f.render().splitlines())
-            raise self._fail(errors[0].render(), lines)
+            raise self._fail(errors[0].render(), lines, errors[0].kind)
 
 
 class ContractItem(_McpItem):
@@ -432,7 +436,8 @@ class ContractItem(_McpItem):
         own = self._callable_settings()
         if self.tool.problems or not isinstance(self.tool.input_schema, dict):
             raise self._fail(
-                "the tool cannot be called: its listing entry is malformed (see its schema check)"
+                "the tool cannot be called: its listing entry is malformed (see its schema check)",
+                kind=FailureKind.INVALID_LISTING,
             )
         recorder = self.config.stash[RECORDER_KEY]
         try:
@@ -482,6 +487,7 @@ class ContractItem(_McpItem):
                     f"no contract is recorded for this tool ({path}), and CI is set, so none "
                     "is written",
                     (f"record it locally with: {self._command()}  and commit the file",),
+                    FailureKind.MISSING_RECORD,
                 )
             passed = True
         finally:
@@ -569,7 +575,7 @@ class RejectsInvalidItem(_McpItem):
         if mode == "fail":
             from pytest_mcp_contracts.checks.rejects_invalid import HOW_TO_REFUSE
 
-            raise self._fail(problem, (*lines, HOW_TO_REFUSE))
+            raise self._fail(problem, (*lines, HOW_TO_REFUSE), FailureKind.ACCEPTS_INVALID)
         self._warn(
             f"{problem} (first: {lines[0]}); --mcp-rejects-invalid=fail makes this a failure"
         )

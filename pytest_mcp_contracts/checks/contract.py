@@ -30,7 +30,7 @@ from pytest_mcp_contracts.checks.failures import (
 )
 from pytest_mcp_contracts.checks.judge import judge, kept_reporting_progress
 from pytest_mcp_contracts.checks.listing import Finding
-from pytest_mcp_contracts.contracts.infer import Drift
+from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.contracts.observe import ToolObservations
 from pytest_mcp_contracts.reporting.failure import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
@@ -158,7 +158,7 @@ class ContractRun:
         return self.failure is None
 
 
-def _drift_finding(drift: list[Drift], hint: str) -> Finding | None:
+def _drift_finding(drift: list[Change], hint: str) -> Finding | None:
     if not drift:
         return None
     more = f", and {len(drift) - 1} more" if len(drift) > 1 else ""

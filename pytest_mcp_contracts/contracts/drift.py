@@ -37,6 +37,7 @@ from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
+from pytest_mcp_contracts.contracts.change import Change, Severity, gravity
 from pytest_mcp_contracts.contracts.infer import TYPE_ORDER
 from pytest_mcp_contracts.schema import dialects
 from pytest_mcp_contracts.schema.paths import child_path, items_path
@@ -58,15 +59,12 @@ __all__ = [
     "removed_tool",
 ]
 
-Severity = Literal["breaking", "review", "additive", "cosmetic"]  # in order of gravity
-
 MAX_DEPTH: Final = 32
 RECURSION_UNROLL: Final = 3
 #: Sub-schema comparisons plus normalisations per tool: DAG-shaped $refs can otherwise
 #: make the side-by-side walk exponential.
 MAX_WORK: Final = 100_000
 
-_GRAVITY: Final[dict[str, int]] = {"breaking": 0, "review": 1, "additive": 2, "cosmetic": 3}
 _UNSOUND: Final = "(cannot be classified soundly: review it)"
 _SHOW: Final = 40
 
@@ -138,18 +136,6 @@ _RECURSION: Final = "(recursion)"  # a $ref cut by the unroll bound: equal on bo
 _MISSING: Final = object()  # absent, unlike a JSON null
 
 
-@dataclass(frozen=True)
-class Change:
-    """One difference between a tool's recorded surface and its current one."""
-
-    severity: Severity
-    path: str
-    change: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.change}"
-
-
 def removed_tool() -> Change:
     return Change("breaking", "tool", "removed")
 
@@ -171,7 +157,7 @@ def diff_tool(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
     changes += _schema_changes("input", old.get("inputSchema"), new.get("inputSchema"), work)
     changes += _schema_changes("output", old.get("outputSchema"), new.get("outputSchema"), work)
     changes += _annotation_changes(old.get("annotations"), new.get("annotations"))
-    return sorted(set(changes), key=lambda c: (_GRAVITY[c.severity], c.path, c.change))
+    return sorted(set(changes), key=lambda c: (gravity(c.severity), c.path, c.change))
 
 
 # --------------------------------------------------------------------------- tool level

@@ -23,6 +23,7 @@ from pytest_mcp_contracts.checks.contract import (
 )
 from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, FailureReport
 from pytest_mcp_contracts.checks.listing import check_listing
+from pytest_mcp_contracts.contracts.change import SEVERITIES
 from pytest_mcp_contracts.contracts.observe import ToolObservations
 from pytest_mcp_contracts.inputs.coverage import (
     CoveragePlan,
@@ -828,9 +829,8 @@ def _accept(config: pytest.Config) -> str:
 def _drift_details(
     changes: list[Any], blocking: list[Any], config: pytest.Config
 ) -> tuple[str, ...]:
-    order = ("breaking", "review", "additive", "cosmetic")
     lines = []
-    for severity in order:
+    for severity in SEVERITIES:
         group = [c for c in changes if c.severity == severity]
         if group:
             lines.append(f"{severity}:")

@@ -21,6 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from pytest_mcp_contracts.contracts.change import SEVERITIES
+
 if TYPE_CHECKING:
     from pytest_mcp_contracts.contracts.record import Recorder
     from pytest_mcp_contracts.transport.managed import ManagedServer
@@ -31,7 +33,7 @@ NODE_PREFIX: Final = "mcp:"
 CHECKS: Final = ("schema", "drift", "contract", "rejects_invalid")
 SERVER_CHECK: Final = "sequences"  # a check of the whole server: mcp:<server>::sequences
 OUTCOMES: Final = ("passed", "failed", "skipped", "not_run")
-DRIFT_CLASSES: Final = ("breaking", "review", "additive", "cosmetic")
+DRIFT_CLASSES: Final = SEVERITIES
 QUALITIES: Final = ("declared", "validated", "inferred", "unknown")
 
 Facts = dict[str, Any]

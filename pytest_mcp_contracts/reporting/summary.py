@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_mcp_contracts.contracts.change import SEVERITIES
 from pytest_mcp_contracts.contracts.observe import DECLARED, INFERRED, QUALITIES, UNKNOWN, VALIDATED
 from pytest_mcp_contracts.inputs.coverage import coverage_line
 from pytest_mcp_contracts.reporting.failure import accept_command, shown
@@ -242,7 +243,7 @@ def _evidence_lines(observed: dict[str, ToolObservations]) -> list[str]:
     return lines
 
 
-DRIFT_ORDER = ("breaking", "review", "additive", "cosmetic")
+DRIFT_ORDER = SEVERITIES
 
 
 def _drift_lines(

@@ -9,7 +9,6 @@ from __future__ import annotations
 import shlex
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
@@ -21,9 +20,9 @@ from pytest_mcp_contracts.checks.contract import (
     error_result_notes,
     run_contract,
 )
+from pytest_mcp_contracts.checks.drift_gate import gate_removed, gate_surface
 from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, FailureReport
 from pytest_mcp_contracts.checks.listing import check_listing
-from pytest_mcp_contracts.contracts.change import SEVERITIES
 from pytest_mcp_contracts.contracts.observe import ToolObservations
 from pytest_mcp_contracts.inputs.coverage import (
     CoveragePlan,
@@ -51,7 +50,6 @@ class McpContractWarning(pytest.PytestWarning):
 
 
 NODE_PREFIX = "mcp:"
-MAX_DRIFT_LINES = 30  # one shared definition can change hundreds of paths
 
 
 class _ServerNode(pytest.Collector):
@@ -318,86 +316,28 @@ class DriftItem(_McpItem):
     check = "drift"
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.contracts.drift import added_tool, diff_tool
-        from pytest_mcp_contracts.contracts.record import surface_of
-        from pytest_mcp_contracts.contracts.snapshot import SnapshotError
-
-        recorder = self.config.stash[RECORDER_KEY]
-        server = self.server.node_name
-        recorder.ran.add((server, self.tool.node_name))
-        try:
-            data = recorder.load(server, self.tool.node_name, self.tool.name) or {}
-        except SnapshotError as exc:
-            raise self._fail(exc.render()) from None
-        current = surface_of(self.tool)
-        recorded = data.get("surface")
-        if not data and recorder.known_server(server):
-            # A server with recorded tools gained this one: additive, listed (or strict).
-            change = added_tool()
-            recorder.surface_drift[(server, self.tool.node_name)] = [
-                _Attributed(self.tool.name, change)
-            ]
-            if recorder.blocking([change]):
-                raise self._fail("a new tool drifted in (--mcp-strict)", (str(change),))
-        if not isinstance(recorded, dict):
-            if recorder.missing_in_ci(False):
-                path = recorder.path(server, self.tool.node_name)
-                raise self._fail(
-                    f"no tool surface is recorded for this tool ({path}), and CI is set, so "
-                    "none is written",
-                    (f"record it locally with: {_command(self.config)}  and commit the file",),
-                )
-            recorder.queue(self.surface, server, self.tool, "surface", current, recorded=False)
-            return
-        changes = diff_tool(recorded, current)
-        recorder.surface_drift[(server, self.tool.node_name)] = [
-            _Attributed(self.tool.name, c) for c in changes
-        ]
-        if changes:
-            recorder.queue(self.surface, server, self.tool, "surface", current, recorded=True)
-        blocking = recorder.blocking(changes)
-        if blocking:
-            # The first line is all a short summary, a step summary or a run report shows:
-            # it says what drifted. The recorded file and every change follow.
-            more = f", and {len(blocking) - 1} more" if len(blocking) > 1 else ""
-            raise self._fail(
-                f"the tool's surface drifted ({blocking[0].severity}): {blocking[0]}{more}",
-                (
-                    f"recorded surface: {recorder.path(server, self.tool.node_name)}",
-                    *_drift_details(changes, blocking, self.config),
-                ),
-            )
+        gate_surface(
+            self.config.stash[RECORDER_KEY],
+            self.server,
+            self.surface,
+            self.tool,
+            record_command=_command(self.config),
+            accept=_accept(self.config),
+        )
 
 
 class RemovedToolItem(_RendersFailures):
     """Fails while a recorded tool is missing from the listing: removing a tool is breaking."""
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.contracts.drift import removed_tool
-        from pytest_mcp_contracts.contracts.snapshot import SnapshotError
-
-        recorder = self.config.stash[RECORDER_KEY]
         collector = self.parent
         assert collector is not None and isinstance(collector.parent, ServerCollector)
-        server = collector.parent.server
-        try:
-            data = recorder.load(server.node_name, collector.name, None) or {}
-        except SnapshotError as exc:
-            raise ContractFailure(_removed_report(server, collector.name, exc.render())) from None
-        name = str(data.get("tool", collector.name))
-        change = removed_tool()
-        recorder.removals_seen.add((server.node_name, collector.name))
-        recorder.surface_drift[(server.node_name, collector.name)] = [_Attributed(name, change)]
-        if recorder.blocking([change]):
-            problem = (
-                f"tool {name!r} is recorded ({recorder.path(server.node_name, collector.name)}) "
-                "but the server no longer lists it"
-            )
-            details = (
-                "clients that call it will break",
-                f"if the removal is intended, {_accept(self.config)}",
-            )
-            raise ContractFailure(_removed_report(server, name, problem, details))
+        gate_removed(
+            self.config.stash[RECORDER_KEY],
+            collector.parent.server,
+            collector.name,
+            accept=_accept(self.config),
+        )
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.nodeid} [drift]"
@@ -717,12 +657,12 @@ def fresh_server(config: pytest.Config, server: ManagedServer, check: str) -> No
         done = subprocess.run(shlex.split(command), capture_output=True, text=True, timeout=60)
         if done.returncode != 0:
             raise ContractFailure(
-                FailureReport(
-                    server=server.surface.name if server.surface else server.command.display,
-                    target=server.command,
-                    tool="(all)",
-                    check=check,
-                    problem=f"--mcp-reset-command failed with exit status {done.returncode}",
+                FailureReport.for_tool(
+                    server,
+                    "(all)",
+                    check,
+                    f"--mcp-reset-command failed with exit status {done.returncode}",
+                    FailureKind.SETUP,
                     details=(command, *done.stderr.strip().splitlines()[-5:]),
                 )
             )
@@ -769,21 +709,6 @@ def _simplest(strategy: Any) -> dict[str, Any] | None:
     return found
 
 
-@dataclass(frozen=True)
-class _Attributed:
-    """A surface change and the tool it belongs to, for the summary."""
-
-    tool: str
-    change: Any
-
-    @property
-    def severity(self) -> str:
-        return str(self.change.severity)
-
-    def __str__(self) -> str:
-        return str(self.change)
-
-
 def _laid_sandbox(
     config: pytest.Config, tool: ToolSpec | None = None, server: ManagedServer | None = None
 ) -> SandboxPaths | None:
@@ -824,37 +749,6 @@ def _command(config: pytest.Config) -> str:
 
 def _accept(config: pytest.Config) -> str:
     return accept_command(_command(config), ci=config.stash[SETTINGS_KEY].mode == "ci")
-
-
-def _drift_details(
-    changes: list[Any], blocking: list[Any], config: pytest.Config
-) -> tuple[str, ...]:
-    lines = []
-    for severity in SEVERITIES:
-        group = [c for c in changes if c.severity == severity]
-        if group:
-            lines.append(f"{severity}:")
-            lines += [f"  {c}" for c in group[:MAX_DRIFT_LINES]]
-            if len(group) > MAX_DRIFT_LINES:
-                lines.append(f"  … and {len(group) - MAX_DRIFT_LINES} more")
-    if any(c.severity == "review" for c in blocking):
-        lines.append("review: a change the plugin cannot classify soundly; check it by hand")
-    lines.append(f"if the change is intended, {_accept(config)}")
-    return tuple(lines)
-
-
-def _removed_report(
-    server: ManagedServer, tool: str, problem: str, details: tuple[str, ...] = ()
-) -> FailureReport:
-    surface = server.surface
-    return FailureReport(
-        server=surface.name if surface else server.command.display,
-        target=server.command,
-        tool=tool,
-        check="drift",
-        problem=problem,
-        details=details,
-    )
 
 
 def start_failure_text(server: ManagedServer, problem: str, stderr_tail: str) -> str:

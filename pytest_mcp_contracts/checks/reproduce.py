@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, Final
 from pytest_mcp_contracts.checks.failures import ContractFailure, FailureReport, call_command
 from pytest_mcp_contracts.checks.judge import judge_invalid, judged
 from pytest_mcp_contracts.checks.listing import Finding, same_problem_key
-from pytest_mcp_contracts.checks.sequences import (
+from pytest_mcp_contracts.checks.sequence_shrink import shrink
+from pytest_mcp_contracts.checks.sequencer import (
     Planned,
     SequenceFound,
     Sequencer,
@@ -27,7 +28,6 @@ from pytest_mcp_contracts.checks.sequences import (
     handshake_of,
     real_result,
     replay_lines,
-    shrink,
     step_lines,
     step_of,
 )

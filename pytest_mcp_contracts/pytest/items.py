@@ -466,7 +466,7 @@ class ContractItem(_McpItem):
         self.user_properties.append(("mcp_error_results", stats.error_results))
         self.user_properties.append(("mcp_output_quality", observations.quality))
         self.add_report_section("call", "mcp", stats.summary())
-        from pytest_mcp_contracts.checks.sequences import ways_to_reach
+        from pytest_mcp_contracts.checks.feeding import ways_to_reach
 
         settings = self.config.stash[SETTINGS_KEY]
         ways = ways_to_reach(self.tool, self.surface.tools, sequences=settings.sequences)
@@ -558,15 +558,7 @@ class SequencesItem(_RendersFailures):
     check = "sequences"
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.sequences import (
-            Sequencer,
-            SequenceStats,
-            generate_sequences,
-            sequence_failure,
-            sequence_tools,
-            shrink,
-        )
-        from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy
+        from pytest_mcp_contracts.checks.sequences import check_sequences, plan_sequences
 
         assert isinstance(self.parent, ServerCollector)
         server = self.parent.server
@@ -583,63 +575,28 @@ class SequencesItem(_RendersFailures):
             )
             return why.removeprefix("not called: ") if why else None
 
-        tools, left_out = sequence_tools(surface.tools, refusal)
-        strategies = {}
-        sandbox = _laid_sandbox(self.config)
-        for tool in list(tools):
-            try:
-                own = None if sandbox is None else sandbox.for_tool(tool.name)
-                strategies[tool.name] = input_strategy(tool.input_schema, sandbox=own)
-            except GenerationError as exc:
-                tools.remove(tool)
-                left_out.append(f"{tool.name}: no inputs can be generated ({exc.pointer})")
-        if not tools:
-            pytest.skip(f"{self.nodeid}: no tool can be called ({'; '.join(left_out)})")
-        stats = SequenceStats()
-        sequencer = Sequencer(
+        plan = plan_sequences(
             server,
-            {tool.name: tool for tool in tools},
-            {t.name: settings.tool(surface.name, t.name).warn_only for t in tools},
-            stats,
+            refusal,
+            lambda tool: settings.tool(surface.name, tool.name).warn_only,
+            _laid_sandbox(self.config),
         )
+        if isinstance(plan, str):
+            pytest.skip(f"{self.nodeid}: {plan}")
         try:
-            fresh_server(
-                self.config, server, self.check
-            )  # a restart between phases: sequences start from a clean state
-            found = generate_sequences(
-                sequencer,
-                strategies,
-                # Half as many sequences as a tool's inputs, each up to 20 calls: long enough
-                # for a create to come before the lookups, about as many calls as a tool's
-                # contract item.
-                max_examples=max(settings.max_examples // 2, 1),
-                max_steps=SEQUENCE_STEPS,
+            check_sequences(
+                plan,
+                lambda: fresh_server(self.config, server, self.check),
+                _simplest,
+                max_examples=settings.max_examples,
                 seed=_hypothesis_seed(self.config),
                 time_budget=settings.sequences_time,
-                patience=SEQUENCE_PATIENCE,
+                resets=server.command.noun == "command" or bool(settings.reset_command),
             )
-            if found is not None:
-                shrunk = shrink(
-                    sequencer,
-                    found,
-                    lambda: fresh_server(self.config, server, self.check),
-                    lambda name: _simplest(strategies[name]),
-                    budget=SHRINK_ATTEMPTS,
-                )
-                tool = sequencer.tools[shrunk.steps[-1].tool]
-                error = sequence_failure(server, tool, shrunk)
-                if server.command.noun != "command" and not settings.reset_command:
-                    error.report.notes.append(
-                        "(a restart did not reset this server's state (an --mcp-url server, or "
-                        "an --mcp-app module), and no --mcp-reset-command is set: the sequence "
-                        "may rely on what earlier calls of the run stored)"
-                    )
-                raise error
         finally:
-            self.user_properties.append(("mcp_sequence_calls", stats.calls))
-            self.user_properties.append(("mcp_sequence_fed_calls", stats.fed_calls))
-            lines = [stats.summary(), *(f"not called: {why}" for why in left_out)]
-            self.add_report_section("call", "mcp sequences", "\n".join(lines))
+            self.user_properties.append(("mcp_sequence_calls", plan.stats.calls))
+            self.user_properties.append(("mcp_sequence_fed_calls", plan.stats.fed_calls))
+            self.add_report_section("call", "mcp sequences", "\n".join(plan.summary_lines()))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.nodeid} [sequences]"
@@ -688,13 +645,6 @@ def _reproduced(
         warn_only=warn_only,
         fresh_possible=server.command.noun == "command" or reset is not None,
     )
-
-
-SEQUENCE_STEPS = 20  # calls per sequence at most
-# Sequences in a row that reach nothing new before the check stops drawing more: on
-# notes_store (seeds 1 to 5), create -> update -> read showed up within the first 6.
-SEQUENCE_PATIENCE = 5
-SHRINK_ATTEMPTS = 30  # replays of a failing sequence while shrinking it: a restart each
 
 
 def _simplest(strategy: Any) -> dict[str, Any] | None:

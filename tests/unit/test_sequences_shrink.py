@@ -9,14 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pytest_mcp_contracts.checks.sequences import (
-    Pool,
-    SequenceFound,
-    Sequencer,
-    Slot,
-    generate_sequences,
-    shrink,
-)
+from pytest_mcp_contracts.checks.feeding import Pool, Slot
+from pytest_mcp_contracts.checks.sequence_shrink import shrink
+from pytest_mcp_contracts.checks.sequencer import SequenceFound, Sequencer, generate_sequences
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.transport.managed import CallOutcome
 

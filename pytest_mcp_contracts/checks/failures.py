@@ -141,7 +141,7 @@ class FailureReport:
     tool: str
     check: str
     problem: str
-    kind: FailureKind = FailureKind.SETUP
+    kind: FailureKind  # what sort of failure: the run report counts by it
     details: Sequence[str] = ()
     arguments: Any = None
     request_json: str | None = None

@@ -284,7 +284,15 @@ def test_a_shrunk_input_at_a_limit_falls_back_to_the_first_that_failed() -> None
     smallest = server.call("sleepy", {"n": 100})
     problem = "the call did not return: no answer to tools/call within 2 s"
     error = ContractFailure(
-        FailureReport("s", server.command, "sleepy", "contract", problem, arguments={"n": 100})
+        FailureReport(
+            "s",
+            server.command,
+            "sleepy",
+            "contract",
+            problem,
+            FailureKind.TIMEOUT,
+            arguments={"n": 100},
+        )
     )
     error.outcome, error.first_outcome = smallest, first
     shown = replay_failure(  # type: ignore[arg-type]

@@ -26,10 +26,10 @@ from pytest_mcp_contracts.checks.failures import (
     ContractFailure,
     FailureKind,
     FailureReport,
+    Finding,
     earlier_state_lines,
 )
 from pytest_mcp_contracts.checks.judge import judge, kept_reporting_progress
-from pytest_mcp_contracts.checks.listing import Finding
 from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.contracts.observe import ToolObservations
 from pytest_mcp_contracts.reporting.failure import short_json, shown

@@ -10,6 +10,7 @@ the server wrote while it ran) and one way for a tool (``FailureReport.for_tool`
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -88,6 +89,37 @@ SEVERITY: Final[dict[FailureKind, Severity]] = {
 
 def severity_of(kind: FailureKind) -> Severity:
     return SEVERITY[kind]
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def same_problem_key(message: str) -> str:
+    """``message`` with every number masked (see ``Finding.problem``)."""
+    return _NUMBER.sub("#", message)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing wrong, as a check found it. ``severity`` is "error" (fails the item) or
+    "warning" (reported); ``kind`` is what sort of failure it is when it fails."""
+
+    check: str
+    message: str
+    severity: str = "error"
+    details: tuple[str, ...] = ()
+    kind: FailureKind = field(kw_only=True)  # what sort of failure, when it fails its item
+
+    def render(self) -> str:
+        lines = [self.message, *(f"  {d}" for d in self.details)]
+        return "\n".join(lines)
+
+    @property
+    def problem(self) -> str:
+        """The message without its measurements, for "does a replay fail the same way":
+        a server killed over the memory cap says how much it used, which differs by a few
+        megabytes from run to run."""
+        return same_problem_key(self.message)
 
 
 CALLS_IN_COMMAND: Final = 10  # more than this many calls go in a file (--file)

@@ -19,8 +19,7 @@ from pytest_mcp_contracts.checks.error_results import (
     judge_success_result,
     result_text,
 )
-from pytest_mcp_contracts.checks.failures import FailureKind
-from pytest_mcp_contracts.checks.listing import Finding
+from pytest_mcp_contracts.checks.failures import FailureKind, Finding
 from pytest_mcp_contracts.checks.result import check_result
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
 from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerDied

@@ -1,20 +1,19 @@
 """Check: judge a tool's listing (static) and each call's result (dynamic), as plain data.
 
 Nothing here talks to a server or to pytest: the items feed in what was listed and what came
-back, and get ``Finding``s out.
+back, and get ``Finding``s (``checks/failures``) out.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import unquote
 
 from jsonschema.exceptions import SchemaError, ValidationError
 
-from pytest_mcp_contracts.checks.failures import FailureKind
+from pytest_mcp_contracts.checks.failures import FailureKind, Finding
 from pytest_mcp_contracts.schema.dialects import VALIDATORS, UnsupportedDialect, dialect_of
 from pytest_mcp_contracts.schema.paths import json_path
 from pytest_mcp_contracts.schema.refs import (
@@ -39,41 +38,11 @@ def describe_errors(errors: Iterable[ValidationError]) -> list[str]:
     return lines
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One thing wrong. ``severity`` is "error" (fails the item) or "warning" (reported)."""
-
-    check: str
-    message: str
-    severity: str = "error"
-    details: tuple[str, ...] = ()
-    kind: FailureKind = field(kw_only=True)  # what sort of failure, when it fails its item
-
-    def render(self) -> str:
-        lines = [self.message, *(f"  {d}" for d in self.details)]
-        return "\n".join(lines)
-
-    @property
-    def problem(self) -> str:
-        """The message without its measurements, for "does a replay fail the same way":
-        a server killed over the memory cap says how much it used, which differs by a few
-        megabytes from run to run."""
-        return same_problem_key(self.message)
-
-
 def _listing_finding(
     message: str, details: tuple[str, ...] = (), severity: str = "error"
 ) -> Finding:
     """A finding of the schema check: a listing that breaks the spec."""
     return Finding("schema", message, severity, details, kind=FailureKind.INVALID_LISTING)
-
-
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-
-
-def same_problem_key(message: str) -> str:
-    """``message`` with every number masked (see ``Finding.problem``)."""
-    return _NUMBER.sub("#", message)
 
 
 # -- static checks -------------------------------------------------------------------------

@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from pytest_mcp_contracts.checks.contract import server_unavailable
-from pytest_mcp_contracts.checks.failures import ContractFailure, FailureReport
+from pytest_mcp_contracts.checks.failures import ContractFailure, FailureReport, Finding
 from pytest_mcp_contracts.checks.judge import INVALID_PARAMS, judge_invalid
-from pytest_mcp_contracts.checks.listing import Finding
 from pytest_mcp_contracts.inputs.invalid import InvalidInput
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.transport.jsonrpc import ServerError

@@ -16,9 +16,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contracts.checks.failures import ContractFailure, FailureReport, call_command
+from pytest_mcp_contracts.checks.failures import (
+    ContractFailure,
+    FailureReport,
+    Finding,
+    call_command,
+    same_problem_key,
+)
 from pytest_mcp_contracts.checks.judge import judge_invalid, judged
-from pytest_mcp_contracts.checks.listing import Finding, same_problem_key
 from pytest_mcp_contracts.checks.sequence_shrink import shrink
 from pytest_mcp_contracts.checks.sequencer import (
     Planned,

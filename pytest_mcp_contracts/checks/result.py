@@ -9,8 +9,8 @@ from jsonschema.exceptions import SchemaError
 from referencing.exceptions import Unresolvable
 
 from pytest_mcp_contracts.checks.agreement import text_contradiction
-from pytest_mcp_contracts.checks.failures import FailureKind
-from pytest_mcp_contracts.checks.listing import Finding, describe_errors
+from pytest_mcp_contracts.checks.failures import FailureKind, Finding
+from pytest_mcp_contracts.checks.listing import describe_errors
 from pytest_mcp_contracts.schema.dialects import (
     UnsupportedDialect,
     dialect_of,

@@ -13,7 +13,7 @@ from pytest_mcp_contracts.checks.feeding import mine
 from pytest_mcp_contracts.checks.sequencer import Planned, SequenceFound, Sequencer, Step
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.listing import Finding
+    from pytest_mcp_contracts.checks.failures import Finding
 
 
 @dataclass

@@ -28,7 +28,7 @@ from pytest_mcp_contracts.checks.feeding import (
 from pytest_mcp_contracts.checks.judge import judged
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.listing import Finding
+    from pytest_mcp_contracts.checks.failures import Finding
     from pytest_mcp_contracts.transport.discover import ToolSpec
     from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 

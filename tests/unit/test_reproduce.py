@@ -11,9 +11,8 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.failures import FailureKind, call_command
+from pytest_mcp_contracts.checks.failures import FailureKind, Finding, call_command
 from pytest_mcp_contracts.checks.feeding import ways_to_reach
-from pytest_mcp_contracts.checks.listing import Finding
 from pytest_mcp_contracts.checks.reproduce import reproduce
 from pytest_mcp_contracts.checks.sequencer import Sequencer, generate_sequences
 from pytest_mcp_contracts.cli import _Failure, parse_calls

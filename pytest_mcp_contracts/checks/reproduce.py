@@ -5,7 +5,7 @@ record stored by another tool) passes when its one ``tools/call`` line is sent t
 server. So before a ``contract`` or ``rejects_invalid`` failure is shown, its call is sent
 again on a fresh server: alone first, then after the earlier calls made on the same server
 process; the shortest prefix of those that still makes it fail is found by the sequences
-shrinker (``sequences.shrink``), each attempt on a fresh server. The report then shows the
+shrinker (``sequence_shrink.shrink``), each attempt on a fresh server. The report then shows the
 call alone, that sequence, or says plainly that nothing reproduced it.
 """
 

@@ -28,7 +28,7 @@ class Check(StrEnum):
 TOOL_CHECKS: Final = (Check.SCHEMA, Check.DRIFT, Check.CONTRACT, Check.REJECTS_INVALID)
 
 
-class Severity(StrEnum):
+class DriftSeverity(StrEnum):
     """How grave a drift change is. Declared in order of gravity, gravest first: iterating
     the class, ``sorted(key=GRAVITY.index)`` and every report use that one order."""
 
@@ -38,7 +38,7 @@ class Severity(StrEnum):
     COSMETIC = "cosmetic"
 
 
-GRAVITY: Final = tuple(Severity)
+GRAVITY: Final = tuple(DriftSeverity)
 
 
 class Quality(StrEnum):

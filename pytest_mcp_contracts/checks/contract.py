@@ -22,22 +22,21 @@ from pytest_mcp_contracts.checks.error_results import (
     judge_success_result,
     result_text,
 )
-from pytest_mcp_contracts.checks.listing import Finding
-from pytest_mcp_contracts.checks.result import check_result
-from pytest_mcp_contracts.checks.sequences import earlier_state_lines
-from pytest_mcp_contracts.contracts.infer import Drift
-from pytest_mcp_contracts.contracts.observe import ToolObservations
-from pytest_mcp_contracts.reporting.failure import FailureReport
-from pytest_mcp_contracts.text import short_json, shown
-from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
-from pytest_mcp_contracts.transport.discover import ToolSpec
-from pytest_mcp_contracts.transport.jsonrpc import (
-    CallTimeout,
-    ServerDied,
-    ServerError,
+from pytest_mcp_contracts.checks.failures import (
+    ContractFailure,
+    FailureKind,
+    FailureReport,
+    Finding,
+    earlier_state_lines,
 )
+from pytest_mcp_contracts.checks.judge import judge, kept_reporting_progress
+from pytest_mcp_contracts.contracts.change import Change
+from pytest_mcp_contracts.contracts.observe import ToolObservations
+from pytest_mcp_contracts.text import short_json, shown
+from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
+from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerError
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
-from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -56,20 +55,6 @@ MOSTLY_ERRORS = 0.9
 # Calls that ran to --mcp-max-call-time while still reporting progress, after which a tool's
 # contract run ends (see _StopCalling).
 STILL_WORKING_CALLS = 2
-
-
-class ContractFailure(Exception):
-    """A check failed; ``report`` says what, for whom, and with which input."""
-
-    # The call the failure was found on, when it was one call (checks/reproduce replays it).
-    outcome: CallOutcome | None = None
-    # The first call that failed this way, before shrinking: near a boundary (a time or a
-    # memory limit) the smallest input may not fail again where the first one does.
-    first_outcome: CallOutcome | None = None
-
-    def __init__(self, report: FailureReport) -> None:
-        super().__init__(report.problem)
-        self.report = report
 
 
 class _Violation(Exception):
@@ -173,90 +158,7 @@ class ContractRun:
         return self.failure is None
 
 
-def judge(
-    tool: ToolSpec,
-    outcome: CallOutcome,
-    protocol_version: str,
-    verdict: ErrorVerdict | None = None,
-    warn_only: frozenset[str] = frozenset(),
-) -> Finding | None:
-    """The first thing wrong with one call, or None. ``verdict`` judges the result's text,
-    isError or not (certain evidence of a failure fails, unless its class is in
-    ``warn_only``)."""
-    if outcome.failure is not None:
-        failure = outcome.failure
-        if isinstance(failure, CallTimeout):
-            if _kept_reporting_progress(failure):
-                # Still at work, and saying so, when the client's patience ran out: what an
-                # unbounded input asked for (a sleep of 2^31 s, 1e300 steps), not a hang.
-                # The contract check counts it and warns (still_working_note).
-                return None
-            hint = "raise --mcp-call-timeout if the tool is just slow"
-            return Finding(
-                "contract", f"the call did not return: {failure.message}", details=(hint,)
-            )
-        if isinstance(failure, ServerDied):
-            return Finding("contract", f"the call killed the server: {failure.message}")
-        return Finding("contract", f"the server broke the protocol: {failure.message}")
-    if outcome.rpc_error is not None:
-        err = outcome.rpc_error
-        if err.code == URL_ELICITATION_REQUIRED:
-            problem = url_elicitation_problem(err.data, protocol_version)
-            if problem is None:
-                return None  # the spec's answer: the user must open a URL first
-            return Finding(
-                "contract",
-                f"a schema-valid input was answered with JSON-RPC error {err.code} (URL "
-                f"elicitation required) that the protocol does not allow here: {problem}",
-                details=(f"message: {err.message}",),
-            )
-        return Finding(
-            "contract",
-            f"a schema-valid input was answered with JSON-RPC error {err.code}: {err.message}",
-            details=(
-                "tool failures belong in a result with isError: true; JSON-RPC errors are for "
-                "protocol problems",
-            ),
-        )
-    assert outcome.result is not None
-    if verdict is not None and verdict.certain and verdict.kind not in warn_only:
-        return wrapped_failure_finding(verdict, result_text(outcome.result))
-    findings = check_result(tool, outcome.result, protocol_version=protocol_version)
-    return findings[0] if findings else None
-
-
-def _kept_reporting_progress(timeout: CallTimeout) -> bool:
-    """Whether a call ran out of --mcp-max-call-time while it kept reporting progress
-    (transport/client.CallClock.expired says so), rather than going silent."""
-    return "--mcp-max-call-time" in timeout.message
-
-
-def wrapped_failure_finding(verdict: ErrorVerdict, text: str) -> Finding:
-    """A server failure that an SDK wrapped into an isError result, as a finding."""
-    said = text.strip().splitlines()[0][:300] if text.strip() else "(no text)"
-    if verdict.kind is ErrorClass.OUTPUT_INVALID:
-        message = (
-            "the tool's output breaks its own output schema: the server refused to send it "
-            "and answered isError instead"
-        )
-        details = [f"{field}  (from the server's validation error)" for field in verdict.paths]
-    elif verdict.kind is ErrorClass.ERROR_AS_RESULT:
-        message = "the tool returned an error as a successful result (isError is not set)"
-        details = [
-            "a client, and the model behind it, takes this text for the tool's output; "
-            "a failure belongs in a result with isError: true"
-        ]
-    else:
-        message = "the tool raised an unexpected exception (the server answered isError)"
-        details = []
-    if verdict.exception and verdict.exception != said:
-        details.append(f"exception: {verdict.exception}")
-    label = "text" if verdict.kind is ErrorClass.ERROR_AS_RESULT else "isError text"
-    details += [f"{label}: {said}", f"evidence: {verdict.evidence}"]
-    return Finding("contract", message, details=tuple(details))
-
-
-def _drift_finding(drift: list[Drift], hint: str) -> Finding | None:
+def _drift_finding(drift: list[Change], hint: str) -> Finding | None:
     if not drift:
         return None
     more = f", and {len(drift) - 1} more" if len(drift) > 1 else ""
@@ -264,50 +166,28 @@ def _drift_finding(drift: list[Drift], hint: str) -> Finding | None:
         "contract",
         f"drift from the recorded output contract: {drift[0]}{more}",
         details=(*(str(d) for d in drift), hint),
-    )
-
-
-def failure(
-    server: ManagedServer, tool: ToolSpec, check: str, problem: str, **extra: Any
-) -> ContractFailure:
-    """A ContractFailure whose report names the server, its command, the tool and the check."""
-    surface = server.surface
-    return ContractFailure(
-        FailureReport(
-            server=surface.name if surface else server.command.display,
-            target=server.command,
-            tool=tool.name,
-            check=check,
-            problem=problem,
-            **extra,
-        )
+        kind=FailureKind.OUTPUT_DRIFT,
     )
 
 
 def _violation_failure(
     server: ManagedServer, tool: ToolSpec, violation: _Violation, *, note: str | None = None
 ) -> ContractFailure:
-    outcome = violation.outcome
-    tail = outcome.failure.stderr_tail if outcome.failure and outcome.failure.stderr_tail else None
-    legacy = server.protocol_version != MODERN_VERSION
-    found = failure(
+    outcome, finding = violation.outcome, violation.finding
+    report = FailureReport.for_call(
         server,
-        tool,
+        tool.name,
         "contract",
-        violation.finding.message,
-        details=violation.finding.details,
-        arguments=outcome.arguments,
-        request_json=outcome.request_json(),
-        client_exchanges=outcome.client.report_lines(),
-        request_after_handshake=legacy,
-        stderr_tail=tail if tail is not None else server.stderr_tail(),
-        call_stderr=outcome.stderr,
-        stderr_before=outcome.stderr_before,
+        finding.message,
+        finding.kind,
+        outcome,
+        details=finding.details,
         notes=[note] if note else [],
         earlier_calls=earlier_state_lines(server),
     )
     if violation.label is not None:
-        found.report.input_label = violation.label
+        report.input_label = violation.label
+    found = ContractFailure(report)
     found.outcome = outcome
     return found
 
@@ -378,7 +258,7 @@ def run_contract(
             raise _StopShrinking(smallest, why)
         stats.calls += 1
         stats.last_outcome = outcome
-        if isinstance(outcome.failure, CallTimeout) and _kept_reporting_progress(outcome.failure):
+        if isinstance(outcome.failure, CallTimeout) and kept_reporting_progress(outcome.failure):
             stats.still_working.append((arguments, outcome.failure.message))
             if len(stats.still_working) >= STILL_WORKING_CALLS and smallest is None:
                 raise _StopCalling
@@ -467,6 +347,7 @@ def run_contract(
                 "a tool without input properties cannot be given other inputs: this is what "
                 "every client gets",
             ),
+            kind=FailureKind.ALWAYS_ERRORS,
         )
         return ContractRun(
             stats, _violation_failure(server, tool, _Violation(stats.last_outcome, finding))
@@ -563,7 +444,11 @@ def _run_failure(
             return _violation_failure(server, tool, violation, note=note)
         case UserStrategyError():  # before GenerationError: it is one
             problem = "a strategy from pytest_mcp_tool_strategy made an input the schema refuses"
-            return failure(server, tool, "contract", problem, details=(str(exc),))
+            return ContractFailure(
+                FailureReport.for_tool(
+                    server, tool.name, "contract", problem, FailureKind.SETUP, details=(str(exc),)
+                )
+            )
         case GenerationError():
             return _generation_failure(server, tool, str(exc), exc.pointer)
         case Unsatisfiable() | FailedHealthCheck():
@@ -656,11 +541,24 @@ def _generation_failure(
     server: ManagedServer, tool: ToolSpec, why: str, pointer: str
 ) -> ContractFailure:
     problem = f"no inputs can be generated from the inputSchema at {shown(pointer, 120)}"
-    return failure(server, tool, "contract", problem, details=(why,))
+    return ContractFailure(
+        FailureReport.for_tool(
+            server, tool.name, "contract", problem, FailureKind.SETUP, details=(why,)
+        )
+    )
 
 
 def server_unavailable(
     server: ManagedServer, tool: ToolSpec, exc: ServerError, check: str = "contract"
 ) -> ContractFailure:
     problem = f"the server could not be restarted for this tool: {exc.message}"
-    return failure(server, tool, check, problem, stderr_tail=exc.stderr_tail)
+    return ContractFailure(
+        FailureReport.for_tool(
+            server,
+            tool.name,
+            check,
+            problem,
+            FailureKind.SERVER_UNAVAILABLE,
+            stderr_tail=exc.stderr_tail,
+        )
+    )

@@ -1,19 +1,19 @@
 """Check: judge a tool's listing (static) and each call's result (dynamic), as plain data.
 
 Nothing here talks to a server or to pytest: the items feed in what was listed and what came
-back, and get ``Finding``s out.
+back, and get ``Finding``s (``checks/failures``) out.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import unquote
 
 from jsonschema.exceptions import SchemaError, ValidationError
 
+from pytest_mcp_contracts.checks.failures import FailureKind, Finding
 from pytest_mcp_contracts.schema.dialects import VALIDATORS, UnsupportedDialect, dialect_of
 from pytest_mcp_contracts.schema.document import SchemaDocument
 from pytest_mcp_contracts.schema.paths import json_path
@@ -38,33 +38,11 @@ def describe_errors(errors: Iterable[ValidationError]) -> list[str]:
     return lines
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One thing wrong. ``severity`` is "error" (fails the item) or "warning" (reported)."""
-
-    check: str
-    message: str
-    severity: str = "error"
-    details: tuple[str, ...] = ()
-
-    def render(self) -> str:
-        lines = [self.message, *(f"  {d}" for d in self.details)]
-        return "\n".join(lines)
-
-    @property
-    def problem(self) -> str:
-        """The message without its measurements, for "does a replay fail the same way":
-        a server killed over the memory cap says how much it used, which differs by a few
-        megabytes from run to run."""
-        return same_problem_key(self.message)
-
-
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-
-
-def same_problem_key(message: str) -> str:
-    """``message`` with every number masked (see ``Finding.problem``)."""
-    return _NUMBER.sub("#", message)
+def _listing_finding(
+    message: str, details: tuple[str, ...] = (), severity: str = "error"
+) -> Finding:
+    """A finding of the schema check: a listing that breaks the spec."""
+    return Finding("schema", message, severity, details, kind=FailureKind.INVALID_LISTING)
 
 
 # -- static checks -------------------------------------------------------------------------
@@ -74,30 +52,28 @@ def _schema_findings(
     label: str, schema: Any, *, root_object: bool, root_reason: str
 ) -> Iterator[Finding]:
     if not isinstance(schema, dict):
-        yield Finding("schema", f"{label} is not a JSON object: {shorten(repr(schema))}")
+        yield _listing_finding(f"{label} is not a JSON object: {shorten(repr(schema))}")
         return
     try:
         dialect = dialect_of(schema)
     except UnsupportedDialect as exc:
-        yield Finding("schema", f"{label}: {exc}")
+        yield _listing_finding(f"{label}: {exc}")
         return
     cls = VALIDATORS[dialect]
     try:
         cls.check_schema(schema)
     except SchemaError as exc:
         where = json_path(exc.absolute_path) if exc.absolute_path else "$"
-        yield Finding(
-            "schema",
+        yield _listing_finding(
             f"{label} is not a valid {dialect} schema",
             details=(f"at {where}: {shorten(exc.message)}",),
         )
         return
     except RecursionError:
-        yield Finding("schema", f"{label} is nested too deeply to check")
+        yield _listing_finding(f"{label} is nested too deeply to check")
         return
     if root_object and schema.get("type") != "object":
-        yield Finding(
-            "schema",
+        yield _listing_finding(
             f"{label} root must be an object schema ({root_reason}); it has "
             f"type {schema.get('type', '(none)')!r}",
         )
@@ -105,15 +81,13 @@ def _schema_findings(
     refs = doc.refs
     remote = sorted(set(_network_refs(refs)))
     if remote:
-        yield Finding(
-            "schema",
+        yield _listing_finding(
             f"{label} refers to network $ref(s) that clients must not fetch: "
             + ", ".join(remote[:3]),
         )
     bad_index = sorted(_bad_index_refs(refs))
     if bad_index:
-        yield Finding(
-            "schema",
+        yield _listing_finding(
             f"{label} has a $ref whose JSON pointer indexes an array with a token that is not "
             "an array index, so validators cannot follow it",
             details=tuple(
@@ -124,8 +98,7 @@ def _schema_findings(
         )
     loop = _ref_loop(doc)
     if loop:
-        yield Finding(
-            "schema",
+        yield _listing_finding(
             f"{label} has a $ref loop that never moves into a property or item "
             f"({' -> '.join(loop)}), so validating anything against it recurses forever",
             details=("break the loop: recursion must go through 'properties', 'items' or similar",),
@@ -186,7 +159,7 @@ def _ref_loop(doc: SchemaDocument) -> list[str] | None:
 
 def check_listing(tool: ToolSpec, *, protocol_version: str) -> list[Finding]:
     """The static ``schema`` check: the listing entry, its schemas and its name."""
-    findings = [Finding("schema", p) for p in tool.problems]
+    findings = [_listing_finding(p) for p in tool.problems]
     if tool.cut or (tool.problems and not isinstance(tool.input_schema, dict)):
         return findings
     findings += _schema_findings(
@@ -243,8 +216,7 @@ def _name_findings(name: str) -> list[Finding]:
     if not warnings:
         return []
     return [
-        Finding(
-            "schema",
+        _listing_finding(
             f"tool name {name!r} does not follow the spec's naming rules: "
             + "; ".join(w.rstrip(".") for w in warnings),
             severity="warning",

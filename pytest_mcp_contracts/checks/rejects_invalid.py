@@ -11,20 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from pytest_mcp_contracts.checks.contract import ContractFailure, failure, server_unavailable
-from pytest_mcp_contracts.checks.error_results import ErrorClass, judge_error_result
+from pytest_mcp_contracts.checks.contract import server_unavailable
+from pytest_mcp_contracts.checks.failures import ContractFailure, FailureReport, Finding
+from pytest_mcp_contracts.checks.judge import INVALID_PARAMS, judge_invalid
 from pytest_mcp_contracts.inputs.invalid import InvalidInput
-from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
 from pytest_mcp_contracts.transport.discover import ToolSpec
-from pytest_mcp_contracts.transport.jsonrpc import (
-    CallTimeout,
-    ServerDied,
-    ServerError,
-)
+from pytest_mcp_contracts.transport.jsonrpc import ServerError
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
-from pytest_mcp_contracts.vocabulary import ISERROR_REFUSAL_SINCE, MODERN_VERSION
+from pytest_mcp_contracts.vocabulary import ISERROR_REFUSAL_SINCE
 
-INVALID_PARAMS: Final = -32602
 CHECK: Final = "rejects_invalid"
 HOW_TO_REFUSE: Final = (
     "refuse arguments the inputSchema does not allow with a result with isError: true and a "
@@ -60,41 +55,6 @@ class Refusals:
         return text
 
 
-def problem_with(outcome: CallOutcome, tool_name: str, protocol_version: str) -> str | None:
-    """What is wrong with the answer to an invalid input beyond accepting it, or None."""
-    if outcome.is_error_result:
-        assert outcome.result is not None
-        verdict = judge_error_result(tool_name, outcome.result, outcome.stderr, outcome.arguments)
-        if verdict.kind is ErrorClass.UNEXPECTED_EXCEPTION:
-            # Refused, but by crashing: the same input, slightly different, may not be caught.
-            found = f" ({verdict.exception})" if verdict.exception else ""
-            return (
-                f"an invalid input made the tool raise an unexpected exception{found} instead "
-                f"of a refusal; evidence: {verdict.evidence}"
-            )
-    if outcome.failure is not None:
-        if isinstance(outcome.failure, CallTimeout):
-            return f"an invalid input hung the tool: {outcome.failure.message}"
-        if isinstance(outcome.failure, ServerDied):
-            return f"an invalid input killed the server: {outcome.failure.message}"
-        return f"the server broke the protocol on an invalid input: {outcome.failure.message}"
-    error = outcome.rpc_error
-    if error is not None and error.code == URL_ELICITATION_REQUIRED:
-        problem = url_elicitation_problem(error.data, protocol_version)
-        if problem is None:
-            return None  # the user must open a URL first: not refused, not broken either
-        return (
-            f"an invalid input was answered with JSON-RPC error {error.code} (URL elicitation "
-            f"required) that the protocol does not allow here: {problem}"
-        )
-    if error is not None and error.code != INVALID_PARAMS:
-        return (
-            f"an invalid input was answered with JSON-RPC error {error.code} ({error.message}), "
-            "an internal error, instead of a refusal"
-        )
-    return None
-
-
 def run_rejects_invalid(
     server: ManagedServer, tool: ToolSpec, cases: list[InvalidInput]
 ) -> Refusals:
@@ -107,7 +67,7 @@ def run_rejects_invalid(
             refusals.failure = server_unavailable(server, tool, exc, CHECK)
             return refusals
         refusals.sent += 1
-        problem = problem_with(outcome, tool.name, server.protocol_version)
+        problem = judge_invalid(outcome, tool.name, server.protocol_version)
         succeeded = outcome.result is not None and not outcome.is_error_result
         if case.lax and (problem is not None or succeeded):
             # A lenient server turns the look-alike into the valid value and runs the tool:
@@ -132,23 +92,23 @@ def run_rejects_invalid(
 
 
 def _broken(
-    server: ManagedServer, tool: ToolSpec, case: InvalidInput, outcome: CallOutcome, problem: str
+    server: ManagedServer,
+    tool: ToolSpec,
+    case: InvalidInput,
+    outcome: CallOutcome,
+    problem: Finding,
 ) -> ContractFailure:
-    tail = outcome.failure.stderr_tail if outcome.failure is not None else None
-    error = failure(
-        server,
-        tool,
-        CHECK,
-        problem,
-        details=(f"the input is invalid because {case.why}", HOW_TO_REFUSE),
-        arguments=case.arguments,
-        input_label="invalid input sent:",
-        request_json=outcome.request_json(),
-        client_exchanges=outcome.client.report_lines(),
-        request_after_handshake=server.protocol_version != MODERN_VERSION,
-        stderr_tail=tail if tail else server.stderr_tail(),
-        call_stderr=outcome.stderr,
-        stderr_before=outcome.stderr_before,
+    error = ContractFailure(
+        FailureReport.for_call(
+            server,
+            tool.name,
+            CHECK,
+            problem.message,
+            problem.kind,
+            outcome,
+            details=(f"the input is invalid because {case.why}", HOW_TO_REFUSE),
+            input_label="invalid input sent:",
+        )
     )
     error.outcome = outcome
     return error

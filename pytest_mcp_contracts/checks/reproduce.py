@@ -5,7 +5,7 @@ record stored by another tool) passes when its one ``tools/call`` line is sent t
 server. So before a ``contract`` or ``rejects_invalid`` failure is shown, its call is sent
 again on a fresh server: alone first, then after the earlier calls made on the same server
 process; the shortest prefix of those that still makes it fail is found by the sequences
-shrinker (``sequences.shrink``), each attempt on a fresh server. The report then shows the
+shrinker (``sequence_shrink.shrink``), each attempt on a fresh server. The report then shows the
 call alone, that sequence, or says plainly that nothing reproduced it.
 """
 
@@ -16,8 +16,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contracts.checks.listing import Finding, same_problem_key
-from pytest_mcp_contracts.checks.sequences import (
+from pytest_mcp_contracts.checks.failures import (
+    ContractFailure,
+    FailureReport,
+    Finding,
+    call_command,
+    same_problem_key,
+)
+from pytest_mcp_contracts.checks.judge import judge_invalid, judged
+from pytest_mcp_contracts.checks.sequence_shrink import shrink
+from pytest_mcp_contracts.checks.sequencer import (
     Planned,
     SequenceFound,
     Sequencer,
@@ -25,15 +33,12 @@ from pytest_mcp_contracts.checks.sequences import (
     handshake_of,
     real_result,
     replay_lines,
-    shrink,
     step_lines,
     step_of,
 )
-from pytest_mcp_contracts.reporting.failure import FailureReport, call_command
 from pytest_mcp_contracts.text import short_json
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.contract import ContractFailure
     from pytest_mcp_contracts.transport.discover import ToolSpec
     from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer, PastCall
 
@@ -43,7 +48,7 @@ REPLAY_ATTEMPTS: Final = 20
 REPLAY_SECONDS: Final = 60.0
 
 # What is wrong with one call's answer, as the failing check judges it (None: nothing).
-ProblemOf = Callable[["CallOutcome"], str | None]
+ProblemOf = Callable[["CallOutcome"], Finding | None]
 
 
 @dataclass
@@ -95,8 +100,7 @@ class _Replayer(Sequencer):
         outcome = self.server.call(
             planned.tool, planned.arguments, invalid=planned.index in self.invalid
         )
-        problem = self.problem_of(outcome) if planned.index == self.target else None
-        finding = Finding("replay", problem) if problem is not None else None
+        finding = self.problem_of(outcome) if planned.index == self.target else None
         return step_of(planned, index, outcome), finding, real_result(outcome)
 
 
@@ -122,9 +126,10 @@ def reproduce(
     not one of a single call's answer (drift, a tool that always refuses). ``invalid``: the
     call was sent by rejects_invalid. ``fresh_possible`` False: no fresh server can be had
     (a URL's server, an in-process app's module), so nothing is replayed."""
-    message = problem_of(failing)
-    if message is None:
+    first = problem_of(failing)
+    if first is None:
         return None
+    message = first.message
     if not fresh_possible:
         return Reproduction(
             None,
@@ -160,9 +165,7 @@ def reproduce(
     steps, finding = replayer.replay(plan[-1:])
     if finding is not None and finding.problem == same_problem_key(message):
         return Reproduction(steps, 0, ["(it fails alone on a freshly started server too)"])
-    return _after_earlier(
-        replayer, plan, failing, earlier, position, message, fresh, marked, started
-    )
+    return _after_earlier(replayer, plan, failing, earlier, position, first, fresh, marked, started)
 
 
 def alone(
@@ -191,7 +194,7 @@ def _after_earlier(
     failing: CallOutcome,
     earlier: list[PastCall],
     position: int | None,
-    message: str,
+    first: Finding,
     fresh: Callable[[], None],
     marked: set[int],
     started: float,
@@ -212,9 +215,7 @@ def _after_earlier(
                 "it may depend on timing or outside state)"
             ],
         )
-    found = SequenceFound(
-        0, [step_of(p, p.index, failing) for p in plan], Finding("replay", message)
-    )
+    found = SequenceFound(0, [step_of(p, p.index, failing) for p in plan], first)
     shrunk = shrink(
         replayer,
         found,
@@ -262,24 +263,21 @@ def replay_failure(
     """``error`` (of the contract or rejects_invalid check) with what replaying its call on
     fresh servers showed: the call alone, the earlier calls it needs, or that nothing
     reproduced it. The replays are not counted in the run's numbers."""
-    from pytest_mcp_contracts.checks.contract import ContractFailure
-    from pytest_mcp_contracts.checks.rejects_invalid import CHECK, problem_with
-    from pytest_mcp_contracts.checks.sequences import judge_outcome
     from pytest_mcp_contracts.transport.jsonrpc import ServerError
 
     outcome, report = error.outcome, error.report
     if outcome is None:
         return error
     protocol = server.protocol_version
-    invalid = report.check == CHECK
+    invalid = report.check == "rejects_invalid"
 
-    def problem_of(answer: CallOutcome) -> str | None:
+    def problem_of(answer: CallOutcome) -> Finding | None:
         if invalid:
-            return problem_with(answer, tool.name, protocol)
-        finding = judge_outcome(tool, answer, protocol, warn_only)
-        return finding.message if finding is not None else None
+            return judge_invalid(answer, tool.name, protocol)
+        return judged(tool, answer, protocol, warn_only)[0]
 
-    if problem_of(outcome) != report.problem:
+    judged_again = problem_of(outcome)
+    if judged_again is None or judged_again.message != report.problem:
         return error  # not a verdict on this call's answer alone (drift)
     why_not = None
     try:

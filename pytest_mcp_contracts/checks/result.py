@@ -8,7 +8,8 @@ from typing import Any, Final
 from jsonschema.exceptions import SchemaError
 from referencing.exceptions import Unresolvable
 
-from pytest_mcp_contracts.checks.listing import Finding, describe_errors
+from pytest_mcp_contracts.checks.failures import FailureKind, Finding
+from pytest_mcp_contracts.checks.listing import describe_errors
 from pytest_mcp_contracts.contracts.agreement import text_contradiction
 from pytest_mcp_contracts.schema.dialects import (
     UnsupportedDialect,
@@ -60,11 +61,18 @@ def check_result(
                 "contract",
                 "the result is not a CallToolResult: 'content' must be an array, got "
                 + json_text(content),
+                kind=FailureKind.MALFORMED_RESULT,
             )
         ]
     problem = _content_problem(content)
     if problem is not None:
-        return [Finding("contract", f"the result is not a CallToolResult: {problem}")]
+        return [
+            Finding(
+                "contract",
+                f"the result is not a CallToolResult: {problem}",
+                kind=FailureKind.MALFORMED_RESULT,
+            )
+        ]
     if result.get("isError") is True:
         return []
     findings = _against_output_schema(tool, result, protocol_version)
@@ -95,6 +103,7 @@ def _contradiction(result: Mapping[str, Any], schema: object) -> Finding | None:
         "contract",
         "the text content contradicts structuredContent: a text block is JSON that differs from it",
         details=tuple(details),
+        kind=FailureKind.CONTRADICTION,
     )
 
 
@@ -112,6 +121,7 @@ def _against_output_schema(
                 details=(
                     "a tool with an outputSchema must return structured results that conform to it",
                 ),
+                kind=FailureKind.OUTPUT_SCHEMA,
             )
         ]
     structured = result["structuredContent"]
@@ -122,6 +132,7 @@ def _against_output_schema(
                 "contract",
                 f"structuredContent must be an object under protocol {protocol_version}, "
                 f"got {type(structured).__name__}",
+                kind=FailureKind.MALFORMED_RESULT,
             )
         )
     try:
@@ -136,6 +147,7 @@ def _against_output_schema(
                 "contract",
                 "structuredContent cannot be checked: validating it against the outputSchema "
                 "recursed too deeply (a $ref loop, or nesting too deep)",
+                kind=FailureKind.INVALID_LISTING,
             )
         )
         return findings
@@ -145,6 +157,7 @@ def _against_output_schema(
                 "contract",
                 "structuredContent cannot be checked: the outputSchema has a $ref that "
                 "validators cannot follow (see the tool's schema check)",
+                kind=FailureKind.INVALID_LISTING,
             )
         )
         return findings
@@ -155,6 +168,7 @@ def _against_output_schema(
                 "structuredContent cannot be checked: the outputSchema refers to "
                 f"{getattr(exc, 'ref', exc)!r}, which cannot be resolved (network $refs are "
                 "never fetched)",
+                kind=FailureKind.INVALID_LISTING,
             )
         )
         return findings
@@ -164,6 +178,7 @@ def _against_output_schema(
                 "contract",
                 f"structuredContent does not match the outputSchema ({dialect_of(schema)})",
                 details=tuple(describe_errors(errors)),
+                kind=FailureKind.OUTPUT_SCHEMA,
             )
         )
     return findings

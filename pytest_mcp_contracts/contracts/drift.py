@@ -38,6 +38,7 @@ from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
+from pytest_mcp_contracts.contracts.change import Change, Severity, gravity
 from pytest_mcp_contracts.schema import dialects
 from pytest_mcp_contracts.schema.budgets import DRIFT_DEPTH, DRIFT_WORK, RECURSION_UNROLL
 from pytest_mcp_contracts.schema.document import (
@@ -47,7 +48,6 @@ from pytest_mcp_contracts.schema.document import (
 )
 from pytest_mcp_contracts.schema.paths import child_path, items_path
 from pytest_mcp_contracts.schema.refs import resolve_pointer
-from pytest_mcp_contracts.vocabulary import GRAVITY
 
 __all__ = [
     "HINT_DEFAULTS",
@@ -58,7 +58,6 @@ __all__ = [
     "removed_tool",
 ]
 
-Severity = Literal["breaking", "review", "additive", "cosmetic"]  # in order of gravity
 
 _UNSOUND: Final = "(cannot be classified soundly: review it)"
 _SHOW: Final = 40
@@ -130,18 +129,6 @@ _RECURSION: Final = "(recursion)"  # a $ref cut by the unroll bound: equal on bo
 _MISSING: Final = object()  # absent, unlike a JSON null
 
 
-@dataclass(frozen=True)
-class Change:
-    """One difference between a tool's recorded surface and its current one."""
-
-    severity: Severity
-    path: str
-    change: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.change}"
-
-
 def removed_tool() -> Change:
     return Change("breaking", "tool", "removed")
 
@@ -163,7 +150,7 @@ def diff_tool(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
     changes += _schema_changes("input", old.get("inputSchema"), new.get("inputSchema"), work)
     changes += _schema_changes("output", old.get("outputSchema"), new.get("outputSchema"), work)
     changes += _annotation_changes(old.get("annotations"), new.get("annotations"))
-    return sorted(set(changes), key=lambda c: (GRAVITY.index(c.severity), c.path, c.change))
+    return sorted(set(changes), key=lambda c: (gravity(c.severity), c.path, c.change))
 
 
 # --------------------------------------------------------------------------- tool level

@@ -28,11 +28,11 @@ import copy
 import heapq
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from jsonschema import Draft202012Validator
 
+from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.schema.document import TYPE_ORDER, json_type, ordered_types, union_text
 from pytest_mcp_contracts.schema.paths import child_path, items_path, values_path
 
@@ -125,18 +125,6 @@ def _kept_keys(obj: dict[str, Any]) -> list[str]:
 
 def _type_label(types: set[str]) -> str:
     return union_text(ordered_types(types))
-
-
-@dataclass(frozen=True)
-class Drift:
-    """One way a new output differs from the learned shape."""
-
-    severity: Literal["breaking", "additive"]
-    path: str
-    change: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.change}"
 
 
 class Shape:
@@ -477,13 +465,13 @@ class Shape:
 
     # -- checking ------------------------------------------------------------------------
 
-    def diff(self, value: Any) -> list[Drift]:
+    def diff(self, value: Any) -> list[Change]:
         """How one new value differs from what was learned, sorted by path.
 
         Nothing learned yet means nothing to differ from. A difference is breaking only
         where the record has the evidence for it (see ESTABLISHED); otherwise it widens.
         """
-        drifts: set[Drift] = set()
+        drifts: set[Change] = set()
         if self._types:
             self._diff(value, "$", drifts)
         return sorted(drifts, key=lambda d: (d.path, d.change, d.severity))
@@ -498,21 +486,21 @@ class Shape:
             return f"widened: only {self._count} value(s) were seen"
         return None
 
-    def _diff(self, value: Any, path: str, drifts: set[Drift]) -> None:
+    def _diff(self, value: Any, path: str, drifts: set[Change]) -> None:
         kind = json_type(value)
         if kind not in self._types and not (kind == "integer" and "number" in self._types):
             change = f"{_type_label(self._types)} -> {kind}"
             why = self._widens(kind)
             if why is None:
-                drifts.add(Drift("breaking", path, change))
+                drifts.add(Change("breaking", path, change))
             else:
-                drifts.add(Drift("additive", path, f"{change} ({why})"))
+                drifts.add(Change("additive", path, f"{change} ({why})"))
             return
         if kind == "string" and self._format and string_format(value) != self._format:
             severity: Literal["breaking", "additive"] = (
                 "breaking" if self._count >= ESTABLISHED else "additive"
             )
-            drifts.add(Drift(severity, path, f"format {self._format} -> plain string"))
+            drifts.add(Change(severity, path, f"format {self._format} -> plain string"))
         if not self._explores():
             return
         if kind == "object":
@@ -524,9 +512,9 @@ class Shape:
                     self._items._diff(element, items_path(path), drifts)
             elif elements:
                 kinds = _type_label({json_type(e) for e in elements})
-                drifts.add(Drift("additive", items_path(path), f"new items: {kinds}"))
+                drifts.add(Change("additive", items_path(path), f"new items: {kinds}"))
 
-    def _diff_object(self, value: dict[str, Any], path: str, drifts: set[Drift]) -> None:
+    def _diff_object(self, value: dict[str, Any], path: str, drifts: set[Change]) -> None:
         properties, required, values = self._layout()
         keys = _kept_keys(value)
         if values is not None:
@@ -535,19 +523,21 @@ class Shape:
                     values._diff(value[key], child_path(path, key), drifts)
                 else:
                     new = f"new entry: {json_type(value[key])}"
-                    drifts.add(Drift("additive", child_path(path, key), new))
+                    drifts.add(Change("additive", child_path(path, key), new))
             return
         for key in required.difference(keys):
             if self._count >= ESTABLISHED:
-                drifts.add(Drift("breaking", child_path(path, key), "missing (was always present)"))
+                drifts.add(
+                    Change("breaking", child_path(path, key), "missing (was always present)")
+                )
             else:
                 why = f"missing (widened: was in all of only {self._count} object(s) seen)"
-                drifts.add(Drift("additive", child_path(path, key), why))
+                drifts.add(Change("additive", child_path(path, key), why))
         for key in keys:
             child = properties.get(key)
             if child is None:
                 new = f"new field: {json_type(value[key])}"
-                drifts.add(Drift("additive", child_path(path, key), new))
+                drifts.add(Change("additive", child_path(path, key), new))
             else:
                 child._diff(value[key], child_path(path, key), drifts)
 

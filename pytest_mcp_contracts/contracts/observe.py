@@ -18,8 +18,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from pytest_mcp_contracts.contracts.agreement import mirrors
+from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.contracts.classify import Classified, OutputKind, classify
-from pytest_mcp_contracts.contracts.infer import Drift, Shape
+from pytest_mcp_contracts.contracts.infer import Shape
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.vocabulary import Quality
 
@@ -145,8 +146,8 @@ class ToolObservations:
     observations: int = 0
     unmirrored: int = 0
     structured: int = 0
-    breaking: dict[str, Drift] = field(default_factory=dict)
-    additive: dict[str, Drift] = field(default_factory=dict)
+    breaking: dict[str, Change] = field(default_factory=dict)
+    additive: dict[str, Change] = field(default_factory=dict)
     has_record: bool = False  # a snapshot file exists for the tool
     ran: bool = False
 
@@ -160,7 +161,7 @@ class ToolObservations:
         properties = schema.get("properties") if isinstance(schema, dict) else None
         return frozenset(properties) if isinstance(properties, dict) else frozenset()
 
-    def observe(self, arguments: Mapping[str, Any], result: Mapping[str, Any]) -> list[Drift]:
+    def observe(self, arguments: Mapping[str, Any], result: Mapping[str, Any]) -> list[Change]:
         """Fold one result in; return the drift it shows against the record that fails it
         (breaking drift, or any drift under --mcp-strict)."""
         seen = classify(result)
@@ -189,19 +190,19 @@ class ToolObservations:
         self.shape.observe(seen.value)
         return self._kind_drift(seen) + self._shape_drift(seen)
 
-    def _kind_drift(self, seen: Classified) -> list[Drift]:
+    def _kind_drift(self, seen: Classified) -> list[Change]:
         if not self.checking or self.recorded is None or self.declared:
             return []
         recorded = set(self.recorded.kinds)
         if not recorded or seen.kind.value in recorded:
             return []
-        drift = Drift(
+        drift = Change(
             "breaking", "output kind", f"{'/'.join(sorted(recorded))} -> {seen.kind.value}"
         )
         self.breaking[str(drift)] = drift
         return [drift]
 
-    def _shape_drift(self, seen: Classified) -> list[Drift]:
+    def _shape_drift(self, seen: Classified) -> list[Change]:
         if not self.checking or self.recorded is None or self.recorded.shape is None:
             return []
         found = self.recorded.shape.diff(seen.value)

@@ -41,7 +41,7 @@ from pytest_mcp_contracts.contracts.snapshot import (
     write_atomic,
 )
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
-from pytest_mcp_contracts.vocabulary import Severity, SnapshotMode
+from pytest_mcp_contracts.vocabulary import DriftSeverity, SnapshotMode
 
 SURFACE_KEYS: Final = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
 
@@ -243,7 +243,7 @@ class Recorder:
             return []
         if self.strict:
             return list(changes)
-        return [c for c in changes if c.severity in (Severity.BREAKING, Severity.REVIEW)]
+        return [c for c in changes if c.severity in (DriftSeverity.BREAKING, DriftSeverity.REVIEW)]
 
     # -- the folder ------------------------------------------------------------------------
 

@@ -9,20 +9,19 @@ from __future__ import annotations
 import shlex
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 import pytest
 
 from pytest_mcp_contracts.checks.contract import (
-    ContractFailure,
     ContractRun,
     ContractStats,
     error_result_notes,
-    failure,
     run_contract,
 )
+from pytest_mcp_contracts.checks.drift_gate import gate_removed, gate_surface
+from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, FailureReport
 from pytest_mcp_contracts.checks.listing import check_listing
 from pytest_mcp_contracts.contracts.observe import ToolObservations
 from pytest_mcp_contracts.inputs.coverage import (
@@ -34,14 +33,13 @@ from pytest_mcp_contracts.inputs.coverage import (
 from pytest_mcp_contracts.pytest.keys import RECORDER_KEY, SANDBOX_KEY, SETTINGS_KEY
 from pytest_mcp_contracts.pytest.settings import ToolConfig
 from pytest_mcp_contracts.reporting.failure import (
-    FailureReport,
     accept_command,
     rerun_command,
 )
 from pytest_mcp_contracts.text import shown
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
 from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal, task_refusal
-from pytest_mcp_contracts.vocabulary import GRAVITY, NODE_PREFIX, RejectsInvalidMode, SnapshotMode
+from pytest_mcp_contracts.vocabulary import NODE_PREFIX, RejectsInvalidMode, SnapshotMode
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.inputs.sandbox import SandboxPaths
@@ -50,9 +48,6 @@ if TYPE_CHECKING:
 class McpContractWarning(pytest.PytestWarning):
     """Something a server author should look at that does not fail the run, unless the run
     says so: ``-W error::pytest_mcp_contracts.McpContractWarning``."""
-
-
-MAX_DRIFT_LINES = 30  # one shared definition can change hundreds of paths
 
 
 class _ServerNode(pytest.Collector):
@@ -236,8 +231,14 @@ class _McpItem(_RendersFailures):
                 )
         return error
 
-    def _fail(self, problem: str, details: tuple[str, ...] = ()) -> ContractFailure:
-        return failure(self.server, self.tool, self.check, problem, details=details)
+    def _fail(
+        self, problem: str, details: tuple[str, ...] = (), kind: FailureKind = FailureKind.SETUP
+    ) -> ContractFailure:
+        return ContractFailure(
+            FailureReport.for_tool(
+                self.server, self.tool.name, self.check, problem, kind, details=details
+            )
+        )
 
     def _callable_settings(self) -> ToolConfig:
         """The tool's own settings; skips the item when they or the call policy forbid
@@ -313,86 +314,28 @@ class DriftItem(_McpItem):
     check = "drift"
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.contracts.drift import added_tool, diff_tool
-        from pytest_mcp_contracts.contracts.record import surface_of
-        from pytest_mcp_contracts.contracts.snapshot import SnapshotError
-
-        recorder = self.config.stash[RECORDER_KEY]
-        server = self.server.node_name
-        recorder.ran.add((server, self.tool.node_name))
-        try:
-            data = recorder.load(server, self.tool.node_name, self.tool.name) or {}
-        except SnapshotError as exc:
-            raise self._fail(exc.render()) from None
-        current = surface_of(self.tool)
-        recorded = data.get("surface")
-        if not data and recorder.known_server(server):
-            # A server with recorded tools gained this one: additive, listed (or strict).
-            change = added_tool()
-            recorder.surface_drift[(server, self.tool.node_name)] = [
-                _Attributed(self.tool.name, change)
-            ]
-            if recorder.blocking([change]):
-                raise self._fail("a new tool drifted in (--mcp-strict)", (str(change),))
-        if not isinstance(recorded, dict):
-            if recorder.missing_in_ci(False):
-                path = recorder.path(server, self.tool.node_name)
-                raise self._fail(
-                    f"no tool surface is recorded for this tool ({path}), and CI is set, so "
-                    "none is written",
-                    (f"record it locally with: {_command(self.config)}  and commit the file",),
-                )
-            recorder.queue(self.surface, server, self.tool, "surface", current, recorded=False)
-            return
-        changes = diff_tool(recorded, current)
-        recorder.surface_drift[(server, self.tool.node_name)] = [
-            _Attributed(self.tool.name, c) for c in changes
-        ]
-        if changes:
-            recorder.queue(self.surface, server, self.tool, "surface", current, recorded=True)
-        blocking = recorder.blocking(changes)
-        if blocking:
-            # The first line is all a short summary, a step summary or a run report shows:
-            # it says what drifted. The recorded file and every change follow.
-            more = f", and {len(blocking) - 1} more" if len(blocking) > 1 else ""
-            raise self._fail(
-                f"the tool's surface drifted ({blocking[0].severity}): {blocking[0]}{more}",
-                (
-                    f"recorded surface: {recorder.path(server, self.tool.node_name)}",
-                    *_drift_details(changes, blocking, self.config),
-                ),
-            )
+        gate_surface(
+            self.config.stash[RECORDER_KEY],
+            self.server,
+            self.surface,
+            self.tool,
+            record_command=_command(self.config),
+            accept=_accept(self.config),
+        )
 
 
 class RemovedToolItem(_RendersFailures):
     """Fails while a recorded tool is missing from the listing: removing a tool is breaking."""
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.contracts.drift import removed_tool
-        from pytest_mcp_contracts.contracts.snapshot import SnapshotError
-
-        recorder = self.config.stash[RECORDER_KEY]
         collector = self.parent
         assert collector is not None and isinstance(collector.parent, ServerCollector)
-        server = collector.parent.server
-        try:
-            data = recorder.load(server.node_name, collector.name, None) or {}
-        except SnapshotError as exc:
-            raise ContractFailure(_removed_report(server, collector.name, exc.render())) from None
-        name = str(data.get("tool", collector.name))
-        change = removed_tool()
-        recorder.removals_seen.add((server.node_name, collector.name))
-        recorder.surface_drift[(server.node_name, collector.name)] = [_Attributed(name, change)]
-        if recorder.blocking([change]):
-            problem = (
-                f"tool {name!r} is recorded ({recorder.path(server.node_name, collector.name)}) "
-                "but the server no longer lists it"
-            )
-            details = (
-                "clients that call it will break",
-                f"if the removal is intended, {_accept(self.config)}",
-            )
-            raise ContractFailure(_removed_report(server, name, problem, details))
+        gate_removed(
+            self.config.stash[RECORDER_KEY],
+            collector.parent.server,
+            collector.name,
+            accept=_accept(self.config),
+        )
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.nodeid} [drift]"
@@ -411,7 +354,7 @@ class SchemaItem(_McpItem):
         errors = [f for f in findings if f.severity == "error"]
         if errors:
             lines = tuple(line for f in errors[1:] for line in f.render().splitlines())
-            raise self._fail(errors[0].render(), lines)
+            raise self._fail(errors[0].render(), lines, errors[0].kind)
 
 
 class ContractItem(_McpItem):
@@ -432,7 +375,8 @@ class ContractItem(_McpItem):
         own = self._callable_settings()
         if self.tool.problems or not isinstance(self.tool.input_schema, dict):
             raise self._fail(
-                "the tool cannot be called: its listing entry is malformed (see its schema check)"
+                "the tool cannot be called: its listing entry is malformed (see its schema check)",
+                kind=FailureKind.INVALID_LISTING,
             )
         recorder = self.config.stash[RECORDER_KEY]
         try:
@@ -482,6 +426,7 @@ class ContractItem(_McpItem):
                     f"no contract is recorded for this tool ({path}), and CI is set, so none "
                     "is written",
                     (f"record it locally with: {self._command()}  and commit the file",),
+                    FailureKind.MISSING_RECORD,
                 )
             passed = True
         finally:
@@ -520,7 +465,7 @@ class ContractItem(_McpItem):
         # A plain str: user_properties cross to an xdist controller, and execnet refuses enums.
         self.user_properties.append(("mcp_output_quality", str(observations.quality)))
         self.add_report_section("call", "mcp", stats.summary())
-        from pytest_mcp_contracts.checks.sequences import ways_to_reach
+        from pytest_mcp_contracts.checks.feeding import ways_to_reach
 
         settings = self.config.stash[SETTINGS_KEY]
         ways = ways_to_reach(self.tool, self.surface.tools, sequences=settings.sequences)
@@ -570,7 +515,7 @@ class RejectsInvalidItem(_McpItem):
         if mode == RejectsInvalidMode.FAIL:
             from pytest_mcp_contracts.checks.rejects_invalid import HOW_TO_REFUSE
 
-            raise self._fail(problem, (*lines, HOW_TO_REFUSE))
+            raise self._fail(problem, (*lines, HOW_TO_REFUSE), FailureKind.ACCEPTS_INVALID)
         self._warn(
             f"{problem} (first: {lines[0]}); --mcp-rejects-invalid=fail makes this a failure"
         )
@@ -613,15 +558,7 @@ class SequencesItem(_RendersFailures):
     check = "sequences"
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.sequences import (
-            Sequencer,
-            SequenceStats,
-            generate_sequences,
-            sequence_failure,
-            sequence_tools,
-            shrink,
-        )
-        from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy
+        from pytest_mcp_contracts.checks.sequences import check_sequences, plan_sequences
 
         assert isinstance(self.parent, ServerCollector)
         server = self.parent.server
@@ -638,63 +575,28 @@ class SequencesItem(_RendersFailures):
             )
             return why.removeprefix("not called: ") if why else None
 
-        tools, left_out = sequence_tools(surface.tools, refusal)
-        strategies = {}
-        sandbox = _laid_sandbox(self.config)
-        for tool in list(tools):
-            try:
-                own = None if sandbox is None else sandbox.for_tool(tool.name)
-                strategies[tool.name] = input_strategy(tool.input_schema, sandbox=own)
-            except GenerationError as exc:
-                tools.remove(tool)
-                left_out.append(f"{tool.name}: no inputs can be generated ({exc.pointer})")
-        if not tools:
-            pytest.skip(f"{self.nodeid}: no tool can be called ({'; '.join(left_out)})")
-        stats = SequenceStats()
-        sequencer = Sequencer(
+        plan = plan_sequences(
             server,
-            {tool.name: tool for tool in tools},
-            {t.name: settings.tool(surface.name, t.name).warn_only for t in tools},
-            stats,
+            refusal,
+            lambda tool: settings.tool(surface.name, tool.name).warn_only,
+            _laid_sandbox(self.config),
         )
+        if isinstance(plan, str):
+            pytest.skip(f"{self.nodeid}: {plan}")
         try:
-            fresh_server(
-                self.config, server, self.check
-            )  # a restart between phases: sequences start from a clean state
-            found = generate_sequences(
-                sequencer,
-                strategies,
-                # Half as many sequences as a tool's inputs, each up to 20 calls: long enough
-                # for a create to come before the lookups, about as many calls as a tool's
-                # contract item.
-                max_examples=max(settings.max_examples // 2, 1),
-                max_steps=SEQUENCE_STEPS,
+            check_sequences(
+                plan,
+                lambda: fresh_server(self.config, server, self.check),
+                _simplest,
+                max_examples=settings.max_examples,
                 seed=_hypothesis_seed(self.config),
                 time_budget=settings.sequences_time,
-                patience=SEQUENCE_PATIENCE,
+                resets=server.command.noun == "command" or bool(settings.reset_command),
             )
-            if found is not None:
-                shrunk = shrink(
-                    sequencer,
-                    found,
-                    lambda: fresh_server(self.config, server, self.check),
-                    lambda name: _simplest(strategies[name]),
-                    budget=SHRINK_ATTEMPTS,
-                )
-                tool = sequencer.tools[shrunk.steps[-1].tool]
-                error = sequence_failure(server, tool, shrunk)
-                if server.command.noun != "command" and not settings.reset_command:
-                    error.report.notes.append(
-                        "(a restart did not reset this server's state (an --mcp-url server, or "
-                        "an --mcp-app module), and no --mcp-reset-command is set: the sequence "
-                        "may rely on what earlier calls of the run stored)"
-                    )
-                raise error
         finally:
-            self.user_properties.append(("mcp_sequence_calls", stats.calls))
-            self.user_properties.append(("mcp_sequence_fed_calls", stats.fed_calls))
-            lines = [stats.summary(), *(f"not called: {why}" for why in left_out)]
-            self.add_report_section("call", "mcp sequences", "\n".join(lines))
+            self.user_properties.append(("mcp_sequence_calls", plan.stats.calls))
+            self.user_properties.append(("mcp_sequence_fed_calls", plan.stats.fed_calls))
+            self.add_report_section("call", "mcp sequences", "\n".join(plan.summary_lines()))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.nodeid} [sequences]"
@@ -712,12 +614,12 @@ def fresh_server(config: pytest.Config, server: ManagedServer, check: str) -> No
         done = subprocess.run(shlex.split(command), capture_output=True, text=True, timeout=60)
         if done.returncode != 0:
             raise ContractFailure(
-                FailureReport(
-                    server=server.surface.name if server.surface else server.command.display,
-                    target=server.command,
-                    tool="(all)",
-                    check=check,
-                    problem=f"--mcp-reset-command failed with exit status {done.returncode}",
+                FailureReport.for_tool(
+                    server,
+                    "(all)",
+                    check,
+                    f"--mcp-reset-command failed with exit status {done.returncode}",
+                    FailureKind.SETUP,
                     details=(command, *done.stderr.strip().splitlines()[-5:]),
                 )
             )
@@ -745,13 +647,6 @@ def _reproduced(
     )
 
 
-SEQUENCE_STEPS = 20  # calls per sequence at most
-# Sequences in a row that reach nothing new before the check stops drawing more: on
-# notes_store (seeds 1 to 5), create -> update -> read showed up within the first 6.
-SEQUENCE_PATIENCE = 5
-SHRINK_ATTEMPTS = 30  # replays of a failing sequence while shrinking it: a restart each
-
-
 def _simplest(strategy: Any) -> dict[str, Any] | None:
     from hypothesis.errors import HypothesisException
 
@@ -762,21 +657,6 @@ def _simplest(strategy: Any) -> dict[str, Any] | None:
     except HypothesisException:
         return None
     return found
-
-
-@dataclass(frozen=True)
-class _Attributed:
-    """A surface change and the tool it belongs to, for the summary."""
-
-    tool: str
-    change: Any
-
-    @property
-    def severity(self) -> str:
-        return str(self.change.severity)
-
-    def __str__(self) -> str:
-        return str(self.change)
 
 
 def _laid_sandbox(
@@ -819,37 +699,6 @@ def _command(config: pytest.Config) -> str:
 
 def _accept(config: pytest.Config) -> str:
     return accept_command(_command(config), ci=config.stash[SETTINGS_KEY].mode == SnapshotMode.CI)
-
-
-def _drift_details(
-    changes: list[Any], blocking: list[Any], config: pytest.Config
-) -> tuple[str, ...]:
-    lines = []
-    for severity in GRAVITY:
-        group = [c for c in changes if c.severity == severity]
-        if group:
-            lines.append(f"{severity}:")
-            lines += [f"  {c}" for c in group[:MAX_DRIFT_LINES]]
-            if len(group) > MAX_DRIFT_LINES:
-                lines.append(f"  … and {len(group) - MAX_DRIFT_LINES} more")
-    if any(c.severity == "review" for c in blocking):
-        lines.append("review: a change the plugin cannot classify soundly; check it by hand")
-    lines.append(f"if the change is intended, {_accept(config)}")
-    return tuple(lines)
-
-
-def _removed_report(
-    server: ManagedServer, tool: str, problem: str, details: tuple[str, ...] = ()
-) -> FailureReport:
-    surface = server.surface
-    return FailureReport(
-        server=surface.name if surface else server.command.display,
-        target=server.command,
-        tool=tool,
-        check="drift",
-        problem=problem,
-        details=details,
-    )
 
 
 def start_failure_text(server: ManagedServer, problem: str, stderr_tail: str) -> str:

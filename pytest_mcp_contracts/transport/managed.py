@@ -373,7 +373,7 @@ class ManagedServer:
             if exc.code == URL_ELICITATION_REQUIRED:
                 # A request to the client, in an error: the user must open these URLs
                 # first. A tester has no user; the checks judge whether the answer is
-                # the spec's (checks/contract.judge).
+                # the spec's (checks/judge.judge_call).
                 outcome.client.asked[URL_REQUIRED_KEY] += 1
                 for url in url_elicitation_urls(exc.data)[:3] or ["(no url)"]:
                     outcome.client.note(f"-32042 URL elicitation required: {url}: not opened")

@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
+from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.contracts.infer import (
     ESTABLISHED,
     MAX_DEPTH,
     MAX_PROPERTIES,
-    Drift,
     Shape,
 )
 from pytest_mcp_contracts.schema.paths import child_path, items_path
@@ -380,40 +380,40 @@ def order(**changes: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("value", "expected"),
     [
-        (order(id="DROP"), [Drift("breaking", "$.id", "missing (was always present)")]),
+        (order(id="DROP"), [Change("breaking", "$.id", "missing (was always present)")]),
         (
             order(items=[{"sku": "A", "price": "10", "qty": 1}]),
-            [Drift("breaking", "$.items[].price", "number -> string")],
+            [Change("breaking", "$.items[].price", "number -> string")],
         ),
         (
             order(items=[{"price": 1, "qty": 1}]),
-            [Drift("breaking", "$.items[].sku", "missing (was always present)")],
+            [Change("breaking", "$.items[].sku", "missing (was always present)")],
         ),
-        (order(discount=5), [Drift("additive", "$.discount", "new field: integer")]),
-        (order(extra={"deep": {"x": 1}}), [Drift("additive", "$.extra", "new field: object")]),
+        (order(discount=5), [Change("additive", "$.discount", "new field: integer")]),
+        (order(extra={"deep": {"x": 1}}), [Change("additive", "$.extra", "new field: object")]),
         (order(**{"receipt url": "DROP", "customer": {"name": "D", "email": "d@e.io"}}), []),
         (order(items=[{"sku": "A", "price": 7, "qty": 1}]), []),  # integer where number
         (
             order(items=[{"sku": "A", "price": 1, "qty": 1.5}]),
             [
-                Drift(
+                Change(
                     "additive",
                     "$.items[].qty",
                     "integer -> number (widened: only whole numbers were seen)",
                 )
             ],
         ),
-        (order(customer=None), [Drift("breaking", "$.customer", "object -> null")]),
-        (order(coupon=5), [Drift("breaking", "$.coupon", "string | null -> integer")]),
-        (order(tags=["x", 1]), [Drift("additive", "$.tags[]", "new items: integer | string")]),
+        (order(customer=None), [Change("breaking", "$.customer", "object -> null")]),
+        (order(coupon=5), [Change("breaking", "$.coupon", "string | null -> integer")]),
+        (order(tags=["x", 1]), [Change("additive", "$.tags[]", "new items: integer | string")]),
         (
             order(placed="yesterday"),
-            [Drift("breaking", "$.placed", "format date-time -> plain string")],
+            [Change("breaking", "$.placed", "format date-time -> plain string")],
         ),
-        ([ORDERS[0]], [Drift("breaking", "$", "object -> array")]),
+        ([ORDERS[0]], [Change("breaking", "$", "object -> array")]),
     ],
 )
-def test_diff(value: Any, expected: list[Drift]) -> None:
+def test_diff(value: Any, expected: list[Change]) -> None:
     # Ten of each order: every path has the evidence to break (coupon is a string 10 times).
     assert learned(*ORDERS * 10).diff(value) == expected
 
@@ -444,11 +444,11 @@ def test_a_type_where_only_null_was_seen_widens_however_often() -> None:
     shape = learned(*[{"reason": None}] * 50)
     assert shape.seen() == {"$": ESTABLISHED, "$.reason": 0}
     assert shape.diff({"reason": "out of stock"}) == [
-        Drift("additive", "$.reason", "null -> string (widened: only null was seen)")
+        Change("additive", "$.reason", "null -> string (widened: only null was seen)")
     ]
     # Once a string was seen often enough, a number there is a break.
     shape = learned(*[{"reason": "x"}] * ESTABLISHED, {"reason": None})
-    assert shape.diff({"reason": 3}) == [Drift("breaking", "$.reason", "string | null -> integer")]
+    assert shape.diff({"reason": 3}) == [Change("breaking", "$.reason", "string | null -> integer")]
     assert learned(*[{"reason": "x"}] * (ESTABLISHED - 1)).diff({"reason": 3})[0].severity == (
         "additive"
     )
@@ -501,7 +501,7 @@ def test_a_map_accepts_other_keys_and_checks_every_value() -> None:
     assert shape.diff({"env": ENV_B}) == []
     assert shape.diff({"env": {}}) == []
     assert shape.diff({"env": {"HOME": 1}}) == [
-        Drift("breaking", "$.env.HOME", "string -> integer")
+        Change("breaking", "$.env.HOME", "string -> integer")
     ]
 
 
@@ -554,7 +554,7 @@ def test_diff_is_sorted_by_path_and_deduplicated() -> None:
 
 
 def test_drift_str() -> None:
-    assert str(Drift("breaking", '$["odd key"]', "number -> string")) == (
+    assert str(Change("breaking", '$["odd key"]', "number -> string")) == (
         '$["odd key"]: number -> string'
     )
 

@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
+from pytest_mcp_contracts.checks.failures import FailureKind, Finding, call_command
+from pytest_mcp_contracts.checks.feeding import ways_to_reach
 from pytest_mcp_contracts.checks.reproduce import reproduce
-from pytest_mcp_contracts.checks.sequences import Sequencer, generate_sequences, ways_to_reach
+from pytest_mcp_contracts.checks.sequencer import Sequencer, generate_sequences
 from pytest_mcp_contracts.cli import _Failure, parse_calls
-from pytest_mcp_contracts.reporting.failure import call_command
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.transport.managed import CallOutcome, PastCall
 from pytest_mcp_contracts.transport.stdio import ServerCommand
@@ -64,8 +65,9 @@ class FakeCounter:
         return outcome
 
 
-def _problem(outcome: CallOutcome) -> str | None:
-    return "boom" if outcome.is_error_result else None
+def _problem(outcome: CallOutcome) -> Finding | None:
+    boom = Finding("contract", "boom", kind=FailureKind.UNEXPECTED_EXCEPTION)
+    return boom if outcome.is_error_result else None
 
 
 def _run(server: FakeCounter, calls: list[tuple[str, dict[str, Any]]]) -> CallOutcome:
@@ -273,16 +275,23 @@ def test_a_shrunk_input_at_a_limit_falls_back_to_the_first_that_failed() -> None
     """Shrinking walks a timeout down to the input that only just crossed the limit; on a
     fresh server it may not fail again, where the first failing input does: that one is
     reported, and says why, so that the reproduction reproduces."""
-    from pytest_mcp_contracts.checks.contract import ContractFailure
+    from pytest_mcp_contracts.checks.failures import ContractFailure, FailureReport
     from pytest_mcp_contracts.checks.reproduce import replay_failure
-    from pytest_mcp_contracts.reporting.failure import FailureReport
 
     server = FakeNearALimit()
     first = server.call("sleepy", {"n": 2147483647})
     smallest = server.call("sleepy", {"n": 100})
     problem = "the call did not return: no answer to tools/call within 2 s"
     error = ContractFailure(
-        FailureReport("s", server.command, "sleepy", "contract", problem, arguments={"n": 100})
+        FailureReport(
+            "s",
+            server.command,
+            "sleepy",
+            "contract",
+            problem,
+            FailureKind.TIMEOUT,
+            arguments={"n": 100},
+        )
     )
     error.outcome, error.first_outcome = smallest, first
     shown = replay_failure(  # type: ignore[arg-type]

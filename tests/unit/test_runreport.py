@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from pytest_mcp_contracts.contracts.infer import Drift
+from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.contracts.observe import ToolObservations
 from pytest_mcp_contracts.contracts.record import Recorder
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore, dumps, write_atomic
@@ -429,7 +429,7 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
     recorder = Recorder(SnapshotStore(tmp_path / "mcp-contracts"), "record")
     obs = ToolObservations(tool=learned, ran=True)
     obs.kinds["prose"] = 3
-    obs.additive["x"] = Drift("additive", "$.x", "new")
+    obs.additive["x"] = Change("additive", "$.x", "new")
     recorder.tools[("shop", "get")] = obs
     recorder.written.append(tmp_path / "mcp-contracts" / "shop" / "get.json")
 

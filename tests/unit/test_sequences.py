@@ -7,25 +7,22 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.sequences import (
+from pytest_mcp_contracts.checks.feeding import (
     ITEM,
     Fed,
     Origin,
-    Planned,
     Pool,
     Slot,
-    Step,
     base_of,
-    earlier_calls,
     feed,
     feed_slots,
     mine,
     names_match,
     refeed,
     renamed,
-    replay_lines,
-    step_lines,
 )
+from pytest_mcp_contracts.checks.sequence_shrink import earlier_calls
+from pytest_mcp_contracts.checks.sequencer import Planned, Step, replay_lines, step_lines
 from pytest_mcp_contracts.schema.dialects import make_validator
 
 

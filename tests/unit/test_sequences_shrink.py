@@ -9,14 +9,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pytest_mcp_contracts.checks.sequences import (
-    Pool,
-    SequenceFound,
-    Sequencer,
-    Slot,
-    generate_sequences,
-    shrink,
-)
+import pytest
+
+from pytest_mcp_contracts.checks.feeding import Pool, Slot
+from pytest_mcp_contracts.checks.sequence_shrink import shrink
+from pytest_mcp_contracts.checks.sequencer import SequenceFound, Sequencer, generate_sequences
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.transport.managed import CallOutcome
 
@@ -168,3 +165,60 @@ def test_feeding_is_asked_for_every_slot_even_with_an_empty_pool() -> None:
     asked: list[Slot] = []
     sequencer.generated_step(Pool(), "read_note", {"note_id": "x"}, lambda slot: asked.append(slot))  # type: ignore[func-returns-value]
     assert [slot.name for slot in asked] == ["note_id"]
+
+
+class FakeStoreServer(FakeStore):
+    """The notes store as checks/sequences sees a server: with its listing and command."""
+
+    def __init__(self) -> None:
+        from pytest_mcp_contracts.transport.discover import ServerSurface
+        from pytest_mcp_contracts.transport.stdio import ServerCommand
+
+        super().__init__()
+        self.surface = ServerSurface("notes", "notes", "1.0", self.protocol_version, tuple(TOOLS))
+        self.command = ServerCommand(("python", "-m", "notes"))
+        self.disguised: list[str] = []
+
+    def stderr_tail(self) -> str:
+        return ""
+
+    def count_disguised(self, tool: str, kind: str) -> None:
+        self.disguised.append(tool)
+
+
+def test_check_sequences_raises_a_typed_failure_of_the_shortest_sequence() -> None:
+    from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, Severity
+    from pytest_mcp_contracts.checks.sequences import check_sequences, plan_sequences
+
+    server: Any = FakeStoreServer()
+    plan = plan_sequences(server, lambda _tool: None, lambda _tool: frozenset(), None)
+    assert not isinstance(plan, str)
+    with pytest.raises(ContractFailure) as caught:
+        check_sequences(
+            plan,
+            server.fresh,
+            lambda _s: None,
+            max_examples=50,
+            seed=4,
+            time_budget=None,
+            resets=False,
+        )
+    error = caught.value
+    assert (error.kind, error.severity) == (FailureKind.UNEXPECTED_EXCEPTION, Severity.HIGH)
+    report = error.report
+    assert report.check == "sequences" and report.tool == "read_note"
+    assert report.problem.endswith("(call 3 of a sequence)")
+    assert report.notes[-1].startswith("(a restart did not reset this server's state")
+    assert plan.stats.calls > 3 and plan.summary_lines()[0].startswith(
+        f"{plan.stats.sequences} sequences"
+    )
+
+
+def test_plan_sequences_says_why_no_tool_can_be_called() -> None:
+    from pytest_mcp_contracts.checks.sequences import plan_sequences
+
+    plan = plan_sequences(
+        FakeStoreServer(), lambda _tool: "read-only policy", lambda _t: frozenset(), None
+    )  # type: ignore[arg-type]
+    assert isinstance(plan, str)
+    assert plan.startswith("no tool can be called (create_note: read-only policy; ")

@@ -16,8 +16,8 @@ from pytest_mcp_contracts.vocabulary import (
     QUALITIES,
     TOOL_CHECKS,
     Check,
+    DriftSeverity,
     Quality,
-    Severity,
     SnapshotMode,
 )
 
@@ -35,7 +35,12 @@ def test_the_published_report_names_the_same_values_in_the_same_order() -> None:
 
 
 def test_severities_are_declared_gravest_first() -> None:
-    assert GRAVITY == (Severity.BREAKING, Severity.REVIEW, Severity.ADDITIVE, Severity.COSMETIC)
+    assert GRAVITY == (
+        DriftSeverity.BREAKING,
+        DriftSeverity.REVIEW,
+        DriftSeverity.ADDITIVE,
+        DriftSeverity.COSMETIC,
+    )
     changes = ["cosmetic", "breaking", "additive", "review"]
     assert sorted(changes, key=GRAVITY.index) == ["breaking", "review", "additive", "cosmetic"]
 
@@ -50,7 +55,7 @@ def test_checks_are_the_item_names() -> None:
     assert f"{vocabulary.NODE_PREFIX}shop::{Check.SEQUENCES}" == "mcp:shop::sequences"
 
 
-@pytest.mark.parametrize("member", [Quality.VALIDATED, Severity.REVIEW, Check.DRIFT])
+@pytest.mark.parametrize("member", [Quality.VALIDATED, DriftSeverity.REVIEW, Check.DRIFT])
 def test_a_member_crosses_to_the_controller_as_a_plain_str(member: str) -> None:
     # execnet (xdist's channel) refuses str subclasses: a StrEnum key once lost a worker's facts.
     sent = for_the_wire({member: [member]})
@@ -83,3 +88,11 @@ def test_it_imports_nothing_from_the_package() -> None:
         for alias in node.names
     ]
     assert imported and not [name for name in imported if name.startswith("pytest_mcp_contracts")]
+
+
+def test_a_drift_changes_static_severity_type_names_the_vocabularys_values_in_order() -> None:
+    from typing import get_args
+
+    from pytest_mcp_contracts.contracts.change import Severity as ChangeSeverity
+
+    assert get_args(ChangeSeverity) == tuple(str(s) for s in GRAVITY)

@@ -1,0 +1,161 @@
+"""The drift gate: a tool's listed surface against its recorded one, and recorded tools the
+server no longer lists.
+
+Plain functions over the recorder: the pytest items hand in the server, the tool and the
+words of the commands to suggest, and turn a ``ContractFailure`` into a failed item.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, FailureReport
+from pytest_mcp_contracts.contracts.change import Change
+from pytest_mcp_contracts.vocabulary import GRAVITY
+
+if TYPE_CHECKING:
+    from pytest_mcp_contracts.contracts.record import Recorder
+    from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
+    from pytest_mcp_contracts.transport.managed import ManagedServer
+
+CHECK: Final = "drift"
+MAX_DRIFT_LINES: Final = 30  # one shared definition can change hundreds of paths
+
+
+@dataclass(frozen=True)
+class Attributed:
+    """A surface change and the tool it belongs to, for the summary."""
+
+    tool: str
+    change: Change
+
+    @property
+    def severity(self) -> str:
+        return str(self.change.severity)
+
+    def __str__(self) -> str:
+        return str(self.change)
+
+
+def _failure(
+    server: ManagedServer,
+    tool: str,
+    problem: str,
+    kind: FailureKind,
+    details: tuple[str, ...] = (),
+) -> ContractFailure:
+    return ContractFailure(
+        FailureReport.for_tool(server, tool, CHECK, problem, kind, details=details)
+    )
+
+
+def gate_surface(
+    recorder: Recorder,
+    server: ManagedServer,
+    surface: ServerSurface,
+    tool: ToolSpec,
+    *,
+    record_command: str,
+    accept: str,
+) -> None:
+    """Compare the tool's surface with the recorded one, queue the new one, and raise a
+    ContractFailure for a change that blocks (or a surface CI cannot record)."""
+    from pytest_mcp_contracts.contracts.drift import added_tool, diff_tool
+    from pytest_mcp_contracts.contracts.record import surface_of
+    from pytest_mcp_contracts.contracts.snapshot import SnapshotError
+
+    name, node = server.node_name, tool.node_name
+    recorder.ran.add((name, node))
+    try:
+        data = recorder.load(name, node, tool.name) or {}
+    except SnapshotError as exc:
+        raise _failure(server, tool.name, exc.render(), FailureKind.SETUP) from None
+    current = surface_of(tool)
+    recorded = data.get("surface")
+    if not data and recorder.known_server(name):
+        # A server with recorded tools gained this one: additive, listed (or strict).
+        change = added_tool()
+        recorder.surface_drift[(name, node)] = [Attributed(tool.name, change)]
+        if recorder.blocking([change]):
+            raise _failure(
+                server,
+                tool.name,
+                "a new tool drifted in (--mcp-strict)",
+                FailureKind.SURFACE_DRIFT,
+                (str(change),),
+            )
+    if not isinstance(recorded, dict):
+        if recorder.missing_in_ci(False):
+            raise _failure(
+                server,
+                tool.name,
+                f"no tool surface is recorded for this tool ({recorder.path(name, node)}), and "
+                "CI is set, so none is written",
+                FailureKind.MISSING_RECORD,
+                (f"record it locally with: {record_command}  and commit the file",),
+            )
+        recorder.queue(surface, name, tool, "surface", current, recorded=False)
+        return
+    changes = diff_tool(recorded, current)
+    recorder.surface_drift[(name, node)] = [Attributed(tool.name, c) for c in changes]
+    if changes:
+        recorder.queue(surface, name, tool, "surface", current, recorded=True)
+    blocking = recorder.blocking(changes)
+    if blocking:
+        # The first line is all a short summary, a step summary or a run report shows:
+        # it says what drifted. The recorded file and every change follow.
+        more = f", and {len(blocking) - 1} more" if len(blocking) > 1 else ""
+        raise _failure(
+            server,
+            tool.name,
+            f"the tool's surface drifted ({blocking[0].severity}): {blocking[0]}{more}",
+            FailureKind.SURFACE_DRIFT,
+            (
+                f"recorded surface: {recorder.path(name, node)}",
+                *drift_details(changes, blocking, accept),
+            ),
+        )
+
+
+def gate_removed(recorder: Recorder, server: ManagedServer, node: str, *, accept: str) -> None:
+    """Raise a ContractFailure while the recorded tool ``node`` is missing from the listing
+    (removing a tool is breaking), unless removals do not block."""
+    from pytest_mcp_contracts.contracts.drift import removed_tool
+    from pytest_mcp_contracts.contracts.snapshot import SnapshotError
+
+    try:
+        data = recorder.load(server.node_name, node, None) or {}
+    except SnapshotError as exc:
+        raise _failure(server, node, exc.render(), FailureKind.SETUP) from None
+    name = str(data.get("tool", node))
+    change = removed_tool()
+    recorder.removals_seen.add((server.node_name, node))
+    recorder.surface_drift[(server.node_name, node)] = [Attributed(name, change)]
+    if recorder.blocking([change]):
+        problem = (
+            f"tool {name!r} is recorded ({recorder.path(server.node_name, node)}) "
+            "but the server no longer lists it"
+        )
+        details = ("clients that call it will break", f"if the removal is intended, {accept}")
+        raise _failure(server, name, problem, FailureKind.REMOVED_TOOL, details)
+
+
+def drift_details(
+    changes: Sequence[Change], blocking: Sequence[Change], accept: str
+) -> tuple[str, ...]:
+    """Every change by severity (the gravest first, each group cut at MAX_DRIFT_LINES), and
+    how to accept them."""
+    lines = []
+    for severity in GRAVITY:
+        group = [c for c in changes if c.severity == severity]
+        if group:
+            lines.append(f"{severity}:")
+            lines += [f"  {c}" for c in group[:MAX_DRIFT_LINES]]
+            if len(group) > MAX_DRIFT_LINES:
+                lines.append(f"  … and {len(group) - MAX_DRIFT_LINES} more")
+    if any(c.severity == "review" for c in blocking):
+        lines.append("review: a change the plugin cannot classify soundly; check it by hand")
+    lines.append(f"if the change is intended, {accept}")
+    return tuple(lines)

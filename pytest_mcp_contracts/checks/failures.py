@@ -1,0 +1,354 @@
+"""Verdicts as data: what sort of failure a check found, how grave it is, and its report.
+
+Every failure an item raises is a ``ContractFailure`` carrying a ``FailureReport``; the
+report's ``kind`` (a ``FailureKind``) says what went wrong in words CI can count (crashes
+apart from schema violations), and the kind fixes the ``severity``. The report is built one
+way for a call (``FailureReport.for_call``: the input, the request that reproduces it, what
+the server wrote while it ran) and one way for a tool (``FailureReport.for_tool``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Final, Protocol
+
+from pytest_mcp_contracts.text import call_stderr_block, indent, short_json, shown
+from pytest_mcp_contracts.vocabulary import MODERN_VERSION
+
+if TYPE_CHECKING:
+    from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
+
+
+class Severity(StrEnum):
+    """How grave a failure is, gravest first (``SEVERITY_ORDER``)."""
+
+    CRITICAL = "critical"  # the server died, hung or could not be had: nothing else was learned
+    HIGH = "high"  # a client gets a broken answer or breaks on it
+    MEDIUM = "medium"  # a client gets an answer that misleads it, or the contract moved
+    LOW = "low"  # the run's own setup or records, not the server's behaviour
+
+
+SEVERITY_ORDER: Final = tuple(Severity)
+
+
+class FailureKind(StrEnum):
+    """What sort of failure a check found: the names the run report counts by."""
+
+    CRASH = "crash"  # the call killed the server
+    TIMEOUT = "timeout"  # the call did not return
+    PROTOCOL_VIOLATION = "protocol_violation"  # an answer that is not MCP
+    RPC_ERROR = "rpc_error"  # a JSON-RPC error where a result or a refusal belongs
+    UNEXPECTED_EXCEPTION = "unexpected_exception"  # an isError result that is a crash
+    OUTPUT_SCHEMA = "output_schema"  # output that breaks the tool's own outputSchema
+    MALFORMED_RESULT = "malformed_result"  # not a CallToolResult
+    CONTRADICTION = "contradiction"  # text content that contradicts structuredContent
+    ERROR_AS_RESULT = "error_as_result"  # an error returned as a successful result
+    ALWAYS_ERRORS = "always_errors"  # a tool without arguments whose every call failed
+    OUTPUT_DRIFT = "output_drift"  # output away from the recorded output contract
+    SURFACE_DRIFT = "surface_drift"  # the listing away from the recorded surface
+    REMOVED_TOOL = "removed_tool"  # a recorded tool the server no longer lists
+    INVALID_LISTING = "invalid_listing"  # a tool's listing breaks the spec (schema check)
+    ACCEPTS_INVALID = "accepts_invalid"  # a tool ran an input its inputSchema forbids
+    SERVER_UNAVAILABLE = "server_unavailable"  # the server could not be restarted
+    MISSING_RECORD = "missing_record"  # no recorded contract, and CI writes none
+    SETUP = "setup"  # the run could not check: a reset command, a record file, no inputs
+
+
+SEVERITY: Final[dict[FailureKind, Severity]] = {
+    FailureKind.CRASH: Severity.CRITICAL,
+    FailureKind.TIMEOUT: Severity.CRITICAL,
+    FailureKind.SERVER_UNAVAILABLE: Severity.CRITICAL,
+    FailureKind.PROTOCOL_VIOLATION: Severity.HIGH,
+    FailureKind.RPC_ERROR: Severity.HIGH,
+    FailureKind.UNEXPECTED_EXCEPTION: Severity.HIGH,
+    FailureKind.OUTPUT_SCHEMA: Severity.HIGH,
+    FailureKind.MALFORMED_RESULT: Severity.HIGH,
+    FailureKind.REMOVED_TOOL: Severity.HIGH,
+    FailureKind.CONTRADICTION: Severity.MEDIUM,
+    FailureKind.ERROR_AS_RESULT: Severity.MEDIUM,
+    FailureKind.ALWAYS_ERRORS: Severity.MEDIUM,
+    FailureKind.OUTPUT_DRIFT: Severity.MEDIUM,
+    FailureKind.SURFACE_DRIFT: Severity.MEDIUM,
+    FailureKind.INVALID_LISTING: Severity.MEDIUM,
+    FailureKind.ACCEPTS_INVALID: Severity.MEDIUM,
+    FailureKind.MISSING_RECORD: Severity.LOW,
+    FailureKind.SETUP: Severity.LOW,
+}
+
+
+def severity_of(kind: FailureKind) -> Severity:
+    return SEVERITY[kind]
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def same_problem_key(message: str) -> str:
+    """``message`` with every number masked (see ``Finding.problem``)."""
+    return _NUMBER.sub("#", message)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing wrong, as a check found it. ``severity`` is "error" (fails the item) or
+    "warning" (reported); ``kind`` is what sort of failure it is when it fails."""
+
+    check: str
+    message: str
+    severity: str = "error"
+    details: tuple[str, ...] = ()
+    kind: FailureKind = field(kw_only=True)  # what sort of failure, when it fails its item
+
+    def render(self) -> str:
+        lines = [self.message, *(f"  {d}" for d in self.details)]
+        return "\n".join(lines)
+
+    @property
+    def problem(self) -> str:
+        """The message without its measurements, for "does a replay fail the same way":
+        a server killed over the memory cap says how much it used, which differs by a few
+        megabytes from run to run."""
+        return same_problem_key(self.message)
+
+
+CALLS_IN_COMMAND: Final = 10  # more than this many calls go in a file (--file)
+
+
+def call_command(target: Target, calls: Sequence[tuple[str, Any]]) -> str:
+    """The ``mcp-contracts call`` command that makes ``calls`` (tool, arguments) on the
+    target, in order: inline pairs, or for a long sequence a file of them."""
+    import shlex
+
+    flag = {"command": "--server", "url": "--url", "app": "--app"}.get(target.noun, "--server")
+    words = ["mcp-contracts", "call", f"{flag}={target.display}"]
+    if len(calls) <= CALLS_IN_COMMAND:
+        for tool, arguments in calls:
+            words += [tool, json.dumps(arguments, ensure_ascii=False, sort_keys=True)]
+        return shlex.join(words)
+    lines = [f"{tool} {json.dumps(arguments, ensure_ascii=False)}" for tool, arguments in calls]
+    return (
+        shlex.join([*words, "--file=calls.txt"])
+        + f"   # calls.txt: these {len(calls)} lines\n"
+        + "\n".join(lines)
+    )
+
+
+class Target(Protocol):
+    """A server as the user named it (a stdio command, a URL, an in-process app): each kind
+    supplies its own words, so no report asks which kind it is talking about."""
+
+    @property
+    def noun(self) -> str: ...  # "command", "url", "app": what the display is
+
+    @property
+    def display(self) -> str: ...
+
+    @property
+    def output_source(self) -> str | None: ...  # what its side output is called, if any
+
+    def reproduce_where(self, *, after_handshake: bool) -> str: ...
+
+    def output_block(self, tail: str | None, *, call_output_shown: bool) -> str: ...
+
+    def start_failure(self, problem: str, stderr_tail: str) -> str: ...
+
+
+@dataclass
+class FailureReport:
+    """A failure as the items print it: who, what, the input, how to reproduce."""
+
+    server: str
+    target: Target
+    tool: str
+    check: str
+    problem: str
+    kind: FailureKind  # what sort of failure: the run report counts by it
+    details: Sequence[str] = ()
+    arguments: Any = None
+    request_json: str | None = None
+    request_after_handshake: bool = False
+    stderr_tail: str | None = None
+    notes: list[str] = field(default_factory=list)
+    input_label: str = "smallest input found:"
+    call_stderr: str | None = None  # what the server wrote while the failing call ran
+    stderr_before: str = ""
+    # What the server asked of the client while the failing call ran (sampling, elicitation,
+    # roots), and the notifications it sent, one line each.
+    client_exchanges: Sequence[str] = ()
+    # A failure reached by a sequence of calls (the sequences check): each call and its
+    # answer, and the JSON-RPC lines that replay it on ``replay_from``.
+    sequence: Sequence[str] = ()
+    replay: Sequence[str] = ()
+    replay_from: str = ""
+    # Calls before the failing one that may have changed the state it ran in.
+    earlier_calls: Sequence[str] = ()
+    # One command that makes the reproducing call(s) itself (mcp-contracts call).
+    replay_command: str = ""
+
+    @property
+    def severity(self) -> Severity:
+        return severity_of(self.kind)
+
+    @classmethod
+    def for_tool(
+        cls,
+        server: ManagedServer,
+        tool: str,
+        check: str,
+        problem: str,
+        kind: FailureKind,
+        **extra: Any,
+    ) -> FailureReport:
+        """A failure of a tool (or of "(all)" of them) that no single call shows: it names
+        the server as it called itself, its command, the tool and the check."""
+        surface = server.surface
+        return cls(
+            server=surface.name if surface else server.command.display,
+            target=server.command,
+            tool=tool,
+            check=check,
+            problem=problem,
+            kind=kind,
+            **extra,
+        )
+
+    @classmethod
+    def for_call(
+        cls,
+        server: ManagedServer,
+        tool: str,
+        check: str,
+        problem: str,
+        kind: FailureKind,
+        outcome: CallOutcome,
+        **extra: Any,
+    ) -> FailureReport:
+        """A failure one call shows: its input, the request that reproduces it, what the
+        server asked of the client and wrote while it ran."""
+        tail = outcome.failure.stderr_tail if outcome.failure else None
+        fields: dict[str, Any] = {
+            "arguments": outcome.arguments,
+            "request_json": outcome.request_json(),
+            "client_exchanges": outcome.client.report_lines(),
+            "request_after_handshake": server.protocol_version != MODERN_VERSION,
+            "stderr_tail": tail if tail else server.stderr_tail(),
+            "call_stderr": outcome.stderr,
+            "stderr_before": outcome.stderr_before,
+        }
+        return cls.for_tool(server, tool, check, problem, kind, **(fields | extra))
+
+    def render(self) -> str:
+        target = self.target
+        # The first line is what pytest's short summary shows: make it the problem itself.
+        parts = [self.problem, *(f"  {d}" for d in self.details)]
+        parts += [
+            "",
+            f"server: {shown(self.server)}  ({target.noun}: {target.display})",
+            f"tool: {shown(self.tool)}    check: {self.check}",
+        ]
+        if self.sequence:
+            parts += ["", "shortest sequence found (each call, then its answer):"]
+            parts += [indent(line) for line in self.sequence]
+        elif self.arguments is not None:
+            parts += ["", self.input_label, indent(short_json(self.arguments))]
+        if self.earlier_calls:
+            parts += [
+                "",
+                "earlier calls that may have changed the state this call ran in (the newest last):",
+                *(indent(line) for line in self.earlier_calls),
+            ]
+        if self.replay:
+            how = "POST them to the URL" if target.noun == "url" else "write them to its stdin"
+            parts += [
+                "",
+                f"reproduce on {self.replay_from}: {how}, each after the answer to the one before:",
+            ]
+            parts += [
+                indent(line if len(line) < 4000 else line[:4000] + "…") for line in self.replay
+            ]
+        elif self.request_json is not None:
+            when = target.reproduce_where(after_handshake=self.request_after_handshake)
+            request = self.request_json
+            parts += [
+                "",
+                f"reproduce with this tools/call request ({when}):",
+                indent(request if len(request) < 4000 else request[:4000] + "…"),
+            ]
+        if self.replay_command:
+            parts += ["", "or with one command:", indent(self.replay_command)]
+        if self.client_exchanges:
+            parts += [
+                "",
+                "what the server asked of the client during this call:",
+                *(f"  {line}" for line in self.client_exchanges),
+            ]
+        parts += ["", *self.notes] if self.notes else []
+        if self.call_stderr is not None and target.output_source is not None:
+            block = call_stderr_block(
+                self.call_stderr, self.stderr_before, source=target.output_source
+            )
+            parts += ["", block]
+        block = target.output_block(
+            self.stderr_tail, call_output_shown=self.call_stderr is not None
+        )
+        parts += ["", block] if block else []
+        return "\n".join(parts)
+
+
+class ContractFailure(Exception):
+    """A check failed; ``report`` says what, for whom, and with which input; ``kind`` and
+    ``severity`` say what sort of failure it is, for the run report."""
+
+    # The call the failure was found on, when it was one call (checks/reproduce replays it).
+    outcome: CallOutcome | None = None
+    # The first call that failed this way, before shrinking: near a boundary (a time or a
+    # memory limit) the smallest input may not fail again where the first one does.
+    first_outcome: CallOutcome | None = None
+
+    def __init__(self, report: FailureReport) -> None:
+        super().__init__(report.problem)
+        self.report = report
+
+    @property
+    def kind(self) -> FailureKind:
+        return self.report.kind
+
+    @property
+    def severity(self) -> Severity:
+        return self.report.severity
+
+
+EARLIER_CALLS_SHOWN: Final = 5
+
+
+def earlier_state_lines(server: ManagedServer) -> list[str]:
+    """The calls before the last one made on this server process that may have left state
+    the last one ran in: invalid inputs that were accepted (a tool that took one may have
+    stored it), and, on a server that declares readOnlyHint on some of its tools, successful
+    calls of its other tools. A server that declares none would make every call a suspect,
+    so there only accepted invalid inputs are listed."""
+    surface = server.surface
+    annotated = {
+        tool.name: tool.annotations.get("readOnlyHint") is True
+        for tool in (surface.tools if surface else [])
+    }
+    declares = any(annotated.values())
+    calls = list(server.recent_calls)[:-1]  # the last call is the failing one
+    suspects = [
+        call
+        for call in calls
+        if call.succeeded and (call.invalid or (declares and not annotated.get(call.tool, False)))
+    ]
+    lines = []
+    if len(suspects) > EARLIER_CALLS_SHOWN:
+        lines.append(f"({len(suspects) - EARLIER_CALLS_SHOWN} earlier ones not shown)")
+    for call in suspects[-EARLIER_CALLS_SHOWN:]:
+        args = json.dumps(call.arguments, ensure_ascii=False, sort_keys=True)
+        args = args if len(args) <= 200 else args[:200] + "…"
+        why = "  (an invalid input, accepted: sent by rejects_invalid)" if call.invalid else ""
+        lines.append(f"{call.tool} {args}{why}")
+    return lines

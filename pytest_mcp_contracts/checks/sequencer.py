@@ -1,0 +1,410 @@
+"""Running sequences: the calls of a sequence made, fed and judged (``Sequencer``), and
+hypothesis's rule-based state machine drawing them (``generate_sequences``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pytest_mcp_contracts.checks.feeding import (
+    POOL_LIMIT,
+    Choice,
+    Chooser,
+    Fed,
+    Names,
+    Pool,
+    Slot,
+    feed,
+    feed_slots,
+    mine,
+    refeed,
+    renamed,
+    shown_location,
+)
+from pytest_mcp_contracts.checks.judge import judged
+from pytest_mcp_contracts.vocabulary import MODERN_VERSION
+
+if TYPE_CHECKING:
+    from pytest_mcp_contracts.checks.failures import Finding
+    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
+
+
+@dataclass(frozen=True)
+class Step:
+    """One call of a sequence: what it sent, what the pool gave it, what came back."""
+
+    index: int  # the call's position in the run (what an Origin names)
+    tool: str
+    arguments: dict[str, Any]
+    fed: tuple[Fed, ...]
+    summary: str
+    request: dict[str, Any]
+    stderr: str | None = None  # what the server wrote while the call ran
+    stderr_before: str = ""
+
+
+def result_summary(outcome: CallOutcome, limit: int = 160) -> str:
+    """A call's answer in one line: ok and its JSON, isError and its text, or the failure."""
+    if outcome.failure is not None:
+        return f"failed: {outcome.failure.message[:limit]}"
+    if outcome.rpc_error is not None:
+        return f"JSON-RPC error {outcome.rpc_error.code}: {outcome.rpc_error.message[:limit]}"
+    result = outcome.result or {}
+    texts = [
+        str(block.get("text", ""))
+        for block in (result.get("content") or [])
+        if isinstance(block, Mapping) and block.get("type") == "text"
+    ]
+    if result.get("isError") is True:
+        return "isError: " + (" ".join(texts).strip().replace("\n", " ")[:limit] or "(no text)")
+    shown = result.get("structuredContent")
+    text = json.dumps(shown, ensure_ascii=False, sort_keys=True) if shown is not None else ""
+    text = text or " ".join(texts).strip().replace("\n", " ")
+    return "ok: " + (text[:limit] + ("…" if len(text) > limit else "") if text else "(empty)")
+
+
+def step_lines(steps: Sequence[Step]) -> list[str]:
+    """The sequence as the failure report lists it, one call per line (and its answer)."""
+    lines = []
+    numbers = {step.index: number for number, step in enumerate(steps, 1)}
+    for number, step in enumerate(steps, 1):
+        args = json.dumps(step.arguments, ensure_ascii=False, sort_keys=True)
+        if len(args) > 300:
+            args = args[:300] + "…"
+        sources = [
+            f"{shown_location(f.location)} from call {numbers[f.origin.step]}"
+            if f.origin.step in numbers
+            else f"{shown_location(f.location)} from an earlier output"
+            for f in step.fed
+        ]
+        fed = f"  ({', '.join(sources)})" if sources else ""
+        lines += [f"{number}. {step.tool} {args}{fed}", f"   -> {step.summary}"]
+    return lines
+
+
+def replay_lines(steps: Sequence[Step], handshake: dict[str, Any] | None) -> list[str]:
+    """The JSON-RPC lines that replay a sequence on a fresh server's stdin: the handshake
+    (for a handshake-era server), then each tools/call, ids counting from 1."""
+    lines = []
+    number = 1
+    if handshake is not None:
+        lines.append(_line({"jsonrpc": "2.0", "id": number, **handshake}))
+        lines.append(_line({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        number += 1
+    for step in steps:
+        lines.append(_line({"jsonrpc": "2.0", "id": number, **step.request}))
+        number += 1
+    return lines
+
+
+def _line(message: Mapping[str, Any]) -> str:
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass
+class SequenceStats:
+    sequences: int = 0
+    calls: int = 0
+    fed_calls: int = 0  # calls that took at least one value from an earlier output
+    real_results: dict[str, int] = field(default_factory=dict)  # by tool: success results
+    # What the run has reached: (tool, answered for real, the tools that acted on its fed
+    # values before it in the sequence). A sequence that adds none is no gain.
+    reached: set[tuple[str, bool, frozenset[str]]] = field(default_factory=set)
+    gained_at: int = 0  # the last sequence that reached something new
+    stopped: str = ""  # why generation ended before its last sequence, if it did
+
+    def summary(self) -> str:
+        real = ", ".join(f"{t} {n}" for t, n in sorted(self.real_results.items()))
+        stopped = f"; {self.stopped}" if self.stopped else ""
+        return (
+            f"{self.sequences} sequences, {self.calls} calls, {self.fed_calls} of them with "
+            f"values from earlier outputs; real results by tool: {real or 'none'}{stopped}"
+        )
+
+
+def sequence_tools(
+    tools: Sequence[ToolSpec], refusal: Callable[[ToolSpec], str | None]
+) -> tuple[list[ToolSpec], list[str]]:
+    """The tools a sequence may call (the call policy and the tool settings allow it, the
+    listing entry is usable) and why each other one is left out."""
+    usable, left_out = [], []
+    for tool in tools:
+        why = refusal(tool)
+        if why is None and (tool.problems or not isinstance(tool.input_schema, dict)):
+            why = "its listing entry is malformed"
+        if why is None:
+            usable.append(tool)
+        else:
+            left_out.append(f"{tool.name}: {why}")
+    return usable, left_out
+
+
+def real_result(outcome: CallOutcome, disguised: bool = False) -> dict[str, Any] | None:
+    """The result of a call that answered for real (no isError, no failure, no error
+    without isError: ``disguised``), else None."""
+    real = outcome.failure is None and not outcome.is_error_result and not disguised
+    return outcome.result if real else None
+
+
+def step_of(planned: Planned, index: int, outcome: CallOutcome) -> Step:
+    return Step(
+        index,
+        planned.tool,
+        planned.arguments,
+        planned.feeds,
+        result_summary(outcome),
+        outcome.request,
+        outcome.stderr,
+        outcome.stderr_before,
+    )
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A call as it can be made again: its place in the run, the tool, the input as it was
+    sent, and where its fed values came from."""
+
+    index: int
+    tool: str
+    arguments: dict[str, Any]
+    feeds: tuple[Fed, ...] = ()
+
+
+@dataclass
+class Sequencer:
+    """Makes the calls of sequences against a server: feeds each input from the pool of the
+    sequence's own earlier outputs, calls, judges, and keeps the run's history."""
+
+    server: ManagedServer
+    tools: Mapping[str, ToolSpec]
+    warn_only: Mapping[str, frozenset[str]]
+    stats: SequenceStats = field(default_factory=lambda: SequenceStats())
+    history: list[tuple[Planned, dict[str, Any] | None]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        from pytest_mcp_contracts.schema.dialects import make_validator
+
+        self.slots = {name: feed_slots(tool.input_schema) for name, tool in self.tools.items()}
+        self.validators = {
+            name: make_validator(tool.input_schema) for name, tool in self.tools.items()
+        }
+
+    def valid(self, tool: str) -> Callable[[dict[str, Any]], bool]:
+        return self.validators[tool].is_valid
+
+    def call(
+        self, planned: Planned, index: int
+    ) -> tuple[Step, Finding | None, dict[str, Any] | None]:
+        """Call ``planned`` (its input already fed) as call ``index``; the step, the finding,
+        and the result when it is a real one (no isError, no failure)."""
+        tool = self.tools[planned.tool]
+        outcome, finding, disguised = call_and_judge(
+            self.server, tool, planned.arguments, self.warn_only.get(tool.name, frozenset())
+        )
+        return step_of(planned, index, outcome), finding, real_result(outcome, disguised)
+
+    def generated_step(
+        self, pool: Pool, tool: str, generated: dict[str, Any], choose: Chooser
+    ) -> tuple[Step, Finding | None]:
+        """A call of the generation phase: fed from ``pool``, counted, kept in the history."""
+        index = len(self.history)
+        arguments, fed = feed(generated, self.slots[tool], pool, choose, self.valid(tool))
+        planned = Planned(index, tool, arguments, tuple(fed))
+        step, finding, real = self.call(planned, index)
+        self.history.append((planned, real))
+        self.stats.calls += 1
+        self.stats.fed_calls += bool(fed)
+        if real is not None:
+            pool.add(index, tool, real)
+            self.stats.real_results[tool] = self.stats.real_results.get(tool, 0) + 1
+        touched = frozenset(t for f in fed for t in pool.acted_on.get(f.value, ()))
+        if (tool, real is not None, touched) not in self.stats.reached:
+            self.stats.reached.add((tool, real is not None, touched))
+            self.stats.gained_at = self.stats.sequences
+        if real is not None:
+            for value in {f.value for f in fed} | {v for _, v in mine(real)}:
+                pool.acted_on.setdefault(value, set()).add(tool)
+        return step, finding
+
+    def replay(self, plan: Sequence[Planned]) -> tuple[list[Step], Finding | None]:
+        """Make the calls of ``plan`` again, in order, each fed from where its values came
+        from in this replay; stop at the first failing call."""
+        outputs: dict[int, dict[str, Any]] = {}
+        names: Names = {}
+        steps = []
+        for planned in plan:
+            arguments, fed = refeed(
+                planned.arguments, planned.feeds, outputs, self.valid(planned.tool), names
+            )
+            step, finding, real = self.call(
+                Planned(planned.index, planned.tool, arguments, tuple(fed)), planned.index
+            )
+            steps.append(step)
+            if real is not None:
+                outputs[planned.index] = real
+                first_run = (
+                    self.history[planned.index][1] if planned.index < len(self.history) else None
+                )
+                for old, new in renamed(first_run, real, planned.index).items():
+                    names.setdefault(old, new)  # the first call that returned it made it
+            if finding is not None:
+                return steps, finding
+        return steps, None
+
+
+@dataclass
+class SequenceFound:
+    """A failing sequence as the generation phase met it: its calls, and where it started in
+    the run's history."""
+
+    start: int
+    steps: list[Step]
+    finding: Finding
+
+
+class _Enough(BaseException):
+    # Ends the generation phase between two sequences: its time is spent, or the last
+    # sequences reached nothing new.
+    pass
+
+
+class _Found(BaseException):
+    # A BaseException so hypothesis lets it through at once: the generation phase stops at
+    # the first failing sequence, and shrinking happens on fresh servers (see shrink()).
+    def __init__(self, found: SequenceFound) -> None:
+        super().__init__(found.finding.message)
+        self.found = found
+
+
+def generate_sequences(
+    sequencer: Sequencer,
+    strategies: Mapping[str, Any],
+    *,
+    max_examples: int,
+    max_steps: int,
+    seed: Any = None,
+    time_budget: float | None = None,
+    patience: int | None = None,
+) -> SequenceFound | None:
+    """hypothesis's rule-based state machine draws sequences of calls (a tool, its input,
+    and for each slot whether to feed it and with which pool value); the first sequence with
+    a failing call is returned, unshrunk.
+
+    No new sequence starts once ``time_budget`` seconds have passed, or once ``patience``
+    sequences in a row reached nothing new (``SequenceStats.reached``): on a server whose
+    tools take no ids the sequences stop early, and a slow server does not hold a run for
+    long. ``stats.stopped`` says which ended it.
+
+    The server's state is not reset between sequences (a restart per sequence costs about a
+    second on a Python server), so hypothesis does not shrink here: its replays would meet
+    another state. The draws never depend on the state, so the same seed from the same
+    start makes the same run."""
+    from hypothesis import HealthCheck, Phase, settings
+    from hypothesis import strategies as st
+    from hypothesis.errors import FlakyStrategyDefinition
+    from hypothesis.stateful import RuleBasedStateMachine, rule, run_state_machine_as_test
+
+    names = sorted(strategies)
+    stats = sequencer.stats
+    started = time.monotonic()
+
+    class Sequences(RuleBasedStateMachine):
+        def __init__(self) -> None:
+            if time_budget is not None and time.monotonic() - started >= time_budget:
+                stats.stopped = (
+                    f"stopped after {stats.sequences} sequences: the time for them "
+                    f"({time_budget:g} s, --mcp-sequences-time) is spent"
+                )
+                raise _Enough
+            if patience is not None and stats.sequences - stats.gained_at >= patience:
+                stats.stopped = (
+                    f"stopped after {stats.sequences} sequences: the last {patience} reached "
+                    "no tool, answer or chain of calls the earlier ones had not"
+                )
+                raise _Enough
+            super().__init__()
+            self.pool = Pool()
+            self.start = len(sequencer.history)
+            self.steps: list[Step] = []
+            sequencer.stats.sequences += 1
+
+        @rule(data=st.data())
+        def call(self, data: Any) -> None:
+            name = data.draw(st.sampled_from(names), label="tool")
+            generated = data.draw(strategies[name], label="arguments")
+
+            def choose(slot: Slot) -> Choice:
+                # Fed 3 times in 4, with any of the pool's values (0 is the newest).
+                keep = data.draw(st.integers(0, 3), label=f"{slot.name} generated") == 3
+                index = data.draw(st.integers(0, POOL_LIMIT - 1), label=f"{slot.name} pool")
+                return None if keep else index
+
+            step, finding = sequencer.generated_step(self.pool, name, generated, choose)
+            self.steps.append(step)
+            if finding is not None:
+                raise _Found(SequenceFound(self.start, list(self.steps), finding))
+
+    Sequences.__name__ = Sequences.__qualname__ = "Sequences"
+    run_settings = settings(
+        max_examples=max_examples,
+        stateful_step_count=max_steps,
+        deadline=None,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    if seed is None and not run_settings.derandomize:
+        # Our own random seed rather than hypothesis's: it would otherwise tell the user to
+        # add @seed(...) to a test they did not write.
+        import random
+
+        seed = random.getrandbits(64)
+    if seed is not None:
+        # hypothesis's @seed works this way on a state machine class
+        Sequences._hypothesis_internal_use_seed = seed
+    try:
+        run_state_machine_as_test(Sequences, settings=run_settings)
+    except _Found as exc:
+        return exc.found
+    except _Enough:
+        pass
+    except FlakyStrategyDefinition:
+        # hypothesis's memory of the earlier sequences says a new one draws; one that ends
+        # before its first draw is, to it, data generation that changed. Nothing was called
+        # after the stop, so the sequences already run stand.
+        if not stats.stopped:
+            raise
+    return None
+
+
+def call_and_judge(
+    server: ManagedServer, tool: ToolSpec, arguments: dict[str, Any], warn_only: frozenset[str]
+) -> tuple[CallOutcome, Finding | None, bool]:
+    """One call of a sequence, the first thing wrong with it (judged as the contract check
+    judges its calls), and whether it was an error without isError (no real result)."""
+    outcome = server.call(tool.name, arguments)
+    finding, disguised = judged(tool, outcome, server.protocol_version, warn_only)
+    if disguised is not None:
+        server.count_disguised(tool.name, disguised)
+    return outcome, finding, disguised is not None
+
+
+def handshake_of(server: ManagedServer) -> dict[str, Any] | None:
+    """The request that opens a handshake-era session (None on 2026-07-28: no handshake)."""
+    if server.protocol_version == MODERN_VERSION:
+        return None
+    from pytest_mcp_contracts.transport.jsonrpc import CLIENT_INFO
+
+    return {
+        "method": "initialize",
+        "params": {
+            "protocolVersion": server.protocol_version,
+            "capabilities": {},
+            "clientInfo": CLIENT_INFO,
+        },
+    }

@@ -1,0 +1,84 @@
+"""checks/drift_gate: the drift item's logic as plain functions over a real Recorder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_mcp_contracts.checks.drift_gate import gate_removed, gate_surface
+from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, Severity
+from pytest_mcp_contracts.contracts.record import Recorder
+from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
+from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
+from pytest_mcp_contracts.transport.managed import ManagedServer
+from pytest_mcp_contracts.transport.stdio import ServerCommand
+
+ACCEPT = "accept it: pytest --mcp-snapshot-update"
+
+
+def _tool(schema: dict[str, object]) -> ToolSpec:
+    return ToolSpec("get_item", "get_item", {"name": "get_item", "inputSchema": schema})
+
+
+def _server() -> ManagedServer:
+    server = ManagedServer(ServerCommand(("python", "-m", "shop")), 1.0, 1.0, 1024)
+    server.node_name = "shop"
+    return server
+
+
+def _recorded(tmp_path: Path, tool: ToolSpec) -> SnapshotStore:
+    """A store in which ``tool``'s surface is recorded (one update run, flushed)."""
+    store = SnapshotStore(tmp_path / "mcp-contracts")
+    recorder = Recorder(store, "update")
+    surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", (tool,))
+    gate_surface(recorder, _server(), surface, tool, record_command="pytest", accept=ACCEPT)
+    recorder.flush({"shop": {"get_item"}})
+    return store
+
+
+OLD = {"type": "object", "properties": {"id": {"type": "integer"}}}
+NEW = {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}
+
+
+def test_a_breaking_surface_change_fails_as_surface_drift(tmp_path: Path) -> None:
+    store = _recorded(tmp_path, _tool(OLD))
+    recorder = Recorder(store, "ci")
+    tool = _tool(NEW)
+    surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", (tool,))
+    with pytest.raises(ContractFailure) as caught:
+        gate_surface(recorder, _server(), surface, tool, record_command="pytest", accept=ACCEPT)
+    error = caught.value
+    assert (error.kind, error.severity) == (FailureKind.SURFACE_DRIFT, Severity.MEDIUM)
+    assert error.report.problem.startswith("the tool's surface drifted (breaking): ")
+    assert error.report.details[-1] == f"if the change is intended, {ACCEPT}"
+    assert [str(a.severity) for a in recorder.surface_drift[("shop", "get_item")]] == ["breaking"]
+
+
+def test_an_unchanged_surface_passes(tmp_path: Path) -> None:
+    store = _recorded(tmp_path, _tool(OLD))
+    recorder = Recorder(store, "ci")
+    tool = _tool(OLD)
+    surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", (tool,))
+    gate_surface(recorder, _server(), surface, tool, record_command="pytest", accept=ACCEPT)
+    assert recorder.surface_drift[("shop", "get_item")] == []
+
+
+def test_no_record_in_ci_is_a_missing_record(tmp_path: Path) -> None:
+    recorder = Recorder(SnapshotStore(tmp_path / "mcp-contracts"), "ci")
+    tool = _tool(OLD)
+    surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", (tool,))
+    with pytest.raises(ContractFailure) as caught:
+        gate_surface(recorder, _server(), surface, tool, record_command="pytest -x", accept=ACCEPT)
+    assert caught.value.kind is FailureKind.MISSING_RECORD
+    assert "record it locally with: pytest -x  and commit the file" in caught.value.report.details
+
+
+def test_a_removed_tool_is_a_removed_tool(tmp_path: Path) -> None:
+    store = _recorded(tmp_path, _tool(OLD))
+    recorder = Recorder(store, "ci")
+    with pytest.raises(ContractFailure) as caught:
+        gate_removed(recorder, _server(), "get_item", accept=ACCEPT)
+    assert (caught.value.kind, caught.value.severity) == ("removed_tool", "high")
+    assert caught.value.report.problem.endswith("but the server no longer lists it")
+    assert ("shop", "get_item") in recorder.removals_seen

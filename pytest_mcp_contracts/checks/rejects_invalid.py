@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from pytest_mcp_contracts.checks.contract import ContractFailure, failure, server_unavailable
-from pytest_mcp_contracts.checks.error_results import ErrorClass, judge_error_result
+from pytest_mcp_contracts.checks.error_results import judge_error_result
 from pytest_mcp_contracts.inputs.invalid import InvalidInput
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
 from pytest_mcp_contracts.transport.discover import ToolSpec
@@ -22,7 +22,7 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     ServerError,
 )
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
-from pytest_mcp_contracts.vocabulary import ISERROR_REFUSAL_SINCE, MODERN_VERSION
+from pytest_mcp_contracts.vocabulary import ISERROR_REFUSAL_SINCE, MODERN_VERSION, ErrorClass
 
 INVALID_PARAMS: Final = -32602
 CHECK: Final = "rejects_invalid"

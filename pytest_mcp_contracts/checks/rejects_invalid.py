@@ -22,10 +22,10 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     ServerError,
 )
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
-from pytest_mcp_contracts.vocabulary import ISERROR_REFUSAL_SINCE, MODERN_VERSION, ErrorClass
+from pytest_mcp_contracts.vocabulary import ISERROR_REFUSAL_SINCE, MODERN_VERSION, Check, ErrorClass
 
 INVALID_PARAMS: Final = -32602
-CHECK: Final = "rejects_invalid"
+CHECK: Final = Check.REJECTS_INVALID.value
 HOW_TO_REFUSE: Final = (
     "refuse arguments the inputSchema does not allow with a result with isError: true and a "
     "message saying what is wrong (or the JSON-RPC error -32602 Invalid params)"

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contracts.contracts.classify import OutputKind, classify
-from pytest_mcp_contracts.vocabulary import MODERN_VERSION
+from pytest_mcp_contracts.vocabulary import MODERN_VERSION, Check
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.contract import ContractFailure
@@ -911,7 +911,7 @@ def sequence_failure(server: ManagedServer, tool: ToolSpec, shrunk: Shrunk) -> C
     return failure(
         server,
         tool,
-        "sequences",
+        Check.SEQUENCES.value,
         f"{finding.message} (call {len(steps)} of a sequence)",
         details=finding.details,
         arguments=steps[-1].arguments,

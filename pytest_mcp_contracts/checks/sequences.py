@@ -712,7 +712,7 @@ def generate_sequences(
     except _Enough:
         pass
     except FlakyStrategyDefinition:
-        # hypothesis's record of the earlier sequences says a new one draws; one that ends
+        # hypothesis's memory of the earlier sequences says a new one draws; one that ends
         # before its first draw is, to it, data generation that changed. Nothing was called
         # after the stop, so the sequences already run stand.
         if not stats.stopped:

@@ -1,5 +1,6 @@
 """The names every layer shares: checks, drift severities, contract qualities, snapshot modes,
-call policies, the node prefix, the protocol versions and the defaults of the settings.
+call policies, isError classes, the node prefix, the protocol versions and the defaults of the
+settings.
 
 It imports nothing from the package (the import-linter contract puts it at the bottom), so
 the CLI, the transports and the reporters read one spelling of each without importing the
@@ -85,6 +86,28 @@ class ElicitationAnswer(StrEnum):
     DECLINE = "decline"
     CANCEL = "cancel"
 
+
+class ErrorClass(StrEnum):
+    """What an isError result (or a result that should have been one) says about the tool.
+    The values are what settings (``warn_only``), messages and the run report use."""
+
+    OUTPUT_INVALID = "output-invalid"
+    UNEXPECTED_EXCEPTION = "unexpected-exception"
+    ALWAYS_ERROR = "always-error"  # a tool without input properties that only fails
+    SUSPECT = "suspect"
+    REFUSAL = "refusal"
+    # Results without isError whose text says they are not results (judge_success_result)
+    ERROR_AS_RESULT = "error-as-result"
+    DISGUISED_REFUSAL = "disguised-refusal"
+
+
+# The classes that fail an item; each can be made a warning per tool (``warn_only``).
+FAILING_CLASSES: Final = (
+    ErrorClass.OUTPUT_INVALID,
+    ErrorClass.UNEXPECTED_EXCEPTION,
+    ErrorClass.ALWAYS_ERROR,
+    ErrorClass.ERROR_AS_RESULT,
+)
 
 # Plain strings, for option choices and messages: argparse prints a choice with ``repr``.
 CALL_POLICIES: Final = tuple(str(policy) for policy in CallPolicy)

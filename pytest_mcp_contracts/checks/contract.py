@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pytest_mcp_contracts.checks.error_results import (
-    ErrorClass,
     ErrorVerdict,
     judge_error_result,
     judge_success_result,
@@ -37,6 +36,7 @@ from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerError
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
+from pytest_mcp_contracts.vocabulary import ErrorClass
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -98,7 +98,7 @@ class ContractStats:
     calls: int = 0
     error_results: int = 0
     distinct_inputs: set[str] = field(default_factory=set)
-    # isError results by class (error_results.ErrorClass values), and for each class that
+    # isError results by class (vocabulary.ErrorClass values), and for each class that
     # does not fail the item the first evidence and result text, for the warning.
     error_classes: Counter[str] = field(default_factory=Counter)
     # Results without isError that were errors all the same, by class (error-as-result,

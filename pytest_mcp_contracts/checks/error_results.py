@@ -28,32 +28,10 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, Final
 
 from pytest_mcp_contracts.contracts.classify import parse_json_text
-
-
-class ErrorClass(StrEnum):
-    """The values are what settings (``warn_only``), messages and the run report use."""
-
-    OUTPUT_INVALID = "output-invalid"
-    UNEXPECTED_EXCEPTION = "unexpected-exception"
-    ALWAYS_ERROR = "always-error"  # a tool without input properties that only fails
-    SUSPECT = "suspect"
-    REFUSAL = "refusal"
-    # Results without isError whose text says they are not results (judge_success_result)
-    ERROR_AS_RESULT = "error-as-result"
-    DISGUISED_REFUSAL = "disguised-refusal"
-
-
-# The classes that fail an item; each can be made a warning per tool.
-FAILING_CLASSES: Final = (
-    ErrorClass.OUTPUT_INVALID,
-    ErrorClass.UNEXPECTED_EXCEPTION,
-    ErrorClass.ALWAYS_ERROR,
-    ErrorClass.ERROR_AS_RESULT,
-)
+from pytest_mcp_contracts.vocabulary import FAILING_CLASSES, ErrorClass
 
 
 @dataclass(frozen=True)

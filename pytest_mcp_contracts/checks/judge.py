@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from pytest_mcp_contracts.checks.error_results import (
-    ErrorClass,
     ErrorVerdict,
     judge_error_result,
     judge_success_result,
@@ -23,6 +22,7 @@ from pytest_mcp_contracts.checks.failures import FailureKind, Finding
 from pytest_mcp_contracts.checks.result import check_result
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
 from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerDied
+from pytest_mcp_contracts.vocabulary import ErrorClass
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.transport.discover import ToolSpec

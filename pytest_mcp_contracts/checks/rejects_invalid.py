@@ -18,9 +18,9 @@ from pytest_mcp_contracts.inputs.invalid import InvalidInput
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.transport.jsonrpc import ServerError
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
-from pytest_mcp_contracts.vocabulary import ISERROR_REFUSAL_SINCE
+from pytest_mcp_contracts.vocabulary import ISERROR_REFUSAL_SINCE, Check
 
-CHECK: Final = "rejects_invalid"
+CHECK: Final = Check.REJECTS_INVALID.value
 HOW_TO_REFUSE: Final = (
     "refuse arguments the inputSchema does not allow with a result with isError: true and a "
     "message saying what is wrong (or the JSON-RPC error -32602 Invalid params)"

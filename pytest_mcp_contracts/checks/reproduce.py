@@ -1,7 +1,7 @@
 """Reproductions that reproduce: a failing call replayed on a freshly started server.
 
-A failure that depends on what earlier calls left behind (a counter pushed past a limit, a
-record stored by another tool) passes when its one ``tools/call`` line is sent to a fresh
+A failure that depends on what earlier calls left behind (a counter pushed past a limit, an
+item stored by another tool) passes when its one ``tools/call`` line is sent to a fresh
 server. So before a ``contract`` or ``rejects_invalid`` failure is shown, its call is sent
 again on a fresh server: alone first, then after the earlier calls made on the same server
 process; the shortest prefix of those that still makes it fail is found by the sequences

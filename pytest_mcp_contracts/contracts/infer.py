@@ -85,7 +85,7 @@ def _base_type(kind: str) -> str:
 
 
 def _keys_are_data(keys: list[str], objects: int, required: set[str], presence: int) -> bool:
-    """Whether an object's keys look like data (a map) rather than field names (a record).
+    """Whether an object's keys look like data (a map) rather than field names (a struct).
 
     ``presence`` is how many (key, object) pairs were seen, so ``presence / len(keys)`` is
     the average number of objects a key was in.
@@ -242,7 +242,7 @@ class Shape:
                 self._items = self._child()
             self._items.merge(other._items)
 
-    # -- records and maps ------------------------------------------------------------------
+    # -- structs and maps ------------------------------------------------------------------
 
     def _value_shape(self) -> Shape:
         """Every value of this object, keys forgotten: what a map of it holds."""
@@ -258,13 +258,13 @@ class Shape:
             return False
         kinds = {_base_type(t) for c in self._properties.values() for t in c._types} - {"null"}
         if len(kinds) > 1:
-            return False  # values of different types are fields of a record
+            return False  # values of different types are fields of a struct
         return _keys_are_data(
             sorted(self._properties), self._objects, self._required, self._presence
         )
 
     def _layout(self) -> tuple[dict[str, Shape], set[str], Shape | None]:
-        """(properties, required, map values): a record has the first two, a map the last."""
+        """(properties, required, map values): a struct has the first two, a map the last."""
         if self._values is not None:
             return {}, set(), self._values
         if self._is_map():
@@ -312,7 +312,7 @@ class Shape:
         mine, _, my_values = self._layout()
         theirs, their_required, their_values = recorded._layout()
         if (my_values is None) != (their_values is None):
-            return  # learned as a map one time, a record the other: this run decides
+            return  # learned as a map one time, a struct the other: this run decides
         if my_values is not None and their_values is not None:
             values = self._value_shape()
             values.settle(their_values)

@@ -39,7 +39,7 @@ from pytest_mcp_contracts.reporting.failure import (
 from pytest_mcp_contracts.text import shown
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
 from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal, task_refusal
-from pytest_mcp_contracts.vocabulary import NODE_PREFIX, RejectsInvalidMode, SnapshotMode
+from pytest_mcp_contracts.vocabulary import NODE_PREFIX, Check, RejectsInvalidMode, SnapshotMode
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.inputs.sandbox import SandboxPaths
@@ -82,7 +82,7 @@ class ServerCollector(_ServerNode):
             yield RemovedToolCollector.from_parent(self, name=name)
         if self.config.stash[SETTINGS_KEY].sequences:
             # Last: it restarts the server, and runs on the state the tools' items left.
-            yield SequencesItem.from_parent(self, name="sequences")
+            yield SequencesItem.from_parent(self, name=SequencesItem.check)
 
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
@@ -129,17 +129,17 @@ class ToolCollector(pytest.Collector):
         self.tool = tool
 
     def collect(self) -> Iterator[pytest.Item]:
-        yield SchemaItem.from_parent(self, name="schema", tool=self.tool)
-        yield DriftItem.from_parent(self, name="drift", tool=self.tool)
-        yield ContractItem.from_parent(self, name="contract", tool=self.tool)
-        yield RejectsInvalidItem.from_parent(self, name="rejects_invalid", tool=self.tool)
+        yield SchemaItem.from_parent(self, name=SchemaItem.check, tool=self.tool)
+        yield DriftItem.from_parent(self, name=DriftItem.check, tool=self.tool)
+        yield ContractItem.from_parent(self, name=ContractItem.check, tool=self.tool)
+        yield RejectsInvalidItem.from_parent(self, name=RejectsInvalidItem.check, tool=self.tool)
 
 
 class RemovedToolCollector(pytest.Collector):
     """A tool recorded in the snapshot folder that the server no longer lists."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        yield RemovedToolItem.from_parent(self, name="drift")
+        yield RemovedToolItem.from_parent(self, name=Check.DRIFT.value)
 
 
 def one_line_summary(excinfo: pytest.ExceptionInfo[BaseException], *notes: str) -> Any:
@@ -300,7 +300,7 @@ class _McpItem(_RendersFailures):
         for example in schema_examples(self.tool.input_schema):
             if validator.is_valid(example):
                 from_schema.append(example)
-            elif self.check == "contract":  # said once per tool
+            elif self.check == Check.CONTRACT:  # said once per tool
                 self._warn(
                     f"the input {example!r}, from the inputSchema's own examples or defaults, "
                     "is not valid for it; it was not sent"
@@ -311,7 +311,7 @@ class _McpItem(_RendersFailures):
 class DriftItem(_McpItem):
     """Static: the tool's surface (schemas, annotations, texts) against the recorded one."""
 
-    check = "drift"
+    check = Check.DRIFT.value  # a plain str: it is a user property, sent over xdist
 
     def runtest(self) -> None:
         gate_surface(
@@ -344,7 +344,7 @@ class RemovedToolItem(_RendersFailures):
 class SchemaItem(_McpItem):
     """Static: the listing entry, its schemas in their own dialect, and the tool name."""
 
-    check = "schema"
+    check = Check.SCHEMA.value
 
     def runtest(self) -> None:
         findings = check_listing(self.tool, protocol_version=self.surface.protocol_version)
@@ -361,7 +361,7 @@ class ContractItem(_McpItem):
     """Dynamic: generated inputs, real calls, every result checked against the declared or
     the recorded contract; what was learned goes to the recorder."""
 
-    check = "contract"
+    check = Check.CONTRACT.value
 
     def runtest(self) -> None:
         from pytest_mcp_contracts.contracts.snapshot import SnapshotError
@@ -478,7 +478,7 @@ class RejectsInvalidItem(_McpItem):
     """Dynamic: inputs the inputSchema refuses must be refused (isError or -32602), and must
     never crash, hang or break the server."""
 
-    check = "rejects_invalid"
+    check = Check.REJECTS_INVALID.value
 
     def runtest(self) -> None:
         from pytest_mcp_contracts.checks.rejects_invalid import accepted_lines, run_rejects_invalid
@@ -555,7 +555,7 @@ class SequencesItem(_RendersFailures):
     """Dynamic, one per server: sequences of calls in which values from earlier outputs
     (ids, names, paths) feed later inputs; a failure is shrunk to the shortest sequence."""
 
-    check = "sequences"
+    check = Check.SEQUENCES.value
 
     def runtest(self) -> None:
         from pytest_mcp_contracts.checks.sequences import check_sequences, plan_sequences

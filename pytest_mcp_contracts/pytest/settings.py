@@ -30,6 +30,7 @@ from pytest_mcp_contracts.vocabulary import (
     DEFAULT_SNAPSHOT_DIR,
     DEFAULT_STARTUP_TIMEOUT,
     ELICITATION_ANSWERS,
+    FAILING_CLASSES,
     REJECTS_INVALID_MODES,
     SnapshotMode,
 )
@@ -55,14 +56,8 @@ TOOL_KEYS: Final = (
     "warn_only",
     "sampling_text",
 )
-# The isError classes that fail a contract item (error_results.FAILING_CLASSES, spelled here
-# so that reading settings imports nothing more); ``warn_only`` turns them into warnings.
-WARNABLE_CLASSES: Final = (
-    "output-invalid",
-    "unexpected-exception",
-    "always-error",
-    "error-as-result",
-)
+# The isError classes that fail a contract item; ``warn_only`` turns them into warnings.
+WARNABLE_CLASSES: Final = tuple(str(kind) for kind in FAILING_CLASSES)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ A tester has no user and no model, so every answer is deterministic and configur
 The same answers serve both eras: handshake-era servers send JSON-RPC requests during the
 call; 2026-07-28 servers return ``input_required`` results that the call answers by being
 sent again (``transport/jsonrpc.RpcConnection.call_tool``). Everything asked, and every
-logging and progress notification, is recorded on the call's ``CallTranscript``.
+logging and progress notification, is noted in the call's ``CallTranscript``.
 """
 
 from __future__ import annotations

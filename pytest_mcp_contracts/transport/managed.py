@@ -222,12 +222,12 @@ class ManagedServer:
     uses_sandbox: Callable[[dict[str, Any]], bool] | None = None
     sandbox_calls: Counter[str] = field(default_factory=Counter)
     invalid_calls: Counter[str] = field(default_factory=Counter)  # by tool, rejects_invalid
-    # isError results of valid calls by class (error_results.ErrorClass), by tool
+    # isError results of valid calls by class (vocabulary.ErrorClass), by tool
     error_classes: defaultdict[str, Counter[str]] = field(
         default_factory=lambda: defaultdict(Counter)
     )
     # Results without isError that the checks judged errors all the same, by class
-    # (error_results.ErrorClass), by tool: see count_disguised
+    # (vocabulary.ErrorClass), by tool: see count_disguised
     disguised_errors: defaultdict[str, Counter[str]] = field(
         default_factory=lambda: defaultdict(Counter)
     )

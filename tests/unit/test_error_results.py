@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from pytest_mcp_contracts.checks.error_results import ErrorClass, judge_error_result
+from pytest_mcp_contracts.checks.error_results import judge_error_result
 from pytest_mcp_contracts.pytest.settings import WARNABLE_CLASSES
+from pytest_mcp_contracts.vocabulary import ErrorClass
 
 # The traceback MCPServer (mcp 2.3) logs when a tool's return value fails its output model.
 OUTPUT_TRACEBACK = """\
@@ -179,7 +180,7 @@ def test_another_calls_traceback_is_not_evidence() -> None:
 
 
 def test_settings_spell_the_failing_classes() -> None:
-    from pytest_mcp_contracts.checks.error_results import FAILING_CLASSES
+    from pytest_mcp_contracts.vocabulary import FAILING_CLASSES
 
     assert set(WARNABLE_CLASSES) == {str(kind) for kind in FAILING_CLASSES}
 

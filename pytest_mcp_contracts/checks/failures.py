@@ -118,7 +118,7 @@ class Finding:
 CALLS_IN_COMMAND: Final = 10  # more than this many calls go in a file (--file)
 
 
-def call_command(target: Target, calls: Sequence[tuple[str, Any]]) -> str:
+def call_command_line(target: Target, calls: Sequence[tuple[str, Any]]) -> str:
     """The ``mcp-contracts call`` command that makes ``calls`` (tool, arguments) on the
     target, in order: inline pairs, or for a long sequence a file of them."""
     import shlex

@@ -20,7 +20,7 @@ from pytest_mcp_contracts.checks.failures import (
     ContractFailure,
     FailureReport,
     Finding,
-    call_command,
+    call_command_line,
     same_problem_key,
 )
 from pytest_mcp_contracts.checks.judge import judge_invalid, judged
@@ -65,11 +65,13 @@ class Reproduction:
         """Put what the replay showed into the failure's report."""
         report.notes = [*report.notes, *self.notes]
         if self.steps is None:  # the call as it was made, to try by hand
-            report.replay_command = call_command(server.command, [(report.tool, report.arguments)])
+            report.replay_command = call_command_line(
+                server.command, [(report.tool, report.arguments)]
+            )
             return
         report.earlier_calls = ()  # the reproduction says which earlier calls matter
         calls = [(step.tool, step.arguments) for step in self.steps]
-        report.replay_command = call_command(server.command, calls)
+        report.replay_command = call_command_line(server.command, calls)
         if len(self.steps) > 1:
             report.sequence = step_lines(self.steps)
             report.replay = replay_lines(self.steps, handshake_of(server))

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class Shrunk:
+class ShrunkSequence:
     steps: list[Step]
     finding: Finding
     from_fresh: bool  # the steps are a replay on a freshly started server
@@ -76,7 +76,7 @@ def shrink(
     *,
     budget: int,
     seconds: float | None = None,
-) -> Shrunk:
+) -> ShrunkSequence:
     """The shortest sequence that still fails the same way, each attempt replayed on a
     freshly started server (``fresh``: the reset command, then a restart), so that what is
     reported fails from a fresh start. When the failing sequence alone does not fail there,
@@ -114,7 +114,7 @@ def shrink(
         first = fails(with_earlier)
         plan = with_earlier
     if first is None:
-        return Shrunk(
+        return ShrunkSequence(
             found.steps,
             found.finding,
             from_fresh=False,
@@ -163,7 +163,7 @@ def shrink(
         )
     elif spent():
         notes.append(f"(not shrunk further: each attempt restarts the server; {seconds:g} s spent)")
-    return Shrunk(steps, finding, from_fresh=True, notes=notes, earlier=earlier)
+    return ShrunkSequence(steps, finding, from_fresh=True, notes=notes, earlier=earlier)
 
 
 def _as_step(entry: tuple[Planned, dict[str, Any] | None]) -> Step:

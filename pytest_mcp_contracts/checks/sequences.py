@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contracts.checks.failures import ContractFailure, FailureReport
-from pytest_mcp_contracts.checks.sequence_shrink import Shrunk, shrink
+from pytest_mcp_contracts.checks.sequence_shrink import ShrunkSequence, shrink
 from pytest_mcp_contracts.checks.sequencer import (
     Sequencer,
     SequenceStats,
@@ -42,7 +42,9 @@ def _fresh_words(server: ManagedServer) -> str:
     return "a freshly started server"
 
 
-def sequence_failure(server: ManagedServer, tool: ToolSpec, shrunk: Shrunk) -> ContractFailure:
+def sequence_failure(
+    server: ManagedServer, tool: ToolSpec, shrunk: ShrunkSequence
+) -> ContractFailure:
     """The ContractFailure of a failing sequence: each call and its answer, and the lines
     that replay it."""
     handshake = handshake_of(server)

@@ -61,8 +61,8 @@ __all__ = [
     "GenerationError",
     "UserStrategyError",
     "coverage_plan",
-    "dialect_of",
     "explain_unsatisfiable",
+    "input_dialect",
     "input_strategy",
     "prepare_for_generation",
 ]
@@ -98,7 +98,7 @@ class UserStrategyError(GenerationError):
 # --------------------------------------------------------------------------- dialects
 
 
-def dialect_of(schema: Mapping[str, Any]) -> str:
+def input_dialect(schema: Mapping[str, Any]) -> str:
     """The JSON Schema dialect a schema declares: "2020-12" (the default), "2019-09",
     "draft-07", "draft-06" or "draft-04"."""
     try:
@@ -115,7 +115,7 @@ def _load(schema: Mapping[str, Any]) -> SchemaDocument:
         raise GenerationError(
             f"a tool's inputSchema must be a JSON object, not {type(schema).__name__}."
         )
-    doc = SchemaDocument(schema, dialect_of(schema))
+    doc = SchemaDocument(schema, input_dialect(schema))
     too_deep = doc.refs.too_deep
     if too_deep is not None:
         raise GenerationError(

@@ -146,7 +146,7 @@ class _Context:
 
 
 @dataclass(frozen=True)
-class _Node:
+class _InputObject:
     """An object in the valid input, with the schema objects that apply to it."""
 
     path: Path
@@ -190,7 +190,7 @@ def invalid_inputs(
 
     ctx = _Context(SchemaDocument(schema, dialect))
     nodes = _nodes(ctx, base)
-    makers: tuple[Callable[[_Context, _Node], Iterator[_Mutation]], ...] = (
+    makers: tuple[Callable[[_Context, _InputObject], Iterator[_Mutation]], ...] = (
         _missing_required,
         _wrong_types,
         _constraints,
@@ -225,7 +225,11 @@ def invalid_inputs(
 
 
 def _look_alike_cases(
-    validator: Validator, base: dict[str, Any], ctx: _Context, nodes: list[_Node], seen: set[str]
+    validator: Validator,
+    base: dict[str, Any],
+    ctx: _Context,
+    nodes: list[_InputObject],
+    seen: set[str],
 ) -> list[InvalidInput]:
     # Outside the limit and after the rest: they say how lenient a server is, not whether
     # it validates, so they never take the place of a structural case.
@@ -244,7 +248,7 @@ def _look_alike_cases(
 # -- walking the schema and the valid input --------------------------------------------------
 
 
-def _nodes(ctx: _Context, base: dict[str, Any]) -> list[_Node]:
+def _nodes(ctx: _Context, base: dict[str, Any]) -> list[_InputObject]:
     """The root and the nested objects of ``base`` that have declared properties, in
     breadth-first order (so top-level fields come first), at most MUTATION_DEPTH levels deep."""
     root = _node(ctx, (), ctx.views(ctx.doc.root), base)
@@ -269,7 +273,7 @@ def _nodes(ctx: _Context, base: dict[str, Any]) -> list[_Node]:
 
 def _node(
     ctx: _Context, path: Path, views: list[Mapping[str, Any]], value: Mapping[str, Any]
-) -> _Node:
+) -> _InputObject:
     found: dict[str, list[Mapping[str, Any]]] = {}
     for view in views:
         properties = view.get("properties")
@@ -278,11 +282,13 @@ def _node(
         for name, subschema in properties.items():
             if isinstance(name, str) and name in value:
                 found.setdefault(name, []).extend(ctx.views(subschema))
-    return _Node(path, views, value, list(found.items()))
+    return _InputObject(path, views, value, list(found.items()))
 
 
 def _each_node(
-    maker: Callable[[_Context, _Node], Iterator[_Mutation]], ctx: _Context, nodes: list[_Node]
+    maker: Callable[[_Context, _InputObject], Iterator[_Mutation]],
+    ctx: _Context,
+    nodes: list[_InputObject],
 ) -> Iterator[_Mutation]:
     for node in nodes:
         yield from maker(ctx, node)
@@ -392,7 +398,7 @@ def _allows(atoms: frozenset[str] | None, *names: str) -> bool:
 # -- kind 1: required properties removed ----------------------------------------------------
 
 
-def _missing_required(ctx: _Context, node: _Node) -> Iterator[_Mutation]:
+def _missing_required(ctx: _Context, node: _InputObject) -> Iterator[_Mutation]:
     done: set[str] = set()
     for view in node.views:
         required = view.get("required")
@@ -409,7 +415,7 @@ def _missing_required(ctx: _Context, node: _Node) -> Iterator[_Mutation]:
 # -- kind 2: wrong JSON types -------------------------------------------------------------
 
 
-def _wrong_types(ctx: _Context, node: _Node) -> Iterator[_Mutation]:
+def _wrong_types(ctx: _Context, node: _InputObject) -> Iterator[_Mutation]:
     for name, views in node.properties:
         allowed = _allowed_atoms(views)
         if not allowed:  # no "type" (anything goes) or unsatisfiable
@@ -429,7 +435,7 @@ def _wrong_types(ctx: _Context, node: _Node) -> Iterator[_Mutation]:
 # -- kind 5: look-alikes a lenient validator coerces ----------------------------------------
 
 
-def _look_alikes(ctx: _Context, node: _Node) -> Iterator[_Mutation]:
+def _look_alikes(ctx: _Context, node: _InputObject) -> Iterator[_Mutation]:
     """The valid value written as a string ("true", "3", "2.5"): refused by the schema, but
     accepted by pydantic's lax mode and by zod.coerce, so it tells apart a lenient server
     from one that accepts anything."""
@@ -493,7 +499,7 @@ def _at_or_above(bound: float, integral: bool) -> float:
     return math.ceil(bound) if integral else bound
 
 
-def _constraints(ctx: _Context, node: _Node) -> Iterator[_Mutation]:
+def _constraints(ctx: _Context, node: _InputObject) -> Iterator[_Mutation]:
     """Each property's first violation, then each one's second, ...: a small ``limit``
     still reaches several properties rather than every bound of the first one."""
     streams = deque(
@@ -508,7 +514,7 @@ def _constraints(ctx: _Context, node: _Node) -> Iterator[_Mutation]:
 
 
 def _property_constraints(
-    ctx: _Context, node: _Node, name: str, views: list[Mapping[str, Any]]
+    ctx: _Context, node: _InputObject, name: str, views: list[Mapping[str, Any]]
 ) -> Iterator[_Mutation]:
     path = _dotted((*node.path, name))
     current = node.value[name]
@@ -654,7 +660,7 @@ def _not_const(const: Any) -> Any:
 # -- kind 4: an undeclared property where none is allowed ----------------------------------
 
 
-def _extra_property(ctx: _Context, node: _Node) -> Iterator[_Mutation]:
+def _extra_property(ctx: _Context, node: _InputObject) -> Iterator[_Mutation]:
     if EXTRA_PROPERTY in node.value:
         return
     keywords = ["additionalProperties"]

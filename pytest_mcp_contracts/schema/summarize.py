@@ -283,7 +283,7 @@ def _merge(views: list[_View], *, alternatives: bool) -> _View:
 
 
 @dataclass(eq=False)
-class _Node:
+class _FieldPath:
     """One field path: ``$.items``, ``$.items[]``, ``$.metadata{*}``."""
 
     path: str
@@ -293,7 +293,7 @@ class _Node:
     key: str | None = None
     optional: bool = False
     view: _View | None = None
-    children: list[_Node] | None = None
+    children: list[_FieldPath] | None = None
     capped: bool = False
 
 
@@ -301,8 +301,8 @@ class _Node:
 class _Entry:
     """One line: a node, and the element nodes of the arrays it starts (``m[][]``)."""
 
-    head: _Node
-    end: _Node
+    head: _FieldPath
+    end: _FieldPath
     parent: _Entry | None
     children: list[_Entry] = field(default_factory=list)
     count: int = 0  # fields below, bounded
@@ -316,23 +316,23 @@ class _Walker:
         self.schema = schema
         self.doc = SchemaDocument.lenient(schema)
         self.visits = 0
-        self.root = _Node("$", _Sub(schema, ("#",)), 0, "$")
+        self.root = _FieldPath("$", _Sub(schema, ("#",)), 0, "$")
 
     def spend(self, visits: int) -> bool:
         self.visits += visits
         return self.visits <= SUMMARY_VISITS
 
-    def view(self, node: _Node) -> _View:
+    def view(self, node: _FieldPath) -> _View:
         if node.view is None:
             node.view = self._view(node.sub, 0)
             node.capped |= node.view.capped
         return node.view
 
-    def children(self, node: _Node) -> list[_Node]:
+    def children(self, node: _FieldPath) -> list[_FieldPath]:
         if node.children is not None:
             return node.children
         view = self.view(node)
-        kids: list[_Node] = []
+        kids: list[_FieldPath] = []
         node.children = kids
         if node.depth >= DOCUMENT_DEPTH:
             return kids
@@ -343,21 +343,23 @@ class _Walker:
                 return kids
             label = child_path("", key).removeprefix(".")
             kids.append(
-                _Node(child_path(node.path, key), sub, depth, label, key, key not in view.required)
+                _FieldPath(
+                    child_path(node.path, key), sub, depth, label, key, key not in view.required
+                )
             )
         if view.extra is not None:
-            kids.append(_Node(node.path + _EXTRA, view.extra, depth, _EXTRA))
+            kids.append(_FieldPath(node.path + _EXTRA, view.extra, depth, _EXTRA))
         if view.items is not None:
-            kids.append(_Node(items_path(node.path), view.items, depth, "[]"))
+            kids.append(_FieldPath(items_path(node.path), view.items, depth, "[]"))
         return kids
 
-    def entry(self, head: _Node, parent: _Entry | None) -> _Entry:
+    def entry(self, head: _FieldPath, parent: _Entry | None) -> _Entry:
         end = head
         while end.depth < DOCUMENT_DEPTH and _is_plain_array(self.view(end)):
             end = self.children(end)[0]
         return _Entry(head, end, parent)
 
-    def tree(self, node: _Node) -> list[_Entry]:
+    def tree(self, node: _FieldPath) -> list[_Entry]:
         """The lines under ``node``, breadth-first (the first is ``node``'s own), counted."""
         order = [self.entry(node, None)]
         for e in order:  # grows as it goes: breadth-first, bounded by spend()
@@ -558,7 +560,7 @@ def _steps(path: str) -> Iterator[tuple[Literal["key", "items", "extra"], str]]:
         pos = match.end()
 
 
-def _find(walker: _Walker, schema: Mapping[str, Any], path: str) -> _Node:
+def _find(walker: _Walker, schema: Mapping[str, Any], path: str) -> _FieldPath:
     node = walker.root
     for kind, key in list(_steps(path)):  # an unreadable path is that, not an unknown one
         kids = walker.children(node)
@@ -569,14 +571,14 @@ def _find(walker: _Walker, schema: Mapping[str, Any], path: str) -> _Node:
     return node
 
 
-def _is_step(node: _Node, kind: str, key: str) -> bool:
+def _is_step(node: _FieldPath, kind: str, key: str) -> bool:
     if kind == "key":
         return node.key == key
     return node.key is None and node.label == ("[]" if kind == "items" else _EXTRA)
 
 
 def _unknown(
-    walker: _Walker, schema: Mapping[str, Any], path: str, node: _Node, kind: str, key: str
+    walker: _Walker, schema: Mapping[str, Any], path: str, node: _FieldPath, kind: str, key: str
 ) -> FieldPathError:
     kids = walker.children(node)
     children = [_short(walker.entry(k, None).end.path) for k in kids]  # items[], not items

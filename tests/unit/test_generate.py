@@ -17,8 +17,8 @@ from hypothesis.strategies import SearchStrategy
 from pytest_mcp_contracts.inputs import hypothesis_compat
 from pytest_mcp_contracts.inputs.generate import (
     GenerationError,
-    dialect_of,
     explain_unsatisfiable,
+    input_dialect,
     input_strategy,
     prepare_for_generation,
 )
@@ -110,7 +110,7 @@ def test_shim_leaves_an_old_style_many_alone(monkeypatch: pytest.MonkeyPatch) ->
 )
 def test_dialect_of(declared: str | None, dialect: str) -> None:
     schema = {} if declared is None else {"$schema": declared}
-    assert dialect_of(schema) == dialect
+    assert input_dialect(schema) == dialect
 
 
 @pytest.mark.parametrize(
@@ -118,7 +118,7 @@ def test_dialect_of(declared: str | None, dialect: str) -> None:
 )
 def test_unknown_dialect_is_refused_by_name(declared: object) -> None:
     with pytest.raises(GenerationError) as caught:
-        dialect_of({"$schema": declared})
+        input_dialect({"$schema": declared})
     assert repr(declared) in str(caught.value)
     assert caught.value.pointer == "#/$schema"
     with pytest.raises(GenerationError):

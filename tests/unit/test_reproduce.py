@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.failures import FailureKind, Finding, call_command
+from pytest_mcp_contracts.checks.failures import FailureKind, Finding, call_command_line
 from pytest_mcp_contracts.checks.feeding import ways_to_reach
 from pytest_mcp_contracts.checks.reproduce import reproduce
 from pytest_mcp_contracts.checks.sequencer import Sequencer, generate_sequences
@@ -136,7 +136,7 @@ def test_a_failure_no_single_answer_shows_is_not_replayed() -> None:
 
 def test_the_replay_command_quotes_each_call() -> None:
     target = ServerCommand(("python", "-m", "my server"))
-    command = call_command(target, [("bump", {"by": 3}), ("level", {})])
+    command = call_command_line(target, [("bump", {"by": 3}), ("level", {})])
     assert shlex.split(command) == [
         "mcp-contracts",
         "call",
@@ -146,7 +146,7 @@ def test_the_replay_command_quotes_each_call() -> None:
         "level",
         "{}",
     ]
-    long = call_command(target, [("bump", {"by": 1})] * 11)
+    long = call_command_line(target, [("bump", {"by": 1})] * 11)
     assert "--file=calls.txt" in long and long.count('bump {"by": 1}') == 11
 
 

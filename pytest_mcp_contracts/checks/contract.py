@@ -25,6 +25,7 @@ from pytest_mcp_contracts.checks.error_results import (
 from pytest_mcp_contracts.checks.listing import Finding
 from pytest_mcp_contracts.checks.result import check_result
 from pytest_mcp_contracts.checks.sequences import earlier_state_lines
+from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.contracts.infer import Drift
 from pytest_mcp_contracts.contracts.observe import ToolObservations
 from pytest_mcp_contracts.reporting.failure import FailureReport, short_json, shown
@@ -66,9 +67,14 @@ class ContractFailure(Exception):
     # memory limit) the smallest input may not fail again where the first one does.
     first_outcome: CallOutcome | None = None
 
-    def __init__(self, report: FailureReport) -> None:
+    def __init__(
+        self, report: FailureReport, *, kind: str = "contract", severity: str = "error"
+    ) -> None:
         super().__init__(report.problem)
         self.report = report
+        # What CI counts in the run report (part 2 of issue 23 makes these typed).
+        self.kind = kind
+        self.severity = severity
 
 
 class _Violation(Exception):
@@ -325,6 +331,7 @@ def run_contract(
     drift_hint: str = "",
     warn_only: frozenset[str] = frozenset(),
     seed: Any = None,
+    tally: ToolStats | None = None,
 ) -> ContractRun:
     """Run the tool on generated inputs; a failing run carries the shrunk failing input.
 
@@ -333,11 +340,13 @@ def run_contract(
     ``examples`` run first, then the ``coverage`` phase's inputs; a failing coverage input is
     shrunk by our own search (``_shrink_corner``) under the same two bounds, an example is
     reported as it is. An explicit ``seed`` (--hypothesis-seed) wins over a derandomized
-    profile (CI's)."""
+    profile (CI's). Every call is counted in ``tally`` (the tool's stats for the run
+    report), shrinking attempts too, whatever the run comes to."""
     from hypothesis import HealthCheck, example, given, settings
     from hypothesis import seed as use_seed
 
     stats = ContractStats()
+    tally = ToolStats() if tally is None else tally
     protocol = server.protocol_version
     restarts_at_start = server.restarts
     broke_server: _Violation | None = None  # the last input that killed or hung the server
@@ -367,6 +376,7 @@ def run_contract(
             outcome = server.call(tool.name, arguments, limit=limit)
         except ServerError as exc:
             raise _ServerGone(exc, broke_server) from None
+        tally.count_call(outcome)
         if (
             smallest is not None
             and limit is not None
@@ -391,13 +401,13 @@ def run_contract(
                 tool.name, outcome.result, outcome.stderr, outcome.arguments
             )
             stats.count(verdict, result_text(outcome.result))
-            server.error_classes[tool.name][verdict.kind] += 1
+            tally.error_classes[str(verdict.kind)] += 1
         elif outcome.result is not None:
             declared = isinstance(tool.output_schema, dict)
             verdict = judge_success_result(outcome.result, outcome.arguments, declared=declared)
             if verdict is not None:
                 stats.count(verdict, result_text(outcome.result), is_error=False)
-                server.count_disguised(tool.name, verdict.kind)
+                tally.count_disguised(verdict.kind)
         finding = judge(tool, outcome, protocol, verdict, warn_only)
         # A disguised refusal is still observed, as before: a recorded contract learned
         # from real results alone would fail on the next refusal misjudged as real.

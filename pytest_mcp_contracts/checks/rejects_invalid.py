@@ -13,6 +13,7 @@ from typing import Final
 
 from pytest_mcp_contracts.checks.contract import ContractFailure, failure, server_unavailable
 from pytest_mcp_contracts.checks.error_results import ErrorClass, judge_error_result
+from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.inputs.invalid import InvalidInput
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
 from pytest_mcp_contracts.transport.discover import ToolSpec
@@ -102,16 +103,36 @@ def problem_with(outcome: CallOutcome, tool_name: str, protocol_version: str) ->
 
 
 def run_rejects_invalid(
-    server: ManagedServer, tool: ToolSpec, cases: list[InvalidInput]
+    server: ManagedServer,
+    tool: ToolSpec,
+    cases: list[InvalidInput],
+    tally: ToolStats | None = None,
 ) -> Refusals:
-    """Send every case; stop with a ``failure`` at the first that breaks the server."""
+    """Send every case; stop with a ``failure`` at the first that breaks the server. The
+    calls, look-alikes accepted and -32602 refusals are counted in ``tally``."""
     refusals = Refusals()
+    tally = ToolStats() if tally is None else tally
+    _send(server, tool, cases, refusals, tally)
+    if refusals.failure is None:  # a broken server's item reports its failure, not these
+        tally.coercions_accepted += len(refusals.coerced)
+        tally.protocol_refusals += refusals.protocol_refusals
+    return refusals
+
+
+def _send(
+    server: ManagedServer,
+    tool: ToolSpec,
+    cases: list[InvalidInput],
+    refusals: Refusals,
+    tally: ToolStats,
+) -> None:
     for case in cases:
         try:
             outcome = server.call(tool.name, case.arguments, invalid=True)
         except ServerError as exc:
             refusals.failure = server_unavailable(server, tool, exc, CHECK)
-            return refusals
+            return
+        tally.invalid_calls += 1
         refusals.sent += 1
         problem = problem_with(outcome, tool.name, server.protocol_version)
         succeeded = outcome.result is not None and not outcome.is_error_result
@@ -123,7 +144,7 @@ def run_rejects_invalid(
             continue
         if problem is not None:
             refusals.failure = _broken(server, tool, case, outcome, problem)
-            return refusals
+            return
         if succeeded:
             refusals.accepted.append((case, outcome))
         elif (
@@ -132,9 +153,6 @@ def run_rejects_invalid(
             and server.protocol_version >= ISERROR_REFUSAL_SINCE
         ):
             refusals.protocol_refusals += 1
-    server.coercions_accepted[tool.name] += len(refusals.coerced)
-    server.protocol_refusals[tool.name] += refusals.protocol_refusals
-    return refusals
 
 
 def _broken(

@@ -6,16 +6,17 @@ from each ``CallOutcome``; its item attaches them to its test report as builtins
 an xdist controller alike. A failure's replays (``checks/reproduce``) tally nothing: their
 calls were counted when first made.
 
-Adding a counter is one field here (with its sum in ``add`` and its JSON in ``to_json``
-and ``from_json``) and its rendering in ``reporting/``.
+Adding a counter is one field of ``ToolStats`` (an ``int`` or a ``Counter``: it is then
+summed, sent and put in the run report's tool entry) and its rendering: a line of the
+terminal summary (``reporting/summary``) and its property in ``docs/run-report.schema.json``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.transport.managed import CallOutcome
@@ -68,54 +69,44 @@ class ToolStats:
         self.disguised_errors[str(kind)] += 1
 
     def add(self, other: ToolStats) -> None:
-        """Fold ``other`` (the same tool's stats from another check or worker) into these."""
-        for name in (
-            "calls",
-            "error_results",
-            "real_results",
-            "sandbox_calls",
-            "invalid_calls",
-            "coercions_accepted",
-            "protocol_refusals",
-        ):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.client_requests.update(other.client_requests)
-        self.error_classes.update(other.error_classes)
-        self.disguised_errors.update(other.disguised_errors)
-        if self.input_coverage is None:  # one contract item per tool reports it
+        """Fold ``other`` (the same tool's stats from another check or worker) into these:
+        counts are summed, and the coverage report comes from the one contract item."""
+        for name in _NUMBERS:
+            value = getattr(self, name)
+            if isinstance(value, Counter):
+                value.update(getattr(other, name))
+            else:
+                setattr(self, name, value + getattr(other, name))
+        if self.input_coverage is None:
             self.input_coverage = other.input_coverage
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "calls": self.calls,
-            "error_results": self.error_results,
-            "real_results": self.real_results,
-            "sandbox_calls": self.sandbox_calls,
-            "invalid_calls": self.invalid_calls,
-            "coercions_accepted": self.coercions_accepted,
-            "protocol_refusals": self.protocol_refusals,
-            "client_requests": _counts(self.client_requests),
-            "error_classes": _counts(self.error_classes),
-            "disguised_errors": _counts(self.disguised_errors),
-            "input_coverage": self.input_coverage,
-        }
+        """Builtins only: what an xdist worker can send, and the run report's tool numbers."""
+        data: dict[str, Any] = {}
+        for name in _NUMBERS:
+            value = getattr(self, name)
+            data[name] = _counts(value) if isinstance(value, Counter) else int(value)
+        data["input_coverage"] = self.input_coverage
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ToolStats:
+        stats = cls()
+        for name in _NUMBERS:
+            value = data.get(name)
+            if isinstance(getattr(stats, name), Counter):
+                setattr(stats, name, Counter(dict(value or {})))
+            else:
+                setattr(stats, name, int(value or 0))
         coverage = data.get("input_coverage")
-        return cls(
-            calls=int(data.get("calls", 0)),
-            error_results=int(data.get("error_results", 0)),
-            real_results=int(data.get("real_results", 0)),
-            sandbox_calls=int(data.get("sandbox_calls", 0)),
-            invalid_calls=int(data.get("invalid_calls", 0)),
-            coercions_accepted=int(data.get("coercions_accepted", 0)),
-            protocol_refusals=int(data.get("protocol_refusals", 0)),
-            client_requests=Counter(dict(data.get("client_requests", {}))),
-            error_classes=Counter(dict(data.get("error_classes", {}))),
-            disguised_errors=Counter(dict(data.get("disguised_errors", {}))),
-            input_coverage=dict(coverage) if isinstance(coverage, Mapping) else None,
-        )
+        stats.input_coverage = dict(coverage) if isinstance(coverage, Mapping) else None
+        return stats
+
+
+# Every count of ToolStats (an int or a Counter): a new field is summed, sent and reported.
+_NUMBERS: Final = tuple(
+    f.name for f in fields(ToolStats) if f.name not in ("input_coverage", "uses_sandbox")
+)
 
 
 @dataclass

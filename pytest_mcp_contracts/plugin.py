@@ -44,7 +44,7 @@ class XdistHooks:
         if HAND_OVER_KEY in output:
             self.run.handed_over[worker] = output[HAND_OVER_KEY]
         if facts is not None:
-            self.run.add_worker(worker, facts)
+            self.run.add_worker(worker, facts)  # JSON: read back into WorkerFacts
         elif worker not in self.run.workers:
             self.run.lost_workers += 1
 
@@ -191,14 +191,15 @@ def _finish_run_report(config: pytest.Config, run: RunFacts, exit_status: int) -
     from pytest_mcp_contracts.contracts.snapshot import dumps, write_atomic
     from pytest_mcp_contracts.reporting import runreport
     from pytest_mcp_contracts.reporting.facts import SERIAL
+    from pytest_mcp_contracts.reporting.worker import WorkerFacts
 
     settings: Settings = config.stash[SETTINGS_KEY]
     servers: list[ManagedServer] = config.stash.get(SERVERS_KEY, [])
     recorder = config.stash.get(RECORDER_KEY, None)
-    facts = runreport.server_facts(servers, recorder, run.start_errors)
+    facts = WorkerFacts.collect(servers, recorder, run.start_errors)
     workeroutput = getattr(config, "workeroutput", None)
     if workeroutput is not None:
-        workeroutput[WORKER_OUTPUT_KEY] = facts
+        workeroutput[WORKER_OUTPUT_KEY] = runreport.for_the_wire(facts.to_json())
         return
     if config.pluginmanager.hasplugin("dsession"):  # the xdist controller runs no server
         run.partial = run.lost_workers > 0 or not run.workers

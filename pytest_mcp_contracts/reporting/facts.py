@@ -18,7 +18,8 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from pytest_mcp_contracts.checks.stats import CheckStats, ToolStats
-from pytest_mcp_contracts.reporting.runreport import NODE_PREFIX, Facts, merge_facts, with_stats
+from pytest_mcp_contracts.reporting.runreport import NODE_PREFIX, Facts, with_stats
+from pytest_mcp_contracts.reporting.worker import WorkerFacts
 
 STATS_KEY: Final = "mcp_contracts_stats"  # a report's check numbers, by tool name
 FAILURE_KEY: Final = "mcp_contracts_failure"  # a failed report's {"kind", "severity"}
@@ -45,7 +46,7 @@ class RunFacts:
         self.outcomes: dict[str, dict[str, Any]] = {}
         self.stats: dict[tuple[str, str], ToolStats] = {}  # by server node name and tool name
         self.start_errors: dict[int, tuple[str, str]] = {}  # by position in SERVERS_KEY
-        self.workers: dict[str, Facts] = {}  # each worker's server facts, by worker id
+        self.workers: dict[str, WorkerFacts] = {}  # each worker's server facts, by worker id
         self.handed_over: dict[str, Any] = {}  # by worker id: the contracts it did not write
         self.lost_workers = 0
         self.partial = False  # on an xdist controller: some worker's results never arrived
@@ -75,23 +76,18 @@ class RunFacts:
         for tool, stats in CheckStats.from_json(carried).tools.items():
             self.stats.setdefault((server, tool), ToolStats()).add(stats)
 
-    def add_worker(self, worker: str, facts: Facts) -> None:
-        self.workers[worker] = facts
+    def add_worker(self, worker: str, facts: WorkerFacts | Mapping[str, Any]) -> None:
+        """A worker's server facts: as an xdist controller receives them (JSON), or this
+        process's own, which go through JSON too, so a serial run folds exactly what a
+        worker would send."""
+        data = facts.to_json() if isinstance(facts, WorkerFacts) else facts
+        self.workers[worker] = WorkerFacts.from_json(data)
 
-    def fold(self, own: Facts | None = None) -> Facts:
+    def fold(self, own: WorkerFacts | None = None) -> Facts:
         """Every worker's facts in sorted worker order (the same on every run), with the
         numbers of the reports; ``own`` adds what this process itself wrote (the xdist
         controller writes the contracts the workers handed over)."""
         parts = [self.workers[worker] for worker in sorted(self.workers)]
-        merged = merge_facts(parts)
-        if own is not None:
-            snapshots = merged["snapshots"]
-            for key, lines in own["snapshots"].items():
-                known = snapshots.setdefault(key, [])
-                snapshots[key] = (
-                    sorted({*known, *lines})
-                    if key in ("written", "pruned", "exported")
-                    else list(dict.fromkeys([*known, *lines]))
-                )
-        self.folded = with_stats(merged, self.stats)
+        merged = WorkerFacts.merge([*parts, *([own] if own is not None else [])])
+        self.folded = with_stats(merged.to_json(), self.stats)
         return self.folded

@@ -2,12 +2,12 @@
 
 No pytest here. The plugin hands in plain data, in three steps:
 
-1. ``server_facts``: in the process that ran the servers (the only one, or each xdist worker),
-   what the servers and the recorder know that no item owns, as JSON-able data (a worker
-   sends it to the controller through ``workeroutput``).
-2. ``merge_facts``: the facts of the workers folded into one (each tool's observations taken
-   from the worker that ran its items), and ``with_stats``: the numbers the items' reports
-   carried (``reporting/facts.RunFacts`` folds them), added per tool.
+1. ``reporting/worker.WorkerFacts``: in the process that ran the servers (the only one, or
+   each xdist worker), what the servers and the recorder know that no item owns; the
+   workers' facts folded into one (each tool's observations taken from the worker that ran
+   its items).
+2. ``with_stats``: those facts, as JSON, with the numbers the items' reports carried
+   (``reporting/facts.RunFacts`` folds them), added per tool.
 3. ``build_report``: the facts and each check's outcome (from pytest's test reports, which
    the controller receives from every worker) into the published document,
    ``docs/run-report.schema.json``. ``step_summary`` renders a document as Markdown.
@@ -17,16 +17,11 @@ The document's format is versioned: additive changes keep ``VERSION``, anything 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from pytest_mcp_contracts.checks.stats import ToolStats
-
-if TYPE_CHECKING:
-    from pytest_mcp_contracts.contracts.observe import ToolObservations
-    from pytest_mcp_contracts.contracts.record import Recorder
-    from pytest_mcp_contracts.transport.managed import ManagedServer
 
 FORMAT: Final = "pytest-mcp-contracts/run-report"
 VERSION: Final = 1
@@ -40,7 +35,7 @@ QUALITIES: Final = ("declared", "validated", "inferred", "unknown")
 Facts = dict[str, Any]
 
 
-# -- 1. facts, where the servers ran ---------------------------------------------------------
+# -- 1. the facts and the numbers ------------------------------------------------------------
 
 
 def _shown_path(path: Path, rootdir: Path) -> str:
@@ -48,171 +43,6 @@ def _shown_path(path: Path, rootdir: Path) -> str:
         return path.relative_to(rootdir).as_posix()
     except ValueError:
         return str(path)
-
-
-def _drift_pairs(changes: Iterable[Any]) -> list[list[str]]:
-    return [[str(change.severity), str(change)] for change in changes]
-
-
-def _output_facts(obs: ToolObservations) -> Facts:
-    return {
-        "quality": obs.quality,
-        "basis": obs.assessment[1],
-        "varying_types": [{"path": p, "types": t} for p, t in obs.unions()],
-        "kinds": dict(sorted(obs.kinds.items())),
-        "observations": obs.observations,
-        "drift": _drift_pairs([*obs.breaking.values(), *obs.additive.values()]),
-        # For the terminal summary: a breaking output drift fails its item and is said there.
-        "additive": _drift_pairs(obs.additive.values()),
-    }
-
-
-def server_facts(
-    servers: Sequence[ManagedServer],
-    recorder: Recorder | None,
-    start_errors: Mapping[int, tuple[str, str]],
-) -> Facts:
-    """What this process knows about its servers that no item owns, as JSON-able data: one
-    "worker"'s facts (a serial run is one worker). The numbers of the calls are not here:
-    they ride on the items' reports (``reporting/facts``).
-
-    ``start_errors`` maps a server's position in ``servers`` to its node name and the
-    message of its start failure. Paths are absolute: each renderer shows them its way.
-    """
-    observed = recorder.tools if recorder is not None else {}
-    surface_drift = recorder.surface_drift if recorder is not None else {}
-    entries = []
-    for index, server in enumerate(servers):
-        entry: Facts = {
-            "command": server.command.display,
-            "transport": server.command.transport,
-        }
-        surface = server.surface
-        if surface is None or index in start_errors:
-            node_name, message = start_errors.get(index, ("", "the server did not start"))
-            entry.update(started=False, node_name=node_name, error=message)
-            entries.append(entry)
-            continue
-        listed = {tool.node_name for tool in surface.tools}
-        tools = []
-        for tool in surface.tools:
-            obs = observed.get((server.node_name, tool.node_name))
-            drift = surface_drift.get((server.node_name, tool.node_name))
-            tools.append(
-                {
-                    "name": tool.name,
-                    "node_name": tool.node_name,
-                    "declared": isinstance(tool.output_schema, dict),
-                    "output": _output_facts(obs) if obs is not None and obs.ran else None,
-                    "surface_drift": None if drift is None else _drift_pairs(drift),
-                }
-            )
-        removed = [
-            {
-                "name": changes[0].tool if changes else node,
-                "node_name": node,
-                "surface_drift": _drift_pairs(changes),
-            }
-            for (srv, node), changes in sorted(surface_drift.items())
-            if srv == server.node_name and node not in listed
-        ]
-        stale = [] if recorder is None else recorder.stale(server.node_name, surface)
-        entry.update(
-            started=True,
-            node_name=server.node_name,
-            name=surface.name,
-            version=surface.version,
-            protocol=surface.protocol_version,
-            restarts=server.restarts,
-            startup_stdout=server.startup_stdout,
-            between_calls_stdout=server.between_calls_stdout,
-            listing_changes=list(server.listing_changes),
-            stale=[str(recorder.path(server.node_name, name)) for name in stale]
-            if recorder is not None
-            else [],
-            tools=tools,
-            removed=removed,
-        )
-        entries.append(entry)
-    snapshots: dict[str, list[str]] = {key: [] for key in SNAPSHOT_KEYS}
-    if recorder is not None:
-        for key, paths in (
-            ("written", recorder.written),
-            ("pruned", recorder.pruned),
-            ("exported", recorder.exported),
-        ):
-            snapshots[key] = sorted(str(p) for p in paths)
-        snapshots["unwritten"] = list(recorder.unwritten)
-        snapshots["not_exported"] = list(recorder.not_exported)
-    wired: Facts = for_the_wire({"servers": entries, "snapshots": snapshots})
-    return wired
-
-
-# -- 2. facts of several xdist workers --------------------------------------------------------
-
-# What the snapshot folder saw: the report's three, and the summary's two problems.
-SNAPSHOT_KEYS: Final = ("written", "pruned", "exported", "unwritten", "not_exported")
-
-
-def _merge_server(entries: list[Facts]) -> Facts:
-    """One server's facts from every worker, in sorted worker order. Each worker started its
-    own process of the server: what every process says alike (its name, its banner, its
-    stale files) is taken from the first, restarts and lines between calls are summed, and
-    each tool's observations and drift come from the worker that ran its items."""
-    started = [e for e in entries if e.get("started")]
-    if not started:
-        return dict(entries[0])
-    merged = dict(started[0])
-    merged["restarts"] = sum(int(e.get("restarts", 0)) for e in started)
-    between: list[Any] = [e.get("between_calls_stdout") or (0, []) for e in started]
-    merged["between_calls_stdout"] = (
-        sum(int(count) for count, _ in between),
-        next((list(sample) for count, sample in between if count), []),
-    )
-    merged["listing_changes"] = next(
-        (list(e["listing_changes"]) for e in started if e.get("listing_changes")), []
-    )
-    tools = []
-    for position, tool in enumerate(started[0]["tools"]):
-        same = [
-            e["tools"][position]
-            for e in started
-            if position < len(e["tools"]) and e["tools"][position]["node_name"] == tool["node_name"]
-        ]
-        combined = dict(tool)
-        combined["output"] = next((t["output"] for t in same if t["output"] is not None), None)
-        combined["surface_drift"] = next(
-            (t["surface_drift"] for t in same if t["surface_drift"] is not None), None
-        )
-        tools.append(combined)
-    merged["tools"] = tools
-    removed: dict[str, Facts] = {}
-    for entry in started:
-        for tool in entry.get("removed", []):
-            removed.setdefault(tool["node_name"], tool)
-    merged["removed"] = [removed[name] for name in sorted(removed)]
-    return merged
-
-
-def merge_facts(parts: Sequence[Facts]) -> Facts:
-    """Several processes' facts as one (each xdist worker starts every server and runs some
-    of the items; a serial run is one part), in the order given."""
-    if not parts:
-        return {"servers": [], "snapshots": {key: [] for key in SNAPSHOT_KEYS}}
-    count = max(len(part["servers"]) for part in parts)
-    servers = [
-        _merge_server([part["servers"][i] for part in parts if i < len(part["servers"])])
-        for i in range(count)
-    ]
-    snapshots = {
-        key: sorted({path for part in parts for path in part["snapshots"].get(key, [])})
-        for key in ("written", "pruned", "exported")
-    }
-    for key in ("unwritten", "not_exported"):  # in the order found, each once
-        snapshots[key] = list(
-            dict.fromkeys(line for part in parts for line in part["snapshots"].get(key, []))
-        )
-    return {"servers": servers, "snapshots": snapshots}
 
 
 def with_stats(facts: Facts, stats: Mapping[tuple[str, str], ToolStats]) -> Facts:
@@ -233,7 +63,7 @@ def with_stats(facts: Facts, stats: Mapping[tuple[str, str], ToolStats]) -> Fact
     return {**facts, "servers": servers}
 
 
-# -- 3. the document ----------------------------------------------------------------------
+# -- 2. the document ----------------------------------------------------------------------
 
 
 def first_line(text: str) -> str:

@@ -20,9 +20,9 @@ from pytest_mcp_contracts.contracts.snapshot import SnapshotStore, dumps, write_
 from pytest_mcp_contracts.reporting.facts import FAILURE_KEY, STATS_KEY, RunFacts
 from pytest_mcp_contracts.reporting.runreport import (
     build_report,
-    server_facts,
     step_summary,
 )
+from pytest_mcp_contracts.reporting.worker import WorkerFacts
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
 from pytest_mcp_contracts.transport.managed import ManagedServer
 from pytest_mcp_contracts.transport.stdio import ServerCommand
@@ -513,9 +513,10 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
     stats = ToolStats(calls=3, input_coverage=QUOTE_COVERAGE)
     run.pytest_runtest_logreport(_report("mcp:shop::get::contract", {"get": stats}))
 
-    worker = server_facts([server, failed], recorder, {1: ("bad.py", "did not start")})
-    json.dumps(worker)  # what an xdist worker sends must be JSON-able
-    run.add_worker("serial", worker)
+    worker = WorkerFacts.collect([server, failed], recorder, {1: ("bad.py", "did not start")})
+    wired = json.loads(json.dumps(worker.to_json()))  # what an xdist worker sends
+    assert WorkerFacts.from_json(wired) == worker
+    run.add_worker("serial", wired)
     facts = run.fold()
 
     shop, bad = facts["servers"]

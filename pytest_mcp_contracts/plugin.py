@@ -24,6 +24,7 @@ from pytest_mcp_contracts.pytest.settings import (
 from pytest_mcp_contracts.vocabulary import NODE_PREFIX
 
 if TYPE_CHECKING:
+    from pytest_mcp_contracts.reporting.facts import RunFacts
     from pytest_mcp_contracts.transport.managed import ManagedServer
 
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
@@ -31,37 +32,10 @@ WORKER_OUTPUT_KEY = "mcp_contracts"
 RELIST_TIMEOUT = 10.0  # seconds for the tool list read again at the end of the run
 
 
-class RunState:
-    """What the run report needs beyond the servers: each check's outcome (from the test
-    reports, which an xdist controller receives from every worker), the servers that did not
-    start, and the facts xdist workers sent."""
-
-    def __init__(self) -> None:
-        self.outcomes: dict[str, dict[str, Any]] = {}
-        self.start_errors: dict[int, tuple[str, str]] = {}  # by position in SERVERS_KEY
-        self.worker_facts: dict[str, Any] = {}  # by worker id
-        self.handed_over: dict[str, Any] = {}  # by worker id: the contracts it did not write
-        self.merged_facts: dict[str, Any] | None = None  # on an xdist controller, at the end
-        self.lost_workers = 0
-        self.partial = False  # on an xdist controller: some worker's results never arrived
-
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if not report.nodeid.startswith(NODE_PREFIX):
-            return
-        found = self.outcomes.setdefault(report.nodeid, {"outcome": "passed", "duration": 0.0})
-        found["duration"] += report.duration
-        if report.when == "call" or (report.when == "setup" and not report.passed):
-            found["outcome"] = report.outcome
-        elif report.failed:  # a teardown failure fails the check
-            found["outcome"] = "failed"
-        if not report.passed and "message" not in found:
-            found["message"] = _first_line(report)
-
-
 class XdistHooks:
     """Registered only when xdist is installed: its hooks are unknown to pytest without it."""
 
-    def __init__(self, run: RunState) -> None:
+    def __init__(self, run: RunFacts) -> None:
         self.run = run
 
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
@@ -71,23 +45,12 @@ class XdistHooks:
         if HAND_OVER_KEY in output:
             self.run.handed_over[worker] = output[HAND_OVER_KEY]
         if facts is not None:
-            self.run.worker_facts[worker] = facts
-        elif worker not in self.run.worker_facts:
+            self.run.add_worker(worker, facts)  # JSON: read back into WorkerFacts
+        elif worker not in self.run.workers:
             self.run.lost_workers += 1
 
 
-RUN_STATE_KEY: pytest.StashKey[RunState] = pytest.StashKey()
-
-
-def _first_line(report: pytest.TestReport) -> str:
-    longrepr = report.longrepr
-    if isinstance(longrepr, tuple):  # a skip: (path, line, reason)
-        text = str(longrepr[2]).removeprefix("Skipped: ")
-    else:
-        # Not longreprtext: under xdist it starts with the worker's name.
-        crash = None if isinstance(longrepr, str) else getattr(longrepr, "reprcrash", None)
-        text = str(crash.message) if crash is not None else str(longrepr or "")
-    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+RUN_FACTS_KEY: pytest.StashKey[RunFacts] = pytest.StashKey()
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -142,10 +105,32 @@ def pytest_configure(config: pytest.Config) -> None:
             SnapshotStore(settings.snapshot_dir), settings.mode, strict=settings.strict
         )
     if settings.active or settings.report_path is not None:
-        run = config.stash[RUN_STATE_KEY] = RunState()
-        config.pluginmanager.register(run, "mcp-contracts-run-state")
+        from pytest_mcp_contracts.reporting.facts import RunFacts
+
+        run = config.stash[RUN_FACTS_KEY] = RunFacts()
+        config.pluginmanager.register(run, "mcp-contracts-run-facts")
         if config.pluginmanager.hasplugin("xdist"):
             config.pluginmanager.register(XdistHooks(run), "mcp-contracts-xdist")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """The item's numbers and its failure's kind ride on its report, to the xdist controller
+    too (hypothesis's pytest plugin carries its statistics the same way)."""
+    report = yield
+    stats = getattr(item, "mcp_stats", None)
+    if stats is not None and call.when == "call":
+        from pytest_mcp_contracts.reporting.facts import STATS_KEY
+
+        report.__dict__[STATS_KEY] = stats.to_json()
+    error: Any = call.excinfo.value if call.excinfo is not None else None
+    if report.failed and hasattr(error, "kind") and hasattr(error, "severity"):
+        from pytest_mcp_contracts.reporting.facts import FAILURE_KEY
+
+        report.__dict__[FAILURE_KEY] = {"kind": str(error.kind), "severity": str(error.severity)}
+    return report
 
 
 @pytest.hookimpl(wrapper=True)
@@ -168,7 +153,7 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, A
                 report.outcome, report.longrepr = "failed", str(exc)
                 return report
             report.result.extend(collectors)
-            run = collector.config.stash[RUN_STATE_KEY]
+            run = collector.config.stash[RUN_FACTS_KEY]
             for index, node in enumerate(collectors):  # one per server, in the same order
                 if isinstance(node, ServerStartFailure):
                     run.start_errors[index] = (node.name.removeprefix(NODE_PREFIX), node.message)
@@ -180,11 +165,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     for server in servers:
         server.relist(timeout=min(server.startup_timeout, RELIST_TIMEOUT))
         server.close()
+    run = session.config.stash.get(RUN_FACTS_KEY, None)
     recorder = session.config.stash.get(RECORDER_KEY, None)
     if recorder is not None:
         from pytest_mcp_contracts.pytest.session import finish_recording
 
-        run = session.config.stash.get(RUN_STATE_KEY, None)
         finish_recording(
             recorder,
             servers,
@@ -194,44 +179,43 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             if run is not None
             else None,
         )
-    if RUN_STATE_KEY in session.config.stash:
-        _finish_run_report(session.config, int(exitstatus))
-        if session.config.stash[RUN_STATE_KEY].partial and exitstatus == pytest.ExitCode.OK:
+    if run is not None:
+        _finish_run_report(session.config, run, int(exitstatus))
+        if run.partial and exitstatus == pytest.ExitCode.OK:
             # Calls, counts and contracts of a worker are lost: a green run would hide that.
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-def _finish_run_report(config: pytest.Config, exit_status: int) -> None:
-    """An xdist worker sends its facts to the controller; the controller (or a serial run)
-    writes the report and the GitHub job summary."""
+def _finish_run_report(config: pytest.Config, run: RunFacts, exit_status: int) -> None:
+    """An xdist worker sends its facts to the controller; the controller (or a serial run,
+    its one worker) folds them and writes the report and the GitHub job summary."""
     from pytest_mcp_contracts.contracts.snapshot import dumps, write_atomic
     from pytest_mcp_contracts.reporting import runreport
+    from pytest_mcp_contracts.reporting.facts import SERIAL
+    from pytest_mcp_contracts.reporting.worker import WorkerFacts
 
     settings: Settings = config.stash[SETTINGS_KEY]
-    run = config.stash[RUN_STATE_KEY]
     servers: list[ManagedServer] = config.stash.get(SERVERS_KEY, [])
-    facts = runreport.server_facts(
-        servers,
-        config.stash.get(RECORDER_KEY, None),
-        run.start_errors,
-        config.rootpath,
-    )
+    recorder = config.stash.get(RECORDER_KEY, None)
+    facts = WorkerFacts.collect(servers, recorder, run.start_errors)
     workeroutput = getattr(config, "workeroutput", None)
     if workeroutput is not None:
-        workeroutput[WORKER_OUTPUT_KEY] = runreport.for_the_wire(facts)
+        workeroutput[WORKER_OUTPUT_KEY] = runreport.for_the_wire(facts.to_json())
         return
-    partial = False
     if config.pluginmanager.hasplugin("dsession"):  # the xdist controller runs no server
-        facts = runreport.merge_facts([run.worker_facts[w] for w in sorted(run.worker_facts)])
-        partial = run.lost_workers > 0 or not run.worker_facts
-        run.partial = partial
-        recorder = config.stash.get(RECORDER_KEY, None)
-        if recorder is not None:  # the controller wrote the contracts the workers handed over
-            own = runreport.server_facts([], recorder, {}, config.rootpath)["snapshots"]
-            facts["snapshots"].update(written=own["written"], pruned=own["pruned"])
-        run.merged_facts = facts
+        run.partial = run.lost_workers > 0 or not run.workers
+        run.fold(own=facts)  # the contracts the workers handed over were written here
+    else:
+        run.add_worker(SERIAL, facts)
+        run.fold()
+    assert run.folded is not None
     document = runreport.build_report(
-        facts, run.outcomes, exit_status=exit_status, mode=settings.mode, partial=partial
+        run.folded,
+        run.outcomes,
+        exit_status=exit_status,
+        mode=settings.mode,
+        partial=run.partial,
+        rootdir=config.rootpath,
     )
     if settings.report_path is not None:
         try:
@@ -256,32 +240,24 @@ def _warn(message: str) -> None:
 def pytest_terminal_summary(
     terminalreporter: pytest.TerminalReporter, exitstatus: pytest.ExitCode
 ) -> None:
-    if (
-        terminalreporter.config.getoption("collectonly")
-        or exitstatus == pytest.ExitCode.USAGE_ERROR
-    ):
+    config = terminalreporter.config
+    if config.getoption("collectonly") or exitstatus == pytest.ExitCode.USAGE_ERROR:
         return  # nothing ran: a summary would only repeat the listing as zero calls
-    servers = terminalreporter.config.stash.get(SERVERS_KEY, [])
-    run = terminalreporter.config.stash.get(RUN_STATE_KEY, None)
-    if not servers and run is not None and run.merged_facts is not None:
-        from pytest_mcp_contracts.reporting.summary import lost_workers_lines, workers_summary_lines
-
-        terminalreporter.section("MCP contracts")
-        recorder = terminalreporter.config.stash[RECORDER_KEY]
-        for line in workers_summary_lines(run.merged_facts, recorder):
-            terminalreporter.write_line(line)
-        for line in lost_workers_lines(run.lost_workers if run.worker_facts else None):
-            terminalreporter.write_line(line, red=True, bold=True)
+    run = config.stash.get(RUN_FACTS_KEY, None)
+    if run is None or run.folded is None or not config.stash[SETTINGS_KEY].active:
         return
-    if not servers:
+    controller = config.pluginmanager.hasplugin("dsession")
+    if not controller and not config.stash.get(SERVERS_KEY, []):
         return
-    from pytest_mcp_contracts.reporting.summary import server_summary_lines
+    from pytest_mcp_contracts.reporting.failure import rerun_command
+    from pytest_mcp_contracts.reporting.summary import lost_workers_lines, summary_lines
 
     terminalreporter.section("MCP contracts")
-    recorder = terminalreporter.config.stash[RECORDER_KEY]
-    from pytest_mcp_contracts.reporting.failure import rerun_command
-
-    command = rerun_command(terminalreporter.config.invocation_params.args)
-    verbose = terminalreporter.config.get_verbosity() > 0
-    for line in server_summary_lines(servers, recorder, command, verbose=verbose):
+    command = rerun_command(config.invocation_params.args)
+    verbose = config.get_verbosity() > 0
+    mode = config.stash[SETTINGS_KEY].mode
+    for line in summary_lines(run.folded, mode, command, verbose=verbose):
         terminalreporter.write_line(line)
+    if controller:
+        for line in lost_workers_lines(run.lost_workers if run.workers else None):
+            terminalreporter.write_line(line, red=True, bold=True)

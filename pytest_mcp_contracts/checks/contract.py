@@ -29,6 +29,7 @@ from pytest_mcp_contracts.checks.failures import (
     earlier_state_lines,
 )
 from pytest_mcp_contracts.checks.judge import judge, kept_reporting_progress
+from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.contracts.observe import ToolObservations
 from pytest_mcp_contracts.text import short_json, shown
@@ -206,6 +207,7 @@ def run_contract(
     drift_hint: str = "",
     warn_only: frozenset[str] = frozenset(),
     seed: Any = None,
+    tally: ToolStats | None = None,
 ) -> ContractRun:
     """Run the tool on generated inputs; a failing run carries the shrunk failing input.
 
@@ -214,11 +216,13 @@ def run_contract(
     ``examples`` run first, then the ``coverage`` phase's inputs; a failing coverage input is
     shrunk by our own search (``_shrink_corner``) under the same two bounds, an example is
     reported as it is. An explicit ``seed`` (--hypothesis-seed) wins over a derandomized
-    profile (CI's)."""
+    profile (CI's). Every call is counted in ``tally`` (the tool's stats for the run
+    report), shrinking attempts too, whatever the run comes to."""
     from hypothesis import HealthCheck, example, given, settings
     from hypothesis import seed as use_seed
 
     stats = ContractStats()
+    tally = ToolStats() if tally is None else tally
     protocol = server.protocol_version
     restarts_at_start = server.restarts
     broke_server: _Violation | None = None  # the last input that killed or hung the server
@@ -248,6 +252,7 @@ def run_contract(
             outcome = server.call(tool.name, arguments, limit=limit)
         except ServerError as exc:
             raise _ServerGone(exc, broke_server) from None
+        tally.count_call(outcome)
         if (
             smallest is not None
             and limit is not None
@@ -272,13 +277,13 @@ def run_contract(
                 tool.name, outcome.result, outcome.stderr, outcome.arguments
             )
             stats.count(verdict, result_text(outcome.result))
-            server.error_classes[tool.name][verdict.kind] += 1
+            tally.error_classes[str(verdict.kind)] += 1
         elif outcome.result is not None:
             declared = isinstance(tool.output_schema, dict)
             verdict = judge_success_result(outcome.result, outcome.arguments, declared=declared)
             if verdict is not None:
                 stats.count(verdict, result_text(outcome.result), is_error=False)
-                server.count_disguised(tool.name, verdict.kind)
+                tally.count_disguised(verdict.kind)
         finding = judge(tool, outcome, protocol, verdict, warn_only)
         # A disguised refusal is still observed, as before: a recorded contract learned
         # from real results alone would fail on the next refusal misjudged as real.

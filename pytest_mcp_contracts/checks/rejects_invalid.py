@@ -14,6 +14,7 @@ from typing import Final
 from pytest_mcp_contracts.checks.contract import server_unavailable
 from pytest_mcp_contracts.checks.failures import ContractFailure, FailureReport, Finding
 from pytest_mcp_contracts.checks.judge import INVALID_PARAMS, judge_invalid
+from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.inputs.invalid import InvalidInput
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.transport.jsonrpc import ServerError
@@ -56,16 +57,36 @@ class Refusals:
 
 
 def run_rejects_invalid(
-    server: ManagedServer, tool: ToolSpec, cases: list[InvalidInput]
+    server: ManagedServer,
+    tool: ToolSpec,
+    cases: list[InvalidInput],
+    tally: ToolStats | None = None,
 ) -> Refusals:
-    """Send every case; stop with a ``failure`` at the first that breaks the server."""
+    """Send every case; stop with a ``failure`` at the first that breaks the server. The
+    calls, look-alikes accepted and -32602 refusals are counted in ``tally``."""
     refusals = Refusals()
+    tally = ToolStats() if tally is None else tally
+    _send(server, tool, cases, refusals, tally)
+    if refusals.failure is None:  # a broken server's item reports its failure, not these
+        tally.coercions_accepted += len(refusals.coerced)
+        tally.protocol_refusals += refusals.protocol_refusals
+    return refusals
+
+
+def _send(
+    server: ManagedServer,
+    tool: ToolSpec,
+    cases: list[InvalidInput],
+    refusals: Refusals,
+    tally: ToolStats,
+) -> None:
     for case in cases:
         try:
             outcome = server.call(tool.name, case.arguments, invalid=True)
         except ServerError as exc:
             refusals.failure = server_unavailable(server, tool, exc, CHECK)
-            return refusals
+            return
+        tally.invalid_calls += 1
         refusals.sent += 1
         problem = judge_invalid(outcome, tool.name, server.protocol_version)
         succeeded = outcome.result is not None and not outcome.is_error_result
@@ -77,7 +98,7 @@ def run_rejects_invalid(
             continue
         if problem is not None:
             refusals.failure = _broken(server, tool, case, outcome, problem)
-            return refusals
+            return
         if succeeded:
             refusals.accepted.append((case, outcome))
         elif (
@@ -86,9 +107,6 @@ def run_rejects_invalid(
             and server.protocol_version >= ISERROR_REFUSAL_SINCE
         ):
             refusals.protocol_refusals += 1
-    server.coercions_accepted[tool.name] += len(refusals.coerced)
-    server.protocol_refusals[tool.name] += refusals.protocol_refusals
-    return refusals
 
 
 def _broken(

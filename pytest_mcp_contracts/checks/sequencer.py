@@ -26,6 +26,7 @@ from pytest_mcp_contracts.checks.feeding import (
     shown_location,
 )
 from pytest_mcp_contracts.checks.judge import judged
+from pytest_mcp_contracts.checks.stats import CheckStats, ToolStats
 from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 
 if TYPE_CHECKING:
@@ -117,6 +118,8 @@ class SequenceStats:
     reached: set[tuple[str, bool, frozenset[str]]] = field(default_factory=set)
     gained_at: int = 0  # the last sequence that reached something new
     stopped: str = ""  # why generation ended before its last sequence, if it did
+    # The calls for the run report, each under the tool it called (shrinking's replays too).
+    tally: CheckStats = field(default_factory=lambda: CheckStats())
 
     def summary(self) -> str:
         real = ", ".join(f"{t} {n}" for t, n in sorted(self.real_results.items()))
@@ -204,7 +207,11 @@ class Sequencer:
         and the result when it is a real one (no isError, no failure)."""
         tool = self.tools[planned.tool]
         outcome, finding, disguised = call_and_judge(
-            self.server, tool, planned.arguments, self.warn_only.get(tool.name, frozenset())
+            self.server,
+            tool,
+            planned.arguments,
+            self.warn_only.get(tool.name, frozenset()),
+            self.stats.tally.tool(tool.name),
         )
         return step_of(planned, index, outcome), finding, real_result(outcome, disguised)
 
@@ -383,14 +390,21 @@ def generate_sequences(
 
 
 def call_and_judge(
-    server: ManagedServer, tool: ToolSpec, arguments: dict[str, Any], warn_only: frozenset[str]
+    server: ManagedServer,
+    tool: ToolSpec,
+    arguments: dict[str, Any],
+    warn_only: frozenset[str],
+    tally: ToolStats | None = None,
 ) -> tuple[CallOutcome, Finding | None, bool]:
     """One call of a sequence, the first thing wrong with it (judged as the contract check
-    judges its calls), and whether it was an error without isError (no real result)."""
+    judges its calls), and whether it was an error without isError (no real result); the
+    call is counted in ``tally``."""
     outcome = server.call(tool.name, arguments)
+    if tally is not None:
+        tally.count_call(outcome)
     finding, disguised = judged(tool, outcome, server.protocol_version, warn_only)
-    if disguised is not None:
-        server.count_disguised(tool.name, disguised)
+    if disguised is not None and tally is not None:
+        tally.count_disguised(disguised)
     return outcome, finding, disguised is not None
 
 

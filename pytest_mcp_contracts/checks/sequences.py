@@ -25,6 +25,7 @@ from pytest_mcp_contracts.checks.sequencer import (
     sequence_tools,
     step_lines,
 )
+from pytest_mcp_contracts.checks.stats import CheckStats
 from pytest_mcp_contracts.vocabulary import Check
 
 if TYPE_CHECKING:
@@ -104,9 +105,11 @@ def plan_sequences(
     refusal: Callable[[ToolSpec], str | None],
     warn_only: Callable[[ToolSpec], frozenset[str]],
     sandbox: SandboxPaths | None,
+    tally: CheckStats,
 ) -> SequencesPlan | str:
     """The tools a server's sequences may call and their strategies; or, when no tool can
-    be called, why not."""
+    be called, why not. The sequences' calls are counted in ``tally``, each under the tool
+    it called."""
     from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy
 
     surface = server.surface
@@ -126,7 +129,7 @@ def plan_sequences(
         server,
         {tool.name: tool for tool in tools},
         {tool.name: warn_only(tool) for tool in tools},
-        SequenceStats(),
+        SequenceStats(tally=tally),
     )
     return SequencesPlan(sequencer, strategies, left_out)
 

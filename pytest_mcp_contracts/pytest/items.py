@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shlex
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
@@ -23,6 +23,7 @@ from pytest_mcp_contracts.checks.contract import (
 from pytest_mcp_contracts.checks.drift_gate import gate_removed, gate_surface
 from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, FailureReport
 from pytest_mcp_contracts.checks.listing import check_listing
+from pytest_mcp_contracts.checks.stats import CheckStats
 from pytest_mcp_contracts.contracts.observe import ToolObservations
 from pytest_mcp_contracts.inputs.coverage import (
     CoveragePlan,
@@ -160,6 +161,9 @@ def one_line_summary(excinfo: pytest.ExceptionInfo[BaseException], *notes: str) 
 
 class _RendersFailures(pytest.Item):
     """A ContractFailure is shown as its report: the problem first, no traceback."""
+
+    # What the item's check counted: the plugin puts it on the item's test report.
+    mcp_stats: CheckStats | None = None
 
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
@@ -386,6 +390,8 @@ class ContractItem(_McpItem):
         run: ContractRun | None = None
         plan = None
         passed = False
+        self.mcp_stats = CheckStats(uses_sandbox=_sandbox_test(self.config))
+        tally = self.mcp_stats.tool(self.tool.name)
         try:
             user = self._user_strategies()
             sandbox = _laid_sandbox(self.config, self.tool, self.server)
@@ -416,6 +422,7 @@ class ContractItem(_McpItem):
                 drift_hint=f"if the change is intended, {_accept(self.config)}",
                 warn_only=own.warn_only,
                 seed=_hypothesis_seed(self.config),
+                tally=tally,
             )
             if run.failure is not None:
                 raise self._sandbox_note(_reproduced(self, run.failure, own.warn_only))
@@ -437,7 +444,7 @@ class ContractItem(_McpItem):
                 # call is known to have been sent.
                 sent = run.stats.distinct_inputs if run is not None else set()
                 report = plan.report(lambda arguments: repr(arguments) in sent)
-                self.server.input_coverage[self.tool.name] = report
+                tally.input_coverage = report
                 self.add_report_section("call", "mcp coverage", coverage_line(report))
 
     def _coverage_plan(
@@ -498,7 +505,10 @@ class RejectsInvalidItem(_McpItem):
                 f"{self.nodeid}: no input is certainly invalid: the inputSchema requires, types "
                 "and constrains nothing that a mutation of a valid input could break"
             )
-        refusals = run_rejects_invalid(self.server, self.tool, cases)
+        self.mcp_stats = CheckStats(uses_sandbox=_sandbox_test(self.config))
+        refusals = run_rejects_invalid(
+            self.server, self.tool, cases, self.mcp_stats.tool(self.tool.name)
+        )
         if refusals.failure is not None:
             raise self._sandbox_note(_reproduced(self, refusals.failure, own.warn_only))
         self.user_properties.append(("mcp_invalid_sent", refusals.sent))
@@ -580,9 +590,11 @@ class SequencesItem(_RendersFailures):
             refusal,
             lambda tool: settings.tool(surface.name, tool.name).warn_only,
             _laid_sandbox(self.config),
+            CheckStats(uses_sandbox=_sandbox_test(self.config)),
         )
         if isinstance(plan, str):
             pytest.skip(f"{self.nodeid}: {plan}")
+        self.mcp_stats = plan.stats.tally  # each call under the tool it called
         try:
             check_sequences(
                 plan,
@@ -645,6 +657,17 @@ def _reproduced(
         warn_only=warn_only,
         fresh_possible=server.command.noun == "command" or reset is not None,
     )
+
+
+def _sandbox_test(config: pytest.Config) -> Callable[[dict[str, Any]], bool] | None:
+    """Whether a call's arguments use the roots sandbox, for the sandbox_calls count."""
+    sandbox = config.stash.get(SANDBOX_KEY, None)
+    if sandbox is None:
+        return None
+    from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
+
+    values = sandbox.paths.all
+    return lambda arguments: uses_sandbox(arguments, values)
 
 
 def _simplest(strategy: Any) -> dict[str, Any] | None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,7 +27,7 @@ from pytest_mcp_contracts.transport.jsonrpc import ServerError
 from pytest_mcp_contracts.transport.managed import ManagedServer
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.inputs.sandbox import Sandbox
+    pass
 
 
 def _start(server: ManagedServer) -> ServerSurface | ServerError:
@@ -79,7 +78,6 @@ def collect_servers(
     session: pytest.Session, settings: Settings, started: list[ManagedServer]
 ) -> list[pytest.Collector]:
     answers = client_settings(session.config, settings)
-    sandbox = session.config.stash.get(SANDBOX_KEY, None)
     servers = [
         ManagedServer(
             command=command,
@@ -89,7 +87,6 @@ def collect_servers(
             max_call_time=settings.max_call_time,
             max_memory=settings.max_server_memory,
             client=Client(answers),
-            uses_sandbox=_sandbox_test(sandbox),
         )
         for command in settings.servers
     ]
@@ -165,13 +162,3 @@ def finish_recording(
         for server, tools in recorder.take_over(handed).items():
             listed[server] = listed.get(server, set()) | tools
     recorder.flush(listed)
-
-
-def _sandbox_test(sandbox: Sandbox | None) -> Callable[[dict[str, Any]], bool] | None:
-    """Whether a call's arguments use the sandbox, for the server's sandbox_calls count."""
-    if sandbox is None:
-        return None
-    from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
-
-    values = sandbox.paths.all
-    return lambda arguments: uses_sandbox(arguments, values)

@@ -2,11 +2,12 @@
 
 No pytest here. The plugin hands in plain data, in three steps:
 
-1. ``server_facts``: in the process that ran the servers (the only one, or each xdist worker),
-   what the servers and the recorder know, as JSON-able data (a worker sends it to the
-   controller through ``workeroutput``).
-2. ``merge_facts``: the facts of several workers folded into one (calls summed, each tool's
-   observations taken from the worker that ran its items).
+1. ``reporting/worker.WorkerFacts``: in the process that ran the servers (the only one, or
+   each xdist worker), what the servers and the recorder know that no item owns; the
+   workers' facts folded into one (each tool's observations taken from the worker that ran
+   its items).
+2. ``with_stats``: those facts, as JSON, with the numbers the items' reports carried
+   (``reporting/facts.RunFacts`` folds them), added per tool.
 3. ``build_report``: the facts and each check's outcome (from pytest's test reports, which
    the controller receives from every worker) into the published document,
    ``docs/run-report.schema.json``. ``step_summary`` renders a document as Markdown.
@@ -16,16 +17,12 @@ The document's format is versioned: additive changes keep ``VERSION``, anything 
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
+from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.vocabulary import GRAVITY, NODE_PREFIX, QUALITIES, TOOL_CHECKS, Check
-
-if TYPE_CHECKING:
-    from pytest_mcp_contracts.contracts.record import Recorder
-    from pytest_mcp_contracts.transport.managed import ManagedServer
 
 FORMAT: Final = "pytest-mcp-contracts/run-report"
 VERSION: Final = 1
@@ -34,7 +31,7 @@ OUTCOMES: Final = ("passed", "failed", "skipped", "not_run")
 Facts = dict[str, Any]
 
 
-# -- 1. facts, where the servers ran ---------------------------------------------------------
+# -- 1. the facts and the numbers ------------------------------------------------------------
 
 
 def _shown_path(path: Path, rootdir: Path) -> str:
@@ -44,184 +41,25 @@ def _shown_path(path: Path, rootdir: Path) -> str:
         return str(path)
 
 
-def _drift_pairs(changes: Iterable[Any]) -> list[list[str]]:
-    return [[str(change.severity), str(change)] for change in changes]
+def with_stats(facts: Facts, stats: Mapping[tuple[str, str], ToolStats]) -> Facts:
+    """``facts`` with each tool's numbers (by server node name and tool name) and each
+    server's totals: what the report and the summaries print."""
+    servers = []
+    for entry in facts["servers"]:
+        entry = dict(entry)
+        if entry.get("started"):
+            tools = []
+            for tool in entry["tools"]:
+                own = stats.get((entry["node_name"], tool["name"]), ToolStats())
+                tools.append({**tool, **own.to_json()})
+            entry["tools"] = tools
+            entry["calls"] = sum(tool["calls"] for tool in tools)
+            entry["error_results"] = sum(tool["error_results"] for tool in tools)
+        servers.append(entry)
+    return {**facts, "servers": servers}
 
 
-def server_facts(
-    servers: Sequence[ManagedServer],
-    recorder: Recorder | None,
-    start_errors: Mapping[int, tuple[str, str]],
-    rootdir: Path,
-) -> Facts:
-    """What this process knows about its servers, as JSON-able data.
-
-    ``start_errors`` maps a server's position in ``servers`` to its node name and the
-    message of its start failure.
-    """
-    observed = recorder.tools if recorder is not None else {}
-    surface_drift = recorder.surface_drift if recorder is not None else {}
-    entries = []
-    for index, server in enumerate(servers):
-        entry: Facts = {
-            "command": server.command.display,
-            "transport": server.command.transport,
-        }
-        surface = server.surface
-        if surface is None or index in start_errors:
-            node_name, message = start_errors.get(index, ("", "the server did not start"))
-            entry.update(started=False, node_name=node_name, error=message)
-            entries.append(entry)
-            continue
-        listed = {tool.node_name for tool in surface.tools}
-        tools = []
-        for tool in surface.tools:
-            obs = observed.get((server.node_name, tool.node_name))
-            output = None
-            if obs is not None and obs.ran:
-                output = {
-                    "quality": obs.quality,
-                    "basis": obs.assessment[1],
-                    "varying_types": [{"path": p, "types": t} for p, t in obs.unions()],
-                    "kinds": dict(sorted(obs.kinds.items())),
-                    "observations": obs.observations,
-                    "drift": _drift_pairs([*obs.breaking.values(), *obs.additive.values()]),
-                }
-            drift = surface_drift.get((server.node_name, tool.node_name))
-            tools.append(
-                {
-                    "name": tool.name,
-                    "node_name": tool.node_name,
-                    "declared": isinstance(tool.output_schema, dict),
-                    "calls": server.tool_calls.get(tool.name, 0),
-                    "error_results": server.tool_error_results.get(tool.name, 0),
-                    "real_results": server.real_results.get(tool.name, 0),
-                    "sandbox_calls": server.sandbox_calls.get(tool.name, 0),
-                    "client_requests": _counts(server.client_requests.get(tool.name)),
-                    "invalid_calls": server.invalid_calls.get(tool.name, 0),
-                    "error_classes": _counts(server.error_classes.get(tool.name)),
-                    "disguised_errors": _counts(server.disguised_errors.get(tool.name)),
-                    "coercions_accepted": server.coercions_accepted.get(tool.name, 0),
-                    "protocol_refusals": server.protocol_refusals.get(tool.name, 0),
-                    "input_coverage": server.input_coverage.get(tool.name),
-                    "output": output,
-                    "surface_drift": None if drift is None else _drift_pairs(drift),
-                }
-            )
-        removed = [
-            {
-                "name": changes[0].tool if changes else node,
-                "node_name": node,
-                "surface_drift": _drift_pairs(changes),
-            }
-            for (srv, node), changes in sorted(surface_drift.items())
-            if srv == server.node_name and node not in listed
-        ]
-        entry.update(
-            started=True,
-            node_name=server.node_name,
-            name=surface.name,
-            version=surface.version,
-            protocol=surface.protocol_version,
-            calls=server.calls,
-            error_results=server.error_results,
-            restarts=server.restarts,
-            startup_stdout=server.startup_stdout,
-            between_calls_stdout=server.between_calls_stdout,
-            tools=tools,
-            removed=removed,
-        )
-        entries.append(entry)
-    snapshots: dict[str, list[str]] = {"written": [], "pruned": [], "exported": []}
-    if recorder is not None:
-        for key, paths in (
-            ("written", recorder.written),
-            ("pruned", recorder.pruned),
-            ("exported", recorder.exported),
-        ):
-            snapshots[key] = sorted(_shown_path(p, rootdir) for p in paths)
-    return {"servers": entries, "snapshots": snapshots}
-
-
-# -- 2. facts of several xdist workers --------------------------------------------------------
-
-
-def _merge_server(entries: list[Facts]) -> Facts:
-    started = [e for e in entries if e.get("started")]
-    if not started:
-        return dict(entries[0])
-    merged = dict(started[0])
-    for key in ("calls", "error_results", "restarts"):
-        merged[key] = sum(int(e.get(key, 0)) for e in started)
-    between: list[Any] = [e.get("between_calls_stdout") or (0, []) for e in started]
-    merged["between_calls_stdout"] = (
-        sum(int(count) for count, _ in between),
-        next((list(sample) for count, sample in between if count), []),
-    )
-    tools = []
-    for position, tool in enumerate(started[0]["tools"]):
-        same = [
-            e["tools"][position]
-            for e in started
-            if position < len(e["tools"]) and e["tools"][position]["node_name"] == tool["node_name"]
-        ]
-        combined = dict(tool)
-        combined["calls"] = sum(t["calls"] for t in same)
-        combined["error_results"] = sum(t["error_results"] for t in same)
-        for key in (
-            "real_results",
-            "sandbox_calls",
-            "invalid_calls",
-            "coercions_accepted",
-            "protocol_refusals",
-        ):
-            combined[key] = sum(t.get(key, 0) for t in same)
-        classes: Counter[str] = Counter()
-        disguised: Counter[str] = Counter()
-        asked: Counter[str] = Counter()
-        for t in same:
-            classes.update(t.get("error_classes", {}))
-            disguised.update(t.get("disguised_errors", {}))
-            asked.update(t.get("client_requests", {}))
-        combined["client_requests"] = _counts(asked)
-        combined["error_classes"] = dict(sorted(classes.items()))
-        combined["disguised_errors"] = dict(sorted(disguised.items()))
-        # Each item runs in one worker: take the facts of the worker that ran it.
-        combined["output"] = next((t["output"] for t in same if t["output"] is not None), None)
-        combined["input_coverage"] = next(
-            (t["input_coverage"] for t in same if t.get("input_coverage") is not None), None
-        )
-        combined["surface_drift"] = next(
-            (t["surface_drift"] for t in same if t["surface_drift"] is not None), None
-        )
-        tools.append(combined)
-    merged["tools"] = tools
-    removed: dict[str, Facts] = {}
-    for entry in started:
-        for tool in entry.get("removed", []):
-            removed.setdefault(tool["node_name"], tool)
-    merged["removed"] = [removed[name] for name in sorted(removed)]
-    return merged
-
-
-def merge_facts(parts: Sequence[Facts]) -> Facts:
-    """Several processes' facts as one: each xdist worker starts every server and runs some
-    of the items."""
-    if not parts:
-        return {"servers": [], "snapshots": {"written": [], "pruned": [], "exported": []}}
-    count = max(len(part["servers"]) for part in parts)
-    servers = [
-        _merge_server([part["servers"][i] for part in parts if i < len(part["servers"])])
-        for i in range(count)
-    ]
-    snapshots = {
-        key: sorted({path for part in parts for path in part["snapshots"][key]})
-        for key in ("written", "pruned", "exported")
-    }
-    return {"servers": servers, "snapshots": snapshots}
-
-
-# -- 3. the document ----------------------------------------------------------------------
+# -- 2. the document ----------------------------------------------------------------------
 
 
 def first_line(text: str) -> str:
@@ -242,6 +80,9 @@ def _check(outcomes: Mapping[str, Mapping[str, Any]], node_id: str) -> dict[str,
     }
     if found.get("message"):
         check["message"] = str(found["message"])
+    failure = found.get("failure")
+    if failure:
+        check["failure"] = {"kind": str(failure["kind"]), "severity": str(failure["severity"])}
     return check
 
 
@@ -306,17 +147,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "node_name": tool["node_name"],
                 "listed": True,
                 "checks": {check: _check(mine, base + check) for check in TOOL_CHECKS},
-                "calls": tool["calls"],
-                "error_results": tool["error_results"],
-                "real_results": tool.get("real_results", 0),
-                "sandbox_calls": tool.get("sandbox_calls", 0),
-                "client_requests": tool.get("client_requests", {}),
-                "invalid_calls": tool.get("invalid_calls", 0),
-                "error_classes": tool.get("error_classes", {}),
-                "disguised_errors": tool.get("disguised_errors", {}),
-                "coercions_accepted": tool.get("coercions_accepted", 0),
-                "protocol_refusals": tool.get("protocol_refusals", 0),
-                "input_coverage": tool.get("input_coverage"),
+                **ToolStats.from_json(tool).to_json(),
                 "output": output,
             }
         )
@@ -339,17 +170,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "node_name": tool_node,
                 "listed": False,
                 "checks": {"drift": _check(mine, f"{prefix}{tool_node}::drift")},
-                "calls": 0,
-                "error_results": 0,
-                "real_results": 0,
-                "sandbox_calls": 0,
-                "client_requests": {},
-                "invalid_calls": 0,
-                "error_classes": {},
-                "disguised_errors": {},
-                "coercions_accepted": 0,
-                "protocol_refusals": 0,
-                "input_coverage": None,
+                **ToolStats().to_json(),
                 "output": None,
             }
         )
@@ -397,8 +218,10 @@ def build_report(
     exit_status: int,
     mode: str,
     partial: bool = False,
+    rootdir: Path | None = None,
 ) -> dict[str, Any]:
-    """The run report: ``outcomes`` maps node ids to ``{"outcome", "duration", "message"?}``."""
+    """The run report: ``outcomes`` maps node ids to ``{"outcome", "duration", "message"?,
+    "failure"?}``; snapshot paths are shown relative to ``rootdir``."""
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -407,7 +230,8 @@ def build_report(
         "mode": mode,
         "servers": [_server(entry, outcomes) for entry in facts["servers"]],
         "snapshots": {
-            key: list(facts["snapshots"][key]) for key in ("written", "pruned", "exported")
+            key: [_shown_path(Path(p), rootdir) if rootdir else p for p in facts["snapshots"][key]]
+            for key in ("written", "pruned", "exported")
         },
     }
 
@@ -496,13 +320,6 @@ def _coverage_summary(document: Mapping[str, Any]) -> list[str]:
     if len(missed) > STEP_SUMMARY_TOOLS:
         lines.append(f"- … and {len(missed) - STEP_SUMMARY_TOOLS} more tools")
     return lines if missed else lines[:2]
-
-
-def _counts(counter: Counter[str] | None) -> dict[str, int]:
-    """A counter as sorted JSON, without the zero counts ``Counter.update`` leaves. Keys are
-    plain ``str``: a ``StrEnum`` key (an isError class) is JSON-able but not something
-    execnet can carry from an xdist worker."""
-    return {str(key): n for key, n in sorted((counter or Counter()).items()) if n}
 
 
 # What execnet (pytest-xdist's channel) can carry: builtins only, no subclasses of them.

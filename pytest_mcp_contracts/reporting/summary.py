@@ -1,20 +1,21 @@
-"""Terminal summary: what the run found, per server, at the end of the session."""
+"""Terminal summary: what the run found, per server, at the end of the session.
+
+One renderer for a serial run and an xdist controller: it prints the run's folded facts
+(``reporting/facts.RunFacts.fold``), the same ones the run report is built from.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pytest_mcp_contracts.inputs.coverage import coverage_line
 from pytest_mcp_contracts.reporting.failure import accept_command
 from pytest_mcp_contracts.text import shown
 from pytest_mcp_contracts.vocabulary import GRAVITY, QUALITIES, Quality, SnapshotMode
 
-if TYPE_CHECKING:
-    from pytest_mcp_contracts.contracts.observe import ToolObservations
-    from pytest_mcp_contracts.contracts.record import Recorder
-    from pytest_mcp_contracts.transport.managed import ManagedServer
+Facts = dict[str, Any]
 
 
 def _share(part: int, whole: int) -> str:
@@ -28,35 +29,30 @@ def _relative(path: Path) -> str:
         return str(path)
 
 
-def server_summary_lines(
-    servers: Sequence[ManagedServer], recorder: Recorder | None, command: str, *, verbose: bool
-) -> list[str]:
-    """The "MCP contracts" section: per server, what is declared, learned, drifting, stale."""
+def summary_lines(facts: Facts, mode: str, command: str, *, verbose: bool) -> list[str]:
+    """The "MCP contracts" section: per server, what is declared, learned, drifting, stale;
+    then the files the run wrote."""
     lines = []
-    for server in servers:
-        surface = server.surface
-        if surface is None:
-            lines.append(f"{server.command.display}: did not start")
+    for entry in facts["servers"]:
+        if not entry.get("started"):
+            lines.append(f"{entry['command']}: did not start")
             continue
-        restarts = f", restarted {server.restarts}x" if server.restarts else ""
-        disguised = _disguised(server.disguised_errors.values())
+        restarts = f", restarted {entry['restarts']}x" if entry["restarts"] else ""
+        disguised = _disguised(tool["disguised_errors"] for tool in entry["tools"])
         lines.append(
-            f"{shown(surface.name)} (protocol {surface.protocol_version}): "
-            f"{len(surface.tools)} tools, "
-            f"{server.calls} calls, {server.error_results} returned isError{disguised}{restarts}"
+            f"{shown(entry['name'])} (protocol {entry['protocol']}): "
+            f"{len(entry['tools'])} tools, {entry['calls']} calls, "
+            f"{entry['error_results']} returned isError{disguised}{restarts}"
         )
-        lines += stray_stdout_lines(server.startup_stdout, server.between_calls_stdout)
-        if server.listing_changes:
+        lines += stray_stdout_lines(entry["startup_stdout"], entry["between_calls_stdout"])
+        if entry["listing_changes"]:
             lines.append(
                 "  the tool list changed during the run (the spec says a server's tool set must "
                 "not vary; this run used the first listing):"
             )
-            lines += [f"    {change}" for change in server.listing_changes]
-        if recorder is not None:
-            lines += [f"  {line}" for line in _contract_lines(server, recorder, command, verbose)]
-    if recorder is not None:
-        lines += _written_lines(recorder)
-    return lines
+            lines += [f"    {change}" for change in entry["listing_changes"]]
+        lines += [f"  {line}" for line in _contract_lines(entry, mode, command, verbose)]
+    return lines + _written_lines(facts["snapshots"])
 
 
 def _disguised(per_tool: Iterable[Mapping[str, int]]) -> str:
@@ -85,37 +81,6 @@ def stray_stdout_lines(startup: Sequence[Any], between: Sequence[Any]) -> list[s
     )
 
 
-def workers_summary_lines(facts: dict[str, Any], recorder: Recorder) -> list[str]:
-    """The summary on an xdist controller, from what the workers reported: the servers ran
-    in the workers (one process per worker), the contracts were written here."""
-    lines = []
-    for entry in facts["servers"]:
-        if not entry.get("started"):
-            lines.append(f"{entry['command']}: did not start")
-            continue
-        restarts = f", restarted {entry['restarts']}x" if entry["restarts"] else ""
-        disguised = _disguised(tool.get("disguised_errors", {}) for tool in entry["tools"])
-        lines.append(
-            f"{shown(entry['name'])} (protocol {entry['protocol']}): {len(entry['tools'])} tools, "
-            f"{entry['calls']} calls, {entry['error_results']} returned isError{disguised}"
-            f"{restarts} (all workers)"
-        )
-        lines += stray_stdout_lines(
-            entry.get("startup_stdout", (0, [])), entry.get("between_calls_stdout", (0, []))
-        )
-        varying = [
-            f"    {shown(tool['name'])} {v['path']}: {v['types']}"
-            for tool in entry["tools"]
-            for v in (tool.get("output") or {}).get("varying_types", [])
-        ]
-        if varying:
-            lines.append(
-                "  types that vary from call to call (probably bugs; not validated, not exported):"
-            )
-            lines += varying
-    return lines + _written_lines(recorder)
-
-
 def lost_workers_lines(lost: int | None) -> list[str]:
     """What an xdist controller says when a worker ended without sending its results (``None``:
     none of them did). The run then fails: its calls, counts and contracts are incomplete."""
@@ -131,58 +96,44 @@ def lost_workers_lines(lost: int | None) -> list[str]:
     ]
 
 
-def _contract_lines(
-    server: ManagedServer, recorder: Recorder, command: str, verbose: bool
-) -> list[str]:
-    surface = server.surface
-    assert surface is not None
-    observed = {tool: obs for (srv, tool), obs in recorder.tools.items() if srv == server.node_name}
-    qualities: dict[str, str] = {}
-    for tool in surface.tools:
-        obs = observed.get(tool.node_name)
-        if obs is not None and obs.ran:
-            qualities[tool.name] = obs.quality
-        elif isinstance(tool.output_schema, dict):
-            qualities[tool.name] = Quality.DECLARED
-        else:
-            qualities[tool.name] = Quality.UNKNOWN
+def _quality(tool: Facts) -> str:
+    output = tool["output"]
+    if output is not None:
+        return str(output["quality"])
+    return Quality.DECLARED if tool["declared"] else Quality.UNKNOWN
+
+
+def _contract_lines(entry: Facts, mode: str, command: str, verbose: bool) -> list[str]:
+    tools = entry["tools"]
+    qualities = {tool["name"]: _quality(tool) for tool in tools}
     counts = {q: sum(1 for v in qualities.values() if v == q) for q in QUALITIES}
     per_tool = []
     if verbose:
-        for tool in surface.tools:
-            obs = observed.get(tool.node_name)
+        for tool in tools:
+            output, quality = tool["output"], qualities[tool["name"]]
             basis = ""
-            if (
-                obs is not None
-                and obs.ran
-                and qualities[tool.name] in (Quality.VALIDATED, Quality.INFERRED)
-            ):
-                basis = f" ({obs.observations} observations this run; {obs.assessment[1]})"
-            coverage = server.input_coverage.get(tool.name)
+            if output is not None and quality in (Quality.VALIDATED, Quality.INFERRED):
+                basis = f" ({output['observations']} observations this run; {output['basis']})"
+            coverage = tool["input_coverage"]
             inputs = f"; {coverage_line(coverage)}" if coverage else ""
-            per_tool.append(
-                f"  {shown(tool.name)}: {qualities[tool.name]}{basis}{inputs}"
-                f"{_answers(server, tool.name)}"
-            )
-    total = len(surface.tools)
+            per_tool.append(f"  {shown(tool['name'])}: {quality}{basis}{inputs}{_answers(tool)}")
+    total = len(tools)
     lines = [
         "contracts: " + ", ".join(f"{counts[q]} {q}" for q in QUALITIES),
         f"outputSchema coverage {_share(counts[Quality.DECLARED], total)}, contract coverage "
         f"{_share(counts[Quality.DECLARED] + counts[Quality.VALIDATED], total)}",
         *per_tool,
     ]
-    lines += _evidence_lines(observed)
-    lines += _drift_lines(server.node_name, observed, recorder, command)
-    stale = recorder.stale(server.node_name, surface)
-    if stale and recorder.mode != SnapshotMode.UPDATE:
+    ran = sorted((tool for tool in tools if tool["output"] is not None), key=lambda t: t["name"])
+    lines += _evidence_lines(ran)
+    lines += _drift_lines(entry, mode, command)
+    if entry["stale"] and mode != SnapshotMode.UPDATE:
         lines.append(
             "stale contracts of tools the server no longer lists (pruned by --mcp-snapshot-update):"
         )
-        lines += [f"  {_relative(recorder.path(server.node_name, name))}" for name in stale]
+        lines += [f"  {_relative(Path(path))}" for path in entry["stale"]]
     ready = sorted(
-        shown(obs.tool.name)
-        for obs in observed.values()
-        if obs.ran and obs.quality == Quality.VALIDATED
+        shown(tool["name"]) for tool in ran if tool["output"]["quality"] == Quality.VALIDATED
     )
     if ready:
         lines.append(
@@ -193,78 +144,75 @@ def _contract_lines(
     return lines
 
 
-def _answers(server: ManagedServer, tool: str) -> str:
+def _answers(tool: Facts) -> str:
     """How a tool's isError results were judged, and what its rejects_invalid check counted."""
     parts = []
-    classes = server.error_classes.get(tool)
+    classes, disguised = tool["error_classes"], tool["disguised_errors"]
     if classes:
         parts.append("isError: " + ", ".join(f"{n} {k}" for k, n in sorted(classes.items())))
-    disguised = server.disguised_errors.get(tool)
     if disguised:
         parts.append(
             "without isError: " + ", ".join(f"{n} {k}" for k, n in sorted(disguised.items()))
         )
-    if server.tool_error_results[tool] or disguised:
+    if tool["error_results"] or disguised:
         # Said where calls came back as errors: how often the output contract was exercised.
-        parts.append(
-            f"real results: {server.real_results[tool]} of {server.tool_calls[tool]} calls"
-        )
-    if server.sandbox_calls[tool]:
-        parts.append(f"sandbox paths in {server.sandbox_calls[tool]} calls")
-    asked = {k: n for k, n in sorted(server.client_requests.get(tool, {}).items()) if n}
+        parts.append(f"real results: {tool['real_results']} of {tool['calls']} calls")
+    if tool["sandbox_calls"]:
+        parts.append(f"sandbox paths in {tool['sandbox_calls']} calls")
+    asked = tool["client_requests"]
     if asked:
         parts.append("asked the client: " + ", ".join(f"{k} {n}" for k, n in asked.items()))
-    if server.coercions_accepted[tool]:
-        parts.append(f"accepted {server.coercions_accepted[tool]} look-alike(s) (lenient coercion)")
-    if server.protocol_refusals[tool]:
+    if tool["coercions_accepted"]:
+        parts.append(f"accepted {tool['coercions_accepted']} look-alike(s) (lenient coercion)")
+    if tool["protocol_refusals"]:
         parts.append(
-            f"refused {server.protocol_refusals[tool]} invalid input(s) with JSON-RPC -32602 "
+            f"refused {tool['protocol_refusals']} invalid input(s) with JSON-RPC -32602 "
             "where the protocol asks for isError"
         )
     return "; " + "; ".join(parts) if parts else ""
 
 
-def _evidence_lines(observed: dict[str, ToolObservations]) -> list[str]:
+def _evidence_lines(ran: list[Facts]) -> list[str]:
     """Where an inferred contract cannot be trusted yet: paths that changed type from call
     to call, and contracts whose observations do not amount to evidence."""
-    ran = sorted((obs for obs in observed.values() if obs.ran), key=lambda o: o.tool.name)
     lines = []
-    unions = [(obs, path, types) for obs in ran for path, types in obs.unions()]
+    unions = [(tool, v) for tool in ran for v in tool["output"]["varying_types"]]
     if unions:
         lines.append(
             "types that vary from call to call (probably bugs; not validated, not exported):"
         )
-        lines += [f"  {shown(obs.tool.name)} {path}: {types}" for obs, path, types in unions]
+        lines += [f"  {shown(tool['name'])} {v['path']}: {v['types']}" for tool, v in unions]
     weak = [
-        (obs, obs.assessment[1])
-        for obs in ran
-        if obs.quality == Quality.INFERRED and not obs.unions() and not obs.breaking
+        (tool, tool["output"]["basis"])
+        for tool in ran
+        if tool["output"]["quality"] == Quality.INFERRED
+        and not tool["output"]["varying_types"]
+        and len(tool["output"]["drift"]) == len(tool["output"]["additive"])  # none breaking
     ]
     if weak:
         lines.append("inferred but not validated:")
         lines += [
-            f"  {shown(obs.tool.name)}: {reason.removeprefix('not validated: ')}"
-            for obs, reason in weak
+            f"  {shown(tool['name'])}: {reason.removeprefix('not validated: ')}"
+            for tool, reason in weak
         ]
     return lines
 
 
-def _drift_lines(
-    server: str, observed: dict[str, ToolObservations], recorder: Recorder, command: str
-) -> list[str]:
+def _drift_lines(entry: Facts, mode: str, command: str) -> list[str]:
     """Every drift of the run, grouped by class: the tool surface's and the inferred outputs'."""
     found: list[tuple[str, str]] = []
-    for (srv, _), changes in sorted(recorder.surface_drift.items()):
-        if srv == server:
-            found += [(c.severity, f"{shown(c.tool)} {c}") for c in changes]
-    for obs in observed.values():
-        found += [(d.severity, f"{shown(obs.tool.name)} {d}") for d in obs.additive.values()]
+    for tool in sorted([*entry["tools"], *entry["removed"]], key=lambda t: t["node_name"]):
+        for severity, text in tool["surface_drift"] or []:
+            found.append((severity, f"{shown(tool['name'])} {text}"))
+    for tool in entry["tools"]:
+        for severity, text in (tool["output"] or {}).get("additive", []):
+            found.append((severity, f"{shown(tool['name'])} {text}"))
     if not found:
         return []
-    if recorder.mode == SnapshotMode.UPDATE:
+    if mode == SnapshotMode.UPDATE:
         header = "drift accepted by --mcp-snapshot-update:"
     else:
-        ci = recorder.mode == SnapshotMode.CI
+        ci = mode == SnapshotMode.CI
         how = (
             accept_command(command, ci=True)
             if ci
@@ -276,20 +224,17 @@ def _drift_lines(
     return [header, *(f"  {sev + ':':<{width}} {text}" for sev, text in ordered)]
 
 
-def _written_lines(recorder: Recorder) -> list[str]:
+def _written_lines(snapshots: Mapping[str, Sequence[str]]) -> list[str]:
     lines = []
-    for verb, paths in (
-        ("recorded", recorder.written),
-        ("pruned", recorder.pruned),
-        ("exported", recorder.exported),
-    ):
+    for verb, key in (("recorded", "written"), ("pruned", "pruned"), ("exported", "exported")):
+        paths = snapshots.get(key, [])
         if paths:
             lines.append(f"{verb} {len(paths)} file(s):")
-            lines += [f"  {_relative(path)}" for path in paths]
-    if recorder.unwritten:
+            lines += [f"  {_relative(Path(path))}" for path in paths]
+    if snapshots.get("unwritten"):
         lines.append("not written (left as it is):")
-        lines += [f"  {problem}" for problem in recorder.unwritten]
-    if recorder.not_exported:
+        lines += [f"  {problem}" for problem in snapshots["unwritten"]]
+    if snapshots.get("not_exported"):
         lines.append("proposals not exported:")
-        lines += [f"  {why}" for why in recorder.not_exported]
+        lines += [f"  {why}" for why in snapshots["not_exported"]]
     return lines

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import contextlib
-import copy
 import functools
 import json
 import time
-from collections import Counter, defaultdict, deque
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -208,32 +207,6 @@ class ManagedServer:
     surface: ServerSurface | None = None
     node_name: str = ""  # the server's name in node ids and in the snapshot folder
     restarts: int = 0
-    calls: int = 0
-    error_results: int = 0
-    tool_calls: Counter[str] = field(default_factory=Counter)  # by tool name
-    # Per tool: server requests answered (by method) and notifications received.
-    client_requests: defaultdict[str, Counter[str]] = field(
-        default_factory=lambda: defaultdict(Counter)
-    )
-    tool_error_results: Counter[str] = field(default_factory=Counter)
-    real_results: Counter[str] = field(default_factory=Counter)  # valid calls: success results
-    # Whether a call's arguments hold a path of the roots sandbox (handed in by the pytest
-    # layer: inputs/sandbox.uses_sandbox), and by tool the valid calls that did.
-    uses_sandbox: Callable[[dict[str, Any]], bool] | None = None
-    sandbox_calls: Counter[str] = field(default_factory=Counter)
-    invalid_calls: Counter[str] = field(default_factory=Counter)  # by tool, rejects_invalid
-    # isError results of valid calls by class (vocabulary.ErrorClass), by tool
-    error_classes: defaultdict[str, Counter[str]] = field(
-        default_factory=lambda: defaultdict(Counter)
-    )
-    # Results without isError that the checks judged errors all the same, by class
-    # (vocabulary.ErrorClass), by tool: see count_disguised
-    disguised_errors: defaultdict[str, Counter[str]] = field(
-        default_factory=lambda: defaultdict(Counter)
-    )
-    coercions_accepted: Counter[str] = field(default_factory=Counter)  # by tool
-    protocol_refusals: Counter[str] = field(default_factory=Counter)  # -32602 where isError is due
-    input_coverage: dict[str, dict[str, Any]] = field(default_factory=dict)  # coverage.py
     listing_changes: list[str] = field(default_factory=list)  # see relist()
     # What the 2026 probe did to a server that had to be started again without it (open_server).
     probe_failure: str | None = None
@@ -318,14 +291,9 @@ class ManagedServer:
 
     @contextmanager
     def uncounted(self) -> Iterator[None]:
-        """Calls made inside are not counted in the run's numbers (a failure's replays: the
-        calls were counted when first made)."""
-        counted = (
-            *("calls", "error_results", "tool_calls", "client_requests", "restarts"),
-            *("tool_error_results", "real_results", "invalid_calls", "error_classes"),
-            *("disguised_errors", "sandbox_calls"),
-        )
-        saved = {name: copy.deepcopy(getattr(self, name)) for name in counted}
+        """Restarts inside are not counted (a failure's replays: each starts a fresh server
+        on purpose). Their calls tally nothing anyway: only a check counts its calls."""
+        restarts = self.restarts
         try:
             yield
         finally:
@@ -334,8 +302,7 @@ class ManagedServer:
             if self._conn is not None and not self._conn.alive:
                 with contextlib.suppress(ServerError):
                     self.connection()
-            for name, value in saved.items():
-                setattr(self, name, value)
+            self.restarts = restarts
 
     def stderr_tail(self) -> str:
         return self._conn.stderr_tail() if self._conn is not None else ""
@@ -348,8 +315,8 @@ class ManagedServer:
         invalid: bool = False,
         limit: float | None = None,
     ) -> CallOutcome:
-        """Call a tool. ``invalid`` inputs (sent to be refused) are counted apart, so the
-        isError counts keep describing calls with valid inputs. ``limit`` caps the call's
+        """Call a tool. ``invalid`` inputs (sent to be refused) are remembered as such among
+        the recent calls. ``limit`` caps the call's
         time below the usual timeouts (a call that runs into it ends in ``CallTimeout``)."""
         params = {"name": tool_name, "arguments": arguments}
         conn = self.connection()
@@ -397,28 +364,7 @@ class ManagedServer:
         self._garbage_seen = conn.garbage_count
         succeeded = outcome.result is not None and not outcome.is_error_result
         self.recent_calls.append(PastCall(tool_name, arguments, invalid, succeeded))
-        if invalid:
-            self.invalid_calls[tool_name] += 1
-            return outcome
-        self.calls += 1
-        asked = self.client_requests[tool_name]
-        asked.update(outcome.client.asked)
-        asked.update(progress=outcome.client.progress, logs=outcome.client.logs)
-        self.error_results += outcome.is_error_result
-        self.tool_calls[tool_name] += 1
-        self.tool_error_results[tool_name] += int(outcome.is_error_result)
-        self.real_results[tool_name] += int(
-            outcome.result is not None and not outcome.is_error_result
-        )
-        if self.uses_sandbox is not None:
-            self.sandbox_calls[tool_name] += self.uses_sandbox(arguments)
         return outcome
-
-    def count_disguised(self, tool_name: str, kind: str) -> None:
-        """A result ``call`` counted as real that the checks found to be an error without
-        isError (a refusal's or a caught exception's text): it is no real result."""
-        self.real_results[tool_name] -= 1
-        self.disguised_errors[tool_name][str(kind)] += 1  # a plain str: xdist sends it on
 
     def relist(self, timeout: float) -> None:
         """Read the tool list again (at the end of the run) and note how it differs from the

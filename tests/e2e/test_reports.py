@@ -58,10 +58,22 @@ def _check_broken_output(document: dict[str, Any]) -> None:
     ]
 
 
-def test_report_of_a_failing_run(run_mcp: RunMcp, pytester: pytest.Pytester) -> None:
+@pytest.fixture(params=["serial", "xdist"])
+def plugin_args(request: pytest.FixtureRequest) -> tuple[str, ...]:
+    """Each report test runs serially and under -n 2: the two must report the same (syrupy's
+    ``plugin_args`` fixture does this for its integration tests)."""
+    if request.param == "xdist":
+        pytest.importorskip("xdist")
+        return ("-n", "2")
+    return ()
+
+
+def test_report_of_a_failing_run(
+    run_mcp: RunMcp, pytester: pytest.Pytester, plugin_args: tuple[str, ...]
+) -> None:
     result = run_mcp(
         "broken_output.py",
-        args=(NO_SEQUENCES, "--mcp-max-examples=100", "--mcp-report=report.json"),
+        args=(NO_SEQUENCES, "--mcp-max-examples=100", "--mcp-report=report.json", *plugin_args),
     )
     result.assert_outcomes(passed=7, failed=1)
     document = _load(pytester.path / "report.json")
@@ -69,11 +81,10 @@ def test_report_of_a_failing_run(run_mcp: RunMcp, pytester: pytest.Pytester) -> 
     _check_broken_output(document)
 
 
-@pytest.mark.parametrize("workers", [(), ("-n", "2")])
 def test_a_banner_on_stdout_before_the_handshake_is_reported(
-    run_mcp: RunMcp, pytester: pytest.Pytester, workers: tuple[str, ...]
+    run_mcp: RunMcp, pytester: pytest.Pytester, plugin_args: tuple[str, ...]
 ) -> None:
-    result = run_mcp("banner.py", args=(NO_SEQUENCES, "--mcp-report=report.json", *workers))
+    result = run_mcp("banner.py", args=(NO_SEQUENCES, "--mcp-report=report.json", *plugin_args))
     result.assert_outcomes(passed=4)  # no call is blamed for it
     result.stdout.fnmatch_lines(
         [

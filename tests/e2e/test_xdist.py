@@ -4,6 +4,8 @@ run with -n 2 writes exactly what a serial run writes."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -167,3 +169,82 @@ def test_a_worker_that_cannot_send_its_results_fails_the_run(pytester: pytest.Py
     result.stdout.fnmatch_lines(["*xdist worker*its MCP results*the run fails*"])
     report = json.loads((pytester.path / "report.json").read_text(encoding="utf-8"))
     assert report["partial"] is True
+
+
+def _without_durations(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_durations(v) for k, v in value.items() if k != "duration"}
+    if isinstance(value, list):
+        return [_without_durations(v) for v in value]
+    return value
+
+
+def _summary(stdout: str) -> list[str]:
+    """The "MCP contracts" section of a run's terminal output."""
+    lines = stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if "MCP contracts" in line and "=" in line)
+    end = next(i for i, line in enumerate(lines[start + 1 :], start + 1) if line.startswith("="))
+    return lines[start:end]
+
+
+def test_serial_and_parallel_runs_report_and_summarize_the_same(
+    pytester: pytest.Pytester,
+) -> None:
+    """One set of facts, one renderer: a clean server, one whose errors come as isError and
+    in disguise, one whose tool surface drifted from its recording, and one that prints a
+    banner (each -n 2 worker starts its own process, which prints it again: counted once)
+    give the same run report, minus timings, and the same summary, verbose lines too."""
+    servers = ("typed_ok.py", "disguised.py", "surface.py", "banner.py")
+    base = [sys.executable, "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider"]
+    recorded = pytester.path / "recorded"
+    recorded.mkdir()
+    first = subprocess.run(
+        [*base, f"--mcp-server={server_command('surface.py')}", "-k", "drift"],
+        cwd=recorded,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert first.returncode == 0, first.stdout
+    env = {**os.environ, "MCP_FIXTURE_VARIANT": "v2"}
+    runs = {}
+    for name, extra in (("serial", ()), ("parallel", ("-n", "2"))):
+        cwd = pytester.path / name
+        shutil.copytree(recorded / "mcp-contracts", cwd / "mcp-contracts")
+        argv = [*base, *(f"--mcp-server={server_command(s)}" for s in servers)]
+        argv += ["--hypothesis-seed=5", "--mcp-max-examples=10", "--mcp-report=report.json"]
+        argv += ["--mcp-sequences-time=5", "-v", *extra]
+        runs[name] = subprocess.run(
+            argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=600
+        )
+    serial, parallel = runs["serial"], runs["parallel"]
+    assert serial.returncode == parallel.returncode == 1, serial.stdout
+    # A failure names the snapshot file: each run has its own folder.
+    reports = {
+        name: json.loads(
+            (pytester.path / name / "report.json")
+            .read_text(encoding="utf-8")
+            .replace(str(pytester.path / name), "<run>")
+        )
+        for name in runs
+    }
+    document = reports["serial"]
+    by_name = {server["name"]: server for server in document["servers"]}
+    assert by_name["disguised"]["checks"]["failed"] > 0
+    assert any(t["disguised_errors"] for t in by_name["disguised"]["tools"])
+    assert by_name["surface"]["drift"]["breaking"]
+    assert by_name["banner"]["startup_stdout"]["lines"] == 2
+    failed = [
+        check
+        for server in document["servers"]
+        for tool in server["tools"]
+        for check in tool["checks"].values()
+        if check["outcome"] == "failed"
+    ]
+    assert all(check["failure"]["severity"] for check in failed)
+    assert _without_durations(reports["parallel"]) == _without_durations(document)
+    summary = _summary(serial.stdout)
+    assert any(line.startswith("  drift (") for line in summary), summary
+    assert any("stdout before the first call" in line for line in summary), summary
+    assert any(line.startswith("    inventory: declared") for line in summary), summary
+    assert _summary(parallel.stdout) == summary

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Any
 
-from pytest_mcp_contracts.contracts.record import Recorder
-from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
+from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.reporting.failure import rerun_command
-from pytest_mcp_contracts.reporting.summary import workers_summary_lines
+from pytest_mcp_contracts.reporting.summary import summary_lines
 from pytest_mcp_contracts.text import short_json, shown
 
 
@@ -64,21 +63,43 @@ def test_the_suggested_command_leaves_out_the_runs_own_reports_workers_and_seed(
     assert command == "pytest '--mcp-server=python -m shop' -k get_order --no-header"
 
 
-def test_the_xdist_summary_names_types_that_vary(tmp_path: Path) -> None:
-    tool = {"name": "quote", "output": {"varying_types": [{"path": "$.total", "types": "a | b"}]}}
-    quiet = {"name": "ping", "output": None}
+def _tool(name: str, output: dict[str, Any] | None) -> dict[str, Any]:
+    return {
+        "name": name,
+        "node_name": name,
+        "declared": False,
+        "output": output,
+        "surface_drift": None,
+        **ToolStats(calls=9 if output else 0).to_json(),
+    }
+
+
+def test_the_summary_names_types_that_vary() -> None:
+    """One renderer for a serial run and an xdist controller: it prints the folded facts."""
+    varying = [{"path": "$.total", "types": "a | b"}]
+    output = {"quality": "inferred", "basis": "b", "varying_types": varying, "drift": []}
     entry = {
         "started": True,
         "name": "shop",
         "protocol": "2026-07-28",
-        "tools": [tool, quiet],
+        "tools": [_tool("quote", {**output, "additive": []}), _tool("ping", None)],
+        "removed": [],
+        "stale": [],
+        "listing_changes": [],
+        "startup_stdout": [0, []],
+        "between_calls_stdout": [0, []],
         "calls": 9,
         "error_results": 0,
         "restarts": 0,
     }
-    lines = workers_summary_lines({"servers": [entry]}, Recorder(SnapshotStore(tmp_path), "ci"))
+    snapshots = {"written": [], "pruned": [], "exported": []}
+    lines = summary_lines(
+        {"servers": [entry], "snapshots": snapshots}, "ci", "pytest", verbose=False
+    )
     assert lines == [
-        "shop (protocol 2026-07-28): 2 tools, 9 calls, 0 returned isError (all workers)",
+        "shop (protocol 2026-07-28): 2 tools, 9 calls, 0 returned isError",
+        "  contracts: 0 declared, 0 validated, 1 inferred, 1 unknown",
+        "  outputSchema coverage 0% (0/2), contract coverage 0% (0/2)",
         "  types that vary from call to call (probably bugs; not validated, not exported):",
         "    quote $.total: a | b",
     ]

@@ -6,21 +6,23 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
 
+from pytest_mcp_contracts.checks.stats import CheckStats, ToolStats
 from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.contracts.observe import ToolObservations
 from pytest_mcp_contracts.contracts.record import Recorder
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore, dumps, write_atomic
+from pytest_mcp_contracts.reporting.facts import FAILURE_KEY, STATS_KEY, RunFacts
 from pytest_mcp_contracts.reporting.runreport import (
     build_report,
-    merge_facts,
-    server_facts,
     step_summary,
 )
+from pytest_mcp_contracts.reporting.worker import WorkerFacts
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
 from pytest_mcp_contracts.transport.managed import ManagedServer
 from pytest_mcp_contracts.transport.stdio import ServerCommand
@@ -377,34 +379,55 @@ def test_write_atomic_leaves_no_temporary_file(tmp_path: Path) -> None:
     assert [p.name for p in target.parent.iterdir()] == ["report.json"]
 
 
+def _report(nodeid: str, stats: dict[str, ToolStats] | None = None, **failure: str) -> Any:
+    """A test report as the plugin's makereport hook leaves it (or as xdist sends it)."""
+    report = SimpleNamespace(
+        nodeid=nodeid,
+        when="call",
+        duration=0.5,
+        outcome="failed" if failure else "passed",
+        passed=not failure,
+        failed=bool(failure),
+        longrepr="the first line\nand more" if failure else None,
+    )
+    if stats is not None:
+        report.__dict__[STATS_KEY] = CheckStats(stats).to_json()
+    if failure:
+        report.__dict__[FAILURE_KEY] = failure
+    return report
+
+
 def test_merge_sums_calls_and_takes_each_tool_from_the_worker_that_ran_it() -> None:
-    def worker(calls: int, ran: bool, written: list[str]) -> dict[str, Any]:
+    def worker(ran: bool, written: list[str]) -> dict[str, Any]:
         output = {"quality": "inferred", "kinds": {"json-text": 2}, "observations": 2}
+        tool = {
+            "name": "get_order",
+            "node_name": "get_order",
+            "declared": False,
+            "output": output if ran else None,
+            "surface_drift": [] if ran else None,
+        }
         return {
             "servers": [
-                {
-                    **FACTS["servers"][0],
-                    "calls": calls,
-                    "error_results": 0,
-                    "restarts": 0,
-                    "tools": [
-                        _tool(
-                            "get_order",
-                            calls=calls,
-                            output=output if ran else None,
-                            surface_drift=[] if ran else None,
-                            input_coverage=QUOTE_COVERAGE if ran else None,
-                            client_requests={"roots/list": calls, "progress": 1},
-                        )
-                    ],
-                    "removed": [],
-                },
+                {**FACTS["servers"][0], "restarts": 0, "tools": [tool], "removed": []},
                 FACTS["servers"][1],
             ],
             "snapshots": {"written": written, "pruned": [], "exported": []},
         }
 
-    merged = merge_facts([worker(2, False, ["b"]), worker(5, True, ["a", "b"])])
+    def calls(n: int, coverage: dict[str, Any] | None = None) -> ToolStats:
+        asked = Counter({"roots/list": n, "progress": 1})
+        return ToolStats(calls=n, client_requests=asked, input_coverage=coverage)
+
+    run = RunFacts()
+    # Two items of the same tool, each in its own worker; their reports arrive in any order.
+    run.pytest_runtest_logreport(
+        _report("mcp:shop::get_order::contract", {"get_order": calls(5, QUOTE_COVERAGE)})
+    )
+    run.pytest_runtest_logreport(_report("mcp:shop::sequences", {"get_order": calls(2)}))
+    run.add_worker("gw1", worker(True, ["a", "b"]))
+    run.add_worker("gw0", worker(False, ["b"]))
+    merged = run.fold()
     server = merged["servers"][0]
     assert server["calls"] == 7
     assert server["tools"][0]["calls"] == 7
@@ -414,7 +437,62 @@ def test_merge_sums_calls_and_takes_each_tool_from_the_worker_that_ran_it() -> N
     assert server["tools"][0]["client_requests"] == {"progress": 2, "roots/list": 7}
     assert merged["servers"][1]["started"] is False
     assert merged["snapshots"]["written"] == ["a", "b"]
-    assert merge_facts([])["servers"] == []
+    assert RunFacts().fold()["servers"] == []
+
+
+def test_a_failed_check_carries_its_kind_and_severity_into_the_report() -> None:
+    run = RunFacts()
+    run.pytest_runtest_logreport(
+        _report("mcp:shop::quote::contract", kind="contract", severity="error")
+    )
+    check = build_report(FACTS, run.outcomes, exit_status=1, mode="ci")["servers"][0]["tools"][0][
+        "checks"
+    ]["contract"]
+    assert check == {
+        "outcome": "failed",
+        "duration": 0.5,
+        "message": "the first line",
+        "failure": {"kind": "contract", "severity": "error"},
+    }
+
+
+def test_tool_stats_round_trip_through_json() -> None:
+    stats = ToolStats(
+        calls=5,
+        error_results=2,
+        real_results=2,
+        sandbox_calls=1,
+        invalid_calls=4,
+        coercions_accepted=1,
+        protocol_refusals=3,
+        client_requests=Counter({"sampling/createMessage": 2, "logs": 0}),
+        error_classes=Counter({"refusal": 2}),
+        disguised_errors=Counter({"error-as-result": 1}),
+        input_coverage=QUOTE_COVERAGE,
+    )
+    wired = json.loads(json.dumps(CheckStats({"quote": stats}).to_json()))
+    back = CheckStats.from_json(wired).tools["quote"]
+    del stats.client_requests["logs"]  # a zero count is not sent
+    assert back == stats
+    assert type(next(iter(wired["quote"]["error_classes"]))) is str
+
+
+def test_stats_fold_the_same_in_any_order() -> None:
+    parts = [
+        ("mcp:shop::quote::contract", ToolStats(calls=3, error_classes=Counter({"refusal": 1}))),
+        ("mcp:shop::quote::rejects_invalid", ToolStats(invalid_calls=4, protocol_refusals=2)),
+        ("mcp:shop::sequences", ToolStats(calls=2, disguised_errors=Counter({"refusal": 1}))),
+    ]
+    folds = []
+    for order in (parts, parts[::-1]):
+        run = RunFacts()
+        for nodeid, stats in order:
+            run.pytest_runtest_logreport(_report(nodeid, {"quote": stats}))
+        folds.append(run.stats[("shop", "quote")].to_json())
+    assert folds[0] == folds[1]
+    assert folds[0]["calls"] == 5 and folds[0]["invalid_calls"] == 4
+    assert folds[0]["error_classes"] == {"refusal": 1}
+    assert folds[0]["disguised_errors"] == {"refusal": 1}
 
 
 def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
@@ -423,8 +501,6 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
     surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", (declared, learned))
     server = ManagedServer(ServerCommand(("python", "-m", "shop")), 1.0, 1.0, 1024)
     server.surface, server.node_name = surface, "shop"
-    server.calls, server.tool_calls = 4, Counter({"quote": 1, "get": 3})
-    server.input_coverage["get"] = QUOTE_COVERAGE
     failed = ManagedServer(ServerCommand(("python", "bad.py")), 1.0, 1.0, 1024)
     recorder = Recorder(SnapshotStore(tmp_path / "mcp-contracts"), "record")
     obs = ToolObservations(tool=learned, ran=True)
@@ -432,8 +508,16 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
     obs.additive["x"] = Change("additive", "$.x", "new")
     recorder.tools[("shop", "get")] = obs
     recorder.written.append(tmp_path / "mcp-contracts" / "shop" / "get.json")
+    run = RunFacts()
+    run.pytest_runtest_logreport(_report("mcp:shop::quote::contract", {"quote": ToolStats(1)}))
+    stats = ToolStats(calls=3, input_coverage=QUOTE_COVERAGE)
+    run.pytest_runtest_logreport(_report("mcp:shop::get::contract", {"get": stats}))
 
-    facts = server_facts([server, failed], recorder, {1: ("bad.py", "did not start")}, tmp_path)
+    worker = WorkerFacts.collect([server, failed], recorder, {1: ("bad.py", "did not start")})
+    wired = json.loads(json.dumps(worker.to_json()))  # what an xdist worker sends
+    assert WorkerFacts.from_json(wired) == worker
+    run.add_worker("serial", wired)
+    facts = run.fold()
 
     shop, bad = facts["servers"]
     assert bad == {
@@ -447,6 +531,7 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
         ("quote", True, 1),
         ("get", False, 3),
     ]
+    assert shop["calls"] == 4
     assert [t["input_coverage"] for t in shop["tools"]] == [None, QUOTE_COVERAGE]
     assert shop["tools"][1]["output"] == {
         "quality": "unknown",
@@ -455,9 +540,10 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
         "kinds": {"prose": 3},
         "observations": 0,
         "drift": [["additive", "$.x: new"]],
+        "additive": [["additive", "$.x: new"]],
     }
-    assert facts["snapshots"]["written"] == ["mcp-contracts/shop/get.json"]
-    json.dumps(facts)  # what an xdist worker sends must be JSON-able
+    document = build_report(facts, run.outcomes, exit_status=0, mode="record", rootdir=tmp_path)
+    assert document["snapshots"]["written"] == ["mcp-contracts/shop/get.json"]
 
 
 def test_step_summary_has_a_row_per_server_and_the_failing_checks() -> None:

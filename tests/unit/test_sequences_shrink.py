@@ -189,9 +189,10 @@ class FakeStoreServer(FakeStore):
 def test_check_sequences_raises_a_typed_failure_of_the_shortest_sequence() -> None:
     from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, Severity
     from pytest_mcp_contracts.checks.sequences import check_sequences, plan_sequences
+    from pytest_mcp_contracts.checks.stats import CheckStats
 
     server: Any = FakeStoreServer()
-    plan = plan_sequences(server, lambda _tool: None, lambda _tool: frozenset(), None)
+    plan = plan_sequences(server, lambda _tool: None, lambda _tool: frozenset(), None, CheckStats())
     assert not isinstance(plan, str)
     with pytest.raises(ContractFailure) as caught:
         check_sequences(
@@ -216,9 +217,14 @@ def test_check_sequences_raises_a_typed_failure_of_the_shortest_sequence() -> No
 
 def test_plan_sequences_says_why_no_tool_can_be_called() -> None:
     from pytest_mcp_contracts.checks.sequences import plan_sequences
+    from pytest_mcp_contracts.checks.stats import CheckStats
 
     plan = plan_sequences(
-        FakeStoreServer(), lambda _tool: "read-only policy", lambda _t: frozenset(), None
-    )  # type: ignore[arg-type]
+        FakeStoreServer(),  # type: ignore[arg-type]
+        lambda _tool: "read-only policy",
+        lambda _t: frozenset(),
+        None,
+        CheckStats(),
+    )
     assert isinstance(plan, str)
     assert plan.startswith("no tool can be called (create_note: read-only policy; ")

@@ -1,0 +1,128 @@
+"""The numbers of one tool's calls, counted by the check that made them.
+
+Each check (contract, rejects_invalid, sequences) fills a ``ToolStats`` per tool it called
+from each ``CallOutcome``; its item attaches them to its test report as builtins
+(``to_json``), and the run's facts (``reporting/facts``) fold the reports, serially and on
+an xdist controller alike. A failure's replays (``checks/reproduce``) tally nothing: their
+calls were counted when first made.
+
+Adding a counter is one field of ``ToolStats`` (an ``int`` or a ``Counter``: it is then
+summed, sent and put in the run report's tool entry) and its rendering: a line of the
+terminal summary (``reporting/summary``) and its property in ``docs/run-report.schema.json``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from pytest_mcp_contracts.transport.managed import CallOutcome
+
+UsesSandbox = Callable[[dict[str, Any]], bool]
+
+
+def _counts(counter: Mapping[str, int]) -> dict[str, int]:
+    """A counter as sorted JSON with plain ``str`` keys (a ``StrEnum`` key, an isError class,
+    is not something execnet carries) and without the zero counts ``Counter.update`` leaves."""
+    return {str(key): int(n) for key, n in sorted(counter.items()) if n}
+
+
+@dataclass
+class ToolStats:
+    """One tool's calls in one check (or, folded, in the whole run)."""
+
+    calls: int = 0  # calls with valid inputs (contract, sequences)
+    error_results: int = 0  # of them, answered with isError
+    real_results: int = 0  # of them, a success result that was no error in disguise
+    sandbox_calls: int = 0  # of them, with a path of the roots sandbox in their arguments
+    invalid_calls: int = 0  # sent by rejects_invalid, to be refused
+    coercions_accepted: int = 0  # look-alikes of valid values a lenient server accepted
+    protocol_refusals: int = 0  # -32602 where the protocol asks for an isError result
+    # Server requests answered (by method) and notifications received, during valid calls.
+    client_requests: Counter[str] = field(default_factory=Counter)
+    error_classes: Counter[str] = field(default_factory=Counter)  # isError results by class
+    # Results without isError that the checks judged errors all the same, by class.
+    disguised_errors: Counter[str] = field(default_factory=Counter)
+    # The coverage phase's report (inputs/coverage), from the contract item; None: no plan.
+    input_coverage: dict[str, Any] | None = None
+    # Whether a call's arguments hold a path of the roots sandbox (from the pytest layer:
+    # inputs/sandbox.uses_sandbox); not a number, so neither compared nor sent.
+    uses_sandbox: UsesSandbox | None = field(default=None, compare=False, repr=False)
+
+    def count_call(self, outcome: CallOutcome) -> None:
+        """A call with a valid input, as the server answered it."""
+        self.calls += 1
+        self.client_requests.update(outcome.client.asked)
+        self.client_requests.update(progress=outcome.client.progress, logs=outcome.client.logs)
+        self.error_results += outcome.is_error_result
+        self.real_results += outcome.result is not None and not outcome.is_error_result
+        if self.uses_sandbox is not None:
+            self.sandbox_calls += self.uses_sandbox(outcome.arguments)
+
+    def count_disguised(self, kind: str) -> None:
+        """A result ``count_call`` counted as real that the checks found to be an error
+        without isError (a refusal's or a caught exception's text): it is no real result."""
+        self.real_results -= 1
+        self.disguised_errors[str(kind)] += 1
+
+    def add(self, other: ToolStats) -> None:
+        """Fold ``other`` (the same tool's stats from another check or worker) into these:
+        counts are summed, and the coverage report comes from the one contract item."""
+        for name in _NUMBERS:
+            value = getattr(self, name)
+            if isinstance(value, Counter):
+                value.update(getattr(other, name))
+            else:
+                setattr(self, name, value + getattr(other, name))
+        if self.input_coverage is None:
+            self.input_coverage = other.input_coverage
+
+    def to_json(self) -> dict[str, Any]:
+        """Builtins only: what an xdist worker can send, and the run report's tool numbers."""
+        data: dict[str, Any] = {}
+        for name in _NUMBERS:
+            value = getattr(self, name)
+            data[name] = _counts(value) if isinstance(value, Counter) else int(value)
+        data["input_coverage"] = self.input_coverage
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ToolStats:
+        stats = cls()
+        for name in _NUMBERS:
+            value = data.get(name)
+            if isinstance(getattr(stats, name), Counter):
+                setattr(stats, name, Counter(dict(value or {})))
+            else:
+                setattr(stats, name, int(value or 0))
+        coverage = data.get("input_coverage")
+        stats.input_coverage = dict(coverage) if isinstance(coverage, Mapping) else None
+        return stats
+
+
+# Every count of ToolStats (an int or a Counter): a new field is summed, sent and reported.
+_NUMBERS: Final = tuple(
+    f.name for f in fields(ToolStats) if f.name not in ("input_coverage", "uses_sandbox")
+)
+
+
+@dataclass
+class CheckStats:
+    """What one item's check counted, by the name of the tool called (a sequences item calls
+    many tools; the others one)."""
+
+    tools: dict[str, ToolStats] = field(default_factory=dict)
+    uses_sandbox: UsesSandbox | None = field(default=None, compare=False, repr=False)
+
+    def tool(self, name: str) -> ToolStats:
+        return self.tools.setdefault(name, ToolStats(uses_sandbox=self.uses_sandbox))
+
+    def to_json(self) -> dict[str, Any]:
+        return {name: stats.to_json() for name, stats in sorted(self.tools.items())}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> CheckStats:
+        return cls({str(name): ToolStats.from_json(value) for name, value in data.items()})

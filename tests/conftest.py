@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import sys
@@ -56,6 +57,74 @@ def run_mcp(pytester: pytest.Pytester) -> RunMcp:
         return pytester.runpytest_subprocess(*argv, "-p", "no:randomly", *args, timeout=timeout)
 
     return run
+
+
+@pytest.fixture
+def run_inprocess(pytester: pytest.Pytester, _imported_for_good: None) -> RunMcp:
+    """Run pytest in this process against fixture servers as in-process apps
+    (``--mcp-app=tests/servers/<name>:app``); extra args pass through.
+
+    No new interpreter, no server process, and mcp, hypothesis and this plugin are imported
+    once for the whole suite: a run costs a fraction of ``run_mcp``'s. For behaviour that
+    needs no real transport (a server that exits, hangs in synchronous code or writes to
+    stderr needs ``run_mcp``). pytester restores ``sys.modules`` after each run, so the
+    fixture module is imported afresh (it reads its environment again); what a fresh
+    process would also reset, hypothesis's process-wide profile and seed, is reset here
+    (test_inprocess.py checks that no run leaks into the next)."""
+
+    def run(*servers: str, args: tuple[str, ...] = ()) -> pytest.RunResult:
+        argv = [f"--mcp-app={SERVERS / s}:app" for s in servers]
+        # The plugin was imported by this process before the run asks to rewrite it, and
+        # pytest-asyncio is off here as in the suite (pyproject.toml): neither warning is
+        # about the run under test.
+        quiet = ("-p", "no:asyncio", "-W", "ignore::pytest.PytestAssertRewriteWarning")
+        with _as_in_a_fresh_process():
+            return pytester.runpytest_inprocess(*argv, "-p", "no:randomly", *quiet, *args)
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def _imported_for_good() -> None:
+    """Import, before any pytester's sys.modules snapshot, what an in-process run imports
+    (session scope: set up before the function-scoped pytester takes its snapshot).
+
+    pytester drops every module a test or a run imported when it ends. For this plugin and
+    hypothesis that is only a cost (imported again by every run); for cryptography it is a
+    failure: the SDK's MCPServer derives a key on construction, and a second import of
+    cryptography's Python classes no longer matches its Rust bindings ("Expected instance
+    of hashes.HashAlgorithm"). Building one server here imports all of that for good."""
+    import importlib
+    import pkgutil
+
+    import hypothesis_jsonschema  # noqa: F401
+    import jsonschema  # noqa: F401
+    from mcp.server import MCPServer
+
+    import pytest_mcp_contracts
+
+    for module in pkgutil.walk_packages(pytest_mcp_contracts.__path__, "pytest_mcp_contracts."):
+        if module.name != "pytest_mcp_contracts.__main__":
+            importlib.import_module(module.name)
+    MCPServer("warm-up")
+
+
+@contextlib.contextmanager
+def _as_in_a_fresh_process() -> Iterator[None]:
+    """Hypothesis's process-wide state as a new pytest process has it, restored afterwards:
+    the profile hypothesis loads on import ("ci" when it sees a CI variable) and no forced
+    seed (its pytest plugin sets both from --hypothesis-profile/--hypothesis-seed, for good)."""
+    from hypothesis import core, settings
+    from hypothesis._settings import is_in_ci
+
+    profile, seed = settings.get_current_profile_name(), core.global_force_seed
+    settings.load_profile("ci" if is_in_ci() else "default")
+    core.global_force_seed = None
+    try:
+        yield
+    finally:
+        settings.load_profile(profile)
+        core.global_force_seed = seed
 
 
 @pytest.fixture(scope="session")

@@ -318,3 +318,13 @@ def run_call(argv: list[str], cwd: Path) -> tuple[int, list[dict[str, Any]]]:
     )
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     return done.returncode, answers
+
+
+@pytest.fixture
+def run_inprocess_checks(run_inprocess: RunMcp) -> RunMcp:
+    """``run_inprocess`` with the sequences item off, as ``run_checks`` is ``run_mcp``'s."""
+
+    def run(*servers: str, args: tuple[str, ...] = ()) -> pytest.RunResult:
+        return run_inprocess(*servers, args=(NO_SEQUENCES, *args))
+
+    return run

@@ -84,8 +84,10 @@ def test_without_the_sandbox_every_call_is_refused_and_the_bug_goes_unseen(
 
 
 def test_the_bug_free_twin_passes_in_ci_on_several_seeds(
-    run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    run_inprocess_checks: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # In-process: the seeds are about inputs and the sandbox, not the transport.
+    run_mcp = run_inprocess_checks
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
     # Records the contracts (a seed of its own: every run of this test is the same).
     run_mcp("roots_files.py", args=("--hypothesis-seed=9",)).assert_outcomes(passed=12)

@@ -62,7 +62,7 @@ def run_mcp(pytester: pytest.Pytester) -> RunMcp:
 @pytest.fixture
 def run_inprocess(pytester: pytest.Pytester, _imported_for_good: None) -> RunMcp:
     """Run pytest in this process against fixture servers as in-process apps
-    (``--mcp-app=tests/servers/<name>:app``); extra args pass through.
+    (``--mcp-app=tests/servers/<name>``); extra args pass through.
 
     No new interpreter, no server process, and mcp, hypothesis and this plugin are imported
     once for the whole suite: a run costs a fraction of ``run_mcp``'s. For behaviour that
@@ -73,7 +73,8 @@ def run_inprocess(pytester: pytest.Pytester, _imported_for_good: None) -> RunMcp
     (test_inprocess.py checks that no run leaks into the next)."""
 
     def run(*servers: str, args: tuple[str, ...] = ()) -> pytest.RunResult:
-        argv = [f"--mcp-app={SERVERS / s}:app" for s in servers]
+        # Without ":attribute", the module's one server object: not every fixture names it app.
+        argv = [f"--mcp-app={SERVERS / s}" for s in servers]
         # The plugin was imported by this process before the run asks to rewrite it, and
         # pytest-asyncio is off here as in the suite (pyproject.toml): neither warning is
         # about the run under test.

@@ -59,28 +59,41 @@ def run_mcp(pytester: pytest.Pytester) -> RunMcp:
     return run
 
 
+RunPytest = Callable[..., pytest.RunResult]
+
+
 @pytest.fixture
-def run_inprocess(pytester: pytest.Pytester, _imported_for_good: None) -> RunMcp:
-    """Run pytest in this process against fixture servers as in-process apps
-    (``--mcp-app=tests/servers/<name>``); extra args pass through.
+def inprocess_pytest(pytester: pytest.Pytester, _imported_for_good: None) -> RunPytest:
+    """``pytester.runpytest_inprocess`` as a new pytest process would run: with hypothesis's
+    process-wide state as a new process has it, and without randomly (as run_mcp).
 
     No new interpreter, no server process, and mcp, hypothesis and this plugin are imported
-    once for the whole suite: a run costs a fraction of ``run_mcp``'s. For behaviour that
+    once for the whole suite: a run costs a fraction of a subprocess run. For behaviour that
     needs no real transport (a server that exits, hangs in synchronous code or writes to
-    stderr needs ``run_mcp``). pytester restores ``sys.modules`` after each run, so the
+    stderr needs a subprocess). pytester restores ``sys.modules`` after each run, so a
     fixture module is imported afresh (it reads its environment again); what a fresh
-    process would also reset, hypothesis's process-wide profile and seed, is reset here
+    process would also reset, hypothesis's profile and seed, is reset here
     (test_inprocess.py checks that no run leaks into the next)."""
 
-    def run(*servers: str, args: tuple[str, ...] = ()) -> pytest.RunResult:
-        # Without ":attribute", the module's one server object: not every fixture names it app.
-        argv = [f"--mcp-app={SERVERS / s}" for s in servers]
+    def run(*args: str) -> pytest.RunResult:
         # The plugin was imported by this process before the run asks to rewrite it, and
         # pytest-asyncio is off here as in the suite (pyproject.toml): neither warning is
         # about the run under test.
         quiet = ("-p", "no:asyncio", "-W", "ignore::pytest.PytestAssertRewriteWarning")
         with _as_in_a_fresh_process():
-            return pytester.runpytest_inprocess(*argv, "-p", "no:randomly", *quiet, *args)
+            return pytester.runpytest_inprocess("-p", "no:randomly", *quiet, *args)
+
+    return run
+
+
+@pytest.fixture
+def run_inprocess(inprocess_pytest: RunPytest) -> RunMcp:
+    """``run_mcp`` in this process (``inprocess_pytest``): fixture servers as in-process
+    apps (``--mcp-app=tests/servers/<name>``); extra args pass through."""
+
+    def run(*servers: str, args: tuple[str, ...] = ()) -> pytest.RunResult:
+        # Without ":attribute", the module's one server object: not every fixture names it app.
+        return inprocess_pytest(*[f"--mcp-app={SERVERS / s}" for s in servers], *args)
 
     return run
 

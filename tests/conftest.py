@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import sys
@@ -56,6 +57,88 @@ def run_mcp(pytester: pytest.Pytester) -> RunMcp:
         return pytester.runpytest_subprocess(*argv, "-p", "no:randomly", *args, timeout=timeout)
 
     return run
+
+
+RunPytest = Callable[..., pytest.RunResult]
+
+
+@pytest.fixture
+def inprocess_pytest(pytester: pytest.Pytester, _imported_for_good: None) -> RunPytest:
+    """``pytester.runpytest_inprocess`` as a new pytest process would run: with hypothesis's
+    process-wide state as a new process has it, and without randomly (as run_mcp).
+
+    No new interpreter, no server process, and mcp, hypothesis and this plugin are imported
+    once for the whole suite: a run costs a fraction of a subprocess run. For behaviour that
+    needs no real transport (a server that exits, hangs in synchronous code or writes to
+    stderr needs a subprocess). pytester restores ``sys.modules`` after each run, so a
+    fixture module is imported afresh (it reads its environment again); what a fresh
+    process would also reset, hypothesis's profile and seed, is reset here
+    (test_inprocess.py checks that no run leaks into the next)."""
+
+    def run(*args: str) -> pytest.RunResult:
+        # The plugin was imported by this process before the run asks to rewrite it, and
+        # pytest-asyncio is off here as in the suite (pyproject.toml): neither warning is
+        # about the run under test.
+        quiet = ("-p", "no:asyncio", "-W", "ignore::pytest.PytestAssertRewriteWarning")
+        with _as_in_a_fresh_process():
+            return pytester.runpytest_inprocess("-p", "no:randomly", *quiet, *args)
+
+    return run
+
+
+@pytest.fixture
+def run_inprocess(inprocess_pytest: RunPytest) -> RunMcp:
+    """``run_mcp`` in this process (``inprocess_pytest``): fixture servers as in-process
+    apps (``--mcp-app=tests/servers/<name>``); extra args pass through."""
+
+    def run(*servers: str, args: tuple[str, ...] = ()) -> pytest.RunResult:
+        # Without ":attribute", the module's one server object: not every fixture names it app.
+        return inprocess_pytest(*[f"--mcp-app={SERVERS / s}" for s in servers], *args)
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def _imported_for_good() -> None:
+    """Import, before any pytester's sys.modules snapshot, what an in-process run imports
+    (session scope: set up before the function-scoped pytester takes its snapshot).
+
+    pytester drops every module a test or a run imported when it ends. For this plugin and
+    hypothesis that is only a cost (imported again by every run); for cryptography it is a
+    failure: the SDK's MCPServer derives a key on construction, and a second import of
+    cryptography's Python classes no longer matches its Rust bindings ("Expected instance
+    of hashes.HashAlgorithm"). Building one server here imports all of that for good."""
+    import importlib
+    import pkgutil
+
+    import hypothesis_jsonschema  # noqa: F401
+    import jsonschema  # noqa: F401
+    from mcp.server import MCPServer
+
+    import pytest_mcp_contracts
+
+    for module in pkgutil.walk_packages(pytest_mcp_contracts.__path__, "pytest_mcp_contracts."):
+        if module.name != "pytest_mcp_contracts.__main__":
+            importlib.import_module(module.name)
+    MCPServer("warm-up")
+
+
+@contextlib.contextmanager
+def _as_in_a_fresh_process() -> Iterator[None]:
+    """Hypothesis's process-wide state as a new pytest process has it, restored afterwards:
+    the profile hypothesis loads on import ("ci" when it sees a CI variable) and no forced
+    seed (its pytest plugin sets both from --hypothesis-profile/--hypothesis-seed, for good)."""
+    from hypothesis import core, settings
+    from hypothesis._settings import is_in_ci
+
+    profile, seed = settings.get_current_profile_name(), core.global_force_seed
+    settings.load_profile("ci" if is_in_ci() else "default")
+    core.global_force_seed = None
+    try:
+        yield
+    finally:
+        settings.load_profile(profile)
+        core.global_force_seed = seed
 
 
 @pytest.fixture(scope="session")
@@ -249,3 +332,13 @@ def run_call(argv: list[str], cwd: Path) -> tuple[int, list[dict[str, Any]]]:
     )
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     return done.returncode, answers
+
+
+@pytest.fixture
+def run_inprocess_checks(run_inprocess: RunMcp) -> RunMcp:
+    """``run_inprocess`` with the sequences item off, as ``run_checks`` is ``run_mcp``'s."""
+
+    def run(*servers: str, args: tuple[str, ...] = ()) -> pytest.RunResult:
+        return run_inprocess(*servers, args=(NO_SEQUENCES, *args))
+
+    return run

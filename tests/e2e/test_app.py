@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import textwrap
 import time
+from collections.abc import Callable
 
 import pytest
 
-from tests.conftest import NO_SEQUENCES
+from tests.conftest import NO_SEQUENCES, RunPytest
 
 TOOLS = textwrap.dedent(
     """
@@ -36,15 +37,30 @@ def run_app(pytester: pytest.Pytester, spec: str, *args: str) -> pytest.RunResul
     )
 
 
-def test_a_module_name_imports_from_the_rootdir(pytester: pytest.Pytester) -> None:
+@pytest.fixture
+def run_app_here(inprocess_pytest: RunPytest) -> Callable[..., pytest.RunResult]:
+    """``run_app`` in this process: loading an app is what --mcp-app does in the user's own
+    pytest process. Tools that block (threads left behind) and xdist keep ``run_app``."""
+
+    def run(spec: str, *args: str) -> pytest.RunResult:
+        return inprocess_pytest(NO_SEQUENCES, f"--mcp-app={spec}", "--mcp-max-examples=5", *args)
+
+    return run
+
+
+def test_a_module_name_imports_from_the_rootdir(
+    pytester: pytest.Pytester, run_app_here: Callable[..., pytest.RunResult]
+) -> None:
     pytester.mkpydir("my_server")
     (pytester.path / "my_server" / "server.py").write_text(TOOLS)
-    result = run_app(pytester, "my_server.server:app", "-v")
+    result = run_app_here("my_server.server:app", "-v")
     result.assert_outcomes(passed=4)
     result.stdout.fnmatch_lines(["*mcp:in-proc::add::contract PASSED*"])
 
 
-def test_a_factory_function_is_called(pytester: pytest.Pytester) -> None:
+def test_a_factory_function_is_called(
+    pytester: pytest.Pytester, run_app_here: Callable[..., pytest.RunResult]
+) -> None:
     pytester.makepyfile(
         factory="""
         from mcp.server import MCPServer
@@ -59,12 +75,14 @@ def test_a_factory_function_is_called(pytester: pytest.Pytester) -> None:
             return app
         """
     )
-    result = run_app(pytester, "factory:create_app", "-v")
+    result = run_app_here("factory:create_app", "-v")
     result.assert_outcomes(passed=4)
     result.stdout.fnmatch_lines(["*mcp:made::add::contract PASSED*"])
 
 
-def test_a_low_level_server_is_found_without_an_attribute(pytester: pytest.Pytester) -> None:
+def test_a_low_level_server_is_found_without_an_attribute(
+    pytester: pytest.Pytester, run_app_here: Callable[..., pytest.RunResult]
+) -> None:
     pytester.makepyfile(
         lowlevel="""
         import mcp.types as types
@@ -80,7 +98,7 @@ def test_a_low_level_server_is_found_without_an_attribute(pytester: pytest.Pytes
         server = Server("low", on_list_tools=list_tools, on_call_tool=call_tool)
         """
     )
-    result = run_app(pytester, "lowlevel.py", "-v")
+    result = run_app_here("lowlevel.py", "-v")
     result.assert_outcomes(passed=3, skipped=1)  # nothing to break in an empty inputSchema
     result.stdout.fnmatch_lines(["*mcp:low::ping::contract PASSED*"])
 
@@ -109,18 +127,24 @@ def test_a_low_level_server_is_found_without_an_attribute(pytester: pytest.Pytes
     ],
 )
 def test_an_app_that_cannot_be_loaded_is_one_clear_error(
-    pytester: pytest.Pytester, source: str, spec: str, expected: str
+    pytester: pytest.Pytester,
+    run_app_here: Callable[..., pytest.RunResult],
+    source: str,
+    spec: str,
+    expected: str,
 ) -> None:
     if source:
         pytester.makepyfile(broken=textwrap.dedent(source))
-    result = run_app(pytester, spec)
+    result = run_app_here(spec)
     assert result.ret != 0
     result.stdout.fnmatch_lines(["*MCP server could not be run in-process: *", expected])
     assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
 
 
-def test_a_malformed_spec_is_a_usage_error(pytester: pytest.Pytester) -> None:
-    result = run_app(pytester, "my server:app")
+def test_a_malformed_spec_is_a_usage_error(
+    pytester: pytest.Pytester, run_app_here: Callable[..., pytest.RunResult]
+) -> None:
+    result = run_app_here("my server:app")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--mcp-app 'my server:app': *neither a module name nor a path*"])
 

@@ -10,6 +10,14 @@ import pytest
 
 from ..conftest import NO_SEQUENCES, RunMcp
 
+
+@pytest.fixture
+def run_mcp(run_inprocess: RunMcp) -> RunMcp:
+    """In-process (--mcp-app): what this file checks is the plugin's, not the transport's
+    (tests/e2e/test_transports.py runs the checks over every transport)."""
+    return run_inprocess
+
+
 # Each tool's bug and the small input that must be reported for it.
 FOUND = {
     "pick_mode": '{"mode": "c", "query": ""}',

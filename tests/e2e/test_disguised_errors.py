@@ -95,14 +95,16 @@ def test_an_error_as_a_result_can_be_a_warning(run_mcp: RunMcp, pytester: pytest
 
 
 def test_the_correct_server_passes_on_several_seeds_in_ci_and_under_xdist(
-    run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch
+    run_mcp: RunMcp, run_inprocess_checks: RunMcp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
+    # The seeds run in-process (they are about inputs, not the transport); -n 2 needs real
+    # worker processes and a server each.
     # A local run records the contracts that CI mode requires, as a user's does.
-    runs = [run_mcp("disguised.py", args=("--hypothesis-seed=1",))]
+    runs = [run_inprocess_checks("disguised.py", args=("--hypothesis-seed=1",))]
     monkeypatch.setenv("CI", "true")
-    runs.append(run_mcp("disguised.py"))
-    runs.append(run_mcp("disguised.py", args=("--hypothesis-seed=7",)))
+    runs.append(run_inprocess_checks("disguised.py"))
+    runs.append(run_inprocess_checks("disguised.py", args=("--hypothesis-seed=7",)))
     runs.append(run_mcp("disguised.py", args=("-n", "2", "--hypothesis-seed=3")))
     # The xdist controller sums the workers' counts into the same line a serial run prints
     # (it once added "(all workers)": serial and -n 2 now print the same summary).

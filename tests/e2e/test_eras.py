@@ -96,7 +96,10 @@ def test_the_old_sdk_twin_passes_in_ci_mode_serially_and_in_parallel(
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
     run_old("--hypothesis-seed=1").assert_outcomes(passed=12)
     monkeypatch.setenv("CI", "true")
-    for seed in ("2", "3"):
+    # Three input sets in all (seed 1 locally, seed 2 and the derandomized CI profile under
+    # -n 2): the inputs are ordinary Python tools' that other files run on many seeds; what
+    # only this server has is its era, which every run here meets.
+    for seed in ("2",):
         result = run_old(f"--hypothesis-seed={seed}")
         result.assert_outcomes(passed=12)
         result.stdout.fnmatch_lines([PROBE_BROKE_IT])

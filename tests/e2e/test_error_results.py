@@ -66,8 +66,9 @@ def test_python_sdk_failures_fail_with_evidence_and_the_smallest_input(run_mcp: 
 
 
 def test_python_sdk_server_without_the_bugs_passes_in_ci_mode(
-    run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch
+    run_inprocess: RunMcp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    run_mcp = run_inprocess  # in-process: the classes are the plugin's, not the transport's
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
     result = run_mcp(
         "sdk_failures.py",
@@ -111,7 +112,10 @@ def test_typescript_sdk_failures_fail_and_the_clean_variant_passes(
     clean.assert_outcomes(passed=15, skipped=1)
 
 
-def test_warn_only_turns_a_class_into_a_warning(run_mcp: RunMcp, pytester: pytest.Pytester) -> None:
+def test_warn_only_turns_a_class_into_a_warning(
+    run_inprocess: RunMcp, pytester: pytest.Pytester
+) -> None:
+    run_mcp = run_inprocess  # in-process: the classes are the plugin's, not the transport's
     pytester.makepyprojecttoml(
         """
         [tool.mcp-contracts.tools.initial]
@@ -129,8 +133,9 @@ def test_warn_only_turns_a_class_into_a_warning(run_mcp: RunMcp, pytester: pytes
 
 
 def test_a_no_argument_tool_that_always_refuses_can_be_a_warning(
-    run_mcp: RunMcp, pytester: pytest.Pytester
+    run_inprocess: RunMcp, pytester: pytest.Pytester
 ) -> None:
+    run_mcp = run_inprocess  # in-process: the classes are the plugin's, not the transport's
     pytester.makepyprojecttoml(
         """
         [tool.mcp-contracts.tools.whoami]
@@ -144,7 +149,8 @@ def test_a_no_argument_tool_that_always_refuses_can_be_a_warning(
     )
 
 
-def test_warn_only_names_what_it_allows(run_mcp: RunMcp, pytester: pytest.Pytester) -> None:
+def test_warn_only_names_what_it_allows(run_inprocess: RunMcp, pytester: pytest.Pytester) -> None:
+    run_mcp = run_inprocess  # in-process: the classes are the plugin's, not the transport's
     pytester.makepyprojecttoml(
         """
         [tool.mcp-contracts.tools.initial]

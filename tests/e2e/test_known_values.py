@@ -35,13 +35,21 @@ def test_a_bug_behind_a_real_timezone_is_found(run_mcp: RunMcp, pytester: pytest
 
 
 def test_the_twin_passes_with_real_results_in_ci_and_under_xdist(
-    run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    run_mcp: RunMcp,
+    run_inprocess_checks: RunMcp,
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
-    run_mcp("world_clock.py", args=("--hypothesis-seed=1",)).assert_outcomes(passed=4)
+    # The seeds run in-process (they are about inputs, not the transport); -n 2 needs real
+    # worker processes and a server each.
+    run_inprocess_checks("world_clock.py", args=("--hypothesis-seed=1",)).assert_outcomes(passed=4)
     monkeypatch.setenv("CI", "true")
-    for extra in (("--hypothesis-seed=2",), ("--hypothesis-seed=3", "-n", "2")):
-        result = run_mcp("world_clock.py", args=(*extra, "--mcp-report=run.json"))
+    for run, extra in (
+        (run_inprocess_checks, ("--hypothesis-seed=2",)),
+        (run_mcp, ("--hypothesis-seed=3", "-n", "2")),
+    ):
+        result = run("world_clock.py", args=(*extra, "--mcp-report=run.json"))
         result.assert_outcomes(passed=4)
         # Before well-known values every one of its 50 calls was refused.
         assert _real_results(pytester) >= 10

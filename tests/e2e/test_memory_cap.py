@@ -76,7 +76,8 @@ def test_the_twin_that_works_in_bounded_memory_passes_under_the_cap(
     parallel.assert_outcomes(passed=11, skipped=1)
 
 
-def test_a_size_that_is_no_size_is_a_usage_error(run_mcp: RunMcp) -> None:
+def test_a_size_that_is_no_size_is_a_usage_error(run_inprocess: RunMcp) -> None:
+    run_mcp = run_inprocess  # in-process: the error comes before any server starts
     value = "lots"
     result = run_mcp("memory_hog.py", args=(f"--mcp-max-server-memory={value}",))
     assert result.ret == pytest.ExitCode.USAGE_ERROR

@@ -23,6 +23,13 @@ FOLDER = Path("mcp-contracts") / "realistic"
 CI_RERUN = ("--hypothesis-profile=default", "--mcp-max-examples=10")
 
 
+@pytest.fixture
+def run_mcp(run_inprocess: RunMcp) -> RunMcp:
+    """In-process (--mcp-app): what this file checks is the plugin's, not the transport's
+    (tests/e2e/test_transports.py runs the checks over every transport)."""
+    return run_inprocess
+
+
 def _files(root: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted((root / FOLDER).glob("*.json"))}
 

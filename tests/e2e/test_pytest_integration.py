@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from ..conftest import NO_SEQUENCES, RunMcp, server_command
+from ..conftest import NO_SEQUENCES, RunMcp, RunPytest, server_command
 
 # What is selected is under test here, not what the checks find: a few inputs each will do.
 FEW = "--mcp-max-examples=5"
@@ -152,13 +152,14 @@ def test_works_beside_other_plugins(
 
 @pytest.mark.parametrize("flag", ["--mcp-snapshot-dir", "--mcp-server"])
 def test_an_option_value_pytest_would_read_as_a_test_path_is_a_usage_error(
-    pytester: pytest.Pytester, flag: str
+    pytester: pytest.Pytester, inprocess_pytest: RunPytest, flag: str
 ) -> None:
     # An existing path outside the project: pytest would pick its rootdir from it.
     outside = pytester.path.parent / f"outside-{flag.removeprefix('--')}"
     outside.mkdir()
     pytester.makeini("[pytest]\nmcp_max_examples = 3\n")
-    result = pytester.runpytest_subprocess(NO_SEQUENCES, flag, str(outside), "-p", "no:randomly")
+    # In-process: the error comes before any server starts.
+    result = inprocess_pytest(NO_SEQUENCES, flag, str(outside))
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         [

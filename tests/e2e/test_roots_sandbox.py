@@ -68,8 +68,9 @@ def test_a_bug_behind_an_existing_file_is_found_with_a_sandbox_path(
 
 
 def test_without_the_sandbox_every_call_is_refused_and_the_bug_goes_unseen(
-    run_mcp: RunMcp, pytester: pytest.Pytester
+    run_inprocess_checks: RunMcp, pytester: pytest.Pytester
 ) -> None:
+    run_mcp = run_inprocess_checks  # in-process: the sandbox is the plugin's, not the transport's
     # What the plugin did before the sandbox: nearly every call refused, every item green.
     # (Only the empty root itself is a real result, as "" or "." : a folder of size 0.)
     result = run_mcp(
@@ -84,8 +85,10 @@ def test_without_the_sandbox_every_call_is_refused_and_the_bug_goes_unseen(
 
 
 def test_the_bug_free_twin_passes_in_ci_on_several_seeds(
-    run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    run_inprocess_checks: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # In-process: the seeds are about inputs and the sandbox, not the transport.
+    run_mcp = run_inprocess_checks
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
     # Records the contracts (a seed of its own: every run of this test is the same).
     run_mcp("roots_files.py", args=("--hypothesis-seed=9",)).assert_outcomes(passed=12)
@@ -117,8 +120,9 @@ def test_the_bug_free_twin_passes_under_xdist_with_real_results(
 
 
 def test_one_tools_writes_never_become_another_tools_inputs(
-    run_mcp: RunMcp, pytester: pytest.Pytester
+    run_inprocess_checks: RunMcp, pytester: pytest.Pytester
 ) -> None:
+    run_mcp = run_inprocess_checks  # in-process: the sandbox is the plugin's, not the transport's
     # tally breaks on a folder holding a file note wrote; note runs first and writes dozens.
     result = run_mcp("roots_writes.py", args=("--mcp-report=run.json", "--hypothesis-seed=1"))
     result.assert_outcomes(passed=8)
@@ -128,8 +132,9 @@ def test_one_tools_writes_never_become_another_tools_inputs(
 
 
 def test_a_users_folder_is_copied_into_the_sandbox_and_never_written(
-    run_mcp: RunMcp, pytester: pytest.Pytester
+    run_inprocess_checks: RunMcp, pytester: pytest.Pytester
 ) -> None:
+    run_mcp = run_inprocess_checks  # in-process: the sandbox is the plugin's, not the transport's
     mine = pytester.path / "fixtures"
     (mine / "in").mkdir(parents=True)
     (mine / "in" / "prices.csv").write_text("sku,price\nA-1,2.50\n")
@@ -153,8 +158,9 @@ def test_a_users_folder_is_copied_into_the_sandbox_and_never_written(
 
 
 def test_a_users_folder_too_big_to_copy_is_a_usage_error(
-    run_mcp: RunMcp, pytester: pytest.Pytester
+    run_inprocess_checks: RunMcp, pytester: pytest.Pytester
 ) -> None:
+    run_mcp = run_inprocess_checks  # in-process: the sandbox is the plugin's, not the transport's
     big = pytester.path / "big"
     big.mkdir()
     for i in range(2_001):

@@ -17,6 +17,11 @@ import pytest
 
 from tests.conftest import NO_SEQUENCES, SERVERS, RunMcp
 
+# Tests that say "in-process" run the plugin in this process against --mcp-app (see
+# conftest.run_inprocess): what they check needs no real transport. The others stay
+# subprocess runs: a restart in-process keeps the module's notes (the
+# module is imported once per run), so a "freshly started" notes_store would not be fresh.
+
 
 def _replay_lines(output: str) -> list[str]:
     block = output.split("reproduce on a freshly started server:")[1].split("\n\n")[0]
@@ -82,8 +87,9 @@ def _replay(lines: list[str]) -> list[dict[str, Any]]:
 
 
 def test_without_the_bug_lookups_and_updates_return_real_results(
-    run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    run_inprocess: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    run_mcp = run_inprocess  # in-process: see the note at the top
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
     alone = run_mcp("notes_store.py", args=(NO_SEQUENCES, "--mcp-report=alone.json"))
     alone.assert_outcomes(passed=17, skipped=3)
@@ -114,8 +120,9 @@ def _real_results(pytester: pytest.Pytester, name: str) -> dict[str, int]:
 
 
 def test_a_failing_reset_command_fails_the_sequences_item(
-    run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch
+    run_inprocess: RunMcp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    run_mcp = run_inprocess  # in-process: see the note at the top
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
     result = run_mcp(
         "notes_store.py",
@@ -175,8 +182,9 @@ def test_a_failure_shows_the_earlier_calls_that_left_the_state_it_ran_in(run_mcp
     ],
 )
 def test_a_lookup_that_refused_everything_is_told_how_to_be_reached(
-    run_mcp: RunMcp, args: tuple[str, ...], way: str
+    run_inprocess: RunMcp, args: tuple[str, ...], way: str
 ) -> None:
+    run_mcp = run_inprocess  # in-process: see the note at the top
     result = run_mcp(
         "notes_store.py", args=(*args, "-k", "read_note and contract", "--mcp-max-examples=10")
     )

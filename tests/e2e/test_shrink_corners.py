@@ -93,18 +93,21 @@ def test_an_input_shrinking_could_not_start_on_is_not_called_smallest(run_mcp: R
 
 
 def test_the_bug_free_twin_passes_in_ci_on_several_seeds_and_under_xdist(
-    run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch
+    run_mcp: RunMcp, run_inprocess_checks: RunMcp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
+    # The seeds are about inputs, not the transport: they run in-process (a fraction of a
+    # subprocess run's cost); -n 2 needs real worker processes and a server each.
+    run_app = run_inprocess_checks
     # Recorded locally once, as a user would, then checked as CI runs it.
-    run_mcp("thresholds.py", args=("--mcp-snapshot-update",)).assert_outcomes(passed=28)
+    run_app("thresholds.py", args=("--mcp-snapshot-update",)).assert_outcomes(passed=28)
     monkeypatch.setenv("CI", "true")
-    result = run_mcp("thresholds.py", args=("-v",))  # the CI profile: derandomized
+    result = run_app("thresholds.py", args=("-v",))  # the CI profile: derandomized
     result.assert_outcomes(passed=28)
     result.stdout.fnmatch_lines(["*allocate: declared; input coverage: 4/4 corners*"])
     for seed in (1, 7, 11):  # the default profile lets each seed count
         args = ("--hypothesis-profile=default", f"--hypothesis-seed={seed}")
-        result = run_mcp("thresholds.py", args=args)
+        result = run_app("thresholds.py", args=args)
         assert result.ret == 0, f"seed {seed}:\n{result.stdout.str()}"
     run_mcp("thresholds.py", args=("-n", "2")).assert_outcomes(passed=28)
 

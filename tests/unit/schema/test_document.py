@@ -27,7 +27,7 @@ from pytest_mcp_contracts.schema.document import (
 )
 from pytest_mcp_contracts.schema.refs import Unresolvable
 
-PACKAGE = Path(__file__).resolve().parents[2] / "pytest_mcp_contracts"
+PACKAGE = Path(__file__).resolve().parents[3] / "pytest_mcp_contracts"
 
 
 # -- values and types --------------------------------------------------------------------------

@@ -143,7 +143,7 @@ def test_simple_schemas_take_the_fast_path(schema: dict[str, Any]) -> None:
 
 
 def test_the_nested_test_schema_of_test_generate_is_direct_too() -> None:
-    from tests.unit.test_generate import NESTED
+    from tests.unit.inputs.test_generate import NESTED
 
     assert direct_strategy(prepared_for(NESTED)) is not None
 

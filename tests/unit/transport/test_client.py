@@ -24,7 +24,7 @@ from pytest_mcp_contracts.transport.client import (
 )
 from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ProtocolViolation
 from pytest_mcp_contracts.transport.stdio import ServerCommand, StdioConnection, open_stdio
-from tests.unit.test_connect import PRELUDE, legacy
+from tests.unit.transport.test_stdio import PRELUDE, legacy
 
 Connect = Callable[..., StdioConnection]
 

@@ -27,7 +27,7 @@ from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
 from pytest_mcp_contracts.transport.managed import ManagedServer
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 
-SCHEMA_PATH = Path(__file__).parents[2] / "docs" / "run-report.schema.json"
+SCHEMA_PATH = Path(__file__).parents[3] / "docs" / "run-report.schema.json"
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,102 @@
+"""pytest/items.py's helpers, without a session: what a failure shows as its one line, how
+drift is listed, the seed handed to the checks, and the change attributed to a tool."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from hypothesis import strategies as st
+
+from pytest_mcp_contracts.checks import drift_gate
+from pytest_mcp_contracts.pytest import items
+from pytest_mcp_contracts.pytest.keys import SETTINGS_KEY
+
+
+def _config(args: tuple[str, ...] = (), mode: str = "local", seed: str | None = None) -> Any:
+    """The few parts of a pytest.Config the helpers read."""
+    stash = pytest.Stash()
+    stash[SETTINGS_KEY] = SimpleNamespace(mode=mode)
+    return SimpleNamespace(
+        stash=stash,
+        invocation_params=SimpleNamespace(args=args),
+        getoption=lambda name, default=None: seed if name == "hypothesis_seed" else default,
+    )
+
+
+@dataclass(frozen=True)
+class _Change:
+    severity: str
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@pytest.mark.parametrize(("raw", "seed"), [(None, None), ("12", 12), ("abc", "abc")])
+def test_the_seed_is_an_int_when_it_is_one(raw: str | None, seed: object) -> None:
+    # hypothesis's own plugin reads --hypothesis-seed the same way.
+    assert items._hypothesis_seed(_config(seed=raw)) == seed
+
+
+def test_a_failure_is_its_own_text_summed_up_by_its_first_line() -> None:
+    with pytest.raises(AssertionError) as caught:
+        raise AssertionError("\nthe tool raised an unexpected exception\n  exception: boom")
+    rendered = items.one_line_summary(caught, "a note")
+    assert rendered.reprtraceback.reprentries[-1].lines == [
+        "",
+        "the tool raised an unexpected exception",
+        "  exception: boom",
+        "a note",
+    ]
+    # The crash message is what CI's short summary and JUnit print: the first real line.
+    assert rendered.reprcrash.message == "the tool raised an unexpected exception"
+
+
+def test_drift_is_listed_by_severity_with_the_command_that_accepts_it() -> None:
+    changes = [
+        _Change("additive", "$.b: a new field"),
+        _Change("breaking", "$.a: removed"),
+        _Change("cosmetic", "description changed"),
+    ]
+    config = _config(args=("--mcp-server=python s.py",))
+    lines = drift_gate.drift_details(changes, changes[1:2], items._accept(config))
+    assert lines == (
+        "breaking:",
+        "  $.a: removed",
+        "additive:",
+        "  $.b: a new field",
+        "cosmetic:",
+        "  description changed",
+        "if the change is intended, accept it: pytest '--mcp-server=python s.py' "
+        "--mcp-snapshot-update",
+    )
+
+
+def test_a_long_drift_list_is_cut_and_review_changes_say_to_check_by_hand() -> None:
+    many = [
+        _Change("review", f"$.f{i}: type changed") for i in range(drift_gate.MAX_DRIFT_LINES + 5)
+    ]
+    lines = drift_gate.drift_details(many, many, items._accept(_config(mode="ci")))
+    assert lines.count("review:") == 1
+    assert len([line for line in lines if line.startswith("  $.f")]) == drift_gate.MAX_DRIFT_LINES
+    assert "  … and 5 more" in lines
+    assert "review: a change the plugin cannot classify soundly; check it by hand" in lines
+    assert lines[-1].startswith("if the change is intended, accept it locally (contracts are")
+
+
+def test_an_attributed_change_keeps_its_tool_severity_and_text() -> None:
+    attributed = drift_gate.Attributed("search", _Change("breaking", "$.hits: removed"))
+    assert (attributed.tool, attributed.severity, str(attributed)) == (
+        "search",
+        "breaking",
+        "$.hits: removed",
+    )
+
+
+def test_the_simplest_input_or_none_when_there_is_none() -> None:
+    found = items._simplest(st.fixed_dictionaries({"n": st.integers(min_value=3)}))
+    assert found == {"n": 3}
+    assert items._simplest(st.nothing()) is None

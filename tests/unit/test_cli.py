@@ -1,0 +1,142 @@
+"""cli.py without a server: how calls are read, what a tool's view says, and the usage errors
+`mcp-contracts` gives before it starts anything."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from pytest_mcp_contracts import cli
+from pytest_mcp_contracts.cli import (
+    ToolView,
+    main,
+    output_contract,
+    parse_calls,
+    render_list,
+    tool_json,
+)
+
+SCHEMA = {"type": "object", "properties": {"n": {"type": "integer"}}}
+
+
+def test_calls_are_pairs_then_the_lines_of_the_file_in_order() -> None:
+    lines = ["# a comment", "", 'add {"a": 1}', "ping"]
+    assert parse_calls(["echo", '{"text": "x"}'], lines) == [
+        ("echo", {"text": "x"}),
+        ("add", {"a": 1}),
+        ("ping", {}),  # a line without arguments means none
+    ]
+
+
+@pytest.mark.parametrize(
+    ("words", "lines", "message"),
+    [
+        (["echo"], [], "'echo' has no arguments (write '{}' for none)"),
+        (["echo", "{nope"], [], "call 1: the arguments of echo are not JSON"),
+        (["echo", "[1]"], [], "call 1: the arguments of echo must be a JSON object"),
+        ([], ["add 3"], "line 1 of --file: the arguments of add must be a JSON object"),
+        ([], ["# only a comment"], "no calls given"),
+    ],
+)
+def test_bad_calls_are_refused_with_where_they_are(
+    words: list[str], lines: list[str], message: str
+) -> None:
+    with pytest.raises(cli._Failure) as caught:
+        parse_calls(words, lines)
+    assert message in str(caught.value)
+    assert caught.value.status == cli.USAGE_ERROR
+
+
+def test_a_declared_schema_wins_over_a_recorded_one() -> None:
+    recorded = {"output": {"schema": {"type": "string"}, "quality": "strong"}}
+    contract = output_contract({"name": "t", "outputSchema": SCHEMA}, recorded)
+    assert (contract.source, contract.label(), contract.schema) == ("declared", "declared", SCHEMA)
+
+
+def test_a_recorded_contract_is_inferred_with_its_quality_and_basis() -> None:
+    recorded = {"output": {"schema": SCHEMA, "quality": "strong", "basis": "50 results"}}
+    contract = output_contract({"name": "t"}, recorded)
+    assert (contract.source, contract.label(), contract.basis) == (
+        "inferred",
+        "strong",
+        "50 results",
+    )
+    assert output_contract({"name": "t"}, None).label() == "none"
+    corrupted = output_contract({"name": "t"}, None, problem="not JSON")
+    assert (corrupted.label(), corrupted.problem) == ("corrupted", "not JSON")
+
+
+def _view(raw: dict[str, Any], recorded: dict[str, Any] | None = None) -> ToolView:
+    return ToolView(raw["name"], raw, output_contract(raw, recorded))
+
+
+def test_safety_reads_the_hints_with_the_specs_defaults() -> None:
+    assert (
+        _view({"name": "t"}).safety == "destructive, open-world, (no annotations: defaults assumed)"
+    )
+    read_only = {"readOnlyHint": True, "destructiveHint": True, "openWorldHint": False}
+    # readOnly makes destructiveHint meaningless: not both.
+    assert _view({"name": "t", "annotations": read_only}).safety == "read-only"
+
+
+def test_the_list_lines_up_names_contracts_and_safety() -> None:
+    views = [
+        _view({"name": "a", "outputSchema": SCHEMA}),
+        _view({"name": "longer", "annotations": {}}),
+    ]
+    assert render_list(views).splitlines() == [
+        "tool    output contract  safety",
+        "a       declared         destructive, open-world, (no annotations: defaults assumed)",
+        "longer  none             destructive, open-world",
+    ]
+
+
+def test_tool_json_says_where_the_output_schema_comes_from() -> None:
+    raw = {"name": "t", "inputSchema": SCHEMA}
+    recorded = {"output": {"schema": SCHEMA, "quality": "weak", "basis": "3 results"}}
+    document = tool_json(_view(raw, recorded))
+    assert document["outputSchema"] == SCHEMA
+    assert document["contractSource"] == "inferred"
+    assert document["outputSchemaNote"].startswith("inferred by pytest-mcp-contracts")
+    assert (document["quality"], document["basis"]) == ("weak", "3 results")
+    json.dumps(document)  # a machine reads it: plain JSON only
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["call", "--server", "x", "--header", "A: b", "t", "{}"], "--header applies to --url"),
+        (["call", "--server", "x"], "no calls given"),
+        (["call", "--server", "x", "t"], "'t' has no arguments"),
+    ],
+)
+def test_call_refuses_bad_usage_before_it_starts_a_server(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == cli.USAGE_ERROR
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("mcp-contracts: ") and message in err, err
+
+
+def test_a_missing_calls_file_is_a_usage_error(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "calls.txt"
+    assert main(["call", "--server", "x", "--file", str(missing)]) == cli.USAGE_ERROR
+    assert f"mcp-contracts: --file {missing}: " in capsys.readouterr().err
+
+
+def test_inspect_refuses_a_field_budget_under_three(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["inspect", "--max-fields", "2"])
+    assert exited.value.code == cli.USAGE_ERROR
+    assert "--max-fields must be 3 or more" in capsys.readouterr().err
+
+
+def test_call_needs_exactly_one_server(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["call", "t", "{}"])
+    assert "one of the arguments --server --url --app is required" in capsys.readouterr().err

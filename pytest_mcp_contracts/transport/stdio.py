@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from pytest_mcp_contracts.text import stderr_block
 from pytest_mcp_contracts.transport.client import Client
@@ -26,6 +26,10 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     ServerStartError,
 )
 from pytest_mcp_contracts.transport.memory import MemoryWatch, can_watch, format_size
+
+
+# Wide enough that a traceback line is not wrapped (see StdioConnection.start).
+SERVER_COLUMNS: Final = "400"
 
 
 @dataclass(frozen=True)
@@ -116,7 +120,11 @@ class StdioConnection(MessageConnection):
         self._stderr_done = False
 
     def start(self) -> None:
-        env = {**os.environ, **self.command.env}
+        # The server's stderr is a pipe to us, so its width is ours to say: logging that
+        # renders for a terminal (rich, which Python MCP SDK servers log through) wraps a
+        # traceback's exception line at COLUMNS (80 by default, or the caller's terminal),
+        # and a wrapped line is evidence cut in half. The server's own env may still set it.
+        env = {**os.environ, "COLUMNS": SERVER_COLUMNS, **self.command.env}
         try:
             self._proc = subprocess.Popen(
                 self.command.argv,

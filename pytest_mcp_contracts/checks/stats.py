@@ -37,6 +37,7 @@ class ToolStats:
     calls: int = 0  # calls with valid inputs (contract, sequences)
     error_results: int = 0  # of them, answered with isError
     real_results: int = 0  # of them, a success result that was no error in disguise
+    unanswered: int = 0  # of them, no answer: the server hung, died or broke the protocol
     sandbox_calls: int = 0  # of them, with a path of the roots sandbox in their arguments
     invalid_calls: int = 0  # sent by rejects_invalid, to be refused
     coercions_accepted: int = 0  # look-alikes of valid values a lenient server accepted
@@ -59,6 +60,7 @@ class ToolStats:
         self.client_requests.update(progress=outcome.client.progress, logs=outcome.client.logs)
         self.error_results += outcome.is_error_result
         self.real_results += outcome.result is not None and not outcome.is_error_result
+        self.unanswered += outcome.failure is not None
         if self.uses_sandbox is not None:
             self.sandbox_calls += self.uses_sandbox(outcome.arguments)
 

@@ -157,6 +157,8 @@ def _answers(tool: Facts) -> str:
     if tool["error_results"] or disguised:
         # Said where calls came back as errors: how often the output contract was exercised.
         parts.append(f"real results: {tool['real_results']} of {tool['calls']} calls")
+    if tool["unanswered"]:
+        parts.append(f"no answer to {tool['unanswered']} calls (hung, died or broke the protocol)")
     if tool["sandbox_calls"]:
         parts.append(f"sandbox paths in {tool['sandbox_calls']} calls")
     asked = tool["client_requests"]

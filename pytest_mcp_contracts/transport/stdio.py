@@ -27,7 +27,6 @@ from pytest_mcp_contracts.transport.jsonrpc import (
 )
 from pytest_mcp_contracts.transport.memory import MemoryWatch, can_watch, format_size
 
-
 # Wide enough that a traceback line is not wrapped (see StdioConnection.start).
 SERVER_COLUMNS: Final = "400"
 

@@ -5,6 +5,7 @@ may use it."""
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from typing import Any, Final
 
@@ -104,3 +105,40 @@ def short_json(value: Any, limit: int = INPUT_CHARS_SHOWN) -> str:
     if len(text) > limit:
         return text[:limit] + f"… ({len(text)} characters in all)"
     return text
+
+
+# rich's traceback box, which Python servers that log through rich (FastMCP and the MCP
+# Python SDK's MCPServer, when rich is installed) print instead of Python's own traceback.
+_RICH_TRACEBACK = re.compile(r"^(\s*)╭─+ Traceback \(most recent call last\) ─+╮$")
+_RICH_LOG_SOURCE = re.compile(r"\s{2,}[\w.-]+\.py:\d+$")  # a log line's right column
+
+
+def plain_traceback(text: str) -> str:
+    """``text`` with a rich-rendered traceback written as Python writes one: the box drawn
+    around the frames taken off, the log's message column and a line's padding removed.
+    The exception lines ("RuntimeError: ...", a pydantic error's fields) then start the
+    line as they do in a plain traceback, so that the evidence found in stderr is the same
+    whichever way a server logs. Other text comes back as it was."""
+    lines = text.splitlines()
+    column = next(
+        (len(match.group(1)) for line in lines if (match := _RICH_TRACEBACK.match(line.rstrip()))),
+        None,
+    )
+    if column is None:
+        return text
+    plain = []
+    for line in lines:
+        line = line.rstrip()
+        if line[:column].strip():  # a log record's first line: "[time] ERROR  message"
+            plain.append(_RICH_LOG_SOURCE.sub("", line))
+            continue
+        body = line[column:]
+        if body.startswith("╭"):
+            plain.append("Traceback (most recent call last):")
+        elif body.startswith("│"):
+            frame = body[1:].removesuffix("│").strip()
+            if frame:
+                plain.append(f"  {frame}")
+        elif not body.startswith("╰"):
+            plain.append(body)
+    return "\n".join(plain) + ("\n" if text.endswith("\n") else "")

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytest_mcp_contracts.text import plain_traceback
 from pytest_mcp_contracts.transport.client import (
     URL_ELICITATION_REQUIRED,
     URL_REQUIRED_KEY,
@@ -358,8 +359,10 @@ class ManagedServer:
         if over_cap is not None:  # this call left the server over its cap: its failure
             outcome.failure, outcome.result, outcome.rpc_error = over_cap, None, None
         if conn.has_stderr:
-            outcome.stderr = conn.stderr_since(stderr_mark)
-            outcome.stderr_before = conn.stderr_before(stderr_mark)
+            # A rich-rendered traceback as Python prints one: the evidence in it, and
+            # what a report quotes, read the same whichever way the server logs.
+            outcome.stderr = plain_traceback(conn.stderr_since(stderr_mark))
+            outcome.stderr_before = plain_traceback(conn.stderr_before(stderr_mark))
         _blame_stray_output(outcome, conn, conn.garbage_count - garbage_before)
         self._garbage_seen = conn.garbage_count
         succeeded = outcome.result is not None and not outcome.is_error_result

@@ -14,6 +14,7 @@ from pytest_mcp_contracts.text import (
     indent,
     json_text,
     last_lines,
+    plain_traceback,
     shorten,
     shorten_middle,
     stderr_block,
@@ -78,3 +79,33 @@ def test_a_calls_stderr_is_told_apart_from_what_came_before() -> None:
     assert block[1] == "    (1 lines before these not shown)"
     assert block[-2:] == ["server log before this call (context, not from it):", "    started"]
     assert call_stderr_block(" \n", "") == "server stderr while this call ran: (nothing)"
+
+
+RICH = (
+    "[11/25/26 03:04:58] ERROR    Tool 'roll' raised an unexpected exception      server.py:455\n"
+    "                    ╭──────── Traceback (most recent call last) ────────╮\n"
+    "                    │ /srv/tools.py:40 in roll                           │\n"
+    "                    │                                                    │\n"
+    '                    │ ❱ 40 │   raise RuntimeError("off the table")       │\n'
+    "                    ╰────────────────────────────────────────────────────╯\n"
+    "                    RuntimeError: off the table\n"
+    "                    size\n"
+    "                      Input should be a valid integer\n"
+)
+
+
+def test_a_rich_traceback_reads_as_pythons_own() -> None:
+    assert plain_traceback(RICH).splitlines() == [
+        "[11/25/26 03:04:58] ERROR    Tool 'roll' raised an unexpected exception",
+        "Traceback (most recent call last):",
+        "  /srv/tools.py:40 in roll",
+        '  ❱ 40 │   raise RuntimeError("off the table")',
+        "RuntimeError: off the table",
+        "size",
+        "  Input should be a valid integer",
+    ]
+
+
+def test_text_without_a_rich_traceback_is_left_as_it_was() -> None:
+    plain = 'Traceback (most recent call last):\n  File "x.py"\nValueError: no   \n'
+    assert plain_traceback(plain) == plain

@@ -150,6 +150,12 @@ class Target(Protocol):
     @property
     def output_source(self) -> str | None: ...  # what its side output is called, if any
 
+    @property
+    def fresh_start(self) -> str: ...  # where a replay runs: "a freshly started server"
+
+    @property
+    def restart_caveat(self) -> str: ...  # what a restart of it does and does not reset
+
     def reproduce_where(self, *, after_handshake: bool) -> str: ...
 
     def output_block(self, tail: str | None, *, call_output_shown: bool) -> str: ...

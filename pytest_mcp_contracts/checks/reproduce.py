@@ -138,7 +138,7 @@ def reproduce(
             0,
             [
                 "(not replayed: no fresh server can be started for "
-                f"{_target_words(server)}, so whether this call fails alone or only after "
+                f"{server.command.restart_caveat}, so whether this call fails alone or only after "
                 "earlier calls is not known; --mcp-reset-command can reset its state)"
             ],
             replayed=False,
@@ -332,12 +332,3 @@ def replay_failure(
 
 def _calls(count: int, article: str) -> str:
     return f"{article} call" if count == 1 else f"{article} {count} calls"
-
-
-def _target_words(server: ManagedServer) -> str:
-    noun = server.command.noun
-    if noun == "url":
-        return "a server reached with --mcp-url (it is not started by pytest-mcp-contracts)"
-    if noun == "app":
-        return "an in-process app (a restart keeps its module's state)"
-    return "this server"

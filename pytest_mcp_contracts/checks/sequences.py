@@ -34,15 +34,6 @@ if TYPE_CHECKING:
     from pytest_mcp_contracts.transport.managed import ManagedServer
 
 
-def _fresh_words(server: ManagedServer) -> str:
-    noun = server.command.noun
-    if noun == "url":
-        return "a new session (a server behind a URL keeps its state: reset it first)"
-    if noun == "app":
-        return "a restarted app (its module's state is kept: reset it first)"
-    return "a freshly started server"
-
-
 def sequence_failure(
     server: ManagedServer, tool: ToolSpec, shrunk: ShrunkSequence
 ) -> ContractFailure:
@@ -61,7 +52,7 @@ def sequence_failure(
             arguments=steps[-1].arguments,
             sequence=step_lines(steps),
             replay=replay_lines(steps, handshake),
-            replay_from=_fresh_words(server) if shrunk.from_fresh else "the server",
+            replay_from=server.command.fresh_start if shrunk.from_fresh else "the server",
             notes=shrunk.notes,
             earlier_calls=step_lines(shrunk.earlier),
             stderr_tail=server.stderr_tail(),

@@ -121,6 +121,12 @@ class ServerUrl:
     opening: ClassVar[str] = "session"
     transport: ClassVar[str] = "http"
     output_source: ClassVar[str | None] = None  # a remote server's stderr is not ours to read
+    fresh_start: ClassVar[str] = (
+        "a new session (a server behind a URL keeps its state: reset it first)"
+    )
+    restart_caveat: ClassVar[str] = (
+        "a server reached with --mcp-url (it is not started by pytest-mcp-contracts)"
+    )
 
     def reproduce_where(self, *, after_handshake: bool) -> str:
         session = " in a session, after the initialize handshake" if after_handshake else ""

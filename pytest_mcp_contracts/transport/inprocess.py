@@ -58,6 +58,8 @@ class ServerApp:
     transport: ClassVar[str] = "in-process"
     # In-process the server's "stderr" is its log records.
     output_source: ClassVar[str | None] = "log records"
+    fresh_start: ClassVar[str] = "a restarted app (its module's state is kept: reset it first)"
+    restart_caveat: ClassVar[str] = "an in-process app (a restart keeps its module's state)"
 
     def reproduce_where(self, *, after_handshake: bool) -> str:
         handshake = ", after the initialize handshake" if after_handshake else ""

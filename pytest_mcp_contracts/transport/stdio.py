@@ -59,6 +59,8 @@ class ServerCommand:
     opening: ClassVar[str] = "start"
     transport: ClassVar[str] = "stdio"
     output_source: ClassVar[str | None] = "stderr"
+    fresh_start: ClassVar[str] = "a freshly started server"
+    restart_caveat: ClassVar[str] = "this server"
 
     def reproduce_where(self, *, after_handshake: bool) -> str:
         return (

@@ -119,6 +119,8 @@ def plain_traceback(text: str) -> str:
     The exception lines ("RuntimeError: ...", a pydantic error's fields) then start the
     line as they do in a plain traceback, so that the evidence found in stderr is the same
     whichever way a server logs. Other text comes back as it was."""
+    if "╭" not in text:  # every call's stderr passes here: most have no box at all
+        return text
     lines = text.splitlines()
     column = next(
         (len(match.group(1)) for line in lines if (match := _RICH_TRACEBACK.match(line.rstrip()))),

@@ -56,6 +56,10 @@ class FailureKind(StrEnum):
     SERVER_UNAVAILABLE = "server_unavailable"  # the server could not be restarted
     MISSING_RECORD = "missing_record"  # no recorded contract, and CI writes none
     SETUP = "setup"  # the run could not check: a reset command, a record file, no inputs
+    CLIENT_SCHEMA = "client_schema"  # a schema or listing entry a named client refuses
+    STDOUT_NOISE = "stdout_noise"  # a stdio server wrote what is not JSON-RPC on stdout
+    DESCRIPTION_DRIFT = "description_drift"  # a description (an instruction to the model) changed
+    LINT = "lint"  # a lint the user made a failure (missing description, poisoned text, ...)
 
 
 SEVERITY: Final[dict[FailureKind, Severity]] = {
@@ -75,6 +79,10 @@ SEVERITY: Final[dict[FailureKind, Severity]] = {
     FailureKind.SURFACE_DRIFT: Severity.MEDIUM,
     FailureKind.INVALID_LISTING: Severity.MEDIUM,
     FailureKind.ACCEPTS_INVALID: Severity.MEDIUM,
+    FailureKind.CLIENT_SCHEMA: Severity.HIGH,
+    FailureKind.STDOUT_NOISE: Severity.HIGH,
+    FailureKind.DESCRIPTION_DRIFT: Severity.MEDIUM,
+    FailureKind.LINT: Severity.MEDIUM,
     FailureKind.MISSING_RECORD: Severity.LOW,
     FailureKind.SETUP: Severity.LOW,
 }
@@ -102,6 +110,12 @@ class Finding:
     severity: str = "error"
     details: tuple[str, ...] = ()
     kind: FailureKind = field(kw_only=True)  # what sort of failure, when it fails its item
+    # Findings a user acts on one by one (a client profile's rule, a lint) say which rule,
+    # whose rule, where in the listing, and the fix; the run report lists them per tool.
+    rule: str | None = field(default=None, kw_only=True)  # "gemini/array-items", a lint id
+    client: str | None = field(default=None, kw_only=True)  # the profile: "claude", "openai", ...
+    where: str | None = field(default=None, kw_only=True)  # "inputSchema $.properties.tags"
+    fix: str | None = field(default=None, kw_only=True)  # "add `items`"
 
     def render(self) -> str:
         lines = [self.message, *(f"  {d}" for d in self.details)]

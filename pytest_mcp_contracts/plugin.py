@@ -21,7 +21,7 @@ from pytest_mcp_contracts.pytest.settings import (
     resolve,
     value_read_as_test_path,
 )
-from pytest_mcp_contracts.vocabulary import NODE_PREFIX
+from pytest_mcp_contracts.vocabulary import NODE_PREFIX, DescriptionDrift
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.reporting.facts import RunFacts
@@ -102,7 +102,10 @@ def pytest_configure(config: pytest.Config) -> None:
         from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
 
         config.stash[RECORDER_KEY] = Recorder(
-            SnapshotStore(settings.snapshot_dir), settings.mode, strict=settings.strict
+            SnapshotStore(settings.snapshot_dir),
+            settings.mode,
+            strict=settings.strict,
+            pin_descriptions=settings.descriptions == DescriptionDrift.PIN,
         )
     if settings.active or settings.report_path is not None:
         from pytest_mcp_contracts.reporting.facts import RunFacts

@@ -35,11 +35,23 @@ class DriftSeverity(StrEnum):
 
     BREAKING = "breaking"
     REVIEW = "review"
+    # A changed tool or property description: an instruction to the model changed, the
+    # vector of "rug pull" tool poisoning. Warned about; fails when descriptions are pinned.
+    DESCRIPTION = "description"
     ADDITIVE = "additive"
     COSMETIC = "cosmetic"
 
 
 GRAVITY: Final = tuple(DriftSeverity)
+
+
+class DescriptionDrift(StrEnum):
+    """What a changed description does to the drift item (``--mcp-descriptions``)."""
+
+    WARN = "warn"  # a warning on the drift item, and a line of the summary
+    # Fails until accepted: for a server you do not own, whose descriptions your agents
+    # trust as they were reviewed (a changed one may be a rug pull).
+    PIN = "pin"
 
 
 class Quality(StrEnum):
@@ -113,6 +125,7 @@ FAILING_CLASSES: Final = (
 CALL_POLICIES: Final = tuple(str(policy) for policy in CallPolicy)
 REJECTS_INVALID_MODES: Final = tuple(str(mode) for mode in RejectsInvalidMode)
 ELICITATION_ANSWERS: Final = tuple(str(answer) for answer in ElicitationAnswer)
+DESCRIPTION_DRIFT_MODES: Final = tuple(str(mode) for mode in DescriptionDrift)
 
 NODE_PREFIX: Final = "mcp:"  # every node id of this plugin starts with it
 
@@ -140,3 +153,4 @@ DEFAULT_SEQUENCES_TIME: Final = 20.0
 DEFAULT_SAMPLING_TEXT: Final = "This is a canned reply from pytest-mcp-contracts."
 DEFAULT_CALL_POLICY: Final = CallPolicy.NONDESTRUCTIVE.value
 DEFAULT_REJECTS_INVALID: Final = RejectsInvalidMode.WARN.value
+DEFAULT_DESCRIPTION_DRIFT: Final = DescriptionDrift.WARN.value

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Final
 
 from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, FailureReport
 from pytest_mcp_contracts.contracts.change import Change
-from pytest_mcp_contracts.vocabulary import GRAVITY
+from pytest_mcp_contracts.vocabulary import GRAVITY, SnapshotMode
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.contracts.record import Recorder
@@ -59,9 +59,10 @@ def gate_surface(
     *,
     record_command: str,
     accept: str,
-) -> None:
+) -> str | None:
     """Compare the tool's surface with the recorded one, queue the new one, and raise a
-    ContractFailure for a change that blocks (or a surface CI cannot record)."""
+    ContractFailure for a change that blocks (or a surface CI cannot record); a changed
+    description that does not block comes back as a warning's text."""
     from pytest_mcp_contracts.contracts.drift import added_tool, diff_tool
     from pytest_mcp_contracts.contracts.record import surface_of
     from pytest_mcp_contracts.contracts.snapshot import SnapshotError
@@ -97,7 +98,7 @@ def gate_surface(
                 (f"record it locally with: {record_command}  and commit the file",),
             )
         recorder.queue(surface, name, tool, "surface", current, recorded=False)
-        return
+        return None
     changes = diff_tool(recorded, current)
     recorder.surface_drift[(name, node)] = [Attributed(tool.name, c) for c in changes]
     if changes:
@@ -107,16 +108,38 @@ def gate_surface(
         # The first line is all a short summary, a step summary or a run report shows:
         # it says what drifted. The recorded file and every change follow.
         more = f", and {len(blocking) - 1} more" if len(blocking) > 1 else ""
+        only_descriptions = all(c.severity == "description" for c in blocking)
         raise _failure(
             server,
             tool.name,
             f"the tool's surface drifted ({blocking[0].severity}): {blocking[0]}{more}",
-            FailureKind.SURFACE_DRIFT,
+            FailureKind.DESCRIPTION_DRIFT if only_descriptions else FailureKind.SURFACE_DRIFT,
             (
                 f"recorded surface: {recorder.path(name, node)}",
                 *drift_details(changes, blocking, accept),
             ),
         )
+    if recorder.mode == SnapshotMode.UPDATE:
+        return None  # accepted: the summary lists it as such
+    return description_warning(changes, accept)
+
+
+def description_warning(changes: Sequence[Change], accept: str) -> str | None:
+    """What a run that does not fail on changed descriptions says about them: never
+    nothing, since a changed description changes what a model does with the tool."""
+    described = [c for c in changes if c.severity == "description"]
+    if not described:
+        return None
+    lines = [
+        f"{'its description' if len(described) == 1 else 'descriptions'} changed since the "
+        "recorded surface (an instruction to the model: read the new text before you "
+        f"accept it; --mcp-descriptions=pin fails on this):",
+        *(f"  {c}" for c in described[:MAX_DRIFT_LINES]),
+    ]
+    if len(described) > MAX_DRIFT_LINES:
+        lines.append(f"  … and {len(described) - MAX_DRIFT_LINES} more")
+    lines.append(f"if the change is intended, {accept}")
+    return "\n".join(lines)
 
 
 def gate_removed(recorder: Recorder, server: ManagedServer, node: str, *, accept: str) -> None:
@@ -157,5 +180,10 @@ def drift_details(
                 lines.append(f"  … and {len(group) - MAX_DRIFT_LINES} more")
     if any(c.severity == "review" for c in blocking):
         lines.append("review: a change the plugin cannot classify soundly; check it by hand")
+    if any(c.severity == "description" for c in blocking):
+        lines.append(
+            "description: an instruction to the model changed (tool poisoning arrives this "
+            "way); read the new text before you accept it"
+        )
     lines.append(f"if the change is intended, {accept}")
     return tuple(lines)

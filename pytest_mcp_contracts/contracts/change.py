@@ -13,9 +13,9 @@ from pytest_mcp_contracts.vocabulary import GRAVITY
 
 # The static type of vocabulary.DriftSeverity's values (tests/unit keep the two equal), so that
 # the diff can write a change's severity as its literal. In order of gravity: breaking fails,
-# review fails until a human accepts it, additive and cosmetic are listed (they fail only
-# under --mcp-strict).
-Severity = Literal["breaking", "review", "additive", "cosmetic"]
+# review fails until a human accepts it, description warns (and fails where descriptions are
+# pinned), additive and cosmetic are listed (they fail only under --mcp-strict).
+Severity = Literal["breaking", "review", "description", "additive", "cosmetic"]
 
 
 def gravity(severity: str) -> int:

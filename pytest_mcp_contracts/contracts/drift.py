@@ -5,11 +5,22 @@ annotations). Each difference becomes a ``Change`` of one severity:
 
 - breaking: the input side refuses something the old schema accepted, or the output side
   may now send something a client written against the old schema does not expect, or a
-  tool annotation promises less safety;
+  tool annotation hint flipped, either way: a hint that now promises *more* safety
+  (``destructiveHint`` true -> false, ``readOnlyHint`` false -> true, ...) is what a client
+  that skips confirmation for safe tools trusts, so a tool that starts claiming it is the
+  privilege escalation of a rug pull, not an improvement; a hint left out means the spec's
+  default (``HINT_DEFAULTS``);
 - review: cannot be classified soundly (combinators, a changed dialect, output
   constraints, hostile or huge schemas): it fails until a human accepts it;
-- additive: accepts more on input, promises more on output, is safer;
-- cosmetic: titles, descriptions, examples, defaults, unknown keywords, custom annotations.
+- description: the tool's description or a property's (``description`` anywhere in either
+  schema) changed, shown as a word diff (``contracts/wording``): descriptions are
+  instructions to the model, and a changed one is how tool poisoning arrives after review
+  (Invariant Labs' "rug pull"; mcp-diff warns on it, lurq calls the hint flips "privilege
+  widening"). It warns, and fails where descriptions are pinned or under --mcp-strict;
+- additive: accepts more on input, promises more on output;
+- cosmetic: titles, whitespace of descriptions, examples, defaults, unknown keywords,
+  custom annotations, and hints a client ignores (``destructiveHint``/``idempotentHint``
+  where ``readOnlyHint`` is true: the spec gives them meaning only when it is false).
 
 Output constraints (ranges, lengths, patterns, formats, multipleOf, uniqueItems,
 additionalProperties) are always ``review``: whether a client relies on a bound it was
@@ -39,6 +50,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from pytest_mcp_contracts.contracts.change import Change, Severity, gravity
+from pytest_mcp_contracts.contracts.wording import same_words, word_diff
 from pytest_mcp_contracts.schema import dialects
 from pytest_mcp_contracts.schema.budgets import DRIFT_DEPTH, DRIFT_WORK, RECURSION_UNROLL
 from pytest_mcp_contracts.schema.document import (
@@ -143,10 +155,16 @@ def diff_tool(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
     changes = [
         Change("cosmetic", key, _text_change(old.get(key, _MISSING), new.get(key, _MISSING)))
         for key in sorted(
-            (set(old) | set(new)) - {"name", "inputSchema", "outputSchema", "annotations"}
+            (set(old) | set(new))
+            - {"name", "inputSchema", "outputSchema", "annotations", "description"}
         )
         if not _same(old.get(key, _MISSING), new.get(key, _MISSING))
     ]
+    described = _description_change(
+        old.get("description", _MISSING), new.get("description", _MISSING)
+    )
+    if described is not None:
+        changes.append(Change(described[0], "description", described[1]))
     changes += _schema_changes("input", old.get("inputSchema"), new.get("inputSchema"), work)
     changes += _schema_changes("output", old.get("outputSchema"), new.get("outputSchema"), work)
     changes += _annotation_changes(old.get("annotations"), new.get("annotations"))
@@ -176,6 +194,11 @@ def _annotation_changes(old: Any, new: Any) -> list[Change]:
     new = {} if new is None else new
     if not (isinstance(old, Mapping) and isinstance(new, Mapping)):
         return [] if _same(old, new) else [Change("review", "annotations", "changed")]
+    read_only = "readOnlyHint"
+    # The spec: destructiveHint and idempotentHint are "meaningful only when readOnlyHint
+    # == false"; where it is true, a client ignores them (and a flip of readOnlyHint is
+    # its own breaking change).
+    ignored = old.get(read_only) is True or new.get(read_only) is True
     changes = []
     for key in sorted(set(old) | set(new)):
         path = child_path("annotations", key)
@@ -189,11 +212,34 @@ def _annotation_changes(old: Any, new: Any) -> list[Change]:
             if not _same(was, now):
                 changes.append(Change("review", path, f"{_show(was)} -> {_show(now)}"))
         elif was != now:
-            safer = now == _SAFE_HINTS[key]
-            changes.append(
-                Change("additive" if safer else "breaking", path, f"{_show(was)} -> {_show(now)}")
-            )
+            text = f"{_show(was)} -> {_show(now)}"
+            if ignored and key in ("destructiveHint", "idempotentHint"):
+                changes.append(Change("cosmetic", path, f"{text} (ignored: readOnlyHint is true)"))
+            elif now == _SAFE_HINTS[key]:
+                # Breaking too: a client that runs "safe" tools without asking now would.
+                changes.append(Change("breaking", path, f"{text} {_SAFER}"))
+            else:
+                changes.append(Change("breaking", path, text))
     return changes
+
+
+_SAFER: Final = "(now claims a safer tool: clients that trust hints may stop asking first)"
+
+
+def _description_change(
+    old: Any, new: Any
+) -> tuple[Literal["description", "cosmetic"], str] | None:
+    """A changed description (``_MISSING`` where there is none) as its class and its text:
+    a word diff, or None when nothing changed."""
+    if _same(old, new):
+        return None
+    was = "" if old is _MISSING else old
+    now = "" if new is _MISSING else new
+    if not (isinstance(was, str) and isinstance(now, str)):
+        return "description", _text_change(old, new)
+    if same_words(was, now):
+        return "cosmetic", "whitespace changed"
+    return "description", word_diff(was, now)
 
 
 def _text_change(old: Any, new: Any) -> str:
@@ -369,11 +415,11 @@ def _at_pointer(root: Any, pointer: str) -> Any:
 
 _Side = Literal["input", "output"]
 # What a change does to the set of accepted values ("changed": both more and less).
-_Effect = Literal["tightened", "loosened", "changed", "review", "cosmetic"]
+_Effect = Literal["tightened", "loosened", "changed", "review", "description", "cosmetic"]
 
 
 def _severity(side: _Side, effect: _Effect, constraint: bool) -> Severity:
-    if effect == "review" or effect == "cosmetic":
+    if effect == "review" or effect == "cosmetic" or effect == "description":
         return effect
     if side == "input":  # the client sends: anything refused that was accepted breaks it
         return "additive" if effect == "loosened" else "breaking"
@@ -618,6 +664,10 @@ class _Differ:
         """Any other keyword; ``_MISSING`` when one side does not have it."""
         if _same(was, now):
             return
+        if key == "description":
+            effect, text = _description_change(was, now) or ("cosmetic", "")
+            self.note(at.path, effect, f"description {text}")
+            return
         what = "added" if was is _MISSING else "removed" if now is _MISSING else "changed"
         if key in _APPLICATORS:
             if was is _MISSING or now is _MISSING:
@@ -642,9 +692,14 @@ class _Differ:
             elif not _same(a, b):
                 sound = False
         severities = {change.severity for change in scratch.changes}
-        if not sound or severities - {"cosmetic"}:
+        if not sound or severities - {"cosmetic", "description"}:
             self.note(at.path, "review", f"{key} changed {_UNSOUND}")
-        elif severities:
+            return
+        # A description inside a branch is still an instruction to the model: said as such.
+        for change in scratch.changes:
+            if change.severity == "description":
+                self.note(at.path, "description", f"{key}: {change.change}")
+        if "cosmetic" in severities:
             self.note(at.path, "cosmetic", f"{key} changed (annotations only)")
 
 

@@ -136,6 +136,7 @@ class Recorder:
     store: SnapshotStore
     mode: str
     strict: bool = False
+    pin_descriptions: bool = False  # --mcp-descriptions=pin
     tools: dict[tuple[str, str], ToolObservations] = field(default_factory=dict)
     surface_drift: dict[tuple[str, str], list[Any]] = field(default_factory=dict)
     ran: set[tuple[str, str]] = field(default_factory=set)  # tools any item of which ran
@@ -238,12 +239,16 @@ class Recorder:
         self.queue(surface, server, obs.tool, "output", learned, recorded=obs.has_record)
 
     def blocking(self, changes: list[Any]) -> list[Any]:
-        """The drift that fails a run: breaking and unreviewed, or any under --mcp-strict."""
+        """The drift that fails a run: breaking and unreviewed, changed descriptions where
+        they are pinned, or any under --mcp-strict."""
         if self.mode == SnapshotMode.UPDATE:
             return []
         if self.strict:
             return list(changes)
-        return [c for c in changes if c.severity in (DriftSeverity.BREAKING, DriftSeverity.REVIEW)]
+        failing = {DriftSeverity.BREAKING, DriftSeverity.REVIEW}
+        if self.pin_descriptions:
+            failing.add(DriftSeverity.DESCRIPTION)
+        return [c for c in changes if c.severity in failing]
 
     # -- the folder ------------------------------------------------------------------------
 

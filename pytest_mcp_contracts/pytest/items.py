@@ -318,7 +318,7 @@ class DriftItem(_McpItem):
     check = Check.DRIFT.value  # a plain str: it is a user property, sent over xdist
 
     def runtest(self) -> None:
-        gate_surface(
+        warning = gate_surface(
             self.config.stash[RECORDER_KEY],
             self.server,
             self.surface,
@@ -326,6 +326,8 @@ class DriftItem(_McpItem):
             record_command=_command(self.config),
             accept=_accept(self.config),
         )
+        if warning is not None:
+            self._warn(warning)
 
 
 class RemovedToolItem(_RendersFailures):

@@ -19,6 +19,7 @@ from pytest_mcp_contracts.vocabulary import (
     CALL_POLICIES,
     DEFAULT_CALL_POLICY,
     DEFAULT_CALL_TIMEOUT,
+    DEFAULT_DESCRIPTION_DRIFT,
     DEFAULT_MAX_CALL_TIME,
     DEFAULT_MAX_EXAMPLES,
     DEFAULT_MAX_RESTARTS,
@@ -29,6 +30,7 @@ from pytest_mcp_contracts.vocabulary import (
     DEFAULT_SHRINK_TIME,
     DEFAULT_SNAPSHOT_DIR,
     DEFAULT_STARTUP_TIMEOUT,
+    DESCRIPTION_DRIFT_MODES,
     ELICITATION_ANSWERS,
     FAILING_CLASSES,
     REJECTS_INVALID_MODES,
@@ -398,6 +400,18 @@ OPTIONS: Final = (
         False,
     ),
     Option(
+        "--mcp-descriptions",
+        "mcp_descriptions",
+        "a changed tool or property description (an instruction to the model, and the way "
+        "tool poisoning arrives after review) is a warning on the drift check (warn, the "
+        "default) or fails it until accepted with --mcp-snapshot-update (pin: for a server "
+        "you do not own, whose descriptions your agents trust as you reviewed them)",
+        "choice",
+        DEFAULT_DESCRIPTION_DRIFT,
+        metavar="WARN|PIN",
+        choices=DESCRIPTION_DRIFT_MODES,
+    ),
+    Option(
         "--mcp-export-schemas",
         "",
         "write a proposed outputSchema for every tool that declares none into this folder",
@@ -447,6 +461,7 @@ class Settings:
     sequences_time: float = DEFAULT_SEQUENCES_TIME
     reset_command: str | None = None  # run before the server is restarted for it
     max_server_memory: int | None = None  # bytes; None: no cap
+    descriptions: str = DEFAULT_DESCRIPTION_DRIFT  # --mcp-descriptions: warn or pin
 
     @property
     def active(self) -> bool:
@@ -665,6 +680,7 @@ def resolve(
         sequences_time=values["mcp_sequences_time"],
         reset_command=(values["mcp_reset_command"] or "").strip() or None,
         max_server_memory=values["mcp_max_server_memory"],
+        descriptions=values["mcp_descriptions"],
     )
 
 

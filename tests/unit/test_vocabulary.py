@@ -38,11 +38,18 @@ def test_severities_are_declared_gravest_first() -> None:
     assert GRAVITY == (
         DriftSeverity.BREAKING,
         DriftSeverity.REVIEW,
+        DriftSeverity.DESCRIPTION,
         DriftSeverity.ADDITIVE,
         DriftSeverity.COSMETIC,
     )
-    changes = ["cosmetic", "breaking", "additive", "review"]
-    assert sorted(changes, key=GRAVITY.index) == ["breaking", "review", "additive", "cosmetic"]
+    changes = ["cosmetic", "description", "breaking", "additive", "review"]
+    assert sorted(changes, key=GRAVITY.index) == [
+        "breaking",
+        "review",
+        "description",
+        "additive",
+        "cosmetic",
+    ]
 
 
 def test_checks_are_the_item_names() -> None:

@@ -194,6 +194,7 @@ EXPECTED: dict[str, Any] = {
             "drift": {
                 "breaking": ["get_order $.total: number -> string", "old tool: removed"],
                 "review": [],
+                "description": [],
                 "additive": ["get_order $.note: new"],
                 "cosmetic": ["get_order description: 'a' -> 'b'"],
             },

@@ -3,7 +3,9 @@
 
 ``inspect`` reads a live server (``--server CMD``) or only the recorded contracts
 (``--snapshots DIR``), and says plainly where an output schema comes from: declared by the
-server, inferred by this plugin (with its quality), or nowhere yet. ``call`` does the
+server, inferred by this plugin (with its quality), or nowhere yet; and what the ``schema``
+check finds in each listing entry (the same ``check_listing``, the same records as the run
+report). ``call`` does the
 handshake (either protocol era), makes each call in order, each after the answer to the one
 before, and prints every answer as one line of JSON.
 """
@@ -25,10 +27,11 @@ from pytest_mcp_contracts.contracts.drift import HINT_DEFAULTS
 from pytest_mcp_contracts.contracts.record import contract_problem
 from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore
 from pytest_mcp_contracts.inputs.elicitation import form_content
+from pytest_mcp_contracts.reporting.findings import finding_record, render
 from pytest_mcp_contracts.schema.summarize import FieldPathError, summarize
 from pytest_mcp_contracts.text import stderr_block
 from pytest_mcp_contracts.transport.client import CallTranscript, Client, ClientSettings
-from pytest_mcp_contracts.transport.discover import ServerSurface, discover, safe_name
+from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec, discover, safe_name
 from pytest_mcp_contracts.transport.http import HeaderError, ServerUrl
 from pytest_mcp_contracts.transport.inprocess import ServerApp
 from pytest_mcp_contracts.transport.jsonrpc import RpcConnection, RpcError, ServerError
@@ -39,6 +42,7 @@ from pytest_mcp_contracts.vocabulary import (
     DEFAULT_MAX_RESULT_BYTES,
     DEFAULT_SNAPSHOT_DIR,
     DEFAULT_STARTUP_TIMEOUT,
+    HANDSHAKE_VERSION,
     Quality,
 )
 
@@ -74,6 +78,21 @@ class ToolView:
     name: str
     raw: dict[str, Any]
     output: OutputContract
+    # The schema check's findings on this listing entry (reporting/findings records); None
+    # when no listing entry is known (a snapshot file that is corrupted).
+    findings: tuple[dict[str, Any], ...] | None = None
+
+    @property
+    def findings_label(self) -> str:
+        if self.findings is None:
+            return "unknown"
+        errors = sum(1 for f in self.findings if f["severity"] == "error")
+        warnings = len(self.findings) - errors
+        parts = [
+            f"{errors} error(s)" if errors else "",
+            f"{warnings} warning(s)" if warnings else "",
+        ]
+        return ", ".join(p for p in parts if p) or "-"
 
     @property
     def safety(self) -> str:
@@ -122,12 +141,23 @@ def _recorded(store: SnapshotStore, server: str, tool: str) -> tuple[dict[str, A
     return data, ""
 
 
+def _findings(tool: ToolSpec, protocol_version: str) -> tuple[dict[str, Any], ...]:
+    """What the ``schema`` check finds in a listing entry: the same check, the same records
+    the run report lists."""
+    from pytest_mcp_contracts.checks.listing import check_listing  # jsonschema: inspect only
+
+    found = check_listing(tool, protocol_version=protocol_version)
+    return tuple(finding_record(f) for f in found)
+
+
 def _views_from_server(surface: ServerSurface, store: SnapshotStore) -> list[ToolView]:
     server = surface.node_name
     views = []
     for tool in surface.tools:
         recorded, problem = _recorded(store, server, tool.node_name)
-        views.append(ToolView(tool.name, tool.raw, output_contract(tool.raw, recorded, problem)))
+        output = output_contract(tool.raw, recorded, problem)
+        findings = _findings(tool, surface.protocol_version)
+        views.append(ToolView(tool.name, tool.raw, output, findings))
     return views
 
 
@@ -138,9 +168,15 @@ def _views_from_snapshots(store: SnapshotStore, server: str) -> list[ToolView]:
         data = recorded or {}
         surface = data.get("surface")
         raw = dict(surface) if isinstance(surface, dict) else {"name": data.get("tool", name)}
-        views.append(
-            ToolView(str(raw.get("name", name)), raw, output_contract(raw, recorded, problem))
+        tool_name = str(raw.get("name", name))
+        # A snapshot does not record the protocol: judged by the newest handshake revision,
+        # whose rules (an object outputSchema root) the most clients hold servers to.
+        findings = (
+            _findings(ToolSpec(tool_name, name, raw), HANDSHAKE_VERSION)
+            if isinstance(surface, dict)
+            else None
         )
+        views.append(ToolView(tool_name, raw, output_contract(raw, recorded, problem), findings))
     return views
 
 
@@ -151,8 +187,12 @@ def _record_command(command: str | None) -> str:
 
 def render_list(views: Sequence[ToolView]) -> str:
     width = max((len(v.name) for v in views), default=4)
-    lines = [f"{'tool':<{width}}  output contract  safety"]
-    lines += [f"{v.name:<{width}}  {v.output.label():<15}  {v.safety}" for v in views]
+    marks = max([len("findings"), *(len(v.findings_label) for v in views)])
+    lines = [f"{'tool':<{width}}  output contract  {'findings':<{marks}}  safety"]
+    lines += [
+        f"{v.name:<{width}}  {v.output.label():<15}  {v.findings_label:<{marks}}  {v.safety}"
+        for v in views
+    ]
     return "\n".join(lines)
 
 
@@ -175,6 +215,10 @@ def render_tool(view: ToolView, args: argparse.Namespace) -> str:
     lines.append(f"  safety: {view.safety}")
     description = str(view.raw.get("description") or "(no description)")
     lines += ["", description, ""]
+    if view.findings:
+        lines.append("findings (the schema check's):")
+        lines += [f"  {line}" for finding in view.findings for line in render(finding)]
+        lines.append("")
     lines += _schema_block(
         "input schema", view.raw.get("inputSchema"), args, args.schema == "input"
     )
@@ -227,6 +271,7 @@ def tool_json(view: ToolView) -> dict[str, Any]:
         "contractSource": output.source,
         "quality": output.quality,
         "basis": output.basis,
+        "findings": None if view.findings is None else list(view.findings),
     }
 
 

@@ -120,14 +120,19 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    """The item's numbers and its failure's kind ride on its report, to the xdist controller
-    too (hypothesis's pytest plugin carries its statistics the same way)."""
+    """The item's numbers, its findings and its failure's kind ride on its report, to the
+    xdist controller too (hypothesis's pytest plugin carries its statistics the same way)."""
     report = yield
     stats = getattr(item, "mcp_stats", None)
     if stats is not None and call.when == "call":
         from pytest_mcp_contracts.reporting.facts import STATS_KEY
 
         report.__dict__[STATS_KEY] = stats.to_json()
+    findings = getattr(item, "mcp_findings", None)
+    if findings is not None and call.when == "call":
+        from pytest_mcp_contracts.reporting.findings import FINDINGS_KEY
+
+        report.__dict__[FINDINGS_KEY] = findings
     error: Any = call.excinfo.value if call.excinfo is not None else None
     if report.failed and hasattr(error, "kind") and hasattr(error, "severity"):
         from pytest_mcp_contracts.reporting.facts import FAILURE_KEY

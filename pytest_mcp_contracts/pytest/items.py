@@ -31,7 +31,12 @@ from pytest_mcp_contracts.inputs.coverage import (
     coverage_line,
     random_share,
 )
-from pytest_mcp_contracts.pytest.keys import RECORDER_KEY, SANDBOX_KEY, SETTINGS_KEY
+from pytest_mcp_contracts.pytest.keys import (
+    RECORDER_KEY,
+    SANDBOX_KEY,
+    SETTINGS_KEY,
+    WARNED_RULES_KEY,
+)
 from pytest_mcp_contracts.pytest.settings import ToolConfig
 from pytest_mcp_contracts.reporting.failure import (
     accept_command,
@@ -164,6 +169,8 @@ class _RendersFailures(pytest.Item):
 
     # What the item's check counted: the plugin puts it on the item's test report.
     mcp_stats: CheckStats | None = None
+    # The schema check's findings as JSON records (reporting/findings), for its test report.
+    mcp_findings: list[dict[str, Any]] | None = None
 
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
@@ -353,10 +360,29 @@ class SchemaItem(_McpItem):
     check = Check.SCHEMA.value
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.reporting.findings import finding_record
+
         findings = check_listing(self.tool, protocol_version=self.surface.protocol_version)
+        # Every finding rides on the report (the run report and the summaries list them).
+        self.mcp_findings = [finding_record(f) for f in findings]
+        warned = self.config.stash.setdefault(WARNED_RULES_KEY, set())
         for finding in findings:
-            if finding.severity == "warning":
-                self._warn(finding.message)
+            if finding.severity != "warning":
+                continue
+            # A rule (a lint, a client profile) warns once per server: on 30 tools it would
+            # flood the warnings summary; the summary's digest names every tool.
+            key = (self.server.node_name, finding.rule or finding.message)
+            if key in warned:
+                continue
+            warned.add(key)
+            more = (
+                " (its other tools that break this rule are listed in the MCP contracts summary)"
+                if finding.rule
+                else ""
+            )
+            self._warn(
+                f"{finding.rule}: {finding.message}{more}" if finding.rule else finding.message
+            )
         errors = [f for f in findings if f.severity == "error"]
         if errors:
             lines = tuple(line for f in errors[1:] for line in f.render().splitlines())

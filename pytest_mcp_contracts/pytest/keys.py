@@ -21,5 +21,8 @@ RECORDER_KEY: pytest.StashKey[Recorder] = pytest.StashKey()
 # The client's root laid with sample files; absent under --mcp-roots=none.
 SANDBOX_KEY: pytest.StashKey[Sandbox] = pytest.StashKey()
 
+# (server node name, rule) pairs whose warning this process has raised: once per server.
+WARNED_RULES_KEY: pytest.StashKey[set[tuple[str, str]]] = pytest.StashKey()
+
 # xdist workeroutput: the contracts a worker leaves to the controller to write.
 HAND_OVER_KEY = "mcp_contracts_hand_over"

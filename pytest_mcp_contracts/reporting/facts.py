@@ -2,7 +2,8 @@
 controller by the same code.
 
 Each item's report carries its check's numbers (``checks/stats.CheckStats`` as builtins,
-under ``STATS_KEY``) and, when it failed, its failure's kind and severity (``FAILURE_KEY``),
+under ``STATS_KEY``), the schema check's findings (``reporting/findings``, ``FINDINGS_KEY``)
+and, when it failed, its failure's kind and severity (``FAILURE_KEY``),
 as hypothesis's pytest plugin carries its statistics: xdist sends a report's ``__dict__``
 to the controller. What no item owns (the servers' names, restarts, stdout, the recorder's
 observations and drift, the files written) is each worker's ``server_facts``, sent once
@@ -18,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from pytest_mcp_contracts.checks.stats import CheckStats, ToolStats
+from pytest_mcp_contracts.reporting.findings import FINDINGS_KEY
 from pytest_mcp_contracts.reporting.runreport import Facts, with_stats
 from pytest_mcp_contracts.reporting.worker import WorkerFacts
 from pytest_mcp_contracts.vocabulary import NODE_PREFIX
@@ -46,6 +48,8 @@ class RunFacts:
     def __init__(self) -> None:
         self.outcomes: dict[str, dict[str, Any]] = {}
         self.stats: dict[tuple[str, str], ToolStats] = {}  # by server node name and tool name
+        # The schema check's findings (reporting/findings records), by server and tool node name
+        self.findings: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.start_errors: dict[int, tuple[str, str]] = {}  # by position in SERVERS_KEY
         self.workers: dict[str, WorkerFacts] = {}  # each worker's server facts, by worker id
         self.handed_over: dict[str, Any] = {}  # by worker id: the contracts it did not write
@@ -70,6 +74,10 @@ class RunFacts:
         carried = report.__dict__.get(STATS_KEY)
         if carried is not None:
             self.add_stats(report.nodeid, carried)
+        findings = report.__dict__.get(FINDINGS_KEY)
+        if findings is not None:
+            server, tool = report.nodeid.removeprefix(NODE_PREFIX).split("::")[:2]
+            self.findings[(server, tool)] = [dict(record) for record in findings]
 
     def add_stats(self, nodeid: str, carried: Mapping[str, Any]) -> None:
         """Fold one report's numbers in, each under the tool it called."""
@@ -90,5 +98,5 @@ class RunFacts:
         controller writes the contracts the workers handed over)."""
         parts = [self.workers[worker] for worker in sorted(self.workers)]
         merged = WorkerFacts.merge([*parts, *([own] if own is not None else [])])
-        self.folded = with_stats(merged.to_json(), self.stats)
+        self.folded = with_stats(merged.to_json(), self.stats, self.findings)
         return self.folded

@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from pytest_mcp_contracts.checks.stats import ToolStats
+from pytest_mcp_contracts.reporting.findings import RECORD_KEYS, digest
+from pytest_mcp_contracts.reporting.findings import counts as finding_counts
 from pytest_mcp_contracts.vocabulary import GRAVITY, NODE_PREFIX, QUALITIES, TOOL_CHECKS, Check
 
 FORMAT: Final = "pytest-mcp-contracts/run-report"
@@ -41,9 +43,15 @@ def _shown_path(path: Path, rootdir: Path) -> str:
         return str(path)
 
 
-def with_stats(facts: Facts, stats: Mapping[tuple[str, str], ToolStats]) -> Facts:
-    """``facts`` with each tool's numbers (by server node name and tool name) and each
-    server's totals: what the report and the summaries print."""
+def with_stats(
+    facts: Facts,
+    stats: Mapping[tuple[str, str], ToolStats],
+    findings: Mapping[tuple[str, str], list[dict[str, Any]]] | None = None,
+) -> Facts:
+    """``facts`` with each tool's numbers (by server node name and tool name), its schema
+    check's findings (by server and tool node name) and each server's totals: what the
+    report and the summaries print."""
+    findings = findings or {}
     servers = []
     for entry in facts["servers"]:
         entry = dict(entry)
@@ -51,7 +59,8 @@ def with_stats(facts: Facts, stats: Mapping[tuple[str, str], ToolStats]) -> Fact
             tools = []
             for tool in entry["tools"]:
                 own = stats.get((entry["node_name"], tool["name"]), ToolStats())
-                tools.append({**tool, **own.to_json()})
+                found = findings.get((entry["node_name"], tool["node_name"]), [])
+                tools.append({**tool, **own.to_json(), "findings": found})
             entry["tools"] = tools
             entry["calls"] = sum(tool["calls"] for tool in tools)
             entry["error_results"] = sum(tool["error_results"] for tool in tools)
@@ -110,6 +119,11 @@ def _output(tool: Facts) -> dict[str, Any]:
     return output
 
 
+def _finding(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A finding as the report publishes it (the record's keys, in the schema's order)."""
+    return {key: record.get(key) for key in RECORD_KEYS}
+
+
 def _drift_class(severity: str) -> str:
     return severity if severity in GRAVITY else "review"
 
@@ -149,6 +163,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "checks": {check: _check(mine, base + check) for check in TOOL_CHECKS},
                 **ToolStats.from_json(tool).to_json(),
                 "output": output,
+                "findings": [_finding(record) for record in tool.get("findings", [])],
             }
         )
         pairs = (tool["surface_drift"] or []) + ((tool["output"] or {}).get("drift") or [])
@@ -172,6 +187,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "checks": {"drift": _check(mine, f"{prefix}{tool_node}::drift")},
                 **ToolStats().to_json(),
                 "output": None,
+                "findings": [],
             }
         )
         for severity, text in tool["surface_drift"]:
@@ -207,6 +223,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
             **qualities,
         },
         "drift": {severity: sorted(lines) for severity, lines in drift.items()},
+        "findings": finding_counts(f for tool in tools for f in tool["findings"]),
         "tools": tools,
     }
 
@@ -280,6 +297,7 @@ def step_summary(document: Mapping[str, Any]) -> str:
                     node = f"{prefix}{tool['node_name']}::{check_name}"
                     failing.append((node, check.get("message", "")))
     lines += _coverage_summary(document)
+    lines += _findings_summary(document)
     if document.get("partial"):
         lines += ["", "_Partial report: some workers sent no results._"]
     if failing:
@@ -320,6 +338,23 @@ def _coverage_summary(document: Mapping[str, Any]) -> list[str]:
     if len(missed) > STEP_SUMMARY_TOOLS:
         lines.append(f"- … and {len(missed) - STEP_SUMMARY_TOOLS} more tools")
     return lines if missed else lines[:2]
+
+
+def _findings_summary(document: Mapping[str, Any]) -> list[str]:
+    """Each server's listing findings, one bullet per rule (``reporting/findings.digest``)."""
+    lines = []
+    for server in document["servers"]:
+        found = server.get("findings")
+        if not server["started"] or not found or not (found["errors"] or found["warnings"]):
+            continue
+        lines += [
+            "",
+            f"**Listing findings** of {_cell(server['name'])}: {found['errors']} error(s), "
+            f"{found['warnings']} warning(s)",
+            "",
+            *(f"- {_cell(line)}" for line in digest(server["tools"])),
+        ]
+    return lines
 
 
 # What execnet (pytest-xdist's channel) can carry: builtins only, no subclasses of them.

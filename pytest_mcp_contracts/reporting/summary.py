@@ -12,6 +12,7 @@ from typing import Any
 
 from pytest_mcp_contracts.inputs.coverage import coverage_line
 from pytest_mcp_contracts.reporting.failure import accept_command
+from pytest_mcp_contracts.reporting.findings import counts, digest
 from pytest_mcp_contracts.text import shown
 from pytest_mcp_contracts.vocabulary import GRAVITY, QUALITIES, Quality, SnapshotMode
 
@@ -45,6 +46,7 @@ def summary_lines(facts: Facts, mode: str, command: str, *, verbose: bool) -> li
             f"{entry['error_results']} returned isError{disguised}{restarts}"
         )
         lines += stray_stdout_lines(entry["startup_stdout"], entry["between_calls_stdout"])
+        lines += findings_lines(entry["tools"])
         if entry["listing_changes"]:
             lines.append(
                 "  the tool list changed during the run (the spec says a server's tool set must "
@@ -53,6 +55,20 @@ def summary_lines(facts: Facts, mode: str, command: str, *, verbose: bool) -> li
             lines += [f"    {change}" for change in entry["listing_changes"]]
         lines += [f"  {line}" for line in _contract_lines(entry, mode, command, verbose)]
     return lines + _written_lines(facts["snapshots"])
+
+
+def findings_lines(tools: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The schema check's findings, one line per rule broken: where lint and client-profile
+    warnings are read (a pytest warning is raised once per server and rule, not per tool)."""
+    lines = digest(tools)
+    if not lines:
+        return []
+    found = counts(record for tool in tools for record in tool.get("findings") or [])
+    return [
+        f"  listing findings: {found['errors']} error(s), {found['warnings']} warning(s), "
+        "by rule (each one in full: the schema check, the run report, mcp-contracts inspect):",
+        *(f"    {line}" for line in lines),
+    ]
 
 
 def _disguised(per_tool: Iterable[Mapping[str, int]]) -> str:

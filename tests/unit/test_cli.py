@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -84,12 +85,13 @@ def test_safety_reads_the_hints_with_the_specs_defaults() -> None:
 def test_the_list_lines_up_names_contracts_and_safety() -> None:
     views = [
         _view({"name": "a", "outputSchema": SCHEMA}),
-        _view({"name": "longer", "annotations": {}}),
+        replace(_view({"name": "longer", "annotations": {}}), findings=()),
     ]
     assert render_list(views).splitlines() == [
-        "tool    output contract  safety",
-        "a       declared         destructive, open-world, (no annotations: defaults assumed)",
-        "longer  none             destructive, open-world",
+        "tool    output contract  findings  safety",
+        "a       declared         unknown   destructive, open-world, (no annotations: defaults "
+        "assumed)",
+        "longer  none             -         destructive, open-world",
     ]
 
 
@@ -140,3 +142,53 @@ def test_call_needs_exactly_one_server(capsys: pytest.CaptureFixture[str]) -> No
     with pytest.raises(SystemExit):
         main(["call", "t", "{}"])
     assert "one of the arguments --server --url --app is required" in capsys.readouterr().err
+
+
+def _record(tmp_path: Any, entries: list[dict[str, Any]]) -> Any:
+    """A snapshot folder holding one recorded surface per entry (as the drift gate writes)."""
+    from pytest_mcp_contracts.contracts.snapshot import SnapshotStore, dumps, write_atomic
+
+    store = SnapshotStore(tmp_path / "mcp-contracts")
+    for entry in entries:
+        data = {"format_version": 1, "server": "shop", "tool": entry["name"], "surface": entry}
+        write_atomic(store.path_for("shop", entry["name"]), dumps(data))
+    return store.root
+
+
+def test_inspect_shows_the_schema_checks_findings_of_the_recorded_listing(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _record(
+        tmp_path,
+        [
+            {"name": "string_root", "inputSchema": {"type": "string"}},
+            {"name": "ok", "inputSchema": {"type": "object"}},
+        ],
+    )
+    assert main(["inspect", "--snapshots", str(folder)]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[0].split() == ["tool", "output", "contract", "findings", "safety"]
+    assert listed[1].startswith("ok           none             -           ")
+    assert listed[2].startswith("string_root  none             1 error(s)  ")
+    assert main(["inspect", "--snapshots", str(folder), "string_root"]) == 0
+    shown = capsys.readouterr().out
+    assert (
+        "findings (the schema check's):\n"
+        "  error invalid_listing: inputSchema root must be an object schema (the spec requires "
+        "it); it has type 'string'\n"
+    ) in shown
+    assert main(["inspect", "--snapshots", str(folder), "--json"]) == 0
+    tools = {t["name"]: t for t in json.loads(capsys.readouterr().out)["tools"]}
+    assert tools["ok"]["findings"] == []
+    [finding] = tools["string_root"]["findings"]
+    assert finding == {
+        "rule": None,
+        "client": None,
+        "severity": "error",
+        "kind": "invalid_listing",
+        "where": None,
+        "message": "inputSchema root must be an object schema (the spec requires it); it has "
+        "type 'string'",
+        "details": [],
+        "fix": None,
+    }

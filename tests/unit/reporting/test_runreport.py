@@ -66,6 +66,39 @@ QUOTE_COVERAGE: dict[str, Any] = {
     "note": "",
 }
 
+# Findings of the schema check, as reporting/findings records them: a client profile's rule,
+# a lint, and one of the spec's listing rules (no rule, no client).
+ARRAY_ITEMS = {
+    "rule": "gemini/array-items",
+    "client": "gemini",
+    "severity": "error",
+    "kind": "client_schema",
+    "where": "inputSchema $.properties.tags",
+    "message": "an array schema without items",
+    "details": [],
+    "fix": "add `items`",
+}
+NAME_RULE = {
+    "rule": None,
+    "client": None,
+    "severity": "warning",
+    "kind": "invalid_listing",
+    "where": None,
+    "message": "tool name 'quote!' does not follow the spec's naming rules",
+    "details": ["Allowed characters are: A-Z, a-z, 0-9"],
+    "fix": None,
+}
+NO_DESCRIPTION = {
+    "rule": "missing-description",
+    "client": None,
+    "severity": "warning",
+    "kind": "lint",
+    "where": "inputSchema $.properties.id",
+    "message": "the property has no description",
+    "details": [],
+    "fix": "describe it",
+}
+
 FACTS: dict[str, Any] = {
     "servers": [
         {
@@ -87,6 +120,7 @@ FACTS: dict[str, Any] = {
                     error_results=3,
                     real_results=65,
                     input_coverage=QUOTE_COVERAGE,
+                    findings=[ARRAY_ITEMS, NAME_RULE],
                 ),
                 _tool(
                     "get_order",
@@ -102,6 +136,7 @@ FACTS: dict[str, Any] = {
                         ],
                     },
                     surface_drift=[["cosmetic", "description: 'a' -> 'b'"]],
+                    findings=[NO_DESCRIPTION],
                 ),
                 _tool(
                     "describe",
@@ -198,6 +233,16 @@ EXPECTED: dict[str, Any] = {
                 "additive": ["get_order $.note: new"],
                 "cosmetic": ["get_order description: 'a' -> 'b'"],
             },
+            "findings": {
+                "errors": 1,
+                "warnings": 2,
+                "by_client": {"gemini": 1},
+                "by_rule": {
+                    "gemini/array-items": 1,
+                    "invalid_listing": 1,
+                    "missing-description": 1,
+                },
+            },
             "tools": [
                 {
                     "name": "quote",
@@ -232,6 +277,7 @@ EXPECTED: dict[str, Any] = {
                         "kinds": {},
                         "observations": 0,
                     },
+                    "findings": [ARRAY_ITEMS, NAME_RULE],
                 },
                 {
                     "name": "get_order",
@@ -265,6 +311,7 @@ EXPECTED: dict[str, Any] = {
                         "kinds": {"json-text": 47},
                         "observations": 47,
                     },
+                    "findings": [NO_DESCRIPTION],
                 },
                 {
                     "name": "describe",
@@ -294,6 +341,7 @@ EXPECTED: dict[str, Any] = {
                         "kinds": {"prose": 5},
                         "observations": 0,
                     },
+                    "findings": [],
                 },
                 {
                     "name": "old",
@@ -319,6 +367,7 @@ EXPECTED: dict[str, Any] = {
                     "protocol_refusals": 0,
                     "input_coverage": None,
                     "output": None,
+                    "findings": [],
                 },
             ],
         },
@@ -574,6 +623,15 @@ def test_step_summary_has_a_row_per_server_and_the_failing_checks() -> None:
         '- `mcp:shop::quote`: currency: enum "USD" (not reached: the phase stopped at a '
         "failure) and 1 more" in lines
     )
+    start = lines.index("**Listing findings** of shop: 1 error(s), 2 warning(s)")
+    assert lines[start + 2 : start + 5] == [
+        "- error gemini/array-items (gemini): 1 tool (quote): an array schema without items; "
+        "fix: add `items`",
+        "- warning invalid_listing: 1 tool (quote): tool name 'quote!' does not follow the "
+        "spec's naming rules",
+        "- warning missing-description: 1 tool (get_order): the property has no description; "
+        "fix: describe it",
+    ]
     assert text.endswith("\n")
 
 

@@ -1,0 +1,113 @@
+"""A tool's listing findings as the reports carry them: the ``schema`` check's errors and
+warnings (the spec's rules, client profiles, lints), one JSON record each.
+
+The record rides on the schema item's test report (``FINDINGS_KEY``, plain JSON: it crosses
+to an xdist controller), is folded per tool by ``reporting/facts``, listed per tool in the
+run report, and summed up by ``digest`` for the terminal and the CI step summary; the
+``mcp-contracts inspect`` command prints the same records.
+
+A record: ``{"rule", "client", "severity", "kind", "where", "message", "details", "fix"}``;
+``rule``, ``client``, ``where`` and ``fix`` are null where the check that found it does not
+say (the spec's listing rules name no client).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from pytest_mcp_contracts.text import shorten, shown
+
+if TYPE_CHECKING:
+    from pytest_mcp_contracts.checks.failures import Finding
+
+FINDINGS_KEY: Final = "mcp_contracts_findings"  # a schema report's findings, as records
+DIGEST_RULES: Final = 12  # rules listed by the digest; the others are counted
+DIGEST_TOOLS: Final = 4  # tools named per rule; the others are counted
+SEVERITIES: Final = ("error", "warning")
+RECORD_KEYS: Final = ("rule", "client", "severity", "kind", "where", "message", "details", "fix")
+
+Record = dict[str, Any]
+
+
+def finding_record(finding: Finding) -> Record:
+    return {
+        "rule": finding.rule,
+        "client": finding.client,
+        "severity": str(finding.severity),
+        "kind": str(finding.kind),
+        "where": finding.where,
+        "message": finding.message,
+        "details": [str(line) for line in finding.details],
+        "fix": finding.fix,
+    }
+
+
+def rule_of(record: Mapping[str, Any]) -> str:
+    """The rule a finding broke; its kind for a check that names none (the spec's listing
+    rules: ``invalid_listing``)."""
+    return str(record.get("rule") or record.get("kind") or "unknown")
+
+
+def counts(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """A server's findings counted by severity, by client and by rule."""
+    found: dict[str, Any] = {"errors": 0, "warnings": 0, "by_client": {}, "by_rule": {}}
+    for record in records:
+        found["errors" if record["severity"] == "error" else "warnings"] += 1
+        if record.get("client"):
+            client = str(record["client"])
+            found["by_client"][client] = found["by_client"].get(client, 0) + 1
+        rule = rule_of(record)
+        found["by_rule"][rule] = found["by_rule"].get(rule, 0) + 1
+    found["by_client"] = dict(sorted(found["by_client"].items()))
+    found["by_rule"] = dict(sorted(found["by_rule"].items()))
+    return found
+
+
+def render(record: Mapping[str, Any]) -> list[str]:
+    """One finding in full: what, where, whose rule, and the fix."""
+    who = f" ({record['client']})" if record.get("client") else ""
+    head = f"{record['severity']} {rule_of(record)}{who}: {record['message']}"
+    lines = [head, *(f"  {line}" for line in record.get("details") or [])]
+    if record.get("where"):
+        lines.append(f"  at {record['where']}")
+    if record.get("fix"):
+        lines.append(f"  fix: {record['fix']}")
+    return lines
+
+
+def digest(tools: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One line per rule broken (errors first, then the rules most tools break), naming a few
+    tools and quoting the first message: a server whose 30 tools break one rule reads as one
+    line, not 30 warnings."""
+    groups: dict[tuple[str, str, str], list[tuple[str, Mapping[str, Any]]]] = {}
+    for tool in tools:
+        for record in tool.get("findings") or []:
+            key = (str(record["severity"]), rule_of(record), str(record.get("client") or ""))
+            groups.setdefault(key, []).append((str(tool["name"]), record))
+    ordered = sorted(
+        groups.items(),
+        key=lambda item: (
+            SEVERITIES.index(item[0][0]) if item[0][0] in SEVERITIES else 2,
+            -len(item[1]),
+            item[0][1],
+            item[0][2],
+        ),
+    )
+    lines = []
+    for (severity, rule, client), found in ordered[:DIGEST_RULES]:
+        names = sorted({name for name, _ in found})
+        listed = ", ".join(shown(name, 40) for name in names[:DIGEST_TOOLS])
+        more = f" and {len(names) - DIGEST_TOOLS} more" if len(names) > DIGEST_TOOLS else ""
+        who = f" ({client})" if client else ""
+        tools_said = f"{len(names)} tool{'s' if len(names) != 1 else ''}"
+        first = found[0][1]
+        fix = f"; fix: {shorten(str(first['fix']), 80)}" if first.get("fix") else ""
+        lines.append(
+            f"{severity} {rule}{who}: {tools_said} ({listed}{more}): "
+            f"{shorten(str(first['message']), 160)}{fix}"
+        )
+    if len(ordered) > DIGEST_RULES:
+        rest = sum(len(found) for _, found in ordered[DIGEST_RULES:])
+        lines.append(f"… and {len(ordered) - DIGEST_RULES} more rules ({rest} findings)")
+    return lines

@@ -1,0 +1,136 @@
+"""reporting/findings: a schema check's findings as records, counted and digested per rule."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any
+
+from pytest_mcp_contracts.checks.failures import FailureKind, Finding
+from pytest_mcp_contracts.reporting.facts import RunFacts
+from pytest_mcp_contracts.reporting.findings import (
+    DIGEST_RULES,
+    FINDINGS_KEY,
+    counts,
+    digest,
+    finding_record,
+    render,
+)
+from pytest_mcp_contracts.reporting.runreport import for_the_wire
+from pytest_mcp_contracts.reporting.worker import ServerFacts, ToolFacts, WorkerFacts
+
+PROFILE = Finding(
+    "schema",
+    "an array schema without items",
+    "error",
+    ("Gemini refuses it",),
+    kind=FailureKind.CLIENT_SCHEMA,
+    rule="gemini/array-items",
+    client="gemini",
+    where="inputSchema $.properties.tags",
+    fix="add `items`",
+)
+SPEC = Finding(
+    "schema", "tool name 'a b' breaks the rules", "warning", kind=FailureKind.INVALID_LISTING
+)
+
+
+def record(rule: str, severity: str = "warning", client: str | None = None) -> dict[str, Any]:
+    return {
+        "rule": rule,
+        "client": client,
+        "severity": severity,
+        "kind": "lint",
+        "where": None,
+        "message": f"{rule} is broken",
+        "details": [],
+        "fix": None,
+    }
+
+
+def test_a_finding_becomes_plain_json_with_every_field() -> None:
+    data = finding_record(PROFILE)
+    assert data == {
+        "rule": "gemini/array-items",
+        "client": "gemini",
+        "severity": "error",
+        "kind": "client_schema",
+        "where": "inputSchema $.properties.tags",
+        "message": "an array schema without items",
+        "details": ["Gemini refuses it"],
+        "fix": "add `items`",
+    }
+    assert type(data["kind"]) is str  # execnet refuses StrEnums
+    assert for_the_wire(data) == data
+    assert json.loads(json.dumps(finding_record(SPEC)))["rule"] is None
+
+
+def test_render_says_what_where_whose_and_the_fix() -> None:
+    assert render(finding_record(PROFILE)) == [
+        "error gemini/array-items (gemini): an array schema without items",
+        "  Gemini refuses it",
+        "  at inputSchema $.properties.tags",
+        "  fix: add `items`",
+    ]
+    assert render(finding_record(SPEC)) == [
+        "warning invalid_listing: tool name 'a b' breaks the rules"
+    ]
+
+
+def test_counts_by_severity_client_and_rule() -> None:
+    found = [finding_record(PROFILE), finding_record(SPEC), record("x", client="openai")]
+    assert counts(found) == {
+        "errors": 1,
+        "warnings": 2,
+        "by_client": {"gemini": 1, "openai": 1},
+        "by_rule": {"gemini/array-items": 1, "invalid_listing": 1, "x": 1},
+    }
+
+
+def test_the_digest_is_one_line_per_rule_errors_first_then_the_most_tools() -> None:
+    tools = [
+        {"name": f"t{i}", "findings": [record("lint/no-description"), record("lint/hints")]}
+        for i in range(30)
+    ]
+    tools[3]["findings"].append(record("openai/properties", "error", "openai"))
+    assert digest(tools) == [
+        "error openai/properties (openai): 1 tool (t3): openai/properties is broken",
+        "warning lint/hints: 30 tools (t0, t1, t10, t11 and 26 more): lint/hints is broken",
+        "warning lint/no-description: 30 tools (t0, t1, t10, t11 and 26 more): "
+        "lint/no-description is broken",
+    ]
+
+
+def test_the_digest_is_bounded_in_rules() -> None:
+    tools = [{"name": "t", "findings": [record(f"r{i:02}") for i in range(DIGEST_RULES + 5)]}]
+    lines = digest(tools)
+    assert len(lines) == DIGEST_RULES + 1
+    assert lines[-1] == "… and 5 more rules (5 findings)"
+
+
+def test_run_facts_fold_a_reports_findings_into_its_tool() -> None:
+    run = RunFacts()
+    report = SimpleNamespace(
+        nodeid="mcp:shop::quote::schema",
+        duration=0.1,
+        when="call",
+        outcome="failed",
+        passed=False,
+        failed=True,
+        longrepr="an array schema without items",
+    )
+    report.__dict__[FINDINGS_KEY] = [finding_record(PROFILE)]
+    run.pytest_runtest_logreport(report)
+    server = ServerFacts(
+        "python -m shop",
+        "stdio",
+        "shop",
+        True,
+        name="shop",
+        version="1",
+        protocol="2026-07-28",
+        tools=[ToolFacts("quote", "quote"), ToolFacts("get", "get")],
+    )
+    run.add_worker("serial", WorkerFacts([server]))
+    tools = run.fold()["servers"][0]["tools"]
+    assert [tool["findings"] for tool in tools] == [[finding_record(PROFILE)], []]

@@ -360,29 +360,14 @@ class SchemaItem(_McpItem):
     check = Check.SCHEMA.value
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.reporting.findings import finding_record
+        from pytest_mcp_contracts.reporting.findings import finding_record, warnings_to_raise
 
         findings = check_listing(self.tool, protocol_version=self.surface.protocol_version)
         # Every finding rides on the report (the run report and the summaries list them).
         self.mcp_findings = [finding_record(f) for f in findings]
         warned = self.config.stash.setdefault(WARNED_RULES_KEY, set())
-        for finding in findings:
-            if finding.severity != "warning":
-                continue
-            # A rule (a lint, a client profile) warns once per server: on 30 tools it would
-            # flood the warnings summary; the summary's digest names every tool.
-            key = (self.server.node_name, finding.rule or finding.message)
-            if key in warned:
-                continue
-            warned.add(key)
-            more = (
-                " (its other tools that break this rule are listed in the MCP contracts summary)"
-                if finding.rule
-                else ""
-            )
-            self._warn(
-                f"{finding.rule}: {finding.message}{more}" if finding.rule else finding.message
-            )
+        for message in warnings_to_raise(findings, self.server.node_name, warned):
+            self._warn(message)
         errors = [f for f in findings if f.severity == "error"]
         if errors:
             lines = tuple(line for f in errors[1:] for line in f.render().splitlines())

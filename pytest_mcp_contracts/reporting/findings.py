@@ -43,6 +43,29 @@ def finding_record(finding: Finding) -> Record:
     }
 
 
+def warnings_to_raise(
+    findings: Iterable[Finding], server: str, warned: set[tuple[str, str]]
+) -> list[str]:
+    """The pytest warnings a tool's warning findings raise. A rule (a lint, a client
+    profile) warns once per server, ``warned`` remembering which did: on 30 tools it would
+    flood the warnings summary, and the summaries' digest names every tool. A finding
+    without a rule (the spec's listing rules: a tool name) warns on its own."""
+    messages = []
+    for finding in findings:
+        key = (server, finding.rule or finding.message)
+        if finding.severity != "warning" or key in warned:
+            continue
+        warned.add(key)
+        if finding.rule:
+            messages.append(
+                f"{finding.rule}: {finding.message} (the server's other tools that break this "
+                "rule are listed in the MCP contracts summary)"
+            )
+        else:
+            messages.append(finding.message)
+    return messages
+
+
 def rule_of(record: Mapping[str, Any]) -> str:
     """The rule a finding broke; its kind for a check that names none (the spec's listing
     rules: ``invalid_listing``)."""

@@ -15,6 +15,7 @@ from pytest_mcp_contracts.reporting.findings import (
     digest,
     finding_record,
     render,
+    warnings_to_raise,
 )
 from pytest_mcp_contracts.reporting.runreport import for_the_wire
 from pytest_mcp_contracts.reporting.worker import ServerFacts, ToolFacts, WorkerFacts
@@ -134,3 +135,19 @@ def test_run_facts_fold_a_reports_findings_into_its_tool() -> None:
     run.add_worker("serial", WorkerFacts([server]))
     tools = run.fold()["servers"][0]["tools"]
     assert [tool["findings"] for tool in tools] == [[finding_record(PROFILE)], []]
+
+
+def test_a_rules_warning_is_raised_once_per_server_a_findings_without_rule_each() -> None:
+    lint = Finding("schema", "no description", "warning", kind=FailureKind.LINT, rule="lint/d")
+    warned: set[tuple[str, str]] = set()
+    assert warnings_to_raise([lint, SPEC, PROFILE], "shop", warned) == [
+        "lint/d: no description (the server's other tools that break this rule are listed in "
+        "the MCP contracts summary)",
+        "tool name 'a b' breaks the rules",
+    ]
+    other = Finding("schema", "tool name 'c d' breaks the rules", "warning", kind=FailureKind.LINT)
+    assert warnings_to_raise([lint, other], "shop", warned) == [other.message]
+    assert warnings_to_raise([lint], "other-server", warned) == [
+        "lint/d: no description (the server's other tools that break this rule are listed in "
+        "the MCP contracts summary)"
+    ]

@@ -15,8 +15,9 @@ annotations). Each difference becomes a ``Change`` of one severity:
 - description: the tool's description or a property's (``description`` anywhere in either
   schema) changed, shown as a word diff (``contracts/wording``): descriptions are
   instructions to the model, and a changed one is how tool poisoning arrives after review
-  (Invariant Labs' "rug pull"; mcp-diff warns on it, lurq calls the hint flips "privilege
-  widening"). It warns, and fails where descriptions are pinned or under --mcp-strict;
+  (Invariant Labs' "rug pull"; mcp-diff, https://pypi.org/project/mcp-diff/, warns on it;
+  lurq's mcp_drift calls a tool that stops being read-only "privilege widening"). It warns,
+  and fails where descriptions are pinned or under --mcp-strict;
 - additive: accepts more on input, promises more on output;
 - cosmetic: titles, whitespace of descriptions, examples, defaults, unknown keywords,
   custom annotations, and hints a client ignores (``destructiveHint``/``idempotentHint``

@@ -81,6 +81,7 @@ class ToolView:
     # The schema check's findings on this listing entry (reporting/findings records); None
     # when no listing entry is known (a snapshot file that is corrupted).
     findings: tuple[dict[str, Any], ...] | None = None
+    judged_as: str = ""  # the protocol revision the findings assume, where none is known
 
     @property
     def findings_label(self) -> str:
@@ -176,7 +177,8 @@ def _views_from_snapshots(store: SnapshotStore, server: str) -> list[ToolView]:
             if isinstance(surface, dict)
             else None
         )
-        views.append(ToolView(tool_name, raw, output_contract(raw, recorded, problem), findings))
+        output = output_contract(raw, recorded, problem)
+        views.append(ToolView(tool_name, raw, output, findings, judged_as=HANDSHAKE_VERSION))
     return views
 
 
@@ -216,7 +218,12 @@ def render_tool(view: ToolView, args: argparse.Namespace) -> str:
     description = str(view.raw.get("description") or "(no description)")
     lines += ["", description, ""]
     if view.findings:
-        lines.append("findings (the schema check's):")
+        assumed = (
+            f", judged as protocol {view.judged_as}: the snapshot does not record the server's"
+            if view.judged_as
+            else ""
+        )
+        lines.append(f"findings (the schema check's{assumed}):")
         lines += [f"  {line}" for finding in view.findings for line in render(finding)]
         lines.append("")
     lines += _schema_block(
@@ -272,6 +279,7 @@ def tool_json(view: ToolView) -> dict[str, Any]:
         "quality": output.quality,
         "basis": output.basis,
         "findings": None if view.findings is None else list(view.findings),
+        "findingsProtocol": view.judged_as or None,
     }
 
 

@@ -156,7 +156,9 @@ def test_inspect_shows_a_live_servers_findings() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    tools = {tool["name"]: tool["findings"] for tool in json.loads(done.stdout)["tools"]}
+    listed = json.loads(done.stdout)["tools"]
+    tools = {tool["name"]: tool["findings"] for tool in listed}
+    assert {tool["findingsProtocol"] for tool in listed} == {None}  # the server said its own
     assert tools["draft07_ok"] == []
     assert [f["severity"] for f in tools["bad name!"]] == ["warning"]
     # Judged by the server's own protocol (2025-11-25): an array outputSchema root is refused.

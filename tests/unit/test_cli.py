@@ -173,13 +173,15 @@ def test_inspect_shows_the_schema_checks_findings_of_the_recorded_listing(
     assert main(["inspect", "--snapshots", str(folder), "string_root"]) == 0
     shown = capsys.readouterr().out
     assert (
-        "findings (the schema check's):\n"
+        "findings (the schema check's, judged as protocol 2025-11-25: the snapshot does not "
+        "record the server's):\n"
         "  error invalid_listing: inputSchema root must be an object schema (the spec requires "
         "it); it has type 'string'\n"
     ) in shown
     assert main(["inspect", "--snapshots", str(folder), "--json"]) == 0
     tools = {t["name"]: t for t in json.loads(capsys.readouterr().out)["tools"]}
     assert tools["ok"]["findings"] == []
+    assert tools["ok"]["findingsProtocol"] == "2025-11-25"
     [finding] = tools["string_root"]["findings"]
     assert finding == {
         "rule": None,

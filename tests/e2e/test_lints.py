@@ -1,0 +1,46 @@
+"""Lints (checks/lints) on a real Python-SDK server: warnings by default, one per lint for the
+server; a lint made an error fails the item that owns it; a lint turned off says nothing."""
+
+from __future__ import annotations
+
+from ..conftest import NO_SEQUENCES, RunMcp
+
+SERVER = "lint_targets.py"
+# Only the static schema items and the contract items: the lints live there.
+ITEMS = ("-k", "schema or contract", "--mcp-max-examples=3", NO_SEQUENCES)
+
+
+def test_lints_warn_once_per_lint_for_the_server(run_inprocess: RunMcp) -> None:
+    result = run_inprocess(SERVER, args=ITEMS)
+    # Five listing lints for the server, empty-content once for `report` (not per call), and
+    # the contract check's own two notes on `report` (no outputSchema, no text mirror).
+    result.assert_outcomes(passed=8, deselected=8, warnings=8)
+    text = result.stdout.str()
+    result.stdout.fnmatch_lines(
+        [
+            "*McpLintWarning: lint-targets: [[]model-instructions[]] 1 tool: add (*an instruction "
+            "tag; *an order to keep something from the user; *an order to read or send a "
+            "credential file*",
+            "*McpLintWarning: lint-targets: [[]hidden-text[]] 1 tool: add (*U+200B ZERO WIDTH*",
+            "*[[]no-description[]] 1 tool: undocumented (the tool has an empty description)*",
+            "*[[]no-property-description[]] 1 tool: undocumented (*: x)*",
+            "*[[]no-annotations[]] 1 tool: undocumented (annotation hints unset: readOnlyHint, "
+            "destructiveHint, idempotentHint, openWorldHint)*",
+            "*McpLintWarning: lint-targets report: [[]empty-content[]] a result has "
+            "structuredContent and an empty content array*",
+        ]
+    )
+    assert "clean" not in text.split("warnings summary")[1].split("-- Docs")[0]
+
+
+def test_a_lint_made_an_error_fails_its_item_and_off_silences_it(run_inprocess: RunMcp) -> None:
+    lints = "--mcp-lints=all:off,model-instructions:error,empty-content:error"
+    result = run_inprocess(SERVER, args=(*ITEMS, lints))
+    result.assert_outcomes(passed=6, failed=2, deselected=8)
+    result.stdout.fnmatch_lines(
+        [
+            "FAILED mcp:lint-targets::add::schema - [[]model-instructions[]]*",
+            "FAILED mcp:lint-targets::report::contract - [[]empty-content[]]*",
+        ]
+    )
+    assert "McpLintWarning" not in result.stdout.str()

@@ -16,11 +16,13 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding
 from pytest_mcp_contracts.text import shorten
-from pytest_mcp_contracts.transport.discover import ToolSpec
+
+if TYPE_CHECKING:
+    from pytest_mcp_contracts.transport.discover import ToolSpec
 
 
 class LintLevel(StrEnum):

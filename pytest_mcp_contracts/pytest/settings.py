@@ -430,6 +430,7 @@ OPTIONS: Final = (
 
 
 TARGET_FLAGS: Final = ("--mcp-server", "--mcp-url", "--mcp-app")
+TARGET_KEYS: Final = tuple(flag.removeprefix("--").replace("-", "_") for flag in TARGET_FLAGS)
 
 
 @dataclass(frozen=True)
@@ -684,7 +685,8 @@ def resolve(
         sequences_time=values["mcp_sequences_time"],
         reset_command=(values["mcp_reset_command"] or "").strip() or None,
         max_server_memory=values["mcp_max_server_memory"],
-        lints=_lints(values["mcp_lints"]),
+        # Read only for a run with servers: a run without any imports none of the checks.
+        lints=_lints(values["mcp_lints"]) if any(values[t] for t in TARGET_KEYS) else None,
     )
 
 

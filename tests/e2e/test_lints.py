@@ -8,10 +8,11 @@ from ..conftest import NO_SEQUENCES, RunMcp
 SERVER = "lint_targets.py"
 # Only the static schema items and the contract items: the lints live there.
 ITEMS = ("-k", "schema or contract", "--mcp-max-examples=3", NO_SEQUENCES)
+ON = "--mcp-lints=all:warning"  # the suite turns them off (conftest._lints_off)
 
 
 def test_lints_warn_once_per_lint_for_the_server(run_inprocess: RunMcp) -> None:
-    result = run_inprocess(SERVER, args=ITEMS)
+    result = run_inprocess(SERVER, args=(*ITEMS, ON))
     # Five listing lints for the server, empty-content once for `report` (not per call), and
     # the contract check's own two notes on `report` (no outputSchema, no text mirror).
     result.assert_outcomes(passed=8, deselected=8, warnings=8)
@@ -34,7 +35,7 @@ def test_lints_warn_once_per_lint_for_the_server(run_inprocess: RunMcp) -> None:
 
 
 def test_a_lint_made_an_error_fails_its_item_and_off_silences_it(run_inprocess: RunMcp) -> None:
-    lints = "--mcp-lints=all:off,model-instructions:error,empty-content:error"
+    lints = "--mcp-lints=no-description:off,model-instructions:error,empty-content:error"
     result = run_inprocess(SERVER, args=(*ITEMS, lints))
     result.assert_outcomes(passed=6, failed=2, deselected=8)
     result.stdout.fnmatch_lines(
@@ -43,4 +44,6 @@ def test_a_lint_made_an_error_fails_its_item_and_off_silences_it(run_inprocess: 
             "FAILED mcp:lint-targets::report::contract - [[]empty-content[]]*",
         ]
     )
-    assert "McpLintWarning" not in result.stdout.str()
+    # Lints left at warning still warn; the one turned off does not.
+    result.stdout.fnmatch_lines(["*McpLintWarning: lint-targets: [[]no-annotations[]]*"])
+    assert "[no-description]" not in result.stdout.str()

@@ -13,6 +13,7 @@ from pytest_mcp_contracts.pytest.settings import OPTIONS, SettingsError, resolve
 
 
 def settings(cli: dict[str, Any], ini: dict[str, Any]) -> Any:
+    ini = {"mcp_url": ["http://localhost:1/mcp"], **ini}  # lints are read for runs with servers
     return resolve(
         lambda flag: cli.get(flag), lambda key: ini.get(key), rootdir=Path("/repo"), environ={}
     )
@@ -45,3 +46,8 @@ def test_a_misspelled_lint_is_a_usage_error_with_the_close_match() -> None:
 def test_the_help_names_every_lint() -> None:
     (option,) = [o for o in OPTIONS if o.flag == "--mcp-lints"]
     assert all(lint_id in option.help for lint_id in LINTS)
+
+
+def test_a_run_without_servers_reads_no_lints() -> None:
+    resolved = resolve({"--mcp-lints": "nonsense"}.get, {}.get, rootdir=Path("/repo"), environ={})
+    assert resolved.lints is None

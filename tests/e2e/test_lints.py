@@ -47,3 +47,29 @@ def test_a_lint_made_an_error_fails_its_item_and_off_silences_it(run_inprocess: 
     # Lints left at warning still warn; the one turned off does not.
     result.stdout.fnmatch_lines(["*McpLintWarning: lint-targets: [[]no-annotations[]]*"])
     assert "[no-description]" not in result.stdout.str()
+
+
+def test_under_xdist_each_lint_warns_once_and_fails_the_same_item(run_mcp: RunMcp) -> None:
+    # Every worker collects the server; the first alone says the server's lint warnings.
+    args = ("-k", "schema", "-n", "2", "--mcp-lints=model-instructions:error")
+    result = run_mcp(SERVER, args=(*args, NO_SEQUENCES))
+    result.assert_outcomes(passed=3, failed=1, warnings=4)
+    result.stdout.fnmatch_lines(
+        ["FAILED mcp:lint-targets::add::schema - [[]model-instructions[]]*"]
+    )
+    assert result.stdout.str().count("[no-annotations] 1 tool: undocumented") == 1
+
+
+def test_a_server_level_lint_made_an_error_fails_the_first_tools_schema_item(
+    run_mcp: RunMcp,
+) -> None:
+    args = ("-k", "tool_0000 and schema", "--mcp-lints=all:off,too-many-tools:error")
+    result = run_mcp("many_tools.py", args=(*args, NO_SEQUENCES))
+    result.assert_outcomes(failed=1, deselected=11999)
+    result.stdout.fnmatch_lines(
+        [
+            "*[[]too-many-tools[]] the server lists 3000 tools; OpenAI's API refuses more than "
+            "128 tools in a request*",
+            "FAILED mcp:many-tools::tool_0000::schema - [[]too-many-tools[]]*",
+        ]
+    )

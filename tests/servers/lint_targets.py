@@ -53,3 +53,7 @@ def report(n: Annotated[int, Field(description="The number to report on.")]) -> 
 )
 def clean(name: Annotated[str, Field(description="Whom to greet (café, 東京 are fine).")]) -> str:
     return f"hello {name}"
+
+
+if __name__ == "__main__":
+    app.run()

@@ -3,6 +3,8 @@ server; a lint made an error fails the item that owns it; a lint turned off says
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..conftest import NO_SEQUENCES, RunMcp
 
 SERVER = "lint_targets.py"
@@ -71,5 +73,25 @@ def test_a_server_level_lint_made_an_error_fails_the_first_tools_schema_item(
             "*[[]too-many-tools[]] the server lists 3000 tools; OpenAI's API refuses more than "
             "128 tools in a request*",
             "FAILED mcp:many-tools::tool_0000::schema - [[]too-many-tools[]]*",
+        ]
+    )
+
+
+def test_a_typescript_server_fails_the_lints_made_errors(
+    run_mcp: RunMcp, ts_servers: Callable[[str], str]
+) -> None:
+    server = f"--mcp-server={ts_servers('lints.mjs')}"
+    lints = "--mcp-lints=all:error"
+    result = run_mcp(args=(server, *ITEMS, lints))
+    result.assert_outcomes(passed=4, failed=2, deselected=6)
+    result.stdout.fnmatch_lines(
+        [
+            "*[[]model-instructions[]] the description gives the model orders unrelated to the "
+            "tool: an instruction tag; an order to keep something from the user; an order to "
+            "read or send a credential file",
+            "*[[]hidden-text[]] the description holds 15 invisible character(s)*",
+            "*the tag characters spell: 'ignore the user'*",
+            "FAILED mcp:ts-lints::lookup::schema - [[]model-instructions[]]*",
+            "FAILED mcp:ts-lints::stats::contract - [[]empty-content[]]*",
         ]
     )

@@ -290,13 +290,12 @@ def run_contract(
             if verdict is not None:
                 stats.count(verdict, result_text(outcome.result), is_error=False)
                 tally.count_disguised(verdict.kind)
-        finding = judge(tool, outcome, protocol, verdict, warn_only)
+        finding = judge(tool, outcome, protocol, verdict, warn_only, lints)
         if finding is None and lints is not None and outcome.result is not None:
+            # A result lint at warning level: said once for the tool, after the run.
             lint = empty_content_finding(outcome.result, lints)
             if lint is not None and lint.severity == "warning":
                 stats.lint_warnings.setdefault(str(lint.rule), (lint, arguments))
-            elif lint is not None:
-                finding = lint
         # A disguised refusal is still observed, as before: a recorded contract learned
         # from real results alone would fail on the next refusal misjudged as real.
         if finding is None and observations is not None and outcome.result is not None:

@@ -690,6 +690,7 @@ def _reproduced(
         lambda: fresh_server(item.config, server, item.check),
         warn_only=warn_only,
         fresh_possible=server.command.noun == "command" or reset is not None,
+        lints=item.config.stash[SETTINGS_KEY].lint_levels,
     )
 
 

@@ -91,6 +91,8 @@ def test_a_typescript_server_fails_the_lints_made_errors(
             "read or send a credential file",
             "*[[]hidden-text[]] the description holds 15 invisible character(s)*",
             "*the tag characters spell: 'ignore the user'*",
+            # The replay judges as the run did: the lint made an error fails it again.
+            "(it fails alone on a freshly started server too)",
             "FAILED mcp:ts-lints::lookup::schema - [[]model-instructions[]]*",
             "FAILED mcp:ts-lints::stats::contract - [[]empty-content[]]*",
         ]

@@ -287,3 +287,17 @@ def test_empty_content_beside_structured_content(result: dict[str, Any], found: 
 
 def test_every_lint_cites_its_source_and_fix() -> None:
     assert all(lint.source and lint.fix and lint.finds for lint in LINTS.values())
+
+
+def test_the_judge_fails_a_result_lint_only_when_it_is_an_error() -> None:
+    from pytest_mcp_contracts.checks.judge import judge
+    from pytest_mcp_contracts.transport.managed import CallOutcome
+
+    outcome = CallOutcome(
+        {"n": 1}, {"method": "tools/call"}, result={"content": [], "structuredContent": {"n": 1}}
+    )
+    spec = ToolSpec("t", "t", {"name": "t", "inputSchema": {"type": "object"}})
+    assert judge(spec, outcome, "2026-07-28") is None
+    assert judge(spec, outcome, "2026-07-28", lints=WARN) is None
+    found = judge(spec, outcome, "2026-07-28", lints=LintLevels.parse("empty-content:error"))
+    assert found is not None and found.rule == "empty-content" and found.kind is FailureKind.LINT

@@ -479,8 +479,8 @@ def grouped_warnings(tools: Sequence[ToolSpec], levels: LintLevels) -> list[str]
     ``tool_lints`` (the run report and ``inspect`` list them)."""
     by_lint: dict[str, list[tuple[str, Finding]]] = {}
     for tool in tools:
-        if tool.cut:
-            continue
+        if tool.cut or (tool.problems and not isinstance(tool.input_schema, dict)):
+            continue  # as check_listing: a malformed entry is the schema check's finding
         for finding in tool_lints(tool, levels):
             if finding.severity == "warning" and finding.rule is not None:
                 by_lint.setdefault(finding.rule, []).append((tool.name, finding))

@@ -16,8 +16,8 @@ __version__ = "0.1.0"
 def __getattr__(name: str) -> Any:
     # Loaded on first use (``-W error::pytest_mcp_contracts.McpContractWarning`` does), so
     # that importing the package stays free.
-    if name == "McpContractWarning":
-        from pytest_mcp_contracts.pytest.items import McpContractWarning
+    if name in ("McpContractWarning", "McpLintWarning"):
+        from pytest_mcp_contracts.pytest import items
 
-        return McpContractWarning
+        return getattr(items, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

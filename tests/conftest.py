@@ -45,6 +45,17 @@ def _local_mode(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CI", raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _lints_off(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs under test have every lint off unless a test turns lints on itself (a later
+    --mcp-lints wins): the fixture servers lack annotations and descriptions on purpose, and
+    each test's warning counts are about its own subject. tests/e2e/test_lints.py runs them."""
+    if "pytester" not in request.fixturenames:
+        return
+    request.getfixturevalue("pytester")  # first: making it clears PYTEST_ADDOPTS
+    monkeypatch.setenv("PYTEST_ADDOPTS", "--mcp-lints=all:off")
+
+
 @pytest.fixture
 def run_mcp(pytester: pytest.Pytester) -> RunMcp:
     """Run pytest in a subprocess against fixture servers; extra args pass through."""

@@ -29,6 +29,7 @@ from pytest_mcp_contracts.checks.failures import (
     earlier_state_lines,
 )
 from pytest_mcp_contracts.checks.judge import judge, kept_reporting_progress
+from pytest_mcp_contracts.checks.result import empty_content_finding
 from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.contracts.observe import ToolObservations
@@ -42,6 +43,7 @@ from pytest_mcp_contracts.vocabulary import ErrorClass
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from pytest_mcp_contracts.checks.lints import LintLevels
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan
 
 _SHRINK = "--mcp-shrink-time"
@@ -112,6 +114,9 @@ class ContractStats:
     url_required: int = 0
     # Calls still reporting progress when --mcp-max-call-time ran out: input and message.
     still_working: list[tuple[dict[str, Any], str]] = field(default_factory=list)
+    # Lints at warning level that results showed: the first finding of each, with its
+    # input, so that a tool warns once, not once per call.
+    lint_warnings: dict[str, tuple[Finding, dict[str, Any]]] = field(default_factory=dict)
 
     @property
     def mostly_errors(self) -> bool:
@@ -179,10 +184,10 @@ def _violation_failure(
         server,
         tool.name,
         "contract",
-        finding.message,
+        finding.headline,
         finding.kind,
         outcome,
-        details=finding.details,
+        details=finding.all_details,
         notes=[note] if note else [],
         earlier_calls=earlier_state_lines(server),
     )
@@ -208,6 +213,7 @@ def run_contract(
     warn_only: frozenset[str] = frozenset(),
     seed: Any = None,
     tally: ToolStats | None = None,
+    lints: LintLevels | None = None,
 ) -> ContractRun:
     """Run the tool on generated inputs; a failing run carries the shrunk failing input.
 
@@ -284,7 +290,12 @@ def run_contract(
             if verdict is not None:
                 stats.count(verdict, result_text(outcome.result), is_error=False)
                 tally.count_disguised(verdict.kind)
-        finding = judge(tool, outcome, protocol, verdict, warn_only)
+        finding = judge(tool, outcome, protocol, verdict, warn_only, lints)
+        if finding is None and lints is not None and outcome.result is not None:
+            # A result lint at warning level: said once for the tool, after the run.
+            lint = empty_content_finding(outcome.result, lints)
+            if lint is not None and lint.severity == "warning":
+                stats.lint_warnings.setdefault(str(lint.rule), (lint, arguments))
         # A disguised refusal is still observed, as before: a recorded contract learned
         # from real results alone would fail on the next refusal misjudged as real.
         if finding is None and observations is not None and outcome.result is not None:

@@ -117,16 +117,27 @@ class Finding:
     where: str | None = field(default=None, kw_only=True)  # "inputSchema $.properties.tags"
     fix: str | None = field(default=None, kw_only=True)  # "add `items`"
 
+    @property
+    def headline(self) -> str:
+        """The first line of its failure: a ruled finding leads with its rule's id."""
+        return f"[{self.rule}] {self.message}" if self.rule else self.message
+
+    @property
+    def all_details(self) -> tuple[str, ...]:
+        """The details, then where it is and the fix, for a finding that says them."""
+        where = (f"at {self.where}",) if self.where else ()
+        fix = (f"fix: {self.fix}",) if self.fix else ()
+        return (*self.details, *where, *fix)
+
     def render(self) -> str:
-        lines = [self.message, *(f"  {d}" for d in self.details)]
-        return "\n".join(lines)
+        return "\n".join([self.headline, *(f"  {d}" for d in self.all_details)])
 
     @property
     def problem(self) -> str:
         """The message without its measurements, for "does a replay fail the same way":
         a server killed over the memory cap says how much it used, which differs by a few
         megabytes from run to run."""
-        return same_problem_key(self.message)
+        return same_problem_key(self.headline)
 
 
 CALLS_IN_COMMAND: Final = 10  # more than this many calls go in a file (--file)

@@ -19,12 +19,13 @@ from pytest_mcp_contracts.checks.error_results import (
     result_text,
 )
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding
-from pytest_mcp_contracts.checks.result import check_result
+from pytest_mcp_contracts.checks.result import check_result, empty_content_finding
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
 from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerDied
 from pytest_mcp_contracts.vocabulary import ErrorClass
 
 if TYPE_CHECKING:
+    from pytest_mcp_contracts.checks.lints import LintLevels
     from pytest_mcp_contracts.transport.discover import ToolSpec
     from pytest_mcp_contracts.transport.managed import CallOutcome
 
@@ -109,20 +110,28 @@ def judge(
     protocol_version: str,
     verdict: ErrorVerdict | None = None,
     warn_only: frozenset[str] = frozenset(),
+    lints: LintLevels | None = None,
 ) -> Finding | None:
     """The first thing wrong with one call of a valid input, or None. ``verdict`` judges the
     result's text, isError or not (certain evidence of a failure fails, unless its class is
-    in ``warn_only``)."""
+    in ``warn_only``); with ``lints``, a result lint the user made an error fails too."""
     if outcome.result is None:
         return judge_call(outcome, protocol_version)
     if verdict is not None and verdict.certain and verdict.kind not in warn_only:
         return wrapped_failure_finding(verdict, result_text(outcome.result))
     findings = check_result(tool, outcome.result, protocol_version=protocol_version)
+    if not findings and lints is not None:
+        lint = empty_content_finding(outcome.result, lints)
+        findings = [lint] if lint is not None and lint.severity == "error" else []
     return findings[0] if findings else None
 
 
 def judged(
-    tool: ToolSpec, outcome: CallOutcome, protocol_version: str, warn_only: frozenset[str]
+    tool: ToolSpec,
+    outcome: CallOutcome,
+    protocol_version: str,
+    warn_only: frozenset[str],
+    lints: LintLevels | None = None,
 ) -> tuple[Finding | None, str | None]:
     """The first thing wrong with one call's answer, as the contract check judges it, and
     the class of an error the answer gave without isError (None when it gave none)."""
@@ -134,7 +143,7 @@ def judged(
         declared = isinstance(tool.output_schema, dict)
         verdict = judge_success_result(outcome.result, outcome.arguments, declared=declared)
     disguised = str(verdict.kind) if verdict is not None and not outcome.is_error_result else None
-    return judge(tool, outcome, protocol_version, verdict, warn_only), disguised
+    return judge(tool, outcome, protocol_version, verdict, warn_only, lints), disguised
 
 
 def judge_invalid(outcome: CallOutcome, tool_name: str, protocol_version: str) -> Finding | None:

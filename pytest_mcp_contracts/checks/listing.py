@@ -14,6 +14,7 @@ from urllib.parse import unquote
 from jsonschema.exceptions import SchemaError, ValidationError
 
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding
+from pytest_mcp_contracts.checks.lints import LintLevels, tool_lints
 from pytest_mcp_contracts.schema.dialects import VALIDATORS, UnsupportedDialect, dialect_of
 from pytest_mcp_contracts.schema.document import SchemaDocument
 from pytest_mcp_contracts.schema.paths import json_path
@@ -157,8 +158,11 @@ def _ref_loop(doc: SchemaDocument) -> list[str] | None:
     return None
 
 
-def check_listing(tool: ToolSpec, *, protocol_version: str) -> list[Finding]:
-    """The static ``schema`` check: the listing entry, its schemas and its name."""
+def check_listing(
+    tool: ToolSpec, *, protocol_version: str, lints: LintLevels | None = None
+) -> list[Finding]:
+    """The static ``schema`` check: the listing entry, its schemas and its name; with
+    ``lints``, the tool's lints (checks/lints) at their chosen levels."""
     findings = [_listing_finding(p) for p in tool.problems]
     if tool.cut or (tool.problems and not isinstance(tool.input_schema, dict)):
         return findings
@@ -174,6 +178,8 @@ def check_listing(tool: ToolSpec, *, protocol_version: str) -> list[Finding]:
             root_reason=f"protocol {protocol_version} requires it",
         )
     findings += _name_findings(tool.name)
+    if lints is not None:
+        findings += tool_lints(tool, lints)
     return findings
 
 

@@ -39,6 +39,7 @@ from pytest_mcp_contracts.checks.sequencer import (
 from pytest_mcp_contracts.text import short_json
 
 if TYPE_CHECKING:
+    from pytest_mcp_contracts.checks.lints import LintLevels
     from pytest_mcp_contracts.transport.discover import ToolSpec
     from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer, PastCall
 
@@ -131,7 +132,7 @@ def reproduce(
     first = problem_of(failing)
     if first is None:
         return None
-    message = first.message
+    message = first.headline
     if not fresh_possible:
         return Reproduction(
             None,
@@ -261,6 +262,7 @@ def replay_failure(
     *,
     warn_only: frozenset[str],
     fresh_possible: bool,
+    lints: LintLevels | None = None,
 ) -> ContractFailure:
     """``error`` (of the contract or rejects_invalid check) with what replaying its call on
     fresh servers showed: the call alone, the earlier calls it needs, or that nothing
@@ -276,10 +278,10 @@ def replay_failure(
     def problem_of(answer: CallOutcome) -> Finding | None:
         if invalid:
             return judge_invalid(answer, tool.name, protocol)
-        return judged(tool, answer, protocol, warn_only)[0]
+        return judged(tool, answer, protocol, warn_only, lints)[0]
 
     judged_again = problem_of(outcome)
-    if judged_again is None or judged_again.message != report.problem:
+    if judged_again is None or judged_again.headline != report.problem:
         return error  # not a verdict on this call's answer alone (drift)
     why_not = None
     try:

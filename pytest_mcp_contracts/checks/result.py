@@ -9,6 +9,7 @@ from jsonschema.exceptions import SchemaError
 from referencing.exceptions import Unresolvable
 
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding
+from pytest_mcp_contracts.checks.lints import LintLevels, lint_finding
 from pytest_mcp_contracts.checks.listing import describe_errors
 from pytest_mcp_contracts.contracts.agreement import text_contradiction
 from pytest_mcp_contracts.schema.dialects import (
@@ -182,3 +183,22 @@ def _against_output_schema(
             )
         )
     return findings
+
+
+def empty_content_finding(result: Mapping[str, Any], levels: LintLevels) -> Finding | None:
+    """The ``empty-content`` lint: a successful result whose structuredContent comes with an
+    empty content array, which a client that shows content (Claude Desktop) shows as nothing."""
+    if (
+        result.get("isError") is True
+        or "structuredContent" not in result
+        or result.get("content") != []
+    ):
+        return None
+    return lint_finding(
+        "empty-content",
+        levels,
+        "a result has structuredContent and an empty content array: a client that shows "
+        "content shows nothing",
+        check="contract",
+        where="result content",
+    )

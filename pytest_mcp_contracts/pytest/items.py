@@ -42,7 +42,7 @@ from pytest_mcp_contracts.reporting.failure import (
     accept_command,
     rerun_command,
 )
-from pytest_mcp_contracts.text import shown
+from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
 from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal, task_refusal
 from pytest_mcp_contracts.vocabulary import NODE_PREFIX, Check, RejectsInvalidMode, SnapshotMode
@@ -54,6 +54,12 @@ if TYPE_CHECKING:
 class McpContractWarning(pytest.PytestWarning):
     """Something a server author should look at that does not fail the run, unless the run
     says so: ``-W error::pytest_mcp_contracts.McpContractWarning``."""
+
+
+class McpLintWarning(pytest.PytestWarning):
+    """A lint (checks/lints) at its default level. Not a McpContractWarning: a run that
+    makes those errors with -W does not turn every lint into a collection error; a lint
+    becomes a failure of its item with ``--mcp-lints=<id>:error``."""
 
 
 class _ServerNode(pytest.Collector):
@@ -79,6 +85,13 @@ class ServerCollector(_ServerNode):
         surface = self.server.surface
         assert surface is not None
         self._warn_once(self.server.probe_warning())
+        # Lint warnings are said here, one per lint for the whole server, so that 30 tools
+        # without annotations make one warning; a lint made an error fails the schema item.
+        from pytest_mcp_contracts.checks.lints import grouped_warnings
+
+        levels = self.config.stash[SETTINGS_KEY].lint_levels
+        for line in grouped_warnings(surface.tools, levels):
+            self._warn_once(line, McpLintWarning)
         for tool in surface.tools:
             yield ToolCollector.from_parent(self, name=tool.node_name, tool=tool)
         # A recorded tool the server no longer lists keeps a drift item: its removal breaks
@@ -93,11 +106,13 @@ class ServerCollector(_ServerNode):
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
     ) -> str | Any:
-        if isinstance(excinfo.value, McpContractWarning):  # -W error::...McpContractWarning
+        if isinstance(excinfo.value, (McpContractWarning, McpLintWarning)):  # -W error::...
             return one_line_summary(excinfo, "(a warning, made an error by -W or filterwarnings)")
         return super().repr_failure(excinfo)
 
-    def _warn_once(self, message: str | None) -> None:
+    def _warn_once(
+        self, message: str | None, category: type[pytest.PytestWarning] = McpContractWarning
+    ) -> None:
         """A warning about the server, located at its node. Under xdist every worker starts
         the server and collects it: the first worker alone says it, so it is said once."""
         worker = getattr(self.config, "workerinput", {}).get("workerid", "gw0")
@@ -105,8 +120,8 @@ class ServerCollector(_ServerNode):
             return
         assert self.server.surface is not None
         warnings.warn_explicit(
-            McpContractWarning(f"{shown(self.server.surface.name)}: {message}"),
-            McpContractWarning,
+            category(f"{shown(self.server.surface.name)}: {message}"),
+            category,
             filename=self.nodeid,
             lineno=0,
             module=__name__,
@@ -207,12 +222,14 @@ class _McpItem(_RendersFailures):
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.label} [{self.check}]"
 
-    def _warn(self, message: str) -> None:
+    def _warn(
+        self, message: str, category: type[pytest.PytestWarning] = McpContractWarning
+    ) -> None:
         """Warn about this tool. The warning's location is the tool's node id, not a line of
         this file: that is what pytest's warnings summary prints, and what the user can act on."""
         warnings.warn_explicit(
-            McpContractWarning(f"{self.label}: {message}"),
-            McpContractWarning,
+            category(f"{self.label}: {message}"),
+            category,
             filename=self.nodeid.rsplit("::", 1)[0],
             lineno=0,
             module=__name__,
@@ -362,11 +379,22 @@ class SchemaItem(_McpItem):
     def runtest(self) -> None:
         from pytest_mcp_contracts.reporting.findings import finding_record, warnings_to_raise
 
-        findings = check_listing(self.tool, protocol_version=self.surface.protocol_version)
+        levels = self.config.stash[SETTINGS_KEY].lint_levels
+        findings = check_listing(
+            self.tool, protocol_version=self.surface.protocol_version, lints=levels
+        )
+        if self.tool is self.surface.tools[0]:
+            # The listing's own lints (tool count, size) have no tool: the first one's
+            # schema item carries them, the same item under pytest and -n 2.
+            from pytest_mcp_contracts.checks.lints import server_lints
+
+            findings += server_lints(self.surface.tools, levels)
         # Every finding rides on the report (the run report and the summaries list them).
         self.mcp_findings = [finding_record(f) for f in findings]
+        # Lint warnings were said once for the server (ServerCollector.collect).
+        said = [f for f in findings if f.kind is not FailureKind.LINT]
         warned = self.config.stash.setdefault(WARNED_RULES_KEY, set())
-        for message in warnings_to_raise(findings, self.server.node_name, warned):
+        for message in warnings_to_raise(said, self.server.node_name, warned):
             self._warn(message)
         errors = [f for f in findings if f.severity == "error"]
         if errors:
@@ -436,6 +464,7 @@ class ContractItem(_McpItem):
                 warn_only=own.warn_only,
                 seed=_hypothesis_seed(self.config),
                 tally=tally,
+                lints=settings.lint_levels,
             )
             if run.failure is not None:
                 raise self._sandbox_note(_reproduced(self, run.failure, own.warn_only))
@@ -492,6 +521,12 @@ class ContractItem(_McpItem):
         notes = observations.warnings() + error_result_notes(self.tool, stats, ways)
         for note in notes:
             self._warn(note)
+        for finding, arguments in stats.lint_warnings.values():
+            self._warn(
+                f"{finding.headline}, e.g. for the input {short_json(arguments)}; "
+                f"fix: {finding.fix}",
+                McpLintWarning,
+            )
 
 
 class RejectsInvalidItem(_McpItem):
@@ -669,6 +704,7 @@ def _reproduced(
         lambda: fresh_server(item.config, server, item.check),
         warn_only=warn_only,
         fresh_possible=server.command.noun == "command" or reset is not None,
+        lints=item.config.stash[SETTINGS_KEY].lint_levels,
     )
 
 

@@ -38,6 +38,7 @@ from pytest_mcp_contracts.vocabulary import (
 )
 
 if TYPE_CHECKING:  # the transports are imported only when a server is configured
+    from pytest_mcp_contracts.checks.lints import LintLevels
     from pytest_mcp_contracts.transport.http import ServerUrl
     from pytest_mcp_contracts.transport.inprocess import ServerApp
     from pytest_mcp_contracts.transport.stdio import ServerCommand
@@ -420,6 +421,17 @@ OPTIONS: Final = (
         ini_too=False,
     ),
     Option(
+        "--mcp-lints",
+        "mcp_lints",
+        "each lint's level, as id:off, id:warning or id:error (space- or comma-separated; "
+        "all:error for every lint, a later word wins): lints are warnings by default. Ids: "
+        "no-description, no-property-description, no-annotations, model-instructions, "
+        "hidden-text, too-many-tools, listing-too-large, empty-content (docs/lints.md)",
+        "text",
+        None,
+        metavar="ID:LEVEL",
+    ),
+    Option(
         "--mcp-report",
         "mcp_report",
         "write a JSON run report (servers, tools, every check's outcome, calls, coverage, "
@@ -432,6 +444,7 @@ OPTIONS: Final = (
 
 
 TARGET_FLAGS: Final = ("--mcp-server", "--mcp-url", "--mcp-app")
+TARGET_KEYS: Final = tuple(flag.removeprefix("--").replace("-", "_") for flag in TARGET_FLAGS)
 
 
 @dataclass(frozen=True)
@@ -462,6 +475,13 @@ class Settings:
     reset_command: str | None = None  # run before the server is restarted for it
     max_server_memory: int | None = None  # bytes; None: no cap
     descriptions: str = DEFAULT_DESCRIPTION_DRIFT  # --mcp-descriptions: warn or pin
+    lints: LintLevels | None = None  # --mcp-lints; None: every lint a warning
+
+    @property
+    def lint_levels(self) -> LintLevels:
+        from pytest_mcp_contracts.checks.lints import LintLevels
+
+        return self.lints or LintLevels()
 
     @property
     def active(self) -> bool:
@@ -681,7 +701,20 @@ def resolve(
         reset_command=(values["mcp_reset_command"] or "").strip() or None,
         max_server_memory=values["mcp_max_server_memory"],
         descriptions=values["mcp_descriptions"],
+        # Read only for a run with servers: a run without any imports none of the checks.
+        lints=_lints(values["mcp_lints"]) if any(values[t] for t in TARGET_KEYS) else None,
     )
+
+
+def _lints(raw: str | None) -> LintLevels | None:
+    if raw is None or not raw.strip():
+        return None
+    from pytest_mcp_contracts.checks.lints import LintLevels, LintSettingError
+
+    try:
+        return LintLevels.parse(raw, option="--mcp-lints (ini mcp_lints)")
+    except LintSettingError as exc:
+        raise SettingsError(str(exc)) from None
 
 
 NO_SANDBOX = "none"  # --mcp-roots=none (a folder of that name: ./none)

@@ -2,7 +2,7 @@
 summary, the same under -n 2 as serially; a rule's warning is raised once per server.
 
 The findings on main today (the spec's listing rules and tool names, tests/servers/
-bad_schemas.py) and, through the conftest below, one ruled lint warning on every tool: the
+bad_schemas.py) and, through the conftest below, one ruled warning on every tool: the
 channel carries whatever check_listing returns, so the client profiles and lints other
 parts add ride on it unchanged.
 """
@@ -19,7 +19,8 @@ import pytest
 
 from ..conftest import server_command
 
-# Every tool gets one more finding, as a lint would give it: a rule, a where, a fix.
+# Every tool gets one more finding, as a client profile would give it: a rule, a client,
+# a where, a fix (lints warn on their own, once per lint per server).
 CONFTEST = """
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding
 from pytest_mcp_contracts.pytest import items
@@ -34,8 +35,9 @@ def _with_a_lint(tool, **kwargs):
             "schema",
             "the tool has no description",
             "warning",
-            kind=FailureKind.LINT,
+            kind=FailureKind.CLIENT_SCHEMA,
             rule="test/description",
+            client="test",
             where="description",
             fix="describe what the tool does",
         ),
@@ -81,7 +83,7 @@ def test_findings_are_reported_per_tool_and_summed_up_by_rule_serial_and_paralle
     [server] = documents["serial"]["servers"]
     tools = {tool["name"]: tool["findings"] for tool in server["tools"]}
     # Errors and warnings alike, each with every field, in the order the check found them.
-    assert [f["kind"] for f in tools["string_root"]] == ["invalid_listing", "lint"]
+    assert [f["kind"] for f in tools["string_root"]] == ["invalid_listing", "client_schema"]
     assert tools["string_root"][0]["severity"] == "error"
     assert tools["string_root"][0]["message"].startswith("inputSchema root must be an object")
     assert tools["bad name!"][0] == {
@@ -100,9 +102,9 @@ def test_findings_are_reported_per_tool_and_summed_up_by_rule_serial_and_paralle
     assert tools["draft07_ok"] == [
         {
             "rule": "test/description",
-            "client": None,
+            "client": "test",
             "severity": "warning",
-            "kind": "lint",
+            "kind": "client_schema",
             "where": "description",
             "message": "the tool has no description",
             "details": [],
@@ -112,7 +114,7 @@ def test_findings_are_reported_per_tool_and_summed_up_by_rule_serial_and_paralle
     assert server["findings"] == {
         "errors": 4,
         "warnings": 8,
-        "by_client": {},
+        "by_client": {"test": 7},
         "by_rule": {"invalid_listing": 5, "test/description": 7},
     }
     for document in documents.values():
@@ -127,8 +129,8 @@ def test_findings_are_reported_per_tool_and_summed_up_by_rule_serial_and_paralle
         "check, the run report, mcp-contracts inspect):" in summary
     )
     assert (
-        "    warning test/description: 7 tools (array_output, bad name!, bad_output, draft07_ok "
-        "and 3 more): the tool has no description; fix: describe what the tool does"
+        "    warning test/description (test): 7 tools (array_output, bad name!, bad_output, "
+        "draft07_ok and 3 more): the tool has no description; fix: describe what the tool does"
     ) in summary
     assert _summary(parallel.stdout) == summary
     assert serial.stdout.count("test/description: the tool has no description (the") == 1
@@ -140,8 +142,8 @@ def test_findings_are_reported_per_tool_and_summed_up_by_rule_serial_and_paralle
     assert steps["serial"] == steps["parallel"]
     assert "**Listing findings** of bad-schemas: 4 error(s), 8 warning(s)" in steps["serial"]
     assert (
-        "- warning test/description: 7 tools (array_output, bad name!, bad_output, draft07_ok "
-        "and 3 more): the tool has no description; fix: describe what the tool does"
+        "- warning test/description (test): 7 tools (array_output, bad name!, bad_output, "
+        "draft07_ok and 3 more): the tool has no description; fix: describe what the tool does"
     ) in steps["serial"]
 
 

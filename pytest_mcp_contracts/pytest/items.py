@@ -351,7 +351,11 @@ class SchemaItem(_McpItem):
     check = Check.SCHEMA.value
 
     def runtest(self) -> None:
-        findings = check_listing(self.tool, protocol_version=self.surface.protocol_version)
+        findings = check_listing(
+            self.tool,
+            protocol_version=self.surface.protocol_version,
+            clients=self.config.stash[SETTINGS_KEY].clients,
+        )
         for finding in findings:
             if finding.severity == "warning":
                 self._warn(finding.message)

@@ -17,8 +17,12 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from pytest_mcp_contracts.vocabulary import (
     CALL_POLICIES,
+    CLIENT_PROFILES,
+    CLIENTS_ALL,
+    CLIENTS_NONE,
     DEFAULT_CALL_POLICY,
     DEFAULT_CALL_TIMEOUT,
+    DEFAULT_CLIENTS,
     DEFAULT_MAX_CALL_TIME,
     DEFAULT_MAX_EXAMPLES,
     DEFAULT_MAX_RESTARTS,
@@ -169,7 +173,8 @@ class Option:
     flag: str
     ini: str
     help: str
-    kind: str  # "servers", "lines", "int", "float", "path", "flag", "choice", "text", "size"
+    kind: str  # "servers", "lines", "int", "float", "path", "flag", "choice", "text", "size",
+    # "clients"
     default: Any = None
     ini_too: bool = True
     metavar: str = ""  # for the help text; by kind when empty
@@ -260,6 +265,18 @@ OPTIONS: Final = (
         "text",
         None,
         metavar="CMD",
+    ),
+    Option(
+        "--mcp-clients",
+        "mcp_clients",
+        "the clients whose own schema rules the schema check applies, beside the spec's: a "
+        f"comma list of {', '.join(CLIENT_PROFILES)}, or all or none (default "
+        f"{','.join(DEFAULT_CLIENTS)}: the clients most users have; openai-strict and gemini "
+        "refuse what common SDKs emit). A place a chosen client refuses fails the tool's "
+        "schema item, naming the rule and the fix (docs/clients.md)",
+        "clients",
+        ",".join(DEFAULT_CLIENTS),
+        metavar="CLIENTS",
     ),
     Option(
         "--mcp-call",
@@ -447,6 +464,7 @@ class Settings:
     sequences_time: float = DEFAULT_SEQUENCES_TIME
     reset_command: str | None = None  # run before the server is restarted for it
     max_server_memory: int | None = None  # bytes; None: no cap
+    clients: tuple[str, ...] = DEFAULT_CLIENTS  # client profiles the schema check applies
 
     @property
     def active(self) -> bool:
@@ -611,6 +629,8 @@ def resolve(
             values[key] = raw
         elif option.kind == "text":
             values[key] = None if raw is None else str(raw)
+        elif option.kind == "clients":
+            values[key] = _clients(option, raw)
         elif option.kind == "size":
             # Only a started server (--mcp-server) is capped: without one, the transports
             # that compute the default stay unimported.
@@ -665,10 +685,32 @@ def resolve(
         sequences_time=values["mcp_sequences_time"],
         reset_command=(values["mcp_reset_command"] or "").strip() or None,
         max_server_memory=values["mcp_max_server_memory"],
+        clients=values["mcp_clients"],
     )
 
 
 NO_SANDBOX = "none"  # --mcp-roots=none (a folder of that name: ./none)
+
+
+def _clients(option: Option, raw: Any) -> tuple[str, ...]:
+    """Client profile names from a comma list (``all``, ``none``); an unknown name is a
+    usage error that lists the known ones. ``mcp``, the spec, is always applied."""
+    names = [name.strip().lower() for name in str(raw).replace("\n", ",").split(",")]
+    names = [name for name in names if name]
+    if names == [CLIENTS_ALL]:
+        return CLIENT_PROFILES
+    if names == [CLIENTS_NONE]:
+        return ()
+    unknown = [name for name in names if name not in CLIENT_PROFILES]
+    if unknown or not names:
+        close = difflib.get_close_matches(unknown[0], CLIENT_PROFILES, n=1) if unknown else []
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        got = ", ".join(repr(name) for name in unknown) if unknown else repr(raw)
+        raise SettingsError(
+            f"{option.flag} (ini {option.ini}): unknown client {got}{hint}; known: "
+            f"{', '.join(CLIENT_PROFILES)}, or {CLIENTS_ALL} or {CLIENTS_NONE} alone"
+        )
+    return tuple(dict.fromkeys(names))
 
 
 def _size(option: Option, raw: Any, started: int) -> int | None:

@@ -171,13 +171,12 @@ def _type_union(node: dict[str, Any], _: Path) -> str | None:
 
 
 def _boolean_schemas(root: Any) -> Iterator[tuple[Path, str]]:
+    # Where a value's schema is written (a property, the items, a branch): the threads show
+    # `true` there refused. `additionalProperties: false` is a keyword's value, not a
+    # declaration of a value, and nothing shows it refused.
     for node, path in subschemas(root):
-        if isinstance(node, bool) and path:
+        if isinstance(node, bool) and _in_value_slot(path):
             yield path, f"the schema `{str(node).lower()}`"
-
-
-def _root_without_type(node: dict[str, Any]) -> str | None:
-    return None if "type" in node else ""
 
 
 def _root_without_properties(node: dict[str, Any]) -> str | None:
@@ -193,20 +192,20 @@ def _untyped_values(root: Any) -> Iterator[tuple[Path, str]]:
     """Property, item and branch schemas that say no type (and are no union or reference,
     whose own rules cover them)."""
     for node, path in subschemas(root):
-        if not isinstance(node, dict) or not path or _is_definition(path):
-            continue
-        in_value_slot = path[-1] == "items" or (len(path) >= 2 and path[-2] in _VALUE_SLOTS)
-        if in_value_slot and not any(key in node for key in _TYPED_BY):
+        typed = isinstance(node, dict) and any(key in node for key in _TYPED_BY)
+        if isinstance(node, dict) and not typed and _in_value_slot(path):
             yield path, ""
 
 
 _VALUE_SLOTS: Final = ("properties", "anyOf", "oneOf", "allOf", "items", "prefixItems")
 
 
-def _is_definition(path: Path) -> bool:
-    """Whether ``path`` names a ``$defs``/``definitions`` entry itself (its uses are checked
-    where they are: a Gemini declaration has no definitions)."""
-    return len(path) >= 2 and path[-2] in ("$defs", "definitions")
+def _in_value_slot(path: Path) -> bool:
+    """Whether ``path`` ends where the schema of a value is written: a property, the items,
+    a tuple position or a union's branch."""
+    if not path:
+        return False
+    return path[-1] == "items" or (len(path) >= 2 and path[-2] in _VALUE_SLOTS)
 
 
 def _refs(node: dict[str, Any], _: Path) -> str | None:
@@ -490,16 +489,6 @@ RULES: Final[tuple[Rule, ...]] = (
         "400 INVALID_ARGUMENT for every request while the tool is enabled",
         "write {} instead of true (and a schema that says what is refused instead of false)",
         "github/copilot-cli#4623",
-    ),
-    Rule(
-        "gemini/root-type",
-        ClientProfile.GEMINI,
-        INPUT,
-        _at_root(_root_without_type),
-        "an inputSchema without a root type",
-        "400 'schema at top-level requires unspecified property 'type'' for every request",
-        'add "type": "object" at the root',
-        "google-gemini/gemini-cli#23382",
     ),
     Rule(
         "gemini/value-type",

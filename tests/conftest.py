@@ -45,6 +45,20 @@ def _local_mode(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CI", raising=False)
 
 
+# The fixture servers are small servers written to show one behaviour each; their listings are
+# not written to satisfy any client's own rules. Runs under test apply the spec's rules only,
+# unless a test chooses client profiles (a later --mcp-clients wins; tests/e2e/test_profiles.py).
+CLIENTS_OFF = "--mcp-clients=none"
+
+
+@pytest.fixture(autouse=True)
+def _spec_rules_only(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if "pytester" not in request.fixturenames:
+        return
+    request.getfixturevalue("pytester")  # it clears PYTEST_ADDOPTS when it starts
+    monkeypatch.setenv("PYTEST_ADDOPTS", CLIENTS_OFF)
+
+
 @pytest.fixture
 def run_mcp(pytester: pytest.Pytester) -> RunMcp:
     """Run pytest in a subprocess against fixture servers; extra args pass through."""

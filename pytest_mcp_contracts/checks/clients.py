@@ -229,29 +229,6 @@ def _tuple_items(node: dict[str, Any], _: Path) -> str | None:
     return "" if isinstance(node.get("items"), list) else None
 
 
-def _draft7_metaschema(root: Any) -> Iterator[tuple[Path, str]]:
-    """Where ``root`` breaks the draft-07 metaschema, as Copilot Chat checks every parameter
-    schema (an ajv validator compiled from draft-07, whatever ``$schema`` says)."""
-    if not isinstance(root, dict):
-        return
-    import jsonschema
-
-    meta = jsonschema.Draft7Validator.META_SCHEMA
-    try:
-        errors = sorted(
-            jsonschema.Draft7Validator(meta).iter_errors(root),
-            key=lambda e: json_path(e.absolute_path),
-        )
-    except RecursionError:
-        return  # too deep for a metaschema walk: the spec check reports that once
-    seen: set[Path] = set()
-    for error in errors:
-        path = tuple(error.absolute_path)
-        if path not in seen:
-            seen.add(path)
-            yield path, shorten(error.message, 120)
-
-
 def _open_additional_properties(node: dict[str, Any], _: Path) -> str | None:
     # ensure_strict_json_schema: an object (or a schema without type) whose
     # additionalProperties is anything but false raises; `{}` counts as open.
@@ -384,16 +361,6 @@ RULES: Final[tuple[Rule, ...]] = (
         "fails, for every tool of the session",
         'add items (e.g. "items": {"type": "string"}, or {} for anything)',
         _COPILOT_NORMALIZER + "; microsoft/vscode#246119, #284536",
-    ),
-    Rule(
-        "vscode/draft-07-metaschema",
-        ClientProfile.VSCODE,
-        INPUT,
-        _draft7_metaschema,
-        "an inputSchema that is not valid under the draft-07 metaschema",
-        "Copilot Chat throws 'tool parameters do not match JSON schema' and the request fails",
-        "write keywords the draft-07 way (e.g. exclusiveMinimum as a number, not a boolean)",
-        _COPILOT_NORMALIZER,
     ),
     Rule(
         "openai/root-properties",

@@ -82,12 +82,6 @@ CASES = [
         None,
         "inputSchema $.properties.p.properties.q",
     ),
-    (
-        "vscode/draft-07-metaschema",
-        with_property({"type": "number", "minimum": 0, "exclusiveMinimum": True}),
-        None,
-        "inputSchema $.properties.p.exclusiveMinimum",
-    ),
     ("openai/root-properties", {"type": "object"}, None, "inputSchema $"),
     (
         "openai/array-items",

@@ -252,8 +252,10 @@ def _open_object(node: dict[str, Any], _: Path) -> str | None:
 
 
 def _root_union(node: dict[str, Any]) -> str | None:
-    if isinstance(node.get("anyOf"), list):
-        return "anyOf"
+    # The conversion turns oneOf into anyOf before it looks at the root.
+    for keyword in ("anyOf", "oneOf"):
+        if isinstance(node.get(keyword), list):
+            return keyword
     types = node.get("type")
     if isinstance(types, list) and "object" in types and types != ["object"]:
         return f"type {types}"
@@ -410,7 +412,7 @@ RULES: Final[tuple[Rule, ...]] = (
         ClientProfile.OPENAI_STRICT,
         INPUT,
         _at_root(_root_union),
-        "a root that is a union (anyOf, or a nullable object type)",
+        "a root that is a union (anyOf, oneOf, or a nullable object type)",
         _STRICT_WHY,
         "make the root a plain object; move alternatives into a property",
         _STRICT_SCHEMA + " (_ensure_strict_root)",

@@ -110,6 +110,12 @@ CASES = [
         "inputSchema $",
     ),
     (
+        "openai-strict/root-union",
+        {**GOOD_INPUT, "oneOf": [{"required": ["tags"]}, {"required": ["where"]}]},
+        None,
+        "inputSchema $",
+    ),
+    (
         "openai-strict/ref-siblings",
         {
             **GOOD_INPUT,

@@ -144,10 +144,11 @@ def _recorded(store: SnapshotStore, server: str, tool: str) -> tuple[dict[str, A
 
 def _findings(tool: ToolSpec, protocol_version: str) -> tuple[dict[str, Any], ...]:
     """What the ``schema`` check finds in a listing entry: the same check, the same records
-    the run report lists."""
-    from pytest_mcp_contracts.checks.listing import check_listing  # jsonschema: inspect only
+    the run report lists, under the default client profiles and lint levels."""
+    from pytest_mcp_contracts.checks.lints import LintLevels  # jsonschema: inspect only
+    from pytest_mcp_contracts.checks.listing import check_listing
 
-    found = check_listing(tool, protocol_version=protocol_version)
+    found = check_listing(tool, protocol_version=protocol_version, lints=LintLevels())
     return tuple(finding_record(f) for f in found)
 
 

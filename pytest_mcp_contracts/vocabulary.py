@@ -121,6 +121,32 @@ FAILING_CLASSES: Final = (
     ErrorClass.ERROR_AS_RESULT,
 )
 
+
+class ClientProfile(StrEnum):
+    """A client whose own schema rules the ``schema`` check applies (``--mcp-clients``); the
+    rules and their sources are in ``checks/clients`` and docs/clients.md."""
+
+    CLAUDE = "claude"  # Claude Desktop and Claude Code
+    OPENAI = "openai"  # OpenAI function calling as most clients send it (not strict mode)
+    OPENAI_STRICT = "openai-strict"  # strict mode (the Agents SDK's strict conversion)
+    GEMINI = "gemini"  # the Gemini API's function declarations
+    VSCODE = "vscode"  # VS Code / GitHub Copilot Chat
+    MCP = "mcp"  # the spec itself: always applied
+
+
+CLIENT_PROFILES: Final = tuple(str(profile) for profile in ClientProfile)
+# The clients most users run a server in, whose rules a server that works "everywhere" already
+# follows: Claude, VS Code/Copilot and OpenAI's ordinary function calling. Strict mode and the
+# Gemini API refuse schemas that the common SDKs emit (open objects, $defs, nullable unions) and
+# stay opt-in; docs/clients.md says why.
+DEFAULT_CLIENTS: Final = (
+    ClientProfile.CLAUDE.value,
+    ClientProfile.OPENAI.value,
+    ClientProfile.VSCODE.value,
+)
+CLIENTS_ALL: Final = "all"
+CLIENTS_NONE: Final = "none"
+
 # Plain strings, for option choices and messages: argparse prints a choice with ``repr``.
 CALL_POLICIES: Final = tuple(str(policy) for policy in CallPolicy)
 REJECTS_INVALID_MODES: Final = tuple(str(mode) for mode in RejectsInvalidMode)

@@ -45,15 +45,20 @@ def _local_mode(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CI", raising=False)
 
 
+# The fixture servers are small servers written to show one behaviour each; their listings are
+# not written to satisfy any client's own rules, nor to carry descriptions and annotations.
+# Runs under test apply the spec's rules only and no lints, unless a test chooses client
+# profiles or lints itself (a later --mcp-clients / --mcp-lints wins): tests/e2e/
+# test_profiles.py and tests/e2e/test_lints.py run them.
+SPEC_RULES_ONLY = "--mcp-clients=none --mcp-lints=all:off"
+
+
 @pytest.fixture(autouse=True)
-def _lints_off(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Runs under test have every lint off unless a test turns lints on itself (a later
-    --mcp-lints wins): the fixture servers lack annotations and descriptions on purpose, and
-    each test's warning counts are about its own subject. tests/e2e/test_lints.py runs them."""
+def _spec_rules_only(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     if "pytester" not in request.fixturenames:
         return
-    request.getfixturevalue("pytester")  # first: making it clears PYTEST_ADDOPTS
-    monkeypatch.setenv("PYTEST_ADDOPTS", "--mcp-lints=all:off")
+    request.getfixturevalue("pytester")  # it clears PYTEST_ADDOPTS when it starts
+    monkeypatch.setenv("PYTEST_ADDOPTS", SPEC_RULES_ONLY)
 
 
 @pytest.fixture

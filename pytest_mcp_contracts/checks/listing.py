@@ -7,12 +7,13 @@ back, and get ``Finding``s (``checks/failures``) out.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from typing import Any, Final
 from urllib.parse import unquote
 
 from jsonschema.exceptions import SchemaError, ValidationError
 
+from pytest_mcp_contracts.checks.clients import check_clients
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding
 from pytest_mcp_contracts.checks.lints import LintLevels, tool_lints
 from pytest_mcp_contracts.schema.dialects import VALIDATORS, UnsupportedDialect, dialect_of
@@ -25,7 +26,7 @@ from pytest_mcp_contracts.schema.refs import (
 )
 from pytest_mcp_contracts.text import shorten
 from pytest_mcp_contracts.transport.discover import ToolSpec
-from pytest_mcp_contracts.vocabulary import MODERN_VERSION
+from pytest_mcp_contracts.vocabulary import DEFAULT_CLIENTS, MODERN_VERSION, ClientProfile
 
 MAX_ERRORS_SHOWN: Final = 5
 
@@ -40,10 +41,25 @@ def describe_errors(errors: Iterable[ValidationError]) -> list[str]:
 
 
 def _listing_finding(
-    message: str, details: tuple[str, ...] = (), severity: str = "error"
+    message: str,
+    details: tuple[str, ...] = (),
+    severity: str = "error",
+    *,
+    rule: str,
+    where: str | None = None,
 ) -> Finding:
-    """A finding of the schema check: a listing that breaks the spec."""
-    return Finding("schema", message, severity, details, kind=FailureKind.INVALID_LISTING)
+    """A finding of the schema check: a listing that breaks the spec (the ``mcp`` profile's
+    rules, ``mcp/<rule>``; docs/clients.md lists them with the client profiles' ones)."""
+    return Finding(
+        "schema",
+        message,
+        severity,
+        details,
+        kind=FailureKind.INVALID_LISTING,
+        rule=f"{ClientProfile.MCP}/{rule}",
+        client=str(ClientProfile.MCP),
+        where=where,
+    )
 
 
 # -- static checks -------------------------------------------------------------------------
@@ -53,12 +69,16 @@ def _schema_findings(
     label: str, schema: Any, *, root_object: bool, root_reason: str
 ) -> Iterator[Finding]:
     if not isinstance(schema, dict):
-        yield _listing_finding(f"{label} is not a JSON object: {shorten(repr(schema))}")
+        yield _listing_finding(
+            f"{label} is not a JSON object: {shorten(repr(schema))}",
+            rule="schema-object",
+            where=label,
+        )
         return
     try:
         dialect = dialect_of(schema)
     except UnsupportedDialect as exc:
-        yield _listing_finding(f"{label}: {exc}")
+        yield _listing_finding(f"{label}: {exc}", rule="dialect", where=label)
         return
     cls = VALIDATORS[dialect]
     try:
@@ -68,15 +88,19 @@ def _schema_findings(
         yield _listing_finding(
             f"{label} is not a valid {dialect} schema",
             details=(f"at {where}: {shorten(exc.message)}",),
+            rule="valid-schema",
+            where=f"{label} {where}",
         )
         return
     except RecursionError:
-        yield _listing_finding(f"{label} is nested too deeply to check")
+        yield _listing_finding(f"{label} is nested too deeply to check", rule="depth", where=label)
         return
     if root_object and schema.get("type") != "object":
         yield _listing_finding(
             f"{label} root must be an object schema ({root_reason}); it has "
             f"type {schema.get('type', '(none)')!r}",
+            rule="root-object",
+            where=f"{label} $",
         )
     doc = SchemaDocument(schema, dialect)
     refs = doc.refs
@@ -85,6 +109,8 @@ def _schema_findings(
         yield _listing_finding(
             f"{label} refers to network $ref(s) that clients must not fetch: "
             + ", ".join(remote[:3]),
+            rule="network-ref",
+            where=label,
         )
     bad_index = sorted(_bad_index_refs(refs))
     if bad_index:
@@ -96,6 +122,8 @@ def _schema_findings(
                 "(ASCII digits, RFC 6901)"
                 for ref, token in bad_index[:3]
             ),
+            rule="ref-pointer",
+            where=label,
         )
     loop = _ref_loop(doc)
     if loop:
@@ -103,6 +131,8 @@ def _schema_findings(
             f"{label} has a $ref loop that never moves into a property or item "
             f"({' -> '.join(loop)}), so validating anything against it recurses forever",
             details=("break the loop: recursion must go through 'properties', 'items' or similar",),
+            rule="ref-loop",
+            where=label,
         )
 
 
@@ -159,11 +189,16 @@ def _ref_loop(doc: SchemaDocument) -> list[str] | None:
 
 
 def check_listing(
-    tool: ToolSpec, *, protocol_version: str, lints: LintLevels | None = None
+    tool: ToolSpec,
+    *,
+    protocol_version: str,
+    clients: Collection[str] = DEFAULT_CLIENTS,
+    lints: LintLevels | None = None,
 ) -> list[Finding]:
-    """The static ``schema`` check: the listing entry, its schemas and its name; with
-    ``lints``, the tool's lints (checks/lints) at their chosen levels."""
-    findings = [_listing_finding(p) for p in tool.problems]
+    """The static ``schema`` check: the listing entry, its schemas and its name under the
+    spec, then what each of ``clients`` (profile names, ``checks/clients``) refuses in them;
+    with ``lints``, the tool's lints (checks/lints) at their chosen levels."""
+    findings = [_listing_finding(p, rule="listing-entry") for p in tool.problems]
     if tool.cut or (tool.problems and not isinstance(tool.input_schema, dict)):
         return findings
     findings += _schema_findings(
@@ -178,6 +213,10 @@ def check_listing(
             root_reason=f"protocol {protocol_version} requires it",
         )
     findings += _name_findings(tool.name)
+    # A schema the spec check already refuses is reported once, by it: what a client makes
+    # of an invalid schema is beside the point.
+    if not any(f.severity == "error" for f in findings):
+        findings += check_clients(tool, clients)
     if lints is not None:
         findings += tool_lints(tool, lints)
     return findings
@@ -226,5 +265,7 @@ def _name_findings(name: str) -> list[Finding]:
             f"tool name {name!r} does not follow the spec's naming rules: "
             + "; ".join(w.rstrip(".") for w in warnings),
             severity="warning",
+            rule="tool-name",
+            where="name",
         )
     ]

@@ -379,9 +379,13 @@ class SchemaItem(_McpItem):
     def runtest(self) -> None:
         from pytest_mcp_contracts.reporting.findings import finding_record, warnings_to_raise
 
-        levels = self.config.stash[SETTINGS_KEY].lint_levels
+        settings = self.config.stash[SETTINGS_KEY]
+        levels = settings.lint_levels
         findings = check_listing(
-            self.tool, protocol_version=self.surface.protocol_version, lints=levels
+            self.tool,
+            protocol_version=self.surface.protocol_version,
+            clients=settings.clients,
+            lints=levels,
         )
         if self.tool is self.surface.tools[0]:
             # The listing's own lints (tool count, size) have no tool: the first one's

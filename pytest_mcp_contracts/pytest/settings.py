@@ -17,8 +17,12 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from pytest_mcp_contracts.vocabulary import (
     CALL_POLICIES,
+    CLIENT_PROFILES,
+    CLIENTS_ALL,
+    CLIENTS_NONE,
     DEFAULT_CALL_POLICY,
     DEFAULT_CALL_TIMEOUT,
+    DEFAULT_CLIENTS,
     DEFAULT_DESCRIPTION_DRIFT,
     DEFAULT_MAX_CALL_TIME,
     DEFAULT_MAX_EXAMPLES,
@@ -172,7 +176,8 @@ class Option:
     flag: str
     ini: str
     help: str
-    kind: str  # "servers", "lines", "int", "float", "path", "flag", "choice", "text", "size"
+    kind: str  # "servers", "lines", "int", "float", "path", "flag", "choice", "text", "size",
+    # "clients"
     default: Any = None
     ini_too: bool = True
     metavar: str = ""  # for the help text; by kind when empty
@@ -263,6 +268,18 @@ OPTIONS: Final = (
         "text",
         None,
         metavar="CMD",
+    ),
+    Option(
+        "--mcp-clients",
+        "mcp_clients",
+        "the clients whose own schema rules the schema check applies, beside the spec's: a "
+        f"comma list of {', '.join(CLIENT_PROFILES)}, or all or none (default "
+        f"{','.join(DEFAULT_CLIENTS)}: the clients most users have; openai-strict and gemini "
+        "refuse what common SDKs emit). A place a chosen client refuses fails the tool's "
+        "schema item, naming the rule and the fix (docs/clients.md)",
+        "clients",
+        ",".join(DEFAULT_CLIENTS),
+        metavar="CLIENTS",
     ),
     Option(
         "--mcp-call",
@@ -483,6 +500,8 @@ class Settings:
 
         return self.lints or LintLevels()
 
+    clients: tuple[str, ...] = DEFAULT_CLIENTS  # client profiles the schema check applies
+
     @property
     def active(self) -> bool:
         return bool(self.servers)
@@ -646,6 +665,8 @@ def resolve(
             values[key] = raw
         elif option.kind == "text":
             values[key] = None if raw is None else str(raw)
+        elif option.kind == "clients":
+            values[key] = _clients(option, raw)
         elif option.kind == "size":
             # Only a started server (--mcp-server) is capped: without one, the transports
             # that compute the default stay unimported.
@@ -703,6 +724,7 @@ def resolve(
         descriptions=values["mcp_descriptions"],
         # Read only for a run with servers: a run without any imports none of the checks.
         lints=_lints(values["mcp_lints"]) if any(values[t] for t in TARGET_KEYS) else None,
+        clients=values["mcp_clients"],
     )
 
 
@@ -718,6 +740,27 @@ def _lints(raw: str | None) -> LintLevels | None:
 
 
 NO_SANDBOX = "none"  # --mcp-roots=none (a folder of that name: ./none)
+
+
+def _clients(option: Option, raw: Any) -> tuple[str, ...]:
+    """Client profile names from a comma list (``all``, ``none``); an unknown name is a
+    usage error that lists the known ones. ``mcp``, the spec, is always applied."""
+    names = [name.strip().lower() for name in str(raw).replace("\n", ",").split(",")]
+    names = [name for name in names if name]
+    if names == [CLIENTS_ALL]:
+        return CLIENT_PROFILES
+    if names == [CLIENTS_NONE]:
+        return ()
+    unknown = [name for name in names if name not in CLIENT_PROFILES]
+    if unknown or not names:
+        close = difflib.get_close_matches(unknown[0], CLIENT_PROFILES, n=1) if unknown else []
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        got = ", ".join(repr(name) for name in unknown) if unknown else repr(raw)
+        raise SettingsError(
+            f"{option.flag} (ini {option.ini}): unknown client {got}{hint}; known: "
+            f"{', '.join(CLIENT_PROFILES)}, or {CLIENTS_ALL} or {CLIENTS_NONE} alone"
+        )
+    return tuple(dict.fromkeys(names))
 
 
 def _size(option: Option, raw: Any, started: int) -> int | None:

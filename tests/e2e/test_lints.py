@@ -10,7 +10,7 @@ from ..conftest import NO_SEQUENCES, RunMcp
 SERVER = "lint_targets.py"
 # Only the static schema items and the contract items: the lints live there.
 ITEMS = ("-k", "schema or contract", "--mcp-max-examples=3", NO_SEQUENCES)
-ON = "--mcp-lints=all:warning"  # the suite turns them off (conftest._lints_off)
+ON = "--mcp-lints=all:warning"  # the suite turns them off (conftest._spec_rules_only)
 
 
 def test_lints_warn_once_per_lint_for_the_server(run_inprocess: RunMcp) -> None:

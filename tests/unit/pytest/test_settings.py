@@ -205,3 +205,28 @@ def test_sequences_are_on_within_a_time_by_default_and_can_be_turned_off() -> No
     resolved = settings({"--mcp-sequences-time": "3.5"}, {"mcp_sequences": "off"})
     assert not resolved.sequences and resolved.sequences_time == 3.5
     assert settings({}, {"mcp_sequences_time": "7"}).sequences_time == 7
+
+
+def test_client_profiles_default_list_all_none_and_ini() -> None:
+    assert settings({}, {}).clients == ("claude", "openai", "vscode")
+    assert settings({"--mcp-clients": "gemini, VSCode"}, {}).clients == ("gemini", "vscode")
+    assert settings({}, {"mcp_clients": "openai-strict"}).clients == ("openai-strict",)
+    assert settings({"--mcp-clients": "all"}, {}).clients == (
+        "claude",
+        "openai",
+        "openai-strict",
+        "gemini",
+        "vscode",
+        "mcp",
+    )
+    assert settings({"--mcp-clients": "none"}, {"mcp_clients": "gemini"}).clients == ()
+
+
+def test_a_misspelled_client_is_a_usage_error_listing_the_known_ones() -> None:
+    with pytest.raises(SettingsError) as raised:
+        settings({"--mcp-clients": "claude,gemni"}, {})
+    message = str(raised.value)
+    assert (
+        "--mcp-clients (ini mcp_clients): unknown client 'gemni' (did you mean gemini?)" in message
+    )
+    assert "known: claude, openai, openai-strict, gemini, vscode, mcp, or all or none" in message

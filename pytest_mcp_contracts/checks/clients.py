@@ -1,0 +1,538 @@
+"""Check: what named clients refuse in a tool's schemas, beyond what the MCP spec asks.
+
+A server can follow the spec to the letter and still break in its users' hands, because
+clients and model providers enforce rules of their own: VS Code/Copilot throws on an array
+without ``items``, OpenAI refuses a root object without ``properties``, Claude refuses an
+``outputSchema`` that declares draft-07. Each rule here is one row of ``RULES``: its id, the
+client, which schema it reads, the function that finds the places that break it, what the
+client does, the fix and the source (the client's code, or an issue thread that reproduces
+it). docs/clients.md is the same table for people; ``tests/unit/checks/test_clients.py``
+keeps the two in step.
+
+The rules never follow ``$ref``s (a client that does is free to refuse what it finds there:
+the places are reported where they are written), and every walk is bounded by
+``schema/budgets``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass
+from typing import Any, Final
+
+from pytest_mcp_contracts.checks.failures import FailureKind, Finding
+from pytest_mcp_contracts.schema.budgets import CLIENT_RULE_VISITS, DOCUMENT_DEPTH
+from pytest_mcp_contracts.schema.dialects import DIALECT_URIS
+from pytest_mcp_contracts.schema.document import declared_types
+from pytest_mcp_contracts.schema.paths import json_path
+from pytest_mcp_contracts.text import shorten
+from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.vocabulary import CLIENT_PROFILES, ClientProfile
+
+Path = tuple[str | int, ...]
+# A rule's finder: every place in one schema document that breaks the rule, with a few words
+# about what is there when the rule's own words do not say it (the declared ``$schema``, the
+# union of types; else ""), in document order.
+Finder = Callable[[Any], Iterator[tuple[Path, str]]]
+
+CLIENT_NAMES: Final = {
+    ClientProfile.CLAUDE: "Claude (Desktop/Code)",
+    ClientProfile.OPENAI: "OpenAI",
+    ClientProfile.OPENAI_STRICT: "OpenAI strict mode",
+    ClientProfile.GEMINI: "Gemini",
+    ClientProfile.VSCODE: "VS Code/Copilot",
+    ClientProfile.MCP: "the MCP spec",
+}
+# Strict mode is OpenAI's function calling with more rules: choosing it chooses both.
+IMPLIES: Final = {ClientProfile.OPENAI_STRICT: ClientProfile.OPENAI}
+#: Places of one rule reported one by one; past this one more finding says how many more.
+PLACES_SHOWN: Final = 20
+
+# -- walking a schema --------------------------------------------------------------------------
+
+# Keywords whose value is a map of subschemas, a list of them, or one of them.
+_MAPS: Final = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+)
+_LISTS: Final = frozenset({"anyOf", "oneOf", "allOf", "prefixItems", "items"})
+_SINGLES: Final = frozenset(
+    {
+        "items",
+        "additionalProperties",
+        "additionalItems",
+        "not",
+        "if",
+        "then",
+        "else",
+        "contains",
+        "propertyNames",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+    }
+)
+EVERYWHERE: Final = _MAPS | _LISTS | _SINGLES
+# The keywords each client's own walk descends through (see the sources in RULES): a place it
+# never visits is not one it refuses.
+VSCODE_WALK: Final = frozenset(
+    {
+        "properties",
+        "items",
+        "dependencies",
+        "patternProperties",
+        "additionalProperties",
+        "anyOf",
+        "allOf",
+        "oneOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "contains",
+    }
+)
+STRICT_WALK: Final = frozenset(
+    {"$defs", "definitions", "properties", "items", "anyOf", "oneOf", "allOf"}
+)
+
+
+def subschemas(root: Any, walk: Collection[str] = EVERYWHERE) -> Iterator[tuple[Any, Path]]:
+    """Every subschema (boolean ones included) reached from ``root`` through the keywords in
+    ``walk``, root first, in document order: ``DOCUMENT_DEPTH`` levels deep and at most
+    ``CLIENT_RULE_VISITS`` of them, without recursion and without following ``$ref``."""
+    stack: list[tuple[Any, Path, int]] = [(root, (), 0)]
+    visits = 0
+    while stack and visits < CLIENT_RULE_VISITS:
+        node, path, level = stack.pop()
+        visits += 1
+        yield node, path
+        if not isinstance(node, dict) or level >= DOCUMENT_DEPTH:
+            continue
+        children: list[tuple[Any, Path, int]] = []
+        for key, value in node.items():
+            if key not in walk:
+                continue
+            if key in _MAPS and isinstance(value, dict):
+                children += [
+                    (sub, (*path, key, name), level + 1)
+                    for name, sub in value.items()
+                    if isinstance(sub, dict | bool)
+                ]
+            elif key in _LISTS and isinstance(value, list):
+                children += [
+                    (sub, (*path, key, i), level + 1)
+                    for i, sub in enumerate(value)
+                    if isinstance(sub, dict | bool)
+                ]
+            elif key in _SINGLES and isinstance(value, dict | bool):
+                children.append((value, (*path, key), level + 1))
+        stack += reversed(children)
+
+
+def _each_node(
+    test: Callable[[dict[str, Any], Path], str | None], walk: Collection[str] = EVERYWHERE
+) -> Finder:
+    """A finder that asks ``test`` about every object subschema ``walk`` reaches."""
+
+    def find(root: Any) -> Iterator[tuple[Path, str]]:
+        for node, path in subschemas(root, walk):
+            if isinstance(node, dict) and (detail := test(node, path)) is not None:
+                yield path, detail
+
+    return find
+
+
+def _at_root(test: Callable[[dict[str, Any]], str | None]) -> Finder:
+    def find(root: Any) -> Iterator[tuple[Path, str]]:
+        if isinstance(root, dict) and (detail := test(root)) is not None:
+            yield (), detail
+
+    return find
+
+
+# -- what each rule looks for --------------------------------------------------------------------
+
+
+def _array_without_items(node: dict[str, Any], _: Path) -> str | None:
+    types = declared_types(node) or []
+    return "" if "array" in types and "items" not in node else None
+
+
+def _vscode_array_without_items(node: dict[str, Any], _: Path) -> str | None:
+    # Copilot Chat tests `n.type === 'array' && !n.items`: only a single type, and a falsy
+    # items (missing, or `false`) counts as none.
+    if node.get("type") == "array" and node.get("items") in (None, False):
+        return "" if "items" not in node else "items: false"
+    return None
+
+
+def _type_union(node: dict[str, Any], _: Path) -> str | None:
+    declared = node.get("type")
+    return f"type {declared}" if isinstance(declared, list) else None
+
+
+def _boolean_schemas(root: Any) -> Iterator[tuple[Path, str]]:
+    # Where a value's schema is written (a property, the items, a branch): the threads show
+    # `true` there refused. `additionalProperties: false` is a keyword's value, not a
+    # declaration of a value, and nothing shows it refused.
+    for node, path in subschemas(root):
+        if isinstance(node, bool) and _in_value_slot(path):
+            yield path, f"the schema `{str(node).lower()}`"
+
+
+def _root_without_properties(node: dict[str, Any]) -> str | None:
+    if node.get("type") == "object" and not isinstance(node.get("properties"), dict):
+        return ""
+    return None
+
+
+_TYPED_BY: Final = ("type", "anyOf", "oneOf", "allOf", "$ref")
+
+
+def _untyped_values(root: Any) -> Iterator[tuple[Path, str]]:
+    """Property, item and branch schemas that say no type (and are no union or reference,
+    whose own rules cover them)."""
+    for node, path in subschemas(root):
+        typed = isinstance(node, dict) and any(key in node for key in _TYPED_BY)
+        if isinstance(node, dict) and not typed and _in_value_slot(path):
+            yield path, ""
+
+
+_VALUE_SLOTS: Final = ("properties", "anyOf", "oneOf", "allOf", "items", "prefixItems")
+
+
+def _in_value_slot(path: Path) -> bool:
+    """Whether ``path`` ends where the schema of a value is written: a property, the items,
+    a tuple position or a union's branch."""
+    if not path:
+        return False
+    return path[-1] == "items" or (len(path) >= 2 and path[-2] in _VALUE_SLOTS)
+
+
+def _refs(node: dict[str, Any], _: Path) -> str | None:
+    ref = node.get("$ref")
+    return f"$ref {shorten(str(ref), 80)!r}" if ref is not None else None
+
+
+_2020_12_URIS: Final = frozenset(uri for uri, name in DIALECT_URIS.items() if name == "2020-12")
+
+
+def _other_dialect(node: dict[str, Any]) -> str | None:
+    declared = node.get("$schema")
+    if not isinstance(declared, str):
+        return None
+    key = declared.strip().removesuffix("#")
+    key = "http://" + key.removeprefix("https://") if key.startswith("https://") else key
+    return None if key in _2020_12_URIS else f"$schema {shorten(declared, 80)!r}"
+
+
+def _tuple_items(node: dict[str, Any], _: Path) -> str | None:
+    return "" if isinstance(node.get("items"), list) else None
+
+
+def _open_additional_properties(node: dict[str, Any], _: Path) -> str | None:
+    # ensure_strict_json_schema: an object (or a schema without type) whose
+    # additionalProperties is anything but false raises; `{}` counts as open.
+    if "additionalProperties" not in node or node["additionalProperties"] is False:
+        return None
+    types = declared_types(node)
+    if types is None or "object" in types:
+        return f"additionalProperties {shorten(repr(node['additionalProperties']), 60)}"
+    return None
+
+
+def _open_object(node: dict[str, Any], _: Path) -> str | None:
+    # With _reject_open_objects (every MCP inputSchema but `{}`): an object with no declared
+    # properties that does not close itself with additionalProperties: false.
+    types = declared_types(node) or []
+    if "object" not in types or node.get("properties") not in (None, {}):
+        return None
+    if "additionalProperties" in node:
+        return None  # false is closed; anything else is the additional-properties rule's
+    return ""
+
+
+def _root_union(node: dict[str, Any]) -> str | None:
+    # The conversion turns oneOf into anyOf before it looks at the root.
+    for keyword in ("anyOf", "oneOf"):
+        if isinstance(node.get(keyword), list):
+            return keyword
+    types = node.get("type")
+    if isinstance(types, list) and "object" in types and types != ["object"]:
+        return f"type {types}"
+    return None
+
+
+_NON_CONSTRAINING: Final = frozenset(
+    {
+        "$anchor",
+        "$comment",
+        "$defs",
+        "$schema",
+        "contentEncoding",
+        "contentMediaType",
+        "contentSchema",
+        "default",
+        "definitions",
+        "deprecated",
+        "description",
+        "examples",
+        "readOnly",
+        "title",
+        "writeOnly",
+    }
+)
+
+
+def _ref_with_siblings(node: dict[str, Any], path: Path) -> str | None:
+    if "$ref" not in node:
+        return None
+    allowed = _NON_CONSTRAINING | {"$ref"} | ({"$id"} if not path else set())
+    extra = sorted(set(node) - allowed)
+    return f"$ref beside {', '.join(extra)}" if extra else None
+
+
+# -- the rules -----------------------------------------------------------------------------------
+
+INPUT, OUTPUT = "inputSchema", "outputSchema"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One thing one client refuses, with where we know it from."""
+
+    id: str  # "<client>/<what>": the name users see and docs/clients.md lists
+    client: ClientProfile
+    schema: str  # which schema of the listing entry it reads
+    find: Finder
+    refuses: str  # what the client refuses, in a few words
+    why: str  # what the client does then
+    fix: str
+    source: str  # the client's code, or the issue thread that reproduces it
+
+
+_TS_SDK_AJV = (
+    "modelcontextprotocol/typescript-sdk packages/core-internal/src/validators/ajvProvider.ts "
+    "before #2534 (commit f130e1ac5), whose error Claude prints; threads: anthropics/claude-code"
+    "#86142, #90245, oscardvs/zoteus#83, sweetrb/apple-mail-mcp#147"
+)
+_COPILOT_NORMALIZER = (
+    "microsoft/vscode-copilot-chat src/extension/tools/common/toolSchemaNormalizer.ts "
+    "(normalizeToolSchema)"
+)
+_STRICT_SCHEMA = (
+    "openai/openai-agents-python src/agents/strict_schema.py (ensure_strict_json_schema, with "
+    "_reject_open_objects as src/agents/mcp/util.py calls it)"
+)
+_STRICT_WHY = (
+    "the Agents SDK cannot convert the schema to strict mode and sends the tool non-strict "
+    "(logged); strict function calling refuses it"
+)
+
+RULES: Final[tuple[Rule, ...]] = (
+    Rule(
+        "claude/output-dialect",
+        ClientProfile.CLAUDE,
+        OUTPUT,
+        _at_root(_other_dialect),
+        "an outputSchema that declares a $schema other than 2020-12",
+        "every call of the tool fails client-side before it is sent: 'Tool ... has an invalid "
+        "outputSchema: JSON Schema declares an unsupported dialect'",
+        "declare $schema https://json-schema.org/draft/2020-12/schema or drop it (for zod: "
+        "z.toJSONSchema(schema, {target: 'draft-2020-12'}))",
+        _TS_SDK_AJV,
+    ),
+    Rule(
+        "claude/output-tuple-items",
+        ClientProfile.CLAUDE,
+        OUTPUT,
+        _each_node(_tuple_items),
+        "an outputSchema with a draft-07 tuple (items given as a list)",
+        "the 2020-12 validator (Ajv2020) does not compile it: 'items value must be "
+        '["object","boolean"]\', so every call of the tool fails',
+        "use prefixItems for the positions (and items: false to close the tuple)",
+        _TS_SDK_AJV + "; AlexGladkov/claude-in-mobile#57 (z.tuple); compile error measured with "
+        "ajv 8.20 Ajv2020 configured as that provider",
+    ),
+    Rule(
+        "vscode/array-items",
+        ClientProfile.VSCODE,
+        INPUT,
+        _each_node(_vscode_array_without_items, VSCODE_WALK),
+        "an array schema without items",
+        "Copilot Chat throws 'tool parameters array type must have items' and the request "
+        "fails, for every tool of the session",
+        'add items (e.g. "items": {"type": "string"}, or {} for anything)',
+        _COPILOT_NORMALIZER + "; microsoft/vscode#246119, #284536",
+    ),
+    Rule(
+        "openai/root-properties",
+        ClientProfile.OPENAI,
+        INPUT,
+        _at_root(_root_without_properties),
+        "an object inputSchema without properties",
+        "the API answers 400 'Invalid schema for function ...: In context=(), object schema "
+        "missing properties' (the Agents SDK adds properties itself; other clients do not)",
+        'add "properties": {} (also for a tool without arguments)',
+        "github/github-mcp-server#1548, github/copilot-cli#2223, openai/openai-agents-python"
+        "#449 (fixed on the SDK side in #454, src/agents/mcp/util.py)",
+    ),
+    Rule(
+        "openai/array-items",
+        ClientProfile.OPENAI,
+        INPUT,
+        _each_node(_array_without_items),
+        "an array schema without items",
+        "the API answers 400 'Invalid schema for function ...: In context=(...), array "
+        "schema missing items', for the whole request",
+        'add items (e.g. "items": {"type": "string"}, or {} for anything)',
+        "spacelift-io/spacectl#402, digitalocean-labs/mcp-digitalocean#265, mark3labs/mcphost#35",
+    ),
+    Rule(
+        "openai-strict/additional-properties",
+        ClientProfile.OPENAI_STRICT,
+        INPUT,
+        _each_node(_open_additional_properties, STRICT_WALK),
+        "an object whose additionalProperties is not false",
+        _STRICT_WHY,
+        "declare every property and set additionalProperties: false",
+        _STRICT_SCHEMA,
+    ),
+    Rule(
+        "openai-strict/open-object",
+        ClientProfile.OPENAI_STRICT,
+        INPUT,
+        _each_node(_open_object, STRICT_WALK),
+        "an object without properties that is not closed with additionalProperties: false",
+        _STRICT_WHY,
+        "declare its properties, or add additionalProperties: false",
+        _STRICT_SCHEMA,
+    ),
+    Rule(
+        "openai-strict/root-union",
+        ClientProfile.OPENAI_STRICT,
+        INPUT,
+        _at_root(_root_union),
+        "a root that is a union (anyOf, oneOf, or a nullable object type)",
+        _STRICT_WHY,
+        "make the root a plain object; move alternatives into a property",
+        _STRICT_SCHEMA + " (_ensure_strict_root)",
+    ),
+    Rule(
+        "openai-strict/ref-siblings",
+        ClientProfile.OPENAI_STRICT,
+        INPUT,
+        _each_node(_ref_with_siblings, STRICT_WALK),
+        "a $ref beside keywords that constrain the value",
+        _STRICT_WHY,
+        "move the constraints into the referenced schema, or inline it",
+        _STRICT_SCHEMA,
+    ),
+    Rule(
+        "gemini/array-items",
+        ClientProfile.GEMINI,
+        INPUT,
+        _each_node(_array_without_items),
+        "an array schema without items",
+        "the API answers 400 INVALID_ARGUMENT ('... items: missing field') for every request "
+        "while the tool is enabled",
+        'add items (e.g. "items": {"type": "string"})',
+        "backstage/backstage#34038, anomalyco/opencode#48073",
+    ),
+    Rule(
+        "gemini/type-union",
+        ClientProfile.GEMINI,
+        INPUT,
+        _each_node(_type_union),
+        'a type given as a list (e.g. ["object", "null"])',
+        "function declarations take one type (an OpenAPI 3.0 subset): 400 INVALID_ARGUMENT "
+        "for every request",
+        'declare one type (drop "null", or use nullable: true / anyOf for alternatives)',
+        "github/copilot-cli#4623, sbroenne/mcp-server-excel#672 and PR #674",
+    ),
+    Rule(
+        "gemini/boolean-schema",
+        ClientProfile.GEMINI,
+        INPUT,
+        _boolean_schemas,
+        "a boolean schema (true or false) in place of a schema object",
+        "400 INVALID_ARGUMENT for every request while the tool is enabled",
+        "write {} instead of true (and a schema that says what is refused instead of false)",
+        "github/copilot-cli#4623",
+    ),
+    Rule(
+        "gemini/value-type",
+        ClientProfile.GEMINI,
+        INPUT,
+        _untyped_values,
+        "a property, item or branch schema without type",
+        "400 '... schema didn't specify the schema type field' for every request",
+        "give it a type",
+        "awslabs/mcp#661, CoplayDev/unity-mcp#572, zereight/gitlab-mcp#166",
+    ),
+    Rule(
+        "gemini/ref",
+        ClientProfile.GEMINI,
+        INPUT,
+        _each_node(_refs),
+        "a $ref (function declarations carry no definitions)",
+        "400 'reference to undefined schema at ...' for every request",
+        "inline the referenced schema",
+        "google-gemini/gemini-cli#13326, agent-infra/sandbox#83",
+    ),
+)
+
+
+# -- choosing profiles ---------------------------------------------------------------------------
+
+
+def chosen_profiles(names: Collection[str]) -> frozenset[ClientProfile]:
+    """The profiles ``names`` chooses, with what they imply (strict OpenAI is OpenAI too)."""
+    chosen = {ClientProfile(name) for name in names if name in CLIENT_PROFILES}
+    chosen |= {IMPLIES[p] for p in chosen if p in IMPLIES}
+    return frozenset(chosen)
+
+
+def check_clients(tool: ToolSpec, clients: Collection[str]) -> list[Finding]:
+    """Every place in the tool's schemas that a chosen client refuses: one finding per rule
+    and place (``PLACES_SHOWN`` per rule, then one that counts the rest)."""
+    chosen = chosen_profiles(clients)
+    schemas = {INPUT: tool.input_schema, OUTPUT: tool.output_schema}
+    findings: list[Finding] = []
+    for rule in RULES:
+        schema = schemas[rule.schema]
+        if rule.client not in chosen or schema is None:
+            continue
+        places = list(rule.find(schema))
+        findings += [_finding(rule, path, detail) for path, detail in places[:PLACES_SHOWN]]
+        if len(places) > PLACES_SHOWN:
+            findings.append(_more(rule, len(places) - PLACES_SHOWN))
+    return findings
+
+
+def _finding(rule: Rule, path: Path, detail: str) -> Finding:
+    where = f"{rule.schema} {json_path(path)}"
+    client = CLIENT_NAMES[rule.client]
+    return Finding(
+        "schema",
+        f"{client} refuses this tool: {rule.refuses}, at {where}"
+        + (f" ({detail})" if detail else "")
+        + f" [{rule.id}]",
+        details=(f"fix: {rule.fix}", f"{client}: {rule.why}", f"source: {rule.source}"),
+        kind=FailureKind.CLIENT_SCHEMA,
+        rule=rule.id,
+        client=str(rule.client),
+        where=where,
+        fix=rule.fix,
+    )
+
+
+def _more(rule: Rule, count: int) -> Finding:
+    return Finding(
+        "schema",
+        f"{CLIENT_NAMES[rule.client]} refuses {count} more place(s) of {rule.schema} for the "
+        f"same reason [{rule.id}]",
+        kind=FailureKind.CLIENT_SCHEMA,
+        rule=rule.id,
+        client=str(rule.client),
+        fix=rule.fix,
+    )

@@ -22,6 +22,7 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     _READ_CHUNK,
     MemoryCapExceeded,
     MessageConnection,
+    ProtocolViolation,
     ServerDied,
     ServerStartError,
 )
@@ -85,6 +86,16 @@ class ServerCommand:
                 "--mcp-startup-timeout.",
             ]
         )
+
+
+class StdoutNoise(ProtocolViolation):
+    """While a call ran, the server wrote lines on stdout that are no JSON-RPC message at
+    all: ``count`` of them, the first and last few in ``lines``."""
+
+    def __init__(self, message: str, *, count: int, lines: list[str], stderr_tail: str = ""):
+        super().__init__(message, stderr_tail=stderr_tail)
+        self.count = count
+        self.lines = lines
 
 
 def command_label(argv: tuple[str, ...]) -> str:

@@ -65,7 +65,7 @@ def judge_call(
         return Finding(check, message, kind=FailureKind.CRASH)
     if isinstance(failure, StdoutNoise):
         when = "while an invalid input's call ran" if invalid else "while this call ran"
-        return noise_finding(check, failure.count, failure.lines, when)
+        return noise_finding(check, failure.count, failure.lines, when, failure.before_call)
     if failure is not None:
         message = (
             f"the server broke the protocol on an invalid input: {failure.message}"

@@ -11,12 +11,14 @@ banner (firecrawl/firecrawl-mcp-server#98, brave/brave-search-mcp-server#32), lo
 Where the verdict lands, so that ``pytest`` and ``pytest -n 2`` say the same: under xdist
 every worker starts its own process of the server, and a server-level item runs on one
 worker only. What a server prints before its tool list is answered (a banner) every process
-prints alike, so it fails the server's own ``stdout`` item, once. What it prints while a
-call waits for its answer fails the item that made the call (``contract``,
+prints alike, so it fails the server's own ``stdout`` item, once. What it prints between
+the previous answer and a call's answer fails the item that made the call (``contract``,
 ``rejects_invalid`` or ``sequences``), naming the tool and the input: that call prints it
-again wherever it runs. What it prints while no call waits (a timer's log line) depends on
-timing and on which worker's process is watched, so no item can own it deterministically:
-it is counted in the summary and the run report (``between_calls_stdout``).
+again wherever it runs. The line's place in the stream decides, not when our reader got to
+it: a line printed just after an answer would otherwise be a race between two calls. What
+no call's answer follows (after the last call, a restarted server's banner) is counted in
+the summary and the run report (``between_calls_stdout``); a restarted server's banner is
+its start-up's, which the ``stdout`` item judges already.
 """
 
 from __future__ import annotations
@@ -52,13 +54,25 @@ def quoted_lines(count: int, lines: Sequence[str]) -> list[str]:
     return shown + ([f"... and {rest} more line(s)"] if rest > 0 else [])
 
 
-def noise_finding(check: str, count: int, lines: Sequence[str], when: str) -> Finding:
-    """``count`` lines that are no JSON-RPC message, written on stdout ``when``. The message
-    holds no line itself: a replay that prints a new timestamp still fails the same way."""
+def noise_finding(
+    check: str, count: int, lines: Sequence[str], when: str, before_call: int = 0
+) -> Finding:
+    """``count`` lines that are no JSON-RPC message, written on stdout ``when``
+    (``before_call`` of them read before the call was sent). The message holds no line
+    itself: a replay that prints a new timestamp still fails the same way."""
+    late = (
+        [
+            f"({before_call} of them came after the previous answer, before this call was "
+            "sent: a line is counted in the call whose answer follows it on stdout, so one "
+            "printed after an earlier call's answer, or by a timer, lands here)"
+        ]
+        if before_call
+        else []
+    )
     return Finding(
         check,
         f"the server wrote {count} line(s) on stdout {when} that are not JSON-RPC messages",
-        details=(*quoted_lines(count, lines), WHAT_CLIENTS_DO, FIX),
+        details=(*quoted_lines(count, lines), *late, WHAT_CLIENTS_DO, FIX),
         kind=FailureKind.STDOUT_NOISE,
     )
 

@@ -249,18 +249,20 @@ class ManagedServer:
         self._noise_seen = seen
         return self.surface
 
-    def _account_stray_stdout(self) -> None:
-        """Noise on stdout while no call waited for its answer (a log line printed by a
-        timer, a restarted server's banner): no call to fail, so they are counted."""
+    def _account_stray_stdout(self, upto: int | None = None) -> None:
+        """Noise on stdout, up to ``upto`` (default: all read so far), that no call's answer
+        followed: after the last call (before a restart, the end of the run), or a restarted
+        server's banner. No call to fail, so it is counted."""
         conn = self._conn
         if conn is None:
             return
-        new = conn.noise_count - self._noise_seen
+        upto = conn.noise_count if upto is None else upto
+        new = upto - self._noise_seen
         if new > 0:
             count, sample = self.between_calls_stdout
-            recent = conn.noise_lines(self._noise_seen, conn.noise_count)
+            recent = conn.noise_lines(self._noise_seen, upto)
             self.between_calls_stdout = (count + new, (sample + recent)[-5:])
-        self._noise_seen = conn.noise_count
+        self._noise_seen = max(upto, self._noise_seen)
 
     def probe_warning(self) -> str | None:
         """For the server's author, when the 2026 probe broke the server."""
@@ -282,6 +284,8 @@ class ManagedServer:
         self._noise_seen = 0  # a new connection counts from zero
         try:
             self._conn = self._open(legacy=self.protocol_version not in ("", MODERN_VERSION))
+            # Its banner, up to the handshake's answer, is no part of the next call.
+            self._account_stray_stdout(self._conn.noise_answered)
             if isinstance(self.command, ServerCommand):
                 # A new process starts empty; a URL's server (and an in-process app's module)
                 # keeps what earlier calls stored.
@@ -330,8 +334,7 @@ class ManagedServer:
         outcome.client = CallTranscript(
             server=self.surface.name if self.surface else "", tool=tool_name
         )
-        self._account_stray_stdout()
-        garbage_before, noise_before = conn.garbage_count, conn.noise_count
+        garbage_before, noise_sent = conn.garbage_count, conn.noise_count
         stderr_mark = conn.stderr_mark()
         started = time.perf_counter()
         try:
@@ -360,9 +363,11 @@ class ManagedServer:
         except ServerError as exc:
             outcome.failure = exc
         outcome.elapsed = time.perf_counter() - started
-        # Noise up to the answer is the call's; after it, it may or may not have been read.
+        # The call's noise is what stdout carried between the previous answer and this one:
+        # by position in the stream, not by when the reader thread got to it, which a
+        # line printed just after an answer would make a race between two calls.
         answered = outcome.result is not None or outcome.rpc_error is not None
-        noise_upto = max(conn.noise_answered, noise_before) if answered else conn.noise_count
+        noise_upto = max(conn.noise_answered, noise_sent) if answered else conn.noise_count
         over_cap = conn.over_memory_cap() if outcome.failure is None else None
         if over_cap is not None:  # this call left the server over its cap: its failure
             outcome.failure, outcome.result, outcome.rpc_error = over_cap, None, None
@@ -371,7 +376,8 @@ class ManagedServer:
             # what a report quotes, read the same whichever way the server logs.
             outcome.stderr = plain_traceback(conn.stderr_since(stderr_mark))
             outcome.stderr_before = plain_traceback(conn.stderr_before(stderr_mark))
-        _blame_stray_output(outcome, conn, garbage_before, (noise_before, noise_upto))
+        noise = (self._noise_seen, noise_sent, noise_upto)
+        _blame_stray_output(outcome, conn, garbage_before, noise)
         self._noise_seen = noise_upto
         succeeded = outcome.result is not None and not outcome.is_error_result
         self.recent_calls.append(PastCall(tool_name, arguments, invalid, succeeded))
@@ -400,22 +406,24 @@ class ManagedServer:
 
     def close(self) -> None:
         if self._conn is not None:
-            self._account_stray_stdout()
             self._conn.close()
+            self._account_stray_stdout()
             self._conn = None
 
 
 def _blame_stray_output(
-    outcome: CallOutcome, conn: RpcConnection, garbage_before: int, noise: tuple[int, int]
+    outcome: CallOutcome, conn: RpcConnection, garbage_before: int, noise: tuple[int, int, int]
 ) -> None:
     """Output during a call that was not a message for us breaks the protocol: the call
     fails, and a call that also timed out or died says what the server wrote instead, in
     the transport's own words. Lines on stdout that are no JSON-RPC message at all (noise:
-    logs printed to stdout) fail it as StdoutNoise, quoting them; messages that are not for
-    us (a response to an id we never used) as a protocol violation."""
-    before, upto = noise
+    logs printed to stdout) since the previous answer fail it as StdoutNoise, quoting them;
+    messages that are not for us (a response to an id we never used) as a protocol
+    violation. ``noise`` is the noise count at the previous answer, when the request was
+    sent, and at this call's answer (or now)."""
+    before, sent, upto = noise
     # Garbage counts noise too (up to now): what is left are messages.
-    messages = conn.garbage_count - garbage_before - (conn.noise_count - before)
+    messages = conn.garbage_count - garbage_before - (conn.noise_count - sent)
     if (upto <= before and messages <= 0) or isinstance(outcome.failure, ProtocolViolation):
         return  # a protocol violation already names its own stray message
     failure = outcome.failure
@@ -425,6 +433,7 @@ def _blame_stray_output(
             f"the server {conn.stray_note(upto - before, lines)}",
             count=upto - before,
             lines=lines,
+            before_call=sent - before,
             stderr_tail=conn.stderr_tail(),
         )
         outcome.result = outcome.rpc_error = None

@@ -5,7 +5,7 @@ not a valid MCP message", and clients hold servers to it: both SDK clients hand 
 to their JSON parser (the TypeScript SDK's ``ReadBuffer`` to ``JSON.parse``, the Python
 SDK's stdio client to pydantic) and report a line that fails it as an error, and Claude
 Desktop then drops the server with ``Unexpected token ... is not valid JSON``: dotenv 17's
-banner (firecrawl/firecrawl-mcp-server#98, brave/brave-search-mcp-server#32), log lines
+banner (brave/brave-search-mcp-server#32, verygoodplugins/mcp-automem#54), log lines
 (run-llama/mcp-server-llamacloud#5, microsoft/azure-devops-mcp#147).
 
 Where the verdict lands, so that ``pytest`` and ``pytest -n 2`` say the same: under xdist

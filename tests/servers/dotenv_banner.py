@@ -1,5 +1,5 @@
 """A Python SDK (MCPServer) server with dotenv 17's habit: a banner on stdout at start-up,
-before the handshake (firecrawl/firecrawl-mcp-server#98). Claude Desktop drops such a server
+before the handshake (brave/brave-search-mcp-server#32). Claude Desktop drops such a server
 with "Unexpected token 'd', "[dotenv@17."... is not valid JSON".
 
 - `chatty` prints to stdout while it runs. The SDK (mcp 2.x) points the process's stdout at

@@ -212,7 +212,7 @@ class ManagedServer:
     # What the 2026 probe did to a server that had to be started again without it (open_server).
     probe_failure: str | None = None
     # Lines on stdout that are no JSON-RPC message (stdio only), and a few of them: written
-    # until the tool list was answered (a banner), and while no call was waiting for its answer.
+    # until the tool list was answered (a banner), and what no call's answer followed.
     startup_stdout: tuple[int, list[str]] = (0, [])
     between_calls_stdout: tuple[int, list[str]] = (0, [])
     # The calls made since the process (or session) started, the newest last: a failure on a
@@ -438,9 +438,11 @@ def _blame_stray_output(
         )
         outcome.result = outcome.rpc_error = None
         return
+    # With what came before the request was sent (noise only: it was read by then).
     count = conn.garbage_count - garbage_before
-    lines = list(conn.garbage)[-min(count, len(conn.garbage)) :]
-    note = f"the server {conn.stray_note(count, lines)}"
+    lines = list(conn.garbage)[-min(count, len(conn.garbage)) :] if count > 0 else []
+    lines = conn.noise_lines(before, sent) + lines
+    note = f"the server {conn.stray_note(count + sent - before, lines)}"
     if failure is None:
         outcome.failure = ProtocolViolation(note, stderr_tail=conn.stderr_tail())
         outcome.result = outcome.rpc_error = None

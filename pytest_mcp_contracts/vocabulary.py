@@ -24,6 +24,8 @@ class Check(StrEnum):
     CONTRACT = "contract"
     REJECTS_INVALID = "rejects_invalid"
     SEQUENCES = "sequences"  # of the whole server: mcp:<server>::sequences
+    # Of a whole stdio server that printed on stdout while it started: mcp:<server>::stdout
+    STDOUT = "stdout"
 
 
 TOOL_CHECKS: Final = (Check.SCHEMA, Check.DRIFT, Check.CONTRACT, Check.REJECTS_INVALID)

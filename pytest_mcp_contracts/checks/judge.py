@@ -20,8 +20,10 @@ from pytest_mcp_contracts.checks.error_results import (
 )
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding
 from pytest_mcp_contracts.checks.result import check_result, empty_content_finding
+from pytest_mcp_contracts.checks.stdout import noise_finding
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
 from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerDied
+from pytest_mcp_contracts.transport.stdio import StdoutNoise
 from pytest_mcp_contracts.vocabulary import ErrorClass
 
 if TYPE_CHECKING:
@@ -62,6 +64,9 @@ def judge_call(
             else f"the call killed the server: {failure.message}"
         )
         return Finding(check, message, kind=FailureKind.CRASH)
+    if isinstance(failure, StdoutNoise):
+        when = "while an invalid input's call ran" if invalid else "while this call ran"
+        return noise_finding(check, failure.count, failure.lines, when, failure.before_call)
     if failure is not None:
         message = (
             f"the server broke the protocol on an invalid input: {failure.message}"

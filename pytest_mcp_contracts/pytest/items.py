@@ -24,6 +24,7 @@ from pytest_mcp_contracts.checks.drift_gate import gate_removed, gate_surface
 from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, FailureReport
 from pytest_mcp_contracts.checks.listing import check_listing
 from pytest_mcp_contracts.checks.stats import CheckStats
+from pytest_mcp_contracts.checks.stdout import check_startup_stdout
 from pytest_mcp_contracts.contracts.observe import ToolObservations
 from pytest_mcp_contracts.inputs.coverage import (
     CoveragePlan,
@@ -92,6 +93,12 @@ class ServerCollector(_ServerNode):
         levels = self.config.stash[SETTINGS_KEY].lint_levels
         for line in grouped_warnings(surface.tools, levels):
             self._warn_once(line, McpLintWarning)
+        if self.server.startup_stdout[0]:
+            # Only a server that printed while it started has this item, so every other
+            # run keeps its items. Under xdist each worker's process of it prints alike, so
+            # each collects it (a server whose start-up output varies by process gets
+            # xdist's "different tests were collected" error: loud, never a silent pass).
+            yield StdoutItem.from_parent(self, name=StdoutItem.check)
         for tool in surface.tools:
             yield ToolCollector.from_parent(self, name=tool.node_name, tool=tool)
         # A recorded tool the server no longer lists keeps a drift item: its removal breaks
@@ -611,6 +618,32 @@ class RejectsInvalidItem(_McpItem):
                 f"{self.nodeid}: no valid input to derive invalid ones from "
                 f"(see the contract check): {str(exc).splitlines()[0]}"
             )
+
+
+class StdoutItem(_RendersFailures):
+    """One per stdio server that wrote on stdout, before its tool list was answered, lines
+    that are not JSON-RPC messages (a banner): a client breaks on them (checks/stdout)."""
+
+    check = Check.STDOUT.value
+
+    def runtest(self) -> None:
+        assert isinstance(self.parent, ServerCollector)
+        server = self.parent.server
+        finding = check_startup_stdout(self.check, server.startup_stdout)
+        if finding is not None:
+            raise ContractFailure(
+                FailureReport.for_tool(
+                    server,
+                    "(all)",
+                    self.check,
+                    finding.message,
+                    finding.kind,
+                    details=finding.details,
+                )
+            )
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"{self.nodeid} [stdout]"
 
 
 class SequencesItem(_RendersFailures):

@@ -171,8 +171,9 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
             drift[_drift_class(severity)].append(f"{tool['name']} {text}")
     removed = {tool["node_name"]: tool for tool in entry.get("removed", [])}
     # A removed tool's drift item that ran elsewhere still shows in the outcomes.
+    own = {prefix + Check.SEQUENCES, prefix + Check.STDOUT}  # the server's own items
     for node in mine:
-        if node == prefix + Check.SEQUENCES:
+        if node in own:
             continue
         tool_node = node[len(prefix) :].rsplit("::", 1)[0]
         if tool_node not in listed and tool_node not in removed:
@@ -198,8 +199,11 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
             counts[check["outcome"]] += 1
     # The sequences check is the server's own item (mcp:<server>::sequences), when collected.
     sequences = _check(mine, prefix + Check.SEQUENCES) if prefix + Check.SEQUENCES in mine else None
-    if sequences is not None:
-        counts[sequences["outcome"]] += 1
+    # The stdout check: collected only for a stdio server that printed while it started.
+    stdout = _check(mine, prefix + Check.STDOUT) if prefix + Check.STDOUT in mine else None
+    for check in (sequences, stdout):
+        if check is not None:
+            counts[check["outcome"]] += 1
     total = len(entry["tools"])
     return {
         "name": entry["name"],
@@ -217,6 +221,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
         "between_calls_stdout": _startup_stdout(entry.get("between_calls_stdout", (0, []))),
         "checks": counts,
         "sequences": sequences,
+        "stdout": stdout,
         "coverage": {
             "output_schema": _ratio(qualities["declared"], total),
             "contract": _ratio(qualities["declared"] + qualities["validated"], total),
@@ -288,9 +293,10 @@ def step_summary(document: Mapping[str, Any]) -> str:
             f"| {len(server['drift']['breaking'])} |"
         )
         prefix = f"{NODE_PREFIX}{server['node_name']}::"
-        sequences = server.get("sequences")
-        if sequences is not None and sequences["outcome"] == "failed":
-            failing.append((prefix + Check.SEQUENCES, sequences.get("message", "")))
+        for own in (Check.STDOUT, Check.SEQUENCES):
+            check = server.get(own)
+            if check is not None and check["outcome"] == "failed":
+                failing.append((prefix + own, check.get("message", "")))
         for tool in server["tools"]:
             for check_name, check in tool["checks"].items():
                 if check["outcome"] == "failed":

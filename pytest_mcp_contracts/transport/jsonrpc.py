@@ -53,6 +53,11 @@ STDERR_TAIL_LINES: Final = 40
 STDERR_KEPT_LINES: Final = 400
 _STDERR_LINE_CHARS: Final = 2000
 _GARBAGE_KEPT: Final = 5
+_NOISE_CHARS: Final = 200  # of each noise line kept
+# An object with none of these members is no JSON-RPC message at all (a log line a server
+# printed as JSON: noise); one with any of them is a message, right or wrong, whose faults
+# the protocol checks name as before.
+_JSONRPC_MEMBERS: Final = frozenset({"jsonrpc", "id", "method", "result", "error"})
 # stdout is read in chunks of this size, so an oversized message is held at most up to the
 # cap (--mcp-max-result-bytes) and never twice.
 _READ_CHUNK: Final = 1 << 20
@@ -236,6 +241,18 @@ class RpcConnection:
         self.capabilities: dict[str, Any] = {}
         self.garbage: collections.deque[str] = collections.deque(maxlen=_GARBAGE_KEPT)
         self.garbage_count = 0
+        # Lines on a message stream that are no JSON-RPC message at all (a banner, a log
+        # line, a blank line: see _dispatch), numbered from 1; also counted as garbage. The
+        # first few and the last few are kept, each with its number.
+        self.noise_count = 0
+        self.noise_first: list[str] = []
+        self.noise_last: collections.deque[tuple[int, str]] = collections.deque(
+            maxlen=_GARBAGE_KEPT
+        )
+        # noise_count when the latest answer to a request was read: a line after it came
+        # while the caller was already taking the answer, not while it waited for it, and the
+        # reader thread may or may not have read it yet (so it is no part of that request).
+        self.noise_answered = 0
         # Tool calls in flight, by progress token: their clocks and what they were asked.
         self._calls: dict[str, CallClock] = {}
         self._calls_lock = threading.Lock()
@@ -513,6 +530,20 @@ class RpcConnection:
         self.garbage_count += 1
         self.garbage.append(text)
 
+    def _note_noise(self, line: bytes) -> None:
+        text = line[:_NOISE_CHARS].decode("utf-8", "replace").rstrip("\r\n")
+        self.noise_count += 1
+        if len(self.noise_first) < _GARBAGE_KEPT:
+            self.noise_first.append(text)
+        self.noise_last.append((self.noise_count, text))
+        self._note_garbage(text.strip())
+
+    def noise_lines(self, after: int, upto: int) -> list[str]:
+        """The kept noise lines numbered ``after + 1`` to ``upto`` (the first and the last
+        few of them: ``upto - after`` says how many there were)."""
+        kept = dict(enumerate(self.noise_first, 1)) | dict(self.noise_last)
+        return [kept[number] for number in sorted(kept) if after < number <= upto]
+
     def _route(self, message: Any) -> dict[str, Any] | None:
         """A decoded message: a response (returned, for the transport to match by id), or
         something handled here (a server request answered, a notification, garbage)."""
@@ -691,18 +722,18 @@ class MessageConnection(RpcConnection):
             self._note_garbage(f"<a message that could not be handled ({exc!r})>")
 
     def _dispatch(self, line: bytes) -> None:
-        if line.isspace():
-            return
+        # A blank line is noise too: both SDK clients hand every line to their JSON parser
+        # (the TypeScript SDK's ReadBuffer to JSON.parse, the Python SDK's stdio client to
+        # pydantic's validate_json), and an empty one fails it like any other.
         try:
-            message = _decode(line)
+            message = _decode(line) if not line.isspace() else None
         except UnreadableMessage as exc:
             self._unreadable(str(exc))
             return
         except ValueError:  # includes UnicodeDecodeError
-            self._note_garbage(line[:200].decode("utf-8", "replace").strip())
-            return
-        if not isinstance(message, dict):
-            self._note_garbage(line[:200].decode("utf-8", "replace").strip())
+            message = None
+        if not isinstance(message, dict) or not _JSONRPC_MEMBERS & message.keys():
+            self._note_noise(line)
             return
         if self._route(message) is None:
             return
@@ -717,6 +748,7 @@ class MessageConnection(RpcConnection):
             self._note_garbage(f"a response to an unknown request id {_short(msg_id, 60)}")
             return
         slot.response = message
+        self.noise_answered = self.noise_count
         slot.event.set()
 
     def _send_reply(self, reply: Mapping[str, Any]) -> None:

@@ -39,7 +39,7 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     ServerStartError,
     last_words,
 )
-from pytest_mcp_contracts.transport.stdio import ServerCommand, open_stdio
+from pytest_mcp_contracts.transport.stdio import ServerCommand, StdoutNoise, open_stdio
 from pytest_mcp_contracts.vocabulary import MODERN_VERSION, CallPolicy
 
 
@@ -211,12 +211,14 @@ class ManagedServer:
     listing_changes: list[str] = field(default_factory=list)  # see relist()
     # What the 2026 probe did to a server that had to be started again without it (open_server).
     probe_failure: str | None = None
-    startup_stdout: tuple[int, list[str]] = (0, [])  # non-protocol lines, a few of them
-    between_calls_stdout: tuple[int, list[str]] = (0, [])  # likewise, while no call ran
+    # Lines on stdout that are no JSON-RPC message (stdio only), and a few of them: written
+    # until the tool list was answered (a banner), and what no call's answer followed.
+    startup_stdout: tuple[int, list[str]] = (0, [])
+    between_calls_stdout: tuple[int, list[str]] = (0, [])
     # The calls made since the process (or session) started, the newest last: a failure on a
     # stateful server may come from what an earlier call stored.
     recent_calls: deque[PastCall] = field(default_factory=lambda: deque(maxlen=1000))
-    _garbage_seen: int = field(default=0, repr=False)  # the connection's lines accounted for
+    _noise_seen: int = field(default=0, repr=False)  # the connection's noise accounted for
     _conn: RpcConnection | None = field(default=None, repr=False)
 
     def _open(self, *, legacy: bool = False) -> RpcConnection:
@@ -239,23 +241,28 @@ class ManagedServer:
         except ServerError:
             self._conn.kill()
             raise
-        # Not blamed on any call: what the server printed on stdout while it started (a banner).
-        self.startup_stdout = (self._conn.garbage_count, list(self._conn.garbage))
-        self._garbage_seen = self._conn.garbage_count
+        # Blamed on no call: what the server printed on stdout before its tool list was
+        # answered (a banner). Counted up to that answer, not up to now: a line written just
+        # after it may or may not have been read yet.
+        seen = self._conn.noise_answered
+        self.startup_stdout = (seen, self._conn.noise_lines(0, seen))
+        self._noise_seen = seen
         return self.surface
 
-    def _account_stray_stdout(self) -> None:
-        """Non-protocol lines that arrived while no call was running (a log line printed by
-        a timer, a restarted server's banner): no call to fail, so they are counted."""
+    def _account_stray_stdout(self, upto: int | None = None) -> None:
+        """Noise on stdout, up to ``upto`` (default: all read so far), that no call's answer
+        followed: after the last call (before a restart, the end of the run), or a restarted
+        server's banner. No call to fail, so it is counted."""
         conn = self._conn
         if conn is None:
             return
-        new = conn.garbage_count - self._garbage_seen
+        upto = conn.noise_count if upto is None else upto
+        new = upto - self._noise_seen
         if new > 0:
             count, sample = self.between_calls_stdout
-            recent = list(conn.garbage)[-min(new, len(conn.garbage)) :]
+            recent = conn.noise_lines(self._noise_seen, upto)
             self.between_calls_stdout = (count + new, (sample + recent)[-5:])
-        self._garbage_seen = conn.garbage_count
+        self._noise_seen = max(upto, self._noise_seen)
 
     def probe_warning(self) -> str | None:
         """For the server's author, when the 2026 probe broke the server."""
@@ -274,9 +281,11 @@ class ManagedServer:
             return self._conn
         self.restarts += 1
         self._account_stray_stdout()
-        self._garbage_seen = 0  # a new connection counts from zero
+        self._noise_seen = 0  # a new connection counts from zero
         try:
             self._conn = self._open(legacy=self.protocol_version not in ("", MODERN_VERSION))
+            # Its banner, up to the handshake's answer, is no part of the next call.
+            self._account_stray_stdout(self._conn.noise_answered)
             if isinstance(self.command, ServerCommand):
                 # A new process starts empty; a URL's server (and an in-process app's module)
                 # keeps what earlier calls stored.
@@ -325,8 +334,7 @@ class ManagedServer:
         outcome.client = CallTranscript(
             server=self.surface.name if self.surface else "", tool=tool_name
         )
-        self._account_stray_stdout()
-        garbage_before = conn.garbage_count
+        garbage_before, noise_sent = conn.garbage_count, conn.noise_count
         stderr_mark = conn.stderr_mark()
         started = time.perf_counter()
         try:
@@ -355,6 +363,11 @@ class ManagedServer:
         except ServerError as exc:
             outcome.failure = exc
         outcome.elapsed = time.perf_counter() - started
+        # The call's noise is what stdout carried between the previous answer and this one:
+        # by position in the stream, not by when the reader thread got to it, which a
+        # line printed just after an answer would make a race between two calls.
+        answered = outcome.result is not None or outcome.rpc_error is not None
+        noise_upto = max(conn.noise_answered, noise_sent) if answered else conn.noise_count
         over_cap = conn.over_memory_cap() if outcome.failure is None else None
         if over_cap is not None:  # this call left the server over its cap: its failure
             outcome.failure, outcome.result, outcome.rpc_error = over_cap, None, None
@@ -363,8 +376,9 @@ class ManagedServer:
             # what a report quotes, read the same whichever way the server logs.
             outcome.stderr = plain_traceback(conn.stderr_since(stderr_mark))
             outcome.stderr_before = plain_traceback(conn.stderr_before(stderr_mark))
-        _blame_stray_output(outcome, conn, conn.garbage_count - garbage_before)
-        self._garbage_seen = conn.garbage_count
+        noise = (self._noise_seen, noise_sent, noise_upto)
+        _blame_stray_output(outcome, conn, garbage_before, noise)
+        self._noise_seen = noise_upto
         succeeded = outcome.result is not None and not outcome.is_error_result
         self.recent_calls.append(PastCall(tool_name, arguments, invalid, succeeded))
         return outcome
@@ -392,20 +406,43 @@ class ManagedServer:
 
     def close(self) -> None:
         if self._conn is not None:
-            self._account_stray_stdout()
             self._conn.close()
+            self._account_stray_stdout()
             self._conn = None
 
 
-def _blame_stray_output(outcome: CallOutcome, conn: RpcConnection, count: int) -> None:
-    """Output during a call that was not a message for us (logs printed to stdout, a response
-    to an id we never used) breaks the protocol: the call fails, and a call that also timed
-    out or died says what the server wrote instead, in the transport's own words."""
-    if count <= 0 or isinstance(outcome.failure, ProtocolViolation):
+def _blame_stray_output(
+    outcome: CallOutcome, conn: RpcConnection, garbage_before: int, noise: tuple[int, int, int]
+) -> None:
+    """Output during a call that was not a message for us breaks the protocol: the call
+    fails, and a call that also timed out or died says what the server wrote instead, in
+    the transport's own words. Lines on stdout that are no JSON-RPC message at all (noise:
+    logs printed to stdout) since the previous answer fail it as StdoutNoise, quoting them;
+    messages that are not for us (a response to an id we never used) as a protocol
+    violation. ``noise`` is the noise count at the previous answer, when the request was
+    sent, and at this call's answer (or now)."""
+    before, sent, upto = noise
+    # Garbage counts noise too (up to now): what is left are messages.
+    messages = conn.garbage_count - garbage_before - (conn.noise_count - sent)
+    if (upto <= before and messages <= 0) or isinstance(outcome.failure, ProtocolViolation):
         return  # a protocol violation already names its own stray message
-    lines = list(conn.garbage)[-min(count, len(conn.garbage)) :]
-    note = f"the server {conn.stray_note(count, lines)}"
     failure = outcome.failure
+    if failure is None and messages <= 0:
+        lines = conn.noise_lines(before, upto)
+        outcome.failure = StdoutNoise(
+            f"the server {conn.stray_note(upto - before, lines)}",
+            count=upto - before,
+            lines=lines,
+            before_call=sent - before,
+            stderr_tail=conn.stderr_tail(),
+        )
+        outcome.result = outcome.rpc_error = None
+        return
+    # With what came before the request was sent (noise only: it was read by then).
+    count = conn.garbage_count - garbage_before
+    lines = list(conn.garbage)[-min(count, len(conn.garbage)) :] if count > 0 else []
+    lines = conn.noise_lines(before, sent) + lines
+    note = f"the server {conn.stray_note(count + sent - before, lines)}"
     if failure is None:
         outcome.failure = ProtocolViolation(note, stderr_tail=conn.stderr_tail())
         outcome.result = outcome.rpc_error = None

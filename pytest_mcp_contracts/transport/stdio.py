@@ -22,6 +22,7 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     _READ_CHUNK,
     MemoryCapExceeded,
     MessageConnection,
+    ProtocolViolation,
     ServerDied,
     ServerStartError,
 )
@@ -87,6 +88,26 @@ class ServerCommand:
         )
 
 
+class StdoutNoise(ProtocolViolation):
+    """Between the previous answer and a call's own, the server wrote lines on stdout that
+    are no JSON-RPC message at all: ``count`` of them, the first and last few in ``lines``;
+    ``before_call`` of them were read before the call was sent."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        count: int,
+        lines: list[str],
+        before_call: int = 0,
+        stderr_tail: str = "",
+    ) -> None:
+        super().__init__(message, stderr_tail=stderr_tail)
+        self.count = count
+        self.lines = lines
+        self.before_call = before_call
+
+
 def command_label(argv: tuple[str, ...]) -> str:
     """A short name for a server command: the module of ``-m``, else its last argument."""
     if "-m" in argv[:-1]:
@@ -119,6 +140,7 @@ class StdioConnection(MessageConnection):
         self._stderr_lock = threading.Lock()
         self._stderr_decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self._stderr_done = False
+        self._stdout_reader: threading.Thread | None = None
 
     def start(self) -> None:
         # The server's stderr is a pipe to us, so its width is ours to say: logging that
@@ -151,7 +173,10 @@ class StdioConnection(MessageConnection):
             # The server leads its own process group (start_new_session): the cap covers
             # everything it spawns.
             self._watch = MemoryWatch(self._proc.pid, self.max_memory, self._over_cap).start()
-        threading.Thread(target=self._read_stdout, name="mcp-stdout", daemon=True).start()
+        self._stdout_reader = threading.Thread(
+            target=self._read_stdout, name="mcp-stdout", daemon=True
+        )
+        self._stdout_reader.start()
         threading.Thread(target=self._read_stderr, name="mcp-stderr", daemon=True).start()
 
     def _over_cap(self, used: int) -> None:
@@ -210,6 +235,10 @@ class StdioConnection(MessageConnection):
                 except subprocess.TimeoutExpired:
                     self._signal_group(proc, signal.SIGKILL)
                     proc.wait()
+        if self._stdout_reader is not None:
+            # What it wrote after its last answer is counted once it is all read (a child
+            # that keeps the pipe open must not hold the run up).
+            self._stdout_reader.join(timeout=1)
         self._closed.set()
         self._fail_pending()
         self._stop_watch()

@@ -85,7 +85,7 @@ def test_a_banner_on_stdout_before_the_handshake_is_reported(
     run_mcp: RunMcp, pytester: pytest.Pytester, plugin_args: tuple[str, ...]
 ) -> None:
     result = run_mcp("banner.py", args=(NO_SEQUENCES, "--mcp-report=report.json", *plugin_args))
-    result.assert_outcomes(passed=4)  # no call is blamed for it
+    result.assert_outcomes(passed=4, failed=1)  # no call is blamed: mcp:banner::stdout fails
     result.stdout.fnmatch_lines(
         [
             "  2 line(s) on stdout before the first call were not JSON-RPC (stdout is for protocol "
@@ -97,6 +97,7 @@ def test_a_banner_on_stdout_before_the_handshake_is_reported(
         "lines": 2,
         "sample": ["Starting banner-server v1.0 on stdio", "Ready."],
     }
+    assert server["stdout"]["failure"] == {"kind": "stdout_noise", "severity": "high"}
 
 
 def test_report_of_a_server_that_did_not_start(run_mcp: RunMcp, pytester: pytest.Pytester) -> None:

@@ -23,6 +23,7 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     ServerDied,
 )
 from pytest_mcp_contracts.transport.managed import CallOutcome
+from pytest_mcp_contracts.transport.stdio import StdoutNoise
 
 MODERN = "2026-07-28"
 TOOL = ToolSpec("t", "t", {"name": "t", "inputSchema": {"type": "object"}})
@@ -52,6 +53,14 @@ def _outcome(**fields: Any) -> CallOutcome:
             FailureKind.PROTOCOL_VIOLATION,
             "the server broke the protocol: not JSON",
             "the server broke the protocol on an invalid input: not JSON",
+        ),
+        (
+            {"failure": StdoutNoise("wrote 1 line", count=1, lines=["DEBUG x"])},
+            FailureKind.STDOUT_NOISE,
+            "the server wrote 1 line(s) on stdout while this call ran that are not JSON-RPC "
+            "messages",
+            "the server wrote 1 line(s) on stdout while an invalid input's call ran that are "
+            "not JSON-RPC messages",
         ),
         (
             {"rpc_error": RpcError(-32603, "internal")},

@@ -218,6 +218,7 @@ EXPECTED: dict[str, Any] = {
                 "duration": 2.5,
                 "message": "the tool raised an unexpected exception (call 3 of a sequence)",
             },
+            "stdout": None,  # collected only for a server that printed while it started
             "coverage": {
                 "output_schema": 0.3333,
                 "contract": 0.6667,
@@ -651,3 +652,36 @@ def test_facts_for_the_wire_are_builtins_only() -> None:
     assert type(key) is str and wired["ok"] is True
     with pytest.raises(TypeError, match=r"facts\.servers\[0\]: object cannot be sent"):
         for_the_wire({"servers": [object()]})
+
+
+def test_a_servers_stdout_check_is_its_own_and_counted(validator: Draft202012Validator) -> None:
+    """mcp:<server>::stdout is the server's own item, like sequences: not taken for a tool
+    the server no longer lists, counted in its checks, listed among the failing checks."""
+    banner = (
+        "the server wrote 2 line(s) on stdout while it started (before its tool list) that "
+        "are not JSON-RPC messages"
+    )
+    failure = {"kind": "stdout_noise", "severity": "high"}
+    outcomes = {
+        **OUTCOMES,
+        "mcp:shop::stdout": {
+            "outcome": "failed",
+            "duration": 0.0,
+            "message": banner,
+            "failure": failure,
+        },
+    }
+    document = build_report(FACTS, outcomes, exit_status=1, mode="ci")
+    validator.validate(document)
+    shop = document["servers"][0]
+    assert shop["stdout"] == {
+        "outcome": "failed",
+        "duration": 0.0,
+        "message": banner,
+        "failure": failure,
+    }
+    assert shop["checks"]["failed"] == EXPECTED["servers"][0]["checks"]["failed"] + 1
+    assert [tool["name"] for tool in shop["tools"]] == [
+        tool["name"] for tool in EXPECTED["servers"][0]["tools"]
+    ]
+    assert f"- `mcp:shop::stdout`: {banner}" in step_summary(document).splitlines()

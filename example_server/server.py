@@ -135,7 +135,7 @@ def get_order(order_id: OrderId) -> Order:
 
 @app.tool(annotations=READ_ONLY)
 def search_books(
-    query: str,
+    query: Annotated[str, Field(description="Text to find in titles and author names.")],
     limit: Annotated[int, Field(ge=1, le=50, description="Maximum number of results.")] = 10,
 ) -> SearchResults:
     """Search the catalogue by (case-insensitive) title or author substring; "" matches all."""
@@ -152,7 +152,9 @@ def search_books(
 
 
 @app.tool(annotations=READ_ONLY)
-def stock_level(sku: str) -> int:
+def stock_level(
+    sku: Annotated[str, Field(description="The stock-keeping unit of a book.")],
+) -> int:
     """Units in stock for a SKU (unknown SKUs simply report a deterministic level)."""
     return zlib.crc32(sku.encode("utf-8", "surrogatepass")) % 250
 

@@ -510,18 +510,16 @@ def check_clients(tool: ToolSpec, clients: Collection[str]) -> list[Finding]:
 
 
 def _finding(rule: Rule, path: Path, detail: str) -> Finding:
-    where = f"{rule.schema} {json_path(path)}"
     client = CLIENT_NAMES[rule.client]
+    # The rule's id, the place and the fix are fields: Finding.render shows each once.
     return Finding(
         "schema",
-        f"{client} refuses this tool: {rule.refuses}, at {where}"
-        + (f" ({detail})" if detail else "")
-        + f" [{rule.id}]",
-        details=(f"fix: {rule.fix}", f"{client}: {rule.why}", f"source: {rule.source}"),
+        f"{client} refuses this tool: {rule.refuses}" + (f" ({detail})" if detail else ""),
+        details=(f"{client}: {rule.why}", f"source: {rule.source}"),
         kind=FailureKind.CLIENT_SCHEMA,
         rule=rule.id,
         client=str(rule.client),
-        where=where,
+        where=f"{rule.schema} {json_path(path)}",
         fix=rule.fix,
     )
 
@@ -530,7 +528,7 @@ def _more(rule: Rule, count: int) -> Finding:
     return Finding(
         "schema",
         f"{CLIENT_NAMES[rule.client]} refuses {count} more place(s) of {rule.schema} for the "
-        f"same reason [{rule.id}]",
+        "same reason",
         kind=FailureKind.CLIENT_SCHEMA,
         rule=rule.id,
         client=str(rule.client),

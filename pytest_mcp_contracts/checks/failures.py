@@ -124,10 +124,10 @@ class Finding:
 
     @property
     def all_details(self) -> tuple[str, ...]:
-        """The details, then where it is and the fix, for a finding that says them."""
+        """Where it is, the details, then the fix, for a finding that says them."""
         where = (f"at {self.where}",) if self.where else ()
         fix = (f"fix: {self.fix}",) if self.fix else ()
-        return (*self.details, *where, *fix)
+        return (*where, *self.details, *fix)
 
     def render(self) -> str:
         return "\n".join([self.headline, *(f"  {d}" for d in self.all_details)])

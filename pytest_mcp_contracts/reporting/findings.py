@@ -91,9 +91,10 @@ def render(record: Mapping[str, Any]) -> list[str]:
     """One finding in full: what, where, whose rule, and the fix."""
     who = f" ({record['client']})" if record.get("client") else ""
     head = f"{record['severity']} {rule_of(record)}{who}: {record['message']}"
-    lines = [head, *(f"  {line}" for line in record.get("details") or [])]
-    if record.get("where"):
+    lines = [head]
+    if record.get("where"):  # in Finding.all_details's order: where, details, fix
         lines.append(f"  at {record['where']}")
+    lines += [f"  {line}" for line in record.get("details") or []]
     if record.get("fix"):
         lines.append(f"  fix: {record['fix']}")
     return lines

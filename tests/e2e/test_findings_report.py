@@ -87,11 +87,11 @@ def test_findings_are_reported_per_tool_and_summed_up_by_rule_serial_and_paralle
     assert tools["string_root"][0]["severity"] == "error"
     assert tools["string_root"][0]["message"].startswith("inputSchema root must be an object")
     assert tools["bad name!"][0] == {
-        "rule": None,
-        "client": None,
+        "rule": "mcp/tool-name",
+        "client": "mcp",
         "severity": "warning",
         "kind": "invalid_listing",
-        "where": None,
+        "where": "name",
         "message": "tool name 'bad name!' does not follow the spec's naming rules: Tool name "
         "contains spaces, which may cause parsing issues; Tool name contains invalid "
         "characters: ' ', '!'; Allowed characters are: A-Z, a-z, 0-9, underscore (_), dash "
@@ -114,8 +114,14 @@ def test_findings_are_reported_per_tool_and_summed_up_by_rule_serial_and_paralle
     assert server["findings"] == {
         "errors": 4,
         "warnings": 8,
-        "by_client": {"test": 7},
-        "by_rule": {"invalid_listing": 5, "test/description": 7},
+        "by_client": {"mcp": 5, "test": 7},
+        "by_rule": {
+            "mcp/dialect": 1,
+            "mcp/root-object": 2,
+            "mcp/tool-name": 1,
+            "mcp/valid-schema": 1,
+            "test/description": 7,
+        },
     }
     for document in documents.values():
         for tool in document["servers"][0]["tools"]:
@@ -161,7 +167,13 @@ def test_inspect_shows_a_live_servers_findings() -> None:
     listed = json.loads(done.stdout)["tools"]
     tools = {tool["name"]: tool["findings"] for tool in listed}
     assert {tool["findingsProtocol"] for tool in listed} == {None}  # the server said its own
-    assert tools["draft07_ok"] == []
-    assert [f["severity"] for f in tools["bad name!"]] == ["warning"]
+    # The default client profiles and lints, as the schema check applies them by default.
+    rules = {name: [(f["rule"], f["severity"]) for f in found] for name, found in tools.items()}
+    assert rules["draft07_ok"][0] == ("claude/output-dialect", "error")
+    assert rules["bad name!"][:2] == [
+        ("mcp/tool-name", "warning"),
+        ("openai/root-properties", "error"),
+    ]
+    assert {rule for found in rules.values() for rule, _ in found} >= {"no-description"}
     # Judged by the server's own protocol (2025-11-25): an array outputSchema root is refused.
     assert tools["array_output"][0]["message"].startswith("outputSchema root must be an object")

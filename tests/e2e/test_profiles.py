@@ -23,22 +23,24 @@ def test_each_python_sdk_tool_fails_for_the_client_whose_rule_it_breaks(
     result.assert_outcomes(failed=3, passed=1, deselected=12)
     result.stdout.fnmatch_lines(
         [
-            "VS Code/Copilot refuses this tool: an array schema without items, at inputSchema "
-            "$.properties.tags [vscode/array-items]",
-            "OpenAI strict mode refuses this tool: an object without properties that is not "
-            "closed with additionalProperties: false, at inputSchema $.properties.where "
-            "[openai-strict/open-object]",
-            'Gemini refuses this tool: a type given as a list (e.g. ["object", "null"]), at '
-            "inputSchema $.properties.rows.items (type ['object', 'null']) [gemini/type-union]",
-            "FAILED mcp:client-rules::tag_items::schema - VS Code/Copilot refuses*",
-            "FAILED mcp:client-rules::filters::schema - OpenAI strict mode refuses*",
-            "FAILED mcp:client-rules::nullable_rows::schema - Gemini refuses*",
+            "[[]vscode/array-items[]] VS Code/Copilot refuses this tool: an array schema "
+            "without items",
+            "  at inputSchema $.properties.tags",
+            "[[]openai-strict/open-object[]] OpenAI strict mode refuses this tool: an object "
+            "without properties that is not closed with additionalProperties: false",
+            "  at inputSchema $.properties.where",
+            "[[]gemini/type-union[]] Gemini refuses this tool: a type given as a list (e.g. "
+            "[[]\"object\", \"null\"[]]) (type [[]'object', 'null'[]])",
+            "  at inputSchema $.properties.rows.items",
+            "FAILED mcp:client-rules::tag_items::schema - [[]vscode/array-items[]] VS Code*",
+            "FAILED mcp:client-rules::filters::schema - [[]openai-strict/open-object[]] *",
+            "FAILED mcp:client-rules::nullable_rows::schema - [[]gemini/type-union[]] Gemini*",
         ]
     )
     out = result.stdout.str()
     # The other clients that refuse tag_items are named too, each with its fix.
-    assert "OpenAI refuses this tool: an array schema without items, at inputSchema " in out
-    assert "[openai/array-items]" in out and "[gemini/array-items]" in out
+    assert "[openai/array-items] OpenAI refuses this tool: an array schema without items" in out
+    assert "[gemini/array-items] Gemini refuses this tool" in out
     assert 'fix: add items (e.g. "items": {"type": "string"}, or {} for anything)' in out
     assert "follows_rules" not in out  # it passed, and a passing item prints nothing here
 
@@ -50,7 +52,7 @@ def test_the_default_profiles_leave_opt_in_clients_silent(
     result = run_inprocess("client_rules.py", args=SCHEMA_ONLY)
     result.assert_outcomes(failed=1, passed=3, deselected=12)
     out = result.stdout.str()
-    assert "FAILED mcp:client-rules::tag_items::schema - VS Code/Copilot refuses" in out
+    assert "FAILED mcp:client-rules::tag_items::schema - [vscode/array-items] VS" in out
     assert "openai-strict/" not in out and "gemini/" not in out
 
 
@@ -64,16 +66,18 @@ def test_a_typescript_sdk_draft07_output_schema_fails_for_claude(
     result.assert_outcomes(failed=1, passed=1, deselected=6)
     result.stdout.fnmatch_lines(
         [
-            "Claude (Desktop/Code) refuses this tool: an outputSchema that declares a $schema "
-            "other than 2020-12, at outputSchema $ ($schema "
-            "'http://json-schema.org/draft-07/schema#') [claude/output-dialect]",
-            "FAILED mcp:ts-client-rules::locate::schema - Claude (Desktop/Code) refuses*",
+            "[[]claude/output-dialect[]] Claude (Desktop/Code) refuses this tool: an "
+            "outputSchema that declares a $schema other than 2020-12 ($schema "
+            "'http://json-schema.org/draft-07/schema#')",
+            "  at outputSchema $",
+            "FAILED mcp:ts-client-rules::locate::schema - [[]claude/output-dialect[]] Claude*",
         ]
     )
     out = result.stdout.str()
     # z.tuple's draft-07 tuple is refused on its own: dropping $schema alone does not fix it.
     assert (
-        "Claude (Desktop/Code) refuses this tool: an outputSchema with a draft-07 tuple (items "
-        "given as a list), at outputSchema $.properties.point [claude/output-tuple-items]"
+        "[claude/output-tuple-items] Claude (Desktop/Code) refuses this tool: an outputSchema "
+        "with a draft-07 tuple (items given as a list)\n"
+        "    at outputSchema $.properties.point"
     ) in out
     assert "fix: declare $schema https://json-schema.org/draft/2020-12/schema or drop it" in out

@@ -162,33 +162,46 @@ def test_inspect_shows_the_schema_checks_findings_of_the_recorded_listing(
         tmp_path,
         [
             {"name": "string_root", "inputSchema": {"type": "string"}},
-            {"name": "ok", "inputSchema": {"type": "object"}},
+            {
+                "name": "ok",
+                "description": "Does nothing, safely.",
+                "inputSchema": {"type": "object", "properties": {}},
+                "annotations": {
+                    "readOnlyHint": True,
+                    "destructiveHint": False,
+                    "idempotentHint": True,
+                    "openWorldHint": False,
+                },
+            },
         ],
     )
     assert main(["inspect", "--snapshots", str(folder)]) == 0
     listed = capsys.readouterr().out.splitlines()
     assert listed[0].split() == ["tool", "output", "contract", "findings", "safety"]
     assert listed[1].startswith("ok           none             -           ")
-    assert listed[2].startswith("string_root  none             1 error(s)  ")
+    assert listed[2].startswith("string_root  none             1 error(s), 2 warning(s)  ")
     assert main(["inspect", "--snapshots", str(folder), "string_root"]) == 0
     shown = capsys.readouterr().out
     assert (
         "findings (the schema check's, judged as protocol 2025-11-25: the snapshot does not "
         "record the server's):\n"
-        "  error invalid_listing: inputSchema root must be an object schema (the spec requires "
-        "it); it has type 'string'\n"
+        "  error mcp/root-object (mcp): inputSchema root must be an object schema (the spec "
+        "requires it); it has type 'string'\n"
+        "    at inputSchema $\n"
+        "  warning no-description: the tool has no description\n"
     ) in shown
     assert main(["inspect", "--snapshots", str(folder), "--json"]) == 0
     tools = {t["name"]: t for t in json.loads(capsys.readouterr().out)["tools"]}
     assert tools["ok"]["findings"] == []
     assert tools["ok"]["findingsProtocol"] == "2025-11-25"
-    [finding] = tools["string_root"]["findings"]
+    finding, *lints = tools["string_root"]["findings"]
+    assert [lint["rule"] for lint in lints] == ["no-description", "no-annotations"]
     assert finding == {
-        "rule": None,
-        "client": None,
+        "rule": "mcp/root-object",
+        "client": "mcp",
         "severity": "error",
         "kind": "invalid_listing",
-        "where": None,
+        "where": "inputSchema $",
         "message": "inputSchema root must be an object schema (the spec requires it); it has "
         "type 'string'",
         "details": [],

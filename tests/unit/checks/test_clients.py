@@ -180,8 +180,9 @@ def test_each_rule_finds_its_place(
     assert [(f.rule, f.where) for f in own] == [(rule, where)]
     [finding] = own
     assert finding.kind is FailureKind.CLIENT_SCHEMA and finding.severity == "error"
-    assert finding.fix and finding.fix in finding.render()
-    assert rule in finding.message and where in finding.message
+    shown = finding.render()  # the id, the place and the fix, each said once
+    assert shown.startswith(f"[{rule}] ") and shown.count(f"at {where}\n") == 1
+    assert finding.fix and shown.count(finding.fix) == 1
 
 
 def test_every_rule_has_a_case_and_a_line_in_the_docs() -> None:

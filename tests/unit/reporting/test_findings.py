@@ -69,8 +69,8 @@ def test_a_finding_becomes_plain_json_with_every_field() -> None:
 def test_render_says_what_where_whose_and_the_fix() -> None:
     assert render(finding_record(PROFILE)) == [
         "error gemini/array-items (gemini): an array schema without items",
-        "  Gemini refuses it",
         "  at inputSchema $.properties.tags",
+        "  Gemini refuses it",
         "  fix: add `items`",
     ]
     assert render(finding_record(SPEC)) == [

@@ -668,9 +668,12 @@ class MessageConnection(RpcConnection):
             self._next_id += 1
             ping = self._next_id
             self._abandoned.add(ping)
-        message = {"_meta": self._modern_meta(MODERN_VERSION)}
+        # A bare ping, outside any era's envelope: a dual-era SDK takes the era from the first
+        # request it reads, and when something in front of it refused the probe, that is the
+        # ping; one in the 2026-07-28 envelope opened a modern connection that then refused
+        # the initialize handshake (tests/servers/slow_handshake_era.py).
         with contextlib.suppress(ServerError):
-            self._write({"jsonrpc": "2.0", "id": ping, "method": "ping", "params": message})
+            self._write({"jsonrpc": "2.0", "id": ping, "method": "ping"})
 
     has_stderr: ClassVar[bool] = True
 

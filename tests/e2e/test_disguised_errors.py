@@ -18,6 +18,11 @@ def run_mcp(run_checks: RunMcp) -> RunMcp:
     return run_checks
 
 
+# disguised.py keeps no state and what is judged is what its tools answer, not how the
+# answer travels: the tests run in-process (run_inprocess_checks), a fraction of a
+# subprocess run's cost, but for -n 2, which needs real worker processes and a server each.
+
+
 def _failure_section(output: str, tool: str) -> str:
     match = re.search(rf"_+ \S+ {tool} \[contract\] _+\n(.*?)(?=\n_{{5,}} |\n=+ )", output, re.S)
     assert match is not None, output
@@ -25,9 +30,9 @@ def _failure_section(output: str, tool: str) -> str:
 
 
 def test_errors_as_results_fail_and_disguised_refusals_are_counted_apart(
-    run_mcp: RunMcp, pytester: pytest.Pytester
+    run_inprocess_checks: RunMcp, pytester: pytest.Pytester
 ) -> None:
-    result = run_mcp("disguised.py", args=("-v", "--mcp-report=report.json"))
+    result = run_inprocess_checks("disguised.py", args=("-v", "--mcp-report=report.json"))
     out = result.stdout.str()
     result.assert_outcomes(failed=2, passed=14)
     assert "FAILED mcp:disguised::initials::contract" in out
@@ -77,14 +82,16 @@ def test_errors_as_results_fail_and_disguised_refusals_are_counted_apart(
     assert "mcp:disguised::troubleshoot::contract PASSED" in out
 
 
-def test_an_error_as_a_result_can_be_a_warning(run_mcp: RunMcp, pytester: pytest.Pytester) -> None:
+def test_an_error_as_a_result_can_be_a_warning(
+    run_inprocess_checks: RunMcp, pytester: pytest.Pytester
+) -> None:
     pytester.makepyprojecttoml(
         """
         [tool.mcp-contracts.tools.initials]
         warn_only = ["error-as-result"]
         """
     )
-    result = run_mcp("disguised.py", args=("-k", "initials"))
+    result = run_inprocess_checks("disguised.py", args=("-k", "initials"))
     result.assert_outcomes(passed=4)
     result.stdout.fnmatch_lines(
         [
@@ -120,8 +127,9 @@ def test_the_correct_server_passes_on_several_seeds_in_ci_and_under_xdist(
 
 
 def test_sequences_judge_results_without_iserror_as_the_contract_check_does(
-    run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    run_inprocess_checks: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    run_mcp = run_inprocess_checks
     # quote's bug would be found first in some sequences: leave it out.
     pytester.makepyprojecttoml(
         """

@@ -25,8 +25,14 @@ def _real_results(pytester: pytest.Pytester) -> int:
     return int(tool["real_results"])
 
 
-def test_a_bug_behind_a_real_timezone_is_found(run_mcp: RunMcp, pytester: pytest.Pytester) -> None:
-    result = run_mcp("world_clock.py", args=("--hypothesis-seed=1", "--mcp-report=run.json"))
+def test_a_bug_behind_a_real_timezone_is_found(
+    run_inprocess_checks: RunMcp, pytester: pytest.Pytester
+) -> None:
+    # In-process: the zones are the plugin's inputs, not the transport's (world_clock keeps
+    # no state, so shrinking on the same app finds what a fresh server would).
+    result = run_inprocess_checks(
+        "world_clock.py", args=("--hypothesis-seed=1", "--mcp-report=run.json")
+    )
     result.assert_outcomes(failed=1, passed=3)
     out = result.stdout.str()
     assert "$.offset_hours: Input should be a valid number" in out

@@ -96,8 +96,11 @@ def test_a_failure_of_one_call_says_it_fails_alone(run_mcp: RunMcp) -> None:
     )
 
 
-def test_without_the_bugs_both_pass_in_ci_on_several_seeds(
-    run_inprocess: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+def test_without_the_bugs_both_pass_in_ci_on_several_seeds_and_under_xdist(
+    run_mcp: RunMcp,
+    run_inprocess: RunMcp,
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # In-process: the seeds are about inputs and the order of calls, not the transport.
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
@@ -111,21 +114,8 @@ def test_without_the_bugs_both_pass_in_ci_on_several_seeds(
         result = run_inprocess(*servers, args=(f"--hypothesis-seed={seed}",))
         assert result.ret == 0, f"seed {seed}:\n{result.stdout.str()}"
         result.assert_outcomes(passed=13, skipped=1)
-
-
-def test_without_the_bugs_both_pass_under_xdist(
-    run_mcp: RunMcp,
-    run_inprocess: RunMcp,
-    pytester: pytest.Pytester,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
     # With the bugs, whether counter_state fails under -n 2 depends on which worker runs
     # level: a worker's own server process holds only the bumps that worker made.
-    monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
-    monkeypatch.setenv("MCP_FIXTURE_FLAKY_MARK", str(pytester.path / "fell"))
-    servers = ("counter_state.py", "flaky.py")
-    run_inprocess(*servers).assert_outcomes(passed=13, skipped=1)  # records the contracts
-    monkeypatch.setenv("CI", "true")
     result = run_mcp(*servers, args=("-n", "2", "--hypothesis-seed=4"))
     result.assert_outcomes(passed=13, skipped=1)
 

@@ -113,8 +113,10 @@ def test_the_bug_free_twin_passes_in_ci_on_several_seeds_and_under_xdist(
 
 
 def test_a_failing_example_you_gave_is_reported_as_given(
-    run_mcp: RunMcp, pytester: pytest.Pytester
+    run_inprocess_checks: RunMcp, pytester: pytest.Pytester
 ) -> None:
+    # In-process: how an example is reported is the plugin's, not the transport's.
+    run_mcp = run_inprocess_checks
     pytester.makepyprojecttoml(
         """
         [tool.mcp-contracts.tools.resize]

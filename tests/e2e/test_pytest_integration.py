@@ -79,12 +79,16 @@ def test_junit_has_one_testcase_per_check_with_the_failure_text(
 
 @pytest.mark.parametrize("workers", [(), ("-n", "2")])
 def test_under_ci_the_short_summary_shows_the_first_line_of_a_failure(
-    run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch, workers: tuple[str, ...]
+    run_mcp: RunMcp,
+    run_mcp_inprocess: RunMcp,
+    monkeypatch: pytest.MonkeyPatch,
+    workers: tuple[str, ...],
 ) -> None:
     # Under CI pytest prints a failure's message untrimmed: it must be one line, not the
     # whole report a second time.
     monkeypatch.setenv("CI", "1")
-    result = run_mcp(
+    run = run_mcp if workers else run_mcp_inprocess  # -n 2 needs a controller process
+    result = run(
         "broken_output.py",
         "startup_crash.py",
         args=(NO_SEQUENCES, "-rfE", "--continue-on-collection-errors", *workers),

@@ -31,13 +31,18 @@ def test_tools_that_ask_the_client_pass(
     # the server's requests during the call (over HTTP, on the call's SSE stream).
     # count_steps takes up to 1.6 s with a 1 s call timeout: it passes because each of its
     # progress notifications restarts the timeout.
-    # count_steps sleeps 0.4 s a step, so it gets one call, the 4-step one (1.6 s), and no
-    # invalid inputs (a look-alike "4" the SDK coerces would sleep as long).
+    # count_steps sleeps 0.4 s a step, so it gets one call, a 3-step one (1.2 s: past the
+    # timeout, which only its progress keeps from firing), and no invalid inputs (a
+    # look-alike "3" the SDK coerces would sleep as long).
+    # In a new pytest process: run in this one, the stdio server of the handshake era
+    # (client_features_legacy.py) was sometimes answered as a 2026-07-28 connection (-32022
+    # to initialize), which no run in a new process has shown: not understood yet.
+    reach.subprocess = True
     reach.pytester.makepyprojecttoml(
         """
         [tool.mcp-contracts.tools.count_steps]
         max_examples = 1
-        examples = [{steps = 4}]
+        examples = [{steps = 3}]
         rejects_invalid = "off"
         """
     )

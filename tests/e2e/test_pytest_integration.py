@@ -149,10 +149,7 @@ def test_works_beside_other_plugins(
         """
     )
     result = pytester.runpytest_subprocess(
-        NO_SEQUENCES,
-        f"--mcp-server={server_command('legacy_only.py')}",
-        "--mcp-max-examples=10",
-        *plugin_args,
+        NO_SEQUENCES, f"--mcp-server={server_command('legacy_only.py')}", FEW, *plugin_args
     )
     result.assert_outcomes(passed=9)
 

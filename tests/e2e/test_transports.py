@@ -32,6 +32,7 @@ class Reach:
     http_server: HttpServer
     monkeypatch: pytest.MonkeyPatch
     url: str = ""  # the last URL served, over HTTP
+    subprocess: bool = False  # pytest in a new process, as users run it
 
     def args(self, name: str, env: dict[str, str] | None = None) -> list[str]:
         if self.transport == "http":
@@ -46,9 +47,10 @@ class Reach:
     def run(
         self, name: str, *args: str, env: dict[str, str] | None = None, examples: int = 10
     ) -> pytest.RunResult:
-        return self.inprocess(
-            *self.args(name, env), NO_SEQUENCES, f"--mcp-max-examples={examples}", *args
-        )
+        argv = (*self.args(name, env), NO_SEQUENCES, f"--mcp-max-examples={examples}", *args)
+        if self.subprocess:
+            return self.pytester.runpytest_subprocess("-p", "no:randomly", *argv, timeout=180)
+        return self.inprocess(*argv)
 
     @property
     def noun(self) -> str:
@@ -66,8 +68,11 @@ def reach(
     return Reach(request.param, pytester, inprocess_pytest, http_server, monkeypatch)
 
 
-def test_correct_server_passes(reach: Reach) -> None:
-    result = reach.run("typed_ok.py", "-v")
+def test_correct_server_passes_and_writes_only_in_its_snapshot_folder(
+    reach: Reach, pytester: pytest.Pytester
+) -> None:
+    before = set(os.listdir(pytester.path))
+    result = reach.run("typed_ok.py", "-v", "--mcp-snapshot-dir=out")
     result.assert_outcomes(passed=12)
     result.stdout.fnmatch_lines(
         [
@@ -78,6 +83,14 @@ def test_correct_server_passes(reach: Reach) -> None:
             "typed-ok (protocol 2026-07-28): 3 tools, * calls, 0 returned isError",
         ]
     )
+    pytesters_own = {"stdout", "stderr", "runpytest-0", "runpytest-current"}
+    created = set(os.listdir(pytester.path)) - before - pytesters_own
+    assert created <= {"out", ".hypothesis", ".pytest_cache"}, created
+    assert sorted(p.name for p in (pytester.path / "out").rglob("*.json")) == [
+        "add.json",
+        "find_user.json",
+        "inventory.json",
+    ]
 
 
 def test_handshake_era_server_is_reached_through_initialize(reach: Reach) -> None:
@@ -254,21 +267,6 @@ def test_every_transport_writes_the_same_files(
                 + "\n---\n"
                 + (folders[transport] / relative).read_text()
             )
-
-
-def test_no_transport_writes_outside_the_snapshot_folder(
-    reach: Reach, pytester: pytest.Pytester
-) -> None:
-    before = set(os.listdir(pytester.path))
-    reach.run("typed_ok.py", "--mcp-snapshot-dir=out").assert_outcomes(passed=12)
-    pytesters_own = {"stdout", "stderr", "runpytest-0", "runpytest-current"}
-    created = set(os.listdir(pytester.path)) - before - pytesters_own
-    assert created <= {"out", ".hypothesis", ".pytest_cache"}, created
-    assert sorted(p.name for p in (pytester.path / "out").rglob("*.json")) == [
-        "add.json",
-        "find_user.json",
-        "inventory.json",
-    ]
 
 
 def test_inspect_shows_the_same_tools(reach: Reach) -> None:

@@ -34,10 +34,6 @@ def test_tools_that_ask_the_client_pass(
     # count_steps sleeps 0.4 s a step, so it gets one call, a 3-step one (1.2 s: past the
     # timeout, which only its progress keeps from firing), and no invalid inputs (a
     # look-alike "3" the SDK coerces would sleep as long).
-    # In a new pytest process: run in this one, the stdio server of the handshake era
-    # (client_features_legacy.py) was sometimes answered as a 2026-07-28 connection (-32022
-    # to initialize), which no run in a new process has shown: not understood yet.
-    reach.subprocess = True
     reach.pytester.makepyprojecttoml(
         """
         [tool.mcp-contracts.tools.count_steps]

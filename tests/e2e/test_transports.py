@@ -32,7 +32,6 @@ class Reach:
     http_server: HttpServer
     monkeypatch: pytest.MonkeyPatch
     url: str = ""  # the last URL served, over HTTP
-    subprocess: bool = False  # pytest in a new process, as users run it
 
     def args(self, name: str, env: dict[str, str] | None = None) -> list[str]:
         if self.transport == "http":
@@ -47,10 +46,9 @@ class Reach:
     def run(
         self, name: str, *args: str, env: dict[str, str] | None = None, examples: int = 10
     ) -> pytest.RunResult:
-        argv = (*self.args(name, env), NO_SEQUENCES, f"--mcp-max-examples={examples}", *args)
-        if self.subprocess:
-            return self.pytester.runpytest_subprocess("-p", "no:randomly", *argv, timeout=180)
-        return self.inprocess(*argv)
+        return self.inprocess(
+            *self.args(name, env), NO_SEQUENCES, f"--mcp-max-examples={examples}", *args
+        )
 
     @property
     def noun(self) -> str:

@@ -114,6 +114,19 @@ def run_inprocess(inprocess_pytest: RunPytest) -> RunMcp:
     return run
 
 
+@pytest.fixture
+def run_mcp_inprocess(inprocess_pytest: RunPytest) -> RunMcp:
+    """``run_mcp`` with pytest in this process (``inprocess_pytest``) and the servers still
+    real subprocesses over stdio: about half the cost of a subprocess run. For tests about
+    what a run finds and reports, not about the pytest process itself (its imports, its
+    plugins, -n, a bound on its run time)."""
+
+    def run(*servers: str, args: tuple[str, ...] = ()) -> pytest.RunResult:
+        return inprocess_pytest(*[f"--mcp-server={server_command(s)}" for s in servers], *args)
+
+    return run
+
+
 @pytest.fixture(scope="session")
 def _imported_for_good() -> None:
     """Import, before any pytester's sys.modules snapshot, what an in-process run imports
@@ -123,7 +136,8 @@ def _imported_for_good() -> None:
     hypothesis that is only a cost (imported again by every run); for cryptography it is a
     failure: the SDK's MCPServer derives a key on construction, and a second import of
     cryptography's Python classes no longer matches its Rust bindings ("Expected instance
-    of hashes.HashAlgorithm"). Building one server here imports all of that for good."""
+    of hashes.HashAlgorithm"). Building one server (and one HTTP client) here imports all of
+    that for good."""
     import importlib
     import pkgutil
 
@@ -137,6 +151,12 @@ def _imported_for_good() -> None:
         if module.name != "pytest_mcp_contracts.__main__":
             importlib.import_module(module.name)
     MCPServer("warm-up")
+    # httpx2 (kept above) imports its connection layer, httpcore2, when a client is first
+    # built: imported afresh by each run, its errors would be classes the kept httpx2 does
+    # not map, and a timeout over --mcp-url would surface as a raw httpcore2.ReadTimeout.
+    import httpx2
+
+    httpx2.Client().close()
 
 
 @contextlib.contextmanager

@@ -31,13 +31,14 @@ def test_tools_that_ask_the_client_pass(
     # the server's requests during the call (over HTTP, on the call's SSE stream).
     # count_steps takes up to 1.6 s with a 1 s call timeout: it passes because each of its
     # progress notifications restarts the timeout.
-    # count_steps sleeps 0.4 s a step, so it gets one call, the 4-step one (1.6 s), and no
-    # invalid inputs (a look-alike "4" the SDK coerces would sleep as long).
+    # count_steps sleeps 0.4 s a step, so it gets one call, a 3-step one (1.2 s: past the
+    # timeout, which only its progress keeps from firing), and no invalid inputs (a
+    # look-alike "3" the SDK coerces would sleep as long).
     reach.pytester.makepyprojecttoml(
         """
         [tool.mcp-contracts.tools.count_steps]
         max_examples = 1
-        examples = [{steps = 4}]
+        examples = [{steps = 3}]
         rejects_invalid = "off"
         """
     )
@@ -64,26 +65,23 @@ def _section(output: str, tool: str) -> str:
 
 
 def test_a_call_still_reporting_progress_at_the_maximum_is_warned_about_not_failed(
-    pytester: pytest.Pytester,
+    run_mcp_inprocess: RunMcp,
 ) -> None:
     """A tool that keeps sending progress until --mcp-max-call-time ends the call is doing
     what its input asked (server-everything's trigger-long-running-operation sleeps as long
     as asked, and nothing bounds `duration`): a warning that says how to bound it, never a
     failure. A tool that goes silent still fails (the tests of --mcp-call-timeout)."""
-    from tests.conftest import server_command
-
-    result = pytester.runpytest_subprocess(
-        NO_SEQUENCES,
-        f"--mcp-server={server_command('client_features.py')}",
-        "-p",
-        "no:randomly",
-        "--mcp-call-timeout=1",
-        "--mcp-max-call-time=1.1",
-        "--mcp-max-examples=8",
-        "--hypothesis-seed=1",
-        "-k",
-        "count_steps and contract",
-        timeout=180,
+    result = run_mcp_inprocess(
+        "client_features.py",
+        args=(
+            NO_SEQUENCES,
+            "--mcp-call-timeout=1",
+            "--mcp-max-call-time=1.1",
+            "--mcp-max-examples=8",
+            "--hypothesis-seed=1",
+            "-k",
+            "count_steps and contract",
+        ),
     )
     result.assert_outcomes(passed=1, warnings=1)
     out = " ".join(result.stdout.str().split())
@@ -99,7 +97,9 @@ def test_a_call_still_reporting_progress_at_the_maximum_is_warned_about_not_fail
     assert "2 of " in out and "Its calls stopped after 2 such calls" in out, out
 
 
-def test_what_the_server_asked_is_in_the_failure_report(pytester: pytest.Pytester) -> None:
+def test_what_the_server_asked_is_in_the_failure_report(
+    pytester: pytest.Pytester, run_mcp_inprocess: RunMcp
+) -> None:
     # The hook answers summarize's sampling request with no text, which the tool refuses by
     # raising: the report shows the exchange that led there.
     pytester.makeconftest(
@@ -108,17 +108,8 @@ def test_what_the_server_asked_is_in_the_failure_report(pytester: pytest.Pyteste
             return "" if tool == "summarize" else None
         """
     )
-    from tests.conftest import server_command
-
-    result = pytester.runpytest_subprocess(
-        NO_SEQUENCES,
-        f"--mcp-server={server_command('client_features.py')}",
-        "-p",
-        "no:randomly",
-        "--mcp-max-examples=3",
-        "-k",
-        "summarize",
-        timeout=180,
+    result = run_mcp_inprocess(
+        "client_features.py", args=(NO_SEQUENCES, "--mcp-max-examples=3", "-k", "summarize")
     )
     section = _section(result.stdout.str(), "summarize")
     assert "what the server asked of the client during this call:" in section
@@ -132,13 +123,15 @@ def test_what_the_server_asked_is_in_the_failure_report(pytester: pytest.Pyteste
 
 
 def test_a_call_that_needs_the_user_at_a_url_passes_only_where_the_protocol_has_it(
-    run_mcp: RunMcp, pytester: pytest.Pytester
+    run_mcp_inprocess: RunMcp, pytester: pytest.Pytester
 ) -> None:
     # -32042 "URL elicitation required" is protocol 2025-11-25's answer for a call that
     # cannot go on until the user opens a URL: a tester has no user, so the call has no
     # result to check, and that is no failure. Without data.elicitations it is no such
     # answer; on 2026-07-28, which retired the code, it is never right.
-    legacy = run_mcp("url_required_legacy.py", args=(NO_SEQUENCES, "-v", "--mcp-report=run.json"))
+    legacy = run_mcp_inprocess(
+        "url_required_legacy.py", args=(NO_SEQUENCES, "-v", "--mcp-report=run.json")
+    )
     out = legacy.stdout.str()
     assert "mcp:url-required::open_drive::contract PASSED" in out, out
     assert "mcp:url-required::open_drive::rejects_invalid PASSED" in out, out
@@ -150,7 +143,9 @@ def test_a_call_that_needs_the_user_at_a_url_passes_only_where_the_protocol_has_
     asked = {t["name"]: t["client_requests"] for t in report["servers"][0]["tools"]}
     assert asked["open_drive"].get("url elicitation required (-32042)", 0) > 0, asked
 
-    modern = run_mcp("url_required.py", args=(NO_SEQUENCES, "-k", "open_drive and contract"))
+    modern = run_mcp_inprocess(
+        "url_required.py", args=(NO_SEQUENCES, "-k", "open_drive and contract")
+    )
     drive = _section(modern.stdout.str(), "open_drive")
     assert "protocol 2026-07-28 retired it" in drive, drive
     assert "-32042 URL elicitation required: https://drive.example.com/connect" in drive

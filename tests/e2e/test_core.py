@@ -1,4 +1,5 @@
-"""The core flow, as a server author runs it: real pytest processes, real server processes.
+"""The core flow, as a server author runs it: real server processes, pytest in this process
+(``run_mcp_inprocess``) where nothing here is about the pytest process itself.
 
 What every transport must do alike (a correct server passes; broken output, missing
 structuredContent, a JSON-RPC error, a crash and a hang each fail one item) is in
@@ -12,21 +13,21 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import NO_SEQUENCES, RunMcp, server_command
+from ..conftest import NO_SEQUENCES, RunMcp, RunPytest, server_command
 
 
 def outcomes(result: pytest.RunResult) -> dict[str, int]:
     return result.parseoutcomes()
 
 
-def test_correct_legacy_server_passes(run_mcp: RunMcp) -> None:
-    result = run_mcp("legacy_only.py")
+def test_correct_legacy_server_passes(run_mcp_inprocess: RunMcp) -> None:
+    result = run_mcp_inprocess("legacy_only.py")
     result.assert_outcomes(passed=9)  # 2 tools x 4 checks, and the server's sequences item
     result.stdout.fnmatch_lines(["legacy-only (protocol 2025-*): 2 tools, * calls*"])
 
 
-def test_collect_only_lists_stable_node_ids(run_mcp: RunMcp) -> None:
-    result = run_mcp("paginated.py", args=("--collect-only", "-q"))
+def test_collect_only_lists_stable_node_ids(run_mcp_inprocess: RunMcp) -> None:
+    result = run_mcp_inprocess("paginated.py", args=("--collect-only", "-q"))
     ids = [line for line in result.stdout.lines if line.startswith("mcp:")]
     # Seven tools over three pages, one of them reached through an empty-string cursor;
     # the server's sequences item last.
@@ -61,9 +62,9 @@ def test_collect_only_lists_stable_node_ids(run_mcp: RunMcp) -> None:
     ],
 )
 def test_server_that_does_not_start_is_one_clear_collection_error(
-    run_mcp: RunMcp, server: str, timeout: int, expected: list[str]
+    run_mcp_inprocess: RunMcp, server: str, timeout: int, expected: list[str]
 ) -> None:
-    result = run_mcp(
+    result = run_mcp_inprocess(
         server,
         args=(
             NO_SEQUENCES,
@@ -78,10 +79,8 @@ def test_server_that_does_not_start_is_one_clear_collection_error(
     assert "_pytest" not in result.stdout.str()
 
 
-def test_missing_command_is_a_clear_error(run_mcp: RunMcp, pytester: pytest.Pytester) -> None:
-    result = pytester.runpytest_subprocess(
-        NO_SEQUENCES, "--mcp-server=no-such-server-binary --stdio"
-    )
+def test_missing_command_is_a_clear_error(inprocess_pytest: RunPytest) -> None:
+    result = inprocess_pytest(NO_SEQUENCES, "--mcp-server=no-such-server-binary --stdio")
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(
         [
@@ -91,22 +90,24 @@ def test_missing_command_is_a_clear_error(run_mcp: RunMcp, pytester: pytest.Pyte
     )
 
 
-def test_server_inherits_the_environment(run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_server_inherits_the_environment(
+    run_mcp_inprocess: RunMcp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("API_KEY", "secret-123")
-    result = run_mcp("needs_env.py", args=(NO_SEQUENCES,))
+    result = run_mcp_inprocess("needs_env.py", args=(NO_SEQUENCES,))
     result.assert_outcomes(passed=3, skipped=1)
 
 
 def test_server_without_its_environment_says_why(
-    run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch
+    run_mcp_inprocess: RunMcp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("API_KEY", raising=False)
-    result = run_mcp("needs_env.py", args=(NO_SEQUENCES,))
+    result = run_mcp_inprocess("needs_env.py", args=(NO_SEQUENCES,))
     result.stdout.fnmatch_lines(["*exit status 2*", "*needs-env: API_KEY is not set*"])
 
 
-def test_static_schema_checks(run_mcp: RunMcp) -> None:
-    result = run_mcp(
+def test_static_schema_checks(run_mcp_inprocess: RunMcp) -> None:
+    result = run_mcp_inprocess(
         "bad_schemas.py", args=(NO_SEQUENCES, "-k", "not contract and not rejects_invalid", "-rfw")
     )
     result.assert_outcomes(passed=10, failed=4, warnings=1)
@@ -116,26 +117,32 @@ def test_static_schema_checks(run_mcp: RunMcp) -> None:
             "FAILED mcp:bad-schemas::bad_output::schema - *",
             "FAILED mcp:bad-schemas::odd_dialect::schema - *",
             "FAILED mcp:bad-schemas::array_output::schema - *",
-            "inputSchema root must be an object schema (the spec requires it);"
-            " it has type 'string'",
-            "outputSchema is not a valid 2020-12 schema",
+            "[[]mcp/root-object[]] inputSchema root must be an object schema (the spec "
+            "requires it); it has type 'string'",
+            "[[]mcp/valid-schema[]] outputSchema is not a valid 2020-12 schema",
             "  at $.type: 5 is not valid under any of the given schemas",
-            "inputSchema: unsupported JSON Schema dialect $schema='http://example.com/my-dialect'*",
-            "outputSchema root must be an object schema (protocol 2025-11-25 requires it)*",
+            "[[]mcp/dialect[]] inputSchema: unsupported JSON Schema dialect "
+            "$schema='http://example.com/my-dialect'*",
+            "[[]mcp/root-object[]] outputSchema root must be an object schema "
+            "(protocol 2025-11-25 requires it)*",
             "*tool name 'bad name!' does not follow the spec's naming rules*",
         ]
     )
 
 
-def test_unsatisfiable_input_schema_names_the_tool_and_why(run_mcp: RunMcp) -> None:
-    result = run_mcp("bad_schemas.py", args=(NO_SEQUENCES, "-k", "impossible or draft07_ok"))
+def test_unsatisfiable_input_schema_names_the_tool_and_why(run_mcp_inprocess: RunMcp) -> None:
+    result = run_mcp_inprocess(
+        "bad_schemas.py", args=(NO_SEQUENCES, "-k", "impossible or draft07_ok")
+    )
     result.assert_outcomes(passed=6, failed=1, skipped=1)
     result.stdout.fnmatch_lines(
         ["FAILED mcp:bad-schemas::impossible::contract - no inputs can be*"]
     )
 
 
-def test_ini_setting_names_the_server(pytester: pytest.Pytester) -> None:
+def test_ini_setting_names_the_server(
+    pytester: pytest.Pytester, inprocess_pytest: RunPytest
+) -> None:
     pytester.makepyprojecttoml(
         f"""
         [tool.pytest.ini_options]
@@ -143,21 +150,21 @@ def test_ini_setting_names_the_server(pytester: pytest.Pytester) -> None:
         mcp_max_examples = "5"
         """
     )
-    result = pytester.runpytest_subprocess(NO_SEQUENCES, "-p", "no:randomly")
+    result = inprocess_pytest(NO_SEQUENCES)
     result.assert_outcomes(passed=8)
     result.stdout.fnmatch_lines(["legacy-only (protocol *): 2 tools, 10 calls, 0 returned isError"])
 
 
-def test_bad_option_value_is_a_usage_error(pytester: pytest.Pytester) -> None:
-    result = pytester.runpytest_subprocess(
+def test_bad_option_value_is_a_usage_error(inprocess_pytest: RunPytest) -> None:
+    result = inprocess_pytest(
         NO_SEQUENCES, f"--mcp-server={server_command('legacy_only.py')}", "--mcp-max-examples=zero"
     )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--mcp-max-examples (ini mcp_max_examples) must be a whole*"])
 
 
-def test_two_servers_in_one_run(run_mcp: RunMcp) -> None:
-    result = run_mcp(
+def test_two_servers_in_one_run(run_mcp_inprocess: RunMcp) -> None:
+    result = run_mcp_inprocess(
         "legacy_only.py",
         "paginated.py",
         args=(
@@ -169,21 +176,21 @@ def test_two_servers_in_one_run(run_mcp: RunMcp) -> None:
 
 
 def test_typescript_sdk_server_falls_back_to_the_handshake(
-    pytester: pytest.Pytester, ts_server_command: str
+    inprocess_pytest: RunPytest, ts_server_command: str
 ) -> None:
-    result = pytester.runpytest_subprocess(
-        NO_SEQUENCES,
-        f"--mcp-server={ts_server_command}",
-        "-p",
-        "no:randomly",
-        "--mcp-max-examples=20",
+    result = inprocess_pytest(
+        NO_SEQUENCES, f"--mcp-server={ts_server_command}", "--mcp-max-examples=20"
     )
     result.assert_outcomes(passed=8)
     result.stdout.fnmatch_lines(["ts-legacy (protocol 2025-*): 2 tools, 40 calls*"])
 
 
-def test_error_results_are_counted_and_a_barely_exercised_tool_warns(run_mcp: RunMcp) -> None:
-    result = run_mcp("always_error.py", args=(NO_SEQUENCES, "--mcp-max-examples=20", "-rw"))
+def test_error_results_are_counted_and_a_barely_exercised_tool_warns(
+    run_mcp_inprocess: RunMcp,
+) -> None:
+    result = run_mcp_inprocess(
+        "always_error.py", args=(NO_SEQUENCES, "--mcp-max-examples=20", "-rw")
+    )
     result.assert_outcomes(passed=8, warnings=1)
     result.stdout.fnmatch_lines(
         [
@@ -196,11 +203,11 @@ def test_error_results_are_counted_and_a_barely_exercised_tool_warns(run_mcp: Ru
 
 
 def test_one_server_process_per_run_and_it_is_gone_afterwards(
-    run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    run_mcp_inprocess: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pid_file = pytester.path / "pids.txt"
     monkeypatch.setenv("MCP_FIXTURE_PID_FILE", str(pid_file))
-    result = run_mcp(
+    result = run_mcp_inprocess(
         "paginated.py",
         args=(
             NO_SEQUENCES,
@@ -215,9 +222,9 @@ def test_one_server_process_per_run_and_it_is_gone_afterwards(
     assert not status.exists() or "State:\tZ" in status.read_text()
 
 
-def test_a_fixed_seed_makes_the_run_reproducible(run_mcp: RunMcp) -> None:
+def test_a_fixed_seed_makes_the_run_reproducible(run_mcp_inprocess: RunMcp) -> None:
     def calls() -> str:
-        result = run_mcp(
+        result = run_mcp_inprocess(
             "broken_output.py",
             args=(
                 NO_SEQUENCES,
@@ -230,12 +237,12 @@ def test_a_fixed_seed_makes_the_run_reproducible(run_mcp: RunMcp) -> None:
 
 
 def test_shrinking_stops_when_its_time_is_up_and_reports_a_real_failing_input(
-    run_mcp: RunMcp,
+    run_mcp_inprocess: RunMcp,
 ) -> None:
     # slow(n) never answers for n < 0: each shrinking attempt that hangs costs a call
     # timeout and a restart. With 1.5 s for shrinking, the report comes soon after the first
     # hang, with an input that did fail (a negative n), and says why it is not smaller.
-    result = run_mcp(
+    result = run_mcp_inprocess(
         "hang.py",
         args=(
             NO_SEQUENCES,
@@ -254,9 +261,9 @@ def test_shrinking_stops_when_its_time_is_up_and_reports_a_real_failing_input(
 
 
 def test_a_tool_that_must_be_called_as_a_task_is_not_called_and_says_why(
-    run_mcp: RunMcp,
+    run_mcp_inprocess: RunMcp,
 ) -> None:
-    result = run_mcp(
+    result = run_mcp_inprocess(
         "task_only.py",
         args=(
             NO_SEQUENCES,

@@ -357,7 +357,8 @@ def test_hostile_tool_names_stay_inside_the_snapshot_folder(
     # The name listed twice is one tool whose schema check says so; its first entry is kept.
     assert run.outcome("mcp:hostile-names::dup::schema") == "FAILED"
     assert run.failure("hostile-names dup [schema]").startswith(
-        "the name 'dup' is listed 2 times: names must be unique (only its first entry is tested)"
+        "[mcp/listing-entry] the name 'dup' is listed 2 times: names must be unique (only its "
+        "first entry is tested)"
     )
     dup = json.loads((folder / "dup.json").read_text(encoding="utf-8"))
     assert dup["surface"]["description"] == "entry 11"
@@ -410,30 +411,49 @@ def ref_listener() -> Iterator[tuple[str, list[str]]]:
 
 
 HURT_FAILURES = {
-    ("deep", "schema"): "the listing entry nests deeper than 256 levels, so it was not checked "
+    (
+        "deep",
+        "schema",
+    ): "[mcp/listing-entry] the listing entry nests deeper than 256 levels, so it was not checked "
     "and the tool is not called (JSON Schema implementations must bound schema depth)",
     ("deep", "contract"): "the tool cannot be called: its listing entry is malformed",
-    ("ref_loop", "schema"): "inputSchema has a $ref loop that never moves into a property or "
+    (
+        "ref_loop",
+        "schema",
+    ): "[mcp/ref-loop] inputSchema has a $ref loop that never moves into a property or "
     "item (#/$defs/a -> #/$defs/b -> #/$defs/a), so validating anything against it recurses "
     "forever",
     ("ref_loop", "contract"): "no inputs can be generated from the inputSchema at ",
-    ("loop_output", "schema"): "outputSchema has a $ref loop that never moves into a property",
+    (
+        "loop_output",
+        "schema",
+    ): "[mcp/ref-loop] outputSchema has a $ref loop that never moves into a property",
     ("loop_output", "contract"): "structuredContent cannot be checked: validating it against "
     "the outputSchema recursed too deeply",
-    ("remote_ref", "schema"): "inputSchema refers to network $ref(s) that clients must not fetch: ",
+    (
+        "remote_ref",
+        "schema",
+    ): "[mcp/network-ref] inputSchema refers to network $ref(s) that clients must not fetch: ",
     ("remote_ref", "contract"): "no inputs can be generated from the inputSchema at ",
-    ("remote_output", "schema"): "outputSchema refers to network $ref(s) that clients must not "
+    ("remote_output", "schema"): "[mcp/network-ref] outputSchema refers to network $ref(s) "
+    "that clients must not "
     "fetch: ",
     ("remote_output", "contract"): "structuredContent cannot be checked: the outputSchema "
     "refers to ",
-    ("odd_dialect", "schema"): "inputSchema: unsupported JSON Schema dialect "
+    ("odd_dialect", "schema"): "[mcp/dialect] inputSchema: unsupported JSON Schema dialect "
     "$schema='http://example.com/my-dialect'",
     ("odd_dialect", "contract"): "no inputs can be generated from the inputSchema at #/$schema",
-    ("superscript_ref", "schema"): "inputSchema has a $ref whose JSON pointer indexes an array "
+    (
+        "superscript_ref",
+        "schema",
+    ): "[mcp/ref-pointer] inputSchema has a $ref whose JSON pointer indexes an array "
     "with a token that is not an array index",
     ("superscript_ref", "contract"): "no inputs can be generated from the inputSchema at "
     "#/properties/v/$ref",
-    ("superscript_output", "schema"): "outputSchema has a $ref whose JSON pointer indexes an "
+    (
+        "superscript_output",
+        "schema",
+    ): "[mcp/ref-pointer] outputSchema has a $ref whose JSON pointer indexes an "
     "array with a token that is not an array index",
     ("superscript_output", "contract"): "structuredContent cannot be checked: the outputSchema "
     "has a $ref that validators cannot follow",

@@ -7,54 +7,56 @@ from __future__ import annotations
 
 import pytest
 
-from ..conftest import NO_SEQUENCES, HttpServer
+from ..conftest import NO_SEQUENCES, HttpServer, RunPytest
 
-FAST = ("-p", "no:randomly", "--mcp-max-examples=10")
+FAST = ("--mcp-max-examples=10",)
 
 
-def run_url(pytester: pytest.Pytester, url: str, *args: str) -> pytest.RunResult:
-    return pytester.runpytest_subprocess(
-        NO_SEQUENCES, f"--mcp-url={url}", *FAST, *args, timeout=120
-    )
+def run_url(inprocess_pytest: RunPytest, url: str, *args: str) -> pytest.RunResult:
+    return inprocess_pytest(NO_SEQUENCES, f"--mcp-url={url}", *FAST, *args)
 
 
 def test_header_from_the_environment_reaches_the_server_and_is_never_printed(
-    pytester: pytest.Pytester, http_server: HttpServer, monkeypatch: pytest.MonkeyPatch
+    inprocess_pytest: RunPytest, http_server: HttpServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     secret = "s3cr3t-t0ken-value"
     url = http_server("typed_ok.py", env={"MCP_FIXTURE_TOKEN": secret})
     # Without the header: 401, one clear collection error that points at --mcp-header.
-    refused = run_url(pytester, url)
+    refused = run_url(inprocess_pytest, url)
     assert refused.ret != 0
     refused.stdout.fnmatch_lines(["*HTTP 401*--mcp-header*"])
     # With it, from an environment variable: every check passes.
     monkeypatch.setenv("FIXTURE_TOKEN", secret)
-    result = run_url(pytester, url, "--mcp-header", "Authorization: Bearer ${FIXTURE_TOKEN}", "-v")
+    result = run_url(
+        inprocess_pytest, url, "--mcp-header", "Authorization: Bearer ${FIXTURE_TOKEN}", "-v"
+    )
     result.assert_outcomes(passed=12)
     # A wrong token: refused, and the header is named but its value never shown.
     monkeypatch.setenv("FIXTURE_TOKEN", "wrong-" + secret)
-    wrong = run_url(pytester, url, "--mcp-header=Authorization: Bearer $FIXTURE_TOKEN")
+    wrong = run_url(inprocess_pytest, url, "--mcp-header=Authorization: Bearer $FIXTURE_TOKEN")
     wrong.stdout.fnmatch_lines(["*HTTP 401*sent headers: Authorization*"])
     for run in (refused, result, wrong):
         assert secret not in run.stdout.str() + run.stderr.str()
 
 
 def test_a_header_naming_a_missing_variable_is_a_usage_error(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    inprocess_pytest: RunPytest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("NO_SUCH_TOKEN", raising=False)
     result = run_url(
-        pytester, "http://127.0.0.1:9/mcp", "--mcp-header=Authorization: Bearer ${NO_SUCH_TOKEN}"
+        inprocess_pytest,
+        "http://127.0.0.1:9/mcp",
+        "--mcp-header=Authorization: Bearer ${NO_SUCH_TOKEN}",
     )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*environment variable NO_SUCH_TOKEN is not set*"])
 
 
 def test_a_url_nobody_listens_on_is_one_collection_error(
-    pytester: pytest.Pytester, refused_port: int
+    inprocess_pytest: RunPytest, refused_port: int
 ) -> None:
     url = f"http://user:pw@127.0.0.1:{refused_port}/mcp?token=abc"
-    result = run_url(pytester, url)
+    result = run_url(inprocess_pytest, url)
     result.assert_outcomes(errors=1)
     shown = url.replace("user:pw@", "").removesuffix("?token=abc")
     result.stdout.fnmatch_lines(
@@ -64,9 +66,9 @@ def test_a_url_nobody_listens_on_is_one_collection_error(
 
 
 def test_an_oversized_response_is_capped(
-    pytester: pytest.Pytester, http_server: HttpServer
+    inprocess_pytest: RunPytest, http_server: HttpServer
 ) -> None:
-    result = run_url(pytester, http_server("http_big.py"), "--mcp-max-result-bytes=100000")
+    result = run_url(inprocess_pytest, http_server("http_big.py"), "--mcp-max-result-bytes=100000")
     assert "FAILED mcp:http-big::big::contract" in result.stdout.str()
     result.stdout.fnmatch_lines(
         ["*could not be read: it was a message of at least * bytes, over the 100000-byte limit*"]

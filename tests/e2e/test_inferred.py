@@ -9,7 +9,7 @@ import pytest
 
 from pytest_mcp_contracts.transport.stdio import ServerCommand, open_stdio
 
-from ..conftest import NO_SEQUENCES, RunMcp, server_command
+from ..conftest import NO_SEQUENCES, RunMcp, RunPytest, server_command
 
 SNAPSHOTS = Path("mcp-contracts") / "inferred"
 
@@ -30,9 +30,9 @@ def snapshot_bytes(root: Path) -> dict[str, bytes]:
 
 
 def test_first_run_records_one_reviewable_file_per_tool(
-    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
+    run_mcp_inprocess: RunMcp, pytester: pytest.Pytester, variant: object
 ) -> None:
-    result = run_mcp("inferred.py", args=(NO_SEQUENCES, "-k", "not list_items"))
+    result = run_mcp_inprocess("inferred.py", args=(NO_SEQUENCES, "-k", "not list_items"))
     result.assert_outcomes(passed=12)
     files = snapshot_bytes(pytester.path)
     assert sorted(files) == ["describe.json", "get_item.json", "raw_structured.json"]
@@ -62,12 +62,14 @@ def test_first_run_records_one_reviewable_file_per_tool(
 
 
 def test_second_run_with_no_change_writes_nothing_and_passes(
-    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
+    run_mcp_inprocess: RunMcp, pytester: pytest.Pytester, variant: object
 ) -> None:
-    run_mcp("inferred.py", args=(NO_SEQUENCES, "-k", "get_item")).assert_outcomes(passed=4)
+    run_mcp_inprocess("inferred.py", args=(NO_SEQUENCES, "-k", "get_item")).assert_outcomes(
+        passed=4
+    )
     before = snapshot_bytes(pytester.path)
     mtime = (pytester.path / SNAPSHOTS / "get_item.json").stat().st_mtime_ns
-    again = run_mcp("inferred.py", args=(NO_SEQUENCES, "-k", "get_item"))
+    again = run_mcp_inprocess("inferred.py", args=(NO_SEQUENCES, "-k", "get_item"))
     again.assert_outcomes(passed=4)
     assert snapshot_bytes(pytester.path) == before
     assert (pytester.path / SNAPSHOTS / "get_item.json").stat().st_mtime_ns == mtime
@@ -75,16 +77,18 @@ def test_second_run_with_no_change_writes_nothing_and_passes(
 
 
 def test_drift_against_one_recording_breaking_kind_and_additive(
-    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
+    run_mcp_inprocess: RunMcp, pytester: pytest.Pytester, variant: object
 ) -> None:
     """Three servers checked against one recording: none of these runs writes (a failing
     contract records nothing, additive drift is only listed), so they share it."""
-    run_mcp("inferred.py", args=(NO_SEQUENCES, "-k", "get_item")).assert_outcomes(passed=4)
+    run_mcp_inprocess("inferred.py", args=(NO_SEQUENCES, "-k", "get_item")).assert_outcomes(
+        passed=4
+    )
     before = snapshot_bytes(pytester.path)
 
     # A field changed type: breaking, with field paths and the shrunk input.
     variant("breaking")  # type: ignore[operator]
-    result = run_mcp("inferred.py", args=(NO_SEQUENCES, "-k", "get_item"))
+    result = run_mcp_inprocess("inferred.py", args=(NO_SEQUENCES, "-k", "get_item"))
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(
         [
@@ -98,13 +102,13 @@ def test_drift_against_one_recording_breaking_kind_and_additive(
 
     # The output kind changed (JSON text -> prose): breaking too.
     variant("prose")  # type: ignore[operator]
-    result = run_mcp("inferred.py", args=(NO_SEQUENCES, "-k", "get_item"))
+    result = run_mcp_inprocess("inferred.py", args=(NO_SEQUENCES, "-k", "get_item"))
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(["  output kind: json-text -> prose"])
 
     # A new field: additive drift passes and is listed with the accept command.
     variant("additive")  # type: ignore[operator]
-    result = run_mcp("inferred.py", args=(NO_SEQUENCES, "-k", "get_item"))
+    result = run_mcp_inprocess("inferred.py", args=(NO_SEQUENCES, "-k", "get_item"))
     result.assert_outcomes(passed=4)
     result.stdout.fnmatch_lines(
         [
@@ -116,26 +120,33 @@ def test_drift_against_one_recording_breaking_kind_and_additive(
 
 
 def test_update_accepts_drift_and_the_next_run_passes(
-    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
+    run_mcp_inprocess: RunMcp, pytester: pytest.Pytester, variant: object
 ) -> None:
-    run_mcp("inferred.py", args=(NO_SEQUENCES, "-k", "get_item")).assert_outcomes(passed=4)
+    run_mcp_inprocess("inferred.py", args=(NO_SEQUENCES, "-k", "get_item")).assert_outcomes(
+        passed=4
+    )
     first = json.loads(snapshot_bytes(pytester.path)["get_item.json"])["output"]
     variant("breaking")  # type: ignore[operator]
-    run_mcp(
+    run_mcp_inprocess(
         "inferred.py", args=(NO_SEQUENCES, "-k", "get_item", "--mcp-snapshot-update")
     ).assert_outcomes(passed=4)
     accepted = json.loads(snapshot_bytes(pytester.path)["get_item.json"])["output"]
     # Accepting replaces: the contract is what the accepted run observed, not a merge.
     assert first["schema"]["properties"]["price"]["type"] == "number"
     assert accepted["schema"]["properties"]["price"]["type"] == "string"
-    run_mcp("inferred.py", args=(NO_SEQUENCES, "-k", "get_item")).assert_outcomes(passed=4)
+    run_mcp_inprocess("inferred.py", args=(NO_SEQUENCES, "-k", "get_item")).assert_outcomes(
+        passed=4
+    )
 
 
 def test_ci_never_writes_and_a_missing_contract_says_how_to_record_it(
-    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object, monkeypatch: pytest.MonkeyPatch
+    run_mcp_inprocess: RunMcp,
+    pytester: pytest.Pytester,
+    variant: object,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("CI", "true")
-    result = run_mcp("inferred.py", args=(NO_SEQUENCES, "-k", "get_item"))
+    result = run_mcp_inprocess("inferred.py", args=(NO_SEQUENCES, "-k", "get_item"))
     result.assert_outcomes(passed=2, failed=2)
     result.stdout.fnmatch_lines(
         [
@@ -148,10 +159,10 @@ def test_ci_never_writes_and_a_missing_contract_says_how_to_record_it(
 
 
 def test_update_is_refused_under_ci(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    inprocess_pytest: RunPytest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CI", "1")
-    result = pytester.runpytest_subprocess(
+    result = inprocess_pytest(
         NO_SEQUENCES, f"--mcp-server={server_command('inferred.py')}", "--mcp-snapshot-update"
     )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
@@ -175,15 +186,19 @@ NOT_A_CONTRACT = [
 
 
 def test_a_snapshot_that_is_no_contract_is_an_error_and_never_rewritten(
-    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
+    run_mcp_inprocess: RunMcp, pytester: pytest.Pytester, variant: object
 ) -> None:
-    run_mcp("inferred.py", args=(NO_SEQUENCES, "-k", "get_item")).assert_outcomes(passed=4)
+    run_mcp_inprocess("inferred.py", args=(NO_SEQUENCES, "-k", "get_item")).assert_outcomes(
+        passed=4
+    )
     path = pytester.path / SNAPSHOTS / "get_item.json"
     recorded = json.loads(path.read_text())
 
     # Not JSON at all (a write cut off): an update must not replace it either.
     path.write_text('{"format_version": 1, "tool": "get_item", "output": {"sour')
-    result = run_mcp("inferred.py", args=(NO_SEQUENCES, "-k", "get_item", "--mcp-snapshot-update"))
+    result = run_mcp_inprocess(
+        "inferred.py", args=(NO_SEQUENCES, "-k", "get_item", "--mcp-snapshot-update")
+    )
     result.assert_outcomes(passed=2, failed=2)
     result.stdout.fnmatch_lines(
         ["the recorded contract *get_item.json cannot be read: not valid JSON*"]
@@ -194,7 +209,7 @@ def test_a_snapshot_that_is_no_contract_is_an_error_and_never_rewritten(
         path.write_text(json.dumps({**recorded, **change}))
         before = path.read_bytes()
         for mode in ((), ("--mcp-snapshot-update",)):
-            result = run_mcp("inferred.py", args=(NO_SEQUENCES, "-k", "get_item", *mode))
+            result = run_mcp_inprocess("inferred.py", args=(NO_SEQUENCES, "-k", "get_item", *mode))
             result.assert_outcomes(passed=2, failed=2)  # drift and contract name the file
             result.stdout.fnmatch_lines(
                 [f"the recorded contract *get_item.json cannot be read: {problem}"]
@@ -203,15 +218,17 @@ def test_a_snapshot_that_is_no_contract_is_an_error_and_never_rewritten(
 
 
 def test_update_prunes_stale_contracts_only_when_every_tool_ran(
-    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
+    run_mcp_inprocess: RunMcp, pytester: pytest.Pytester, variant: object
 ) -> None:
     stale = pytester.path / SNAPSHOTS / "removed_tool.json"
     stale.parent.mkdir(parents=True)
     stale.write_text(json.dumps({"format_version": 1, "tool": "removed_tool"}))
-    partial = run_mcp("inferred.py", args=(NO_SEQUENCES, "-k", "get_item", "--mcp-snapshot-update"))
+    partial = run_mcp_inprocess(
+        "inferred.py", args=(NO_SEQUENCES, "-k", "get_item", "--mcp-snapshot-update")
+    )
     partial.assert_outcomes(passed=4)
     assert stale.exists()
-    full = run_mcp(
+    full = run_mcp_inprocess(
         "inferred.py", args=(NO_SEQUENCES, "--mcp-snapshot-update", "--mcp-max-examples=10")
     )
     assert full.ret == 0
@@ -220,19 +237,19 @@ def test_update_prunes_stale_contracts_only_when_every_tool_ran(
 
 
 def test_stale_contracts_are_listed(
-    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
+    run_mcp_inprocess: RunMcp, pytester: pytest.Pytester, variant: object
 ) -> None:
     stale = pytester.path / SNAPSHOTS / "removed_tool.json"
     stale.parent.mkdir(parents=True)
     stale.write_text("{}")
-    result = run_mcp("inferred.py", args=(NO_SEQUENCES, "-k", "describe"))
+    result = run_mcp_inprocess("inferred.py", args=(NO_SEQUENCES, "-k", "describe"))
     result.stdout.fnmatch_lines(
         ["  stale contracts of tools the server no longer lists*", "    *removed_tool.json"]
     )
 
 
-def test_consistency_warnings(run_mcp: RunMcp, variant: object) -> None:
-    result = run_mcp(
+def test_consistency_warnings(run_mcp_inprocess: RunMcp, variant: object) -> None:
+    result = run_mcp_inprocess(
         "inferred.py", args=(NO_SEQUENCES, "-k", "raw_structured or list_items", "-rw")
     )
     result.stdout.fnmatch_lines_random(
@@ -245,11 +262,11 @@ def test_consistency_warnings(run_mcp: RunMcp, variant: object) -> None:
 
 
 def test_exported_schemas_validate_what_they_were_learned_from(
-    run_mcp: RunMcp, pytester: pytest.Pytester, variant: object
+    run_mcp_inprocess: RunMcp, pytester: pytest.Pytester, variant: object
 ) -> None:
     from jsonschema import Draft202012Validator, FormatChecker
 
-    result = run_mcp(
+    result = run_mcp_inprocess(
         "inferred.py",
         args=(
             NO_SEQUENCES,

@@ -12,21 +12,21 @@ from ..conftest import NO_SEQUENCES, RunMcp, RunPytest, server_command
 FEW = "--mcp-max-examples=5"
 
 
-def test_k_selects_one_tool(run_mcp: RunMcp) -> None:
-    result = run_mcp("broken_output.py", args=(NO_SEQUENCES, "-k", "healthy", "-v", FEW))
+def test_k_selects_one_tool(run_mcp_inprocess: RunMcp) -> None:
+    result = run_mcp_inprocess("broken_output.py", args=(NO_SEQUENCES, "-k", "healthy", "-v", FEW))
     result.assert_outcomes(passed=4, deselected=4)
 
 
-def test_deselect_by_node_id(run_mcp: RunMcp) -> None:
-    result = run_mcp(
+def test_deselect_by_node_id(run_mcp_inprocess: RunMcp) -> None:
+    result = run_mcp_inprocess(
         "broken_output.py",
         args=(NO_SEQUENCES, "--deselect", "mcp:broken-output::price_quote::contract", FEW),
     )
     result.assert_outcomes(passed=7, deselected=1)
 
 
-def test_exitfirst_stops_at_the_first_failure(run_mcp: RunMcp) -> None:
-    result = run_mcp(
+def test_exitfirst_stops_at_the_first_failure(run_mcp_inprocess: RunMcp) -> None:
+    result = run_mcp_inprocess(
         "bad_schemas.py",
         args=(
             NO_SEQUENCES,
@@ -37,8 +37,8 @@ def test_exitfirst_stops_at_the_first_failure(run_mcp: RunMcp) -> None:
     result.stdout.fnmatch_lines(["*stopping after 1 failures*"])
 
 
-def test_last_failed_reruns_only_the_failing_check(run_mcp: RunMcp) -> None:
-    first = run_mcp(
+def test_last_failed_reruns_only_the_failing_check(run_mcp_inprocess: RunMcp) -> None:
+    first = run_mcp_inprocess(
         "broken_output.py",
         args=(
             NO_SEQUENCES,
@@ -46,15 +46,17 @@ def test_last_failed_reruns_only_the_failing_check(run_mcp: RunMcp) -> None:
         ),
     )
     first.assert_outcomes(passed=7, failed=1)
-    again = run_mcp("broken_output.py", args=(NO_SEQUENCES, "--lf", "--mcp-max-examples=100"))
+    again = run_mcp_inprocess(
+        "broken_output.py", args=(NO_SEQUENCES, "--lf", "--mcp-max-examples=100")
+    )
     again.assert_outcomes(failed=1, deselected=7)
     again.stdout.fnmatch_lines(["*run-last-failure: rerun previous 1 failure*"])
 
 
 def test_junit_has_one_testcase_per_check_with_the_failure_text(
-    run_mcp: RunMcp, pytester: pytest.Pytester
+    run_mcp_inprocess: RunMcp, pytester: pytest.Pytester
 ) -> None:
-    run_mcp(
+    run_mcp_inprocess(
         "broken_output.py", args=(NO_SEQUENCES, "--mcp-max-examples=100", "--junitxml=report.xml")
     )
     root = ET.parse(pytester.path / "report.xml").getroot()
@@ -77,12 +79,16 @@ def test_junit_has_one_testcase_per_check_with_the_failure_text(
 
 @pytest.mark.parametrize("workers", [(), ("-n", "2")])
 def test_under_ci_the_short_summary_shows_the_first_line_of_a_failure(
-    run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch, workers: tuple[str, ...]
+    run_mcp: RunMcp,
+    run_mcp_inprocess: RunMcp,
+    monkeypatch: pytest.MonkeyPatch,
+    workers: tuple[str, ...],
 ) -> None:
     # Under CI pytest prints a failure's message untrimmed: it must be one line, not the
     # whole report a second time.
     monkeypatch.setenv("CI", "1")
-    result = run_mcp(
+    run = run_mcp if workers else run_mcp_inprocess  # -n 2 needs a controller process
+    result = run(
         "broken_output.py",
         "startup_crash.py",
         args=(NO_SEQUENCES, "-rfE", "--continue-on-collection-errors", *workers),
@@ -143,10 +149,7 @@ def test_works_beside_other_plugins(
         """
     )
     result = pytester.runpytest_subprocess(
-        NO_SEQUENCES,
-        f"--mcp-server={server_command('legacy_only.py')}",
-        "--mcp-max-examples=10",
-        *plugin_args,
+        NO_SEQUENCES, f"--mcp-server={server_command('legacy_only.py')}", FEW, *plugin_args
     )
     result.assert_outcomes(passed=9)
 
@@ -173,9 +176,11 @@ def test_an_option_value_pytest_would_read_as_a_test_path_is_a_usage_error(
     assert not (outside / "mcp-contracts").exists()
 
 
-def test_an_option_value_with_equals_or_not_a_path_is_left_alone(pytester: pytest.Pytester) -> None:
+def test_an_option_value_with_equals_or_not_a_path_is_left_alone(
+    pytester: pytest.Pytester, inprocess_pytest: RunPytest
+) -> None:
     pytester.mkdir("contracts")
-    result = pytester.runpytest_subprocess(
+    result = inprocess_pytest(
         NO_SEQUENCES,
         f"--mcp-server={server_command('banner.py')}",
         "--mcp-snapshot-dir=contracts",

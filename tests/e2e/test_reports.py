@@ -68,10 +68,18 @@ def plugin_args(request: pytest.FixtureRequest) -> tuple[str, ...]:
     return ()
 
 
+def _runner(plugin_args: tuple[str, ...], run_mcp: RunMcp, run_mcp_inprocess: RunMcp) -> RunMcp:
+    """A serial run in this process; -n 2 in a new one (its controller starts the workers)."""
+    return run_mcp if plugin_args else run_mcp_inprocess
+
+
 def test_report_of_a_failing_run(
-    run_mcp: RunMcp, pytester: pytest.Pytester, plugin_args: tuple[str, ...]
+    run_mcp: RunMcp,
+    run_mcp_inprocess: RunMcp,
+    pytester: pytest.Pytester,
+    plugin_args: tuple[str, ...],
 ) -> None:
-    result = run_mcp(
+    result = _runner(plugin_args, run_mcp, run_mcp_inprocess)(
         "broken_output.py",
         args=(NO_SEQUENCES, "--mcp-max-examples=100", "--mcp-report=report.json", *plugin_args),
     )
@@ -82,9 +90,14 @@ def test_report_of_a_failing_run(
 
 
 def test_a_banner_on_stdout_before_the_handshake_is_reported(
-    run_mcp: RunMcp, pytester: pytest.Pytester, plugin_args: tuple[str, ...]
+    run_mcp: RunMcp,
+    run_mcp_inprocess: RunMcp,
+    pytester: pytest.Pytester,
+    plugin_args: tuple[str, ...],
 ) -> None:
-    result = run_mcp("banner.py", args=(NO_SEQUENCES, "--mcp-report=report.json", *plugin_args))
+    result = _runner(plugin_args, run_mcp, run_mcp_inprocess)(
+        "banner.py", args=(NO_SEQUENCES, "--mcp-report=report.json", *plugin_args)
+    )
     result.assert_outcomes(passed=4, failed=1)  # no call is blamed: mcp:banner::stdout fails
     result.stdout.fnmatch_lines(
         [
@@ -100,9 +113,11 @@ def test_a_banner_on_stdout_before_the_handshake_is_reported(
     assert server["stdout"]["failure"] == {"kind": "stdout_noise", "severity": "high"}
 
 
-def test_report_of_a_server_that_did_not_start(run_mcp: RunMcp, pytester: pytest.Pytester) -> None:
+def test_report_of_a_server_that_did_not_start(
+    run_mcp_inprocess: RunMcp, pytester: pytest.Pytester
+) -> None:
     pytester.makeini("[pytest]\nmcp_report = reports/run.json\n")
-    result = run_mcp("startup_crash.py", args=(NO_SEQUENCES,))
+    result = run_mcp_inprocess("startup_crash.py", args=(NO_SEQUENCES,))
     assert result.ret == pytest.ExitCode.INTERRUPTED
     document = _load(pytester.path / "reports" / "run.json")
     assert document["pytest_exit_status"] == 2
@@ -147,10 +162,10 @@ def test_xdist_report_and_github_step_summary(
 
 
 def test_unwritable_step_summary_only_warns(
-    run_mcp: RunMcp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run_mcp_inprocess: RunMcp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path))  # a folder: cannot be appended to
-    result = run_mcp(
+    result = run_mcp_inprocess(
         "legacy_only.py",
         args=(
             NO_SEQUENCES,

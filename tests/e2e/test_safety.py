@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from ..conftest import NO_SEQUENCES, RunMcp, server_command
+from ..conftest import NO_SEQUENCES, RunMcp, RunPytest, server_command
 
 Calls = Callable[[], list[tuple[str, dict[str, object]]]]
 
@@ -32,8 +32,10 @@ def called(calls: Calls) -> set[str]:
     return {name for name, _ in calls()}
 
 
-def test_default_run_never_calls_a_destructive_tool(run_mcp: RunMcp, calls: Calls) -> None:
-    result = run_mcp("annotated.py", args=(NO_SEQUENCES, "--mcp-max-examples=5", "-rs"))
+def test_default_run_never_calls_a_destructive_tool(
+    run_mcp_inprocess: RunMcp, calls: Calls
+) -> None:
+    result = run_mcp_inprocess("annotated.py", args=(NO_SEQUENCES, "--mcp-max-examples=5", "-rs"))
     result.assert_outcomes(passed=18, skipped=2)
     assert called(calls) == {"read", "bare", "touch", "hinted"}
     result.stdout.fnmatch_lines(
@@ -52,16 +54,18 @@ def test_default_run_never_calls_a_destructive_tool(run_mcp: RunMcp, calls: Call
         ("all", {"wipe", "read", "bare", "touch", "hinted"}),
     ],
 )
-def test_call_policy(run_mcp: RunMcp, calls: Calls, policy: str, expected: set[str]) -> None:
-    result = run_mcp(
+def test_call_policy(
+    run_mcp_inprocess: RunMcp, calls: Calls, policy: str, expected: set[str]
+) -> None:
+    result = run_mcp_inprocess(
         "annotated.py", args=(NO_SEQUENCES, f"--mcp-call={policy}", "--mcp-max-examples=5")
     )
     assert result.ret == 0
     assert called(calls) == expected
 
 
-def test_bad_policy_is_a_usage_error(run_mcp: RunMcp) -> None:
-    result = run_mcp(
+def test_bad_policy_is_a_usage_error(run_mcp_inprocess: RunMcp) -> None:
+    result = run_mcp_inprocess(
         "annotated.py",
         args=(
             NO_SEQUENCES,
@@ -74,14 +78,16 @@ def test_bad_policy_is_a_usage_error(run_mcp: RunMcp) -> None:
     )
 
 
-def test_schema_examples_and_defaults_are_sent_first(run_mcp: RunMcp, calls: Calls) -> None:
-    run_mcp("annotated.py", args=(NO_SEQUENCES, "-k", "hinted", "--mcp-max-examples=5"))
+def test_schema_examples_and_defaults_are_sent_first(
+    run_mcp_inprocess: RunMcp, calls: Calls
+) -> None:
+    run_mcp_inprocess("annotated.py", args=(NO_SEQUENCES, "-k", "hinted", "--mcp-max-examples=5"))
     hinted = [args for name, args in calls() if name == "hinted"]
     assert hinted[:2] == [{"n": 7}, {"n": 3}]
 
 
 def test_per_tool_settings_in_pyproject(
-    pytester: pytest.Pytester, run_mcp: RunMcp, calls: Calls
+    pytester: pytest.Pytester, run_mcp_inprocess: RunMcp, calls: Calls
 ) -> None:
     pytester.makepyprojecttoml(
         """
@@ -98,7 +104,7 @@ def test_per_tool_settings_in_pyproject(
         n = 42
         """
     )
-    result = run_mcp("annotated.py", args=(NO_SEQUENCES, "--mcp-max-examples=5", "-rs"))
+    result = run_mcp_inprocess("annotated.py", args=(NO_SEQUENCES, "--mcp-max-examples=5", "-rs"))
     assert result.ret == 0
     log = calls()
     assert "read" not in {name for name, _ in log}
@@ -111,7 +117,7 @@ def test_per_tool_settings_in_pyproject(
 
 
 def test_an_invalid_configured_example_is_a_clear_failure(
-    pytester: pytest.Pytester, run_mcp: RunMcp, calls: Calls
+    pytester: pytest.Pytester, run_mcp_inprocess: RunMcp, calls: Calls
 ) -> None:
     pytester.makepyprojecttoml(
         """
@@ -119,13 +125,13 @@ def test_an_invalid_configured_example_is_a_clear_failure(
         n = "not a number"
         """
     )
-    result = run_mcp("annotated.py", args=(NO_SEQUENCES, "-k", "touch and contract"))
+    result = run_mcp_inprocess("annotated.py", args=(NO_SEQUENCES, "-k", "touch and contract"))
     result.assert_outcomes(failed=1, deselected=19)
     result.stdout.fnmatch_lines(["configured example 1 is not valid for the inputSchema"])
 
 
 def test_server_environment_from_pyproject(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    pytester: pytest.Pytester, inprocess_pytest: RunPytest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("API_KEY", raising=False)
     pytester.makepyprojecttoml(
@@ -134,22 +140,22 @@ def test_server_environment_from_pyproject(
         env = {API_KEY = "from-pyproject"}
         """
     )
-    result = pytester.runpytest_subprocess(
+    result = inprocess_pytest(
         NO_SEQUENCES, f"--mcp-server={server_command('needs_env.py')}", "-p", "no:randomly"
     )
     result.assert_outcomes(passed=3, skipped=1)
 
 
-def test_unknown_per_tool_key_is_a_usage_error(pytester: pytest.Pytester) -> None:
+def test_unknown_per_tool_key_is_a_usage_error(
+    pytester: pytest.Pytester, inprocess_pytest: RunPytest
+) -> None:
     pytester.makepyprojecttoml(
         """
         [tool.mcp-contracts.tools.read]
         skipp = true
         """
     )
-    result = pytester.runpytest_subprocess(
-        NO_SEQUENCES, f"--mcp-server={server_command('annotated.py')}"
-    )
+    result = inprocess_pytest(NO_SEQUENCES, f"--mcp-server={server_command('annotated.py')}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         ["*tool.mcp-contracts.tools.*read*: unknown key(s) *skipp*; allowed: skip, call, *"]
@@ -161,7 +167,7 @@ def test_unknown_per_tool_key_is_a_usage_error(pytester: pytest.Pytester) -> Non
     [("reed", '"read"?'), ('"annotated/toch"', '"annotated/touch" or *')],
 )
 def test_a_tool_table_naming_no_listed_tool_is_a_usage_error_and_calls_nothing(
-    pytester: pytest.Pytester, run_mcp: RunMcp, calls: Calls, table: str, suggestion: str
+    pytester: pytest.Pytester, run_mcp_inprocess: RunMcp, calls: Calls, table: str, suggestion: str
 ) -> None:
     pytester.makepyprojecttoml(
         f"""
@@ -169,7 +175,7 @@ def test_a_tool_table_naming_no_listed_tool_is_a_usage_error_and_calls_nothing(
         skip = true
         """
     )
-    result = run_mcp(
+    result = run_mcp_inprocess(
         "annotated.py",
         args=(
             NO_SEQUENCES,
@@ -198,7 +204,7 @@ def test_under_xdist_a_tool_table_naming_no_tool_fails_the_run_and_calls_nothing
 
 
 def test_a_tool_table_is_checked_against_every_configured_server(
-    pytester: pytest.Pytester, calls: Calls
+    pytester: pytest.Pytester, inprocess_pytest: RunPytest, calls: Calls
 ) -> None:
     pytester.makepyprojecttoml(
         """
@@ -209,7 +215,7 @@ def test_a_tool_table_is_checked_against_every_configured_server(
         max_examples = 2
         """
     )
-    result = pytester.runpytest_subprocess(
+    result = inprocess_pytest(
         NO_SEQUENCES,
         f"--mcp-server={server_command('annotated.py')}",
         f"--mcp-server={server_command('lookup.py')}",
@@ -221,7 +227,7 @@ def test_a_tool_table_is_checked_against_every_configured_server(
 
 def test_an_explicit_hypothesis_seed_wins_under_ci(
     pytester: pytest.Pytester,
-    run_mcp: RunMcp,
+    run_mcp_inprocess: RunMcp,
     calls: Calls,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -231,7 +237,7 @@ def test_an_explicit_hypothesis_seed_wins_under_ci(
 
     def inputs(*seed: str) -> list[tuple[str, dict[str, object]]]:
         log.unlink(missing_ok=True)
-        run_mcp(
+        run_mcp_inprocess(
             "annotated.py",
             args=(NO_SEQUENCES, "-k", "bare and contract", "--mcp-max-examples=10", *seed),
         )
@@ -257,10 +263,12 @@ def pytest_mcp_tool_strategy(server, tool):
 
 
 def test_conftest_strategies_for_a_field_and_for_a_whole_input(
-    pytester: pytest.Pytester, run_mcp: RunMcp, calls: Calls
+    pytester: pytest.Pytester, run_mcp_inprocess: RunMcp, calls: Calls
 ) -> None:
     pytester.makeconftest(STRATEGY_CONFTEST % 'st.sampled_from(["A-1001", "A-1002"])')
-    result = run_mcp("lookup.py", args=(NO_SEQUENCES, "--mcp-max-examples=20", "-k", "contract"))
+    result = run_mcp_inprocess(
+        "lookup.py", args=(NO_SEQUENCES, "--mcp-max-examples=20", "-k", "contract")
+    )
     assert result.ret == 0, result.stdout.str()
     orders = [args for name, args in calls() if name == "get_order"]
     assert len(orders) >= 5
@@ -273,10 +281,10 @@ def test_conftest_strategies_for_a_field_and_for_a_whole_input(
 
 
 def test_a_conftest_strategy_the_schema_refuses_is_a_clear_failure(
-    pytester: pytest.Pytester, run_mcp: RunMcp, calls: Calls
+    pytester: pytest.Pytester, run_mcp_inprocess: RunMcp, calls: Calls
 ) -> None:
     pytester.makeconftest(STRATEGY_CONFTEST % 'st.sampled_from(["A-1", "B-2"])')
-    result = run_mcp("lookup.py", args=(NO_SEQUENCES, "-k", "get_order and contract"))
+    result = run_mcp_inprocess("lookup.py", args=(NO_SEQUENCES, "-k", "get_order and contract"))
     result.assert_outcomes(failed=1, deselected=result.parseoutcomes()["deselected"])
     result.stdout.fnmatch_lines(
         ["a strategy from pytest_mcp_tool_strategy made an input the schema refuses"]
@@ -289,14 +297,14 @@ def test_a_conftest_strategy_the_schema_refuses_is_a_clear_failure(
 
 
 def test_a_conftest_strategy_for_an_undeclared_property_says_which(
-    pytester: pytest.Pytester, run_mcp: RunMcp
+    pytester: pytest.Pytester, run_mcp_inprocess: RunMcp
 ) -> None:
     pytester.makeconftest(
         "from hypothesis import strategies as st\n"
         "def pytest_mcp_tool_strategy(tool):\n"
         "    return {'orderid': st.just('A-1')} if tool == 'get_order' else None\n"
     )
-    result = run_mcp("lookup.py", args=(NO_SEQUENCES, "-k", "get_order and contract"))
+    result = run_mcp_inprocess("lookup.py", args=(NO_SEQUENCES, "-k", "get_order and contract"))
     result.stdout.fnmatch_lines(
         [
             "pytest_mcp_tool_strategy cannot be used here",

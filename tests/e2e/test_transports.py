@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import NO_SEQUENCES, SERVERS, HttpServer, server_command
+from ..conftest import NO_SEQUENCES, SERVERS, HttpServer, RunPytest, server_command
 
 TRANSPORTS = ("stdio", "http", "app")
 NOUN = {"stdio": "command", "http": "url", "app": "app"}
@@ -21,10 +21,14 @@ NOUN = {"stdio": "command", "http": "url", "app": "app"}
 
 @dataclass
 class Reach:
-    """How a run reaches a fixture server over one transport."""
+    """How a run reaches a fixture server over one transport. pytest runs in this process
+    (``inprocess_pytest``) over every transport: what differs is how it reaches the server,
+    and the servers run as they do for users (a process over stdio, a process behind a URL,
+    an app in the pytest process)."""
 
     transport: str
     pytester: pytest.Pytester
+    inprocess: RunPytest
     http_server: HttpServer
     monkeypatch: pytest.MonkeyPatch
     url: str = ""  # the last URL served, over HTTP
@@ -42,14 +46,8 @@ class Reach:
     def run(
         self, name: str, *args: str, env: dict[str, str] | None = None, examples: int = 10
     ) -> pytest.RunResult:
-        return self.pytester.runpytest_subprocess(
-            *self.args(name, env),
-            "-p",
-            "no:randomly",
-            NO_SEQUENCES,
-            f"--mcp-max-examples={examples}",
-            *args,
-            timeout=180,
+        return self.inprocess(
+            *self.args(name, env), NO_SEQUENCES, f"--mcp-max-examples={examples}", *args
         )
 
     @property
@@ -61,14 +59,18 @@ class Reach:
 def reach(
     request: pytest.FixtureRequest,
     pytester: pytest.Pytester,
+    inprocess_pytest: RunPytest,
     http_server: HttpServer,
     monkeypatch: pytest.MonkeyPatch,
 ) -> Reach:
-    return Reach(request.param, pytester, http_server, monkeypatch)
+    return Reach(request.param, pytester, inprocess_pytest, http_server, monkeypatch)
 
 
-def test_correct_server_passes(reach: Reach) -> None:
-    result = reach.run("typed_ok.py", "-v")
+def test_correct_server_passes_and_writes_only_in_its_snapshot_folder(
+    reach: Reach, pytester: pytest.Pytester
+) -> None:
+    before = set(os.listdir(pytester.path))
+    result = reach.run("typed_ok.py", "-v", "--mcp-snapshot-dir=out")
     result.assert_outcomes(passed=12)
     result.stdout.fnmatch_lines(
         [
@@ -79,6 +81,14 @@ def test_correct_server_passes(reach: Reach) -> None:
             "typed-ok (protocol 2026-07-28): 3 tools, * calls, 0 returned isError",
         ]
     )
+    pytesters_own = {"stdout", "stderr", "runpytest-0", "runpytest-current"}
+    created = set(os.listdir(pytester.path)) - before - pytesters_own
+    assert created <= {"out", ".hypothesis", ".pytest_cache"}, created
+    assert sorted(p.name for p in (pytester.path / "out").rglob("*.json")) == [
+        "add.json",
+        "find_user.json",
+        "inventory.json",
+    ]
 
 
 def test_handshake_era_server_is_reached_through_initialize(reach: Reach) -> None:
@@ -217,13 +227,16 @@ def test_inferred_contract_is_recorded_then_enforced(
 
 @pytest.fixture
 def snapshots_by_transport(
-    pytester: pytest.Pytester, http_server: HttpServer, monkeypatch: pytest.MonkeyPatch
+    pytester: pytest.Pytester,
+    inprocess_pytest: RunPytest,
+    http_server: HttpServer,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> Callable[[str], dict[str, Path]]:
     def run_all(name: str) -> dict[str, Path]:
         folders = {}
         for transport in TRANSPORTS:
             snaps = pytester.path / f"snaps-{transport}"
-            Reach(transport, pytester, http_server, monkeypatch).run(
+            Reach(transport, pytester, inprocess_pytest, http_server, monkeypatch).run(
                 name, f"--mcp-snapshot-dir={snaps.name}", "--hypothesis-seed=7"
             )
             folders[transport] = snaps
@@ -252,21 +265,6 @@ def test_every_transport_writes_the_same_files(
                 + "\n---\n"
                 + (folders[transport] / relative).read_text()
             )
-
-
-def test_no_transport_writes_outside_the_snapshot_folder(
-    reach: Reach, pytester: pytest.Pytester
-) -> None:
-    before = set(os.listdir(pytester.path))
-    reach.run("typed_ok.py", "--mcp-snapshot-dir=out").assert_outcomes(passed=12)
-    pytesters_own = {"stdout", "stderr", "runpytest-0", "runpytest-current"}
-    created = set(os.listdir(pytester.path)) - before - pytesters_own
-    assert created <= {"out", ".hypothesis", ".pytest_cache"}, created
-    assert sorted(p.name for p in (pytester.path / "out").rglob("*.json")) == [
-        "add.json",
-        "find_user.json",
-        "inventory.json",
-    ]
 
 
 def test_inspect_shows_the_same_tools(reach: Reach) -> None:

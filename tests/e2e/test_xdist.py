@@ -53,32 +53,32 @@ def _checks(root: Path) -> dict[str, Any]:
     return {"checks": found, "snapshots": report["snapshots"]}
 
 
-def test_a_parallel_run_writes_what_a_serial_run_writes(pytester: pytest.Pytester) -> None:
-    serial = _run(pytester.path / "serial")
-    parallel = _run(pytester.path / "parallel", "-n", "2")
-    assert serial.returncode == 0, serial.stdout
-    assert parallel.returncode == 0, parallel.stdout
-    files = _files(pytester.path / "serial")
-    assert len(files) == 7  # 4 inferred tools + 3 typed ones
-    _assert_same_files(pytester.path / "parallel", pytester.path / "serial")
-    assert _checks(pytester.path / "parallel") == _checks(pytester.path / "serial")
-    assert "recorded 7 file(s):" in parallel.stdout
-    assert "inferred (protocol 2025-11-25): 4 tools," in parallel.stdout
-
-
-def test_a_parallel_update_prunes_like_a_serial_one(pytester: pytest.Pytester) -> None:
+def test_a_parallel_run_writes_and_prunes_what_a_serial_run_does(
+    pytester: pytest.Pytester,
+) -> None:
+    """One serial and one -n 2 run, each updating a folder that holds only the contract of a
+    tool the server no longer has: both record the same seven files, prune the stale one and
+    report the same outcomes. (Recording without the update flag is compared file for file
+    in test_serial_and_parallel_runs_report_and_summarize_the_same.)"""
     for name in ("serial", "parallel"):
         stale = pytester.path / name / "mcp-contracts" / "inferred" / "removed_tool.json"
         stale.parent.mkdir(parents=True)
         stale.write_text(json.dumps({"format_version": 1, "tool": "removed_tool"}))
     serial = _run(pytester.path / "serial", "--mcp-snapshot-update")
     parallel = _run(pytester.path / "parallel", "--mcp-snapshot-update", "-n", "2")
-    assert serial.returncode == 0 and parallel.returncode == 0, parallel.stdout
-    assert not (
-        pytester.path / "parallel" / "mcp-contracts" / "inferred" / "removed_tool.json"
-    ).exists()
+    assert serial.returncode == 0, serial.stdout
+    assert parallel.returncode == 0, parallel.stdout
+    for name in ("serial", "parallel"):
+        assert not (
+            pytester.path / name / "mcp-contracts" / "inferred" / "removed_tool.json"
+        ).exists()
+    files = _files(pytester.path / "serial")
+    assert len(files) == 7  # 4 inferred tools + 3 typed ones
     _assert_same_files(pytester.path / "parallel", pytester.path / "serial")
+    assert _checks(pytester.path / "parallel") == _checks(pytester.path / "serial")
+    assert "recorded 7 file(s):" in parallel.stdout
     assert "pruned 1 file(s):" in parallel.stdout
+    assert "inferred (protocol 2025-11-25): 4 tools," in parallel.stdout
 
 
 # What each tool's numbers are in a run report, without what depends on the process layout
@@ -112,38 +112,6 @@ def _numbers(root: Path) -> dict[str, Any]:
     return found
 
 
-def _run_both(pytester: pytest.Pytester, servers: tuple[str, ...], *args: str) -> tuple[Any, Any]:
-    runs = []
-    for name, extra in (("serial", ()), ("parallel", ("-n", "2"))):
-        cwd = pytester.path / name
-        cwd.mkdir()
-        argv = [sys.executable, "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider"]
-        argv += [f"--mcp-server={server_command(s)}" for s in servers]
-        argv += ["--hypothesis-seed=5", "--mcp-report=report.json", *args, *extra]
-        runs.append(subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=300))
-    return runs[0], runs[1]
-
-
-def test_isError_classes_coverage_and_sequences_count_the_same_under_xdist(
-    pytester: pytest.Pytester,
-) -> None:
-    """Every behaviour that counts (isError classes, real results, input coverage, sequences,
-    contracts written) reaches the controller: the -n 2 report equals the serial one. Before,
-    an isError class (a StrEnum key) made every worker's results unsendable: "0 calls",
-    nothing recorded, exit 0."""
-    servers = ("sdk_failures.py", "notes_store.py")
-    serial, parallel = _run_both(pytester, servers, "--mcp-max-examples=10")
-    assert serial.returncode == parallel.returncode == 1, parallel.stdout  # sdk_failures' bugs
-    assert "DumpError" not in parallel.stdout + parallel.stderr
-    serial_numbers = _numbers(pytester.path / "serial")
-    assert serial_numbers["sdk-failures::health"]["error_classes"] == {"unexpected-exception": 1}
-    assert serial_numbers["sdk-failures::lookup"]["error_classes"]["refusal"] > 0
-    assert serial_numbers["notes-store::create_note"]["real_results"] > 0
-    assert serial_numbers["notes-store::create_note"]["input_coverage"]["corners"]["visited"] > 0
-    assert _numbers(pytester.path / "parallel") == serial_numbers
-    _assert_same_files(pytester.path / "parallel", pytester.path / "serial")
-
-
 def test_a_worker_that_cannot_send_its_results_fails_the_run(pytester: pytest.Pytester) -> None:
     """A worker whose results never reach the controller (here: something unsendable in its
     workeroutput, as the isError classes once were) leaves calls, counts and contracts out.
@@ -162,6 +130,10 @@ def test_a_worker_that_cannot_send_its_results_fails_the_run(pytester: pytest.Py
         "no:randomly",
         "-n",
         "2",
+        # xdist takes a worker that cannot send its results for a crashed one and starts a
+        # new one, up to 8 times (each fails the same way: 30 s of worker starts). One
+        # crash per worker is the case under test.
+        "--max-worker-restart=0",
         "--mcp-max-examples=5",
         "--mcp-report=report.json",
     )
@@ -191,10 +163,22 @@ def test_serial_and_parallel_runs_report_and_summarize_the_same(
     pytester: pytest.Pytester,
 ) -> None:
     """One set of facts, one renderer: a clean server, one whose errors come as isError and
-    in disguise, one whose tool surface drifted from its recording, and one that prints a
-    banner (each -n 2 worker starts its own process, which prints it again: counted once)
-    give the same run report, minus timings, and the same summary, verbose lines too."""
-    servers = ("typed_ok.py", "disguised.py", "surface.py", "banner.py")
+    in disguise, one whose tool surface drifted from its recording, one that prints a
+    banner (each -n 2 worker starts its own process, which prints it again: counted once),
+    one with isError classes and one whose bug only a sequence reaches give the same run
+    report, minus timings, the same summary, verbose lines too, and the same files.
+
+    Every behaviour that counts (isError classes, real results, input coverage, sequences,
+    contracts written) reaches the controller. Before, an isError class (a StrEnum key)
+    made every worker's results unsendable: "0 calls", nothing recorded, exit 0."""
+    servers = (
+        "typed_ok.py",
+        "disguised.py",
+        "surface.py",
+        "banner.py",
+        "sdk_failures.py",
+        "notes_store.py",
+    )
     base = [sys.executable, "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider"]
     recorded = pytester.path / "recorded"
     recorded.mkdir()
@@ -213,12 +197,19 @@ def test_serial_and_parallel_runs_report_and_summarize_the_same(
         shutil.copytree(recorded / "mcp-contracts", cwd / "mcp-contracts")
         argv = [*base, *(f"--mcp-server={server_command(s)}" for s in servers)]
         argv += ["--hypothesis-seed=5", "--mcp-max-examples=10", "--mcp-report=report.json"]
-        argv += ["--mcp-sequences-time=5", "-v", *extra]
+        argv += ["-v", *extra]
         runs[name] = subprocess.run(
             argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=600
         )
     serial, parallel = runs["serial"], runs["parallel"]
     assert serial.returncode == parallel.returncode == 1, serial.stdout
+    assert "DumpError" not in parallel.stdout + parallel.stderr
+    serial_numbers = _numbers(pytester.path / "serial")
+    assert serial_numbers["sdk-failures::health"]["error_classes"] == {"unexpected-exception": 1}
+    assert serial_numbers["sdk-failures::lookup"]["error_classes"]["refusal"] > 0
+    assert serial_numbers["notes-store::create_note"]["real_results"] > 0
+    assert serial_numbers["notes-store::create_note"]["input_coverage"]["corners"]["visited"] > 0
+    assert _numbers(pytester.path / "parallel") == serial_numbers
     # A failure names the snapshot file: each run has its own folder.
     reports = {
         name: json.loads(
@@ -243,6 +234,7 @@ def test_serial_and_parallel_runs_report_and_summarize_the_same(
     ]
     assert all(check["failure"]["severity"] for check in failed)
     assert _without_durations(reports["parallel"]) == _without_durations(document)
+    _assert_same_files(pytester.path / "parallel", pytester.path / "serial")
     summary = _summary(serial.stdout)
     assert any(line.startswith("  drift (") for line in summary), summary
     assert any("stdout before the first call" in line for line in summary), summary

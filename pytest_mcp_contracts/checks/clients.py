@@ -25,6 +25,7 @@ from pytest_mcp_contracts.schema.budgets import CLIENT_RULE_VISITS, DOCUMENT_DEP
 from pytest_mcp_contracts.schema.dialects import DIALECT_URIS
 from pytest_mcp_contracts.schema.document import declared_types
 from pytest_mcp_contracts.schema.paths import json_path
+from pytest_mcp_contracts.schema.refs import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
 from pytest_mcp_contracts.text import shorten
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.vocabulary import CLIENT_PROFILES, ClientProfile
@@ -50,26 +51,11 @@ PLACES_SHOWN: Final = 20
 
 # -- walking a schema --------------------------------------------------------------------------
 
-# Keywords whose value is a map of subschemas, a list of them, or one of them.
-_MAPS: Final = frozenset(
-    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
-)
-_LISTS: Final = frozenset({"anyOf", "oneOf", "allOf", "prefixItems", "items"})
-_SINGLES: Final = frozenset(
-    {
-        "items",
-        "additionalProperties",
-        "additionalItems",
-        "not",
-        "if",
-        "then",
-        "else",
-        "contains",
-        "propertyNames",
-        "unevaluatedProperties",
-        "unevaluatedItems",
-    }
-)
+# Keywords whose value is a map of subschemas, a list of them, or one of them (the schema
+# layer's one list, contentSchema aside: no client walks into a string's decoded content).
+_MAPS: Final = SCHEMA_MAPS
+_LISTS: Final = SCHEMA_LISTS
+_SINGLES: Final = SCHEMA_SINGLES - {"contentSchema"}
 EVERYWHERE: Final = _MAPS | _LISTS | _SINGLES
 # The keywords each client's own walk descends through (see the sources in RULES): a place it
 # never visits is not one it refuses.

@@ -39,6 +39,7 @@ from pytest_mcp_contracts.transport.managed import open_server, probe_warning
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 from pytest_mcp_contracts.vocabulary import (
     DEFAULT_CALL_TIMEOUT,
+    DEFAULT_CLIENTS,
     DEFAULT_MAX_RESULT_BYTES,
     DEFAULT_SNAPSHOT_DIR,
     DEFAULT_STARTUP_TIMEOUT,
@@ -142,28 +143,44 @@ def _recorded(store: SnapshotStore, server: str, tool: str) -> tuple[dict[str, A
     return data, ""
 
 
-def _findings(tool: ToolSpec, protocol_version: str) -> tuple[dict[str, Any], ...]:
+def _findings(
+    tool: ToolSpec, protocol_version: str, args: argparse.Namespace
+) -> tuple[dict[str, Any], ...]:
     """What the ``schema`` check finds in a listing entry: the same check, the same records
-    the run report lists, under the default client profiles and lint levels."""
-    from pytest_mcp_contracts.checks.lints import LintLevels  # jsonschema: inspect only
+    the run report lists, under the client profiles and lint levels of ``--clients`` and
+    ``--lints`` (the plugin's defaults without them)."""
+    from pytest_mcp_contracts.checks.clients import (  # jsonschema: inspect only
+        ClientSettingError,
+        parse_clients,
+    )
+    from pytest_mcp_contracts.checks.lints import LintLevels, LintSettingError
     from pytest_mcp_contracts.checks.listing import check_listing
 
-    found = check_listing(tool, protocol_version=protocol_version, lints=LintLevels())
+    try:
+        clients = parse_clients(args.clients, option="--clients")
+        lints = LintLevels.parse(args.lints, option="--lints") if args.lints else LintLevels()
+    except (ClientSettingError, LintSettingError) as exc:
+        raise _Failure(str(exc), USAGE_ERROR) from None
+    found = check_listing(tool, protocol_version=protocol_version, clients=clients, lints=lints)
     return tuple(finding_record(f) for f in found)
 
 
-def _views_from_server(surface: ServerSurface, store: SnapshotStore) -> list[ToolView]:
+def _views_from_server(
+    surface: ServerSurface, store: SnapshotStore, args: argparse.Namespace
+) -> list[ToolView]:
     server = surface.node_name
     views = []
     for tool in surface.tools:
         recorded, problem = _recorded(store, server, tool.node_name)
         output = output_contract(tool.raw, recorded, problem)
-        findings = _findings(tool, surface.protocol_version)
+        findings = _findings(tool, surface.protocol_version, args)
         views.append(ToolView(tool.name, tool.raw, output, findings))
     return views
 
 
-def _views_from_snapshots(store: SnapshotStore, server: str) -> list[ToolView]:
+def _views_from_snapshots(
+    store: SnapshotStore, server: str, args: argparse.Namespace
+) -> list[ToolView]:
     views = []
     for name in store.recorded_tools(server):
         recorded, problem = _recorded(store, server, name)
@@ -174,7 +191,7 @@ def _views_from_snapshots(store: SnapshotStore, server: str) -> list[ToolView]:
         # A snapshot does not record the protocol: judged by the newest handshake revision,
         # whose rules (an object outputSchema root) the most clients hold servers to.
         findings = (
-            _findings(ToolSpec(tool_name, name, raw), HANDSHAKE_VERSION)
+            _findings(ToolSpec(tool_name, name, raw), HANDSHAKE_VERSION, args)
             if isinstance(surface, dict)
             else None
         )
@@ -332,6 +349,20 @@ def _parser() -> argparse.ArgumentParser:
     inspect.add_argument(
         "--startup-timeout", type=float, default=DEFAULT_STARTUP_TIMEOUT, metavar="S"
     )
+    inspect.add_argument(
+        "--clients",
+        default=",".join(DEFAULT_CLIENTS),
+        metavar="LIST",
+        help="client profiles whose rules the findings apply, as --mcp-clients "
+        f"(default {','.join(DEFAULT_CLIENTS)}; all, none)",
+    )
+    inspect.add_argument(
+        "--lints",
+        default="",
+        metavar="LEVELS",
+        help="lint levels, as --mcp-lints (e.g. 'no-annotations:off'; default: every lint a "
+        "warning)",
+    )
     call = commands.add_parser(
         "call",
         help="call tools in order and print each answer as JSON",
@@ -429,7 +460,7 @@ def _load(args: argparse.Namespace) -> tuple[list[ToolView], str]:
             raise _Failure(f"could not list the tools: {exc.message}", 1) from None
         finally:
             conn.close()
-        return _views_from_server(surface, store), surface.name
+        return _views_from_server(surface, store, args), surface.name
     if not snapshots.is_dir():
         raise _Failure(
             f"no recorded contracts in {snapshots}{os.sep}: give --server CMD, --url URL or "
@@ -444,7 +475,7 @@ def _load(args: argparse.Namespace) -> tuple[list[ToolView], str]:
     if len(servers) != 1:
         found = ", ".join(servers) or "none"
         raise _Failure(f"name one recorded server with --server-name (found: {found})", 2)
-    return _views_from_snapshots(store, servers[0]), servers[0]
+    return _views_from_snapshots(store, servers[0], args), servers[0]
 
 
 def inspect_command(args: argparse.Namespace, out: TextIO) -> int:

@@ -18,8 +18,6 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 from pytest_mcp_contracts.vocabulary import (
     CALL_POLICIES,
     CLIENT_PROFILES,
-    CLIENTS_ALL,
-    CLIENTS_NONE,
     DEFAULT_CALL_POLICY,
     DEFAULT_CALL_TIMEOUT,
     DEFAULT_CLIENTS,
@@ -743,24 +741,12 @@ NO_SANDBOX = "none"  # --mcp-roots=none (a folder of that name: ./none)
 
 
 def _clients(option: Option, raw: Any) -> tuple[str, ...]:
-    """Client profile names from a comma list (``all``, ``none``); an unknown name is a
-    usage error that lists the known ones. ``mcp``, the spec, is always applied."""
-    names = [name.strip().lower() for name in str(raw).replace("\n", ",").split(",")]
-    names = [name for name in names if name]
-    if names == [CLIENTS_ALL]:
-        return CLIENT_PROFILES
-    if names == [CLIENTS_NONE]:
-        return ()
-    unknown = [name for name in names if name not in CLIENT_PROFILES]
-    if unknown or not names:
-        close = difflib.get_close_matches(unknown[0], CLIENT_PROFILES, n=1) if unknown else []
-        hint = f" (did you mean {close[0]}?)" if close else ""
-        got = ", ".join(repr(name) for name in unknown) if unknown else repr(raw)
-        raise SettingsError(
-            f"{option.flag} (ini {option.ini}): unknown client {got}{hint}; known: "
-            f"{', '.join(CLIENT_PROFILES)}, or {CLIENTS_ALL} or {CLIENTS_NONE} alone"
-        )
-    return tuple(dict.fromkeys(names))
+    from pytest_mcp_contracts.checks.clients import ClientSettingError, parse_clients
+
+    try:
+        return parse_clients(str(raw), option=f"{option.flag} (ini {option.ini})")
+    except ClientSettingError as exc:
+        raise SettingsError(str(exc)) from None
 
 
 def _size(option: Option, raw: Any, started: int) -> int | None:

@@ -207,3 +207,33 @@ def test_inspect_shows_the_schema_checks_findings_of_the_recorded_listing(
         "details": [],
         "fix": None,
     }
+
+
+def test_inspect_applies_the_clients_and_lints_it_is_given(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An open object is refused by OpenAI's strict mode only: chosen with --clients, it is a
+    # finding; the lints are set as --mcp-lints sets them.
+    folder = _record(
+        tmp_path,
+        [
+            {
+                "name": "noargs",
+                "description": "Takes nothing.",
+                "inputSchema": {"type": "object", "properties": {}},
+            }
+        ],
+    )
+
+    def rules(*flags: str) -> list[tuple[str, str]]:
+        assert main(["inspect", "--snapshots", str(folder), "--json", *flags]) == 0
+        [tool] = json.loads(capsys.readouterr().out)["tools"]
+        return [(f["rule"], f["severity"]) for f in tool["findings"]]
+
+    assert rules() == [("no-annotations", "warning")]
+    assert rules("--clients=openai-strict", "--lints=no-annotations:off") == [
+        ("openai-strict/open-object", "error")
+    ]
+    assert rules("--lints=all:error") == [("no-annotations", "error")]
+    assert main(["inspect", "--snapshots", str(folder), "--clients=gemeni"]) == 2
+    assert "--clients: unknown client 'gemeni' (did you mean gemini?)" in capsys.readouterr().err

@@ -44,7 +44,9 @@ from pytest_mcp_contracts.vocabulary import (
     DEFAULT_SNAPSHOT_DIR,
     DEFAULT_STARTUP_TIMEOUT,
     HANDSHAKE_VERSION,
+    ClientSettingError,
     Quality,
+    parse_clients,
 )
 
 USAGE_ERROR: Final = 2
@@ -149,11 +151,10 @@ def _findings(
     """What the ``schema`` check finds in a listing entry: the same check, the same records
     the run report lists, under the client profiles and lint levels of ``--clients`` and
     ``--lints`` (the plugin's defaults without them)."""
-    from pytest_mcp_contracts.checks.clients import (  # jsonschema: inspect only
-        ClientSettingError,
-        parse_clients,
+    from pytest_mcp_contracts.checks.lints import (  # jsonschema: inspect only
+        LintLevels,
+        LintSettingError,
     )
-    from pytest_mcp_contracts.checks.lints import LintLevels, LintSettingError
     from pytest_mcp_contracts.checks.listing import check_listing
 
     try:

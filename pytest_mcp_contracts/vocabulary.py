@@ -12,6 +12,7 @@ Before one crosses to an xdist controller it becomes a plain ``str``
 
 from __future__ import annotations
 
+import difflib
 from enum import StrEnum
 from typing import Final
 
@@ -148,6 +149,33 @@ DEFAULT_CLIENTS: Final = (
 )
 CLIENTS_ALL: Final = "all"
 CLIENTS_NONE: Final = "none"
+
+
+class ClientSettingError(ValueError):
+    """A ``--mcp-clients`` value we cannot use; the message lists the known profiles."""
+
+
+def parse_clients(raw: str, *, option: str = "--mcp-clients") -> tuple[str, ...]:
+    """Client profile names from a comma list (``all``, ``none``); an unknown name is an
+    error that lists the known ones. ``mcp``, the spec, is always applied. Here, beside the
+    names, so that the option is read in every run without importing the checks."""
+    names = [name.strip().lower() for name in raw.replace("\n", ",").split(",")]
+    names = [name for name in names if name]
+    if names == [CLIENTS_ALL]:
+        return CLIENT_PROFILES
+    if names == [CLIENTS_NONE]:
+        return ()
+    unknown = [name for name in names if name not in CLIENT_PROFILES]
+    if unknown or not names:
+        close = difflib.get_close_matches(unknown[0], CLIENT_PROFILES, n=1) if unknown else []
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        got = ", ".join(repr(name) for name in unknown) if unknown else repr(raw)
+        raise ClientSettingError(
+            f"{option}: unknown client {got}{hint}; known: {', '.join(CLIENT_PROFILES)}, "
+            f"or {CLIENTS_ALL} or {CLIENTS_NONE} alone"
+        )
+    return tuple(dict.fromkeys(names))
+
 
 # Plain strings, for option choices and messages: argparse prints a choice with ``repr``.
 CALL_POLICIES: Final = tuple(str(policy) for policy in CallPolicy)

@@ -16,7 +16,6 @@ the places are reported where they are written), and every walk is bounded by
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import Any, Final
@@ -31,8 +30,6 @@ from pytest_mcp_contracts.text import shorten
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.vocabulary import (
     CLIENT_PROFILES,
-    CLIENTS_ALL,
-    CLIENTS_NONE,
     ClientProfile,
 )
 
@@ -54,31 +51,6 @@ CLIENT_NAMES: Final = {
 IMPLIES: Final = {ClientProfile.OPENAI_STRICT: ClientProfile.OPENAI}
 #: Places of one rule reported one by one; past this one more finding says how many more.
 PLACES_SHOWN: Final = 20
-
-
-class ClientSettingError(ValueError):
-    """A ``--mcp-clients`` value we cannot use; the message lists the known profiles."""
-
-
-def parse_clients(raw: str, *, option: str = "--mcp-clients") -> tuple[str, ...]:
-    """Client profile names from a comma list (``all``, ``none``); an unknown name is an
-    error that lists the known ones. ``mcp``, the spec, is always applied."""
-    names = [name.strip().lower() for name in raw.replace("\n", ",").split(",")]
-    names = [name for name in names if name]
-    if names == [CLIENTS_ALL]:
-        return CLIENT_PROFILES
-    if names == [CLIENTS_NONE]:
-        return ()
-    unknown = [name for name in names if name not in CLIENT_PROFILES]
-    if unknown or not names:
-        close = difflib.get_close_matches(unknown[0], CLIENT_PROFILES, n=1) if unknown else []
-        hint = f" (did you mean {close[0]}?)" if close else ""
-        got = ", ".join(repr(name) for name in unknown) if unknown else repr(raw)
-        raise ClientSettingError(
-            f"{option}: unknown client {got}{hint}; known: {', '.join(CLIENT_PROFILES)}, "
-            f"or {CLIENTS_ALL} or {CLIENTS_NONE} alone"
-        )
-    return tuple(dict.fromkeys(names))
 
 
 # -- walking a schema --------------------------------------------------------------------------

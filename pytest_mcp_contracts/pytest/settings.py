@@ -36,7 +36,9 @@ from pytest_mcp_contracts.vocabulary import (
     ELICITATION_ANSWERS,
     FAILING_CLASSES,
     REJECTS_INVALID_MODES,
+    ClientSettingError,
     SnapshotMode,
+    parse_clients,
 )
 
 if TYPE_CHECKING:  # the transports are imported only when a server is configured
@@ -741,8 +743,6 @@ NO_SANDBOX = "none"  # --mcp-roots=none (a folder of that name: ./none)
 
 
 def _clients(option: Option, raw: Any) -> tuple[str, ...]:
-    from pytest_mcp_contracts.checks.clients import ClientSettingError, parse_clients
-
     try:
         return parse_clients(str(raw), option=f"{option.flag} (ini {option.ini})")
     except ClientSettingError as exc:

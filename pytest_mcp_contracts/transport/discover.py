@@ -21,6 +21,7 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     ServerError,
 )
 from pytest_mcp_contracts.transport.stdio import command_label as command_label  # re-exported
+from pytest_mcp_contracts.vocabulary import ListedKind
 
 MAX_PAGES: Final = 1000
 #: Deepest nesting (in JSON levels; an object schema under ``properties`` costs two) of a
@@ -88,7 +89,7 @@ class ListedSpec:
 
 @dataclass(frozen=True)
 class ResourceSpec(ListedSpec):
-    kind = "resource"
+    kind = ListedKind.RESOURCE.value
     method = "resources/list"
     array = "resources"
     key_field = "uri"
@@ -97,7 +98,7 @@ class ResourceSpec(ListedSpec):
 
 @dataclass(frozen=True)
 class TemplateSpec(ListedSpec):
-    kind = "template"
+    kind = ListedKind.TEMPLATE.value
     method = "resources/templates/list"
     array = "resourceTemplates"
     key_field = "uriTemplate"
@@ -106,7 +107,7 @@ class TemplateSpec(ListedSpec):
 
 @dataclass(frozen=True)
 class PromptSpec(ListedSpec):
-    kind = "prompt"
+    kind = ListedKind.PROMPT.value
     method = "prompts/list"
     array = "prompts"
     key_field = "name"
@@ -114,7 +115,7 @@ class PromptSpec(ListedSpec):
 
 
 _S = TypeVar("_S", bound=ListedSpec)
-LISTED_KINDS: Final[tuple[type[ListedSpec], ...]] = (PromptSpec, ResourceSpec, TemplateSpec)
+LISTED_SPECS: Final[tuple[type[ListedSpec], ...]] = (PromptSpec, ResourceSpec, TemplateSpec)
 
 
 @dataclass(frozen=True)
@@ -351,7 +352,7 @@ def read_listings(conn: RpcConnection, surface: ServerSurface, *, timeout: float
     know); a declared listing that fails or is garbled becomes a ``ListingFailure``."""
     found: dict[str, tuple[ListedSpec, ...]] = {}
     failures = []
-    for spec in LISTED_KINDS:
+    for spec in LISTED_SPECS:
         if not isinstance(surface.capabilities.get(spec.capability), dict):
             continue
         try:

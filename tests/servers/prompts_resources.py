@@ -8,7 +8,7 @@ import json
 
 from mcp.server import MCPServer
 
-app = MCPServer("prompts-resources")
+app = MCPServer("library")
 
 
 @app.tool()

@@ -5,6 +5,7 @@ entries passing. The -n 2 parity of their items and outcomes is in test_xdist.py
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 
@@ -20,19 +21,23 @@ CORRECT = [
 
 
 def test_each_entry_has_a_schema_item_that_fails_on_exactly_its_rule(
-    run_inprocess: RunMcp, pytester: pytest.Pytester
+    run_inprocess: RunMcp, pytester: pytest.Pytester, ts_servers: Callable[[str], str]
 ) -> None:
-    """The Python SDK server's entries pass; each buggy entry of the raw server fails its
-    own item, naming its rule, and a correct entry beside them passes."""
+    """The Python and TypeScript SDK servers' entries pass; each buggy entry of the raw
+    server fails its own item, naming its rule, and a correct entry beside them passes."""
     buggy = f"--mcp-server={server_command('listing_bugs.py')}"
+    typescript = f"--mcp-server={ts_servers('prompts_resources.mjs')}"
     result = run_inprocess(
         "prompts_resources.py",
-        args=(NO_SEQUENCES, buggy, "-k", "schema", "-v", "--mcp-report=report.json"),
+        args=(NO_SEQUENCES, buggy, typescript, "-k", "schema", "-v", "--mcp-report=report.json"),
     )
     result.stdout.fnmatch_lines_random(
         [
             *CORRECT,
             "mcp:listing-bugs::ok::schema PASSED*",
+            "mcp:ts-library::prompt:review_code::schema PASSED*",
+            "mcp:ts-library::resource:file_docs_readme.md-*::schema PASSED*",
+            "mcp:ts-library::template:users_userId_profile-*::schema PASSED*",
             "mcp:listing-bugs::prompt:summarize::schema FAILED*",
             "mcp:listing-bugs::prompt:dup::schema FAILED*",
             "mcp:listing-bugs::resource:docs_relative.md-*::schema FAILED*",
@@ -51,7 +56,7 @@ def test_each_entry_has_a_schema_item_that_fails_on_exactly_its_rule(
         ]
     )
     result.stdout.fnmatch_lines(["*template: file://{path    check: schema*"])
-    result.assert_outcomes(failed=4, passed=9, deselected=6, warnings=1)
+    result.assert_outcomes(failed=4, passed=13, deselected=9, warnings=1)
     report = json.loads((pytester.path / "report.json").read_text(encoding="utf-8"))
     bugs = {s["name"]: s for s in report["servers"]}["listing-bugs"]
     assert (bugs["prompts_listed"], bugs["resources_listed"], bugs["templates_listed"]) == (2, 3, 1)

@@ -283,7 +283,7 @@ def listing_failure_finding(failure: ListingFailure) -> Finding:
     """A listing the server declared (its capability) and then did not answer as the spec
     says: every entry of it is out of reach of a client."""
     return _finding(
-        f"{failure.method} failed: {failure.message}",
+        failure.message,
         rule="listing",
         where=failure.method,
         fix=f"answer {failure.method} with a result holding its array (the server declares "

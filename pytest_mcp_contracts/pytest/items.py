@@ -181,7 +181,7 @@ class ToolCollector(pytest.Collector):
 
 class ListedCollector(pytest.Collector):
     """A prompt, resource or template (``<kind>:<key>``), or a listing of them the server
-    declared and did not answer (``<kind>s``): for now, its ``schema`` item alone."""
+    declared and did not answer (``listing:<kind>s``): for now, its ``schema`` item alone."""
 
     def __init__(self, *, entry: ListedSpec | ListingFailure, **kwargs: Any) -> None:
         super().__init__(**kwargs)

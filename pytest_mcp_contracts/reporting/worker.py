@@ -151,7 +151,7 @@ class ServerFacts:
     removed: list[ToolFacts] = field(default_factory=list)  # recorded, no longer listed
     # Its prompts, resources and templates, and the listings of them that failed, each as
     # {"kind", "name", "node_name"}: "prompt", its name, "prompt:<safe name>"; "listing",
-    # "prompts/list", "prompts" (the collector's name in the node id).
+    # "prompts/list", "listing:prompts" (the collector's name in the node id).
     listed: list[dict[str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:

@@ -121,15 +121,16 @@ LISTED_SPECS: Final[tuple[type[ListedSpec], ...]] = (PromptSpec, ResourceSpec, T
 @dataclass(frozen=True)
 class ListingFailure:
     """A listing the server declared but did not answer, or answered garbled: its own
-    failure (``mcp:<server>::<kind>s::schema``), not one that hides the tools."""
+    failure (``mcp:<server>::listing:<kind>s::schema``), not one that hides the tools."""
 
     kind: str
     method: str
-    message: str
+    message: str  # naming the method: "prompts/list failed: JSON-RPC error -32601: ..."
 
     @property
     def node(self) -> str:
-        return f"{self.kind}s"
+        # A ":" no tool's node name has (safe_name): a tool named "prompts" keeps its own.
+        return f"listing:{self.kind}s"
 
 
 @dataclass(frozen=True)
@@ -362,7 +363,8 @@ def read_listings(conn: RpcConnection, surface: ServerSurface, *, timeout: float
         except ServerError as exc:
             failures.append(ListingFailure(spec.kind, spec.method, exc.message))
         except Exception as exc:  # the listing is the server's words: nothing in it may crash us
-            failures.append(ListingFailure(spec.kind, spec.method, f"could not be read: {exc!r}"))
+            message = f"{spec.method} could not be read: {exc!r}"
+            failures.append(ListingFailure(spec.kind, spec.method, message))
     return replace(
         surface,
         prompts=found.get(PromptSpec.kind, ()),  # type: ignore[arg-type]

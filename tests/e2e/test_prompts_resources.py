@@ -73,9 +73,31 @@ def test_each_entry_has_a_schema_item_that_fails_on_exactly_its_rule(
     assert [t["node_name"] for t in bugs["tools"]] == ["ok"]
 
 
+def inprocess_schema_run(run_inprocess: RunMcp, *servers: str) -> pytest.RunResult:
+    """The schema items of ``servers`` (--mcp-server arguments), pytest in this process."""
+    return run_inprocess(args=(NO_SEQUENCES, *servers, "-k", "schema", "-v"))
+
+
 def test_k_selects_prompts_as_it_selects_tools(run_inprocess: RunMcp) -> None:
     result = run_inprocess(
         "prompts_resources.py", args=(NO_SEQUENCES, "-k", "prompt and schema", "-v")
     )
     result.stdout.fnmatch_lines_random(CORRECT[:2])
     result.assert_outcomes(passed=2, deselected=7)  # not echo, not the resources
+
+
+def test_a_declared_listing_that_fails_is_its_own_failure_and_hides_no_tool(
+    run_inprocess: RunMcp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MCP_FIXTURE_VARIANT", "broken-prompts")
+    buggy = f"--mcp-server={server_command('listing_bugs.py')}"
+    result = inprocess_schema_run(run_inprocess, buggy)
+    result.stdout.fnmatch_lines_random(
+        [
+            "mcp:listing-bugs::ok::schema PASSED*",
+            "mcp:listing-bugs::listing:prompts::schema FAILED*",
+            "[[]mcp/listing] prompts/list failed: JSON-RPC error -32603: Internal error: the "
+            "prompt store is offline",
+        ]
+    )
+    result.assert_outcomes(failed=3, passed=3, deselected=3, warnings=1)

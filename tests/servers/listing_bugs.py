@@ -3,9 +3,12 @@
 `relative-doc` has a relative URI, `logs` an unclosed URI template (`file://{path`),
 `summarize` a prompt argument without a name, `dup` is listed twice as a prompt name, and
 `notes` has the mimeType `markdown` (no subtype: a warning). `ok-doc` and `ok` are correct.
+With MCP_FIXTURE_VARIANT=broken-prompts, prompts/list answers a JSON-RPC error instead.
 """
 
-from _legacy import serve, text_result
+import os
+
+from _legacy import RpcError, serve, text_result
 
 TOOLS = [
     {
@@ -35,10 +38,18 @@ LISTINGS = {
 }
 
 
+def _refuse(params):
+    raise RpcError(-32603, "Internal error: the prompt store is offline")
+
+
+handlers = {method: (lambda params, page=page: page) for method, page in LISTINGS.items()}
+if os.environ.get("MCP_FIXTURE_VARIANT") == "broken-prompts":
+    handlers["prompts/list"] = _refuse
+
 serve(
     "listing-bugs",
     TOOLS,
     lambda name, args: text_result("ok"),
     capabilities={"tools": {}, "prompts": {}, "resources": {}},
-    handlers={method: (lambda params, page=page: page) for method, page in LISTINGS.items()},
+    handlers=handlers,
 )

@@ -136,8 +136,10 @@ def test_node_names_are_safe_and_readable() -> None:
 
 
 def test_a_failed_listing_is_a_finding_of_its_own() -> None:
-    failure = ListingFailure("prompt", "prompts/list", "JSON-RPC error -32601: Method not found")
+    failure = ListingFailure(
+        "prompt", "prompts/list", "prompts/list failed: JSON-RPC error -32601: Method not found"
+    )
     finding = listing_failure_finding(failure)
-    assert failure.node == "prompts"
+    assert failure.node == "listing:prompts"
     assert finding.rule == "mcp/listing" and finding.severity == "error"
-    assert "prompts/list failed: JSON-RPC error -32601" in finding.message
+    assert finding.message == "prompts/list failed: JSON-RPC error -32601: Method not found"

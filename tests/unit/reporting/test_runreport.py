@@ -167,7 +167,7 @@ FACTS: dict[str, Any] = {
                     "node_name": "prompt:greet",
                     "findings": [DUPLICATE],
                 },
-                {"kind": "listing", "name": "resources/list", "node_name": "resources"},
+                {"kind": "listing", "name": "resources/list", "node_name": "listing:resources"},
             ],
         },
         {
@@ -408,7 +408,7 @@ EXPECTED: dict[str, Any] = {
                 {
                     "kind": "listing",
                     "name": "resources/list",
-                    "node_name": "resources",
+                    "node_name": "listing:resources",
                     "checks": {"schema": {"outcome": "not_run"}},
                     "findings": [],
                 },

@@ -509,8 +509,13 @@ class ListedSchemaItem(_RendersFailures):
         return ContractFailure(report)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
+        assert self.server.surface is not None
         kind, key = self._subject
-        return self.path, None, f"{kind} {shown(key)} [{self.check}]"
+        return (
+            self.path,
+            None,
+            f"{shown(self.server.surface.name)} {kind} {shown(key)} [{self.check}]",
+        )
 
 
 class ContractItem(_McpItem):

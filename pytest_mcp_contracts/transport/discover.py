@@ -115,7 +115,6 @@ class PromptSpec(ListedSpec):
 
 
 _S = TypeVar("_S", bound=ListedSpec)
-LISTED_SPECS: Final[tuple[type[ListedSpec], ...]] = (PromptSpec, ResourceSpec, TemplateSpec)
 
 
 @dataclass(frozen=True)
@@ -351,25 +350,27 @@ def read_listings(conn: RpcConnection, surface: ServerSurface, *, timeout: float
     """``surface`` with the prompts, resources and templates the server declares. A server
     that declares neither capability is not asked (old SDKs crash on methods they do not
     know); a declared listing that fails or is garbled becomes a ``ListingFailure``."""
-    found: dict[str, tuple[ListedSpec, ...]] = {}
-    failures = []
-    for spec in LISTED_SPECS:
+    failures: list[ListingFailure] = []
+
+    def read(spec: type[_S]) -> tuple[_S, ...]:
         if not isinstance(surface.capabilities.get(spec.capability), dict):
-            continue
+            return ()
         try:
-            found[spec.kind] = build_listed(
-                spec, list_pages(conn, spec.method, spec.array, timeout=timeout)
-            )
+            return build_listed(spec, list_pages(conn, spec.method, spec.array, timeout=timeout))
         except ServerError as exc:
             failures.append(ListingFailure(spec.kind, spec.method, exc.message))
         except Exception as exc:  # the listing is the server's words: nothing in it may crash us
             message = f"{spec.method} could not be read: {exc!r}"
             failures.append(ListingFailure(spec.kind, spec.method, message))
+        return ()
+
+    # In the order of the items (ServerSurface.listed), failures too.
+    prompts, resources, templates = read(PromptSpec), read(ResourceSpec), read(TemplateSpec)
     return replace(
         surface,
-        prompts=found.get(PromptSpec.kind, ()),  # type: ignore[arg-type]
-        resources=found.get(ResourceSpec.kind, ()),  # type: ignore[arg-type]
-        templates=found.get(TemplateSpec.kind, ()),  # type: ignore[arg-type]
+        prompts=prompts,
+        resources=resources,
+        templates=templates,
         listing_failures=tuple(failures),
     )
 

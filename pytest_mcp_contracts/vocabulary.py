@@ -32,6 +32,15 @@ class Check(StrEnum):
 TOOL_CHECKS: Final = (Check.SCHEMA, Check.DRIFT, Check.CONTRACT, Check.REJECTS_INVALID)
 
 
+class ListedKind(StrEnum):
+    """What else a server lists beside tools, each the word of its node ids:
+    ``mcp:<server>::prompt:<name>::<check>``."""
+
+    PROMPT = "prompt"
+    RESOURCE = "resource"
+    TEMPLATE = "template"
+
+
 class DriftSeverity(StrEnum):
     """How grave a drift change is. Declared in order of gravity, gravest first: iterating
     the class, ``sorted(key=GRAVITY.index)`` and every report use that one order."""

@@ -219,6 +219,8 @@ class FailureReport:
     earlier_calls: Sequence[str] = ()
     # One command that makes the reproducing call(s) itself (mcp-contracts call).
     replay_command: str = ""
+    # What ``tool`` names: a tool, or a prompt, resource or template (its key).
+    subject: str = "tool"
 
     @property
     def severity(self) -> Severity:
@@ -279,7 +281,7 @@ class FailureReport:
         parts += [
             "",
             f"server: {shown(self.server)}  ({target.noun}: {target.display})",
-            f"tool: {shown(self.tool)}    check: {self.check}",
+            f"{self.subject}: {shown(self.tool)}    check: {self.check}",
         ]
         if self.sequence:
             parts += ["", "shortest sequence found (each call, then its answer):"]

@@ -21,7 +21,12 @@ from pytest_mcp_contracts.checks.contract import (
     run_contract,
 )
 from pytest_mcp_contracts.checks.drift_gate import gate_removed, gate_surface
-from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, FailureReport
+from pytest_mcp_contracts.checks.failures import (
+    ContractFailure,
+    FailureKind,
+    FailureReport,
+    Finding,
+)
 from pytest_mcp_contracts.checks.listing import check_listing
 from pytest_mcp_contracts.checks.stats import CheckStats
 from pytest_mcp_contracts.checks.stdout import check_startup_stdout
@@ -44,7 +49,12 @@ from pytest_mcp_contracts.reporting.failure import (
     rerun_command,
 )
 from pytest_mcp_contracts.text import short_json, shown
-from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
+from pytest_mcp_contracts.transport.discover import (
+    ListedSpec,
+    ListingFailure,
+    ServerSurface,
+    ToolSpec,
+)
 from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal, task_refusal
 from pytest_mcp_contracts.vocabulary import NODE_PREFIX, Check, RejectsInvalidMode, SnapshotMode
 
@@ -106,6 +116,12 @@ class ServerCollector(_ServerNode):
         recorder = self.config.stash[RECORDER_KEY]
         for name in recorder.stale(self.server.node_name, surface):
             yield RemovedToolCollector.from_parent(self, name=name)
+        # Prompts, resources and templates, and each listing the server declared but did
+        # not answer (so that its failure hides none of the tools).
+        for failure in surface.listing_failures:
+            yield ListedCollector.from_parent(self, name=failure.node, entry=failure)
+        for entry in surface.listed:
+            yield ListedCollector.from_parent(self, name=entry.node, entry=entry)
         if self.config.stash[SETTINGS_KEY].sequences:
             # Last: it restarts the server, and runs on the state the tools' items left.
             yield SequencesItem.from_parent(self, name=SequencesItem.check)
@@ -163,6 +179,18 @@ class ToolCollector(pytest.Collector):
         yield RejectsInvalidItem.from_parent(self, name=RejectsInvalidItem.check, tool=self.tool)
 
 
+class ListedCollector(pytest.Collector):
+    """A prompt, resource or template (``<kind>:<key>``), or a listing of them the server
+    declared and did not answer (``listing:<kind>s``): for now, its ``schema`` item alone."""
+
+    def __init__(self, *, entry: ListedSpec | ListingFailure, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.entry = entry
+
+    def collect(self) -> Iterator[pytest.Item]:
+        yield ListedSchemaItem.from_parent(self, name=ListedSchemaItem.check, entry=self.entry)
+
+
 class RemovedToolCollector(pytest.Collector):
     """A tool recorded in the snapshot folder that the server no longer lists."""
 
@@ -202,6 +230,29 @@ class _RendersFailures(pytest.Item):
         if isinstance(excinfo.value, McpContractWarning):  # -W error::...McpContractWarning
             return one_line_summary(excinfo, "(a warning, made an error by -W or filterwarnings)")
         return super().repr_failure(excinfo, style=style)
+
+    def _carry_findings(
+        self,
+        findings: list[Finding],
+        said: list[Finding],
+        server: ManagedServer,
+        warn: Callable[[str], None],
+        fail: Callable[[str, tuple[str, ...], FailureKind], ContractFailure],
+        others: str = "tools",
+    ) -> None:
+        """Every finding rides on the report (the run report and the summaries list them),
+        the warnings among ``said`` are said through ``warn`` (a rule once per server), and
+        the first error fails the item, the others its details."""
+        from pytest_mcp_contracts.reporting.findings import finding_record, warnings_to_raise
+
+        self.mcp_findings = [finding_record(f) for f in findings]
+        warned = self.config.stash.setdefault(WARNED_RULES_KEY, set())
+        for message in warnings_to_raise(said, server.node_name, warned, others):
+            warn(message)
+        errors = [f for f in findings if f.severity == "error"]
+        if errors:
+            lines = tuple(line for f in errors[1:] for line in f.render().splitlines())
+            raise fail(errors[0].render(), lines, errors[0].kind)
 
 
 class _McpItem(_RendersFailures):
@@ -384,8 +435,6 @@ class SchemaItem(_McpItem):
     check = Check.SCHEMA.value
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.reporting.findings import finding_record, warnings_to_raise
-
         settings = self.config.stash[SETTINGS_KEY]
         levels = settings.lint_levels
         findings = check_listing(
@@ -400,17 +449,73 @@ class SchemaItem(_McpItem):
             from pytest_mcp_contracts.checks.lints import server_lints
 
             findings += server_lints(self.surface.tools, levels)
-        # Every finding rides on the report (the run report and the summaries list them).
-        self.mcp_findings = [finding_record(f) for f in findings]
         # Lint warnings were said once for the server (ServerCollector.collect).
         said = [f for f in findings if f.kind is not FailureKind.LINT]
-        warned = self.config.stash.setdefault(WARNED_RULES_KEY, set())
-        for message in warnings_to_raise(said, self.server.node_name, warned):
-            self._warn(message)
-        errors = [f for f in findings if f.severity == "error"]
-        if errors:
-            lines = tuple(line for f in errors[1:] for line in f.render().splitlines())
-            raise self._fail(errors[0].render(), lines, errors[0].kind)
+        self._carry_findings(findings, said, self.server, self._warn, self._fail)
+
+
+class ListedSchemaItem(_RendersFailures):
+    """Static: a prompt's, resource's or template's listing entry under the spec
+    (checks/surface_listing), or the failure of a listing the server declared."""
+
+    check = Check.SCHEMA.value
+
+    def __init__(self, *, entry: ListedSpec | ListingFailure, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.entry = entry
+        parent = self.parent.parent if self.parent is not None else None
+        assert isinstance(parent, ServerCollector)
+        self.server = parent.server
+        self.user_properties.append(("mcp_check", self.check))
+
+    def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.surface_listing import check_entry, listing_failure_finding
+
+        assert self.server.surface is not None
+        entry = self.entry
+        if isinstance(entry, ListingFailure):
+            findings = [listing_failure_finding(entry)]
+        else:
+            findings = check_entry(entry, protocol_version=self.server.surface.protocol_version)
+        self._carry_findings(
+            findings, findings, self.server, self._warn, self._fail, "prompts and resources"
+        )
+
+    @property
+    def _subject(self) -> tuple[str, str]:
+        """What the item is about, and its name as the server gave it."""
+        entry = self.entry
+        if isinstance(entry, ListingFailure):
+            return "listing", entry.method
+        return entry.kind, entry.key or "(no " + entry.key_field + ")"
+
+    def _warn(self, message: str) -> None:
+        assert self.server.surface is not None
+        kind, key = self._subject
+        warnings.warn_explicit(
+            McpContractWarning(f"{shown(self.server.surface.name)} {kind} {shown(key)}: {message}"),
+            McpContractWarning,
+            filename=self.nodeid.rsplit("::", 1)[0],
+            lineno=0,
+            module=__name__,
+        )
+
+    def _fail(self, problem: str, details: tuple[str, ...], kind: FailureKind) -> ContractFailure:
+        subject, key = self._subject
+        report = FailureReport.for_tool(
+            self.server, key, self.check, problem, kind, details=details
+        )
+        report.subject = subject
+        return ContractFailure(report)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        assert self.server.surface is not None
+        kind, key = self._subject
+        return (
+            self.path,
+            None,
+            f"{shown(self.server.surface.name)} {kind} {shown(key)} [{self.check}]",
+        )
 
 
 class ContractItem(_McpItem):

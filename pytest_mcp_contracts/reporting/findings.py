@@ -44,7 +44,7 @@ def finding_record(finding: Finding) -> Record:
 
 
 def warnings_to_raise(
-    findings: Iterable[Finding], server: str, warned: set[tuple[str, str]]
+    findings: Iterable[Finding], server: str, warned: set[tuple[str, str]], others: str = "tools"
 ) -> list[str]:
     """The pytest warnings a tool's warning findings raise. A rule (a lint, a client
     profile) warns once per server, ``warned`` remembering which did: on 30 tools it would
@@ -58,8 +58,8 @@ def warnings_to_raise(
         warned.add(key)
         if finding.rule:
             messages.append(
-                f"{finding.rule}: {finding.message} (the server's other tools that break this "
-                "rule are listed in the MCP contracts summary)"
+                f"{finding.rule}: {finding.message} (the server's other {others} that break "
+                "this rule are listed in the MCP contracts summary)"
             )
         else:
             messages.append(finding.message)
@@ -105,10 +105,16 @@ def digest(tools: Sequence[Mapping[str, Any]]) -> list[str]:
     tools and quoting the first message: a server whose 30 tools break one rule reads as one
     line, not 30 warnings."""
     groups: dict[tuple[str, str, str], list[tuple[str, Mapping[str, Any]]]] = {}
+    named = set()  # the names that are no tool's
     for tool in tools:
+        # A prompt, resource or template (or a failed listing) says what it is.
+        name = str(tool["name"])
+        if tool.get("kind"):
+            name = f"{tool['kind']} {name}"
+            named.add(name)
         for record in tool.get("findings") or []:
             key = (str(record["severity"]), rule_of(record), str(record.get("client") or ""))
-            groups.setdefault(key, []).append((str(tool["name"]), record))
+            groups.setdefault(key, []).append((name, record))
     ordered = sorted(
         groups.items(),
         key=lambda item: (
@@ -124,7 +130,8 @@ def digest(tools: Sequence[Mapping[str, Any]]) -> list[str]:
         listed = ", ".join(shown(name, 40) for name in names[:DIGEST_TOOLS])
         more = f" and {len(names) - DIGEST_TOOLS} more" if len(names) > DIGEST_TOOLS else ""
         who = f" ({client})" if client else ""
-        tools_said = f"{len(names)} tool{'s' if len(names) != 1 else ''}"
+        one, many = ("entry", "entries") if named.issuperset(names) else ("tool", "tools")
+        tools_said = f"{len(names)} {one if len(names) == 1 else many}"
         first = found[0][1]
         fix = f"; fix: {shorten(str(first['fix']), 80)}" if first.get("fix") else ""
         lines.append(

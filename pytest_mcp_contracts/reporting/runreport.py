@@ -24,7 +24,14 @@ from typing import Any, Final
 from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.reporting.findings import RECORD_KEYS, digest
 from pytest_mcp_contracts.reporting.findings import counts as finding_counts
-from pytest_mcp_contracts.vocabulary import GRAVITY, NODE_PREFIX, QUALITIES, TOOL_CHECKS, Check
+from pytest_mcp_contracts.vocabulary import (
+    GRAVITY,
+    NODE_PREFIX,
+    QUALITIES,
+    TOOL_CHECKS,
+    Check,
+    ListedKind,
+)
 
 FORMAT: Final = "pytest-mcp-contracts/run-report"
 VERSION: Final = 1
@@ -62,6 +69,10 @@ def with_stats(
                 found = findings.get((entry["node_name"], tool["node_name"]), [])
                 tools.append({**tool, **own.to_json(), "findings": found})
             entry["tools"] = tools
+            entry["listed"] = [
+                {**listed, "findings": findings.get((entry["node_name"], listed["node_name"]), [])}
+                for listed in entry.get("listed", [])
+            ]
             entry["calls"] = sum(tool["calls"] for tool in tools)
             entry["error_results"] = sum(tool["error_results"] for tool in tools)
         servers.append(entry)
@@ -169,6 +180,19 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
         pairs = (tool["surface_drift"] or []) + ((tool["output"] or {}).get("drift") or [])
         for severity, text in pairs:
             drift[_drift_class(severity)].append(f"{tool['name']} {text}")
+    listed_entries = [
+        {
+            "kind": found["kind"],
+            "name": found["name"],
+            "node_name": found["node_name"],
+            "checks": {
+                Check.SCHEMA.value: _check(mine, f"{prefix}{found['node_name']}::{Check.SCHEMA}")
+            },
+            "findings": [_finding(record) for record in found.get("findings", [])],
+        }
+        for found in entry.get("listed", [])
+    ]
+    listed |= {found["node_name"] for found in listed_entries}
     removed = {tool["node_name"]: tool for tool in entry.get("removed", [])}
     # A removed tool's drift item that ran elsewhere still shows in the outcomes.
     own = {prefix + Check.SEQUENCES, prefix + Check.STDOUT}  # the server's own items
@@ -194,7 +218,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
         for severity, text in tool["surface_drift"]:
             drift[_drift_class(severity)].append(f"{tool['name']} {text}")
     counts = dict.fromkeys(OUTCOMES, 0)
-    for tool in tools:
+    for tool in [*tools, *listed_entries]:
         for check in tool["checks"].values():
             counts[check["outcome"]] += 1
     # The sequences check is the server's own item (mcp:<server>::sequences), when collected.
@@ -214,6 +238,10 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
         "version": entry["version"],
         "protocol": entry["protocol"],
         "tools_listed": total,
+        **{
+            f"{kind}s_listed": sum(1 for e in listed_entries if e["kind"] == kind)
+            for kind in ListedKind
+        },
         "calls": entry["calls"],
         "error_results": entry["error_results"],
         "restarts": entry["restarts"],
@@ -228,8 +256,11 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
             **qualities,
         },
         "drift": {severity: sorted(lines) for severity, lines in drift.items()},
-        "findings": finding_counts(f for tool in tools for f in tool["findings"]),
+        "findings": finding_counts(
+            f for holder in [*tools, *listed_entries] for f in holder["findings"]
+        ),
         "tools": tools,
+        "listed": listed_entries,
     }
 
 
@@ -297,7 +328,7 @@ def step_summary(document: Mapping[str, Any]) -> str:
             check = server.get(own)
             if check is not None and check["outcome"] == "failed":
                 failing.append((prefix + own, check.get("message", "")))
-        for tool in server["tools"]:
+        for tool in [*server["tools"], *server.get("listed", [])]:
             for check_name, check in tool["checks"].items():
                 if check["outcome"] == "failed":
                     node = f"{prefix}{tool['node_name']}::{check_name}"
@@ -358,7 +389,7 @@ def _findings_summary(document: Mapping[str, Any]) -> list[str]:
             f"**Listing findings** of {_cell(server['name'])}: {found['errors']} error(s), "
             f"{found['warnings']} warning(s)",
             "",
-            *(f"- {_cell(line)}" for line in digest(server["tools"])),
+            *(f"- {_cell(line)}" for line in digest([*server["tools"], *server.get("listed", [])])),
         ]
     return lines
 

@@ -14,7 +14,7 @@ from pytest_mcp_contracts.inputs.coverage import coverage_line
 from pytest_mcp_contracts.reporting.failure import accept_command
 from pytest_mcp_contracts.reporting.findings import counts, digest
 from pytest_mcp_contracts.text import shown
-from pytest_mcp_contracts.vocabulary import GRAVITY, QUALITIES, Quality, SnapshotMode
+from pytest_mcp_contracts.vocabulary import GRAVITY, QUALITIES, ListedKind, Quality, SnapshotMode
 
 Facts = dict[str, Any]
 
@@ -42,11 +42,11 @@ def summary_lines(facts: Facts, mode: str, command: str, *, verbose: bool) -> li
         disguised = _disguised(tool["disguised_errors"] for tool in entry["tools"])
         lines.append(
             f"{shown(entry['name'])} (protocol {entry['protocol']}): "
-            f"{len(entry['tools'])} tools, {entry['calls']} calls, "
+            f"{len(entry['tools'])} tools{_listed_counts(entry)}, {entry['calls']} calls, "
             f"{entry['error_results']} returned isError{disguised}{restarts}"
         )
         lines += stray_stdout_lines(entry["startup_stdout"], entry["between_calls_stdout"])
-        lines += findings_lines(entry["tools"])
+        lines += findings_lines([*entry["tools"], *entry.get("listed", [])])
         if entry["listing_changes"]:
             lines.append(
                 "  the tool list changed during the run (the spec says a server's tool set must "
@@ -55,6 +55,12 @@ def summary_lines(facts: Facts, mode: str, command: str, *, verbose: bool) -> li
             lines += [f"    {change}" for change in entry["listing_changes"]]
         lines += [f"  {line}" for line in _contract_lines(entry, mode, command, verbose)]
     return lines + _written_lines(facts["snapshots"])
+
+
+def _listed_counts(entry: Facts) -> str:
+    """ ", 2 prompts, 3 resources" for a server that lists any (a failed listing, none)."""
+    kinds = [listed["kind"] for listed in entry.get("listed", [])]
+    return "".join(f", {kinds.count(kind)} {kind}s" for kind in ListedKind if kind in kinds)
 
 
 def findings_lines(tools: Sequence[Mapping[str, Any]]) -> list[str]:

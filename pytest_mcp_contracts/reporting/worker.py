@@ -149,6 +149,10 @@ class ServerFacts:
     stale: list[str] = field(default_factory=list)  # recorded files of tools not listed
     tools: list[ToolFacts] = field(default_factory=list)
     removed: list[ToolFacts] = field(default_factory=list)  # recorded, no longer listed
+    # Its prompts, resources and templates, and the listings of them that failed, each as
+    # {"kind", "name", "node_name"}: "prompt", its name, "prompt:<safe name>"; "listing",
+    # "prompts/list", "listing:prompts" (the collector's name in the node id).
+    listed: list[dict[str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         head = {"command": self.command, "transport": self.transport}
@@ -178,6 +182,7 @@ class ServerFacts:
                 }
                 for t in self.removed
             ],
+            "listed": [dict(entry) for entry in self.listed],
         }
 
     @classmethod
@@ -200,6 +205,7 @@ class ServerFacts:
             removed=[
                 ToolFacts.from_json({"declared": False, **t}) for t in data.get("removed", [])
             ],
+            listed=[{str(k): str(v) for k, v in e.items()} for e in data.get("listed", [])],
         )
 
 
@@ -252,6 +258,7 @@ def _merge_server(entries: list[ServerFacts]) -> ServerFacts:
         stale=first.stale,
         tools=tools,
         removed=[removed[name] for name in sorted(removed)],
+        listed=first.listed,  # every worker's process lists alike, or xdist stops at collection
     )
 
 
@@ -325,6 +332,16 @@ class WorkerFacts:
                     stale=stale,
                     tools=tools,
                     removed=removed,
+                    listed=[
+                        *(
+                            {"kind": "listing", "name": f.method, "node_name": f.node}
+                            for f in surface.listing_failures
+                        ),
+                        *(
+                            {"kind": e.kind, "name": e.key, "node_name": e.node}
+                            for e in surface.listed
+                        ),
+                    ],
                 )
             )
         if recorder is not None:

@@ -1,7 +1,9 @@
-"""Discover: read a server's whole tool list and turn each entry into a ``ToolSpec``.
+"""Discover: read a server's whole tool list and turn each entry into a ``ToolSpec``; when
+the server declares them, its resources, resource templates and prompts too (``ListedSpec``).
 
-The listing is kept raw: a malformed tool becomes a ToolSpec with ``problems`` (reported by
-its schema item) instead of breaking the listing for every other tool.
+The listings are kept raw: a malformed tool becomes a ToolSpec with ``problems`` (reported by
+its schema item) instead of breaking the listing for every other tool, and a malformed
+resource, template or prompt is judged by its own schema item (``checks/surface_listing``).
 """
 
 from __future__ import annotations
@@ -9,8 +11,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any, Final
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Final, TypeVar
 
 from pytest_mcp_contracts.transport.jsonrpc import (
     ProtocolViolation,
@@ -19,6 +21,7 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     ServerError,
 )
 from pytest_mcp_contracts.transport.stdio import command_label as command_label  # re-exported
+from pytest_mcp_contracts.vocabulary import ListedKind
 
 MAX_PAGES: Final = 1000
 #: Deepest nesting (in JSON levels; an object schema under ``properties`` costs two) of a
@@ -60,6 +63,76 @@ class ToolSpec:
 
 
 @dataclass(frozen=True)
+class ListedSpec:
+    """One resource, resource template or prompt as the server listed it.
+
+    ``key`` is what the entry is addressed by (its URI, URI template or name; "" when it
+    has none that is a string), ``listed`` how many entries of the listing share that key:
+    only the first is kept, and its schema item says the key is not unique."""
+
+    key: str
+    node_name: str
+    raw: dict[str, Any]
+    listed: int = 1
+    cut: bool = False  # nested deeper than MAX_ENTRY_DEPTH: ``raw`` was cut there
+
+    kind: ClassVar[str]  # the node id's word: mcp:<server>::<kind>:<key>::<check>
+    method: ClassVar[str]  # the listing's JSON-RPC method
+    array: ClassVar[str]  # the listing's array in a page
+    key_field: ClassVar[str]  # the entry's member that is its key
+    capability: ClassVar[str]  # the server capability that offers the listing
+
+    @property
+    def node(self) -> str:
+        return f"{self.kind}:{self.node_name}"
+
+
+@dataclass(frozen=True)
+class ResourceSpec(ListedSpec):
+    kind = ListedKind.RESOURCE.value
+    method = "resources/list"
+    array = "resources"
+    key_field = "uri"
+    capability = "resources"
+
+
+@dataclass(frozen=True)
+class TemplateSpec(ListedSpec):
+    kind = ListedKind.TEMPLATE.value
+    method = "resources/templates/list"
+    array = "resourceTemplates"
+    key_field = "uriTemplate"
+    capability = "resources"
+
+
+@dataclass(frozen=True)
+class PromptSpec(ListedSpec):
+    kind = ListedKind.PROMPT.value
+    method = "prompts/list"
+    array = "prompts"
+    key_field = "name"
+    capability = "prompts"
+
+
+_S = TypeVar("_S", bound=ListedSpec)
+
+
+@dataclass(frozen=True)
+class ListingFailure:
+    """A listing the server declared but did not answer, or answered garbled: its own
+    failure (``mcp:<server>::listing:<kind>s::schema``), not one that hides the tools."""
+
+    kind: str
+    method: str
+    message: str  # naming the method: "prompts/list failed: JSON-RPC error -32601: ..."
+
+    @property
+    def node(self) -> str:
+        # A ":" no tool's node name has (safe_name): a tool named "prompts" keeps its own.
+        return f"listing:{self.kind}s"
+
+
+@dataclass(frozen=True)
 class ServerSurface:
     """What a server said about itself at start-up."""
 
@@ -69,6 +142,15 @@ class ServerSurface:
     protocol_version: str
     tools: tuple[ToolSpec, ...] = field(default_factory=tuple)
     capabilities: dict[str, Any] = field(default_factory=dict)  # the server's, as declared
+    prompts: tuple[PromptSpec, ...] = ()
+    resources: tuple[ResourceSpec, ...] = ()
+    templates: tuple[TemplateSpec, ...] = ()
+    listing_failures: tuple[ListingFailure, ...] = ()
+
+    @property
+    def listed(self) -> tuple[ListedSpec, ...]:
+        """Prompts, resources and templates, in the order their items are collected."""
+        return (*self.prompts, *self.resources, *self.templates)
 
 
 def safe_name(text: str, *, limit: int = 64) -> str:
@@ -138,35 +220,42 @@ def _cut(value: dict[str, Any], limit: int) -> dict[str, Any]:
     return out
 
 
-def list_tools(conn: RpcConnection, *, timeout: float) -> list[dict[str, Any]]:
-    """Read ``tools/list`` to the end of its pagination (only a missing cursor ends it)."""
-    tools: list[dict[str, Any]] = []
+def list_pages(
+    conn: RpcConnection, method: str, field: str, *, timeout: float
+) -> list[dict[str, Any]]:
+    """Read a listing (``tools/list``, ``prompts/list``...) to the end of its pagination
+    (only a missing cursor ends it); an entry that is not an object is kept as a marker."""
+    entries: list[dict[str, Any]] = []
     cursor: str | None = None
     seen_cursors: set[str] = set()
     for _ in range(MAX_PAGES):
         params = {} if cursor is None else {"cursor": cursor}
         try:
-            page = conn.request("tools/list", params, timeout=timeout)
+            page = conn.request(method, params, timeout=timeout)
         except RpcError as exc:
-            raise ServerError(f"tools/list failed: {exc}", stderr_tail=conn.stderr_tail()) from None
-        entries = page.get("tools")
-        if not isinstance(entries, list):
+            raise ServerError(f"{method} failed: {exc}", stderr_tail=conn.stderr_tail()) from None
+        found = page.get(field) if isinstance(page, dict) else None
+        if not isinstance(found, list):
             raise ProtocolViolation(
-                "tools/list returned no 'tools' array", stderr_tail=conn.stderr_tail()
+                f"{method} returned no {field!r} array", stderr_tail=conn.stderr_tail()
             )
-        tools.extend(e if isinstance(e, dict) else {"__not_an_object__": e} for e in entries)
+        entries.extend(e if isinstance(e, dict) else {"__not_an_object__": e} for e in found)
         next_cursor = page.get("nextCursor")
         if next_cursor is None:
-            return tools
+            return entries
         if not isinstance(next_cursor, str):
-            raise ProtocolViolation(f"tools/list returned a non-string nextCursor {next_cursor!r}")
+            raise ProtocolViolation(f"{method} returned a non-string nextCursor {next_cursor!r}")
         if next_cursor in seen_cursors:
             raise ProtocolViolation(
-                f"tools/list pagination loops: cursor {next_cursor!r} came back a second time"
+                f"{method} pagination loops: cursor {next_cursor!r} came back a second time"
             )
         seen_cursors.add(next_cursor)
         cursor = next_cursor
-    raise ProtocolViolation(f"tools/list did not end after {MAX_PAGES} pages")
+    raise ProtocolViolation(f"{method} did not end after {MAX_PAGES} pages")
+
+
+def list_tools(conn: RpcConnection, *, timeout: float) -> list[dict[str, Any]]:
+    return list_pages(conn, "tools/list", "tools", timeout=timeout)
 
 
 def _problems(raw: dict[str, Any]) -> tuple[str, ...]:
@@ -225,6 +314,67 @@ def build_surface(conn: RpcConnection, raw_tools: list[dict[str, Any]]) -> Serve
     )
 
 
+def _key(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def build_listed(spec: type[_S], raw_entries: list[dict[str, Any]]) -> tuple[_S, ...]:
+    """Each entry of one listing as a ``spec``; an entry whose key repeats an earlier one's
+    is counted on the first (a read or get addresses one of them only)."""
+    keys = [_key(e.get(spec.key_field)) for e in raw_entries]
+    counts: dict[str, int] = {}
+    for key in keys:
+        counts[key] = counts.get(key, 0) + 1
+    entries, seen = [], set()
+    for key, raw in zip(keys, raw_entries, strict=True):
+        if not key or key not in seen:
+            entries.append((key, raw))
+            seen.add(key)
+    node_names = _unique(safe_name(k or "unnamed", limit=96) for k, _ in entries)
+    out = []
+    for (key, raw), node_name in zip(entries, node_names, strict=True):
+        cut = _too_deep(raw, MAX_ENTRY_DEPTH)
+        out.append(
+            spec(
+                key,
+                node_name,
+                _cut(raw, MAX_ENTRY_DEPTH) if cut else raw,
+                counts[key] if key else 1,
+                cut,
+            )
+        )
+    return tuple(out)
+
+
+def read_listings(conn: RpcConnection, surface: ServerSurface, *, timeout: float) -> ServerSurface:
+    """``surface`` with the prompts, resources and templates the server declares. A server
+    that declares neither capability is not asked (old SDKs crash on methods they do not
+    know); a declared listing that fails or is garbled becomes a ``ListingFailure``."""
+    failures: list[ListingFailure] = []
+
+    def read(spec: type[_S]) -> tuple[_S, ...]:
+        if not isinstance(surface.capabilities.get(spec.capability), dict):
+            return ()
+        try:
+            return build_listed(spec, list_pages(conn, spec.method, spec.array, timeout=timeout))
+        except ServerError as exc:
+            failures.append(ListingFailure(spec.kind, spec.method, exc.message))
+        except Exception as exc:  # the listing is the server's words: nothing in it may crash us
+            message = f"{spec.method} could not be read: {exc!r}"
+            failures.append(ListingFailure(spec.kind, spec.method, message))
+        return ()
+
+    # In the order of the items (ServerSurface.listed), failures too.
+    prompts, resources, templates = read(PromptSpec), read(ResourceSpec), read(TemplateSpec)
+    return replace(
+        surface,
+        prompts=prompts,
+        resources=resources,
+        templates=templates,
+        listing_failures=tuple(failures),
+    )
+
+
 def _name_from_command(conn: RpcConnection) -> str:
     # 2026 servers may stay anonymous: name them by their command (or URL).
     return str(conn.command.label)
@@ -232,8 +382,9 @@ def _name_from_command(conn: RpcConnection) -> str:
 
 def discover(conn: RpcConnection, *, timeout: float) -> ServerSurface:
     try:
-        return build_surface(conn, list_tools(conn, timeout=timeout))
+        surface = build_surface(conn, list_tools(conn, timeout=timeout))
     except ServerError:
         raise
     except Exception as exc:  # the listing is the server's words: nothing in it may crash us
         raise ProtocolViolation(f"could not read the tool list: {exc!r}") from None
+    return read_listings(conn, surface, timeout=timeout)

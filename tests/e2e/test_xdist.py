@@ -165,7 +165,8 @@ def test_serial_and_parallel_runs_report_and_summarize_the_same(
     """One set of facts, one renderer: a clean server, one whose errors come as isError and
     in disguise, one whose tool surface drifted from its recording, one that prints a
     banner (each -n 2 worker starts its own process, which prints it again: counted once),
-    one with isError classes and one whose bug only a sequence reaches give the same run
+    one with isError classes, one whose bug only a sequence reaches and one whose prompts,
+    resources and templates break the spec's listing rules give the same run
     report, minus timings, the same summary, verbose lines too, and the same files.
 
     Every behaviour that counts (isError classes, real results, input coverage, sequences,
@@ -178,6 +179,7 @@ def test_serial_and_parallel_runs_report_and_summarize_the_same(
         "banner.py",
         "sdk_failures.py",
         "notes_store.py",
+        "listing_bugs.py",
     )
     base = [sys.executable, "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider"]
     recorded = pytester.path / "recorded"
@@ -225,6 +227,11 @@ def test_serial_and_parallel_runs_report_and_summarize_the_same(
     assert any(t["disguised_errors"] for t in by_name["disguised"]["tools"])
     assert by_name["surface"]["drift"]["breaking"]
     assert by_name["banner"]["startup_stdout"]["lines"] == 2
+    # Prompts, resources and templates: every worker lists them alike, each item ran once.
+    listed = {
+        e["node_name"]: e["checks"]["schema"]["outcome"] for e in by_name["listing-bugs"]["listed"]
+    }
+    assert sorted(listed.values()) == ["failed"] * 4 + ["passed"] * 2, listed
     failed = [
         check
         for server in document["servers"]

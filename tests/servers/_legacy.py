@@ -11,6 +11,7 @@ does. Options:
 - `validate` (default true): refuse arguments the tool's inputSchema does not allow with
   -32602, as TypeScript-SDK servers of that era do; false hands them to `call` unchecked.
 - `capabilities`: what `initialize` declares (default: tools only).
+- `handlers`: other methods (`prompts/list`...), each answered by `handler(params)`.
 
 `call` and `list_page` may also return `Raw(write)` instead of a result: then no response
 is sent, and `write(request_id, out)` puts whatever bytes it likes on the binary stdout
@@ -70,7 +71,15 @@ def invalid_params(tool, arguments):
 
 
 def serve(
-    name, tools, call, *, list_page=None, strict_lifecycle=False, validate=True, capabilities=None
+    name,
+    tools,
+    call,
+    *,
+    list_page=None,
+    strict_lifecycle=False,
+    validate=True,
+    capabilities=None,
+    handlers=None,
 ):
     """Answer requests until stdin closes; never die on a bad request."""
     state = {"initialized": False}
@@ -95,6 +104,8 @@ def serve(
             }
         if method == "ping":
             return {}
+        if handlers and method in handlers:
+            return handlers[method](params)
         if method not in ("tools/list", "tools/call"):
             raise RpcError(-32601, "Method not found")  # includes server/discover
         if strict_lifecycle and not state["initialized"]:

@@ -88,6 +88,16 @@ NAME_RULE = {
     "details": ["Allowed characters are: A-Z, a-z, 0-9"],
     "fix": None,
 }
+DUPLICATE = {
+    "rule": "mcp/duplicate",
+    "client": "mcp",
+    "severity": "error",
+    "kind": "invalid_listing",
+    "where": "name",
+    "message": "name 'greet' is listed 2 times in prompts/list",
+    "details": [],
+    "fix": "list each prompt once",
+}
 NO_DESCRIPTION = {
     "rule": "missing-description",
     "client": None,
@@ -150,6 +160,15 @@ FACTS: dict[str, Any] = {
                     "surface_drift": [["breaking", "tool: removed"]],
                 }
             ],
+            "listed": [
+                {
+                    "kind": "prompt",
+                    "name": "greet",
+                    "node_name": "prompt:greet",
+                    "findings": [DUPLICATE],
+                },
+                {"kind": "listing", "name": "resources/list", "node_name": "listing:resources"},
+            ],
         },
         {
             "command": "python broken.py",
@@ -183,6 +202,7 @@ OUTCOMES = {
         "duration": 2.5,
         "message": "the tool raised an unexpected exception (call 3 of a sequence)",
     },
+    "mcp:shop::prompt:greet::schema": {"outcome": "failed", "duration": 0.001, "message": "dup"},
     "mcp:shop::old::drift": {
         "outcome": "failed",
         "duration": 0.002,
@@ -207,12 +227,15 @@ EXPECTED: dict[str, Any] = {
             "version": "1.2.0",
             "protocol": "2026-07-28",
             "tools_listed": 3,
+            "prompts_listed": 1,
+            "resources_listed": 0,
+            "templates_listed": 0,
             "calls": 120,
             "error_results": 3,
             "restarts": 1,
             "startup_stdout": {"lines": 0, "sample": []},
             "between_calls_stdout": {"lines": 0, "sample": []},
-            "checks": {"passed": 4, "failed": 4, "skipped": 1, "not_run": 5},
+            "checks": {"passed": 4, "failed": 5, "skipped": 1, "not_run": 6},
             "sequences": {
                 "outcome": "failed",
                 "duration": 2.5,
@@ -235,12 +258,13 @@ EXPECTED: dict[str, Any] = {
                 "cosmetic": ["get_order description: 'a' -> 'b'"],
             },
             "findings": {
-                "errors": 1,
+                "errors": 2,
                 "warnings": 2,
-                "by_client": {"gemini": 1},
+                "by_client": {"gemini": 1, "mcp": 1},
                 "by_rule": {
                     "gemini/array-items": 1,
                     "invalid_listing": 1,
+                    "mcp/duplicate": 1,
                     "missing-description": 1,
                 },
             },
@@ -368,6 +392,24 @@ EXPECTED: dict[str, Any] = {
                     "protocol_refusals": 0,
                     "input_coverage": None,
                     "output": None,
+                    "findings": [],
+                },
+            ],
+            "listed": [
+                {
+                    "kind": "prompt",
+                    "name": "greet",
+                    "node_name": "prompt:greet",
+                    "checks": {
+                        "schema": {"outcome": "failed", "duration": 0.001, "message": "dup"}
+                    },
+                    "findings": [DUPLICATE],
+                },
+                {
+                    "kind": "listing",
+                    "name": "resources/list",
+                    "node_name": "listing:resources",
+                    "checks": {"schema": {"outcome": "not_run"}},
                     "findings": [],
                 },
             ],
@@ -605,7 +647,8 @@ def test_step_summary_has_a_row_per_server_and_the_failing_checks() -> None:
     text = step_summary(build_report(FACTS, OUTCOMES, exit_status=1, mode="ci"))
     lines = text.splitlines()
     assert lines[0] == "### MCP contracts"
-    assert "| shop | 3 | 4 | 4 | 33% | 67% | 2 |" in lines
+    assert "| shop | 3 | 4 | 5 | 33% | 67% | 2 |" in lines
+    assert "- `mcp:shop::prompt:greet::schema`: dup" in lines
     assert (
         "- `mcp:shop::sequences`: the tool raised an unexpected exception (call 3 of a "
         "sequence)" in lines
@@ -624,10 +667,12 @@ def test_step_summary_has_a_row_per_server_and_the_failing_checks() -> None:
         '- `mcp:shop::quote`: currency: enum "USD" (not reached: the phase stopped at a '
         "failure) and 1 more" in lines
     )
-    start = lines.index("**Listing findings** of shop: 1 error(s), 2 warning(s)")
-    assert lines[start + 2 : start + 5] == [
+    start = lines.index("**Listing findings** of shop: 2 error(s), 2 warning(s)")
+    assert lines[start + 2 : start + 6] == [
         "- error gemini/array-items (gemini): 1 tool (quote): an array schema without items; "
         "fix: add `items`",
+        "- error mcp/duplicate (mcp): 1 entry (prompt greet): name 'greet' is listed 2 times in "
+        "prompts/list; fix: list each prompt once",
         "- warning invalid_listing: 1 tool (quote): tool name 'quote!' does not follow the "
         "spec's naming rules",
         "- warning missing-description: 1 tool (get_order): the property has no description; "

@@ -148,3 +148,62 @@ def test_an_entry_nested_too_deeply_is_cut_and_flagged() -> None:
 )
 def test_command_label(command: str, label: str) -> None:
     assert command_label(ServerCommand.parse(command).argv) == label
+
+
+class ListingsConnection(FakeConnection):
+    """Answers each listing method from its own pages; a method missing from ``by_method``
+    is refused as the SDKs refuse an unknown method."""
+
+    def __init__(self, capabilities: dict[str, Any], by_method: dict[str, Any]) -> None:
+        super().__init__({None: {"tools": tools("a")}})
+        self.capabilities = capabilities
+        self.by_method = by_method
+        self.methods: list[str] = []
+
+    def request(self, method: str, params: dict[str, Any], *, timeout: float) -> dict[str, Any]:
+        from pytest_mcp_contracts.transport.jsonrpc import RpcError
+
+        self.methods.append(method)
+        if method == "tools/list":
+            return super().request(method, params, timeout=timeout)
+        if method not in self.by_method:
+            raise RpcError(-32601, "Method not found")
+        page: dict[str, Any] = self.by_method[method][params.get("cursor")]
+        return page
+
+
+def test_declared_listings_are_read_to_their_last_page_and_undeclared_ones_never_asked() -> None:
+    from pytest_mcp_contracts.transport.discover import discover
+
+    conn = ListingsConnection(
+        {"tools": {}, "prompts": {}},
+        {
+            "prompts/list": {
+                None: {"prompts": [{"name": "p1"}], "nextCursor": "2"},
+                "2": {"prompts": [{"name": "p2"}]},
+            }
+        },
+    )
+    surface = discover(conn, timeout=1)  # type: ignore[arg-type]
+    assert [p.key for p in surface.prompts] == ["p1", "p2"]
+    assert surface.resources == () and surface.listing_failures == ()
+    assert "resources/list" not in conn.methods  # old SDKs crash on methods they do not know
+
+
+def test_a_failed_or_garbled_listing_is_its_own_failure_and_keeps_the_tools() -> None:
+    from pytest_mcp_contracts.transport.discover import discover
+
+    conn = ListingsConnection(
+        {"tools": {}, "prompts": {}, "resources": {}},
+        {
+            "resources/list": {None: {"resources": "not an array"}},
+            "resources/templates/list": {None: {"resourceTemplates": [{"uriTemplate": "x://{a}"}]}},
+        },
+    )
+    surface = discover(conn, timeout=1)  # type: ignore[arg-type]
+    assert [t.name for t in surface.tools] == ["a"]
+    assert [t.key for t in surface.templates] == ["x://{a}"]
+    failures = {f.method: f.message for f in surface.listing_failures}
+    assert failures.keys() == {"prompts/list", "resources/list"}
+    assert "Method not found" in failures["prompts/list"]
+    assert "no 'resources' array" in failures["resources/list"]

@@ -1,0 +1,292 @@
+"""Check: a resource's, resource template's or prompt's listing entry (the static ``schema``
+check of ``mcp:<server>::<kind>:<key>``), as plain data.
+
+The rules and their sources (docs/prompts-resources.md): the members each protocol version's
+schema defines for ``Resource``, ``ResourceTemplate``, ``Prompt`` and ``PromptArgument``
+(required ones and types, ``_MEMBERS``), a resource URI valid under RFC 3986 (the schema's
+``format: uri``), a URI template valid under RFC 6570 (``format: uri-template``), keys that
+address one entry each, and a ``mimeType`` of RFC 6838's ``type/subtype`` form.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any, Final
+
+from pytest_mcp_contracts.checks.failures import FailureKind, Finding
+from pytest_mcp_contracts.text import shorten
+from pytest_mcp_contracts.transport.discover import (
+    MAX_ENTRY_DEPTH,
+    ListedSpec,
+    ListingFailure,
+    PromptSpec,
+    ResourceSpec,
+    TemplateSpec,
+)
+from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSIONS, MODERN_VERSION, ClientProfile
+
+_VERSIONS: Final = (*HANDSHAKE_VERSIONS, MODERN_VERSION)
+_JSON_TYPES: Final[dict[str, type | tuple[type, ...]]] = {
+    "string": str,
+    "object": dict,
+    "array": list,
+    "boolean": bool,
+    "integer": int,
+}
+
+# Each definition's members: (JSON type, the first protocol version whose schema has it),
+# read from schema/<version>/schema.json of modelcontextprotocol/modelcontextprotocol. A
+# member a version does not define is any value there (the schema allows unknown members).
+_COMMON: Final = {
+    "name": ("string", "2024-11-05"),
+    "description": ("string", "2024-11-05"),
+    "title": ("string", "2025-06-18"),
+    "_meta": ("object", "2025-06-18"),
+    "icons": ("array", "2025-11-25"),
+}
+_MEMBERS: Final[dict[str, dict[str, tuple[str, str]]]] = {
+    ResourceSpec.kind: {
+        **_COMMON,
+        "uri": ("string", "2024-11-05"),
+        "mimeType": ("string", "2024-11-05"),
+        "size": ("integer", "2024-11-05"),
+        "annotations": ("object", "2024-11-05"),
+    },
+    TemplateSpec.kind: {
+        **_COMMON,
+        "uriTemplate": ("string", "2024-11-05"),
+        "mimeType": ("string", "2024-11-05"),
+        "annotations": ("object", "2024-11-05"),
+    },
+    PromptSpec.kind: {**_COMMON, "arguments": ("array", "2024-11-05")},
+    "argument": {
+        "name": ("string", "2024-11-05"),
+        "description": ("string", "2024-11-05"),
+        "title": ("string", "2025-06-18"),
+        "required": ("boolean", "2024-11-05"),
+    },
+}
+_REQUIRED: Final = {
+    ResourceSpec.kind: ("uri", "name"),
+    TemplateSpec.kind: ("uriTemplate", "name"),
+    PromptSpec.kind: ("name",),
+    "argument": ("name",),
+}
+# RFC 6838 section 4.2: type "/" subtype, each a restricted-name, then RFC 2045 parameters.
+_NAME: Final = r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}"
+_MIME: Final = re.compile(rf"{_NAME}/{_NAME}(\s*;\s*[^;=\s]+=(\"[^\"]*\"|[^;\s]*))*\s*;?")
+_SCHEME: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def _finding(
+    message: str,
+    *,
+    rule: str,
+    where: str,
+    fix: str,
+    severity: str = "error",
+    details: tuple[str, ...] = (),
+) -> Finding:
+    """A finding of the schema check: a listing entry that breaks the spec (``mcp/<rule>``,
+    the rules of docs/prompts-resources.md)."""
+    return Finding(
+        "schema",
+        message,
+        severity,
+        details,
+        kind=FailureKind.INVALID_LISTING,
+        rule=f"{ClientProfile.MCP}/{rule}",
+        client=str(ClientProfile.MCP),
+        where=where,
+        fix=fix,
+    )
+
+
+def _defined(since: str, protocol_version: str) -> bool:
+    """Whether a member introduced in ``since`` is defined on a connection at
+    ``protocol_version`` (an unknown version is taken as the newest)."""
+    if protocol_version not in _VERSIONS:
+        return True
+    return _VERSIONS.index(since) <= _VERSIONS.index(protocol_version)
+
+
+def _member_findings(
+    definition: str, raw: dict[str, Any], protocol_version: str, at: str
+) -> Iterator[Finding]:
+    """Required members present, and every member the version defines of its type."""
+    label = "argument" if definition == "argument" else definition
+    for member in _REQUIRED[definition]:
+        if member not in raw:
+            yield _finding(
+                f"the {label} has no {member!r}, which the spec requires",
+                rule="required-member",
+                where=f"{at}.{member}",
+                fix=f"give every {label} a string {member!r}",
+            )
+    for member, (json_type, since) in _MEMBERS[definition].items():
+        if member not in raw or not _defined(since, protocol_version):
+            continue
+        value = raw[member]
+        python = _JSON_TYPES[json_type]
+        wrong = not isinstance(value, python) or (
+            json_type == "integer" and isinstance(value, bool)
+        )
+        if wrong:
+            yield _finding(
+                f"the {label}'s {member!r} must be of type {json_type}: it is "
+                f"{shorten(repr(value), 60)}",
+                rule="member-type",
+                where=f"{at}.{member}",
+                fix=f"send {member!r} as a JSON {json_type}, or leave it out",
+            )
+
+
+def _uri_findings(uri: str) -> Iterator[Finding]:
+    from rfc3986_validator import validate_rfc3986
+
+    if validate_rfc3986(uri, rule="URI"):
+        return
+    relative = not _SCHEME.match(uri)
+    yield _finding(
+        f"the resource URI {shorten(repr(uri), 120)} is "
+        + ("relative: it has no scheme" if relative else "not a valid URI under RFC 3986"),
+        rule="resource-uri",
+        where="uri",
+        fix="list an absolute URI with a scheme (file:///..., https://..., or a custom "
+        "scheme such as myapp://...), with spaces and other reserved characters "
+        "percent-encoded",
+    )
+
+
+def _template_findings(template: str) -> Iterator[Finding]:
+    import uri_template
+
+    shown = shorten(repr(template), 120)
+    if not uri_template.validate(template):
+        yield _finding(
+            f"the URI template {shown} is not a valid RFC 6570 template",
+            rule="uri-template",
+            where="uriTemplate",
+            fix="close every '{' with '}', name each variable with letters, digits, '_' or "
+            "'.' (percent-encoded otherwise), and use only the operators + # . / ; ? &",
+        )
+        return
+    # Its expansions are resource URIs, which are absolute: a template that opens with
+    # literal text must open with a scheme (one that opens with an expression may expand
+    # one, as {+base}/x does).
+    if not template.startswith("{") and not _SCHEME.match(template):
+        yield _finding(
+            f"the URI template {shown} expands to relative URIs: it has no scheme",
+            rule="uri-template",
+            where="uriTemplate",
+            fix="start the template with a scheme, e.g. myapp://items/{id}",
+        )
+
+
+def _mime_findings(raw: dict[str, Any]) -> Iterator[Finding]:
+    mime = raw.get("mimeType")
+    if isinstance(mime, str) and not _MIME.fullmatch(mime):
+        yield _finding(
+            f"the mimeType {shorten(repr(mime), 60)} is not a MIME type of the form "
+            "type/subtype (RFC 6838)",
+            rule="mime-type",
+            where="mimeType",
+            fix="use a registered type such as text/plain or application/json, or leave "
+            "mimeType out when it is not known",
+            severity="warning",
+        )
+
+
+def _argument_findings(arguments: list[Any], protocol_version: str) -> Iterator[Finding]:
+    seen: dict[str, int] = {}
+    for index, argument in enumerate(arguments):
+        at = f"arguments[{index}]"
+        if not isinstance(argument, dict):
+            yield _finding(
+                f"prompt argument {index} is not an object: {shorten(repr(argument), 60)}",
+                rule="prompt-argument",
+                where=at,
+                fix="list each argument as an object with a string 'name'",
+            )
+            continue
+        yield from _member_findings("argument", argument, protocol_version, at)
+        name = argument.get("name")
+        if isinstance(name, str):
+            seen[name] = seen.get(name, 0) + 1
+    for name, count in seen.items():
+        if count > 1:
+            yield _finding(
+                f"the prompt argument {shorten(repr(name), 60)} is listed {count} times: "
+                "prompts/get takes its arguments as an object by name, so only one can be sent",
+                rule="duplicate",
+                where="arguments",
+                fix="give each argument of a prompt its own name",
+            )
+
+
+def check_entry(entry: ListedSpec, *, protocol_version: str) -> list[Finding]:
+    """The static ``schema`` check of one resource, template or prompt."""
+    raw = entry.raw
+    if "__not_an_object__" in raw:
+        return [
+            _finding(
+                f"the {entry.method} entry is not an object: "
+                f"{shorten(repr(raw['__not_an_object__']), 60)}",
+                rule="listing-entry",
+                where=entry.array,
+                fix=f"list each {entry.kind} as a JSON object",
+            )
+        ]
+    if entry.cut:
+        return [
+            _finding(
+                f"the listing entry nests deeper than {MAX_ENTRY_DEPTH} levels, so it was not "
+                "checked",
+                rule="listing-entry",
+                where=entry.array,
+                fix="flatten the entry's annotations and _meta",
+            )
+        ]
+    findings = list(_member_findings(entry.kind, raw, protocol_version, "$"))
+    if entry.listed > 1:
+        findings.append(
+            _finding(
+                f"{entry.key_field} {shorten(repr(entry.key), 120)} is listed {entry.listed} "
+                f"times in {entry.method}: {_ADDRESSED[entry.kind]}, so only its first entry "
+                "is checked",
+                rule="duplicate",
+                where=entry.key_field,
+                fix=f"list each {entry.kind} once, or give each its own {entry.key_field}",
+            )
+        )
+    if isinstance(entry, ResourceSpec) and isinstance(raw.get("uri"), str):
+        findings += _uri_findings(raw["uri"])
+    if isinstance(entry, TemplateSpec) and isinstance(raw.get("uriTemplate"), str):
+        findings += _template_findings(raw["uriTemplate"])
+    if isinstance(entry, PromptSpec) and isinstance(raw.get("arguments"), list):
+        findings += _argument_findings(raw["arguments"], protocol_version)
+    findings += _mime_findings(raw)
+    return findings
+
+
+# Why a key listed twice is an error: the spec's words for what the key addresses.
+_ADDRESSED: Final = {
+    ResourceSpec.kind: "a resource is uniquely identified by its URI (spec: Resources)",
+    TemplateSpec.kind: "the templates would construct the same resource URIs, and a "
+    "resource is uniquely identified by its URI (spec: Resources)",
+    PromptSpec.kind: "prompts/get names the prompt it gets",
+}
+
+
+def listing_failure_finding(failure: ListingFailure) -> Finding:
+    """A listing the server declared (its capability) and then did not answer as the spec
+    says: every entry of it is out of reach of a client."""
+    return _finding(
+        failure.message,
+        rule="listing",
+        where=failure.method,
+        fix=f"answer {failure.method} with a result holding its array (the server declares "
+        f"the {'prompts' if failure.kind == 'prompt' else 'resources'} capability), or "
+        "stop declaring the capability",
+    )

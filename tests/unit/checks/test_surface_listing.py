@@ -1,0 +1,145 @@
+"""The listing checks of resources, resource templates and prompts (checks/surface_listing)."""
+
+from typing import Any
+
+import pytest
+
+from pytest_mcp_contracts.checks.surface_listing import check_entry, listing_failure_finding
+from pytest_mcp_contracts.transport.discover import (
+    ListingFailure,
+    PromptSpec,
+    ResourceSpec,
+    TemplateSpec,
+    build_listed,
+)
+
+NEW = "2025-11-25"
+OLD = "2024-11-05"
+
+
+def rules(spec: type, raw: Any, version: str = NEW) -> list[tuple[str | None, str]]:
+    (entry,) = build_listed(spec, [raw])
+    return [(f.rule, f.severity) for f in check_entry(entry, protocol_version=version)]
+
+
+@pytest.mark.parametrize(
+    ("spec", "raw"),
+    [
+        (
+            ResourceSpec,
+            {"uri": "file:///docs/readme.md", "name": "readme", "mimeType": "text/markdown"},
+        ),
+        (ResourceSpec, {"uri": "test://static/resource/1", "name": "r", "size": 12}),
+        (
+            ResourceSpec,
+            {"uri": "mailto:a@example.com", "name": "m", "mimeType": "text/plain; charset=utf-8"},
+        ),
+        (TemplateSpec, {"uriTemplate": "users://{id}/profile", "name": "profile"}),
+        (TemplateSpec, {"uriTemplate": "{+base}/logs{?since,limit}", "name": "logs"}),
+        (
+            PromptSpec,
+            {
+                "name": "review",
+                "arguments": [{"name": "code", "required": True}, {"name": "style"}],
+            },
+        ),
+        (PromptSpec, {"name": "plain"}),
+        # Before 2025-06-18 the schema has no title: any value is an unknown member.
+        (PromptSpec, {"name": "old", "title": 3}),
+    ],
+)
+def test_correct_entries_have_no_findings(spec: type, raw: dict[str, Any]) -> None:
+    version = OLD if raw.get("name") == "old" else NEW
+    assert rules(spec, raw, version) == []
+
+
+@pytest.mark.parametrize(
+    ("spec", "raw", "expected"),
+    [
+        (ResourceSpec, {"uri": "docs/readme.md", "name": "r"}, ("mcp/resource-uri", "error")),
+        (ResourceSpec, {"uri": "file:///a b", "name": "r"}, ("mcp/resource-uri", "error")),
+        (ResourceSpec, {"name": "r"}, ("mcp/required-member", "error")),
+        (ResourceSpec, {"uri": "file:///a"}, ("mcp/required-member", "error")),
+        (
+            ResourceSpec,
+            {"uri": "file:///a", "name": "r", "size": "12"},
+            ("mcp/member-type", "error"),
+        ),
+        (
+            ResourceSpec,
+            {"uri": "file:///a", "name": "r", "size": True},
+            ("mcp/member-type", "error"),
+        ),
+        (
+            ResourceSpec,
+            {"uri": "file:///a", "name": "r", "mimeType": "markdown"},
+            ("mcp/mime-type", "warning"),
+        ),
+        (
+            ResourceSpec,
+            {"uri": "file:///a", "name": "r", "title": ["t"]},
+            ("mcp/member-type", "error"),
+        ),
+        (TemplateSpec, {"uriTemplate": "file://{path", "name": "t"}, ("mcp/uri-template", "error")),
+        (TemplateSpec, {"uriTemplate": "x://{}", "name": "t"}, ("mcp/uri-template", "error")),
+        (TemplateSpec, {"uriTemplate": "x://{=a}", "name": "t"}, ("mcp/uri-template", "error")),
+        (TemplateSpec, {"uriTemplate": "users/{id}", "name": "t"}, ("mcp/uri-template", "error")),
+        (TemplateSpec, {"uriTemplate": 7, "name": "t"}, ("mcp/member-type", "error")),
+        (
+            PromptSpec,
+            {"name": "p", "arguments": [{"description": "no name"}]},
+            ("mcp/required-member", "error"),
+        ),
+        (
+            PromptSpec,
+            {"name": "p", "arguments": [{"name": "a", "required": "yes"}]},
+            ("mcp/member-type", "error"),
+        ),
+        (
+            PromptSpec,
+            {"name": "p", "arguments": [{"name": "a"}, {"name": "a"}]},
+            ("mcp/duplicate", "error"),
+        ),
+        (PromptSpec, {"name": "p", "arguments": ["a"]}, ("mcp/prompt-argument", "error")),
+        (PromptSpec, {"name": "p", "arguments": {"a": {}}}, ("mcp/member-type", "error")),
+        (PromptSpec, {"description": "no name"}, ("mcp/required-member", "error")),
+        (PromptSpec, 5, ("mcp/listing-entry", "error")),
+    ],
+)
+def test_each_rule_is_found(spec: type, raw: Any, expected: tuple[str, str]) -> None:
+    raw = raw if isinstance(raw, dict) else {"__not_an_object__": raw}
+    assert rules(spec, raw) == [expected]
+
+
+def test_a_key_listed_twice_is_one_entry_with_a_duplicate_finding() -> None:
+    first, second = {"name": "greet"}, {"name": "greet", "description": "again"}
+    (entry,) = build_listed(PromptSpec, [first, second])
+    assert entry.raw is first and entry.listed == 2
+    (finding,) = check_entry(entry, protocol_version=NEW)
+    assert finding.rule == "mcp/duplicate" and "listed 2 times in prompts/list" in finding.message
+
+
+def test_node_names_are_safe_and_readable() -> None:
+    raws = [
+        {"uri": "file:///docs/readme.md"},
+        {"uri": "file:///docs/readme:md"},
+        {"name": "plain"},
+        {"uri": "../../etc/passwd\n::x"},
+    ]
+    names = [e.node_name for e in build_listed(ResourceSpec, raws)]
+    assert names[0].startswith("file_docs_readme.md-")
+    assert names[2] == "unnamed"
+    assert all("/" not in n and "::" not in n and "\n" not in n for n in names)
+    assert len(set(names)) == len(names)
+    (prompt,) = build_listed(PromptSpec, [{"name": "review_code"}])
+    assert prompt.node == "prompt:review_code"
+
+
+def test_a_failed_listing_is_a_finding_of_its_own() -> None:
+    failure = ListingFailure(
+        "prompt", "prompts/list", "prompts/list failed: JSON-RPC error -32601: Method not found"
+    )
+    finding = listing_failure_finding(failure)
+    assert failure.node == "listing:prompts"
+    assert finding.rule == "mcp/listing" and finding.severity == "error"
+    assert finding.message == "prompts/list failed: JSON-RPC error -32601: Method not found"

@@ -40,16 +40,17 @@ def describe_errors(errors: Iterable[ValidationError]) -> list[str]:
     return lines
 
 
-def _listing_finding(
+def spec_finding(
     message: str,
     details: tuple[str, ...] = (),
     severity: str = "error",
     *,
     rule: str,
     where: str | None = None,
+    fix: str | None = None,
 ) -> Finding:
     """A finding of the schema check: a listing that breaks the spec (the ``mcp`` profile's
-    rules, ``mcp/<rule>``; docs/clients.md lists them with the client profiles' ones)."""
+    rules, ``mcp/<rule>``; docs/clients.md and docs/prompts-resources.md list them)."""
     return Finding(
         "schema",
         message,
@@ -59,6 +60,7 @@ def _listing_finding(
         rule=f"{ClientProfile.MCP}/{rule}",
         client=str(ClientProfile.MCP),
         where=where,
+        fix=fix,
     )
 
 
@@ -69,7 +71,7 @@ def _schema_findings(
     label: str, schema: Any, *, root_object: bool, root_reason: str
 ) -> Iterator[Finding]:
     if not isinstance(schema, dict):
-        yield _listing_finding(
+        yield spec_finding(
             f"{label} is not a JSON object: {shorten(repr(schema))}",
             rule="schema-object",
             where=label,
@@ -78,14 +80,14 @@ def _schema_findings(
     try:
         dialect = dialect_of(schema)
     except UnsupportedDialect as exc:
-        yield _listing_finding(f"{label}: {exc}", rule="dialect", where=label)
+        yield spec_finding(f"{label}: {exc}", rule="dialect", where=label)
         return
     cls = VALIDATORS[dialect]
     try:
         cls.check_schema(schema)
     except SchemaError as exc:
         where = json_path(exc.absolute_path) if exc.absolute_path else "$"
-        yield _listing_finding(
+        yield spec_finding(
             f"{label} is not a valid {dialect} schema",
             details=(f"at {where}: {shorten(exc.message)}",),
             rule="valid-schema",
@@ -93,10 +95,10 @@ def _schema_findings(
         )
         return
     except RecursionError:
-        yield _listing_finding(f"{label} is nested too deeply to check", rule="depth", where=label)
+        yield spec_finding(f"{label} is nested too deeply to check", rule="depth", where=label)
         return
     if root_object and schema.get("type") != "object":
-        yield _listing_finding(
+        yield spec_finding(
             f"{label} root must be an object schema ({root_reason}); it has "
             f"type {schema.get('type', '(none)')!r}",
             rule="root-object",
@@ -106,7 +108,7 @@ def _schema_findings(
     refs = doc.refs
     remote = sorted(set(_network_refs(refs)))
     if remote:
-        yield _listing_finding(
+        yield spec_finding(
             f"{label} refers to network $ref(s) that clients must not fetch: "
             + ", ".join(remote[:3]),
             rule="network-ref",
@@ -114,7 +116,7 @@ def _schema_findings(
         )
     bad_index = sorted(_bad_index_refs(refs))
     if bad_index:
-        yield _listing_finding(
+        yield spec_finding(
             f"{label} has a $ref whose JSON pointer indexes an array with a token that is not "
             "an array index, so validators cannot follow it",
             details=tuple(
@@ -127,7 +129,7 @@ def _schema_findings(
         )
     loop = _ref_loop(doc)
     if loop:
-        yield _listing_finding(
+        yield spec_finding(
             f"{label} has a $ref loop that never moves into a property or item "
             f"({' -> '.join(loop)}), so validating anything against it recurses forever",
             details=("break the loop: recursion must go through 'properties', 'items' or similar",),
@@ -198,7 +200,7 @@ def check_listing(
     """The static ``schema`` check: the listing entry, its schemas and its name under the
     spec, then what each of ``clients`` (profile names, ``checks/clients``) refuses in them;
     with ``lints``, the tool's lints (checks/lints) at their chosen levels."""
-    findings = [_listing_finding(p, rule="listing-entry") for p in tool.problems]
+    findings = [spec_finding(p, rule="listing-entry") for p in tool.problems]
     if tool.cut or (tool.problems and not isinstance(tool.input_schema, dict)):
         return findings
     findings += _schema_findings(
@@ -261,7 +263,7 @@ def _name_findings(name: str) -> list[Finding]:
     if not warnings:
         return []
     return [
-        _listing_finding(
+        spec_finding(
             f"tool name {name!r} does not follow the spec's naming rules: "
             + "; ".join(w.rstrip(".") for w in warnings),
             severity="warning",

@@ -14,7 +14,8 @@ import re
 from collections.abc import Iterator
 from typing import Any, Final
 
-from pytest_mcp_contracts.checks.failures import FailureKind, Finding
+from pytest_mcp_contracts.checks.failures import Finding
+from pytest_mcp_contracts.checks.listing import spec_finding
 from pytest_mcp_contracts.text import shorten
 from pytest_mcp_contracts.transport.discover import (
     MAX_ENTRY_DEPTH,
@@ -24,7 +25,7 @@ from pytest_mcp_contracts.transport.discover import (
     ResourceSpec,
     TemplateSpec,
 )
-from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSIONS, MODERN_VERSION, ClientProfile
+from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSIONS, MODERN_VERSION
 
 _VERSIONS: Final = (*HANDSHAKE_VERSIONS, MODERN_VERSION)
 _JSON_TYPES: Final[dict[str, type | tuple[type, ...]]] = {
@@ -90,17 +91,7 @@ def _finding(
 ) -> Finding:
     """A finding of the schema check: a listing entry that breaks the spec (``mcp/<rule>``,
     the rules of docs/prompts-resources.md)."""
-    return Finding(
-        "schema",
-        message,
-        severity,
-        details,
-        kind=FailureKind.INVALID_LISTING,
-        rule=f"{ClientProfile.MCP}/{rule}",
-        client=str(ClientProfile.MCP),
-        where=where,
-        fix=fix,
-    )
+    return spec_finding(message, details, severity, rule=rule, where=where, fix=fix)
 
 
 def _defined(since: str, protocol_version: str) -> bool:

@@ -255,15 +255,20 @@ class _RendersFailures(pytest.Item):
             raise fail(errors[0].render(), lines, errors[0].kind)
 
 
+def _server_of(item: pytest.Item) -> ManagedServer:
+    """The server of an item under one of its entries (a tool's, a prompt's, ...)."""
+    collector = item.parent.parent if item.parent is not None else None
+    assert isinstance(collector, ServerCollector)
+    return collector.server
+
+
 class _McpItem(_RendersFailures):
     check = ""
 
     def __init__(self, *, tool: ToolSpec, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.tool = tool
-        parent = self.parent.parent if self.parent is not None else None
-        assert isinstance(parent, ServerCollector)
-        self.server = parent.server
+        self.server = _server_of(self)
         self.user_properties.append(("mcp_tool", tool.name))
         self.user_properties.append(("mcp_check", self.check))
 
@@ -463,9 +468,7 @@ class ListedSchemaItem(_RendersFailures):
     def __init__(self, *, entry: ListedSpec | ListingFailure, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.entry = entry
-        parent = self.parent.parent if self.parent is not None else None
-        assert isinstance(parent, ServerCollector)
-        self.server = parent.server
+        self.server = _server_of(self)
         self.user_properties.append(("mcp_check", self.check))
 
     def runtest(self) -> None:

@@ -11,7 +11,7 @@ address one entry each, and a ``mimeType`` of RFC 6838's ``type/subtype`` form.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from pytest_mcp_contracts.checks.failures import Finding
@@ -103,7 +103,7 @@ def _defined(since: str, protocol_version: str) -> bool:
 
 
 def _member_findings(
-    definition: str, raw: dict[str, Any], protocol_version: str, at: str
+    definition: str, raw: Mapping[str, Any], protocol_version: str, at: str
 ) -> Iterator[Finding]:
     """Required members present, and every member the version defines of its type."""
     label = "argument" if definition == "argument" else definition
@@ -133,7 +133,7 @@ def _member_findings(
             )
 
 
-def _uri_findings(uri: str) -> Iterator[Finding]:
+def _uri_findings(uri: str, where: str = "uri") -> Iterator[Finding]:
     from rfc3986_validator import validate_rfc3986
 
     if validate_rfc3986(uri, rule="URI"):
@@ -143,7 +143,7 @@ def _uri_findings(uri: str) -> Iterator[Finding]:
         f"the resource URI {shorten(repr(uri), 120)} is "
         + ("relative: it has no scheme" if relative else "not a valid URI under RFC 3986"),
         rule="resource-uri",
-        where="uri",
+        where=where,
         fix="list an absolute URI with a scheme (file:///..., https://..., or a custom "
         "scheme such as myapp://...), with spaces and other reserved characters "
         "percent-encoded",
@@ -175,14 +175,14 @@ def _template_findings(template: str) -> Iterator[Finding]:
         )
 
 
-def _mime_findings(raw: dict[str, Any]) -> Iterator[Finding]:
+def _mime_findings(raw: Mapping[str, Any], where: str = "mimeType") -> Iterator[Finding]:
     mime = raw.get("mimeType")
     if isinstance(mime, str) and not _MIME.fullmatch(mime):
         yield _finding(
             f"the mimeType {shorten(repr(mime), 60)} is not a MIME type of the form "
             "type/subtype (RFC 6838)",
             rule="mime-type",
-            where="mimeType",
+            where=where,
             fix="use a registered type such as text/plain or application/json, or leave "
             "mimeType out when it is not known",
             severity="warning",
@@ -214,6 +214,23 @@ def _argument_findings(arguments: list[Any], protocol_version: str) -> Iterator[
                 where="arguments",
                 fix="give each argument of a prompt its own name",
             )
+
+
+def resource_findings(
+    raw: Mapping[str, Any], *, protocol_version: str, at: str
+) -> Iterator[Finding]:
+    """A ``Resource``'s members, URI and mimeType, checked as its listing entry is: also a
+    ``resource_link`` content block's (``ResourceLink`` extends ``Resource``), whose place
+    in a result is ``at``."""
+    yield from _member_findings(ResourceSpec.kind, raw, protocol_version, at)
+    if isinstance(raw.get("uri"), str):
+        yield from _uri_findings(raw["uri"], f"{at}.uri")
+    yield from _mime_findings(raw, f"{at}.mimeType")
+
+
+def is_mime_type(value: str) -> bool:
+    """Whether ``value`` has RFC 6838's ``type/subtype`` form (with parameters)."""
+    return _MIME.fullmatch(value) is not None
 
 
 def check_entry(entry: ListedSpec, *, protocol_version: str) -> list[Finding]:

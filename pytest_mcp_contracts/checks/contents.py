@@ -44,14 +44,13 @@ MAX_JSON_CHARS: Final = 4 << 20  # a longer JSON text is not parsed
 _VERSIONS: Final = (*HANDSHAKE_VERSIONS, MODERN_VERSION)
 ROLES: Final = ("user", "assistant")
 
-# The string members each content block type requires (ImageContent, AudioContent,
-# TextContent in every version's schema; ResourceLink's are Resource's). result.py checks
-# tool results' blocks with the same table.
+# The string members each content block type requires (TextContent, ImageContent,
+# AudioContent in every version's schema that has them); result.py checks tool results'
+# blocks with the same table. The resource blocks are judged by check_embedded_resource.
 BLOCK_FIELDS: Final = {
     "text": ("text",),
     "image": ("data", "mimeType"),
     "audio": ("data", "mimeType"),
-    "resource_link": ("uri", "name"),
 }
 # The first protocol version whose schema has each content block type (PromptMessage's
 # content: TextContent | ImageContent | EmbeddedResource in 2024-11-05, AudioContent from

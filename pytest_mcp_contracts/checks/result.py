@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from itertools import islice
+from typing import Any
 
 from jsonschema.exceptions import SchemaError
 from referencing.exceptions import Unresolvable
 
+from pytest_mcp_contracts.checks.contents import (
+    BLOCK_FIELDS,
+    MAX_ENTRIES_JUDGED,
+    check_embedded_resource,
+)
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding
 from pytest_mcp_contracts.checks.lints import LintLevels, lint_finding
 from pytest_mcp_contracts.checks.listing import describe_errors
@@ -23,18 +29,10 @@ from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 
 # -- dynamic checks ------------------------------------------------------------------------
 
-# The string fields each content block type must have (unknown types are left alone: a newer
-# protocol revision may add some).
-_BLOCK_FIELDS: Final = {
-    "text": ("text",),
-    "image": ("data", "mimeType"),
-    "audio": ("data", "mimeType"),
-    "resource_link": ("uri", "name"),
-}
-
 
 def _content_problem(content: list[Any]) -> str | None:
-    """What makes a ``content`` array not a list of content blocks, or None."""
+    """What makes a ``content`` array not a list of content blocks, or None (unknown types
+    are left alone: a newer protocol revision may add some)."""
     for index, block in enumerate(content):
         where = f"content[{index}]"
         if not isinstance(block, dict):
@@ -42,13 +40,29 @@ def _content_problem(content: list[Any]) -> str | None:
         kind = block.get("type")
         if not isinstance(kind, str):
             return f"{where} has no string 'type': {json_text(block, 120)}"
-        missing = [f for f in _BLOCK_FIELDS.get(kind, ()) if not isinstance(block.get(f), str)]
+        missing = [f for f in BLOCK_FIELDS.get(kind, ()) if not isinstance(block.get(f), str)]
         if missing:
             return f"{where} is a {kind!r} block without a string {missing[0]!r}"
-        resource = block.get("resource")
-        if kind == "resource" and not (isinstance(resource, dict) and "uri" in resource):
-            return f"{where} is a 'resource' block without a 'resource' object with a 'uri'"
     return None
+
+
+def _embedded_findings(content: list[Any], protocol_version: str) -> list[Finding]:
+    """The errors of the resources a result embeds or links, the first MAX_ENTRIES_JUDGED
+    of them (checks/contents, as a prompt's are judged). Its warnings are left out: the
+    judge fails a call on any finding."""
+    resources = (
+        (index, block)
+        for index, block in enumerate(content)
+        if block.get("type") in ("resource", "resource_link")
+    )
+    return [
+        found
+        for index, block in islice(resources, MAX_ENTRIES_JUDGED)
+        for found in check_embedded_resource(
+            block, f"content[{index}]", protocol_version=protocol_version
+        )
+        if found.severity == "error"
+    ]
 
 
 def check_result(
@@ -74,9 +88,10 @@ def check_result(
                 kind=FailureKind.MALFORMED_RESULT,
             )
         ]
+    embedded = _embedded_findings(content, protocol_version)
     if result.get("isError") is True:
-        return []
-    findings = _against_output_schema(tool, result, protocol_version)
+        return embedded
+    findings = embedded + _against_output_schema(tool, result, protocol_version)
     contradiction = _contradiction(result, tool.output_schema)
     return findings + ([contradiction] if contradiction is not None else [])
 

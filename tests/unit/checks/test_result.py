@@ -68,13 +68,43 @@ def test_tool_without_output_schema_accepts_any_result() -> None:
         (["just text"], "content[0] is not an object"),
         ([*text("ok"), {"type": "text", "value": "x"}], "content[1] is a 'text' block without"),
         ([{"type": "image", "data": "AA=="}], "'image' block without a string 'mimeType'"),
-        ([{"type": "resource", "resource": "x"}], "'resource' block without a 'resource'"),
     ],
 )
 def test_content_blocks_must_be_content_blocks(content: list[Any], message: str) -> None:
     [finding] = check_result(tool(), {"content": content}, protocol_version=MODERN)
     assert finding.message.startswith("the result is not a CallToolResult: ")
     assert message in finding.message
+
+
+@pytest.mark.parametrize(
+    ("block", "rule", "where"),
+    [
+        ({"type": "resource", "resource": "x"}, "mcp/contents-entry", "content[1].resource"),
+        (
+            {"type": "resource", "resource": {"uri": "file:///a.png", "blob": "no base64!"}},
+            "mcp/blob-base64",
+            "content[1].resource.blob",
+        ),
+        ({"type": "resource_link", "uri": "a.txt", "name": "a"}, "mcp/resource-uri", None),
+        ({"type": "resource_link", "uri": "file:///a.txt"}, "mcp/required-member", None),
+    ],
+)
+def test_a_broken_embedded_resource_or_link_fails_the_result_even_with_is_error(
+    block: dict[str, Any], rule: str, where: str | None
+) -> None:
+    for is_error in (False, True):
+        result = {"content": [*text("ok"), block], "isError": is_error}
+        [finding] = check_result(tool(), result, protocol_version=MODERN)
+        assert (finding.check, finding.rule) == ("contract", rule)
+        assert finding.where is not None and finding.where.startswith("content[1]")
+        assert where is None or finding.where == where
+
+
+def test_embedded_resource_warnings_do_not_fail_a_tool_result() -> None:
+    # An embedded resource without a mimeType is a warning (checks/contents): the judge
+    # fails a call on any finding, so the result check leaves warnings out.
+    block = {"type": "resource", "resource": {"uri": "file:///a.txt", "text": "hi"}}
+    assert check_result(tool(), {"content": [block]}, protocol_version=MODERN) == []
 
 
 def test_an_unknown_content_block_type_is_left_alone() -> None:

@@ -614,17 +614,20 @@ class _Judge:
                 )
         if kind != "text" and isinstance(block.get("data"), str):
             mime = block.get("mimeType")
-            if isinstance(mime, str):
+            fits = isinstance(mime, str) and media_type(mime).split("/", 1)[0] == kind
+            if isinstance(mime, str) and not fits:
                 yield from self._media_mime(kind, mime, f"{at}.mimeType")
-            yield from self._base64(block["data"], f"{at}.data", mime)
+            # A label of another kind is said once, above: its bytes are not judged by it.
+            yield from self._base64(block["data"], f"{at}.data", mime if fits else None)
         yield from self.annotations(block, at)
         yield from self.meta(block, at)
 
     def _media_mime(self, kind: str, mime: str, where: str) -> Iterator[Finding]:
-        """An image's or audio's mimeType: "a valid MIME type" (spec, Prompts) of its kind."""
+        """An image's or audio's mimeType that is not of its kind: "a valid MIME type"
+        (spec, Prompts) it is not."""
         if not is_mime_type(mime):
             yield from self._mime_form(mime, where)
-        elif media_type(mime).split("/", 1)[0] != kind:
+        else:
             yield self.finding(
                 f"the {kind} block's mimeType {_quote(mime, 60)} is not an {kind}/* type",
                 rule="mime-type",

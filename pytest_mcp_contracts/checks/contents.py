@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -222,6 +223,20 @@ def _first_bytes(value: str) -> bytes:
         return b""
 
 
+def _binary_head(data: bytes) -> str | None:
+    """What makes the first bytes of a blob binary rather than text, or None."""
+    actual = sniff(data)
+    if actual is not None:
+        return f"its bytes are {actual}"
+    if b"\0" in data:
+        return "its bytes hold NUL"
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(data, final=False)
+    except UnicodeDecodeError:
+        return "its bytes are not UTF-8"
+    return None
+
+
 def _is_uri(value: str) -> bool:
     from rfc3986_validator import validate_rfc3986
 
@@ -413,14 +428,19 @@ class _Judge:
             return
         declared = media_type(mime)
         if declared.startswith("text/"):
-            yield self.finding(
-                f"binary data (a blob) is labelled {_quote(mime, 60)}, a text type",
-                rule="mime-content",
-                where=where,
-                fix="send text as 'text'; if the data is binary, label it with its own type "
-                "(application/octet-stream when unknown)",
-                severity="warning",
-            )
+            # Text may travel as a blob (server-everything's blob resources are UTF-8 text
+            # labelled text/plain); bytes that are no text under a text type are mislabelled
+            # (the Python SDK labels a resource that returns bytes text/plain by default).
+            binary = _binary_head(_first_bytes(value))
+            if binary is not None:
+                yield self.finding(
+                    f"binary data ({binary}) is labelled {_quote(mime, 60)}, a text type",
+                    rule="mime-content",
+                    where=where,
+                    fix="label the data with its own type (application/octet-stream when "
+                    "unknown; in the Python SDK, mime_type= on the resource)",
+                    severity="warning",
+                )
             return
         test = _SIGNATURES.get(declared)
         if test is None:

@@ -175,6 +175,13 @@ def test_meta_is_an_unknown_member_before_2025_06_18() -> None:
         ({"blob": ZEROS, "mimeType": "image/png"}, [("mcp/mime-content", "warning")]),
         ({"blob": ZEROS, "mimeType": "image/bmp"}, []),  # no signature known: not judged
         ({"blob": PNG, "mimeType": "text/plain"}, [("mcp/mime-content", "warning")]),
+        ({"blob": "AAFiaW5hcnk=", "mimeType": "text/plain"}, [("mcp/mime-content", "warning")]),
+        (
+            {"blob": base64.b64encode(b"\xff\xfe\xfa").decode(), "mimeType": "text/csv"},
+            [("mcp/mime-content", "warning")],
+        ),
+        # server-everything's blob resources: UTF-8 text as a blob, which the spec allows.
+        ({"blob": base64.b64encode("Résumé 2".encode()).decode(), "mimeType": "text/plain"}, []),
         ({"text": "abc", "mimeType": "image/png"}, [("mcp/mime-content", "warning")]),
         ({"text": "<svg/>", "mimeType": "image/svg+xml"}, []),
     ],

@@ -157,6 +157,14 @@ def test_read_entries(entries: list[Any], expected: list[tuple[str, str]]) -> No
     assert read(*entries) == expected
 
 
+def test_the_uri_read_echoed_is_not_judged_again() -> None:
+    # A relative listed URI fails the resource's schema item (mcp/resource-uri) already.
+    assert read({"uri": "docs/a.txt", "text": "x"}, uri="docs/a.txt") == []
+    assert read({"uri": "docs/b.txt", "text": "x"}, uri="docs/a.txt") == [
+        ("mcp/resource-uri", "error")
+    ]
+
+
 def test_meta_is_an_unknown_member_before_2025_06_18() -> None:
     assert read({"uri": URI, "text": "x", "_meta": "m"}, version=OLD) == []
 

@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 
 RESOURCE_NOT_FOUND: Final = -32002
+METHOD_NOT_FOUND: Final = -32601
 INTERNAL_ERROR: Final = -32603
 #: The JSON-RPC errors that refuse a generated template value or prompt argument.
 REFUSALS: Final = {INVALID_PARAMS: "invalid params", RESOURCE_NOT_FOUND: "resource not found"}
@@ -88,17 +89,16 @@ class ListedRun:
     """What the calls of one resource, template or prompt came to."""
 
     stats: ToolStats = field(default_factory=ToolStats)
-    refused: int = 0  # answered with a refusal (-32602, -32002, an error with no crash in it)
     notes: list[str] = field(default_factory=list)  # warnings for the item to say
     failure: ContractFailure | None = None
 
     def count(self, outcome: CallOutcome, refused: bool) -> None:
         self.stats.count_call(outcome)
-        self.refused += refused
+        self.stats.refused += refused
 
     def summary(self) -> str:
-        results = self.stats.real_results
-        return f"{self.stats.calls} calls, {self.refused} refused, {results} results"
+        stats = self.stats
+        return f"{stats.calls} calls, {stats.refused} refused, {stats.real_results} results"
 
 
 # -- judging one answer ------------------------------------------------------------------------
@@ -115,8 +115,16 @@ def judge_answer(
         found = judge_call(outcome, protocol_version)
         return (dataclasses.replace(found, check=check) if found else None), False
     if error is not None:
-        verdict = judge_error_message(error.message, outcome.stderr, outcome.arguments)
         said = f"JSON-RPC error {error.code} ({shown(error.message, 200)})"
+        if error.code == METHOD_NOT_FOUND:
+            return Finding(
+                check,
+                f"the server lists {outcome.method.split('/')[0]} but does not answer "
+                f"{outcome.method}: {said}",
+                details=("a server that declares the capability answers its methods",),
+                kind=FailureKind.PROTOCOL_VIOLATION,
+            ), False
+        verdict = judge_error_message(error.message, outcome.stderr, outcome.arguments)
         if error.code == INTERNAL_ERROR or verdict.certain:
             details = [f"evidence: {verdict.evidence}"] if verdict.evidence else []
             if verdict.exception and verdict.exception not in error.message:

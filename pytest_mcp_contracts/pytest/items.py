@@ -550,7 +550,7 @@ class _ListedCallItem(_ListedItem):
         self.mcp_stats = CheckStats({f"{self.entry.kind}:{self.entry.key}": run.stats})
         self.add_report_section("call", "mcp", run.summary())
         self.user_properties.append(("mcp_calls", run.stats.calls))
-        self.user_properties.append(("mcp_refused", run.refused))
+        self.user_properties.append(("mcp_refused", run.stats.refused))
         if run.failure is not None:
             raise replay_request(
                 self.server, run.failure, lambda: fresh_server(self.config, self.server, self.check)

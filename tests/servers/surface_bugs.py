@@ -10,6 +10,8 @@ that lacks a required argument (-32603 from its own check), so no prompt here ca
 without one.
 """
 
+import json
+
 from mcp.server import MCPServer
 from mcp.types import Completion, ResourceTemplateReference
 
@@ -37,7 +39,7 @@ def broken() -> str:
 @app.resource("users://{user_id}/profile", name="profile", mime_type="application/json")
 def profile(user_id: str) -> str:
     """A user's profile."""
-    return '{"initial": "%s"}' % user_id[0]  # IndexError on ""
+    return json.dumps({"initial": user_id[0]})  # IndexError on ""
 
 
 @app.resource("orders://{order_id}", name="order", mime_type="text/plain")

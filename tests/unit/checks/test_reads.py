@@ -1,0 +1,114 @@
+"""checks/reads: how a read's or a get's answer is judged (refusal, crash, a listed resource
+that cannot be read, a hang), and the command that replays one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_mcp_contracts.checks.failures import FailureKind
+from pytest_mcp_contracts.checks.reads import judge_answer, request_command
+from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, RpcError, ServerDied
+from pytest_mcp_contracts.transport.managed import CallOutcome
+from pytest_mcp_contracts.transport.stdio import ServerCommand
+from pytest_mcp_contracts.vocabulary import Check
+
+MODERN = "2026-07-28"
+PY_TRACEBACK = (
+    "Resource 'users:///profile' raised an unexpected exception\n"
+    "Traceback (most recent call last):\n"
+    '  File "server.py", line 40, in profile\n'
+    "IndexError: string index out of range\n"
+)
+
+
+def _read(stderr: str | None = None, **fields: Any) -> CallOutcome:
+    request = {"method": "resources/read", "params": {"uri": "users:///profile"}}
+    return CallOutcome({"user_id": ""}, request, stderr=stderr, **fields)
+
+
+def _get(**fields: Any) -> CallOutcome:
+    request = {"method": "prompts/get", "params": {"name": "p", "arguments": {"topic": "x"}}}
+    return CallOutcome({"topic": "x"}, request, **fields)
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [(-32602, "Unknown resource: users:///profile"), (-32002, "Resource not found")],
+)
+def test_invalid_params_and_not_found_refuse_a_generated_value(code: int, message: str) -> None:
+    finding, refused = judge_answer(_read(rpc_error=RpcError(code, message)), MODERN, check="read")
+    assert (finding, refused) == (None, True)
+
+
+@pytest.mark.parametrize(
+    ("error", "stderr", "evidence"),
+    [
+        # Python MCPServer: -32603 and the handler's traceback on stderr.
+        (RpcError(-32603, "Error creating resource from template x"), PY_TRACEBACK, "traceback"),
+        # TypeScript McpServer: -32603 with the exception's message alone.
+        (RpcError(-32603, "Cannot read properties of undefined (reading 'y')"), "", "runtime"),
+        # Another code, but the stderr shows the exception (a legacy server's code 0).
+        (RpcError(0, "boom"), PY_TRACEBACK, "traceback"),
+    ],
+)
+def test_an_internal_error_or_an_exception_fails_as_a_crash(
+    error: RpcError, stderr: str, evidence: str
+) -> None:
+    finding, refused = judge_answer(_read(stderr, rpc_error=error), MODERN, check="read")
+    assert finding is not None and not refused
+    assert finding.kind is FailureKind.UNEXPECTED_EXCEPTION
+    assert finding.check == "read"
+    assert evidence in " ".join(finding.details)
+
+
+def test_an_internal_error_without_evidence_still_fails() -> None:
+    outcome = _get(rpc_error=RpcError(-32603, "Internal error"))
+    finding, _ = judge_answer(outcome, MODERN, check="get")
+    assert finding is not None and finding.kind is FailureKind.UNEXPECTED_EXCEPTION
+
+
+def test_a_listed_resource_that_answers_any_error_fails() -> None:
+    outcome = _read(rpc_error=RpcError(-32002, "Resource not found"))
+    finding, refused = judge_answer(outcome, MODERN, check="read", must_succeed=True)
+    assert finding is not None and not refused
+    assert finding.kind is FailureKind.RPC_ERROR
+    assert finding.message.startswith("a listed resource cannot be read")
+
+
+def test_a_declared_capability_whose_method_is_not_found_fails() -> None:
+    outcome = _get(rpc_error=RpcError(-32601, "Method not found"))
+    finding, _ = judge_answer(outcome, MODERN, check="get")
+    assert finding is not None and finding.kind is FailureKind.PROTOCOL_VIOLATION
+    assert "lists prompts but does not answer prompts/get" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("failure", "kind"),
+    [
+        (CallTimeout("no answer within 10 s"), FailureKind.TIMEOUT),
+        (ServerDied("the server exited with status 1"), FailureKind.CRASH),
+    ],
+)
+def test_a_hang_or_a_death_is_judged_as_a_tool_calls(failure: Any, kind: FailureKind) -> None:
+    finding, _ = judge_answer(_read(failure=failure), MODERN, check="read")
+    assert finding is not None and finding.kind is kind and finding.check == "read"
+
+
+def test_results_are_judged_by_the_contents_checks() -> None:
+    good = _read(result={"contents": [{"uri": "users:///profile", "text": "{}"}]})
+    assert judge_answer(good, MODERN, check=Check.READ) == (None, False)
+    bad = _get(result={"messages": "hello"})
+    finding, _ = judge_answer(bad, MODERN, check=Check.GET)
+    assert finding is not None and finding.kind is FailureKind.MALFORMED_RESULT
+
+
+def test_the_replay_command_reads_or_gets_again() -> None:
+    class Server:
+        command = ServerCommand(("python", "srv.py"))
+
+    read = request_command(Server(), _read())  # type: ignore[arg-type]
+    assert read == "mcp-contracts call '--server=python srv.py' --read users:///profile"
+    get = request_command(Server(), _get())  # type: ignore[arg-type]
+    assert get.endswith("""--prompt p --arguments '{"topic": "x"}'""")

@@ -6,6 +6,7 @@ all see one stable name per check.
 
 from __future__ import annotations
 
+import json
 import shlex
 import warnings
 from collections.abc import Callable, Iterator
@@ -545,7 +546,14 @@ class _ListedCallItem(_ListedItem):
     def runtest(self) -> None:
         from pytest_mcp_contracts.checks.reads import replay_request
 
-        run = self._run(self.config.stash[SETTINGS_KEY])
+        settings = self.config.stash[SETTINGS_KEY]
+        entry = self.entry
+        if (entry.kind, entry.key) in settings.listed_skips:
+            pytest.skip(
+                f"{self.nodeid}: skipped by [tool.mcp-contracts.{entry.kind}s."
+                f"{json.dumps(entry.key)}] skip = true"
+            )
+        run = self._run(settings)
         # Keyed "<kind>:<key>": no tool name has a colon (the spec's name rules).
         self.mcp_stats = CheckStats({f"{self.entry.kind}:{self.entry.key}": run.stats})
         self.add_report_section("call", "mcp", run.summary())

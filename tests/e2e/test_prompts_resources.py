@@ -111,8 +111,10 @@ def test_each_read_and_get_bug_fails_exactly_its_item_shrunk_and_correct_entries
     that crashes on a value only completion/complete offers, a prompt that crashes without
     its optional argument, a listed resource whose read raises: each fails its own item,
     with the smallest arguments and the command that replays it. The correct Python and
-    TypeScript servers' reads and gets pass; the run report counts them."""
+    TypeScript servers' reads and gets pass; the run report counts them; a prompt a table
+    skips is skipped, saying which table."""
     typescript = f"--mcp-server={ts_servers('prompts_resources.mjs')}"
+    pytester.makepyprojecttoml("[tool.mcp-contracts.prompts.hello]\nskip = true\n")
     result = run_inprocess(
         "surface_bugs.py",
         "prompts_resources.py",
@@ -125,7 +127,7 @@ def test_each_read_and_get_bug_fails_exactly_its_item_shrunk_and_correct_entries
             "mcp:surface-bugs::prompt:brief::get FAILED*",
             "mcp:surface-bugs::resource:file_broken.txt-*::read FAILED*",
             "mcp:surface-bugs::resource:file_ok.txt-*::read PASSED*",
-            "mcp:surface-bugs::prompt:hello::get PASSED*",
+            "mcp:surface-bugs::prompt:hello::get SKIPPED*",
             *(line.replace("::schema", "::get") for line in CORRECT[:2]),
             "mcp:library::resource:file_docs_readme.md-*::read PASSED*",
             "mcp:library::resource:config_app_settings-*::read PASSED*",
@@ -137,7 +139,7 @@ def test_each_read_and_get_bug_fails_exactly_its_item_shrunk_and_correct_entries
         ]
     )
     # -k also selects the two "readme" resources' schema items.
-    result.assert_outcomes(failed=4, passed=12, deselected=24)
+    result.assert_outcomes(failed=4, passed=11, skipped=1, deselected=24)
     text = result.stdout.str()
     for shrunk in (
         '{"user_id": ""}',
@@ -163,6 +165,9 @@ def test_each_read_and_get_bug_fails_exactly_its_item_shrunk_and_correct_entries
         "unexpected_exception"
     )
     assert listed["file:///ok.txt"]["calls"] == listed["file:///ok.txt"]["real_results"] == 1
+    skipped = listed["hello"]["checks"]["get"]
+    assert skipped["outcome"] == "skipped"
+    assert skipped["message"].endswith("""[tool.mcp-contracts.prompts."hello"] skip = true""")
     assert servers["library"]["listed_calls"] == sum(
         e["calls"] for e in servers["library"]["listed"]
     )

@@ -307,8 +307,16 @@ def run_generated(
     )(given(strategy)(test))
     if budget.seed is not None:
         hypothesis_test = use_seed(budget.seed)(hypothesis_test)
+    from hypothesis.errors import FlakyFailure
+
     try:
         hypothesis_test()
+    except FlakyFailure as flaky:
+        found = next((e for e in flaky.exceptions if isinstance(e, _Violation)), None)
+        if found is None:
+            raise
+        note = "(flaky: the same input did not fail again when it was sent a second time)"
+        run.failure = call_failure(server, subject.entry, found.finding, found.outcome, note=note)
     except _Violation as violation:
         found, note = violation, ""
         if 0 < first_failure_call <= len(explicit) and plan is not None:
@@ -388,20 +396,19 @@ def probe_missing_arguments(
             outcome = subject.send(arguments)
         except ServerError as exc:
             return unavailable(server, prompt, exc)
+        finding, refused = judge_answer(outcome, server.protocol_version, check=Check.GET)
         error = outcome.rpc_error
-        sdk_refusal = error is not None and sdk_missing_argument_refusal(outcome.stderr)
-        finding, refused = (
-            (None, True)
-            if sdk_refusal
-            else judge_answer(outcome, server.protocol_version, check=Check.GET)
-        )
+        if error is not None and error.code == INTERNAL_ERROR:
+            # Here -32603 is a refusal unless the evidence shows a crash other than the
+            # Python SDK's own check of required arguments.
+            verdict = judge_error_message(error.message, outcome.stderr, outcome.arguments)
+            if not verdict.certain or sdk_missing_argument_refusal(outcome.stderr):
+                finding, refused = None, True
+        run.count(outcome, refused)
         if finding is not None and finding.kind is not FailureKind.MALFORMED_RESULT:
             message = f"without its required argument {name!r}: {finding.message}"
             finding = dataclasses.replace(finding, message=message)
             return call_failure(server, prompt, finding, outcome, label="request:")
-        if error is not None and error.code == INTERNAL_ERROR and not sdk_refusal:
-            refused = True  # -32603 with no crash evidence here: the prompt's own refusal
-        run.count(outcome, refused or error is not None)
         if outcome.result is not None:
             run.notes.append(
                 f"prompts/get without the required argument {name!r} succeeded; the spec "

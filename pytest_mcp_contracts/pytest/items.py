@@ -609,7 +609,10 @@ class ReadItem(_ListedCallItem):
         assert isinstance(self.entry, TemplateSpec)
         names = template_variables(self.entry.key)
         if not names:
-            pytest.skip(f"{self.nodeid}: the URI template has no variables that can be read")
+            pytest.skip(
+                f"{self.nodeid}: the URI template has no variables to fill in, or is not valid "
+                "RFC 6570 (see its schema check)"
+            )
         uris = [resource.key for resource in surface.resources]
         known = known_inputs(self.server, self.entry, names, names, uris)
         subject = template_subject(self.server, self.entry)

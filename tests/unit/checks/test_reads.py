@@ -112,3 +112,66 @@ def test_the_replay_command_reads_or_gets_again() -> None:
     assert read == "mcp-contracts call '--server=python srv.py' --read users:///profile"
     get = request_command(Server(), _get())  # type: ignore[arg-type]
     assert get.endswith("""--prompt p --arguments '{"topic": "x"}'""")
+
+
+class _Server:
+    """Answers every prompts/get alike: enough of a ManagedServer for the probe."""
+
+    protocol_version = MODERN
+    surface = None
+    command = ServerCommand(("python", "srv.py"))
+
+    def __init__(self, **answer: Any) -> None:
+        self.answer = answer
+
+    def request(self, method: str, params: dict[str, Any], **kwargs: Any) -> CallOutcome:
+        request = {"method": method, "params": params}
+        return CallOutcome(kwargs.get("arguments") or {}, request, **self.answer)
+
+    def stderr_tail(self) -> str:
+        return ""
+
+
+PROMPT_ARGS = [{"name": "code", "required": True}, {"name": "style"}]
+SDK_REFUSAL = (
+    "Traceback (most recent call last):\n"
+    '  File "mcp/server/mcpserver/prompts/base.py", line 177, in render\n'
+    "ValueError: Missing required arguments: {'code'}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "fails", "notes"),
+    [
+        ({"rpc_error": RpcError(-32602, "Invalid arguments for prompt p")}, False, 0),
+        # The Python SDK's own check: -32603 with its traceback on stderr.
+        ({"rpc_error": RpcError(-32603, "Internal server error"), "stderr": SDK_REFUSAL}, False, 0),
+        ({"rpc_error": RpcError(-32603, "Internal server error"), "stderr": ""}, False, 0),
+        (
+            {"rpc_error": RpcError(-32603, "Cannot read properties of undefined (reading 'x')")},
+            True,
+            0,
+        ),
+        ({"failure": ServerDied("the server exited with status 1")}, True, 0),
+        (
+            {"result": {"messages": [{"role": "user", "content": {"type": "text", "text": "x"}}]}},
+            False,
+            1,
+        ),
+    ],
+)
+def test_a_prompt_without_its_required_argument_must_be_refused_not_crash(
+    answer: dict[str, Any], fails: bool, notes: int
+) -> None:
+    from pytest_mcp_contracts.checks.reads import ListedRun, probe_missing_arguments
+    from pytest_mcp_contracts.transport.discover import PromptSpec
+
+    prompt = PromptSpec("p", "p", {"name": "p", "arguments": PROMPT_ARGS})
+    run = ListedRun()
+    failure = probe_missing_arguments(_Server(**answer), prompt, run)  # type: ignore[arg-type]
+    assert (failure is not None) is fails
+    if failure is not None:
+        assert failure.report.problem.startswith("without its required argument 'code': ")
+        assert failure.report.arguments == {}
+    assert len(run.notes) == notes
+    assert run.stats.calls == 1

@@ -67,8 +67,8 @@ METHOD_NOT_FOUND: Final = -32601
 INTERNAL_ERROR: Final = -32603
 #: The JSON-RPC errors that refuse a generated template value or prompt argument.
 REFUSALS: Final = {INVALID_PARAMS: "invalid params", RESOURCE_NOT_FOUND: "resource not found"}
-#: Listed resources read per server: a server may list thousands (a file tree); each read
-#: beyond these is skipped, and the first skipped one says why.
+#: Listed resources read per server: a server may list thousands (a file tree); the others
+#: get no read item, and one warning for the server says so (pytest/items.ServerCollector).
 MAX_RESOURCE_READS: Final = 100
 #: A prompt's required arguments each left out once, at most this many.
 MAX_MISSING_PROBES: Final = 3

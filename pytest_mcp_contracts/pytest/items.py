@@ -125,8 +125,17 @@ class ServerCollector(_ServerNode):
         # not answer (so that its failure hides none of the tools).
         for failure in surface.listing_failures:
             yield ListedCollector.from_parent(self, name=failure.node, entry=failure)
+        from pytest_mcp_contracts.checks.reads import MAX_RESOURCE_READS
+
+        unread = {id(entry) for entry in surface.resources[MAX_RESOURCE_READS:]}
+        if len(surface.resources) > MAX_RESOURCE_READS:
+            self._warn_once(
+                f"only the first {MAX_RESOURCE_READS} of its {len(surface.resources)} listed "
+                "resources are read (each has its schema item; the others have no read item)"
+            )
         for entry in surface.listed:
-            yield ListedCollector.from_parent(self, name=entry.node, entry=entry)
+            calls = id(entry) not in unread
+            yield ListedCollector.from_parent(self, name=entry.node, entry=entry, calls=calls)
         if self.config.stash[SETTINGS_KEY].sequences:
             # Last: it restarts the server, and runs on the state the tools' items left.
             yield SequencesItem.from_parent(self, name=SequencesItem.check)
@@ -189,12 +198,17 @@ class ListedCollector(pytest.Collector):
     declared and did not answer (``listing:<kind>s``): its ``schema`` item, then the call
     item of an entry: a resource's or template's ``read``, a prompt's ``get``."""
 
-    def __init__(self, *, entry: ListedSpec | ListingFailure, **kwargs: Any) -> None:
+    def __init__(
+        self, *, entry: ListedSpec | ListingFailure, calls: bool = True, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.entry = entry
+        self.calls = calls  # False: a resource past the read cap (checks/reads)
 
     def collect(self) -> Iterator[pytest.Item]:
         yield ListedSchemaItem.from_parent(self, name=ListedSchemaItem.check, entry=self.entry)
+        if not self.calls:
+            return
         if isinstance(self.entry, PromptSpec):
             yield GetItem.from_parent(self, name=GetItem.check, entry=self.entry)
         elif isinstance(self.entry, (ResourceSpec, TemplateSpec)):
@@ -589,7 +603,6 @@ class ReadItem(_ListedCallItem):
 
     def _run(self, settings: Settings) -> ListedRun:
         from pytest_mcp_contracts.checks.reads import (
-            MAX_RESOURCE_READS,
             known_inputs,
             run_generated,
             run_read,
@@ -600,11 +613,6 @@ class ReadItem(_ListedCallItem):
         surface = self.server.surface
         assert surface is not None
         if isinstance(self.entry, ResourceSpec):
-            if surface.resources.index(self.entry) >= MAX_RESOURCE_READS:
-                pytest.skip(
-                    f"{self.nodeid}: only the first {MAX_RESOURCE_READS} listed resources are "
-                    f"read (the server lists {len(surface.resources)})"
-                )
             return run_read(self.server, self.entry)
         assert isinstance(self.entry, TemplateSpec)
         names = template_variables(self.entry.key)

@@ -72,9 +72,11 @@ REFUSALS: Final = {INVALID_PARAMS: "invalid params", RESOURCE_NOT_FOUND: "resour
 MAX_RESOURCE_READS: Final = 100
 #: A prompt's required arguments each left out once, at most this many.
 MAX_MISSING_PROBES: Final = 3
-#: Values per template variable or prompt argument asked of completion/complete, and the
-#: requests made for one (the prefix "", then the first letter of a value it offered).
+#: Values per template variable or prompt argument asked of completion/complete (two
+#: requests each: the prefix "", then the first letter of a value it offered), for at most
+#: MAX_COMPLETED_NAMES of them.
 MAX_COMPLETION_VALUES: Final = 5
+MAX_COMPLETED_NAMES: Final = 8
 #: Known inputs (completions, mined) sent per template or prompt, before the coverage phase.
 MAX_KNOWN_INPUTS: Final = 5
 #: Generated inputs per template or prompt, at most (below --mcp-max-examples): the schema
@@ -460,7 +462,7 @@ def _completions(
         else {"type": "ref/prompt", "name": entry.key}
     )
     offered: dict[str, list[str]] = {}
-    for name in names:
+    for name in names[:MAX_COMPLETED_NAMES]:
         values: list[str] = []
         for prefix in ("", None):
             value = prefix if prefix is not None else (values[0][:1] if values else "a")

@@ -47,7 +47,7 @@ from pytest_mcp_contracts.inputs.listed import (
     required_arguments,
     template_schema,
 )
-from pytest_mcp_contracts.text import shown
+from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
 from pytest_mcp_contracts.transport.jsonrpc import ServerError
 from pytest_mcp_contracts.vocabulary import Check
@@ -84,6 +84,8 @@ MAX_KNOWN_INPUTS: Final = 5
 #: coverage phase sends in a few calls, so random strings add little after 20; a server
 #: with 50 prompts and templates then makes about 1,000 calls, not 2,500.
 LISTED_MAX_EXAMPLES: Final = 20
+#: Warnings one read or get item says (each rule once).
+MAX_NOTES: Final = 5
 
 
 @dataclass
@@ -94,9 +96,16 @@ class ListedRun:
     notes: list[str] = field(default_factory=list)  # warnings for the item to say
     failure: ContractFailure | None = None
 
-    def count(self, outcome: CallOutcome, refused: bool) -> None:
+    def count(self, outcome: CallOutcome, judged: Judged) -> None:
         self.stats.count_call(outcome)
-        self.stats.refused += refused
+        self.stats.refused += judged.refused
+        for warning in judged.warnings:
+            # Said once per rule for the item, with the first request that showed it.
+            note = f"{warning.headline} ({outcome.method} {short_json(outcome.arguments)})"
+            if len(self.notes) < MAX_NOTES and not any(
+                n.startswith(warning.headline) for n in self.notes
+            ):
+                self.notes.append(note)
 
     def summary(self) -> str:
         stats = self.stats
@@ -106,26 +115,38 @@ class ListedRun:
 # -- judging one answer ------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Judged:
+    """One read's or get's answer, judged: what fails it (None: nothing), whether it was a
+    refusal, and the contents checks' warnings about its result."""
+
+    finding: Finding | None = None
+    refused: bool = False
+    warnings: tuple[Finding, ...] = ()
+
+
 def judge_answer(
     outcome: CallOutcome, protocol_version: str, *, check: str, must_succeed: bool = False
-) -> tuple[Finding | None, bool]:
-    """What is wrong with one read's or get's answer (None: nothing), and whether it was a
-    refusal. ``must_succeed``: a listed resource, which any error fails."""
+) -> Judged:
+    """One read's or get's answer judged. ``must_succeed``: a listed resource, which any
+    error fails."""
     error = outcome.rpc_error
     url_required = error is not None and error.code == URL_ELICITATION_REQUIRED
     if outcome.failure is not None or url_required:
         found = judge_call(outcome, protocol_version)
-        return (dataclasses.replace(found, check=check) if found else None), False
+        return Judged(dataclasses.replace(found, check=check) if found else None)
     if error is not None:
         said = f"JSON-RPC error {error.code} ({shown(error.message, 200)})"
         if error.code == METHOD_NOT_FOUND:
-            return Finding(
-                check,
-                f"the server lists {outcome.method.split('/')[0]} but does not answer "
-                f"{outcome.method}: {said}",
-                details=("a server that declares the capability answers its methods",),
-                kind=FailureKind.PROTOCOL_VIOLATION,
-            ), False
+            return Judged(
+                Finding(
+                    check,
+                    f"the server lists {outcome.method.split('/')[0]} but does not answer "
+                    f"{outcome.method}: {said}",
+                    details=("a server that declares the capability answers its methods",),
+                    kind=FailureKind.PROTOCOL_VIOLATION,
+                )
+            )
         verdict = judge_error_message(error.message, outcome.stderr, outcome.arguments)
         if error.code == INTERNAL_ERROR or verdict.certain:
             details = [f"evidence: {verdict.evidence}"] if verdict.evidence else []
@@ -135,20 +156,24 @@ def judge_answer(
                 "a resource or prompt that cannot serve a request refuses it with -32602 "
                 "(invalid params) or -32002 (resource not found); -32603 is an internal error"
             )
-            return Finding(
-                check,
-                f"the server failed on this request: {said}",
-                details=tuple(details),
-                kind=FailureKind.UNEXPECTED_EXCEPTION,
-            ), False
+            return Judged(
+                Finding(
+                    check,
+                    f"the server failed on this request: {said}",
+                    details=tuple(details),
+                    kind=FailureKind.UNEXPECTED_EXCEPTION,
+                )
+            )
         if must_succeed:
-            return Finding(
-                check,
-                f"a listed resource cannot be read: {said}",
-                details=("a resource the server lists is one a client will read",),
-                kind=FailureKind.RPC_ERROR,
-            ), False
-        return None, True
+            return Judged(
+                Finding(
+                    check,
+                    f"a listed resource cannot be read: {said}",
+                    details=("a resource the server lists is one a client will read",),
+                    kind=FailureKind.RPC_ERROR,
+                )
+            )
+        return Judged(refused=True)
     result = outcome.result or {}
     if check == Check.GET:
         findings = check_prompt_result(result, protocol_version=protocol_version)
@@ -156,7 +181,8 @@ def judge_answer(
         uri = str(outcome.request.get("params", {}).get("uri", ""))
         findings = check_read_result(result, uri, protocol_version=protocol_version)
     errors = [f for f in findings if f.severity == "error"]
-    return (errors[0] if errors else None), False
+    warnings = tuple(f for f in findings if f.severity != "error")
+    return Judged(errors[0] if errors else None, warnings=warnings)
 
 
 # -- a listed resource -------------------------------------------------------------------------
@@ -170,12 +196,10 @@ def run_read(server: ManagedServer, resource: ResourceSpec) -> ListedRun:
     except ServerError as exc:
         run.failure = unavailable(server, resource, exc)
         return run
-    finding, refused = judge_answer(
-        outcome, server.protocol_version, check=Check.READ, must_succeed=True
-    )
-    run.count(outcome, refused)
-    if finding is not None:
-        run.failure = call_failure(server, resource, finding, outcome, label="request:")
+    judged = judge_answer(outcome, server.protocol_version, check=Check.READ, must_succeed=True)
+    run.count(outcome, judged)
+    if judged.finding is not None:
+        run.failure = call_failure(server, resource, judged.finding, outcome, label="request:")
     return run
 
 
@@ -274,11 +298,11 @@ def run_generated(
             outcome = subject.send(arguments)
         except ServerError as exc:
             raise _Stop(smallest, f"the server did not come back: {exc.message}") from None
-        finding, refused = judge_answer(outcome, protocol, check=subject.check)
-        run.count(outcome, refused)
-        if finding is None:
+        judged = judge_answer(outcome, protocol, check=subject.check)
+        run.count(outcome, judged)
+        if judged.finding is None:
             return
-        violation = _Violation(outcome, finding)
+        violation = _Violation(outcome, judged.finding)
         if smallest is None:
             since, first_failure_call = time.monotonic(), run.stats.calls
         elif _kind(violation) != _kind(smallest):
@@ -398,15 +422,16 @@ def probe_missing_arguments(
             outcome = subject.send(arguments)
         except ServerError as exc:
             return unavailable(server, prompt, exc)
-        finding, refused = judge_answer(outcome, server.protocol_version, check=Check.GET)
+        judged = judge_answer(outcome, server.protocol_version, check=Check.GET)
         error = outcome.rpc_error
         if error is not None and error.code == INTERNAL_ERROR:
             # Here -32603 is a refusal unless the evidence shows a crash other than the
             # Python SDK's own check of required arguments.
             verdict = judge_error_message(error.message, outcome.stderr, outcome.arguments)
             if not verdict.certain or sdk_missing_argument_refusal(outcome.stderr):
-                finding, refused = None, True
-        run.count(outcome, refused)
+                judged = Judged(refused=True)
+        run.count(outcome, judged)
+        finding = judged.finding
         if finding is not None and finding.kind is not FailureKind.MALFORMED_RESULT:
             message = f"without its required argument {name!r}: {finding.message}"
             finding = dataclasses.replace(finding, message=message)
@@ -538,7 +563,7 @@ def replay_request(
 
     def problem_of(answer: CallOutcome) -> Finding | None:
         protocol, check = server.protocol_version, report.check
-        return judge_answer(answer, protocol, check=check, must_succeed=must_succeed)[0]
+        return judge_answer(answer, protocol, check=check, must_succeed=must_succeed).finding
 
     report.notes = [*report.notes, replay_alone(server, outcome, problem_of, fresh, report.problem)]
     report.replay_command = request_command(server, outcome)

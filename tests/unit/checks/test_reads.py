@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from pytest_mcp_contracts.checks.failures import FailureKind
-from pytest_mcp_contracts.checks.reads import judge_answer, request_command
+from pytest_mcp_contracts.checks.reads import Judged, judge_answer, request_command
 from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, RpcError, ServerDied
 from pytest_mcp_contracts.transport.managed import CallOutcome
 from pytest_mcp_contracts.transport.stdio import ServerCommand
@@ -38,8 +38,8 @@ def _get(**fields: Any) -> CallOutcome:
     [(-32602, "Unknown resource: users:///profile"), (-32002, "Resource not found")],
 )
 def test_invalid_params_and_not_found_refuse_a_generated_value(code: int, message: str) -> None:
-    finding, refused = judge_answer(_read(rpc_error=RpcError(code, message)), MODERN, check="read")
-    assert (finding, refused) == (None, True)
+    judged = judge_answer(_read(rpc_error=RpcError(code, message)), MODERN, check="read")
+    assert (judged.finding, judged.refused) == (None, True)
 
 
 @pytest.mark.parametrize(
@@ -56,8 +56,9 @@ def test_invalid_params_and_not_found_refuse_a_generated_value(code: int, messag
 def test_an_internal_error_or_an_exception_fails_as_a_crash(
     error: RpcError, stderr: str, evidence: str
 ) -> None:
-    finding, refused = judge_answer(_read(stderr, rpc_error=error), MODERN, check="read")
-    assert finding is not None and not refused
+    judged = judge_answer(_read(stderr, rpc_error=error), MODERN, check="read")
+    finding = judged.finding
+    assert finding is not None and not judged.refused
     assert finding.kind is FailureKind.UNEXPECTED_EXCEPTION
     assert finding.check == "read"
     assert evidence in " ".join(finding.details)
@@ -65,21 +66,22 @@ def test_an_internal_error_or_an_exception_fails_as_a_crash(
 
 def test_an_internal_error_without_evidence_still_fails() -> None:
     outcome = _get(rpc_error=RpcError(-32603, "Internal error"))
-    finding, _ = judge_answer(outcome, MODERN, check="get")
+    finding = judge_answer(outcome, MODERN, check="get").finding
     assert finding is not None and finding.kind is FailureKind.UNEXPECTED_EXCEPTION
 
 
 def test_a_listed_resource_that_answers_any_error_fails() -> None:
     outcome = _read(rpc_error=RpcError(-32002, "Resource not found"))
-    finding, refused = judge_answer(outcome, MODERN, check="read", must_succeed=True)
-    assert finding is not None and not refused
+    judged = judge_answer(outcome, MODERN, check="read", must_succeed=True)
+    finding = judged.finding
+    assert finding is not None and not judged.refused
     assert finding.kind is FailureKind.RPC_ERROR
     assert finding.message.startswith("a listed resource cannot be read")
 
 
 def test_a_declared_capability_whose_method_is_not_found_fails() -> None:
     outcome = _get(rpc_error=RpcError(-32601, "Method not found"))
-    finding, _ = judge_answer(outcome, MODERN, check="get")
+    finding = judge_answer(outcome, MODERN, check="get").finding
     assert finding is not None and finding.kind is FailureKind.PROTOCOL_VIOLATION
     assert "lists prompts but does not answer prompts/get" in finding.message
 
@@ -92,15 +94,15 @@ def test_a_declared_capability_whose_method_is_not_found_fails() -> None:
     ],
 )
 def test_a_hang_or_a_death_is_judged_as_a_tool_calls(failure: Any, kind: FailureKind) -> None:
-    finding, _ = judge_answer(_read(failure=failure), MODERN, check="read")
+    finding = judge_answer(_read(failure=failure), MODERN, check="read").finding
     assert finding is not None and finding.kind is kind and finding.check == "read"
 
 
 def test_results_are_judged_by_the_contents_checks() -> None:
     good = _read(result={"contents": [{"uri": "users:///profile", "text": "{}"}]})
-    assert judge_answer(good, MODERN, check=Check.READ) == (None, False)
+    assert judge_answer(good, MODERN, check=Check.READ) == Judged()
     bad = _get(result={"messages": "hello"})
-    finding, _ = judge_answer(bad, MODERN, check=Check.GET)
+    finding = judge_answer(bad, MODERN, check=Check.GET).finding
     assert finding is not None and finding.kind is FailureKind.MALFORMED_RESULT
 
 
@@ -175,3 +177,16 @@ def test_a_prompt_without_its_required_argument_must_be_refused_not_crash(
         assert failure.report.arguments == {}
     assert len(run.notes) == notes
     assert run.stats.calls == 1
+
+
+def test_a_results_warnings_are_said_once_per_rule_with_the_first_request() -> None:
+    from pytest_mcp_contracts.checks.failures import Finding
+    from pytest_mcp_contracts.checks.reads import ListedRun
+
+    warning = Finding("read", "a mimeType the text contradicts", "warning", kind=FailureKind.LINT)
+    run = ListedRun()
+    for values in ({"user_id": "a"}, {"user_id": "b"}):
+        outcome = CallOutcome(values, {"method": "resources/read"}, result={"contents": []})
+        run.count(outcome, Judged(warnings=(warning,)))
+    assert run.notes == ['a mimeType the text contradicts (resources/read {"user_id": "a"})']
+    assert (run.stats.calls, run.stats.real_results, run.stats.refused) == (2, 2, 0)

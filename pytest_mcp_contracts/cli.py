@@ -393,6 +393,19 @@ def _parser() -> argparse.ArgumentParser:
         help="offer this folder as the client's one root (roots/list), as the run did: a "
         "failure whose input points into the run's roots sandbox names it",
     )
+    asked = call.add_mutually_exclusive_group()
+    asked.add_argument(
+        "--read", metavar="URI", help="instead of tools: read this resource (resources/read)"
+    )
+    asked.add_argument(
+        "--prompt", metavar="NAME", help="instead of tools: get this prompt (prompts/get)"
+    )
+    call.add_argument(
+        "--arguments",
+        metavar="JSON",
+        default="{}",
+        help="the prompt's arguments, a JSON object of strings (with --prompt)",
+    )
     call.add_argument("--startup-timeout", type=float, default=DEFAULT_STARTUP_TIMEOUT, metavar="S")
     call.add_argument(
         "--call-timeout",
@@ -532,10 +545,34 @@ def parse_calls(words: Sequence[str], lines: Sequence[str]) -> list[tuple[str, d
     return calls
 
 
+def listed_request(args: argparse.Namespace) -> tuple[str, dict[str, Any]] | None:
+    """The read (--read) or get (--prompt, --arguments) asked for instead of tool calls."""
+    if args.read is None and args.prompt is None:
+        if args.arguments != "{}":
+            raise _Failure("--arguments applies to --prompt", USAGE_ERROR)
+        return None
+    if args.calls or args.file is not None:
+        raise _Failure("--read and --prompt make one request: give no tool calls", USAGE_ERROR)
+    if args.read is not None:
+        if args.arguments != "{}":
+            raise _Failure("--arguments applies to --prompt", USAGE_ERROR)
+        return "resources/read", {"uri": args.read}
+    try:
+        arguments = json.loads(args.arguments)
+    except json.JSONDecodeError as exc:
+        raise _Failure(f"--arguments is not JSON: {exc}", USAGE_ERROR) from None
+    if not isinstance(arguments, dict):
+        raise _Failure("--arguments must be a JSON object", USAGE_ERROR)
+    return "prompts/get", {"name": args.prompt, "arguments": arguments}
+
+
 def call_command(args: argparse.Namespace, out: TextIO) -> int:
     """Make each call in order and print its answer; stop at a server that died or hung."""
     if args.header and not args.url:
         raise _Failure("--header applies to --url", USAGE_ERROR)
+    request = listed_request(args)
+    if request is not None:
+        return _request_command(args, *request, out)
     lines: list[str] = []
     if args.file is not None:
         try:
@@ -563,6 +600,24 @@ def call_command(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         conn.close()
     return 0
+
+
+def _request_command(
+    args: argparse.Namespace, method: str, params: dict[str, Any], out: TextIO
+) -> int:
+    """Make one read or get and print its answer, as a tool call's is printed."""
+    conn = _open(args)
+    answer: dict[str, Any] = {"method": method, "params": params}
+    try:
+        answer["result"] = conn.request(method, params, timeout=args.call_timeout)
+    except RpcError as exc:
+        answer["error"] = {"code": exc.code, "message": exc.message, "data": exc.data}
+    except ServerError as exc:
+        answer["failure"] = exc.message
+    finally:
+        conn.close()
+    out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+    return 1 if "failure" in answer else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

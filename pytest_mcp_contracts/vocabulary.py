@@ -27,6 +27,10 @@ class Check(StrEnum):
     SEQUENCES = "sequences"  # of the whole server: mcp:<server>::sequences
     # Of a whole stdio server that printed on stdout while it started: mcp:<server>::stdout
     STDOUT = "stdout"
+    # Of a listed resource or template (mcp:<server>::resource:<uri>::read) and of a prompt
+    # (mcp:<server>::prompt:<name>::get): the calls of issue 25.
+    READ = "read"
+    GET = "get"
 
 
 TOOL_CHECKS: Final = (Check.SCHEMA, Check.DRIFT, Check.CONTRACT, Check.REJECTS_INVALID)

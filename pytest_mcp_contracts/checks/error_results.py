@@ -570,3 +570,24 @@ def _ts_paths(text: str) -> tuple[str, ...]:
         steps: list[tuple[str, str]] = re.findall(r'"([^"]*)"|(\d+)', match.group(1))
         paths.append("$" + "".join(f".{key}" if key else f"[{at}]" for key, at in steps))
     return tuple(dict.fromkeys(paths))[:10]
+
+
+# -- JSON-RPC errors of reads and gets -----------------------------------------------------
+# Python mcp 2.x MCPServer refuses a prompts/get that lacks a required argument by raising
+# ValueError("Missing required arguments: {...}") in its own code: JSON-RPC -32603 "Internal
+# server error" with that traceback on stderr. The SDK's refusal, not the prompt crashing.
+_PY_MISSING_ARGUMENTS: Final = re.compile(r"ValueError: Missing required arguments: ")
+
+
+def judge_error_message(message: str, stderr: str | None, arguments: Any = None) -> ErrorVerdict:
+    """Classify a JSON-RPC error's message and the call's stderr as an isError text is
+    classified: a resource or a prompt has no isError, so the SDKs turn a read or a get that
+    raised into a JSON-RPC error (Python ``MCPServer``: -32603 and a traceback on stderr;
+    TypeScript ``McpServer``: -32603 with the exception's message alone)."""
+    as_result = {"content": [{"type": "text", "text": message}]}
+    return judge_error_result("", as_result, stderr, arguments)
+
+
+def sdk_missing_argument_refusal(stderr: str | None) -> bool:
+    """Whether the call's stderr shows the Python SDK refusing a missing prompt argument."""
+    return bool(stderr) and _PY_MISSING_ARGUMENTS.search(stderr or "") is not None

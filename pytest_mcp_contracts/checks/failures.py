@@ -201,6 +201,7 @@ class FailureReport:
     details: Sequence[str] = ()
     arguments: Any = None
     request_json: str | None = None
+    request_method: str = "tools/call"  # the method of ``request_json``
     request_after_handshake: bool = False
     stderr_tail: str | None = None
     notes: list[str] = field(default_factory=list)
@@ -266,6 +267,7 @@ class FailureReport:
         fields: dict[str, Any] = {
             "arguments": outcome.arguments,
             "request_json": outcome.request_json(),
+            "request_method": outcome.method,
             "client_exchanges": outcome.client.report_lines(),
             "request_after_handshake": server.protocol_version != MODERN_VERSION,
             "stderr_tail": tail if tail else server.stderr_tail(),
@@ -308,7 +310,7 @@ class FailureReport:
             request = self.request_json
             parts += [
                 "",
-                f"reproduce with this tools/call request ({when}):",
+                f"reproduce with this {self.request_method} request ({when}):",
                 indent(request if len(request) < 4000 else request[:4000] + "…"),
             ]
         if self.replay_command:

@@ -334,3 +334,37 @@ def replay_failure(
 
 def _calls(count: int, article: str) -> str:
     return f"{article} call" if count == 1 else f"{article} {count} calls"
+
+
+def replay_alone(
+    server: ManagedServer,
+    failing: CallOutcome,
+    problem_of: ProblemOf,
+    fresh: Callable[[], None],
+    problem: str,
+) -> str:
+    """``failing``'s request (any method: a read, a get) sent again alone on a fresh server,
+    uncounted; the note for its report. Reads and gets change no state by the spec, so no
+    earlier call is replayed before it."""
+    from pytest_mcp_contracts.transport.jsonrpc import ServerError
+
+    params = {k: v for k, v in dict(failing.request.get("params") or {}).items() if k != "_meta"}
+    try:
+        with server.uncounted():
+            fresh()
+            again = server.request(
+                failing.method,
+                params,
+                subject=failing.client.tool,
+                arguments=failing.arguments,
+            )
+    except ContractFailure as reset_failed:  # --mcp-reset-command failed: it says why
+        return f"(not replayed: {reset_failed.report.problem})"
+    except ServerError as exc:
+        return f"(not replayed: a fresh server did not start: {exc.message})"
+    finding = problem_of(again)
+    where = server.command.fresh_start
+    if finding is not None and finding.problem == same_problem_key(problem):
+        return f"(replayed alone on {where}: it failed the same way)"
+    said = finding.headline if finding is not None else "no failure"
+    return f"(replayed alone on {where}, it did not fail the same way: {said})"

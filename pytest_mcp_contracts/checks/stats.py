@@ -42,6 +42,8 @@ class ToolStats:
     invalid_calls: int = 0  # sent by rejects_invalid, to be refused
     coercions_accepted: int = 0  # look-alikes of valid values a lenient server accepted
     protocol_refusals: int = 0  # -32602 where the protocol asks for an isError result
+    # Reads and gets (checks/reads) answered with a JSON-RPC error that refuses the request.
+    refused: int = 0
     # Server requests answered (by method) and notifications received, during valid calls.
     client_requests: Counter[str] = field(default_factory=Counter)
     error_classes: Counter[str] = field(default_factory=Counter)  # isError results by class

@@ -6,6 +6,7 @@ all see one stable name per check.
 
 from __future__ import annotations
 
+import json
 import shlex
 import warnings
 from collections.abc import Callable, Iterator
@@ -43,7 +44,7 @@ from pytest_mcp_contracts.pytest.keys import (
     SETTINGS_KEY,
     WARNED_RULES_KEY,
 )
-from pytest_mcp_contracts.pytest.settings import ToolConfig
+from pytest_mcp_contracts.pytest.settings import Settings, ToolConfig
 from pytest_mcp_contracts.reporting.failure import (
     accept_command,
     rerun_command,
@@ -52,13 +53,17 @@ from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.discover import (
     ListedSpec,
     ListingFailure,
+    PromptSpec,
+    ResourceSpec,
     ServerSurface,
+    TemplateSpec,
     ToolSpec,
 )
 from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal, task_refusal
 from pytest_mcp_contracts.vocabulary import NODE_PREFIX, Check, RejectsInvalidMode, SnapshotMode
 
 if TYPE_CHECKING:
+    from pytest_mcp_contracts.checks.reads import Budget, ListedRun
     from pytest_mcp_contracts.inputs.sandbox import SandboxPaths
 
 
@@ -120,8 +125,17 @@ class ServerCollector(_ServerNode):
         # not answer (so that its failure hides none of the tools).
         for failure in surface.listing_failures:
             yield ListedCollector.from_parent(self, name=failure.node, entry=failure)
+        from pytest_mcp_contracts.checks.reads import MAX_RESOURCE_READS
+
+        unread = {id(entry) for entry in surface.resources[MAX_RESOURCE_READS:]}
+        if len(surface.resources) > MAX_RESOURCE_READS:
+            self._warn_once(
+                f"only the first {MAX_RESOURCE_READS} of its {len(surface.resources)} listed "
+                "resources are read (each has its schema item; the others have no read item)"
+            )
         for entry in surface.listed:
-            yield ListedCollector.from_parent(self, name=entry.node, entry=entry)
+            calls = id(entry) not in unread
+            yield ListedCollector.from_parent(self, name=entry.node, entry=entry, calls=calls)
         if self.config.stash[SETTINGS_KEY].sequences:
             # Last: it restarts the server, and runs on the state the tools' items left.
             yield SequencesItem.from_parent(self, name=SequencesItem.check)
@@ -181,14 +195,24 @@ class ToolCollector(pytest.Collector):
 
 class ListedCollector(pytest.Collector):
     """A prompt, resource or template (``<kind>:<key>``), or a listing of them the server
-    declared and did not answer (``listing:<kind>s``): for now, its ``schema`` item alone."""
+    declared and did not answer (``listing:<kind>s``): its ``schema`` item, then the call
+    item of an entry: a resource's or template's ``read``, a prompt's ``get``."""
 
-    def __init__(self, *, entry: ListedSpec | ListingFailure, **kwargs: Any) -> None:
+    def __init__(
+        self, *, entry: ListedSpec | ListingFailure, calls: bool = True, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.entry = entry
+        self.calls = calls  # False: a resource past the read cap (checks/reads)
 
     def collect(self) -> Iterator[pytest.Item]:
         yield ListedSchemaItem.from_parent(self, name=ListedSchemaItem.check, entry=self.entry)
+        if not self.calls:
+            return
+        if isinstance(self.entry, PromptSpec):
+            yield GetItem.from_parent(self, name=GetItem.check, entry=self.entry)
+        elif isinstance(self.entry, (ResourceSpec, TemplateSpec)):
+            yield ReadItem.from_parent(self, name=ReadItem.check, entry=self.entry)
 
 
 class RemovedToolCollector(pytest.Collector):
@@ -459,30 +483,16 @@ class SchemaItem(_McpItem):
         self._carry_findings(findings, said, self.server, self._warn, self._fail)
 
 
-class ListedSchemaItem(_RendersFailures):
-    """Static: a prompt's, resource's or template's listing entry under the spec
-    (checks/surface_listing), or the failure of a listing the server declared."""
+class _ListedItem(_RendersFailures):
+    """An item of a prompt, resource or template, or of a failed listing."""
 
-    check = Check.SCHEMA.value
+    check = ""
 
     def __init__(self, *, entry: ListedSpec | ListingFailure, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.entry = entry
         self.server = _server_of(self)
         self.user_properties.append(("mcp_check", self.check))
-
-    def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.surface_listing import check_entry, listing_failure_finding
-
-        assert self.server.surface is not None
-        entry = self.entry
-        if isinstance(entry, ListingFailure):
-            findings = [listing_failure_finding(entry)]
-        else:
-            findings = check_entry(entry, protocol_version=self.server.surface.protocol_version)
-        self._carry_findings(
-            findings, findings, self.server, self._warn, self._fail, "prompts and resources"
-        )
 
     @property
     def _subject(self) -> tuple[str, str]:
@@ -519,6 +529,127 @@ class ListedSchemaItem(_RendersFailures):
             None,
             f"{shown(self.server.surface.name)} {kind} {shown(key)} [{self.check}]",
         )
+
+
+class ListedSchemaItem(_ListedItem):
+    """Static: a prompt's, resource's or template's listing entry under the spec
+    (checks/surface_listing), or the failure of a listing the server declared."""
+
+    check = Check.SCHEMA.value
+
+    def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.surface_listing import check_entry, listing_failure_finding
+
+        assert self.server.surface is not None
+        entry = self.entry
+        if isinstance(entry, ListingFailure):
+            findings = [listing_failure_finding(entry)]
+        else:
+            findings = check_entry(entry, protocol_version=self.server.surface.protocol_version)
+        self._carry_findings(
+            findings, findings, self.server, self._warn, self._fail, "prompts and resources"
+        )
+
+
+class _ListedCallItem(_ListedItem):
+    """Dynamic: the calls of a prompt, resource or template (checks/reads). Reads and gets
+    change no state by the spec, so they run under every --mcp-call policy."""
+
+    entry: ListedSpec
+
+    def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.reads import replay_request
+
+        settings = self.config.stash[SETTINGS_KEY]
+        entry = self.entry
+        if (entry.kind, entry.key) in settings.listed_skips:
+            pytest.skip(
+                f"{self.nodeid}: skipped by [tool.mcp-contracts.{entry.kind}s."
+                f"{json.dumps(entry.key)}] skip = true"
+            )
+        run = self._run(settings)
+        # Keyed "<kind>:<key>": no tool name has a colon (the spec's name rules).
+        self.mcp_stats = CheckStats({f"{self.entry.kind}:{self.entry.key}": run.stats})
+        self.add_report_section("call", "mcp", run.summary())
+        self.user_properties.append(("mcp_calls", run.stats.calls))
+        self.user_properties.append(("mcp_refused", run.stats.refused))
+        if run.failure is not None:
+            raise replay_request(
+                self.server, run.failure, lambda: fresh_server(self.config, self.server, self.check)
+            )
+        for note in run.notes:
+            self._warn(note)
+
+    def _run(self, settings: Settings) -> ListedRun:
+        raise NotImplementedError
+
+    def _budget(self, settings: Settings) -> Budget:
+        from pytest_mcp_contracts.checks.reads import Budget
+
+        return Budget(
+            max_examples=settings.max_examples,
+            max_restarts=settings.max_restarts,
+            shrink_time=settings.shrink_time,
+            seed=_hypothesis_seed(self.config),
+            coverage=settings.coverage,
+        )
+
+
+class ReadItem(_ListedCallItem):
+    """A listed resource read (it must succeed), or a template expanded with generated
+    values and read (each answer a result or a refusal, never a crash)."""
+
+    check = Check.READ.value
+
+    def _run(self, settings: Settings) -> ListedRun:
+        from pytest_mcp_contracts.checks.reads import (
+            known_inputs,
+            run_generated,
+            run_read,
+            template_subject,
+        )
+        from pytest_mcp_contracts.inputs.listed import template_variables
+
+        surface = self.server.surface
+        assert surface is not None
+        if isinstance(self.entry, ResourceSpec):
+            return run_read(self.server, self.entry)
+        assert isinstance(self.entry, TemplateSpec)
+        names = template_variables(self.entry.key)
+        if not names:
+            pytest.skip(
+                f"{self.nodeid}: the URI template has no variables to fill in, or is not valid "
+                "RFC 6570 (see its schema check)"
+            )
+        uris = [resource.key for resource in surface.resources]
+        known = known_inputs(self.server, self.entry, names, names, uris)
+        subject = template_subject(self.server, self.entry)
+        return run_generated(self.server, subject, self._budget(settings), known)
+
+
+class GetItem(_ListedCallItem):
+    """A prompt got with generated arguments, and without each required one."""
+
+    check = Check.GET.value
+
+    def _run(self, settings: Settings) -> ListedRun:
+        from pytest_mcp_contracts.checks.reads import (
+            known_inputs,
+            probe_missing_arguments,
+            prompt_subject,
+            run_generated,
+        )
+        from pytest_mcp_contracts.inputs.listed import prompt_schema
+
+        assert isinstance(self.entry, PromptSpec)
+        schema = prompt_schema(self.entry.raw.get("arguments"))
+        names, required = list(schema["properties"]), list(schema["required"])
+        known = known_inputs(self.server, self.entry, names, required)
+        subject = prompt_subject(self.server, self.entry)
+        run = run_generated(self.server, subject, self._budget(settings), known)
+        if run.failure is None:
+            run.failure = probe_missing_arguments(self.server, self.entry, run)
+        return run
 
 
 class ContractItem(_McpItem):

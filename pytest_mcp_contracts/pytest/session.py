@@ -19,7 +19,12 @@ from pytest_mcp_contracts.pytest.items import (
     start_failure_text,
 )
 from pytest_mcp_contracts.pytest.keys import HAND_OVER_KEY, SANDBOX_KEY
-from pytest_mcp_contracts.pytest.settings import Settings, SettingsError, unknown_tool_tables
+from pytest_mcp_contracts.pytest.settings import (
+    Settings,
+    SettingsError,
+    unknown_listed_tables,
+    unknown_tool_tables,
+)
 from pytest_mcp_contracts.reporting.runreport import for_the_wire
 from pytest_mcp_contracts.transport.client import Client, ClientSettings
 from pytest_mcp_contracts.transport.discover import ServerSurface, safe_name
@@ -112,10 +117,14 @@ def _check_tool_tables(settings: Settings, outcomes: list[ServerSurface | Server
     """A tool table naming no listed tool raises SettingsError, before any tool is called.
     When a server did not start its tools are unknown, so nothing is judged: its collection
     error stops the run anyway."""
-    if not settings.tools or any(isinstance(o, ServerError) for o in outcomes):
+    if any(isinstance(o, ServerError) for o in outcomes):
         return
-    listed = [(o.name, t.name) for o in outcomes if isinstance(o, ServerSurface) for t in o.tools]
-    problem = unknown_tool_tables(settings.tools, listed)
+    surfaces = [o for o in outcomes if isinstance(o, ServerSurface)]
+    listed = [(o.name, t.name) for o in surfaces for t in o.tools]
+    problem = unknown_tool_tables(settings.tools, listed) if settings.tools else None
+    if problem is None and settings.listed_skips:
+        entries = [(e.kind, e.key) for o in surfaces for e in o.listed]
+        problem = unknown_listed_tables(settings.listed_skips, entries)
     if problem is not None:
         raise SettingsError(f"{problem} (pyproject.toml)")
 

@@ -144,29 +144,80 @@ def unknown_tool_tables(
     )
 
 
-def load_project_table(rootdir: Path) -> tuple[dict[str, ToolConfig], dict[str, str]]:
-    """Per-tool settings and extra server environment from ``[tool.mcp-contracts]``."""
+# The tables that exclude a prompt, resource or template from its calls, by kind: reads and
+# gets run under every call policy (they change no state by the spec), so this is the way out.
+LISTED_TABLES: Final = {"prompts": "prompt", "resources": "resource", "templates": "template"}
+
+
+def _listed_skips(name: str, tables: Any) -> set[tuple[str, str]]:
+    """``[tool.mcp-contracts.<name>."<key>"] skip = true`` as (kind, key) pairs."""
+    if not isinstance(tables, dict):
+        raise SettingsError(f"[tool.mcp-contracts] {name} must be a table of tables")
+    skips = set()
+    for key, table in tables.items():
+        where = f"[tool.mcp-contracts.{name}.{json.dumps(key)}]"
+        if not isinstance(table, dict):
+            raise SettingsError(f"{where} must be a table")
+        unknown = sorted(set(table) - {"skip"})
+        if unknown:
+            raise SettingsError(f"{where}: unknown key(s) {unknown}; allowed: skip")
+        skip = table.get("skip", False)
+        if not isinstance(skip, bool):
+            raise SettingsError(f"{where} skip must be true or false")
+        if skip:
+            skips.add((LISTED_TABLES[name], key))
+    return skips
+
+
+def unknown_listed_tables(
+    skips: Iterable[tuple[str, str]], listed: Iterable[tuple[str, str]]
+) -> str | None:
+    """What is wrong when a ``[tool.mcp-contracts.prompts."<name>"]`` (resources, templates)
+    table names nothing a configured server lists (``listed``: (kind, key) pairs), else None:
+    a misspelled one would leave the entry called."""
+    known = set(listed)
+    unknown = sorted(set(skips) - known)
+    if not unknown:
+        return None
+    lines = []
+    for kind, key in unknown:
+        close = difflib.get_close_matches(key, sorted(k for c, k in known if c == kind), n=3)
+        hint = f"; did you mean {' or '.join(json.dumps(c) for c in close)}?" if close else ""
+        lines.append(f"[tool.mcp-contracts.{kind}s.{json.dumps(key)}] names no {kind}{hint}")
+    return "\n".join(lines) + "\nno configured server lists it; fix or remove the table"
+
+
+def load_project_table(
+    rootdir: Path,
+) -> tuple[dict[str, ToolConfig], dict[str, str], frozenset[tuple[str, str]]]:
+    """Per-tool settings, extra server environment, and the prompts, resources and
+    templates excluded from their calls, from ``[tool.mcp-contracts]``."""
     path = rootdir / "pyproject.toml"
     try:
         with path.open("rb") as handle:
             data = tomllib.load(handle)
     except FileNotFoundError:
-        return {}, {}
+        return {}, {}, frozenset()
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise SettingsError(f"{path}: {exc}") from None
     table = data.get("tool", {}).get("mcp-contracts", {})
     if not isinstance(table, dict):
         raise SettingsError(f"{path}: [tool.mcp-contracts] must be a table")
-    unknown = sorted(set(table) - {"tools", "env"})
+    allowed = ("tools", "env", *LISTED_TABLES)
+    unknown = sorted(set(table) - set(allowed))
     if unknown:
-        raise SettingsError(f"[tool.mcp-contracts]: unknown key(s) {unknown}; allowed: tools, env")
+        raise SettingsError(
+            f"[tool.mcp-contracts]: unknown key(s) {unknown}; allowed: {', '.join(allowed)}"
+        )
     env = table.get("env", {})
     if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
         raise SettingsError("[tool.mcp-contracts] env must be a table of strings")
     tools = table.get("tools", {})
     if not isinstance(tools, dict):
         raise SettingsError("[tool.mcp-contracts] tools must be a table of tool tables")
-    return {name: _tool_config(name, spec) for name, spec in tools.items()}, dict(env)
+    skips = {pair for name in LISTED_TABLES for pair in _listed_skips(name, table.get(name, {}))}
+    configs = {name: _tool_config(name, spec) for name, spec in tools.items()}
+    return configs, dict(env), frozenset(skips)
 
 
 @dataclass(frozen=True)
@@ -480,6 +531,8 @@ class Settings:
     strict: bool
     report_path: Path | None = None
     tools: dict[str, ToolConfig] = field(default_factory=dict)
+    # Prompts, resources and templates whose calls a table skips: (kind, name or URI).
+    listed_skips: frozenset[tuple[str, str]] = frozenset()
     coverage: bool = True  # the coverage phase of the contract check (--mcp-coverage)
     max_call_time: float = DEFAULT_MAX_CALL_TIME
     shrink_time: float = DEFAULT_SHRINK_TIME
@@ -676,7 +729,7 @@ def resolve(
             values[key] = _positive(option, raw, int, 1)
         else:
             values[key] = _positive(option, raw, float, 0.001)
-    tools, server_env = load_project_table(rootdir)
+    tools, server_env, listed_skips = load_project_table(rootdir)
     if server_env and values["mcp_server"]:
         from pytest_mcp_contracts.transport.stdio import ServerCommand
 
@@ -710,6 +763,7 @@ def resolve(
         strict=values["mcp_strict"],
         report_path=values["mcp_report"],
         tools=tools,
+        listed_skips=listed_skips,
         coverage=values["mcp_coverage"] == "on",
         max_call_time=max(values["mcp_max_call_time"], values["mcp_call_timeout"]),
         shrink_time=values["mcp_shrink_time"],

@@ -70,13 +70,41 @@ def with_stats(
                 tools.append({**tool, **own.to_json(), "findings": found})
             entry["tools"] = tools
             entry["listed"] = [
-                {**listed, "findings": findings.get((entry["node_name"], listed["node_name"]), [])}
+                {
+                    **listed,
+                    "findings": findings.get((entry["node_name"], listed["node_name"]), []),
+                    **_listed_numbers(
+                        stats.get((entry["node_name"], f"{listed['kind']}:{listed['name']}"))
+                    ),
+                }
                 for listed in entry.get("listed", [])
             ]
             entry["calls"] = sum(tool["calls"] for tool in tools)
             entry["error_results"] = sum(tool["error_results"] for tool in tools)
+            entry["listed_calls"] = sum(listed["calls"] for listed in entry["listed"])
         servers.append(entry)
     return {**facts, "servers": servers}
+
+
+# The call item of each kind of listed entry (pytest/items.ListedCollector), and its numbers.
+_CALL_CHECKS: Final = {
+    ListedKind.PROMPT.value: (Check.GET,),
+    ListedKind.RESOURCE.value: (Check.READ,),
+    ListedKind.TEMPLATE.value: (Check.READ,),
+}
+_LISTED_NUMBERS: Final = ("calls", "refused", "real_results", "unanswered")
+
+
+def _listed_numbers(stats: ToolStats | None) -> dict[str, int]:
+    """A prompt's, resource's or template's reads or gets (checks/reads): keyed
+    ``<kind>:<key>`` among the tools' numbers, which no tool name can be (no colon)."""
+    stats = stats or ToolStats()
+    return {
+        "calls": stats.calls,
+        "refused": stats.refused,
+        "real_results": stats.real_results,
+        "unanswered": stats.unanswered,
+    }
 
 
 # -- 2. the document ----------------------------------------------------------------------
@@ -186,9 +214,11 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
             "name": found["name"],
             "node_name": found["node_name"],
             "checks": {
-                Check.SCHEMA.value: _check(mine, f"{prefix}{found['node_name']}::{Check.SCHEMA}")
+                check.value: _check(mine, f"{prefix}{found['node_name']}::{check}")
+                for check in (Check.SCHEMA, *_CALL_CHECKS.get(found["kind"], ()))
             },
             "findings": [_finding(record) for record in found.get("findings", [])],
+            **{number: int(found.get(number, 0)) for number in _LISTED_NUMBERS},
         }
         for found in entry.get("listed", [])
     ]
@@ -243,6 +273,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
             for kind in ListedKind
         },
         "calls": entry["calls"],
+        "listed_calls": entry.get("listed_calls", 0),
         "error_results": entry["error_results"],
         "restarts": entry["restarts"],
         "startup_stdout": _startup_stdout(entry.get("startup_stdout", (0, []))),

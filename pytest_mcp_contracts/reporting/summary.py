@@ -43,7 +43,8 @@ def summary_lines(facts: Facts, mode: str, command: str, *, verbose: bool) -> li
         lines.append(
             f"{shown(entry['name'])} (protocol {entry['protocol']}): "
             f"{len(entry['tools'])} tools{_listed_counts(entry)}, {entry['calls']} calls, "
-            f"{entry['error_results']} returned isError{disguised}{restarts}"
+            f"{entry['error_results']} returned isError{disguised}{_listed_calls(entry)}"
+            f"{restarts}"
         )
         lines += stray_stdout_lines(entry["startup_stdout"], entry["between_calls_stdout"])
         lines += findings_lines([*entry["tools"], *entry.get("listed", [])])
@@ -55,6 +56,15 @@ def summary_lines(facts: Facts, mode: str, command: str, *, verbose: bool) -> li
             lines += [f"    {change}" for change in entry["listing_changes"]]
         lines += [f"  {line}" for line in _contract_lines(entry, mode, command, verbose)]
     return lines + _written_lines(facts["snapshots"])
+
+
+def _listed_calls(entry: Facts) -> str:
+    """ ", 9 reads and gets (2 refused)": the calls of prompts, resources and templates."""
+    calls = entry.get("listed_calls", 0)
+    if not calls:
+        return ""
+    refused = sum(listed.get("refused", 0) for listed in entry.get("listed", []))
+    return f", {calls} reads and gets ({refused} refused)"
 
 
 def _listed_counts(entry: Facts) -> str:

@@ -159,7 +159,8 @@ def probe_note(probe: ProbeFailed) -> str:
 
 @dataclass
 class CallOutcome:
-    """What one ``tools/call`` produced: a result, a JSON-RPC error, or a server failure."""
+    """What one request (a ``tools/call``, a ``resources/read``, ...) produced: a result, a
+    JSON-RPC error, or a server failure."""
 
     arguments: dict[str, Any]
     request: dict[str, Any]
@@ -173,6 +174,10 @@ class CallOutcome:
     stderr_before: str = ""
     # What the server asked of the client during the call, and its notifications.
     client: CallTranscript = field(default_factory=CallTranscript)
+
+    @property
+    def method(self) -> str:
+        return str(self.request.get("method", ""))
 
     @property
     def is_error_result(self) -> bool:
@@ -329,10 +334,42 @@ class ManagedServer:
         the recent calls. ``limit`` caps the call's
         time below the usual timeouts (a call that runs into it ends in ``CallTimeout``)."""
         params = {"name": tool_name, "arguments": arguments}
+        outcome = self._exchange("tools/call", params, arguments, tool_name, limit)
+        succeeded = outcome.result is not None and not outcome.is_error_result
+        self.recent_calls.append(PastCall(tool_name, arguments, invalid, succeeded))
+        return outcome
+
+    def request(
+        self,
+        method: str,
+        params: dict[str, Any],
+        *,
+        subject: str,
+        arguments: dict[str, Any] | None = None,
+        limit: float | None = None,
+    ) -> CallOutcome:
+        """Any other request (``resources/read``, ``prompts/get``, ``completion/complete``),
+        with the evidence of a tool call: timeouts, death and restart, the stderr and stdout
+        of the call, the memory cap. ``subject`` names what is asked (a URI, a prompt's
+        name), ``arguments`` the generated values that made ``params`` (for the report and
+        the shrinker). Not remembered among the recent calls: by the spec these requests
+        change no state, so none of them set up a later call's failure."""
+        args = dict(params) if arguments is None else arguments
+        return self._exchange(method, params, args, subject, limit)
+
+    def _exchange(
+        self,
+        method: str,
+        params: dict[str, Any],
+        arguments: dict[str, Any],
+        subject: str,
+        limit: float | None,
+    ) -> CallOutcome:
+        """One request and its answer, with everything that happened on the way."""
         conn = self.connection()
-        outcome = CallOutcome(arguments, conn.request_message("tools/call", params))
+        outcome = CallOutcome(arguments, conn.request_message(method, params))
         outcome.client = CallTranscript(
-            server=self.surface.name if self.surface else "", tool=tool_name
+            server=self.surface.name if self.surface else "", tool=subject
         )
         garbage_before, noise_sent = conn.garbage_count, conn.noise_count
         stderr_mark = conn.stderr_mark()
@@ -341,9 +378,12 @@ class ManagedServer:
             timeout, max_total = self.call_timeout, self.max_call_time
             if limit is not None:
                 timeout, max_total = min(timeout, limit), min(max_total or timeout, limit)
-            outcome.result = conn.call_tool(
-                params, outcome.client, timeout=timeout, max_total=max_total
-            )
+            if method == "tools/call":
+                outcome.result = conn.call_tool(
+                    params, outcome.client, timeout=timeout, max_total=max_total
+                )
+            else:
+                outcome.result = conn.request(method, params, timeout=timeout)
         except RpcError as exc:
             outcome.rpc_error = exc
             if exc.code == URL_ELICITATION_REQUIRED:
@@ -379,8 +419,6 @@ class ManagedServer:
         noise = (self._noise_seen, noise_sent, noise_upto)
         _blame_stray_output(outcome, conn, garbage_before, noise)
         self._noise_seen = noise_upto
-        succeeded = outcome.result is not None and not outcome.is_error_result
-        self.recent_calls.append(PastCall(tool_name, arguments, invalid, succeeded))
         return outcome
 
     def relist(self, timeout: float) -> None:

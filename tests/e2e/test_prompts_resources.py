@@ -56,7 +56,8 @@ def test_each_entry_has_a_schema_item_that_fails_on_exactly_its_rule(
         ]
     )
     result.stdout.fnmatch_lines(["*template: file://{path    check: schema*"])
-    result.assert_outcomes(failed=4, passed=13, deselected=9, warnings=1)
+    # Deselected: the tools' other checks, and each entry's read or get item.
+    result.assert_outcomes(failed=4, passed=13, deselected=23, warnings=1)
     report = json.loads((pytester.path / "report.json").read_text(encoding="utf-8"))
     bugs = {s["name"]: s for s in report["servers"]}["listing-bugs"]
     assert (bugs["prompts_listed"], bugs["resources_listed"], bugs["templates_listed"]) == (2, 3, 1)
@@ -83,7 +84,7 @@ def test_k_selects_prompts_as_it_selects_tools(run_inprocess: RunMcp) -> None:
         "prompts_resources.py", args=(NO_SEQUENCES, "-k", "prompt and schema", "-v")
     )
     result.stdout.fnmatch_lines_random(CORRECT[:2])
-    result.assert_outcomes(passed=2, deselected=7)  # not echo, not the resources
+    result.assert_outcomes(passed=2, deselected=12)  # not echo, the resources, the gets
 
 
 def test_a_declared_listing_that_fails_is_its_own_failure_and_hides_no_tool(
@@ -100,4 +101,73 @@ def test_a_declared_listing_that_fails_is_its_own_failure_and_hides_no_tool(
             "prompt store is offline",
         ]
     )
-    result.assert_outcomes(failed=3, passed=3, deselected=3, warnings=1)
+    result.assert_outcomes(failed=3, passed=3, deselected=7, warnings=1)
+
+
+def test_each_read_and_get_bug_fails_exactly_its_item_shrunk_and_correct_entries_pass(
+    run_inprocess: RunMcp, pytester: pytest.Pytester, ts_servers: Callable[[str], str]
+) -> None:
+    """A template variable that crashes on the empty value (the coverage phase's) and one
+    that crashes on a value only completion/complete offers, a prompt that crashes without
+    its optional argument, a listed resource whose read raises: each fails its own item,
+    with the smallest arguments and the command that replays it. The correct Python and
+    TypeScript servers' reads and gets pass; the run report counts them; a prompt a table
+    skips is skipped, saying which table."""
+    typescript = f"--mcp-server={ts_servers('prompts_resources.mjs')}"
+    pytester.makepyprojecttoml("[tool.mcp-contracts.prompts.hello]\nskip = true\n")
+    result = run_inprocess(
+        "surface_bugs.py",
+        "prompts_resources.py",
+        args=(NO_SEQUENCES, typescript, "-k", "read or get", "-v", "--mcp-report=report.json"),
+    )
+    result.stdout.fnmatch_lines_random(
+        [
+            "mcp:surface-bugs::template:users_user_id_profile-*::read FAILED*",
+            "mcp:surface-bugs::template:orders_order_id-*::read FAILED*",
+            "mcp:surface-bugs::prompt:brief::get FAILED*",
+            "mcp:surface-bugs::resource:file_broken.txt-*::read FAILED*",
+            "mcp:surface-bugs::resource:file_ok.txt-*::read PASSED*",
+            "mcp:surface-bugs::prompt:hello::get SKIPPED*",
+            *(line.replace("::schema", "::get") for line in CORRECT[:2]),
+            "mcp:library::resource:file_docs_readme.md-*::read PASSED*",
+            "mcp:library::resource:config_app_settings-*::read PASSED*",
+            "mcp:library::template:users_user_id_profile-*::read PASSED*",
+            "mcp:ts-library::prompt:review_code::get PASSED*",
+            "mcp:ts-library::resource:file_docs_readme.md-*::read PASSED*",
+            "mcp:ts-library::template:users_userId_profile-*::read PASSED*",
+            "surface-bugs (protocol *): * reads and gets (* refused)*",
+        ]
+    )
+    # -k also selects the two "readme" resources' schema items.
+    result.assert_outcomes(failed=4, passed=11, skipped=1, deselected=24)
+    text = result.stdout.str()
+    for shrunk in (
+        '{"user_id": ""}',
+        '{"order_id": "o-13"}',  # offered by completion/complete alone
+        '{"topic": ""}',  # the optional tone dropped, the topic shortened
+    ):
+        assert f"smallest arguments found:\n    {shrunk}" in text, shrunk
+    result.stdout.fnmatch_lines(
+        [
+            "*mcp-contracts call --app=*surface_bugs.py --prompt brief --arguments "
+            """'{"topic": ""}'""",
+            "(replayed alone on a restarted app*: it failed the same way)",
+            "the server failed on this request: JSON-RPC error -32603 (Error reading resource "
+            "file:///broken.txt)",
+            "*mcp-contracts call --app=*surface_bugs.py --read file:///broken.txt",
+        ],
+        consecutive=False,
+    )
+    report = json.loads((pytester.path / "report.json").read_text(encoding="utf-8"))
+    servers = {s["name"]: s for s in report["servers"]}
+    listed = {e["name"]: e for e in servers["surface-bugs"]["listed"]}
+    assert listed["orders://{order_id}"]["checks"]["read"]["failure"]["kind"] == (
+        "unexpected_exception"
+    )
+    assert listed["file:///ok.txt"]["calls"] == listed["file:///ok.txt"]["real_results"] == 1
+    skipped = listed["hello"]["checks"]["get"]
+    assert skipped["outcome"] == "skipped"
+    assert skipped["message"].endswith("""[tool.mcp-contracts.prompts."hello"] skip = true""")
+    assert servers["library"]["listed_calls"] == sum(
+        e["calls"] for e in servers["library"]["listed"]
+    )

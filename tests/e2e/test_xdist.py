@@ -165,8 +165,9 @@ def test_serial_and_parallel_runs_report_and_summarize_the_same(
     """One set of facts, one renderer: a clean server, one whose errors come as isError and
     in disguise, one whose tool surface drifted from its recording, one that prints a
     banner (each -n 2 worker starts its own process, which prints it again: counted once),
-    one with isError classes, one whose bug only a sequence reaches and one whose prompts,
-    resources and templates break the spec's listing rules give the same run
+    one with isError classes, one whose bug only a sequence reaches, one whose prompts,
+    resources and templates break the spec's listing rules and one whose reads and gets
+    crash give the same run
     report, minus timings, the same summary, verbose lines too, and the same files.
 
     Every behaviour that counts (isError classes, real results, input coverage, sequences,
@@ -180,6 +181,7 @@ def test_serial_and_parallel_runs_report_and_summarize_the_same(
         "sdk_failures.py",
         "notes_store.py",
         "listing_bugs.py",
+        "surface_bugs.py",
     )
     base = [sys.executable, "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider"]
     recorded = pytester.path / "recorded"
@@ -232,6 +234,13 @@ def test_serial_and_parallel_runs_report_and_summarize_the_same(
         e["node_name"]: e["checks"]["schema"]["outcome"] for e in by_name["listing-bugs"]["listed"]
     }
     assert sorted(listed.values()) == ["failed"] * 4 + ["passed"] * 2, listed
+    # Their reads and gets: counted alike on the workers (the reports are compared below).
+    surface_bugs = by_name["surface-bugs"]
+    assert surface_bugs["listed_calls"] == sum(e["calls"] for e in surface_bugs["listed"]) > 4
+    reads = {
+        e["name"]: e["checks"].get("read", e["checks"].get("get")) for e in surface_bugs["listed"]
+    }
+    assert sorted(c["outcome"] for c in reads.values()) == ["failed"] * 4 + ["passed"] * 2
     failed = [
         check
         for server in document["servers"]

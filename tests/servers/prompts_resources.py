@@ -1,12 +1,14 @@
 """Correct prompts, resources and a resource template beside one tool (Python SDK).
 
 Every listing entry follows the spec: absolute URIs, an RFC 6570 template, prompts with a
-required and an optional argument, plain MIME types.
+required and an optional argument, plain MIME types. completion/complete offers user ids
+for the template and styles for the prompt review_code.
 """
 
 import json
 
 from mcp.server import MCPServer
+from mcp.types import Completion, PromptReference, ResourceTemplateReference
 
 app = MCPServer("library")
 
@@ -45,6 +47,17 @@ def review_code(code: str, style: str = "concise") -> str:
 def greeting(name: str) -> str:
     """Greet someone by name."""
     return f"Say hello to {name}."
+
+
+OFFERED = {"user_id": ("alice", "bob"), "style": ("concise", "thorough")}
+
+
+@app.completion()
+async def complete(ref, argument, context):
+    if isinstance(ref, (ResourceTemplateReference, PromptReference)):
+        values = OFFERED.get(argument.name, ())
+        return Completion(values=[v for v in values if v.startswith(argument.value)])
+    return None
 
 
 if __name__ == "__main__":

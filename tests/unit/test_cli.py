@@ -112,6 +112,10 @@ def test_tool_json_says_where_the_output_schema_comes_from() -> None:
         (["call", "--server", "x", "--header", "A: b", "t", "{}"], "--header applies to --url"),
         (["call", "--server", "x"], "no calls given"),
         (["call", "--server", "x", "t"], "'t' has no arguments"),
+        (["call", "--server", "x", "--read", "a://b", "t", "{}"], "give no tool calls"),
+        (["call", "--server", "x", "--arguments", '{"a": "b"}', "t", "{}"], "applies to --prompt"),
+        (["call", "--server", "x", "--prompt", "p", "--arguments", "[1]"], "a JSON object"),
+        (["call", "--server", "x", "--prompt", "p", "--arguments", "{"], "is not JSON"),
     ],
 )
 def test_call_refuses_bad_usage_before_it_starts_a_server(

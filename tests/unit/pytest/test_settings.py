@@ -230,3 +230,31 @@ def test_a_misspelled_client_is_a_usage_error_listing_the_known_ones() -> None:
         "--mcp-clients (ini mcp_clients): unknown client 'gemni' (did you mean gemini?)" in message
     )
     assert "known: claude, openai, openai-strict, gemini, vscode, mcp, or all or none" in message
+
+
+def test_prompts_resources_and_templates_are_skipped_by_name_and_typos_are_errors(
+    tmp_path: Path,
+) -> None:
+    from pytest_mcp_contracts.pytest.settings import unknown_listed_tables
+
+    def load(text: str) -> Any:
+        (tmp_path / "pyproject.toml").write_text(text)
+        return resolve(lambda flag: None, lambda key: None, rootdir=tmp_path, environ={})
+
+    resolved = load(
+        "[tool.mcp-contracts.prompts.review]\nskip = true\n"
+        '[tool.mcp-contracts.resources."file:///a.md"]\nskip = true\n'
+        '[tool.mcp-contracts.templates."users://{id}"]\nskip = false\n'
+    )
+    assert resolved.listed_skips == {("prompt", "review"), ("resource", "file:///a.md")}
+    with pytest.raises(SettingsError, match=r"prompts.\"review\"\]: unknown key\(s\) \['skpi'\]"):
+        load("[tool.mcp-contracts.prompts.review]\nskpi = true\n")
+    with pytest.raises(SettingsError, match="skip must be true or false"):
+        load('[tool.mcp-contracts.templates."t://{x}"]\nskip = "yes"\n')
+    listed = [("prompt", "review"), ("resource", "file:///a.md")]
+    assert unknown_listed_tables({("prompt", "review")}, listed) is None
+    problem = unknown_listed_tables({("prompt", "reveiw")}, listed)
+    assert problem is not None
+    assert problem.splitlines()[0] == (
+        '[tool.mcp-contracts.prompts."reveiw"] names no prompt; did you mean "review"?'
+    )

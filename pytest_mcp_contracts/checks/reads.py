@@ -1,0 +1,587 @@
+"""The calls of prompts and resources: every listed resource read, every resource template
+expanded with generated values and read, every prompt got with generated arguments.
+
+The inputs are a tool's, from a synthetic schema (``inputs/listed``): the values the server
+offers through ``completion/complete`` and those mined from listed resource URIs first, then
+the coverage phase (every required argument present, each optional one present and
+absent, the empty and a large string), then random strings from hypothesis. A prompt with
+required arguments is also got without each of them (at most MAX_MISSING_PROBES): the spec
+asks for a refusal (-32602).
+
+Each answer is judged by the evidence a tool call is judged by (``judge.judge_call`` for a
+hang, a death, a broken protocol; ``error_results`` for an SDK's crash wording and a
+traceback on stderr during the call), then its result by ``checks/contents``. A prompt or a
+resource has no ``isError``, so a refusal is a JSON-RPC error: -32602 (invalid params) and
+-32002 (resource not found) refuse a generated value; -32603 is the spec's "internal error"
+and fails, as does any error whose message or stderr shows an exception. A listed resource
+must be readable: any error reading it fails. A failing input is shrunk (hypothesis for a
+random one, ``inputs/shrink`` for an explicit one) within the shrink time and the restart
+budget, and replayed once on a fresh server (``checks/reproduce.replay_request``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+from pytest_mcp_contracts.checks.contents import check_prompt_result, check_read_result
+from pytest_mcp_contracts.checks.error_results import (
+    judge_error_message,
+    sdk_missing_argument_refusal,
+)
+from pytest_mcp_contracts.checks.failures import (
+    ContractFailure,
+    FailureKind,
+    FailureReport,
+    Finding,
+)
+from pytest_mcp_contracts.checks.judge import INVALID_PARAMS, judge_call
+from pytest_mcp_contracts.checks.stats import ToolStats
+from pytest_mcp_contracts.inputs.listed import (
+    expand,
+    mined_values,
+    prompt_schema,
+    required_arguments,
+    template_schema,
+)
+from pytest_mcp_contracts.text import short_json, shown
+from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
+from pytest_mcp_contracts.transport.jsonrpc import ServerError
+from pytest_mcp_contracts.vocabulary import Check
+
+if TYPE_CHECKING:
+    from pytest_mcp_contracts.inputs.coverage import CoveragePlan
+    from pytest_mcp_contracts.transport.discover import (
+        ListedSpec,
+        PromptSpec,
+        ResourceSpec,
+        TemplateSpec,
+    )
+    from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
+
+RESOURCE_NOT_FOUND: Final = -32002
+METHOD_NOT_FOUND: Final = -32601
+INTERNAL_ERROR: Final = -32603
+#: The JSON-RPC errors that refuse a generated template value or prompt argument.
+REFUSALS: Final = {INVALID_PARAMS: "invalid params", RESOURCE_NOT_FOUND: "resource not found"}
+#: Listed resources read per server: a server may list thousands (a file tree); the others
+#: get no read item, and one warning for the server says so (pytest/items.ServerCollector).
+MAX_RESOURCE_READS: Final = 100
+#: A prompt's required arguments each left out once, at most this many.
+MAX_MISSING_PROBES: Final = 3
+#: Values per template variable or prompt argument asked of completion/complete (two
+#: requests each: the prefix "", then the first letter of a value it offered), for at most
+#: MAX_COMPLETED_NAMES of them.
+MAX_COMPLETION_VALUES: Final = 5
+MAX_COMPLETED_NAMES: Final = 8
+#: Known inputs (completions, mined) sent per template or prompt, before the coverage phase.
+MAX_KNOWN_INPUTS: Final = 5
+#: Generated inputs per template or prompt, at most (below --mcp-max-examples): the schema
+#: is strings only, whose corners (empty, large, each optional present and absent) the
+#: coverage phase sends in a few calls, so random strings add little after 20; a server
+#: with 50 prompts and templates then makes about 1,000 calls, not 2,500.
+LISTED_MAX_EXAMPLES: Final = 20
+#: Warnings one read or get item says (each rule once).
+MAX_NOTES: Final = 5
+
+
+@dataclass
+class ListedRun:
+    """What the calls of one resource, template or prompt came to."""
+
+    stats: ToolStats = field(default_factory=ToolStats)
+    notes: list[str] = field(default_factory=list)  # warnings for the item to say
+    failure: ContractFailure | None = None
+
+    def count(self, outcome: CallOutcome, judged: Judged) -> None:
+        self.stats.count_call(outcome)
+        self.stats.refused += judged.refused
+        for warning in judged.warnings:
+            # Said once per rule for the item, with the first request that showed it.
+            note = f"{warning.headline} ({outcome.method} {short_json(outcome.arguments)})"
+            if len(self.notes) < MAX_NOTES and not any(
+                n.startswith(warning.headline) for n in self.notes
+            ):
+                self.notes.append(note)
+
+    def summary(self) -> str:
+        stats = self.stats
+        return f"{stats.calls} calls, {stats.refused} refused, {stats.real_results} results"
+
+
+# -- judging one answer ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One read's or get's answer, judged: what fails it (None: nothing), whether it was a
+    refusal, and the contents checks' warnings about its result."""
+
+    finding: Finding | None = None
+    refused: bool = False
+    warnings: tuple[Finding, ...] = ()
+
+
+def judge_answer(
+    outcome: CallOutcome, protocol_version: str, *, check: str, must_succeed: bool = False
+) -> Judged:
+    """One read's or get's answer judged. ``must_succeed``: a listed resource, which any
+    error fails."""
+    error = outcome.rpc_error
+    url_required = error is not None and error.code == URL_ELICITATION_REQUIRED
+    if outcome.failure is not None or url_required:
+        found = judge_call(outcome, protocol_version)
+        return Judged(dataclasses.replace(found, check=check) if found else None)
+    if error is not None:
+        said = f"JSON-RPC error {error.code} ({shown(error.message, 200)})"
+        if error.code == METHOD_NOT_FOUND:
+            return Judged(
+                Finding(
+                    check,
+                    f"the server lists {outcome.method.split('/')[0]} but does not answer "
+                    f"{outcome.method}: {said}",
+                    details=("a server that declares the capability answers its methods",),
+                    kind=FailureKind.PROTOCOL_VIOLATION,
+                )
+            )
+        verdict = judge_error_message(error.message, outcome.stderr, outcome.arguments)
+        if error.code == INTERNAL_ERROR or verdict.certain:
+            details = [f"evidence: {verdict.evidence}"] if verdict.evidence else []
+            if verdict.exception and verdict.exception not in error.message:
+                details.append(f"exception: {verdict.exception}")
+            details.append(
+                "a resource or prompt that cannot serve a request refuses it with -32602 "
+                "(invalid params) or -32002 (resource not found); -32603 is an internal error"
+            )
+            return Judged(
+                Finding(
+                    check,
+                    f"the server failed on this request: {said}",
+                    details=tuple(details),
+                    kind=FailureKind.UNEXPECTED_EXCEPTION,
+                )
+            )
+        if must_succeed:
+            return Judged(
+                Finding(
+                    check,
+                    f"a listed resource cannot be read: {said}",
+                    details=("a resource the server lists is one a client will read",),
+                    kind=FailureKind.RPC_ERROR,
+                )
+            )
+        return Judged(refused=True)
+    result = outcome.result or {}
+    if check == Check.GET:
+        findings = check_prompt_result(result, protocol_version=protocol_version)
+    else:
+        uri = str(outcome.request.get("params", {}).get("uri", ""))
+        findings = check_read_result(result, uri, protocol_version=protocol_version)
+    errors = [f for f in findings if f.severity == "error"]
+    warnings = tuple(f for f in findings if f.severity != "error")
+    return Judged(errors[0] if errors else None, warnings=warnings)
+
+
+# -- a listed resource -------------------------------------------------------------------------
+
+
+def run_read(server: ManagedServer, resource: ResourceSpec) -> ListedRun:
+    """Read a listed resource once; it must succeed."""
+    run = ListedRun()
+    try:
+        outcome = _read(server, resource.key, {"uri": resource.key})
+    except ServerError as exc:
+        run.failure = unavailable(server, resource, exc)
+        return run
+    judged = judge_answer(outcome, server.protocol_version, check=Check.READ, must_succeed=True)
+    run.count(outcome, judged)
+    if judged.finding is not None:
+        run.failure = call_failure(server, resource, judged.finding, outcome, label="request:")
+    return run
+
+
+def _read(server: ManagedServer, uri: str, arguments: dict[str, Any]) -> CallOutcome:
+    return server.request("resources/read", {"uri": uri}, subject=uri, arguments=arguments)
+
+
+# -- templates and prompts: generated values ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What a generated run calls: the entry, its synthetic schema, and how one input
+    becomes a request."""
+
+    entry: ListedSpec
+    check: str
+    schema: dict[str, Any]
+    send: Callable[[dict[str, Any]], CallOutcome]
+
+
+def template_subject(server: ManagedServer, template: TemplateSpec) -> Subject:
+    def send(values: dict[str, Any]) -> CallOutcome:
+        # A value that makes an invalid URI is still sent: the server must refuse it.
+        return _read(server, expand(template.key, values), values)
+
+    return Subject(template, Check.READ, template_schema(template.key), send)
+
+
+def prompt_subject(server: ManagedServer, prompt: PromptSpec) -> Subject:
+    def send(arguments: dict[str, Any]) -> CallOutcome:
+        params = {"name": prompt.key, "arguments": arguments}
+        return server.request("prompts/get", params, subject=prompt.key, arguments=arguments)
+
+    return Subject(prompt, Check.GET, prompt_schema(prompt.raw.get("arguments")), send)
+
+
+@dataclass(frozen=True)
+class Budget:
+    max_examples: int
+    max_restarts: int
+    shrink_time: float
+    seed: Any = None
+    coverage: bool = True
+
+
+class _Violation(Exception):
+    def __init__(self, outcome: CallOutcome, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.outcome = outcome
+        self.finding = finding
+        self.note = ""
+
+
+class _Stop(BaseException):
+    # Shrinking ran out of time or restarts, or the server did not come back: the smallest
+    # failure so far is the verdict. A BaseException so that hypothesis lets it through.
+    def __init__(self, violation: _Violation | None, why: str) -> None:
+        super().__init__(why)
+        self.violation = violation
+        self.why = why
+
+
+def run_generated(
+    server: ManagedServer,
+    subject: Subject,
+    budget: Budget,
+    known: Sequence[dict[str, str]] = (),
+) -> ListedRun:
+    """Call the subject with the known inputs, the coverage phase's and random ones; the
+    first failure ends the run, shrunk to the smallest input that fails the same way."""
+    from hypothesis import HealthCheck, example, given, settings
+    from hypothesis import seed as use_seed
+
+    from pytest_mcp_contracts.inputs.coverage import coverage_budget, random_share
+    from pytest_mcp_contracts.inputs.generate import coverage_plan, input_strategy
+
+    run = ListedRun()
+    protocol = server.protocol_version
+    restarts_at_start = server.restarts
+    max_examples = max(1, min(budget.max_examples, LISTED_MAX_EXAMPLES))
+    plan: CoveragePlan | None = (
+        coverage_plan(subject.schema, coverage_budget(max_examples)) if budget.coverage else None
+    )
+    corners = [item.arguments for item in plan.inputs] if plan is not None else []
+    explicit = [dict(values) for values in known] + corners
+    smallest: _Violation | None = None
+    since = 0.0
+    first_failure_call = 0
+
+    def attempt(arguments: dict[str, Any]) -> None:
+        nonlocal smallest, since, first_failure_call
+        if smallest is not None and time.monotonic() - since > budget.shrink_time:
+            raise _Stop(smallest, f"shrinking took {budget.shrink_time:g} s, --mcp-shrink-time")
+        try:
+            outcome = subject.send(arguments)
+        except ServerError as exc:
+            raise _Stop(smallest, f"the server did not come back: {exc.message}") from None
+        judged = judge_answer(outcome, protocol, check=subject.check)
+        run.count(outcome, judged)
+        if judged.finding is None:
+            return
+        violation = _Violation(outcome, judged.finding)
+        if smallest is None:
+            since, first_failure_call = time.monotonic(), run.stats.calls
+        elif _kind(violation) != _kind(smallest):
+            return  # a different failure: shrinking keeps to the first one's kind
+        smallest = violation
+        spent = server.restarts - restarts_at_start >= budget.max_restarts
+        if outcome.failure is not None and spent:
+            raise _Stop(
+                violation,
+                "each attempt needs a server restart and the budget of "
+                f"{budget.max_restarts} restarts, --mcp-max-restarts, is spent",
+            )
+        raise violation
+
+    def call(arguments: dict[str, Any]) -> None:
+        attempt(arguments)
+
+    test = call
+    for given_input in reversed(explicit):
+        test = example(given_input)(test)
+    strategy = input_strategy(subject.schema)
+    hypothesis_test = settings(
+        max_examples=random_share(max_examples, len(corners)),
+        deadline=None,
+        database=None,
+        report_multiple_bugs=False,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )(given(strategy)(test))
+    if budget.seed is not None:
+        hypothesis_test = use_seed(budget.seed)(hypothesis_test)
+    from hypothesis.errors import FlakyFailure
+
+    try:
+        hypothesis_test()
+    except FlakyFailure as flaky:
+        found = next((e for e in flaky.exceptions if isinstance(e, _Violation)), None)
+        if found is None:
+            raise
+        note = "(flaky: the same input did not fail again when it was sent a second time)"
+        run.failure = call_failure(server, subject.entry, found.finding, found.outcome, note=note)
+    except _Violation as violation:
+        found, note = violation, ""
+        if 0 < first_failure_call <= len(explicit) and plan is not None:
+            found, note = _shrink_explicit(attempt, violation, plan)
+        run.failure = call_failure(server, subject.entry, found.finding, found.outcome, note=note)
+    except _Stop as stop:
+        if stop.violation is None:
+            run.failure = unavailable(server, subject.entry, ServerError(stop.why))
+        else:
+            run.failure = call_failure(
+                server,
+                subject.entry,
+                stop.violation.finding,
+                stop.violation.outcome,
+                note=f"(not shrunk further: {stop.why})",
+            )
+    return run
+
+
+def _kind(violation: _Violation) -> str:
+    """The sort of failure, for "fails the same way": a crash does not stand in for a hang."""
+    outcome = violation.outcome
+    if outcome.failure is not None:
+        return type(outcome.failure).__name__
+    if outcome.rpc_error is not None:
+        return f"JSON-RPC error {outcome.rpc_error.code}"
+    return violation.finding.message.split(":", 1)[0]
+
+
+def _shrink_explicit(
+    attempt: Callable[[dict[str, Any]], None], found: _Violation, plan: CoveragePlan
+) -> tuple[_Violation, str]:
+    """A failing known or coverage input shrunk by ``inputs/shrink`` (hypothesis does not
+    shrink explicit examples): optional arguments dropped, strings shortened."""
+    from pytest_mcp_contracts.inputs.shrink import SearchStopped, shrink_input
+
+    if plan.is_valid is None:
+        return found, ""
+    failed: list[_Violation] = [found]
+
+    def fails(arguments: dict[str, Any]) -> bool:
+        try:
+            attempt(arguments)
+        except _Violation as violation:
+            if _kind(violation) != _kind(found):
+                return False
+            failed.append(violation)
+            return True
+        except _Stop as stop:
+            same = stop.violation is not None and stop.violation.outcome.arguments is arguments
+            if same and stop.violation is not None:
+                failed.append(stop.violation)
+            raise SearchStopped(stop.why, failed=same) from None
+        return False
+
+    shrunk = shrink_input(found.outcome.arguments, plan.schema, plan.is_valid, fails)
+    smallest = next((v for v in reversed(failed) if v.outcome.arguments == shrunk.value), found)
+    note = f"(not shrunk further: {shrunk.stopped})" if shrunk.stopped else ""
+    return smallest, note
+
+
+# -- the missing-argument probe ----------------------------------------------------------------
+
+
+def probe_missing_arguments(
+    server: ManagedServer, prompt: PromptSpec, run: ListedRun
+) -> ContractFailure | None:
+    """Get the prompt without each of its required arguments in turn (the others given
+    "a"): the spec asks for -32602. Any error that shows no crash is a refusal (the Python
+    SDK answers -32603 from its own argument check: a refusal all the same); a crash fails;
+    a success is a warning, since a prompt may have a fallback for what it calls required."""
+    names = required_arguments(prompt.raw.get("arguments"))
+    subject = prompt_subject(server, prompt)
+    for name in names[:MAX_MISSING_PROBES]:
+        arguments = {other: "a" for other in names if other != name}
+        try:
+            outcome = subject.send(arguments)
+        except ServerError as exc:
+            return unavailable(server, prompt, exc)
+        judged = judge_answer(outcome, server.protocol_version, check=Check.GET)
+        error = outcome.rpc_error
+        if error is not None and error.code == INTERNAL_ERROR:
+            # Here -32603 is a refusal unless the evidence shows a crash other than the
+            # Python SDK's own check of required arguments.
+            verdict = judge_error_message(error.message, outcome.stderr, outcome.arguments)
+            if not verdict.certain or sdk_missing_argument_refusal(outcome.stderr):
+                judged = Judged(refused=True)
+        run.count(outcome, judged)
+        finding = judged.finding
+        if finding is not None and finding.kind is not FailureKind.MALFORMED_RESULT:
+            message = f"without its required argument {name!r}: {finding.message}"
+            finding = dataclasses.replace(finding, message=message)
+            return call_failure(server, prompt, finding, outcome, label="request:")
+        if outcome.result is not None:
+            run.notes.append(
+                f"prompts/get without the required argument {name!r} succeeded; the spec "
+                "asks a server to refuse it with JSON-RPC error -32602 (invalid params), and "
+                "a client relies on 'required' to know what to ask its user for"
+            )
+    return None
+
+
+# -- known values ------------------------------------------------------------------------------
+
+
+def known_inputs(
+    server: ManagedServer,
+    entry: ListedSpec,
+    names: Sequence[str],
+    required: Sequence[str],
+    resources: Sequence[str] = (),
+) -> list[dict[str, str]]:
+    """Inputs made of values the server knows: a template's variables mined from listed
+    resource URIs it matches, then values ``completion/complete`` offers (only when the
+    server declares the ``completions`` capability), at most MAX_KNOWN_INPUTS."""
+    found: list[dict[str, str]] = []
+    if entry.kind == "template":
+        found += mined_values(entry.key, resources)
+    completed = _completions(server, entry, names)
+    if completed:
+        base = dict(found[0]) if found else {name: "a" for name in required}
+        for n in range(max(len(values) for values in completed.values())):
+            inputs = dict(base)
+            for name, values in completed.items():
+                inputs[name] = values[n % len(values)]
+            if inputs not in found:
+                found.append(inputs)
+    return found[:MAX_KNOWN_INPUTS]
+
+
+def _completions(
+    server: ManagedServer, entry: ListedSpec, names: Sequence[str]
+) -> dict[str, list[str]]:
+    """The values completion/complete offers for each name: for the prefix "", then for the
+    first letter of the first value offered (or "a"). Its errors are not judged here."""
+    capabilities = server.surface.capabilities if server.surface else {}
+    if "completions" not in capabilities:
+        return {}
+    ref = (
+        {"type": "ref/resource", "uri": entry.key}
+        if entry.kind == "template"
+        else {"type": "ref/prompt", "name": entry.key}
+    )
+    offered: dict[str, list[str]] = {}
+    for name in names[:MAX_COMPLETED_NAMES]:
+        values: list[str] = []
+        for prefix in ("", None):
+            value = prefix if prefix is not None else (values[0][:1] if values else "a")
+            params = {"ref": ref, "argument": {"name": name, "value": value}}
+            try:
+                outcome = server.request("completion/complete", params, subject=entry.key)
+            except ServerError:
+                return offered
+            completion = (outcome.result or {}).get("completion")
+            listed = completion.get("values") if isinstance(completion, Mapping) else None
+            for item in listed if isinstance(listed, list) else []:
+                if isinstance(item, str) and item not in values:
+                    values.append(item)
+        if values:
+            offered[name] = values[:MAX_COMPLETION_VALUES]
+    return offered
+
+
+# -- failures ----------------------------------------------------------------------------------
+
+
+def call_failure(
+    server: ManagedServer,
+    entry: ListedSpec,
+    finding: Finding,
+    outcome: CallOutcome,
+    *,
+    note: str = "",
+    label: str = "smallest arguments found:",
+) -> ContractFailure:
+    report = FailureReport.for_call(
+        server,
+        entry.key,
+        finding.check,
+        finding.headline,
+        finding.kind,
+        outcome,
+        details=finding.all_details,
+        notes=[note] if note else [],
+    )
+    report.subject = entry.kind
+    report.input_label = label
+    failure = ContractFailure(report)
+    failure.outcome = outcome
+    return failure
+
+
+def unavailable(server: ManagedServer, entry: ListedSpec, exc: ServerError) -> ContractFailure:
+    report = FailureReport.for_tool(
+        server,
+        entry.key,
+        Check.GET if entry.kind == "prompt" else Check.READ,
+        f"the server could not be restarted for this {entry.kind}: {exc.message}",
+        FailureKind.SERVER_UNAVAILABLE,
+        stderr_tail=exc.stderr_tail,
+    )
+    report.subject = entry.kind
+    return ContractFailure(report)
+
+
+def replay_request(
+    server: ManagedServer, error: ContractFailure, fresh: Callable[[], None]
+) -> ContractFailure:
+    """``error`` with what sending its request again alone on a fresh server showed, and
+    the ``mcp-contracts call`` command that sends it (``reproduce.replay_alone``)."""
+    from pytest_mcp_contracts.checks.reproduce import replay_alone
+
+    outcome, report = error.outcome, error.report
+    if outcome is None:
+        return error
+    listed = report.check == Check.READ and outcome.arguments.keys() == {"uri"}
+    must_succeed = listed and outcome.arguments["uri"] == report.tool
+
+    def problem_of(answer: CallOutcome) -> Finding | None:
+        protocol, check = server.protocol_version, report.check
+        return judge_answer(answer, protocol, check=check, must_succeed=must_succeed).finding
+
+    report.notes = [*report.notes, replay_alone(server, outcome, problem_of, fresh, report.problem)]
+    report.replay_command = request_command(server, outcome)
+    return error
+
+
+def request_command(server: ManagedServer, outcome: CallOutcome) -> str:
+    """The ``mcp-contracts call`` command that sends a read or a get again."""
+    import json
+    import shlex
+
+    target = server.command
+    flag = {"command": "--server", "url": "--url", "app": "--app"}.get(target.noun, "--server")
+    params = dict(outcome.request.get("params") or {})
+    words = ["mcp-contracts", "call", f"{flag}={target.display}"]
+    if outcome.method == "resources/read":
+        words += ["--read", str(params.get("uri", ""))]
+    else:
+        arguments = json.dumps(params.get("arguments") or {}, ensure_ascii=False, sort_keys=True)
+        words += ["--prompt", str(params.get("name", "")), "--arguments", arguments]
+    return shlex.join(words)

@@ -1,0 +1,192 @@
+"""checks/reads: how a read's or a get's answer is judged (refusal, crash, a listed resource
+that cannot be read, a hang), and the command that replays one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_mcp_contracts.checks.failures import FailureKind
+from pytest_mcp_contracts.checks.reads import Judged, judge_answer, request_command
+from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, RpcError, ServerDied
+from pytest_mcp_contracts.transport.managed import CallOutcome
+from pytest_mcp_contracts.transport.stdio import ServerCommand
+from pytest_mcp_contracts.vocabulary import Check
+
+MODERN = "2026-07-28"
+PY_TRACEBACK = (
+    "Resource 'users:///profile' raised an unexpected exception\n"
+    "Traceback (most recent call last):\n"
+    '  File "server.py", line 40, in profile\n'
+    "IndexError: string index out of range\n"
+)
+
+
+def _read(stderr: str | None = None, **fields: Any) -> CallOutcome:
+    request = {"method": "resources/read", "params": {"uri": "users:///profile"}}
+    return CallOutcome({"user_id": ""}, request, stderr=stderr, **fields)
+
+
+def _get(**fields: Any) -> CallOutcome:
+    request = {"method": "prompts/get", "params": {"name": "p", "arguments": {"topic": "x"}}}
+    return CallOutcome({"topic": "x"}, request, **fields)
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [(-32602, "Unknown resource: users:///profile"), (-32002, "Resource not found")],
+)
+def test_invalid_params_and_not_found_refuse_a_generated_value(code: int, message: str) -> None:
+    judged = judge_answer(_read(rpc_error=RpcError(code, message)), MODERN, check="read")
+    assert (judged.finding, judged.refused) == (None, True)
+
+
+@pytest.mark.parametrize(
+    ("error", "stderr", "evidence"),
+    [
+        # Python MCPServer: -32603 and the handler's traceback on stderr.
+        (RpcError(-32603, "Error creating resource from template x"), PY_TRACEBACK, "traceback"),
+        # TypeScript McpServer: -32603 with the exception's message alone.
+        (RpcError(-32603, "Cannot read properties of undefined (reading 'y')"), "", "runtime"),
+        # Another code, but the stderr shows the exception (a legacy server's code 0).
+        (RpcError(0, "boom"), PY_TRACEBACK, "traceback"),
+    ],
+)
+def test_an_internal_error_or_an_exception_fails_as_a_crash(
+    error: RpcError, stderr: str, evidence: str
+) -> None:
+    judged = judge_answer(_read(stderr, rpc_error=error), MODERN, check="read")
+    finding = judged.finding
+    assert finding is not None and not judged.refused
+    assert finding.kind is FailureKind.UNEXPECTED_EXCEPTION
+    assert finding.check == "read"
+    assert evidence in " ".join(finding.details)
+
+
+def test_an_internal_error_without_evidence_still_fails() -> None:
+    outcome = _get(rpc_error=RpcError(-32603, "Internal error"))
+    finding = judge_answer(outcome, MODERN, check="get").finding
+    assert finding is not None and finding.kind is FailureKind.UNEXPECTED_EXCEPTION
+
+
+def test_a_listed_resource_that_answers_any_error_fails() -> None:
+    outcome = _read(rpc_error=RpcError(-32002, "Resource not found"))
+    judged = judge_answer(outcome, MODERN, check="read", must_succeed=True)
+    finding = judged.finding
+    assert finding is not None and not judged.refused
+    assert finding.kind is FailureKind.RPC_ERROR
+    assert finding.message.startswith("a listed resource cannot be read")
+
+
+def test_a_declared_capability_whose_method_is_not_found_fails() -> None:
+    outcome = _get(rpc_error=RpcError(-32601, "Method not found"))
+    finding = judge_answer(outcome, MODERN, check="get").finding
+    assert finding is not None and finding.kind is FailureKind.PROTOCOL_VIOLATION
+    assert "lists prompts but does not answer prompts/get" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("failure", "kind"),
+    [
+        (CallTimeout("no answer within 10 s"), FailureKind.TIMEOUT),
+        (ServerDied("the server exited with status 1"), FailureKind.CRASH),
+    ],
+)
+def test_a_hang_or_a_death_is_judged_as_a_tool_calls(failure: Any, kind: FailureKind) -> None:
+    finding = judge_answer(_read(failure=failure), MODERN, check="read").finding
+    assert finding is not None and finding.kind is kind and finding.check == "read"
+
+
+def test_results_are_judged_by_the_contents_checks() -> None:
+    good = _read(result={"contents": [{"uri": "users:///profile", "text": "{}"}]})
+    assert judge_answer(good, MODERN, check=Check.READ) == Judged()
+    bad = _get(result={"messages": "hello"})
+    finding = judge_answer(bad, MODERN, check=Check.GET).finding
+    assert finding is not None and finding.kind is FailureKind.MALFORMED_RESULT
+
+
+def test_the_replay_command_reads_or_gets_again() -> None:
+    class Server:
+        command = ServerCommand(("python", "srv.py"))
+
+    read = request_command(Server(), _read())  # type: ignore[arg-type]
+    assert read == "mcp-contracts call '--server=python srv.py' --read users:///profile"
+    get = request_command(Server(), _get())  # type: ignore[arg-type]
+    assert get.endswith("""--prompt p --arguments '{"topic": "x"}'""")
+
+
+class _Server:
+    """Answers every prompts/get alike: enough of a ManagedServer for the probe."""
+
+    protocol_version = MODERN
+    surface = None
+    command = ServerCommand(("python", "srv.py"))
+
+    def __init__(self, **answer: Any) -> None:
+        self.answer = answer
+
+    def request(self, method: str, params: dict[str, Any], **kwargs: Any) -> CallOutcome:
+        request = {"method": method, "params": params}
+        return CallOutcome(kwargs.get("arguments") or {}, request, **self.answer)
+
+    def stderr_tail(self) -> str:
+        return ""
+
+
+PROMPT_ARGS = [{"name": "code", "required": True}, {"name": "style"}]
+SDK_REFUSAL = (
+    "Traceback (most recent call last):\n"
+    '  File "mcp/server/mcpserver/prompts/base.py", line 177, in render\n'
+    "ValueError: Missing required arguments: {'code'}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "fails", "notes"),
+    [
+        ({"rpc_error": RpcError(-32602, "Invalid arguments for prompt p")}, False, 0),
+        # The Python SDK's own check: -32603 with its traceback on stderr.
+        ({"rpc_error": RpcError(-32603, "Internal server error"), "stderr": SDK_REFUSAL}, False, 0),
+        ({"rpc_error": RpcError(-32603, "Internal server error"), "stderr": ""}, False, 0),
+        (
+            {"rpc_error": RpcError(-32603, "Cannot read properties of undefined (reading 'x')")},
+            True,
+            0,
+        ),
+        ({"failure": ServerDied("the server exited with status 1")}, True, 0),
+        (
+            {"result": {"messages": [{"role": "user", "content": {"type": "text", "text": "x"}}]}},
+            False,
+            1,
+        ),
+    ],
+)
+def test_a_prompt_without_its_required_argument_must_be_refused_not_crash(
+    answer: dict[str, Any], fails: bool, notes: int
+) -> None:
+    from pytest_mcp_contracts.checks.reads import ListedRun, probe_missing_arguments
+    from pytest_mcp_contracts.transport.discover import PromptSpec
+
+    prompt = PromptSpec("p", "p", {"name": "p", "arguments": PROMPT_ARGS})
+    run = ListedRun()
+    failure = probe_missing_arguments(_Server(**answer), prompt, run)  # type: ignore[arg-type]
+    assert (failure is not None) is fails
+    if failure is not None:
+        assert failure.report.problem.startswith("without its required argument 'code': ")
+        assert failure.report.arguments == {}
+    assert len(run.notes) == notes
+    assert run.stats.calls == 1
+
+
+def test_a_results_warnings_are_said_once_per_rule_with_the_first_request() -> None:
+    from pytest_mcp_contracts.checks.failures import Finding
+    from pytest_mcp_contracts.checks.reads import ListedRun
+
+    warning = Finding("read", "a mimeType the text contradicts", "warning", kind=FailureKind.LINT)
+    run = ListedRun()
+    for values in ({"user_id": "a"}, {"user_id": "b"}):
+        outcome = CallOutcome(values, {"method": "resources/read"}, result={"contents": []})
+        run.count(outcome, Judged(warnings=(warning,)))
+    assert run.notes == ['a mimeType the text contradicts (resources/read {"user_id": "a"})']
+    assert (run.stats.calls, run.stats.real_results, run.stats.refused) == (2, 2, 0)

@@ -20,7 +20,12 @@ from pytest_mcp_contracts.checks.contract import (
     error_result_notes,
     run_contract,
 )
-from pytest_mcp_contracts.checks.drift_gate import gate_removed, gate_surface
+from pytest_mcp_contracts.checks.drift_gate import (
+    gate_listed,
+    gate_removed,
+    gate_removed_listed,
+    gate_surface,
+)
 from pytest_mcp_contracts.checks.failures import (
     ContractFailure,
     FailureKind,
@@ -122,6 +127,12 @@ class ServerCollector(_ServerNode):
             yield ListedCollector.from_parent(self, name=failure.node, entry=failure)
         for entry in surface.listed:
             yield ListedCollector.from_parent(self, name=entry.node, entry=entry)
+        # A recorded prompt, resource or template the server no longer lists, as tools'.
+        from pytest_mcp_contracts.contracts.record import listed_kind
+
+        for file in recorder.stale_listed(self.server.node_name, surface):
+            name = f"{listed_kind(file)}:{file.rpartition('/')[2]}"
+            yield RemovedListedCollector.from_parent(self, name=name, file=file)
         if self.config.stash[SETTINGS_KEY].sequences:
             # Last: it restarts the server, and runs on the state the tools' items left.
             yield SequencesItem.from_parent(self, name=SequencesItem.check)
@@ -181,7 +192,8 @@ class ToolCollector(pytest.Collector):
 
 class ListedCollector(pytest.Collector):
     """A prompt, resource or template (``<kind>:<key>``), or a listing of them the server
-    declared and did not answer (``listing:<kind>s``): for now, its ``schema`` item alone."""
+    declared and did not answer (``listing:<kind>s``): its ``schema`` item, and an entry's
+    ``drift`` item."""
 
     def __init__(self, *, entry: ListedSpec | ListingFailure, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -189,6 +201,20 @@ class ListedCollector(pytest.Collector):
 
     def collect(self) -> Iterator[pytest.Item]:
         yield ListedSchemaItem.from_parent(self, name=ListedSchemaItem.check, entry=self.entry)
+        if isinstance(self.entry, ListedSpec):
+            yield ListedDriftItem.from_parent(self, name=ListedDriftItem.check, entry=self.entry)
+
+
+class RemovedListedCollector(pytest.Collector):
+    """A prompt, resource or template recorded in the snapshot folder that the server no
+    longer lists (``file``: ``<folder>/<node>`` in its server's folder)."""
+
+    def __init__(self, *, file: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.file = file
+
+    def collect(self) -> Iterator[pytest.Item]:
+        yield RemovedListedItem.from_parent(self, name=Check.DRIFT.value)
 
 
 class RemovedToolCollector(pytest.Collector):
@@ -519,6 +545,47 @@ class ListedSchemaItem(_RendersFailures):
             None,
             f"{shown(self.server.surface.name)} {kind} {shown(key)} [{self.check}]",
         )
+
+
+class ListedDriftItem(ListedSchemaItem):
+    """Static: a prompt's, resource's or template's listing entry against the recorded one
+    (checks/drift_gate.gate_listed)."""
+
+    check = Check.DRIFT.value
+
+    def runtest(self) -> None:
+        assert isinstance(self.entry, ListedSpec) and self.server.surface is not None
+        warning = gate_listed(
+            self.config.stash[RECORDER_KEY],
+            self.server,
+            self.server.surface,
+            self.entry,
+            record_command=_command(self.config),
+            accept=_accept(self.config),
+        )
+        if warning is not None:
+            self._warn(warning)
+
+
+class RemovedListedItem(_RendersFailures):
+    """Fails while a recorded prompt, resource or template is missing from the listing."""
+
+    def runtest(self) -> None:
+        collector = self.parent
+        assert isinstance(collector, RemovedListedCollector)
+        assert isinstance(collector.parent, ServerCollector)
+        server = collector.parent.server
+        assert server.surface is not None
+        gate_removed_listed(
+            self.config.stash[RECORDER_KEY],
+            server,
+            server.surface,
+            collector.file,
+            accept=_accept(self.config),
+        )
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"{self.nodeid} [drift]"
 
 
 class ContractItem(_McpItem):

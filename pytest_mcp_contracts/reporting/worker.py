@@ -153,6 +153,9 @@ class ServerFacts:
     # {"kind", "name", "node_name"}: "prompt", its name, "prompt:<safe name>"; "listing",
     # "prompts/list", "listing:prompts" (the collector's name in the node id).
     listed: list[dict[str, str]] = field(default_factory=list)
+    # The drift of its prompts, resources and templates (those no longer listed too), each
+    # named by its key and by its collector's name ("prompt:<safe name>").
+    listed_drift: list[ToolFacts] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         head = {"command": self.command, "transport": self.transport}
@@ -183,6 +186,14 @@ class ServerFacts:
                 for t in self.removed
             ],
             "listed": [dict(entry) for entry in self.listed],
+            "listed_drift": [
+                {
+                    "name": t.name,
+                    "node_name": t.node_name,
+                    "surface_drift": _pairs_json(t.surface_drift or []),
+                }
+                for t in self.listed_drift
+            ],
         }
 
     @classmethod
@@ -206,6 +217,9 @@ class ServerFacts:
                 ToolFacts.from_json({"declared": False, **t}) for t in data.get("removed", [])
             ],
             listed=[{str(k): str(v) for k, v in e.items()} for e in data.get("listed", [])],
+            listed_drift=[
+                ToolFacts.from_json({"declared": False, **t}) for t in data.get("listed_drift", [])
+            ],
         )
 
 
@@ -240,6 +254,11 @@ def _merge_server(entries: list[ServerFacts]) -> ServerFacts:
     for entry in started:
         for gone in entry.removed:
             removed.setdefault(gone.node_name, gone)
+    # Each entry's drift item ran in one worker: its drift comes from that worker.
+    listed_drift: dict[str, ToolFacts] = {}
+    for entry in started:
+        for drifted in entry.listed_drift:
+            listed_drift.setdefault(drifted.node_name, drifted)
     return ServerFacts(
         command=first.command,
         transport=first.transport,
@@ -259,6 +278,7 @@ def _merge_server(entries: list[ServerFacts]) -> ServerFacts:
         tools=tools,
         removed=[removed[name] for name in sorted(removed)],
         listed=first.listed,  # every worker's process lists alike, or xdist stops at collection
+        listed_drift=[listed_drift[name] for name in sorted(listed_drift)],
     )
 
 
@@ -302,11 +322,28 @@ class WorkerFacts:
                         None if drift is None else _pairs(drift),
                     )
                 )
+            from pytest_mcp_contracts.contracts.record import listed_kind
+
             listed = {tool.node_name for tool in surface.tools}
+            mine = [
+                (node, changes)
+                for (srv, node), changes in sorted(surface_drift.items())
+                if srv == server.node_name
+            ]
             removed = [
                 ToolFacts(changes[0].tool if changes else node, node, surface_drift=_pairs(changes))
-                for (srv, node), changes in sorted(surface_drift.items())
-                if srv == server.node_name and node not in listed
+                for node, changes in mine
+                if node not in listed and listed_kind(node) is None
+            ]
+            # A prompt's file "prompts/<node>" is its collector "prompt:<node>".
+            listed_drift = [
+                ToolFacts(
+                    changes[0].tool if changes else node,
+                    f"{listed_kind(node)}:{node.rpartition('/')[2]}",
+                    surface_drift=_pairs(changes),
+                )
+                for node, changes in mine
+                if listed_kind(node) is not None
             ]
             stale = (
                 [
@@ -332,6 +369,7 @@ class WorkerFacts:
                     stale=stale,
                     tools=tools,
                     removed=removed,
+                    listed_drift=listed_drift,
                     listed=[
                         *(
                             {"kind": "listing", "name": f.method, "node_name": f.node}

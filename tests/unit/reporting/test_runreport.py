@@ -400,6 +400,7 @@ EXPECTED: dict[str, Any] = {
                     "kind": "prompt",
                     "name": "greet",
                     "node_name": "prompt:greet",
+                    "listed": True,
                     "checks": {
                         "schema": {"outcome": "failed", "duration": 0.001, "message": "dup"}
                     },
@@ -409,6 +410,7 @@ EXPECTED: dict[str, Any] = {
                     "kind": "listing",
                     "name": "resources/list",
                     "node_name": "listing:resources",
+                    "listed": True,
                     "checks": {"schema": {"outcome": "not_run"}},
                     "findings": [],
                 },

@@ -390,10 +390,13 @@ def _listed_from_snapshots(store: SnapshotStore, server: str) -> list[ListedView
     views = []
     for file in store.recorded_listed(server):
         kind = listed_kind(file)
-        recorded, _ = _recorded(store, server, file)
-        surface = (recorded or {}).get("surface")
+        try:
+            # Its surface even when its content section is corrupted (shown as such below).
+            surface = (store.read(server, file) or {}).get("surface")
+        except SnapshotError:
+            surface = None
         if kind is None or not isinstance(surface, dict):
-            continue  # corrupted: the run's drift item says so, with the file's name
+            continue  # unreadable: the run's drift item says so, with the file's name
         spec = _SPECS[kind]
         key = surface.get(spec.key_field)
         entry = spec(key if isinstance(key, str) else "", file.rpartition("/")[2], surface)

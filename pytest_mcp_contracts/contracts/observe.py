@@ -91,7 +91,7 @@ class RecordedContract:
     shape: Shape | None = None
 
     @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> RecordedContract:
+    def from_data(cls, data: Mapping[str, Any], section: str = "output") -> RecordedContract:
         try:
             kinds = tuple(str(OutputKind(k).value) for k in data.get("kinds", ()))
             quality = str(data.get("quality", Quality.INFERRED))
@@ -101,7 +101,7 @@ class RecordedContract:
             schema, seen = data.get("schema"), data.get("seen")
             shape = None if schema is None else Shape.from_record(schema, seen or {})
         except (TypeError, ValueError) as exc:
-            raise RecordError(f"its 'output' section is not usable: {exc}") from None
+            raise RecordError(f"its {section!r} section is not usable: {exc}") from None
         return cls(kinds, quality, basis, shape)
 
     def to_data(self) -> dict[str, Any]:

@@ -115,7 +115,7 @@ def contract_problem(data: dict[str, Any], kind: str | None = None) -> str | Non
         return f"{section!r} must be an object whose source is one of {', '.join(OUTPUT_SOURCES)}"
     if output["source"] == "inferred":
         try:
-            RecordedContract.from_data(output)
+            RecordedContract.from_data(output, section)
         except RecordError as exc:
             return str(exc)
     return None
@@ -250,7 +250,7 @@ class Recorder:
         recorded = None
         if isinstance(content, dict) and content.get("source") == "inferred":
             try:
-                recorded = RecordedContract.from_data(content)
+                recorded = RecordedContract.from_data(content, "content")
             except RecordError as exc:
                 raise SnapshotError(self.path(server, file), str(exc)) from None
         observations = ListedObservations(

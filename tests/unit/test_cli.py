@@ -259,7 +259,7 @@ def test_inspect_lists_prompts_resources_and_templates_with_their_content_contra
             "properties": {"theme": {"type": "string"}},
             "required": ["theme"],
         },
-        "seen": {},
+        "seen": {"$": 12, "$.theme": 12},
     }
     files = {
         "prompts/review": {"prompt": "review", "surface": prompt},
@@ -272,10 +272,12 @@ def test_inspect_lists_prompts_resources_and_templates_with_their_content_contra
             "template": "users://{org}/{id}",
             "surface": {"uriTemplate": "users://{org}/{id}", "name": "users"},
         },
-        # Relative: its listing finding is shown, as the schema item would say it.
+        # Relative: its listing finding is shown, as the schema item would say it; its
+        # content section is corrupted, and said to be.
         "resources/relative-1": {
             "resource": "docs/x.md",
             "surface": {"uri": "docs/x.md", "name": "x"},
+            "content": {"source": "inferred", "schema": {}, "seen": {}},
         },
     }
     for file, data in files.items():
@@ -293,7 +295,7 @@ def test_inspect_lists_prompts_resources_and_templates_with_their_content_contra
         "  config://app  application/json  findings: -  content: validated\n"
         "      theme: string\n"
         "      … other keys allowed\n"
-        "  docs/x.md     -  findings: 1 error(s)  content: none\n"
+        "  docs/x.md     -  findings: 1 error(s)  content: corrupted\n"
     ) in out
     assert (
         "\ntemplates:\n  users://{org}/{id}  variables: org, id  findings: -  content: none" in out

@@ -184,8 +184,10 @@ def diff_tool(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
 # (docs/prompts-resources.md):
 #
 # - breaking: an entry removed; a prompt argument removed (a client that sends it is
-#   refused: the SDKs validate prompt arguments) or newly required (a client that leaves it
-#   out is refused), a new required argument; a resource's or template's mimeType changed
+#   refused by the Python SDK, "Error rendering prompt", and has its value silently dropped
+#   by the TypeScript SDK, whose zod object strips unknown keys) or newly required (a
+#   client that leaves it out is refused), a new required argument; a resource's or
+#   template's mimeType changed
 #   or removed (a client parses by it); a resource that moved to another URI; a template
 #   whose variables changed (a client fills the old names);
 # - review: a template with the same variables whose text changed (their order, or the

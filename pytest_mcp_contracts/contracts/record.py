@@ -192,6 +192,7 @@ class Recorder:
     _pending: dict[tuple[str, str], _Pending] = field(default_factory=dict)
     _loaded: dict[tuple[str, str], dict[str, Any] | None] = field(default_factory=dict)
     _known: dict[str, bool] = field(default_factory=dict)
+    _known_listed: dict[str, bool] = field(default_factory=dict)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -288,13 +289,17 @@ class Recorder:
         """Whether the server had recorded prompts, resources or templates before this run
         wrote anything. Not its tools: a server recorded before prompts were snapshotted
         would see every prompt it lists "drift in" on the first run that records them."""
-        key = "/" + server
-        if key not in self._known:
-            self._known[key] = bool(self.store.recorded_listed(server))
-        return self._known[key]
+        if server not in self._known_listed:
+            self._known_listed[server] = bool(self.store.recorded_listed(server))
+        return self._known_listed[server]
 
     def missing_in_ci(self, has_section: bool) -> bool:
         return self.mode == SnapshotMode.CI and not has_section
+
+    def content_missing_in_ci(self, obs: ListedObservations) -> bool:
+        """Whether a read or get item must fail in CI for want of a content contract: only
+        an entry that returned JSON has one to record (a text resource has none)."""
+        return self.missing_in_ci(obs.has_record) and obs.observations > 0
 
     # -- deciding what to write ------------------------------------------------------------
 

@@ -223,6 +223,13 @@ class ServerFacts:
         )
 
 
+def _listed_node(file: str) -> str:
+    """The collector name (``prompt:<node>``) of a listed entry's file (``prompts/<node>``)."""
+    from pytest_mcp_contracts.contracts.record import listed_kind
+
+    return f"{listed_kind(file)}:{file.rpartition('/')[2]}"
+
+
 def _merge_server(entries: list[ServerFacts]) -> ServerFacts:
     """One server's facts from every worker, in sorted worker order. Each worker started its
     own process of the server: what every process says alike (its name, its banner on
@@ -254,11 +261,16 @@ def _merge_server(entries: list[ServerFacts]) -> ServerFacts:
     for entry in started:
         for gone in entry.removed:
             removed.setdefault(gone.node_name, gone)
-    # Each entry's drift item ran in one worker: its drift comes from that worker.
+    # An entry's drift item and its read or get item may run in two workers: its surface
+    # drift comes from one, its content drift from the other.
     listed_drift: dict[str, ToolFacts] = {}
     for entry in started:
         for drifted in entry.listed_drift:
-            listed_drift.setdefault(drifted.node_name, drifted)
+            held = listed_drift.setdefault(
+                drifted.node_name, ToolFacts(drifted.name, drifted.node_name, surface_drift=[])
+            )
+            pairs = [*(held.surface_drift or []), *(drifted.surface_drift or [])]
+            held.surface_drift = list(dict.fromkeys(pairs))
     return ServerFacts(
         command=first.command,
         transport=first.transport,
@@ -300,6 +312,7 @@ class WorkerFacts:
         """What this process knows of its servers and its recorder. ``start_errors`` maps a
         server's position in ``servers`` to its node name and its start failure."""
         observed = recorder.tools if recorder is not None else {}
+        observed_listed = recorder.listed if recorder is not None else {}
         surface_drift = recorder.surface_drift if recorder is not None else {}
         facts = cls()
         for index, server in enumerate(servers):
@@ -335,16 +348,23 @@ class WorkerFacts:
                 for node, changes in mine
                 if node not in listed and listed_kind(node) is None
             ]
-            # A prompt's file "prompts/<node>" is its collector "prompt:<node>".
-            listed_drift = [
-                ToolFacts(
-                    changes[0].tool if changes else node,
-                    f"{listed_kind(node)}:{node.rpartition('/')[2]}",
-                    surface_drift=_pairs(changes),
-                )
-                for node, changes in mine
-                if listed_kind(node) is not None
-            ]
+            # A prompt's file "prompts/<node>" is its collector "prompt:<node>": its surface
+            # drift (its drift item) and its content drift (its read or get item).
+            drifted: dict[str, ToolFacts] = {}
+            for node, changes in mine:
+                if listed_kind(node) is not None:
+                    name = changes[0].tool if changes else node
+                    drifted[node] = ToolFacts(
+                        name, _listed_node(node), surface_drift=_pairs(changes)
+                    )
+            for (srv, node), content in sorted(observed_listed.items()):
+                found = [*content.breaking.values(), *content.additive.values()]
+                if srv == server.node_name and content.ran and found:
+                    entry = drifted.setdefault(
+                        node, ToolFacts(content.entry.key, _listed_node(node), surface_drift=[])
+                    )
+                    entry.surface_drift = [*(entry.surface_drift or []), *_pairs(found)]
+            listed_drift = [drifted[node] for node in sorted(drifted)]
             stale = (
                 [
                     str(recorder.path(server.node_name, n))

@@ -217,3 +217,16 @@ def test_a_template_counts_its_variables_as_its_arguments(tmp_path: Path) -> Non
     content = json.loads(recorder.written[0].read_text())["content"]
     assert recorder.written[0].parent.name == "templates"
     assert content["quality"] == "validated"
+
+
+def test_in_ci_only_an_entry_that_returned_json_misses_a_content_contract(tmp_path: Path) -> None:
+    recorder = Recorder(SnapshotStore(tmp_path), SnapshotMode.CI)
+    prose = recorder.start_listed("shop", RESOURCE)
+    prose.observe({}, read(text("# Guide")))
+    assert not recorder.content_missing_in_ci(prose)
+    json_text = recorder.start_listed("shop", RESOURCE)
+    json_text.observe({}, theme(1))
+    assert recorder.content_missing_in_ci(json_text)
+    recorder.finish_listed(SURFACE, "shop", json_text, passed=True)
+    recorder.flush({"shop": set()})
+    assert recorder.written == []  # CI writes nothing

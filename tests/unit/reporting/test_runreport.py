@@ -800,3 +800,38 @@ def test_merge_takes_each_listed_entrys_drift_from_the_worker_that_ran_it() -> N
     merged = WorkerFacts.merge([worker([]), worker([drifted])])
     (server,) = merged.to_json()["servers"]
     assert server["listed_drift"] == [drifted]
+
+
+def test_a_listed_entrys_surface_and_content_drift_are_its_drift_lines(tmp_path: Path) -> None:
+    from pytest_mcp_contracts.checks.drift_gate import Attributed
+    from pytest_mcp_contracts.contracts.content import ListedObservations
+    from pytest_mcp_contracts.transport.discover import ResourceSpec
+
+    resource = ResourceSpec("config://app", "config_app-1", {"uri": "config://app", "name": "a"})
+    surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", resources=(resource,))
+    server = ManagedServer(ServerCommand(("python", "-m", "shop")), 1.0, 1.0, 1024)
+    server.surface, server.node_name = surface, "shop"
+    recorder = Recorder(SnapshotStore(tmp_path / "mcp-contracts"), "record")
+    file = "resources/config_app-1"
+    recorder.surface_drift[("shop", file)] = [
+        Attributed("config://app", Change("breaking", "mimeType", "removed (was 'a/b')"))
+    ]
+    content = ListedObservations(entry=resource, ran=True)
+    content.additive["x"] = Change("additive", "$.x", "new")
+    recorder.listed[("shop", file)] = content
+    # The drift item ran in one worker, the read item in another: both reach the report.
+    parts = []
+    for kept in (("surface_drift",), ("listed",)):
+        alone = Recorder(recorder.store, "record")
+        for attribute in kept:
+            setattr(alone, attribute, getattr(recorder, attribute))
+        parts.append(WorkerFacts.collect([server], alone, {}))
+    for facts in (WorkerFacts.collect([server], recorder, {}), WorkerFacts.merge(parts)):
+        (shop,) = facts.to_json()["servers"]
+        assert shop["removed"] == []
+        (drifted,) = shop["listed_drift"]
+        assert drifted["node_name"] == "resource:config_app-1"
+        assert sorted(map(tuple, drifted["surface_drift"])) == [
+            ("additive", "$.x: new"),
+            ("breaking", "mimeType: removed (was 'a/b')"),
+        ]

@@ -373,9 +373,17 @@ class Recorder:
 
     def stale_listed(self, server: str, surface: ServerSurface) -> list[str]:
         """File names (``<folder>/<node>``) of recorded prompts, resources and templates
-        the server no longer lists."""
+        the server no longer lists. Not those of a listing that failed this run: its
+        entries are unknown, not removed (its own item fails)."""
         listed = {listed_file(e) for e in surface.listed}
-        return [name for name in self.store.recorded_listed(server) if name not in listed]
+        failed = {
+            LISTED_FOLDERS[f.kind] for f in surface.listing_failures if f.kind in LISTED_FOLDERS
+        }
+        return [
+            name
+            for name in self.store.recorded_listed(server)
+            if name not in listed and name.partition("/")[0] not in failed
+        ]
 
     def _stale(self, server: str, listed: set[str]) -> list[str]:
         recorded = [*self.store.recorded_tools(server), *self.store.recorded_listed(server)]

@@ -305,3 +305,15 @@ def test_a_listed_entry_file_is_checked_as_a_contract_in_its_own_words(tmp_path:
     store.write("shop", "prompts/p", {"server": "s", "prompt": "q", "surface": {}})
     with pytest.raises(SnapshotError, match="it records prompt 'q', not 'p'"):
         Recorder(store, SnapshotMode.RECORD).load("shop", "prompts/p", "p")
+
+
+def test_entries_of_a_listing_that_failed_are_unknown_not_removed(tmp_path: Path) -> None:
+    from pytest_mcp_contracts.transport.discover import ListingFailure
+
+    store = SnapshotStore(tmp_path)
+    for file in ("prompts/greet", "resources/app-1", "templates/users-1"):
+        store.write("shop", file, {"surface": {}})
+    failed = ListingFailure("prompt", "prompts/list", "prompts/list failed: offline")
+    surface = ServerSurface("shop", "shop", "1", "2025-11-25", listing_failures=(failed,))
+    recorder = Recorder(store, SnapshotMode.UPDATE)
+    assert recorder.stale_listed("shop", surface) == ["resources/app-1", "templates/users-1"]

@@ -136,12 +136,22 @@ def test_update_accepts_prunes_the_removed_and_ci_then_passes(
     recorded_v1: dict[str, bytes],
 ) -> None:
     monkeypatch.setenv("MCP_FIXTURE_VARIANT", "v2")
+    # Under -k not every item of the server ran: the removed resource is not pruned.
+    partial = run_mcp_inprocess(SERVER, args=(*DRIFT, "--mcp-snapshot-update", "-k", "prompt"))
+    assert partial.ret == 0
+    partial.stdout.fnmatch_lines(
+        [
+            "  drift accepted by --mcp-snapshot-update:",
+            "    breaking:    prompt review arguments.style: removed, and 'tone' added *",
+        ]
+    )
+    assert "resources/config_app_settings-d97dca3f.json" in files(pytester)
     accept = run_mcp_inprocess(SERVER, args=(*DRIFT, "--mcp-snapshot-update"))
     accept.assert_outcomes(passed=8, deselected=8)
     accept.stdout.fnmatch_lines(
         [
             "  drift accepted by --mcp-snapshot-update:",
-            "    breaking:    prompt review arguments.style: removed, and 'tone' added *",
+            "    breaking:    resource config://app/settings resource: removed",
             "pruned 2 file(s):",
             "*resources/config_app_settings-d97dca3f.json",
             "*templates/users_user_id_profile-a5d4dc88.json",
@@ -160,18 +170,6 @@ def test_update_accepts_prunes_the_removed_and_ci_then_passes(
     again = run_mcp_inprocess(SERVER, args=DRIFT)
     again.assert_outcomes(passed=6, deselected=8)  # the removed entries' items went with them
     assert files(pytester) == accepted
-
-
-def test_under_k_a_removed_entry_is_not_pruned(
-    run_mcp_inprocess: RunMcp,
-    pytester: pytest.Pytester,
-    monkeypatch: pytest.MonkeyPatch,
-    recorded_v1: dict[str, bytes],
-) -> None:
-    monkeypatch.setenv("MCP_FIXTURE_VARIANT", "v2")
-    partial = run_mcp_inprocess(SERVER, args=(*DRIFT, "--mcp-snapshot-update", "-k", "prompt"))
-    assert partial.ret == 0
-    assert "resources/config_app_settings-d97dca3f.json" in files(pytester)
 
 
 def test_n2_writes_and_prunes_the_same_files_as_a_serial_run(

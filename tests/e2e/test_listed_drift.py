@@ -142,7 +142,7 @@ def test_update_accepts_prunes_the_removed_and_ci_then_passes(
     partial.stdout.fnmatch_lines(
         [
             "  drift accepted by --mcp-snapshot-update:",
-            "    breaking:    prompt review arguments.style: removed, and 'tone' added *",
+            "    breaking:*prompt review arguments.style: removed, and 'tone' added *",
         ]
     )
     assert "resources/config_app_settings-d97dca3f.json" in files(pytester)

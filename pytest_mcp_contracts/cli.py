@@ -5,7 +5,10 @@
 (``--snapshots DIR``), and says plainly where an output schema comes from: declared by the
 server, inferred by this plugin (with its quality), or nowhere yet; and what the ``schema``
 check finds in each listing entry (the same ``check_listing``, the same records as the run
-report). ``call`` does the
+report). After the tools it lists the server's prompts (their arguments), resources (URI,
+mimeType) and templates (their variables), each with its listing findings
+(``checks/surface_listing``) and its recorded content contract folded to a summary. ``call``
+does the
 handshake (either protocol era), makes each call in order, each after the answer to the one
 before, and prints every answer as one line of JSON.
 """
@@ -24,14 +27,27 @@ from pathlib import Path
 from typing import Any, Final, TextIO
 
 from pytest_mcp_contracts.contracts.drift import HINT_DEFAULTS
-from pytest_mcp_contracts.contracts.record import contract_problem
+from pytest_mcp_contracts.contracts.record import (
+    contract_problem,
+    listed_file,
+    listed_kind,
+)
 from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore
 from pytest_mcp_contracts.inputs.elicitation import form_content
 from pytest_mcp_contracts.reporting.findings import finding_record, render
 from pytest_mcp_contracts.schema.summarize import FieldPathError, summarize
 from pytest_mcp_contracts.text import stderr_block
 from pytest_mcp_contracts.transport.client import CallTranscript, Client, ClientSettings
-from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec, discover, safe_name
+from pytest_mcp_contracts.transport.discover import (
+    ListedSpec,
+    PromptSpec,
+    ResourceSpec,
+    ServerSurface,
+    TemplateSpec,
+    ToolSpec,
+    discover,
+    safe_name,
+)
 from pytest_mcp_contracts.transport.http import HeaderError, ServerUrl
 from pytest_mcp_contracts.transport.inprocess import ServerApp
 from pytest_mcp_contracts.transport.jsonrpc import RpcConnection, RpcError, ServerError
@@ -133,13 +149,13 @@ def output_contract(
 
 
 def _recorded(store: SnapshotStore, server: str, tool: str) -> tuple[dict[str, Any] | None, str]:
-    """A tool's recorded file, or why it cannot be used: a corrupted contract is shown as
-    corrupted, never as no contract at all."""
+    """A tool's (or a listed entry's, by its file name) recorded file, or why it cannot be
+    used: a corrupted contract is shown as corrupted, never as no contract at all."""
     try:
         data = store.read(server, tool)
     except SnapshotError as exc:
         return None, f"{exc.path}: {exc.reason}"
-    problem = None if data is None else contract_problem(data)
+    problem = None if data is None else contract_problem(data, listed_kind(tool))
     if problem is not None:
         return None, f"{store.path_for(server, tool)}: not a contract: {problem}"
     return data, ""
@@ -302,6 +318,129 @@ def tool_json(view: ToolView) -> dict[str, Any]:
     }
 
 
+# -- prompts, resources and templates ---------------------------------------------------------
+
+_SPECS: Final[dict[str, type[ListedSpec]]] = {
+    spec.kind: spec for spec in (PromptSpec, ResourceSpec, TemplateSpec)
+}
+
+
+@dataclass(frozen=True)
+class ListedView:
+    """A prompt, resource or template as inspect shows it."""
+
+    entry: ListedSpec
+    findings: tuple[dict[str, Any], ...]
+    content: OutputContract  # its recorded content contract ("none" when there is none)
+
+    @property
+    def details(self) -> str:
+        """What a client needs to use it: a prompt's arguments, a resource's mimeType, a
+        template's variables."""
+        raw = self.entry.raw
+        if self.entry.kind == PromptSpec.kind:
+            arguments = raw.get("arguments")
+            names = [
+                f"{a['name']}{' (required)' if a.get('required') is True else ''}"
+                for a in (arguments if isinstance(arguments, list) else [])
+                if isinstance(a, dict) and isinstance(a.get("name"), str)
+            ]
+            return f"arguments: {', '.join(names) or '-'}"
+        mime = f"  {raw['mimeType']}" if isinstance(raw.get("mimeType"), str) else ""
+        if self.entry.kind == TemplateSpec.kind:
+            from pytest_mcp_contracts.contracts.content import template_variables
+
+            variables = ", ".join(template_variables(self.entry.key)) or "-"
+            return f"variables: {variables}{mime}"
+        return mime.strip() or "-"
+
+
+def _content_contract(recorded: dict[str, Any] | None, problem: str) -> OutputContract:
+    if problem:
+        return OutputContract("corrupted", Quality.UNKNOWN, "", None, problem)
+    content = (recorded or {}).get("content")
+    if isinstance(content, dict) and isinstance(content.get("schema"), dict):
+        quality = str(content.get("quality", "inferred"))
+        return OutputContract("inferred", quality, str(content.get("basis", "")), content["schema"])
+    return OutputContract("none", Quality.UNKNOWN, "", None)
+
+
+def _listed_view(
+    entry: ListedSpec, store: SnapshotStore, server: str, protocol_version: str
+) -> ListedView:
+    from pytest_mcp_contracts.checks.surface_listing import check_entry
+
+    recorded, problem = _recorded(store, server, listed_file(entry))
+    found = check_entry(entry, protocol_version=protocol_version)
+    return ListedView(
+        entry, tuple(finding_record(f) for f in found), _content_contract(recorded, problem)
+    )
+
+
+def _listed_from_server(surface: ServerSurface, store: SnapshotStore) -> list[ListedView]:
+    return [
+        _listed_view(entry, store, surface.node_name, surface.protocol_version)
+        for entry in surface.listed
+    ]
+
+
+def _listed_from_snapshots(store: SnapshotStore, server: str) -> list[ListedView]:
+    """The recorded prompts, resources and templates, judged as the tools' snapshots are (a
+    snapshot does not record the protocol revision)."""
+    views = []
+    for file in store.recorded_listed(server):
+        kind = listed_kind(file)
+        try:
+            # Its surface even when its content section is corrupted (shown as such below).
+            surface = (store.read(server, file) or {}).get("surface")
+        except SnapshotError:
+            surface = None
+        if kind is None or not isinstance(surface, dict):
+            continue  # unreadable: the run's drift item says so, with the file's name
+        spec = _SPECS[kind]
+        key = surface.get(spec.key_field)
+        entry = spec(key if isinstance(key, str) else "", file.rpartition("/")[2], surface)
+        views.append(_listed_view(entry, store, server, HANDSHAKE_VERSION))
+    order = list(_SPECS)
+    return sorted(views, key=lambda v: order.index(v.entry.kind))
+
+
+def render_listed(views: Sequence[ListedView], args: argparse.Namespace) -> str:
+    """Prompts, then resources, then templates: one line each, and under it its content
+    contract folded to a summary (schema/summarize) when one is recorded."""
+    lines: list[str] = []
+    for kind, spec in _SPECS.items():
+        mine = [v for v in views if v.entry.kind == kind]
+        if not mine:
+            continue
+        width = max(len(v.entry.key) for v in mine)
+        lines += ["", f"{spec.array if kind != 'template' else 'templates'}:"]
+        for view in mine:
+            findings = ToolView("", {}, view.content, view.findings).findings_label
+            lines.append(
+                f"  {view.entry.key:<{width}}  {view.details}  findings: {findings}  "
+                f"content: {view.content.label()}"
+            )
+            if view.content.schema is not None:
+                summary = summarize(view.content.schema, budget=args.max_fields)
+                lines += [f"      {line}" for line in summary.render().splitlines()]
+    return "\n".join(lines)
+
+
+def listed_json(view: ListedView) -> dict[str, Any]:
+    entry, content = view.entry, view.content
+    return {
+        "kind": entry.kind,
+        entry.key_field: entry.key,
+        "entry": entry.raw,
+        "findings": list(view.findings),
+        "contentContract": content.source,
+        "quality": content.quality,
+        "basis": content.basis,
+        "contentSchema": content.schema,
+    }
+
+
 def _target_arguments(command: argparse.ArgumentParser, *, required: bool) -> None:
     """--server, --url or --app, and --header for a URL: the server a command talks to."""
     reach = command.add_mutually_exclusive_group(required=required)
@@ -457,7 +596,7 @@ def _open(args: argparse.Namespace) -> RpcConnection:
         raise _Failure(f"the server did not start: {exc.message}{tail}", 1) from None
 
 
-def _load(args: argparse.Namespace) -> tuple[list[ToolView], str]:
+def _load(args: argparse.Namespace) -> tuple[list[ToolView], list[ListedView], str]:
     # Without --snapshots the contracts are read where pytest records them by default.
     snapshots = args.snapshots or Path(DEFAULT_SNAPSHOT_DIR)
     store = SnapshotStore(snapshots)
@@ -474,7 +613,8 @@ def _load(args: argparse.Namespace) -> tuple[list[ToolView], str]:
             raise _Failure(f"could not list the tools: {exc.message}", 1) from None
         finally:
             conn.close()
-        return _views_from_server(surface, store, args), surface.name
+        views = _views_from_server(surface, store, args)
+        return views, _listed_from_server(surface, store), surface.name
     if not snapshots.is_dir():
         raise _Failure(
             f"no recorded contracts in {snapshots}{os.sep}: give --server CMD, --url URL or "
@@ -489,17 +629,22 @@ def _load(args: argparse.Namespace) -> tuple[list[ToolView], str]:
     if len(servers) != 1:
         found = ", ".join(servers) or "none"
         raise _Failure(f"name one recorded server with --server-name (found: {found})", 2)
-    return _views_from_snapshots(store, servers[0], args), servers[0]
+    views = _views_from_snapshots(store, servers[0], args)
+    return views, _listed_from_snapshots(store, servers[0]), servers[0]
 
 
 def inspect_command(args: argparse.Namespace, out: TextIO) -> int:
-    views, server = _load(args)
+    views, listed, server = _load(args)
     if args.tool is None:
         if args.json:
-            payload = {"server": server, "tools": [tool_json(v) for v in views]}
+            payload: dict[str, Any] = {"server": server, "tools": [tool_json(v) for v in views]}
+            for kind, spec in _SPECS.items():
+                name = "templates" if kind == TemplateSpec.kind else spec.array
+                payload[name] = [listed_json(v) for v in listed if v.entry.kind == kind]
             out.write(json.dumps(payload, indent=2, sort_keys=True) + "\n")
         else:
-            out.write(render_list(views) + "\n")
+            more = render_listed(listed, args)
+            out.write(render_list(views) + (f"\n{more}" if more else "") + "\n")
         return 0
     chosen = [v for v in views if v.name == args.tool]
     if not chosen:

@@ -86,6 +86,7 @@ MAX_KNOWN_INPUTS: Final = 5
 LISTED_MAX_EXAMPLES: Final = 20
 #: Warnings one read or get item says (each rule once).
 MAX_NOTES: Final = 5
+MAX_OBSERVED: Final = 100  # results kept for the content contract of one entry
 
 
 @dataclass
@@ -95,10 +96,15 @@ class ListedRun:
     stats: ToolStats = field(default_factory=ToolStats)
     notes: list[str] = field(default_factory=list)  # warnings for the item to say
     failure: ContractFailure | None = None
+    # The results that passed, for the content contract (contracts/content), bounded.
+    results: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
 
     def count(self, outcome: CallOutcome, judged: Judged) -> None:
         self.stats.count_call(outcome)
         self.stats.refused += judged.refused
+        passed = judged.finding is None and not judged.refused
+        if passed and outcome.result is not None and len(self.results) < MAX_OBSERVED:
+            self.results.append((outcome.arguments, outcome.result))
         for warning in judged.warnings:
             # Said once per rule for the item, with the first request that showed it.
             note = f"{warning.headline} ({outcome.method} {short_json(outcome.arguments)})"
@@ -189,17 +195,32 @@ def judge_answer(
 
 
 def run_read(server: ManagedServer, resource: ResourceSpec) -> ListedRun:
-    """Read a listed resource once; it must succeed."""
+    """Read a listed resource; it must succeed. One that holds JSON is read until its shape
+    rests on ESTABLISHED reads (contracts/infer), so that its content contract can hold a
+    member as always present: a resource takes no input, and a later read may still differ
+    (a status document, a feed)."""
+    from pytest_mcp_contracts.contracts.content import read_observable
+    from pytest_mcp_contracts.contracts.infer import ESTABLISHED
+
     run = ListedRun()
-    try:
-        outcome = _read(server, resource.key, {"uri": resource.key})
-    except ServerError as exc:
-        run.failure = unavailable(server, resource, exc)
-        return run
-    judged = judge_answer(outcome, server.protocol_version, check=Check.READ, must_succeed=True)
-    run.count(outcome, judged)
-    if judged.finding is not None:
-        run.failure = call_failure(server, resource, judged.finding, outcome, label="request:")
+    for attempt in range(ESTABLISHED):
+        try:
+            outcome = _read(server, resource.key, {"uri": resource.key})
+        except ServerError as exc:
+            run.failure = unavailable(server, resource, exc)
+            return run
+        judged = judge_answer(outcome, server.protocol_version, check=Check.READ, must_succeed=True)
+        run.count(outcome, judged)
+        if judged.finding is not None:
+            note = (
+                f"(read {attempt + 1} of the resource; the earlier ones passed)" if attempt else ""
+            )
+            run.failure = call_failure(
+                server, resource, judged.finding, outcome, label="request:", note=note
+            )
+            return run
+        if read_observable(outcome.result or {}) is None:
+            return run  # no JSON: no content contract to learn
     return run
 
 

@@ -15,7 +15,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from pytest_mcp_contracts.contracts.agreement import mirrors
 from pytest_mcp_contracts.contracts.change import Change
@@ -91,7 +91,7 @@ class RecordedContract:
     shape: Shape | None = None
 
     @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> RecordedContract:
+    def from_data(cls, data: Mapping[str, Any], section: str = "output") -> RecordedContract:
         try:
             kinds = tuple(str(OutputKind(k).value) for k in data.get("kinds", ()))
             quality = str(data.get("quality", Quality.INFERRED))
@@ -101,7 +101,7 @@ class RecordedContract:
             schema, seen = data.get("schema"), data.get("seen")
             shape = None if schema is None else Shape.from_record(schema, seen or {})
         except (TypeError, ValueError) as exc:
-            raise RecordError(f"its 'output' section is not usable: {exc}") from None
+            raise RecordError(f"its {section!r} section is not usable: {exc}") from None
         return cls(kinds, quality, basis, shape)
 
     def to_data(self) -> dict[str, Any]:
@@ -132,10 +132,12 @@ def same_contract(recorded: Mapping[str, Any], learned: Mapping[str, Any]) -> bo
 
 
 @dataclass
-class ToolObservations:
-    """One tool's results in this run, and how they compare with its recorded contract."""
+class Observations:
+    """What a run observed of one thing's JSON results, and how they compare with its
+    recorded contract: a tool's outputs (``ToolObservations``), or a prompt's or JSON
+    resource's content (``contracts/content.ListedObservations``). One set of quality
+    levels and flap rules for all of them."""
 
-    tool: ToolSpec
     recorded: RecordedContract | None = None
     checking: bool = False  # compare against `recorded` (not when accepting changes)
     strict: bool = False  # additive drift fails too (--mcp-strict)
@@ -144,37 +146,26 @@ class ToolObservations:
     inputs: set[str] = field(default_factory=set)  # projected on the declared arguments
     outputs: set[str] = field(default_factory=set)
     observations: int = 0
-    unmirrored: int = 0
-    structured: int = 0
     breaking: dict[str, Change] = field(default_factory=dict)
     additive: dict[str, Change] = field(default_factory=dict)
-    has_record: bool = False  # a snapshot file exists for the tool
+    has_record: bool = False  # a snapshot file exists for it
     ran: bool = False
+    kind_label: ClassVar[str] = "output kind"  # the path its kind drift is reported at
 
     @property
     def declared(self) -> bool:
-        return isinstance(self.tool.output_schema, dict)
+        """Whether its results have a declared contract (then nothing is learned)."""
+        return False
 
     @property
     def declared_arguments(self) -> frozenset[str]:
-        schema = self.tool.input_schema
-        properties = schema.get("properties") if isinstance(schema, dict) else None
-        return frozenset(properties) if isinstance(properties, dict) else frozenset()
+        """The arguments its calls declare: inputs that differ only elsewhere are one."""
+        return frozenset()
 
-    def observe(self, arguments: Mapping[str, Any], result: Mapping[str, Any]) -> list[Change]:
-        """Fold one result in; return the drift it shows against the record that fails it
-        (breaking drift, or any drift under --mcp-strict)."""
-        seen = classify(result)
-        if seen.kind is OutputKind.ERROR:
-            return []
-        self.kinds[seen.kind.value] += 1
-        if seen.kind is OutputKind.STRUCTURED:
-            self.structured += 1
-            # The same rules as the contract check's: a text without the defaults the
-            # SDK filled in still mirrors the structured content.
-            self.unmirrored += seen.mirrored is False and not mirrors(
-                result, self.tool.output_schema
-            )
+    def fold(self, arguments: Mapping[str, Any], seen: Classified) -> list[Change]:
+        """Fold one classified result in (its kind counted by the caller); return the drift
+        it shows against the record that fails it (breaking drift, or any drift under
+        --mcp-strict)."""
         if self.declared or seen.kind not in JSON_KINDS:
             return self._kind_drift(seen)
         self.observations += 1
@@ -197,7 +188,7 @@ class ToolObservations:
         if not recorded or seen.kind.value in recorded:
             return []
         drift = Change(
-            "breaking", "output kind", f"{'/'.join(sorted(recorded))} -> {seen.kind.value}"
+            "breaking", self.kind_label, f"{'/'.join(sorted(recorded))} -> {seen.kind.value}"
         )
         self.breaking[str(drift)] = drift
         return [drift]
@@ -229,7 +220,7 @@ class ToolObservations:
 
     @property
     def assessment(self) -> tuple[str, str]:
-        """(quality, reason) of the tool's output contract after this run."""
+        """(quality, reason) of the output contract after this run."""
         if self.declared:
             return Quality.DECLARED, "the server declares an outputSchema"
         quality, reason = self.evidence().assess()
@@ -253,6 +244,41 @@ class ToolObservations:
         return RecordedContract(
             kinds=tuple(sorted(self.kinds)), quality=quality, basis=reason, shape=self.shape
         )
+
+
+@dataclass
+class ToolObservations(Observations):
+    """One tool's results in this run, and how they compare with its recorded contract."""
+
+    tool: ToolSpec = field(kw_only=True)
+    unmirrored: int = 0
+    structured: int = 0
+
+    @property
+    def declared(self) -> bool:
+        return isinstance(self.tool.output_schema, dict)
+
+    @property
+    def declared_arguments(self) -> frozenset[str]:
+        schema = self.tool.input_schema
+        properties = schema.get("properties") if isinstance(schema, dict) else None
+        return frozenset(properties) if isinstance(properties, dict) else frozenset()
+
+    def observe(self, arguments: Mapping[str, Any], result: Mapping[str, Any]) -> list[Change]:
+        """Fold one result in; return the drift it shows against the record that fails it
+        (breaking drift, or any drift under --mcp-strict)."""
+        seen = classify(result)
+        if seen.kind is OutputKind.ERROR:
+            return []
+        self.kinds[seen.kind.value] += 1
+        if seen.kind is OutputKind.STRUCTURED:
+            self.structured += 1
+            # The same rules as the contract check's: a text without the defaults the
+            # SDK filled in still mirrors the structured content.
+            self.unmirrored += seen.mirrored is False and not mirrors(
+                result, self.tool.output_schema
+            )
+        return self.fold(arguments, seen)
 
     def warnings(self) -> list[str]:
         """Output-format consistency: what a reader of this tool's results would trip on."""

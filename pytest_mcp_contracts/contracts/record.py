@@ -1,7 +1,12 @@
 """Record: what a run may write to the snapshot folder, decided per tool, written at the end.
 
 A tool's file has one section per contract: ``surface`` (what the tool declares, for the
-drift gate) and ``output`` (what it returns: declared, or inferred from observations).
+drift gate) and ``output`` (what it returns: declared, or inferred from observations). A
+prompt's, resource's or template's file (``<server>/prompts/<name>.json``...) has the same
+two in its own words: ``surface`` (the listing entry, ``surface_of_listed``) and
+``content`` (what its reads or gets return, inferred as tools' outputs are:
+``contracts/content``). Both kinds of file go through the one queue below, by file name
+(``<node>`` for a tool, ``<folder>/<node>`` for a listed entry).
 
 - record (the default, locally): a missing section is recorded; an existing one is never
   overwritten, only checked.
@@ -28,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from pytest_mcp_contracts.contracts.content import ListedObservations
 from pytest_mcp_contracts.contracts.observe import (
     RecordedContract,
     RecordError,
@@ -35,12 +41,13 @@ from pytest_mcp_contracts.contracts.observe import (
     same_contract,
 )
 from pytest_mcp_contracts.contracts.snapshot import (
+    LISTED_FOLDERS,
     SnapshotError,
     SnapshotStore,
     dumps,
     write_atomic,
 )
-from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
+from pytest_mcp_contracts.transport.discover import ListedSpec, ServerSurface, ToolSpec
 from pytest_mcp_contracts.vocabulary import DriftSeverity, SnapshotMode
 
 SURFACE_KEYS: Final = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
@@ -51,30 +58,64 @@ def surface_of(tool: ToolSpec) -> dict[str, Any]:
     return {key: tool.raw[key] for key in SURFACE_KEYS if key in tool.raw}
 
 
+#: What the drift gate records of a prompt, a resource and a template: the members of its
+#: listing entry a client relies on or shows (never ``_meta``, ``icons``, ``size`` or
+#: ``annotations``: they change without changing what a client can do with it).
+LISTED_SURFACE_KEYS: Final = {
+    "prompt": ("name", "title", "description", "arguments"),
+    "resource": ("uri", "name", "title", "description", "mimeType"),
+    "template": ("uriTemplate", "name", "title", "description", "mimeType"),
+}
+
+
+def surface_of_listed(entry: ListedSpec) -> dict[str, Any]:
+    """What the drift gate records of a prompt, resource or template, exactly as listed."""
+    return {key: entry.raw[key] for key in LISTED_SURFACE_KEYS[entry.kind] if key in entry.raw}
+
+
+def listed_file(entry: ListedSpec) -> str:
+    """The file name of a listed entry in its server's folder: ``<folder>/<node name>``."""
+    return f"{LISTED_FOLDERS[entry.kind]}/{entry.node_name}"
+
+
+def listed_kind(file: str) -> str | None:
+    """The kind (``prompt``...) of a listed entry's file name; None for a tool's."""
+    folder = file.rpartition("/")[0]
+    return next((kind for kind, name in LISTED_FOLDERS.items() if name == folder), None)
+
+
 FILE_KEYS: Final = ("format_version", "server", "tool", "surface", "output")
+#: A listed entry's file names it under its kind (``"prompt": "greet"``) and keeps what its
+#: reads or gets return under ``content``.
+LISTED_FILE_KEYS: Final = {
+    kind: ("format_version", "server", kind, "surface", "content") for kind in LISTED_FOLDERS
+}
 OUTPUT_SOURCES: Final = ("declared", "inferred")
 
 
-def contract_problem(data: dict[str, Any]) -> str | None:
+def contract_problem(data: dict[str, Any], kind: str | None = None) -> str | None:
     """Why a snapshot file (valid JSON, the right format version) is not a contract this
-    plugin could have written, or None. Such a file is an error naming it, and it is never
-    rewritten: merging a run into it would bury what someone put there."""
-    unknown = sorted(set(data) - set(FILE_KEYS))
+    plugin could have written, or None; ``kind`` is a listed entry's (None: a tool's). Such
+    a file is an error naming it, and it is never rewritten: merging a run into it would
+    bury what someone put there."""
+    keys = FILE_KEYS if kind is None else LISTED_FILE_KEYS[kind]
+    identity, section = ("tool", "output") if kind is None else (kind, "content")
+    unknown = sorted(set(data) - set(keys))
     if unknown:
-        return f"unknown key(s) {unknown}; a contract file has {', '.join(FILE_KEYS)}"
-    for key in ("server", "tool"):
+        return f"unknown key(s) {unknown}; a contract file has {', '.join(keys)}"
+    for key in ("server", identity):
         if not isinstance(data.get(key, ""), str):
             return f"{key!r} must be a string, not {data[key]!r:.80}"
     if not isinstance(data.get("surface", {}), dict):
-        return "'surface' must be an object (the tool as it was listed)"
-    output = data.get("output")
+        return f"'surface' must be an object (the {kind or 'tool'} as it was listed)"
+    output = data.get(section)
     if output is None:
         return None
     if not isinstance(output, dict) or output.get("source") not in OUTPUT_SOURCES:
-        return f"'output' must be an object whose source is one of {', '.join(OUTPUT_SOURCES)}"
+        return f"{section!r} must be an object whose source is one of {', '.join(OUTPUT_SOURCES)}"
     if output["source"] == "inferred":
         try:
-            RecordedContract.from_data(output)
+            RecordedContract.from_data(output, section)
         except RecordError as exc:
             return str(exc)
     return None
@@ -124,7 +165,7 @@ LEARNED_KEY: Final = "__learned__"
 @dataclass
 class _Pending:
     server_name: str
-    tool_name: str
+    tool_name: str  # the name the file records: a tool's, or a listed entry's key
     sections: dict[str, Any] = field(default_factory=dict)
     # The file as this run read it (None: absent); only known when this run read it.
     base: dict[str, Any] | None = None
@@ -138,6 +179,8 @@ class Recorder:
     strict: bool = False
     pin_descriptions: bool = False  # --mcp-descriptions=pin
     tools: dict[tuple[str, str], ToolObservations] = field(default_factory=dict)
+    # Prompts', resources' and templates' content observations, by (server, file name).
+    listed: dict[tuple[str, str], ListedObservations] = field(default_factory=dict)
     surface_drift: dict[tuple[str, str], list[Any]] = field(default_factory=dict)
     ran: set[tuple[str, str]] = field(default_factory=set)  # tools any item of which ran
     removals_seen: set[tuple[str, str]] = field(default_factory=set)
@@ -149,6 +192,7 @@ class Recorder:
     _pending: dict[tuple[str, str], _Pending] = field(default_factory=dict)
     _loaded: dict[tuple[str, str], dict[str, Any] | None] = field(default_factory=dict)
     _known: dict[str, bool] = field(default_factory=dict)
+    _known_listed: dict[str, bool] = field(default_factory=dict)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -156,21 +200,23 @@ class Recorder:
         return self.store.path_for(server, tool_node)
 
     def load(self, server: str, tool_node: str, tool_name: str | None) -> dict[str, Any] | None:
-        """The tool's recorded file (read once); SnapshotError when it is unusable."""
+        """The tool's (or listed entry's: ``tool_node`` its file name) recorded file (read
+        once); SnapshotError when it is unusable."""
         key = (server, tool_node)
         if key not in self._loaded:
             data = self._read(server, tool_node)
-            if data is not None and tool_name is not None and data.get("tool") != tool_name:
+            identity = listed_kind(tool_node) or "tool"
+            if data is not None and tool_name is not None and data.get(identity) != tool_name:
                 raise SnapshotError(
                     self.path(server, tool_node),
-                    f"it records tool {data.get('tool')!r}, not {tool_name!r}",
+                    f"it records {identity} {data.get(identity)!r}, not {tool_name!r}",
                 )
             self._loaded[key] = data
         return self._loaded[key]
 
     def _read(self, server: str, tool_node: str) -> dict[str, Any] | None:
         data = self.store.read(server, tool_node)
-        problem = None if data is None else contract_problem(data)
+        problem = None if data is None else contract_problem(data, listed_kind(tool_node))
         if problem is not None:
             raise SnapshotError(self.path(server, tool_node), f"not a contract: {problem}")
         return data
@@ -195,14 +241,65 @@ class Recorder:
         self.tools[(server, tool.node_name)] = observations
         return observations
 
+    def start_listed(self, server: str, entry: ListedSpec) -> ListedObservations:
+        """A prompt's, resource's or template's content observations, with its recorded
+        content contract to check against (the read and get items call this, then
+        ``observations.observe`` per result, then ``finish_listed``)."""
+        file = listed_file(entry)
+        data = self.load(server, file, entry.key) or {}
+        content = data.get("content")
+        recorded = None
+        if isinstance(content, dict) and content.get("source") == "inferred":
+            try:
+                recorded = RecordedContract.from_data(content, "content")
+            except RecordError as exc:
+                raise SnapshotError(self.path(server, file), str(exc)) from None
+        observations = ListedObservations(
+            entry=entry,
+            recorded=recorded,
+            checking=self.mode != SnapshotMode.UPDATE,
+            strict=self.strict,
+            has_record=isinstance(content, dict),
+        )
+        self.listed[(server, file)] = observations
+        return observations
+
+    def finish_listed(
+        self, surface: ServerSurface, server: str, obs: ListedObservations, *, passed: bool
+    ) -> None:
+        """The entry's read or get item ended; queue its content contract if it ``passed``,
+        learned something, and this mode writes it."""
+        obs.ran = True
+        file = listed_file(obs.entry)
+        self.ran.add((server, file))
+        if not passed or not obs.observations:
+            return  # a text resource has no content contract: nothing to record for it
+        learned = _Learned(False, obs.learned())
+        self.queue_file(
+            surface.name, server, file, obs.entry.key, "content", learned, recorded=obs.has_record
+        )
+
     def known_server(self, server: str) -> bool:
         """Whether the server had recorded tools before this run wrote anything."""
         if server not in self._known:
             self._known[server] = bool(self.store.recorded_tools(server))
         return self._known[server]
 
+    def known_listed(self, server: str) -> bool:
+        """Whether the server had recorded prompts, resources or templates before this run
+        wrote anything. Not its tools: a server recorded before prompts were snapshotted
+        would see every prompt it lists "drift in" on the first run that records them."""
+        if server not in self._known_listed:
+            self._known_listed[server] = bool(self.store.recorded_listed(server))
+        return self._known_listed[server]
+
     def missing_in_ci(self, has_section: bool) -> bool:
         return self.mode == SnapshotMode.CI and not has_section
+
+    def content_missing_in_ci(self, obs: ListedObservations) -> bool:
+        """Whether a read or get item must fail in CI for want of a content contract: only
+        an entry that returned JSON has one to record (a text resource has none)."""
+        return self.missing_in_ci(obs.has_record) and obs.observations > 0
 
     # -- deciding what to write ------------------------------------------------------------
 
@@ -217,10 +314,27 @@ class Recorder:
         recorded: bool,
     ) -> None:
         """Queue a section: in record mode only a missing one, in update mode always."""
+        self.queue_file(
+            surface.name, server, tool.node_name, tool.name, section, value, recorded=recorded
+        )
+
+    def queue_file(
+        self,
+        server_name: str,
+        server: str,
+        file: str,
+        name: str,
+        section: str,
+        value: Any,
+        *,
+        recorded: bool,
+    ) -> None:
+        """``queue`` by file name: a tool's node name, or ``<folder>/<node>`` for a prompt,
+        resource or template (``name`` is what the file records it as)."""
         if self.mode == SnapshotMode.CI or (self.mode == SnapshotMode.RECORD and recorded):
             return
-        key = (server, tool.node_name)
-        pending = self._pending.setdefault(key, _Pending(surface.name, tool.name))
+        key = (server, file)
+        pending = self._pending.setdefault(key, _Pending(server_name, name))
         if key in self._loaded and not pending.base_known:
             pending.base, pending.base_known = self._loaded[key], True
         pending.sections[section] = value
@@ -254,15 +368,32 @@ class Recorder:
 
     def stale(self, server: str, surface: ServerSurface) -> list[str]:
         """File names of recorded tools the server no longer lists."""
-        return self._stale(server, {t.node_name for t in surface.tools})
+        listed = {t.node_name for t in surface.tools}
+        return [name for name in self.store.recorded_tools(server) if name not in listed]
+
+    def stale_listed(self, server: str, surface: ServerSurface) -> list[str]:
+        """File names (``<folder>/<node>``) of recorded prompts, resources and templates
+        the server no longer lists. Not those of a listing that failed this run: its
+        entries are unknown, not removed (its own item fails)."""
+        listed = {listed_file(e) for e in surface.listed}
+        failed = {
+            LISTED_FOLDERS[f.kind] for f in surface.listing_failures if f.kind in LISTED_FOLDERS
+        }
+        return [
+            name
+            for name in self.store.recorded_listed(server)
+            if name not in listed and name.partition("/")[0] not in failed
+        ]
 
     def _stale(self, server: str, listed: set[str]) -> list[str]:
-        return [name for name in self.store.recorded_tools(server) if name not in listed]
+        recorded = [*self.store.recorded_tools(server), *self.store.recorded_listed(server)]
+        return [name for name in recorded if name not in listed]
 
     def flush(self, listed: dict[str, set[str]]) -> None:
         """Write what was queued; under update, prune servers whose every tool ran.
 
-        ``listed`` holds each server's listed tools (node names). Under the folder's lock,
+        ``listed`` holds each server's listed tools (node names) and prompts, resources and
+        templates (file names, ``listed_file``). Under the folder's lock,
         each file is read again: another run may have written it since this one started.
         """
         if not self._pending and self.mode != SnapshotMode.UPDATE:
@@ -287,7 +418,9 @@ class Recorder:
             except (SnapshotError, RecordError) as exc:
                 self.unwritten.append(f"{self.path(server, tool)}: {exc}")
                 continue
-            data.update(server=pending.server_name, tool=pending.tool_name)
+            data.update(
+                {"server": pending.server_name, listed_kind(tool) or "tool": pending.tool_name}
+            )
             changed_meanwhile = pending.base_known and _content(current) != _content(pending.base)
             if (
                 self.mode == SnapshotMode.UPDATE

@@ -1,4 +1,6 @@
-"""Snapshot: one reviewable JSON file per tool, under ``<snapshot dir>/<server>/<tool>.json``.
+"""Snapshot: one reviewable JSON file per tool, under ``<snapshot dir>/<server>/<tool>.json``,
+and one per prompt, resource and template in a folder of their own beside them
+(``<server>/prompts/<name>.json``, ``resources/``, ``templates/``: see ``LISTED_FOLDERS``).
 
 Files are deterministic (sorted keys, 2-space indent, trailing newline, a format version)
 and written atomically (a temporary file in the same folder, then a rename), so a run that
@@ -23,6 +25,10 @@ from typing import Any, Final
 FORMAT_VERSION: Final = 2
 READABLE_VERSIONS: Final = (1, 2)
 SUFFIX: Final = ".json"
+#: The folder of each kind of listed entry, by its node-id word (``vocabulary.ListedKind``).
+#: A file name under them is ``<folder>/<node name>``; a tool's is its node name alone, so a
+#: listed entry is never mistaken for a tool (``recorded_tools`` reads files, not folders).
+LISTED_FOLDERS: Final = {"prompt": "prompts", "resource": "resources", "template": "templates"}
 
 
 class SnapshotError(Exception):
@@ -77,10 +83,20 @@ class SnapshotStore:
         self.root = root
 
     def path_for(self, server: str, tool: str) -> Path:
-        path = self.root / server / (tool + SUFFIX)
-        # Names are made safe upstream; this is the last line of defence.
+        """The file of a tool (``tool`` its node name) or of a listed entry (``tool`` is
+        ``<folder>/<node name>``, the folder one of LISTED_FOLDERS)."""
+        folder, _, node = tool.rpartition("/")
+        path = self.root / server / folder / (node + SUFFIX)
+        # Names are made safe upstream; this is the last line of defence: the file must sit
+        # directly in its server's folder, or in one of that folder's listed-entry folders.
         root = self.root.resolve()
-        if root not in path.resolve().parents or path.name.startswith("."):
+        resolved = path.resolve()
+        if (
+            root not in resolved.parents
+            or node.startswith(".")
+            or (folder and folder not in LISTED_FOLDERS.values())
+            or resolved.parent != (self.root / server / folder).resolve()
+        ):
             raise ValueError(f"refusing a snapshot path outside {root}: {path}")
         return path
 
@@ -129,6 +145,17 @@ class SnapshotStore:
             if p.is_file() and p.name.endswith(SUFFIX) and not p.name.startswith(".")
         )
 
+    def recorded_listed(self, server: str) -> list[str]:
+        """The prompt, resource and template file names (``<folder>/<node name>``) recorded
+        for a server."""
+        return sorted(
+            f"{folder}/{p.name.removesuffix(SUFFIX)}"
+            for folder in LISTED_FOLDERS.values()
+            if (self.root / server / folder).is_dir()
+            for p in (self.root / server / folder).iterdir()
+            if p.is_file() and p.name.endswith(SUFFIX) and not p.name.startswith(".")
+        )
+
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
         """Hold an exclusive lock on the folder (an flock on the directory itself, so no lock
@@ -150,7 +177,7 @@ class SnapshotStore:
 
     def _remove_leftovers(self) -> None:
         # Every writer holds the lock, so a temporary file seen under it is an orphan.
-        for tmp in self.root.glob("*/.*.tmp"):
+        for tmp in [*self.root.glob("*/.*.tmp"), *self.root.glob("*/*/.*.tmp")]:
             with contextlib.suppress(OSError):
                 tmp.unlink()
 

@@ -21,7 +21,12 @@ from pytest_mcp_contracts.checks.contract import (
     error_result_notes,
     run_contract,
 )
-from pytest_mcp_contracts.checks.drift_gate import gate_removed, gate_surface
+from pytest_mcp_contracts.checks.drift_gate import (
+    gate_listed,
+    gate_removed,
+    gate_removed_listed,
+    gate_surface,
+)
 from pytest_mcp_contracts.checks.failures import (
     ContractFailure,
     FailureKind,
@@ -64,6 +69,7 @@ from pytest_mcp_contracts.vocabulary import NODE_PREFIX, Check, RejectsInvalidMo
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.reads import Budget, ListedRun
+    from pytest_mcp_contracts.contracts.content import ListedObservations
     from pytest_mcp_contracts.inputs.sandbox import SandboxPaths
 
 
@@ -136,6 +142,12 @@ class ServerCollector(_ServerNode):
         for entry in surface.listed:
             calls = id(entry) not in unread
             yield ListedCollector.from_parent(self, name=entry.node, entry=entry, calls=calls)
+        # A recorded prompt, resource or template the server no longer lists, as tools'.
+        from pytest_mcp_contracts.contracts.record import listed_kind
+
+        for file in recorder.stale_listed(self.server.node_name, surface):
+            name = f"{listed_kind(file)}:{file.rpartition('/')[2]}"
+            yield RemovedListedCollector.from_parent(self, name=name, file=file)
         if self.config.stash[SETTINGS_KEY].sequences:
             # Last: it restarts the server, and runs on the state the tools' items left.
             yield SequencesItem.from_parent(self, name=SequencesItem.check)
@@ -195,8 +207,8 @@ class ToolCollector(pytest.Collector):
 
 class ListedCollector(pytest.Collector):
     """A prompt, resource or template (``<kind>:<key>``), or a listing of them the server
-    declared and did not answer (``listing:<kind>s``): its ``schema`` item, then the call
-    item of an entry: a resource's or template's ``read``, a prompt's ``get``."""
+    declared and did not answer (``listing:<kind>s``): its ``schema`` item, then an entry's
+    ``drift`` item and its call item: a resource's or template's ``read``, a prompt's ``get``."""
 
     def __init__(
         self, *, entry: ListedSpec | ListingFailure, calls: bool = True, **kwargs: Any
@@ -207,12 +219,26 @@ class ListedCollector(pytest.Collector):
 
     def collect(self) -> Iterator[pytest.Item]:
         yield ListedSchemaItem.from_parent(self, name=ListedSchemaItem.check, entry=self.entry)
+        if isinstance(self.entry, ListedSpec):
+            yield ListedDriftItem.from_parent(self, name=ListedDriftItem.check, entry=self.entry)
         if not self.calls:
             return
         if isinstance(self.entry, PromptSpec):
             yield GetItem.from_parent(self, name=GetItem.check, entry=self.entry)
         elif isinstance(self.entry, (ResourceSpec, TemplateSpec)):
             yield ReadItem.from_parent(self, name=ReadItem.check, entry=self.entry)
+
+
+class RemovedListedCollector(pytest.Collector):
+    """A prompt, resource or template recorded in the snapshot folder that the server no
+    longer lists (``file``: ``<folder>/<node>`` in its server's folder)."""
+
+    def __init__(self, *, file: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.file = file
+
+    def collect(self) -> Iterator[pytest.Item]:
+        yield RemovedListedItem.from_parent(self, name=Check.DRIFT.value)
 
 
 class RemovedToolCollector(pytest.Collector):
@@ -567,18 +593,64 @@ class _ListedCallItem(_ListedItem):
                 f"{self.nodeid}: skipped by [tool.mcp-contracts.{entry.kind}s."
                 f"{json.dumps(entry.key)}] skip = true"
             )
-        run = self._run(settings)
-        # Keyed "<kind>:<key>": no tool name has a colon (the spec's name rules).
-        self.mcp_stats = CheckStats({f"{self.entry.kind}:{self.entry.key}": run.stats})
-        self.add_report_section("call", "mcp", run.summary())
-        self.user_properties.append(("mcp_calls", run.stats.calls))
-        self.user_properties.append(("mcp_refused", run.stats.refused))
-        if run.failure is not None:
-            raise replay_request(
-                self.server, run.failure, lambda: fresh_server(self.config, self.server, self.check)
+        from pytest_mcp_contracts.contracts.snapshot import SnapshotError
+
+        recorder = self.config.stash[RECORDER_KEY]
+        try:
+            content = recorder.start_listed(self.server.node_name, entry)
+        except SnapshotError as exc:
+            raise self._fail(exc.render(), (), FailureKind.SETUP) from None
+        passed = False
+        try:
+            run = self._run(settings)
+            # Keyed "<kind>:<key>": no tool name has a colon (the spec's name rules).
+            self.mcp_stats = CheckStats({f"{entry.kind}:{entry.key}": run.stats})
+            self.add_report_section("call", "mcp", run.summary())
+            self.user_properties.append(("mcp_calls", run.stats.calls))
+            self.user_properties.append(("mcp_refused", run.stats.refused))
+            if run.failure is not None:
+                raise replay_request(
+                    self.server,
+                    run.failure,
+                    lambda: fresh_server(self.config, self.server, self.check),
+                )
+            self._check_content(content, run)
+            for note in run.notes:
+                self._warn(note)
+            passed = True
+        finally:
+            # Only an item that passed teaches the recorder a content contract.
+            assert self.server.surface is not None
+            recorder.finish_listed(
+                self.server.surface, self.server.node_name, content, passed=passed
             )
-        for note in run.notes:
-            self._warn(note)
+
+    def _check_content(self, content: ListedObservations, run: ListedRun) -> None:
+        """The results against the recorded content contract (contracts/content), and in CI
+        the contract an entry that returned JSON must have."""
+        recorder = self.config.stash[RECORDER_KEY]
+        for arguments, result in run.results:
+            drift = content.observe(arguments, result)
+            if drift:
+                raise self._fail(
+                    f"the content drifted from the recorded contract: {drift[0]}",
+                    (
+                        *(str(change) for change in drift),
+                        f"for the arguments {short_json(arguments)}",
+                        f"if the change is intended, {_accept(self.config)}",
+                    ),
+                    FailureKind.OUTPUT_DRIFT,
+                )
+        if recorder.content_missing_in_ci(content):
+            from pytest_mcp_contracts.contracts.record import listed_file
+
+            path = recorder.path(self.server.node_name, listed_file(self.entry))
+            raise self._fail(
+                f"no content contract is recorded for this {self.entry.kind} ({path}), and CI "
+                "is set, so none is written",
+                (f"record it locally with: {_command(self.config)}  and commit the file",),
+                FailureKind.MISSING_RECORD,
+            )
 
     def _run(self, settings: Settings) -> ListedRun:
         raise NotImplementedError
@@ -650,6 +722,47 @@ class GetItem(_ListedCallItem):
         if run.failure is None:
             run.failure = probe_missing_arguments(self.server, self.entry, run)
         return run
+
+
+class ListedDriftItem(_ListedItem):
+    """Static: a prompt's, resource's or template's listing entry against the recorded one
+    (checks/drift_gate.gate_listed)."""
+
+    check = Check.DRIFT.value
+
+    def runtest(self) -> None:
+        assert isinstance(self.entry, ListedSpec) and self.server.surface is not None
+        warning = gate_listed(
+            self.config.stash[RECORDER_KEY],
+            self.server,
+            self.server.surface,
+            self.entry,
+            record_command=_command(self.config),
+            accept=_accept(self.config),
+        )
+        if warning is not None:
+            self._warn(warning)
+
+
+class RemovedListedItem(_RendersFailures):
+    """Fails while a recorded prompt, resource or template is missing from the listing."""
+
+    def runtest(self) -> None:
+        collector = self.parent
+        assert isinstance(collector, RemovedListedCollector)
+        assert isinstance(collector.parent, ServerCollector)
+        server = collector.parent.server
+        assert server.surface is not None
+        gate_removed_listed(
+            self.config.stash[RECORDER_KEY],
+            server,
+            server.surface,
+            collector.file,
+            accept=_accept(self.config),
+        )
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"{self.nodeid} [drift]"
 
 
 class ContractItem(_McpItem):

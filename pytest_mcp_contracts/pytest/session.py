@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_mcp_contracts.contracts.record import Recorder, export_proposals
+from pytest_mcp_contracts.contracts.record import Recorder, export_proposals, listed_file
 from pytest_mcp_contracts.inputs.elicitation import form_content
 from pytest_mcp_contracts.pytest.items import (
     ServerCollector,
@@ -139,9 +139,12 @@ def _unique(name: str, used: set[str]) -> str:
 
 
 def listed_tools(servers: list[ManagedServer]) -> dict[str, set[str]]:
-    """Each started server's listed tools (node names), by server node name."""
+    """Each started server's listed tools (node names) and prompts, resources and templates
+    (their file names), by server node name: what an update keeps."""
+
     return {
         s.node_name: {t.node_name for t in s.surface.tools}
+        | {listed_file(e) for e in s.surface.listed}
         for s in servers
         if s.surface is not None and s.node_name
     }

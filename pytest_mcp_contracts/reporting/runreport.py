@@ -213,9 +213,12 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
             "kind": found["kind"],
             "name": found["name"],
             "node_name": found["node_name"],
+            "listed": True,
             "checks": {
                 check.value: _check(mine, f"{prefix}{found['node_name']}::{check}")
-                for check in (Check.SCHEMA, *_CALL_CHECKS.get(found["kind"], ()))
+                for check in (Check.SCHEMA, Check.DRIFT, *_CALL_CHECKS.get(found["kind"], ()))
+                # A drift item exists only where a snapshot folder is in use.
+                if check != Check.DRIFT or f"{prefix}{found['node_name']}::{check}" in mine
             },
             "findings": [_finding(record) for record in found.get("findings", [])],
             **{number: int(found.get(number, 0)) for number in _LISTED_NUMBERS},
@@ -223,6 +226,32 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
         for found in entry.get("listed", [])
     ]
     listed |= {found["node_name"] for found in listed_entries}
+    # Prompts, resources and templates: their drift, and those recorded but no longer listed
+    # (their node names hold a ":", which no tool's does).
+    for drifted in entry.get("listed_drift", []):
+        for severity, text in drifted["surface_drift"]:
+            kind = str(drifted["node_name"]).partition(":")[0]
+            drift[_drift_class(severity)].append(f"{kind} {drifted['name']} {text}")
+    gone = {d["node_name"]: d["name"] for d in entry.get("listed_drift", [])}
+    gone |= {
+        node: node.partition(":")[2]
+        for node in (n[len(prefix) :].rsplit("::", 1)[0] for n in mine)
+        if ":" in node and node not in listed and node not in gone
+    }
+    listed_entries += [
+        {
+            "kind": node.partition(":")[0],
+            "name": gone[node],
+            "node_name": node,
+            "listed": False,
+            "checks": {Check.DRIFT.value: _check(mine, f"{prefix}{node}::{Check.DRIFT}")},
+            "findings": [],
+            **dict.fromkeys(_LISTED_NUMBERS, 0),
+        }
+        for node in sorted(gone)
+        if node not in listed
+    ]
+    listed |= set(gone)
     removed = {tool["node_name"]: tool for tool in entry.get("removed", [])}
     # A removed tool's drift item that ran elsewhere still shows in the outcomes.
     own = {prefix + Check.SEQUENCES, prefix + Check.STDOUT}  # the server's own items

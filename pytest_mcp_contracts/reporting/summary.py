@@ -232,8 +232,14 @@ def _evidence_lines(ran: list[Facts]) -> list[str]:
     return lines
 
 
+def listed_label(drifted: Facts) -> str:
+    """A prompt's, resource's or template's drift as reports name it: ``prompt greet``."""
+    return f"{str(drifted['node_name']).partition(':')[0]} {shown(drifted['name'])}"
+
+
 def _drift_lines(entry: Facts, mode: str, command: str) -> list[str]:
-    """Every drift of the run, grouped by class: the tool surface's and the inferred outputs'."""
+    """Every drift of the run, grouped by class: the tool surface's and the inferred outputs',
+    then the surface of prompts, resources and templates."""
     found: list[tuple[str, str]] = []
     for tool in sorted([*entry["tools"], *entry["removed"]], key=lambda t: t["node_name"]):
         for severity, text in tool["surface_drift"] or []:
@@ -241,6 +247,9 @@ def _drift_lines(entry: Facts, mode: str, command: str) -> list[str]:
     for tool in entry["tools"]:
         for severity, text in (tool["output"] or {}).get("additive", []):
             found.append((severity, f"{shown(tool['name'])} {text}"))
+    for listed in entry.get("listed_drift", []):
+        for severity, text in listed["surface_drift"]:
+            found.append((severity, f"{listed_label(listed)} {text}"))
     if not found:
         return []
     if mode == SnapshotMode.UPDATE:

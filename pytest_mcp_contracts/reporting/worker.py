@@ -153,6 +153,9 @@ class ServerFacts:
     # {"kind", "name", "node_name"}: "prompt", its name, "prompt:<safe name>"; "listing",
     # "prompts/list", "listing:prompts" (the collector's name in the node id).
     listed: list[dict[str, str]] = field(default_factory=list)
+    # The drift of its prompts, resources and templates (those no longer listed too), each
+    # named by its key and by its collector's name ("prompt:<safe name>").
+    listed_drift: list[ToolFacts] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         head = {"command": self.command, "transport": self.transport}
@@ -183,6 +186,14 @@ class ServerFacts:
                 for t in self.removed
             ],
             "listed": [dict(entry) for entry in self.listed],
+            "listed_drift": [
+                {
+                    "name": t.name,
+                    "node_name": t.node_name,
+                    "surface_drift": _pairs_json(t.surface_drift or []),
+                }
+                for t in self.listed_drift
+            ],
         }
 
     @classmethod
@@ -206,7 +217,17 @@ class ServerFacts:
                 ToolFacts.from_json({"declared": False, **t}) for t in data.get("removed", [])
             ],
             listed=[{str(k): str(v) for k, v in e.items()} for e in data.get("listed", [])],
+            listed_drift=[
+                ToolFacts.from_json({"declared": False, **t}) for t in data.get("listed_drift", [])
+            ],
         )
+
+
+def _listed_node(file: str) -> str:
+    """The collector name (``prompt:<node>``) of a listed entry's file (``prompts/<node>``)."""
+    from pytest_mcp_contracts.contracts.record import listed_kind
+
+    return f"{listed_kind(file)}:{file.rpartition('/')[2]}"
 
 
 def _merge_server(entries: list[ServerFacts]) -> ServerFacts:
@@ -240,6 +261,16 @@ def _merge_server(entries: list[ServerFacts]) -> ServerFacts:
     for entry in started:
         for gone in entry.removed:
             removed.setdefault(gone.node_name, gone)
+    # An entry's drift item and its read or get item may run in two workers: its surface
+    # drift comes from one, its content drift from the other.
+    listed_drift: dict[str, ToolFacts] = {}
+    for entry in started:
+        for drifted in entry.listed_drift:
+            held = listed_drift.setdefault(
+                drifted.node_name, ToolFacts(drifted.name, drifted.node_name, surface_drift=[])
+            )
+            pairs = [*(held.surface_drift or []), *(drifted.surface_drift or [])]
+            held.surface_drift = list(dict.fromkeys(pairs))
     return ServerFacts(
         command=first.command,
         transport=first.transport,
@@ -259,6 +290,7 @@ def _merge_server(entries: list[ServerFacts]) -> ServerFacts:
         tools=tools,
         removed=[removed[name] for name in sorted(removed)],
         listed=first.listed,  # every worker's process lists alike, or xdist stops at collection
+        listed_drift=[listed_drift[name] for name in sorted(listed_drift)],
     )
 
 
@@ -280,6 +312,7 @@ class WorkerFacts:
         """What this process knows of its servers and its recorder. ``start_errors`` maps a
         server's position in ``servers`` to its node name and its start failure."""
         observed = recorder.tools if recorder is not None else {}
+        observed_listed = recorder.listed if recorder is not None else {}
         surface_drift = recorder.surface_drift if recorder is not None else {}
         facts = cls()
         for index, server in enumerate(servers):
@@ -302,12 +335,36 @@ class WorkerFacts:
                         None if drift is None else _pairs(drift),
                     )
                 )
+            from pytest_mcp_contracts.contracts.record import listed_kind
+
             listed = {tool.node_name for tool in surface.tools}
+            mine = [
+                (node, changes)
+                for (srv, node), changes in sorted(surface_drift.items())
+                if srv == server.node_name
+            ]
             removed = [
                 ToolFacts(changes[0].tool if changes else node, node, surface_drift=_pairs(changes))
-                for (srv, node), changes in sorted(surface_drift.items())
-                if srv == server.node_name and node not in listed
+                for node, changes in mine
+                if node not in listed and listed_kind(node) is None
             ]
+            # A prompt's file "prompts/<node>" is its collector "prompt:<node>": its surface
+            # drift (its drift item) and its content drift (its read or get item).
+            drifted: dict[str, ToolFacts] = {}
+            for node, changes in mine:
+                if listed_kind(node) is not None:
+                    name = changes[0].tool if changes else node
+                    drifted[node] = ToolFacts(
+                        name, _listed_node(node), surface_drift=_pairs(changes)
+                    )
+            for (srv, node), content in sorted(observed_listed.items()):
+                found = [*content.breaking.values(), *content.additive.values()]
+                if srv == server.node_name and content.ran and found:
+                    entry = drifted.setdefault(
+                        node, ToolFacts(content.entry.key, _listed_node(node), surface_drift=[])
+                    )
+                    entry.surface_drift = [*(entry.surface_drift or []), *_pairs(found)]
+            listed_drift = [drifted[node] for node in sorted(drifted)]
             stale = (
                 [
                     str(recorder.path(server.node_name, n))
@@ -332,6 +389,7 @@ class WorkerFacts:
                     stale=stale,
                     tools=tools,
                     removed=removed,
+                    listed_drift=listed_drift,
                     listed=[
                         *(
                             {"kind": "listing", "name": f.method, "node_name": f.node}

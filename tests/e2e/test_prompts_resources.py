@@ -56,8 +56,8 @@ def test_each_entry_has_a_schema_item_that_fails_on_exactly_its_rule(
         ]
     )
     result.stdout.fnmatch_lines(["*template: file://{path    check: schema*"])
-    # Deselected: the tools' other checks, and each entry's read or get item.
-    result.assert_outcomes(failed=4, passed=13, deselected=23, warnings=1)
+    # Deselected: the tools' other checks, and each entry's drift and read or get items.
+    result.assert_outcomes(failed=4, passed=13, deselected=37, warnings=1)
     report = json.loads((pytester.path / "report.json").read_text(encoding="utf-8"))
     bugs = {s["name"]: s for s in report["servers"]}["listing-bugs"]
     assert (bugs["prompts_listed"], bugs["resources_listed"], bugs["templates_listed"]) == (2, 3, 1)
@@ -84,7 +84,7 @@ def test_k_selects_prompts_as_it_selects_tools(run_inprocess: RunMcp) -> None:
         "prompts_resources.py", args=(NO_SEQUENCES, "-k", "prompt and schema", "-v")
     )
     result.stdout.fnmatch_lines_random(CORRECT[:2])
-    result.assert_outcomes(passed=2, deselected=12)  # not echo, the resources, the gets
+    result.assert_outcomes(passed=2, deselected=17)  # not echo, the resources, drift, gets
 
 
 def test_a_declared_listing_that_fails_is_its_own_failure_and_hides_no_tool(
@@ -101,7 +101,7 @@ def test_a_declared_listing_that_fails_is_its_own_failure_and_hides_no_tool(
             "prompt store is offline",
         ]
     )
-    result.assert_outcomes(failed=3, passed=3, deselected=7, warnings=1)
+    result.assert_outcomes(failed=3, passed=3, deselected=11, warnings=1)
 
 
 def test_each_read_and_get_bug_fails_exactly_its_item_shrunk_and_correct_entries_pass(
@@ -138,8 +138,8 @@ def test_each_read_and_get_bug_fails_exactly_its_item_shrunk_and_correct_entries
             "surface-bugs (protocol *): * reads and gets (* refused)*",
         ]
     )
-    # -k also selects the two "readme" resources' schema items.
-    result.assert_outcomes(failed=4, passed=11, skipped=1, deselected=24)
+    # -k also selects the two "readme" resources' schema and drift items.
+    result.assert_outcomes(failed=4, passed=13, skipped=1, deselected=36)
     text = result.stdout.str()
     for shrunk in (
         '{"user_id": ""}',

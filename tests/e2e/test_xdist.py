@@ -166,8 +166,9 @@ def test_serial_and_parallel_runs_report_and_summarize_the_same(
     in disguise, one whose tool surface drifted from its recording, one that prints a
     banner (each -n 2 worker starts its own process, which prints it again: counted once),
     one with isError classes, one whose bug only a sequence reaches, one whose prompts,
-    resources and templates break the spec's listing rules and one whose reads and gets
-    crash give the same run
+    resources and templates break the spec's listing rules, one whose reads and gets crash
+    and one whose prompts, resources and templates drifted from their recording give the same
+    run
     report, minus timings, the same summary, verbose lines too, and the same files.
 
     Every behaviour that counts (isError classes, real results, input coverage, sequences,
@@ -182,12 +183,19 @@ def test_serial_and_parallel_runs_report_and_summarize_the_same(
         "notes_store.py",
         "listing_bugs.py",
         "surface_bugs.py",
+        "surface_versions.py",
     )
     base = [sys.executable, "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider"]
     recorded = pytester.path / "recorded"
     recorded.mkdir()
     first = subprocess.run(
-        [*base, f"--mcp-server={server_command('surface.py')}", "-k", "drift"],
+        [
+            *base,
+            f"--mcp-server={server_command('surface.py')}",
+            f"--mcp-server={server_command('surface_versions.py')}",
+            "-k",
+            "drift",
+        ],
         cwd=recorded,
         capture_output=True,
         text=True,
@@ -241,6 +249,14 @@ def test_serial_and_parallel_runs_report_and_summarize_the_same(
         e["name"]: e["checks"].get("read", e["checks"].get("get")) for e in surface_bugs["listed"]
     }
     assert sorted(c["outcome"] for c in reads.values()) == ["failed"] * 4 + ["passed"] * 2
+    # Their drift too: a removed resource's and a moved template's items ran in one worker.
+    versions = by_name["surface-versions"]
+    assert len(versions["drift"]["breaking"]) == 4, versions["drift"]
+    gone = sorted(e["node_name"] for e in versions["listed"] if not e["listed"])
+    assert gone == [
+        "resource:config_app_settings-d97dca3f",
+        "template:users_user_id_profile-a5d4dc88",
+    ]
     failed = [
         check
         for server in document["servers"]

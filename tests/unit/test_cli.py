@@ -241,3 +241,78 @@ def test_inspect_applies_the_clients_and_lints_it_is_given(
     assert rules("--lints=all:error") == [("no-annotations", "error")]
     assert main(["inspect", "--snapshots", str(folder), "--clients=gemeni"]) == 2
     assert "--clients: unknown client 'gemeni' (did you mean gemini?)" in capsys.readouterr().err
+
+
+def test_inspect_lists_prompts_resources_and_templates_with_their_content_contracts(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pytest_mcp_contracts.contracts.snapshot import SnapshotStore, dumps, write_atomic
+
+    store = SnapshotStore(tmp_path / "mcp-contracts")
+    prompt = {
+        "name": "review",
+        "arguments": [{"name": "code", "required": True}, {"name": "style"}],
+    }
+    content = {
+        "source": "inferred",
+        "kinds": ["json-text"],
+        "quality": "validated",
+        "basis": "consistent",
+        "schema": {
+            "type": "object",
+            "properties": {"theme": {"type": "string"}},
+            "required": ["theme"],
+        },
+        "seen": {"$": 12, "$.theme": 12},
+    }
+    files = {
+        "prompts/review": {"prompt": "review", "surface": prompt},
+        "resources/config_app-1": {
+            "resource": "config://app",
+            "surface": {"uri": "config://app", "name": "app", "mimeType": "application/json"},
+            "content": content,
+        },
+        "templates/users-1": {
+            "template": "users://{org}/{id}",
+            "surface": {"uriTemplate": "users://{org}/{id}", "name": "users"},
+        },
+        # Relative: its listing finding is shown, as the schema item would say it; its
+        # content section is corrupted, and said to be.
+        "resources/relative-1": {
+            "resource": "docs/x.md",
+            "surface": {"uri": "docs/x.md", "name": "x"},
+            "content": {"source": "inferred", "schema": {}, "seen": {}},
+        },
+    }
+    for file, data in files.items():
+        write_atomic(
+            store.path_for("shop", file), dumps({"format_version": 2, "server": "shop", **data})
+        )
+    assert main(["inspect", "--snapshots", str(store.root)]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "\nprompts:\n  review  arguments: code (required), style  findings: -  content: none\n"
+        in out
+    )
+    assert (
+        "\nresources:\n"
+        "  config://app  application/json  findings: -  content: validated\n"
+        "      theme: string\n"
+        "      … other keys allowed\n"
+        "  docs/x.md     -  findings: 1 error(s)  content: corrupted\n"
+    ) in out
+    assert (
+        "\ntemplates:\n  users://{org}/{id}  variables: org, id  findings: -  content: none" in out
+    )
+    assert main(["inspect", "--snapshots", str(store.root), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert [p["name"] for p in payload["prompts"]] == ["review"]
+    (app, relative) = payload["resources"]
+    assert (app["uri"], app["contentContract"], app["quality"]) == (
+        "config://app",
+        "inferred",
+        "validated",
+    )
+    assert app["contentSchema"] == content["schema"]
+    assert [f["rule"] for f in relative["findings"]] == ["mcp/resource-uri"]
+    assert payload["templates"][0]["uriTemplate"] == "users://{org}/{id}"

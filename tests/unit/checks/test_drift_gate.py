@@ -144,3 +144,39 @@ def test_an_update_run_accepts_a_changed_description_silently(tmp_path: Path) ->
     assert _gate(recorder, new) is None
     recorder.flush({"shop": {"get_item"}})
     assert _gate(Recorder(store, "ci", pin_descriptions=True), new) is None
+
+
+def test_a_template_moved_under_its_name_is_one_review_change_not_a_removal(
+    tmp_path: Path,
+) -> None:
+    from pytest_mcp_contracts.checks.drift_gate import gate_listed, gate_removed_listed
+    from pytest_mcp_contracts.transport.discover import TemplateSpec, build_listed
+
+    (old,) = build_listed(TemplateSpec, [{"uriTemplate": "users://{id}/profile", "name": "u"}])
+    (new,) = build_listed(TemplateSpec, [{"uriTemplate": "people://{id}", "name": "u"}])
+    store = SnapshotStore(tmp_path / "mcp-contracts")
+    recorder = Recorder(store, "update")
+    before = ServerSurface("shop", "shop", "1.0", "2026-07-28", templates=(old,))
+    gate_listed(recorder, _server(), before, old, record_command="pytest", accept=ACCEPT)
+    recorder.flush({"shop": set()})
+    recorder = Recorder(store, "ci")
+    after = ServerSurface("shop", "shop", "1.0", "2026-07-28", templates=(new,))
+    (file,) = recorder.stale_listed("shop", after)
+    with pytest.raises(ContractFailure) as caught:
+        gate_removed_listed(recorder, _server(), after, file, accept=ACCEPT)
+    report = caught.value.report
+    assert (caught.value.kind, report.subject) == (FailureKind.SURFACE_DRIFT, "template")
+    assert report.problem == (
+        "the template's surface drifted (review): uriTemplate: 'users://{id}/profile' -> "
+        "'people://{id}': the same variables, reordered or in other literal text (a URI built "
+        "from the old template may no longer resolve)"
+    )
+    assert recorder.removals_seen == {("shop", file)}
+    # Accepted by an update: it passes, and the old file goes at the flush.
+    from pytest_mcp_contracts.contracts.record import listed_file
+
+    update = Recorder(store, "update")
+    gate_removed_listed(update, _server(), after, file, accept=ACCEPT)
+    gate_listed(update, _server(), after, new, record_command="pytest", accept=ACCEPT)
+    update.flush({"shop": {listed_file(new)}})
+    assert store.recorded_listed("shop") == [listed_file(new)]

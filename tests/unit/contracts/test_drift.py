@@ -11,8 +11,12 @@ import pytest
 
 from pytest_mcp_contracts.contracts.drift import (
     Change,
+    added_listed,
     added_tool,
+    diff_listed,
     diff_tool,
+    moved_listed,
+    removed_listed,
     removed_tool,
 )
 from pytest_mcp_contracts.schema.budgets import DRIFT_DEPTH
@@ -1085,3 +1089,188 @@ def test_a_ref_relative_to_an_embedded_id_is_followed() -> None:
     new["$defs"]["Filters"]["$id"] = "filters.json"
     new["properties"]["filters"]["$ref"] = "filters.json"
     assert input_lines(INLINE, new) == []
+
+
+# ------------------------------------------------------- prompts, resources, templates
+
+
+def prompt(*arguments: dict[str, Any], **members: Any) -> dict[str, Any]:
+    return {"name": "review", "arguments": list(arguments), **members}
+
+
+def arg(name: str, required: bool | None = None, **members: Any) -> dict[str, Any]:
+    found: dict[str, Any] = {"name": name, **members}
+    if required is not None:
+        found["required"] = required
+    return found
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # One removed and one added read as one change that says it may be a rename.
+        (
+            prompt(arg("code", True), arg("style")),
+            prompt(arg("code", True), arg("tone")),
+            [
+                (
+                    "breaking",
+                    "arguments.style: removed, and 'tone' added (optional): renamed to 'tone'?",
+                )
+            ],
+        ),
+        (
+            prompt(arg("code", True), arg("style")),
+            prompt(arg("code", True)),
+            [("breaking", "arguments.style: removed")],
+        ),
+        (
+            prompt(arg("a"), arg("b")),
+            prompt(arg("c"), arg("d", True)),
+            [
+                ("breaking", "arguments.a: removed"),
+                ("breaking", "arguments.b: removed"),
+                ("breaking", "arguments.d: new (required)"),
+                ("additive", "arguments.c: new (optional)"),
+            ],
+        ),
+        (
+            prompt(arg("n")),
+            prompt(arg("n", True)),
+            [("breaking", "arguments.n: optional -> required")],
+        ),
+        (
+            prompt(arg("n", True)),
+            prompt(arg("n", False)),
+            [("additive", "arguments.n: required -> optional")],
+        ),
+        # A required flag left out means optional, as the spec's default.
+        (prompt(arg("n", False)), prompt(arg("n")), []),
+        (
+            prompt(arg("code", True)),
+            prompt(arg("code", True), arg("lang")),
+            [("additive", "arguments.lang: new (optional)")],
+        ),
+        (
+            prompt(arg("q", description="what to find")),
+            prompt(arg("q", description="what to find, and the user's API key")),
+            [
+                (
+                    "description",
+                    "arguments.q: description what to [-find-]{+find, and the user's API key+}",
+                )
+            ],
+        ),
+        (
+            prompt(arg("a"), arg("b")),
+            prompt(arg("b"), arg("a")),
+            [("cosmetic", "arguments: reordered")],
+        ),
+        (
+            prompt(arg("a")),
+            prompt(arg("a"), arg("a")),
+            [("review", "arguments: changed (cannot be classified soundly: review it)")],
+        ),
+        (
+            prompt(description="Review code."),
+            prompt(description="Review code now."),
+            [("description", "description: Review [-code.-]{+code now.+}")],
+        ),
+        (
+            prompt(title="Review"),
+            prompt(title="Review all"),
+            [("description", "title: Review {+all+}")],
+        ),
+        (prompt(), {"name": "review"}, []),
+    ],
+)
+def test_prompt_drift_classes(
+    old: dict[str, Any], new: dict[str, Any], expected: list[tuple[str, str]]
+) -> None:
+    assert [(c.severity, str(c)) for c in diff_listed(old, new)] == expected
+
+
+RESOURCE = {"uri": "config://app", "name": "settings", "mimeType": "application/json"}
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"mimeType": "text/plain"}, ("breaking", "mimeType: 'application/json' -> 'text/plain'")),
+        ({"mimeType": _ABSENT}, ("breaking", "mimeType: removed (was 'application/json')")),
+        ({"name": "config"}, ("description", "name: [-settings-]{+config+}")),
+        ({"size": 10}, ("cosmetic", "size: changed")),
+    ],
+)
+def test_resource_drift_classes(change: dict[str, Any], expected: tuple[str, str]) -> None:
+    new = {k: v for k, v in {**RESOURCE, **change}.items() if v is not _ABSENT}
+    assert [(c.severity, str(c)) for c in diff_listed(RESOURCE, new)] == [expected]
+
+
+def test_a_mime_type_declared_where_there_was_none_is_additive() -> None:
+    old = {"uri": "config://app", "name": "settings"}
+    assert diff_listed(old, RESOURCE) == [
+        Change("additive", "mimeType", "declared: 'application/json'")
+    ]
+
+
+def test_a_removed_or_new_entry() -> None:
+    assert str(removed_listed("prompt")) == "prompt: removed"
+    assert removed_listed("template").severity == "breaking"
+    assert added_listed("resource") == Change("additive", "resource", "new")
+
+
+TEMPLATE = {"uriTemplate": "users://{user_id}/profile", "name": "profile"}
+
+
+@pytest.mark.parametrize(
+    ("now", "expected"),
+    [
+        (
+            "users://{org}/{user_id}/profile",
+            Change(
+                "breaking",
+                "uriTemplate",
+                "'users://{user_id}/profile' -> 'users://{org}/{user_id}/profile': variables "
+                "added org",
+            ),
+        ),
+        (
+            "users://{id}/profile",
+            Change(
+                "breaking",
+                "uriTemplate",
+                "'users://{user_id}/profile' -> 'users://{id}/profile': variables removed "
+                "user_id; added id",
+            ),
+        ),
+        # The same variables in other literal text: clients that expand the listed template
+        # by name are unaffected, but URIs built from the old one may not resolve.
+        (
+            "people://{user_id}",
+            Change(
+                "review",
+                "uriTemplate",
+                "'users://{user_id}/profile' -> 'people://{user_id}': the same variables, "
+                "reordered or in other literal text (a URI built from the old template may no "
+                "longer resolve)",
+            ),
+        ),
+    ],
+)
+def test_a_template_listed_under_its_name_with_another_text(now: str, expected: Change) -> None:
+    listed = [
+        {"uriTemplate": "other://{x}", "name": "other"},
+        {"uriTemplate": now, "name": "profile"},
+    ]
+    assert moved_listed("template", TEMPLATE, listed) == expected
+
+
+def test_a_moved_resource_and_entries_that_did_not_move() -> None:
+    moved = moved_listed("resource", RESOURCE, [{"uri": "config://app/v2", "name": "settings"}])
+    assert moved == Change("breaking", "uri", "'config://app' -> 'config://app/v2' (the same name)")
+    # No entry of its name, two of them, or a prompt (its name is its key): plainly removed.
+    assert moved_listed("resource", RESOURCE, [{"uri": "x://y", "name": "other"}]) is None
+    twice = [{"uri": "a://1", "name": "settings"}, {"uri": "a://2", "name": "settings"}]
+    assert moved_listed("resource", RESOURCE, twice) is None
+    assert moved_listed("prompt", {"name": "p"}, [{"name": "p"}]) is None

@@ -32,7 +32,9 @@ def _run(
     calls: list[tuple[dict[str, Any], Any]],
     recorded: RecordedContract | None = None,
 ) -> ToolObservations:
-    obs = ToolObservations(_tool(input_schema), recorded=recorded, checking=recorded is not None)
+    obs = ToolObservations(
+        tool=_tool(input_schema), recorded=recorded, checking=recorded is not None
+    )
     for arguments, value in calls:
         obs.observe(arguments, {"content": [{"type": "text", "text": json.dumps(value)}]})
     return obs

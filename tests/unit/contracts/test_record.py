@@ -12,8 +12,10 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from pytest_mcp_contracts.contracts.record import Recorder
-from pytest_mcp_contracts.contracts.snapshot import FORMAT_VERSION, SnapshotStore
+from pytest_mcp_contracts.contracts.snapshot import FORMAT_VERSION, SnapshotError, SnapshotStore
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
 from pytest_mcp_contracts.vocabulary import SnapshotMode
 
@@ -256,3 +258,62 @@ def test_a_file_that_is_json_but_no_contract_is_never_merged_into(tmp_path: Path
         f"{path}: {path}: not a contract: 'output' must be an object whose source is one of "
         "declared, inferred"
     ]
+
+
+def test_listed_entries_have_their_own_folders_and_are_never_taken_for_tools(
+    tmp_path: Path,
+) -> None:
+    from pytest_mcp_contracts.contracts.record import listed_file, listed_kind
+    from pytest_mcp_contracts.transport.discover import PromptSpec, ResourceSpec, build_listed
+
+    store = SnapshotStore(tmp_path)
+    (resource,) = build_listed(ResourceSpec, [{"uri": "file:///../../etc/passwd", "name": "x"}])
+    (prompt,) = build_listed(PromptSpec, [{"name": "../../tool"}])
+    for entry in (resource, prompt):
+        path = store.path_for("shop", listed_file(entry))
+        assert path.parent == tmp_path / "shop" / f"{entry.kind}s"
+        store.write("shop", listed_file(entry), {"surface": {}})
+    store.write("shop", "get_item", {"surface": {}})
+    assert store.recorded_tools("shop") == ["get_item"]
+    assert store.recorded_listed("shop") == sorted(listed_file(e) for e in (resource, prompt))
+    assert [listed_kind(listed_file(prompt)), listed_kind("get_item")] == ["prompt", None]
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    ["prompts/../../x", "prompts/../get_item", "tools/x", "prompts/.hidden", "../x", "a/b/c"],
+)
+def test_a_listed_file_name_cannot_leave_its_folder(tmp_path: Path, hostile: str) -> None:
+    with pytest.raises(ValueError, match="refusing a snapshot path"):
+        SnapshotStore(tmp_path).path_for("shop", hostile)
+
+
+def test_a_listed_entry_file_is_checked_as_a_contract_in_its_own_words(tmp_path: Path) -> None:
+    from pytest_mcp_contracts.contracts.record import contract_problem
+
+    fine = {"format_version": 2, "server": "s", "prompt": "p", "surface": {}, "content": None}
+    assert contract_problem(fine, "prompt") is None
+    assert contract_problem({"tool": "t"}, "prompt") == (
+        "unknown key(s) ['tool']; a contract file has format_version, server, prompt, surface, "
+        "content"
+    )
+    assert contract_problem({"content": {"source": "x"}}, "resource") == (
+        "'content' must be an object whose source is one of declared, inferred"
+    )
+    # A file that records another entry than the one listed is never read as its own.
+    store = SnapshotStore(tmp_path)
+    store.write("shop", "prompts/p", {"server": "s", "prompt": "q", "surface": {}})
+    with pytest.raises(SnapshotError, match="it records prompt 'q', not 'p'"):
+        Recorder(store, SnapshotMode.RECORD).load("shop", "prompts/p", "p")
+
+
+def test_entries_of_a_listing_that_failed_are_unknown_not_removed(tmp_path: Path) -> None:
+    from pytest_mcp_contracts.transport.discover import ListingFailure
+
+    store = SnapshotStore(tmp_path)
+    for file in ("prompts/greet", "resources/app-1", "templates/users-1"):
+        store.write("shop", file, {"surface": {}})
+    failed = ListingFailure("prompt", "prompts/list", "prompts/list failed: offline")
+    surface = ServerSurface("shop", "shop", "1", "2025-11-25", listing_failures=(failed,))
+    recorder = Recorder(store, SnapshotMode.UPDATE)
+    assert recorder.stale_listed("shop", surface) == ["resources/app-1", "templates/users-1"]

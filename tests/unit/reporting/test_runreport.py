@@ -409,6 +409,7 @@ EXPECTED: dict[str, Any] = {
                     "kind": "prompt",
                     "name": "greet",
                     "node_name": "prompt:greet",
+                    "listed": True,
                     "checks": {
                         "schema": {"outcome": "failed", "duration": 0.001, "message": "dup"},
                         "get": {"outcome": "not_run"},
@@ -423,6 +424,7 @@ EXPECTED: dict[str, Any] = {
                     "kind": "listing",
                     "name": "resources/list",
                     "node_name": "listing:resources",
+                    "listed": True,
                     "checks": {"schema": {"outcome": "not_run"}},
                     "findings": [],
                     "calls": 0,
@@ -748,3 +750,106 @@ def test_a_servers_stdout_check_is_its_own_and_counted(validator: Draft202012Val
         tool["name"] for tool in EXPECTED["servers"][0]["tools"]
     ]
     assert f"- `mcp:shop::stdout`: {banner}" in step_summary(document).splitlines()
+
+
+def test_listed_entries_carry_their_drift_and_the_removed_ones_come_last(
+    validator: Draft202012Validator,
+) -> None:
+    facts = json.loads(json.dumps(FACTS))
+    facts["servers"][0]["listed_drift"] = [
+        {
+            "name": "greet",
+            "node_name": "prompt:greet",
+            "surface_drift": [["breaking", "arguments.style: optional -> required"]],
+        },
+        {
+            "name": "config://app",
+            "node_name": "resource:config_app-1",
+            "surface_drift": [["breaking", "resource: removed"]],
+        },
+    ]
+    outcomes = {
+        **OUTCOMES,
+        "mcp:shop::prompt:greet::drift": {"outcome": "failed", "duration": 0.001, "message": "m"},
+        "mcp:shop::resource:config_app-1::drift": {"outcome": "failed", "duration": 0.001},
+        # A removed template whose drift item ran in another worker: known by its node id.
+        "mcp:shop::template:users-1::drift": {"outcome": "passed", "duration": 0.001},
+    }
+    document = build_report(facts, outcomes, exit_status=1, mode="record")
+    assert list(validator.iter_errors(document)) == []
+    server = document["servers"][0]
+    assert server["drift"]["breaking"] == sorted(
+        [
+            "get_order $.total: number -> string",
+            "old tool: removed",
+            "prompt greet arguments.style: optional -> required",
+            "resource config://app resource: removed",
+        ]
+    )
+    listed = {
+        e["node_name"]: (e["listed"], {k: c["outcome"] for k, c in e["checks"].items()})
+        for e in server["listed"]
+    }
+    assert listed == {
+        "prompt:greet": (True, {"schema": "failed", "drift": "failed", "get": "not_run"}),
+        "listing:resources": (True, {"schema": "not_run"}),
+        "resource:config_app-1": (False, {"drift": "failed"}),
+        "template:users-1": (False, {"drift": "passed"}),
+    }
+    # Never taken for removed tools.
+    assert [t["node_name"] for t in server["tools"] if not t["listed"]] == ["old"]
+    # Their checks are counted with the server's.
+    before = build_report(FACTS, OUTCOMES, exit_status=1, mode="record")["servers"][0]["checks"]
+    assert (server["checks"]["failed"], server["checks"]["passed"]) == (
+        before["failed"] + 2,
+        before["passed"] + 1,
+    )
+
+
+def test_merge_takes_each_listed_entrys_drift_from_the_worker_that_ran_it() -> None:
+    from pytest_mcp_contracts.reporting.worker import ServerFacts, WorkerFacts
+
+    drifted = {"name": "greet", "node_name": "prompt:greet", "surface_drift": [["additive", "x"]]}
+
+    def worker(listed_drift: list[dict[str, Any]]) -> WorkerFacts:
+        server = {**FACTS["servers"][0], "tools": [], "removed": [], "listed_drift": listed_drift}
+        return WorkerFacts([ServerFacts.from_json(server)])
+
+    merged = WorkerFacts.merge([worker([]), worker([drifted])])
+    (server,) = merged.to_json()["servers"]
+    assert server["listed_drift"] == [drifted]
+
+
+def test_a_listed_entrys_surface_and_content_drift_are_its_drift_lines(tmp_path: Path) -> None:
+    from pytest_mcp_contracts.checks.drift_gate import Attributed
+    from pytest_mcp_contracts.contracts.content import ListedObservations
+    from pytest_mcp_contracts.transport.discover import ResourceSpec
+
+    resource = ResourceSpec("config://app", "config_app-1", {"uri": "config://app", "name": "a"})
+    surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", resources=(resource,))
+    server = ManagedServer(ServerCommand(("python", "-m", "shop")), 1.0, 1.0, 1024)
+    server.surface, server.node_name = surface, "shop"
+    recorder = Recorder(SnapshotStore(tmp_path / "mcp-contracts"), "record")
+    file = "resources/config_app-1"
+    recorder.surface_drift[("shop", file)] = [
+        Attributed("config://app", Change("breaking", "mimeType", "removed (was 'a/b')"))
+    ]
+    content = ListedObservations(entry=resource, ran=True)
+    content.additive["x"] = Change("additive", "$.x", "new")
+    recorder.listed[("shop", file)] = content
+    # The drift item ran in one worker, the read item in another: both reach the report.
+    parts = []
+    for kept in (("surface_drift",), ("listed",)):
+        alone = Recorder(recorder.store, "record")
+        for attribute in kept:
+            setattr(alone, attribute, getattr(recorder, attribute))
+        parts.append(WorkerFacts.collect([server], alone, {}))
+    for facts in (WorkerFacts.collect([server], recorder, {}), WorkerFacts.merge(parts)):
+        (shop,) = facts.to_json()["servers"]
+        assert shop["removed"] == []
+        (drifted,) = shop["listed_drift"]
+        assert drifted["node_name"] == "resource:config_app-1"
+        assert sorted(map(tuple, drifted["surface_drift"])) == [
+            ("additive", "$.x: new"),
+            ("breaking", "mimeType: removed (was 'a/b')"),
+        ]

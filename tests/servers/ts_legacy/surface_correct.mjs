@@ -19,7 +19,9 @@ import { z } from "zod";
 // A 1x1 PNG: the bytes start with the PNG signature, so a magic-bytes check agrees with image/png.
 const PIXEL_PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
-// The SDK has no constant for it; the spec's resources page names -32002 for a missing resource.
+// The SDK has no constant for it. The spec's resources page (2025-06-18, 2025-11-25) names
+// -32002 for a missing resource; SEP-2164 moves it to -32602, what the SDK itself answers for
+// a URI nothing matches. Either is a refusal.
 const RESOURCE_NOT_FOUND = -32002;
 const NOTES = { groceries: "- milk\n- bread\n", todo: "- write tests\n" };
 const LANGUAGES = ["python", "typescript", "rust"];

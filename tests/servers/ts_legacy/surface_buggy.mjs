@@ -12,7 +12,9 @@
 // - template notes://{name}: the name `archived`, offered only by the `complete` callback (the
 //   `list` callback leaves it out), crashes the read callback (TypeError);
 // - prompt `translate`: crashes when its optional argument `tone` is absent (TypeError);
-// - prompt `summarize`: its required argument `text` is renamed `content` in version 2.
+// - prompt `summarize`: its required argument `text` is renamed `content` in version 2;
+// - prompt `attach_logo`: its message embeds a resource whose `blob` is not base64 (the SDK
+//   validates tools/call results, which would refuse this, but not prompts/get results).
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
@@ -120,6 +122,20 @@ server.registerPrompt(
       {
         role: "user",
         content: { type: "text", text: `Summarize in ${args.max_words ?? "50"} words:\n${args[summarizeText]}` },
+      },
+    ],
+  }),
+);
+
+server.registerPrompt(
+  "attach_logo",
+  { title: "Attach the logo", description: "Ask about the logo, attached." },
+  () => ({
+    messages: [
+      { role: "user", content: { type: "text", text: "What does this logo show?" } },
+      {
+        role: "user",
+        content: { type: "resource", resource: { uri: "file:///app/logo.png", mimeType: "image/png", blob: "<png bytes go here>" } },
       },
     ],
   }),

@@ -22,6 +22,7 @@ budget, and replayed once on a fresh server (``checks/reproduce.replay_request``
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -65,6 +66,9 @@ if TYPE_CHECKING:
 RESOURCE_NOT_FOUND: Final = -32002
 METHOD_NOT_FOUND: Final = -32601
 INTERNAL_ERROR: Final = -32603
+# Python mcp 1.x FastMCP: a prompt function that raised, or returned what cannot be a
+# message, is code 0 "Error rendering prompt <name>: <exception text>" with no traceback.
+_PY1_PROMPT_RAISED: Final = re.compile(r"^Error rendering prompt \S+: ")
 #: The JSON-RPC errors that refuse a generated template value or prompt argument.
 REFUSALS: Final = {INVALID_PARAMS: "invalid params", RESOURCE_NOT_FOUND: "resource not found"}
 #: Listed resources read per server: a server may list thousands (a file tree); the others
@@ -154,10 +158,15 @@ def judge_answer(
                 )
             )
         verdict = judge_error_message(error.message, outcome.stderr, outcome.arguments)
-        if error.code == INTERNAL_ERROR or verdict.certain:
-            details = [f"evidence: {verdict.evidence}"] if verdict.evidence else []
-            if verdict.exception and verdict.exception not in error.message:
-                details.append(f"exception: {verdict.exception}")
+        evidence, exception = verdict.evidence, verdict.exception
+        sdk_refusal = sdk_missing_argument_refusal(outcome.stderr)
+        crash = verdict.certain and not sdk_refusal
+        if not crash and check == Check.GET and _PY1_PROMPT_RAISED.match(error.message):
+            crash, evidence = True, "the Python SDK 1.x's wording for a prompt that raised"
+        if crash:
+            details = [f"evidence: {evidence}"] if evidence else []
+            if exception and exception not in error.message:
+                details.append(f"exception: {exception}")
             details.append(
                 "a resource or prompt that cannot serve a request refuses it with -32602 "
                 "(invalid params) or -32002 (resource not found); -32603 is an internal error"
@@ -179,7 +188,25 @@ def judge_answer(
                     kind=FailureKind.RPC_ERROR,
                 )
             )
-        return Judged(refused=True)
+        if error.code != INTERNAL_ERROR or sdk_refusal:
+            return Judged(refused=True)
+        # Nothing shows a crash: a refusal sent with the internal-error code, as the
+        # TypeScript SDK sends any thrown Error and the Python SDK 2.x a ResourceError.
+        return Judged(
+            refused=True,
+            warnings=(
+                Finding(
+                    check,
+                    "refused with JSON-RPC error -32603 (internal error), which a client "
+                    "shows as a server failure",
+                    severity="warning",
+                    kind=FailureKind.RPC_ERROR,
+                    rule="mcp/refusal-code",
+                    fix="refuse with -32602 (invalid params) or -32002 (resource not found): "
+                    "TypeScript `throw new McpError(ErrorCode.InvalidParams, ...)`",
+                ),
+            ),
+        )
     result = outcome.result or {}
     if check == Check.GET:
         findings = check_prompt_result(result, protocol_version=protocol_version)
@@ -444,13 +471,6 @@ def probe_missing_arguments(
         except ServerError as exc:
             return unavailable(server, prompt, exc)
         judged = judge_answer(outcome, server.protocol_version, check=Check.GET)
-        error = outcome.rpc_error
-        if error is not None and error.code == INTERNAL_ERROR:
-            # Here -32603 is a refusal unless the evidence shows a crash other than the
-            # Python SDK's own check of required arguments.
-            verdict = judge_error_message(error.message, outcome.stderr, outcome.arguments)
-            if not verdict.certain or sdk_missing_argument_refusal(outcome.stderr):
-                judged = Judged(refused=True)
         run.count(outcome, judged)
         finding = judged.finding
         if finding is not None and finding.kind is not FailureKind.MALFORMED_RESULT:

@@ -64,10 +64,28 @@ def test_an_internal_error_or_an_exception_fails_as_a_crash(
     assert evidence in " ".join(finding.details)
 
 
-def test_an_internal_error_without_evidence_still_fails() -> None:
-    outcome = _get(rpc_error=RpcError(-32603, "Internal error"))
-    finding = judge_answer(outcome, MODERN, check="get").finding
+def test_an_internal_error_without_evidence_is_a_refusal_with_a_warning() -> None:
+    """The TypeScript SDK sends every thrown Error as -32603 (server-everything's "Unknown
+    resource"), the Python SDK 2.x a ResourceError: without a crash's evidence it is a
+    refusal sent with the wrong code."""
+    outcome = _get(rpc_error=RpcError(-32603, "Unknown resource: everything://x"))
+    judged = judge_answer(outcome, MODERN, check="get")
+    assert judged.finding is None and judged.refused
+    (warning,) = judged.warnings
+    assert warning.rule == "mcp/refusal-code" and warning.severity == "warning"
+    # The SDK's own refusal of a missing argument is not the author's to fix: no warning.
+    outcome = _get(rpc_error=RpcError(-32603, "Internal server error"), stderr=SDK_REFUSAL)
+    judged = judge_answer(outcome, MODERN, check="get")
+    assert judged.refused and judged.warnings == ()
+
+
+def test_python_sdk_1_wording_for_a_prompt_that_raised_is_a_crash() -> None:
+    message = "Error rendering prompt translate: 'NoneType' object has no attribute 'lower'"
+    finding = judge_answer(_get(rpc_error=RpcError(0, message)), MODERN, check="get").finding
     assert finding is not None and finding.kind is FailureKind.UNEXPECTED_EXCEPTION
+    message = "Error rendering prompt bad_role: Could not convert prompt result to message: {}"
+    finding = judge_answer(_get(rpc_error=RpcError(0, message)), MODERN, check="get").finding
+    assert finding is not None and "Python SDK 1.x" in " ".join(finding.details)
 
 
 def test_a_listed_resource_that_answers_any_error_fails() -> None:
@@ -148,7 +166,8 @@ SDK_REFUSAL = (
         ({"rpc_error": RpcError(-32602, "Invalid arguments for prompt p")}, False, 0),
         # The Python SDK's own check: -32603 with its traceback on stderr.
         ({"rpc_error": RpcError(-32603, "Internal server error"), "stderr": SDK_REFUSAL}, False, 0),
-        ({"rpc_error": RpcError(-32603, "Internal server error"), "stderr": ""}, False, 0),
+        # Nothing shows a crash: a refusal, with the wrong code (a warning).
+        ({"rpc_error": RpcError(-32603, "Internal server error"), "stderr": ""}, False, 1),
         (
             {"rpc_error": RpcError(-32603, "Cannot read properties of undefined (reading 'x')")},
             True,

@@ -50,7 +50,7 @@ from pytest_mcp_contracts.inputs.listed import (
 )
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
-from pytest_mcp_contracts.transport.jsonrpc import ServerError
+from pytest_mcp_contracts.transport.jsonrpc import METHOD_NOT_FOUND, ServerError
 from pytest_mcp_contracts.vocabulary import Check
 
 if TYPE_CHECKING:
@@ -64,7 +64,6 @@ if TYPE_CHECKING:
     from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 
 RESOURCE_NOT_FOUND: Final = -32002
-METHOD_NOT_FOUND: Final = -32601
 INTERNAL_ERROR: Final = -32603
 # Python mcp 1.x FastMCP: a prompt function that raised, or returned what cannot be a
 # message, is code 0 "Error rendering prompt <name>: <exception text>" with no traceback.

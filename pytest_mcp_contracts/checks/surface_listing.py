@@ -25,6 +25,7 @@ from pytest_mcp_contracts.transport.discover import (
     ResourceSpec,
     TemplateSpec,
 )
+from pytest_mcp_contracts.transport.jsonrpc import METHOD_NOT_FOUND
 from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSIONS, MODERN_VERSION
 
 _VERSIONS: Final = (*HANDSHAKE_VERSIONS, MODERN_VERSION)
@@ -289,7 +290,21 @@ _ADDRESSED: Final = {
 
 def listing_failure_finding(failure: ListingFailure) -> Finding:
     """A listing the server declared (its capability) and then did not answer as the spec
-    says: every entry of it is out of reach of a client."""
+    says: every entry of it is out of reach of a client. One exception is a warning: the
+    Python SDK 1.x low-level ``Server`` declares ``resources`` and answers
+    ``resources/templates/list`` with -32601 unless the author registered templates, so a
+    server with no templates says "none" in the wrong words (clients treat it as no
+    templates)."""
+    if failure.method == "resources/templates/list" and failure.code == METHOD_NOT_FOUND:
+        return _finding(
+            f"{failure.message}: the server declares resources but does not answer "
+            "resources/templates/list",
+            rule="listing",
+            where=failure.method,
+            fix='answer resources/templates/list with {"resourceTemplates": []} when there '
+            "are none (Python SDK 1.x: register a list_resource_templates handler)",
+            severity="warning",
+        )
     return _finding(
         failure.message,
         rule="listing",

@@ -125,6 +125,7 @@ class ListingFailure:
     kind: str
     method: str
     message: str  # naming the method: "prompts/list failed: JSON-RPC error -32601: ..."
+    code: int | None = None  # the JSON-RPC error's code, when the server answered one
 
     @property
     def node(self) -> str:
@@ -233,7 +234,8 @@ def list_pages(
         try:
             page = conn.request(method, params, timeout=timeout)
         except RpcError as exc:
-            raise ServerError(f"{method} failed: {exc}", stderr_tail=conn.stderr_tail()) from None
+            # The RpcError stays the cause: a listing's reader may judge its code.
+            raise ServerError(f"{method} failed: {exc}", stderr_tail=conn.stderr_tail()) from exc
         found = page.get(field) if isinstance(page, dict) else None
         if not isinstance(found, list):
             raise ProtocolViolation(
@@ -358,7 +360,9 @@ def read_listings(conn: RpcConnection, surface: ServerSurface, *, timeout: float
         try:
             return build_listed(spec, list_pages(conn, spec.method, spec.array, timeout=timeout))
         except ServerError as exc:
-            failures.append(ListingFailure(spec.kind, spec.method, exc.message))
+            cause = exc.__cause__
+            code = cause.code if isinstance(cause, RpcError) else None
+            failures.append(ListingFailure(spec.kind, spec.method, exc.message, code))
         except Exception as exc:  # the listing is the server's words: nothing in it may crash us
             message = f"{spec.method} could not be read: {exc!r}"
             failures.append(ListingFailure(spec.kind, spec.method, message))

@@ -107,6 +107,9 @@ class ProtocolViolation(ServerError):
     """The server answered with something that is not a JSON-RPC response to our request."""
 
 
+METHOD_NOT_FOUND: Final = -32601  # JSON-RPC: the server has no such method
+
+
 @dataclass(frozen=True)
 class RpcError(Exception):
     """A JSON-RPC error object the server answered with."""

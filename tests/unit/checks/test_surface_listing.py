@@ -143,3 +143,18 @@ def test_a_failed_listing_is_a_finding_of_its_own() -> None:
     assert failure.node == "listing:prompts"
     assert finding.rule == "mcp/listing" and finding.severity == "error"
     assert finding.message == "prompts/list failed: JSON-RPC error -32601: Method not found"
+
+
+def test_templates_not_listed_by_a_server_that_declares_resources_is_a_warning() -> None:
+    """The Python SDK 1.x low-level Server answers resources/templates/list with -32601
+    unless templates were registered (mcp-server-sqlite): "none" in the wrong words."""
+    message = "resources/templates/list failed: JSON-RPC error -32601: Method not found"
+    failure = ListingFailure("template", "resources/templates/list", message, -32601)
+    finding = listing_failure_finding(failure)
+    assert finding.severity == "warning" and finding.rule == "mcp/listing"
+    assert "resourceTemplates" in (finding.fix or "")
+    # Another error there, or -32601 for prompts, still fails.
+    other = ListingFailure("template", "resources/templates/list", "boom", -32603)
+    assert listing_failure_finding(other).severity == "error"
+    prompts = ListingFailure("prompt", "prompts/list", message, -32601)
+    assert listing_failure_finding(prompts).severity == "error"

@@ -182,7 +182,9 @@ def test_n2_writes_and_prunes_the_same_files_as_a_serial_run(
     recorded_v1: dict[str, bytes],
 ) -> None:
     monkeypatch.setenv("MCP_FIXTURE_VARIANT", "v2")
-    serial = run_mcp_inprocess(SERVER, args=(*DRIFT, "--mcp-snapshot-update"))
+    serial = run_mcp_inprocess(
+        SERVER, args=(*DRIFT, "--mcp-snapshot-update", "--mcp-report=s.json")
+    )
     assert serial.ret == 0
     accepted = files(pytester)
     for path in folder(pytester).rglob("*.json"):
@@ -190,9 +192,31 @@ def test_n2_writes_and_prunes_the_same_files_as_a_serial_run(
     for name, data in recorded_v1.items():
         (folder(pytester) / name).parent.mkdir(parents=True, exist_ok=True)
         (folder(pytester) / name).write_bytes(data)
-    parallel = run_mcp(SERVER, args=(*DRIFT, "--mcp-snapshot-update", "-n", "2"))
+    parallel = run_mcp(
+        SERVER, args=(*DRIFT, "--mcp-snapshot-update", "-n", "2", "--mcp-report=p.json")
+    )
     assert parallel.ret == 0, parallel.stdout.str()
     assert files(pytester) == accepted
+    # The same drift, and the removed entries' items reported once, whichever worker ran them.
+    reports = [
+        json.loads((pytester.path / name).read_text(encoding="utf-8"))["servers"][0]
+        for name in ("s.json", "p.json")
+    ]
+    drift, listed = (
+        [r["drift"] for r in reports],
+        [
+            sorted(
+                (e["node_name"], e["listed"], e["checks"]["drift"]["outcome"]) for e in r["listed"]
+            )
+            for r in reports
+        ],
+    )
+    assert drift[0] == drift[1] and len(drift[0]["breaking"]) == 4
+    assert listed[0] == listed[1]
+    assert [e for e in listed[0] if not e[1]] == [
+        ("resource:config_app_settings-d97dca3f", False, "passed"),
+        ("template:users_user_id_profile-a5d4dc88", False, "passed"),
+    ]
     parallel.stdout.fnmatch_lines(["pruned 2 file(s):"])
 
 

@@ -360,26 +360,32 @@ def _percent(ratio: float | None) -> str:
     return "n/a" if ratio is None else f"{round(100 * ratio)}%"
 
 
+def _listed_counts(server: Mapping[str, Any]) -> str:
+    """ "2 / 3 / 1": the prompts, resources and templates a server listed."""
+    return " / ".join(str(server[f"{kind}s_listed"]) for kind in ListedKind)
+
+
 def step_summary(document: Mapping[str, Any]) -> str:
     """A short Markdown summary: one row per server, then the failing checks."""
     lines = [
         "### MCP contracts",
         "",
-        "| server | tools | checks passed | checks failed | outputSchema coverage "
-        "| contract coverage | breaking drift |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| server | tools | prompts, resources, templates | reads and gets | checks passed "
+        "| checks failed | outputSchema coverage | contract coverage | breaking drift |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     failing = []
     for server in document["servers"]:
         name = _cell(server["name"])
         if not server["started"]:
-            lines.append(f"| {name} | did not start | | | | | |")
+            lines.append(f"| {name} | did not start | | | | | | | |")
             error = [line.strip() for line in server["error"].splitlines() if line.strip()]
             failing.append((f"{NODE_PREFIX}{server['node_name']}", ": ".join(error[:2])))
             continue
         checks, coverage = server["checks"], server["coverage"]
         lines.append(
-            f"| {name} | {server['tools_listed']} | {checks['passed']} | {checks['failed']} "
+            f"| {name} | {server['tools_listed']} | {_listed_counts(server)} "
+            f"| {server['listed_calls']} | {checks['passed']} | {checks['failed']} "
             f"| {_percent(coverage['output_schema'])} | {_percent(coverage['contract'])} "
             f"| {len(server['drift']['breaking'])} |"
         )

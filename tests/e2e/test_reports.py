@@ -154,7 +154,7 @@ def test_xdist_report_and_github_step_summary(
     assert text.startswith("earlier step\n### MCP contracts\n")
     lines = text.splitlines()
     assert "| broken-output | 2 | 7 | 1 | 100% | 100% | 0 |" in lines
-    assert "| startup_crash.py | did not start | | | | | |" in lines
+    assert "| startup_crash.py | did not start | | | | | | | |" in lines
     assert f"- `{FAILING}`: {PROBLEM}" in lines
     assert any(
         line.startswith("- `mcp:startup_crash.py`: MCP server did not start") for line in lines

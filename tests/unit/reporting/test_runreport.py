@@ -667,13 +667,13 @@ def test_step_summary_has_a_row_per_server_and_the_failing_checks() -> None:
     text = step_summary(build_report(FACTS, OUTCOMES, exit_status=1, mode="ci"))
     lines = text.splitlines()
     assert lines[0] == "### MCP contracts"
-    assert "| shop | 3 | 4 | 5 | 33% | 67% | 2 |" in lines
+    assert "| shop | 3 | 1 / 0 / 0 | 0 | 4 | 5 | 33% | 67% | 2 |" in lines
     assert "- `mcp:shop::prompt:greet::schema`: dup" in lines
     assert (
         "- `mcp:shop::sequences`: the tool raised an unexpected exception (call 3 of a "
         "sequence)" in lines
     )
-    assert "| broken.py | did not start | | | | | |" in lines
+    assert "| broken.py | did not start | | | | | | | |" in lines
     assert (
         "- `mcp:shop::quote::contract`: structuredContent does not match the outputSchema "
         "(2020-12)" in lines

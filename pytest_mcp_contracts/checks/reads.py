@@ -65,6 +65,11 @@ if TYPE_CHECKING:
 
 RESOURCE_NOT_FOUND: Final = -32002
 INTERNAL_ERROR: Final = -32603
+# A variable named like a number or an id: "id", "userId", "user_ID", "item-id", "page",
+# "index"; not a word that merely ends in the letters ("valid", "grid", "android").
+_ID_LIKE: Final = re.compile(
+    r"(?i:(?:^|[_-])id)$|[a-z0-9](?:Id|ID)$|(?i:^(?:page|index|num|number|n))$"
+)
 # Python mcp 1.x FastMCP: a prompt function that raised, or returned what cannot be a
 # message, is code 0 "Error rendering prompt <name>: <exception text>" with no traceback.
 _PY1_PROMPT_RAISED: Final = re.compile(r"^Error rendering prompt \S+: ")
@@ -497,7 +502,10 @@ def known_inputs(
 ) -> list[dict[str, str]]:
     """Inputs made of values the server knows: a template's variables mined from listed
     resource URIs it matches, then values ``completion/complete`` offers (only when the
-    server declares the ``completions`` capability), at most MAX_KNOWN_INPUTS."""
+    server declares the ``completions`` capability), then, for a template with id-like
+    variables (``resourceId``, ``page``), those set to "1": ids are mostly numbers, and a
+    string strategy seldom draws one (server-everything's dynamic resources were never read
+    without it). At most MAX_KNOWN_INPUTS."""
     found: list[dict[str, str]] = []
     if entry.kind == "template":
         found += mined_values(entry.key, resources)
@@ -510,6 +518,11 @@ def known_inputs(
                 inputs[name] = values[n % len(values)]
             if inputs not in found:
                 found.append(inputs)
+    numbered = {name: "1" for name in names if _ID_LIKE.search(name)}
+    if entry.kind == "template" and numbered:
+        inputs = {**(found[0] if found else dict.fromkeys(required, "a")), **numbered}
+        if inputs not in found:
+            found.append(inputs)
     return found[:MAX_KNOWN_INPUTS]
 
 

@@ -153,7 +153,7 @@ def test_xdist_report_and_github_step_summary(
     text = summary.read_text(encoding="utf-8")
     assert text.startswith("earlier step\n### MCP contracts\n")
     lines = text.splitlines()
-    assert "| broken-output | 2 | 7 | 1 | 100% | 100% | 0 |" in lines
+    assert "| broken-output | 2 | 0 / 0 / 0 | 0 | 7 | 1 | 100% | 100% | 0 |" in lines
     assert "| startup_crash.py | did not start | | | | | | | |" in lines
     assert f"- `{FAILING}`: {PROBLEM}" in lines
     assert any(

@@ -209,3 +209,33 @@ def test_a_results_warnings_are_said_once_per_rule_with_the_first_request() -> N
         run.count(outcome, Judged(warnings=(warning,)))
     assert run.notes == ['a mimeType the text contradicts (resources/read {"user_id": "a"})']
     assert (run.stats.calls, run.stats.real_results, run.stats.refused) == (2, 2, 0)
+
+
+@pytest.mark.parametrize(
+    ("name", "id_like"),
+    [
+        ("id", True),
+        ("ID", True),
+        ("resourceId", True),
+        ("userID", True),
+        ("user_id", True),
+        ("item-id", True),
+        ("page", True),
+        ("Index", True),
+        ("n", True),
+        ("valid", False),
+        ("grid", False),
+        ("android", False),
+        ("name", False),
+        ("path", False),
+    ],
+)
+def test_a_template_variable_named_like_an_id_is_also_tried_as_1(name: str, id_like: bool) -> None:
+    """ids are mostly numbers and a string strategy seldom draws one: server-everything's
+    ``demo://resource/dynamic/text/{resourceId}`` was never read without this input."""
+    from pytest_mcp_contracts.checks.reads import known_inputs
+    from pytest_mcp_contracts.transport.discover import TemplateSpec
+
+    template = TemplateSpec(f"x://{{{name}}}", "t", {"uriTemplate": f"x://{{{name}}}", "name": "t"})
+    found = known_inputs(_Server(), template, [name], [name])  # type: ignore[arg-type]
+    assert found == ([{name: "1"}] if id_like else [])

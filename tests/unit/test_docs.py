@@ -134,3 +134,14 @@ def test_the_docs_build_needs_no_dependency_of_the_package() -> None:
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_the_reference_shows_the_placeholders_pytest_help_shows(pytester: pytest.Pytester) -> None:
+    """The generated headings (``--mcp-max-examples=N``) are what ``pytest --help`` prints:
+    both take the placeholder from ``Option.shown_metavar``."""
+    shown = pytester.runpytest("-p", "no:asyncio", "--help").stdout.str()
+    rendered = _hook().render("<!-- generated: options -->")
+    for option in OPTIONS:
+        usage = option.flag if option.kind == "flag" else f"{option.flag}={option.shown_metavar}"
+        assert usage in shown
+        assert f"### `{usage}`" in rendered

@@ -260,8 +260,6 @@ def _python(plans: Sequence[Plan], source: Source, typed_dict: bool) -> str:
         notes = [*model.notes, *module.notes[p.tool]]
         lines += _comment(_about(p, notes, _python_use(p, model)), "# ")
         lines += module.code[p.tool][2:]  # the comment sits on the first definition
-    if module.closing:
-        lines += ["", "", *module.closing]
     return "\n".join(_trim(lines)) + "\n"
 
 

@@ -501,7 +501,7 @@ class _Builder:
         items = node.get("items")
         if not isinstance(prefix, list) and isinstance(items, list):  # draft-07 tuples
             prefix, items = items, node.get("additionalItems")
-        element = f"{name}Item"
+        element = f"{self._base(name)}Item"
         if isinstance(prefix, list) and prefix:
             positions = tuple(
                 self.read(p, f"{path}[{i}]", f"{element}{i}", depth + 1)
@@ -522,7 +522,8 @@ class _Builder:
         extra = node.get("additionalProperties", True)
         if not properties and (isinstance(extra, Mapping) or self._open_map(node, extra)):
             values = extra if isinstance(extra, Mapping) else True
-            return MapOf(self.read(values, values_path(path), f"{name}Value", depth + 1))
+            value = f"{self._base(name)}Value"
+            return MapOf(self.read(values, values_path(path), value, depth + 1))
         if name == self.root_name and not self.root_used:
             self.root_used = True
         else:
@@ -540,7 +541,7 @@ class _Builder:
                 "every field of it is optional",
             )
             required = set()
-        base = self.prefix if name == self.root_name else name
+        base = self._base(name)
         for key, sub in properties.items():
             where = child_path(path, str(key))
             kind = self.read(sub, where, f"{base}{pascal(str(key), fallback='Field')}", depth + 1)
@@ -548,6 +549,11 @@ class _Builder:
         model.extra = self._extra(extra, path, f"{base}Extra", depth)
         self.models.append(model)
         return ModelRef(model.name)
+
+    def _base(self, name: str) -> str:
+        """What the names of the types inside a type called ``name`` start with: the tool's
+        prefix for the output itself (``GetOrderItemsItem``, not ``GetOrderOutputItemsItem``)."""
+        return self.prefix if name == self.root_name else name
 
     def _thin(self, path: str) -> bool:
         return self.seen.get(path, 0) < ESTABLISHED

@@ -17,7 +17,7 @@ What the generated code does, and why:
   and the functional ``TypedDict("Name", {...})`` form in a TypedDict.
 - **Recursion**: models are defined dependencies first; an annotation that names a model
   defined further down is written as a string, which pydantic resolves when the tool is
-  registered (``model_rebuild`` at the end of the module, for models).
+  registered (``model_rebuild`` at the end of the tool's section, for models).
 - An output that is no object is an alias (``XOutput = list[XItem]``): MCPServer declares
   it wrapped as ``{"result": ...}`` itself.
 """
@@ -138,6 +138,7 @@ class _Module:
     missing: bool = False
     defined: set[str] = field(default_factory=set)
     rebuild: list[str] = field(default_factory=list)  # models with a forward reference
+    rebuilt: set[str] = field(default_factory=set)
 
     def imports(self) -> list[str]:
         def names(module: str, used: set[str]) -> list[str]:
@@ -194,7 +195,12 @@ class _Writer:
             return self._annotated(f"list[{self._type(kind.items, later)}]", arguments)
         if isinstance(kind, TupleOf):
             if kind.rest is None:
-                return f"tuple[{', '.join(self._type(p, later) for p in kind.positions)}]"
+                # Lax for the tuple alone: JSON hands it a list, which a strict tuple refuses
+                # (its positions stay strict).
+                self.module.typing.add("Annotated")
+                self.module.pydantic.add("Strict")
+                positions = ", ".join(self._type(p, later) for p in kind.positions)
+                return f"Annotated[tuple[{positions}], Strict(False)]"
             # pydantic cannot validate tuple[A, *tuple[B, ...]]: a list of any of them.
             self.notes.append("a tuple with more items after its fixed ones is read as a list")
             return f"list[{self._type(OneOf((*kind.positions, kind.rest)), later)}]"
@@ -356,13 +362,12 @@ def _checks_of(kind: Type) -> tuple[tuple[str, object], ...]:
 
 @dataclass(frozen=True)
 class PythonModule:
-    """A module's parts: its imports, each tool's code (with what the target could not
-    express, for its notes), and the lines that close it."""
+    """A module's parts: its imports, and each tool's code with what the target could not
+    express (for the tool's notes)."""
 
     imports: list[str]
     code: dict[str, list[str]]
     notes: dict[str, list[str]]
-    closing: list[str]
 
 
 def render(tools: Sequence[ToolModel], *, typed_dict: bool) -> PythonModule:
@@ -379,7 +384,11 @@ def render(tools: Sequence[ToolModel], *, typed_dict: bool) -> PythonModule:
             # No model at the root: an alias, which MCPServer declares (wrapped as
             # {"result": ...} unless it is a dict[str, ...]).
             lines += ["", "", f"{tool.name} = {writer.annotation(tool.root).text}"]
+        # In the tool's own section, so that pasting the section pastes them too.
+        rebuilt = [name for name in module.rebuild if name not in module.rebuilt]
+        if rebuilt:
+            lines += ["", "", *(f"{name}.model_rebuild()" for name in rebuilt)]
+            module.rebuilt.update(rebuilt)
         code[tool.tool] = lines
         notes[tool.tool] = list(dict.fromkeys(writer.notes))
-    closing = [f"{name}.model_rebuild()" for name in module.rebuild]
-    return PythonModule(module.imports(), code, notes, closing)
+    return PythonModule(module.imports(), code, notes)

@@ -108,7 +108,7 @@ _MISSING_IMPORT: Final = (
     "try:",
     "    from pydantic import MISSING",
     "except ImportError:  # pydantic 2.12 and 2.13",
-    "    from pydantic.experimental.missing_sentinel import MISSING  # type: ignore[no-redef]",
+    "    from pydantic.experimental.missing_sentinel import MISSING  # type: ignore[no-redef, unused-ignore]",
 )
 
 

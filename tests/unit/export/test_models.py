@@ -406,6 +406,19 @@ def test_python_models_take_each_value_unchanged_and_declare_an_output_schema(
             adapter.validate_python(value)
 
 
+def test_python_modules_pass_mypy_strict(documents: dict[str, str], tmp_path: Path) -> None:
+    """A server that type-checks keeps type-checking with the models pasted in."""
+    api = pytest.importorskip("mypy.api")
+    files = []
+    for fmt in ("pydantic", "typeddict"):
+        files.append(tmp_path / f"exported_{fmt}.py")
+        files[-1].write_text(documents[fmt])
+    out, err, status = api.run(
+        ["--strict", "--cache-dir", str(tmp_path / "cache"), *map(str, files)]
+    )
+    assert status == 0, out + err
+
+
 @pytest.fixture(scope="module")
 def zod_results(
     documents: dict[str, str], tmp_path_factory: pytest.TempPathFactory

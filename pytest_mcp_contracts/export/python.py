@@ -108,7 +108,10 @@ _MISSING_IMPORT: Final = (
     "try:",
     "    from pydantic import MISSING",
     "except ImportError:  # pydantic 2.12 and 2.13",
-    "    from pydantic.experimental.missing_sentinel import MISSING  # type: ignore[no-redef, unused-ignore]",
+    "    from pydantic.experimental.missing_sentinel import (  "
+    "# type: ignore[no-redef, unused-ignore]",
+    "        MISSING,",
+    "    )",
 )
 
 

@@ -25,6 +25,7 @@ The reading is decided once, here, so the four targets agree on what a contract 
 
 from __future__ import annotations
 
+import json
 import re
 import zlib
 from collections.abc import Iterator, Mapping
@@ -263,6 +264,7 @@ RESERVED_NAMES: Final = frozenset(
         "Literal",
         "MISSING",
         "NotRequired",
+        "Strict",
         "TypedDict",
         "with_config",
         "None",
@@ -334,6 +336,10 @@ class Namer:
 # -- reading a schema ---------------------------------------------------------------------------
 
 
+def _json_key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
 def _is_scalar(value: Any) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
 
@@ -374,7 +380,7 @@ def _union(members: list[Type]) -> Type:
     flat: list[Type] = []
     for member in members:
         for one in member.members if isinstance(member, OneOf) else (member,):
-            if one not in flat:
+            if repr(one) not in map(repr, flat):  # repr: Literals((1,)) is not Literals((True,))
                 flat.append(one)
     if any(isinstance(m, Unknown) for m in flat):
         return UNKNOWN
@@ -457,7 +463,8 @@ class _Builder:
         if "const" in node or isinstance(node.get("enum"), list):
             values = [node["const"]] if "const" in node else list(node["enum"])
             if values and all(_is_scalar(v) for v in values):
-                return Literals(tuple(dict.fromkeys(values)))
+                # Repeats dropped by their JSON text: 1 == True in Python, not in JSON.
+                return Literals(tuple({_json_key(v): v for v in values}.values()))
             self.note(path, "an enum or const with values that are no scalars: read as its type")
         types = [t for t in implied_types(node) if t in (*SCALARS, "array", "object")]
         if not types:

@@ -74,6 +74,7 @@ ANNOTATION_NAMES: Final = frozenset(
         "MISSING",
         "NotRequired",
         "None",
+        "Strict",
         "bool",
         "dict",
         "float",

@@ -180,11 +180,12 @@ CASES = [
         [
             {"status": "open", "mixed": 1, "three": 3},
             {"status": "closed", "mixed": None, "three": 3},
+            {"status": "closed", "mixed": True, "three": 3},  # true, a member apart from 1
         ],
         schema=obj(
             {
                 "status": {"type": "string", "enum": ["open", "closed"]},
-                "mixed": {"enum": [1, "a", None]},
+                "mixed": {"enum": [1, "a", None, True]},
                 "three": {"const": 3},
             },
             ["status", "mixed", "three"],

@@ -418,7 +418,8 @@ class _Builder:
         self.work = 0
 
     @property
-    def inferred(self) -> bool:
+    def learned(self) -> bool:
+        """A contract this plugin learned (validated or inferred), not a declared one."""
         return self.strictness is not Strictness.EXACT
 
     def note(self, path: str, text: str) -> None:
@@ -480,7 +481,7 @@ class _Builder:
             return self._object(node, path, name, depth, pointer)
         if kind == "array":
             return self._array(node, path, name, depth)
-        if kind == "null" and self.inferred and declared_types(node) == ["null"]:
+        if kind == "null" and self.learned and declared_types(node) == ["null"]:
             # A path seen only as null says nothing of its type (contracts/infer widens it).
             self.note(path, "only null was seen here: any value is accepted")
             return UNKNOWN
@@ -585,7 +586,7 @@ class _Builder:
         return "allow"
 
     def _description(self, node: Any) -> str | None:
-        if self.inferred or not isinstance(node, Mapping):
+        if self.learned or not isinstance(node, Mapping):
             return None
         text = node.get("description")
         return text if isinstance(text, str) and text.strip() else None

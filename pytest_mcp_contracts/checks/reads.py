@@ -54,6 +54,7 @@ from pytest_mcp_contracts.transport.jsonrpc import METHOD_NOT_FOUND, ServerError
 from pytest_mcp_contracts.vocabulary import Check
 
 if TYPE_CHECKING:
+    from pytest_mcp_contracts.contracts.change import Change
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan
     from pytest_mcp_contracts.transport.discover import (
         ListedSpec,
@@ -560,6 +561,25 @@ def _completions(
 
 
 # -- failures ----------------------------------------------------------------------------------
+
+
+def content_drift_finding(
+    check: str, drift: Sequence[Change], arguments: Mapping[str, Any], hint: str
+) -> Finding | None:
+    """A result's drift from its entry's recorded content contract (contracts/content), as
+    the finding that fails its read or get; None without drift."""
+    if not drift:
+        return None
+    return Finding(
+        check,
+        f"the content drifted from the recorded contract: {drift[0]}",
+        details=(
+            *(str(change) for change in drift),
+            f"for the arguments {short_json(arguments)}",
+            hint,
+        ),
+        kind=FailureKind.OUTPUT_DRIFT,
+    )
 
 
 def call_failure(

@@ -237,7 +237,7 @@ def run_read(server: ManagedServer, resource: ResourceSpec) -> ListedRun:
     run = ListedRun()
     for attempt in range(ESTABLISHED):
         try:
-            outcome = _read(server, resource.key, {"uri": resource.key})
+            outcome = read_resource(server, resource.key, {"uri": resource.key})
         except ServerError as exc:
             run.failure = unavailable(server, resource, exc)
             return run
@@ -256,7 +256,9 @@ def run_read(server: ManagedServer, resource: ResourceSpec) -> ListedRun:
     return run
 
 
-def _read(server: ManagedServer, uri: str, arguments: dict[str, Any]) -> CallOutcome:
+def read_resource(server: ManagedServer, uri: str, arguments: dict[str, Any]) -> CallOutcome:
+    """One ``resources/read``; ``arguments`` are what the URI was made of (a template's
+    values, or the URI itself), for the report and the shrinker."""
     return server.request("resources/read", {"uri": uri}, subject=uri, arguments=arguments)
 
 
@@ -277,7 +279,7 @@ class Subject:
 def template_subject(server: ManagedServer, template: TemplateSpec) -> Subject:
     def send(values: dict[str, Any]) -> CallOutcome:
         # A value that makes an invalid URI is still sent: the server must refuse it.
-        return _read(server, expand(template.key, values), values)
+        return read_resource(server, expand(template.key, values), values)
 
     return Subject(template, Check.READ, template_schema(template.key), send)
 

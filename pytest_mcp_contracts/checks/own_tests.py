@@ -142,6 +142,9 @@ class McpRpcError(Exception):
         self.message = message
         self.data = data
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.method, self.subject, self.code, self.message, self.data)
+
 
 class CheckFailed(ContractFailure):
     """A call failed a verdict of the generated items; its text is their failure report
@@ -149,6 +152,9 @@ class CheckFailed(ContractFailure):
 
     def __str__(self) -> str:
         return self.report.render()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.report,)
 
 
 def _check_failed(error: ContractFailure) -> CheckFailed:
@@ -598,3 +604,16 @@ def _unlisted_resource(uri: str) -> ListedSpec:
     from pytest_mcp_contracts.transport.discover import ResourceSpec
 
     return ResourceSpec(uri, "", {"uri": uri})
+
+
+# The public names read as users import them (``pytest_mcp_contracts.CheckFailed``), in
+# tracebacks and in pytest's failure lines too.
+for _public in (
+    ServerUnderTest,
+    ToolResult,
+    ResourceResult,
+    PromptResult,
+    McpRpcError,
+    CheckFailed,
+):
+    _public.__module__ = "pytest_mcp_contracts"

@@ -27,7 +27,6 @@ from pytest_mcp_contracts.pytest.keys import (
     SERVERS_KEY,
     SETTINGS_KEY,
 )
-from pytest_mcp_contracts.text import shown
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.lints import LintLevels
@@ -93,6 +92,8 @@ class ServerMap(Mapping[str, "ServerUnderTest"]):
     def _unstarted_note(self) -> str:
         if not self._not_started:
             return ""
+        from pytest_mcp_contracts.text import shown
+
         commands = ", ".join(shown(command, 120) for command in self._not_started)
         return f"; the server {commands} did not start (its collection error says why)"
 

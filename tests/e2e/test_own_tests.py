@@ -286,6 +286,21 @@ def test_reads_and_gets(inprocess_pytest: RunPytest, pytester: pytest.Pytester) 
     )
 
 
+HOW_TO = Path(__file__).parents[2] / "docs" / "how-to" / "own-tests.md"
+
+
+def test_the_how_to_example_passes_against_the_example_server(
+    inprocess_pytest: RunPytest, pytester: pytest.Pytester
+) -> None:
+    """The test file docs/how-to/own-tests.md gives users to paste (its first Python block)
+    passes against the bundled example server, loaded in process."""
+    example = HOW_TO.read_text(encoding="utf-8").split("```python\n", 1)[1].split("```", 1)[0]
+    pytester.makepyfile(test_bookshop=example)
+    server = Path(__file__).parents[2] / "example_server" / "server.py"
+    result = inprocess_pytest(f"--mcp-app={server}:app", *ONLY_OWN)
+    result.assert_outcomes(passed=5, deselected=25)
+
+
 def test_no_server_configured_is_an_error_that_says_how(
     inprocess_pytest: RunPytest, pytester: pytest.Pytester
 ) -> None:

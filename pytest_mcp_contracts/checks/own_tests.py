@@ -270,6 +270,11 @@ class ServerUnderTest:
         from pytest_mcp_contracts.checks.judge import error_verdict
 
         spec = self._tool(tool, "check")
+        from pytest_mcp_contracts.transport.managed import task_refusal
+
+        refusal = task_refusal(spec.raw, self.surface.capabilities)
+        if refusal is not None:  # the server must refuse the call: no contract to judge
+            raise ValueError(f"check({tool!r}): {refusal.removeprefix('not called: ')}")
         args = dict(arguments or {})
         problem = _invalid_input(spec.input_schema, args)
         if problem is not None:

@@ -226,3 +226,23 @@ def test_check_get_refuses_arguments_the_prompt_does_not_take() -> None:
         sut.check_get("greet", {})
     with pytest.raises(ValueError, match=r"\$\.name: 3 is not of type 'string'"):
         sut.check_get("greet", {"name": 3})  # type: ignore[dict-item]
+
+
+def test_check_refuses_a_tool_only_tasks_may_call() -> None:
+    """A tool with taskSupport "required" on a server that offers tasks must refuse a plain
+    call: check says so instead of judging the refusal (call still sends it)."""
+    research = ToolSpec(
+        "research",
+        "research",
+        {
+            "name": "research",
+            "inputSchema": {"type": "object"},
+            "execution": {"taskSupport": "required"},
+        },
+    )
+    server = ManagedServer(ServerCommand(("python", "shop.py")), 1.0, 1.0, 1024)
+    tasks = {"tasks": {"requests": {"tools": {"call": {}}}}}
+    server.surface = ServerSurface("shop", "shop", "1", "2025-11-25", (research,), tasks)
+    server.node_name = "shop"
+    with pytest.raises(ValueError, match=r"^check\('research'\): the tool declares execution"):
+        ServerUnderTest(server, _Run()).check("research", {})

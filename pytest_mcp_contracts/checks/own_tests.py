@@ -215,6 +215,7 @@ class ServerUnderTest:
         self._server = server
         self._run = run
         self.calls = 0
+        self._strategies: dict[str, SearchStrategy[dict[str, Any]]] = {}
 
     def __repr__(self) -> str:
         return f"<ServerUnderTest {self.name} ({self._server.command.display})>"
@@ -268,10 +269,9 @@ class ServerUnderTest:
         __tracebackhide__ = True
         from pytest_mcp_contracts.checks.contract import judge_contract_call
         from pytest_mcp_contracts.checks.judge import error_verdict
-
-        spec = self._tool(tool, "check")
         from pytest_mcp_contracts.transport.managed import task_refusal
 
+        spec = self._tool(tool, "check")
         refusal = task_refusal(spec.raw, self.surface.capabilities)
         if refusal is not None:  # the server must refuse the call: no contract to judge
             raise ValueError(f"check({tool!r}): {refusal.removeprefix('not called: ')}")
@@ -302,12 +302,18 @@ class ServerUnderTest:
     def inputs(self, tool: str) -> SearchStrategy[dict[str, Any]]:
         """The hypothesis strategy of valid inputs the contract item draws from: generated
         from the inputSchema (``pytest_mcp_tool_strategy`` and the roots sandbox's paths
-        included), with the configured and the schema's own examples among them."""
+        included), with the configured and the schema's own examples among them. Made once
+        per tool: a ``@given`` test asks for it once per example."""
+        made = self._strategies.get(tool)
+        if made is None:
+            made = self._strategies[tool] = self._strategy(self._tool(tool, "inputs"))
+        return made
+
+    def _strategy(self, spec: ToolSpec) -> SearchStrategy[dict[str, Any]]:
         from hypothesis import strategies as st
 
         from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy
 
-        spec = self._tool(tool, "inputs")
         try:
             strategy = input_strategy(
                 spec.input_schema,
@@ -316,7 +322,7 @@ class ServerUnderTest:
             )
         except GenerationError as exc:
             raise ValueError(
-                f"inputs({tool!r}): no inputs can be generated from its inputSchema at "
+                f"inputs({spec.name!r}): no inputs can be generated from its inputSchema at "
                 f"{shown(exc.pointer, 120)}: {exc}"
             ) from None
         examples = self._run.examples(spec)

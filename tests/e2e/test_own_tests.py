@@ -321,9 +321,11 @@ def test_no_server_configured_is_an_error_that_says_how(
     )
     (pytester.path / "adder.py").write_text(
         "from mcp.server import MCPServer\n\napp = MCPServer('adder')\n\n\n"
-        "@app.tool()\ndef add(a: int, b: int) -> int:\n    return a + b\n"
+        "@app.tool()\ndef add(a: int, b: int) -> int:\n    return a + b\n\n\n"
+        "if __name__ == '__main__':\n    app.run()\n"
     )
-    pytester.makepyprojecttoml('[tool.pytest.ini_options]\nmcp_app = "adder:app"\n')
+    command = shlex.join([sys.executable, "adder.py"])
+    pytester.makepyprojecttoml(f"[tool.pytest.ini_options]\nmcp_server = {json.dumps(command)}\n")
     inprocess_pytest(*ONLY_OWN).assert_outcomes(passed=1, deselected=5)
 
 
@@ -355,14 +357,13 @@ WHOAMI = """
 """
 
 PIDS = """
-    import os
-
     import pytest
 
     @pytest.mark.parametrize("n", range(4))
-    def test_pid(mcp_server, n):
+    def test_pid(mcp_server, n, request):
         pid = mcp_server.check("pid").structured_content["result"]
-        worker = os.environ.get("PYTEST_XDIST_WORKER", "serial")
+        # Not PYTEST_XDIST_WORKER: a run of this suite under xdist hands it down to this one.
+        worker = getattr(request.config, "workerinput", {}).get("workerid", "serial")
         with open(f"pids-{worker}.txt", "a") as handle:
             handle.write(f"{pid}\\n")
 """

@@ -54,6 +54,7 @@ from pytest_mcp_contracts.transport.jsonrpc import METHOD_NOT_FOUND, ServerError
 from pytest_mcp_contracts.vocabulary import Check
 
 if TYPE_CHECKING:
+    from pytest_mcp_contracts.contracts.change import Change
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan
     from pytest_mcp_contracts.transport.discover import (
         ListedSpec,
@@ -236,7 +237,7 @@ def run_read(server: ManagedServer, resource: ResourceSpec) -> ListedRun:
     run = ListedRun()
     for attempt in range(ESTABLISHED):
         try:
-            outcome = _read(server, resource.key, {"uri": resource.key})
+            outcome = read_resource(server, resource.key, {"uri": resource.key})
         except ServerError as exc:
             run.failure = unavailable(server, resource, exc)
             return run
@@ -255,7 +256,9 @@ def run_read(server: ManagedServer, resource: ResourceSpec) -> ListedRun:
     return run
 
 
-def _read(server: ManagedServer, uri: str, arguments: dict[str, Any]) -> CallOutcome:
+def read_resource(server: ManagedServer, uri: str, arguments: dict[str, Any]) -> CallOutcome:
+    """One ``resources/read``; ``arguments`` are what the URI was made of (a template's
+    values, or the URI itself), for the report and the shrinker."""
     return server.request("resources/read", {"uri": uri}, subject=uri, arguments=arguments)
 
 
@@ -276,7 +279,7 @@ class Subject:
 def template_subject(server: ManagedServer, template: TemplateSpec) -> Subject:
     def send(values: dict[str, Any]) -> CallOutcome:
         # A value that makes an invalid URI is still sent: the server must refuse it.
-        return _read(server, expand(template.key, values), values)
+        return read_resource(server, expand(template.key, values), values)
 
     return Subject(template, Check.READ, template_schema(template.key), send)
 
@@ -560,6 +563,25 @@ def _completions(
 
 
 # -- failures ----------------------------------------------------------------------------------
+
+
+def content_drift_finding(
+    check: str, drift: Sequence[Change], arguments: Mapping[str, Any], hint: str
+) -> Finding | None:
+    """A result's drift from its entry's recorded content contract (contracts/content), as
+    the finding that fails its read or get; None without drift."""
+    if not drift:
+        return None
+    return Finding(
+        check,
+        f"the content drifted from the recorded contract: {drift[0]}",
+        details=(
+            *(str(change) for change in drift),
+            f"for the arguments {short_json(arguments)}",
+            hint,
+        ),
+        kind=FailureKind.OUTPUT_DRIFT,
+    )
 
 
 def call_failure(

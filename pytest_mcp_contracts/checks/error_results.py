@@ -576,8 +576,13 @@ def _ts_paths(text: str) -> tuple[str, ...]:
 # -- JSON-RPC errors of reads and gets -----------------------------------------------------
 # Python mcp 2.x MCPServer refuses a prompts/get that lacks a required argument by raising
 # ValueError("Missing required arguments: {...}") in its own code: JSON-RPC -32603 "Internal
-# server error" with that traceback on stderr. The SDK's refusal, not the prompt crashing.
-_PY_MISSING_ARGUMENTS: Final = re.compile(r"ValueError: Missing required arguments: ")
+# server error" with that traceback on stderr. The standalone fastmcp (4.x) raises its own
+# ValidationError with the same words (fastmcp/prompts/function_prompt.py, render), answers
+# -32602 and logs the traceback at warning level ("Error rendering prompt '<name>'"). The
+# SDK's refusal, not the prompt crashing.
+_PY_MISSING_ARGUMENTS: Final = re.compile(
+    r"\b(?:ValueError|ValidationError): Missing required arguments: "
+)
 
 
 def judge_error_message(message: str, stderr: str | None, arguments: Any = None) -> ErrorVerdict:
@@ -590,5 +595,6 @@ def judge_error_message(message: str, stderr: str | None, arguments: Any = None)
 
 
 def sdk_missing_argument_refusal(stderr: str | None) -> bool:
-    """Whether the call's stderr shows the Python SDK refusing a missing prompt argument."""
+    """Whether the call's stderr shows the Python SDK (or fastmcp) refusing a missing prompt
+    argument."""
     return bool(stderr) and _PY_MISSING_ARGUMENTS.search(stderr or "") is not None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -12,12 +13,15 @@ from typing import IO, Any
 
 import pytest
 
+from tests import warm_servers
+
 SERVERS = Path(__file__).parent / "servers"
 
 
 def server_command(name: str) -> str:
-    """The shell command that starts fixture server `name` (a file in tests/servers/)."""
-    return shlex.join([sys.executable, str(SERVERS / name)])
+    """The shell command that starts fixture server `name` (a file in tests/servers/): a warm
+    start where the session's zygote runs (tests/warm_servers.py), else ``python SCRIPT``."""
+    return shlex.join(warm_servers.command(str(SERVERS / name)))
 
 
 RunMcp = Callable[..., pytest.RunResult]
@@ -36,6 +40,35 @@ def pytest_configure(config: pytest.Config) -> None:
     are safe."""
     if not hasattr(config, "workerinput"):
         os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+        _start_warm_servers(config)
+
+
+_ZYGOTE = pytest.StashKey[subprocess.Popen[bytes] | None]()
+
+
+def _start_warm_servers(config: pytest.Config) -> None:
+    """One zygote for the whole session (tests/warm_servers.py): the fixture servers built
+    on the SDK start from it in milliseconds instead of 0.7 s of CPU each, about half of the
+    suite's CPU. Started here, before pytest-xdist starts its workers, so that every process
+    of the session (workers, the pytest runs under test, their workers) finds it in the
+    environment. MCP_TEST_COLD_SERVERS=1 turns it off: every server a cold ``python SCRIPT``."""
+    if os.environ.get("MCP_TEST_COLD_SERVERS") or os.environ.get(warm_servers.SOCKET_ENV):
+        return  # off, or a session under test inherits the zygote of the one running it
+    config.stash[_ZYGOTE] = warm_servers.start()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    zygote = config.stash.get(_ZYGOTE, None)
+    if zygote is not None:
+        warm_servers.stop(zygote)
+
+
+@pytest.fixture
+def cold_servers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fixture servers started as ``python SCRIPT``, not forked from the zygote: for tests
+    about the server process itself (its memory, as the cap reads it from its process group;
+    how long its start takes)."""
+    monkeypatch.delenv(warm_servers.SOCKET_ENV, raising=False)
 
 
 @pytest.fixture(autouse=True)
@@ -296,8 +329,9 @@ def http_server() -> Iterator[HttpServer]:
         # parallel test could race. Its stderr goes to a file: a pipe nobody reads during
         # the test would fill up with a chatty server's log and block it.
         errors = tempfile.TemporaryFile()  # noqa: SIM115 (closed at teardown, below)
+        command = warm_servers.command(str(SERVERS / "http_serve.py"), str(SERVERS / name))
         proc = subprocess.Popen(
-            [sys.executable, str(SERVERS / "http_serve.py"), str(SERVERS / name)],
+            command,
             env={**os.environ, **(env or {})},
             stdout=subprocess.PIPE,
             stderr=errors,

@@ -12,8 +12,10 @@ from ..conftest import RunMcp
 
 
 @pytest.fixture
-def run_mcp(run_checks: RunMcp) -> RunMcp:
-    """About the memory cap: outcome counts without the sequences item."""
+def run_mcp(run_checks: RunMcp, cold_servers: None) -> RunMcp:
+    """About the memory cap: outcome counts without the sequences item, and cold servers (the
+    cap reads the memory of the process group the plugin started, where a warm server is
+    not)."""
     return run_checks
 
 

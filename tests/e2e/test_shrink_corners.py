@@ -78,9 +78,12 @@ def test_coverage_failures_are_shrunk_to_the_boundary_of_their_bug(
     assert {"corner": "size: large 9007199254740992", "why": why} in coverage["not_visited"]
 
 
-def test_an_input_shrinking_could_not_start_on_is_not_called_smallest(run_mcp: RunMcp) -> None:
-    # The hang kills the server; restarting it takes longer than the whole shrink time, so
-    # the one attempt made (size 0, after the restart) passes and the next is never sent.
+def test_an_input_shrinking_could_not_start_on_is_not_called_smallest(
+    run_mcp: RunMcp, cold_servers: None
+) -> None:
+    # The hang kills the server; restarting it takes longer than the whole shrink time (a
+    # cold start: a warm one may not), so the one attempt made (size 0, after the restart)
+    # passes and the next is never sent.
     result = run_mcp(
         "thresholds.py",
         args=("-k", "allocate and contract", "--mcp-call-timeout=1", "--mcp-shrink-time=0.1"),

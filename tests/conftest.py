@@ -57,6 +57,34 @@ def _start_warm_servers(config: pytest.Config) -> None:
     config.stash[_ZYGOTE] = warm_servers.start()
 
 
+# The files whose tests take longest (pytest -n 2 --durations, issue 27), longest first. They
+# run first: pytest-xdist hands out tests in collection order and steals from the end of a
+# worker's queue, so a long test collected late held the last worker alone for up to a
+# minute while the other had nothing left. Only the order changes; a file missing here is
+# merely not moved.
+SLOW_FIRST = (
+    "test_xdist.py",
+    "test_eras.py",
+    "test_reach_typescript.py",
+    "test_hostile.py",
+    "test_disguised_errors.py",
+    "test_shrink_corners.py",
+    "test_stdout.py",
+    "test_memory_cap.py",
+    "test_reproduce.py",
+    "test_pytest_integration.py",
+    "test_error_results.py",
+    "test_sequences.py",
+    "test_roots_sandbox.py",
+    "test_export.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     zygote = config.stash.get(_ZYGOTE, None)
     if zygote is not None:
@@ -109,6 +137,22 @@ def run_mcp(pytester: pytest.Pytester) -> RunMcp:
 
 
 RunPytest = Callable[..., pytest.RunResult]
+
+
+def record_once(folder: Path, *servers: str, args: tuple[str, ...] = (), **env: str) -> Path:
+    """Run pytest against fixture servers in ``folder``, as ``run_mcp`` runs it but outside
+    any test (spec rules only, not CI, without randomly; ``env`` added), and return the
+    contracts it wrote (``folder/mcp-contracts``). For a recording several tests start from:
+    a module- or session-scoped fixture makes it once, each test copies it."""
+    environ = {**os.environ, "PYTEST_ADDOPTS": SPEC_RULES_ONLY, **env}
+    environ.pop("CI", None)
+    argv = [sys.executable, "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider"]
+    argv += [f"--mcp-server={server_command(s)}" for s in servers]
+    done = subprocess.run(
+        [*argv, *args], cwd=folder, env=environ, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return folder / "mcp-contracts"
 
 
 @pytest.fixture

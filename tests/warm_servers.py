@@ -2,8 +2,9 @@
 imports the SDK once and forks a server for each start, so a start costs a fork instead of
 0.7 s of CPU spent importing `mcp` (pydantic building the protocol's models).
 
-Measured on the suite (issue 27): a run started 558 fixture servers on the SDK, 0.73 s of CPU
-each, about half of the suite's CPU; a fork and a small launcher cost about 0.03 s.
+Measured on the suite (issue 27): a run started 558 fixture servers, 0.73 s of CPU each on
+the SDK (0.12 s for the standard-library ones of tests/servers/_legacy.py, which import
+jsonschema), about half of the suite's CPU; a fork and a small launcher cost about 0.03 s.
 
 One file, three roles (only the standard library at the top: the launcher runs under
 `python -S`, which skips site-packages and starts in about 10 ms):
@@ -23,8 +24,7 @@ environment and working directory. What differs: it is not in the launcher's pro
 (a SIGKILL of the group reaches it through its death pipe: SIGIO when the launcher's end
 closes, whatever the server is doing), so the plugin's memory cap, which sums the group's
 memory from /proc, does not see it (tests about the cap use ``cold_servers``); and it is not
-the process whose pid the plugin holds. A server that does not import the SDK gains nothing
-(it starts in milliseconds) and keeps its cold start.
+the process whose pid the plugin holds.
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import select
 import signal
 import socket
@@ -53,20 +52,15 @@ FORWARDED = (
     signal.SIGUSR1,
     signal.SIGUSR2,
 )
-# A script that imports the SDK, or uvicorn (tests/servers/http_serve.py, which serves an SDK
-# fixture over HTTP).
-_IMPORTS_THE_SDK = re.compile(rb"^\s*(from|import) (mcp|uvicorn)\b", re.M)
 
 
 # -- the test session's side -----------------------------------------------------------------
 
 
 def command(script: str, *args: str) -> list[str]:
-    """The argv that starts fixture server ``script``: warm where a zygote runs and the
-    script imports the SDK, else the cold ``python SCRIPT``."""
-    with open(script, "rb") as source:
-        warm = os.environ.get(SOCKET_ENV) and _IMPORTS_THE_SDK.search(source.read())
-    if not warm:
+    """The argv that starts fixture server ``script``: warm where a zygote runs, else the
+    cold ``python SCRIPT``."""
+    if not os.environ.get(SOCKET_ENV):
         return [sys.executable, script, *args]
     return [sys.executable, "-S", os.path.abspath(__file__), script, *args]
 
@@ -178,6 +172,7 @@ def serve(path: str) -> tuple[dict[str, Any], list[int]]:
     # What the SDK servers import, imported once: a server re-imports nothing of it. One
     # MCPServer built, as each server builds one (its key derivation loads cryptography).
     import anyio  # noqa: F401
+    import jsonschema  # noqa: F401  (tests/servers/_legacy.py)
     import mcp.server.stdio
     import mcp.types  # noqa: F401
     import pydantic  # noqa: F401

@@ -5,11 +5,12 @@ its exact diff line; accepting with the update flag makes the next run pass, rew
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
-from ..conftest import NO_SEQUENCES, RunMcp
+from ..conftest import NO_SEQUENCES, RunMcp, record_once
 
 SAFER = "(now claims a safer tool: clients that trust hints may stop asking first)"
 BREAKING = {
@@ -60,11 +61,27 @@ UNCHANGED = ["refactored_with_refs"]
 
 
 @pytest.fixture
-def recorded_v1(run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch):
-    """The v1 surface recorded by a first, local run; then the server is v2."""
-    monkeypatch.setenv("MCP_FIXTURE_VARIANT", "v1")
-    first = run_mcp("surface.py", args=(NO_SEQUENCES, "-k", "drift"))
-    assert first.ret == 0
+def run_mcp(run_mcp_inprocess: RunMcp) -> RunMcp:
+    """pytest in this process, the server a real process: the drift gate reads listings and
+    the files recorded from them, nothing of the pytest process itself."""
+    return run_mcp_inprocess
+
+
+@pytest.fixture(scope="module")
+def v1_surface(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The v1 surface recorded by a first, local run, once for the module."""
+    folder = tmp_path_factory.mktemp("v1")
+    return record_once(
+        folder, "surface.py", args=(NO_SEQUENCES, "-k", "drift"), MCP_FIXTURE_VARIANT="v1"
+    )
+
+
+@pytest.fixture
+def recorded_v1(
+    v1_surface: Path, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """A copy of the v1 recording in this test's folder; the server is v2 from now on."""
+    shutil.copytree(v1_surface, pytester.path / "mcp-contracts")
     monkeypatch.setenv("MCP_FIXTURE_VARIANT", "v2")
     return pytester.path / "mcp-contracts" / "surface"
 

@@ -10,6 +10,13 @@ from ..conftest import NO_SEQUENCES, RunMcp
 ARGS = ("-k", "rejects_invalid", "-rA", "--mcp-call-timeout=2", "-p", "no:cacheprovider")
 
 
+@pytest.fixture
+def run_mcp(run_mcp_inprocess: RunMcp) -> RunMcp:
+    """pytest in this process, fragile_validation.py a real process: what it does to the
+    server (a crash, a hang) is the server process's, the verdict the plugin's."""
+    return run_mcp_inprocess
+
+
 def outcome_of(result: pytest.RunResult, tool: str) -> str:
     node = f"mcp:fragile-validation::{tool}::rejects_invalid"
     for line in result.stdout.lines:

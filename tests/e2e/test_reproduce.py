@@ -21,13 +21,15 @@ from tests.conftest import NO_SEQUENCES, RunMcp, replay_argv, run_call, server_c
 # The sequences item would find counter_state's bug as well; these tests are about the
 # contract item's own report.
 FEW = (NO_SEQUENCES, "--mcp-max-examples=10")
+# pytest runs in this process unless a test needs a new one (-n 2): a replay needs a freshly
+# started server, and the servers are real processes either way (run_mcp_inprocess).
 
 
 @pytest.mark.parametrize("seed", ["1", "2"])
 def test_a_failure_that_needs_earlier_calls_is_shown_with_them_and_replays(
-    run_mcp: RunMcp, pytester: pytest.Pytester, seed: str
+    run_mcp_inprocess: RunMcp, pytester: pytest.Pytester, seed: str
 ) -> None:
-    result = run_mcp("counter_state.py", args=(*FEW, f"--hypothesis-seed={seed}"))
+    result = run_mcp_inprocess("counter_state.py", args=(*FEW, f"--hypothesis-seed={seed}"))
     result.assert_outcomes(passed=6, failed=1, skipped=1)
     out = result.stdout.str()
     result.stdout.fnmatch_lines(
@@ -66,10 +68,10 @@ def test_a_failure_that_needs_earlier_calls_is_shown_with_them_and_replays(
 
 
 def test_a_failure_nothing_reproduces_says_so(
-    run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    run_mcp_inprocess: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MCP_FIXTURE_FLAKY_MARK", str(pytester.path / "fell"))
-    result = run_mcp("flaky.py", args=FEW)
+    result = run_mcp_inprocess("flaky.py", args=FEW)
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(
         [
@@ -84,8 +86,8 @@ def test_a_failure_nothing_reproduces_says_so(
     assert "shortest sequence found" not in result.stdout.str()
 
 
-def test_a_failure_of_one_call_says_it_fails_alone(run_mcp: RunMcp) -> None:
-    result = run_mcp("broken_output.py", args=(*FEW, "-k", "price_quote and contract"))
+def test_a_failure_of_one_call_says_it_fails_alone(run_mcp_inprocess: RunMcp) -> None:
+    result = run_mcp_inprocess("broken_output.py", args=(*FEW, "-k", "price_quote and contract"))
     result.assert_outcomes(failed=1, deselected=7)
     result.stdout.fnmatch_lines(
         [

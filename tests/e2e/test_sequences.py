@@ -18,9 +18,10 @@ import pytest
 from tests.conftest import NO_SEQUENCES, SERVERS, RunMcp
 
 # Tests that say "in-process" run the plugin in this process against --mcp-app (see
-# conftest.run_inprocess): what they check needs no real transport. The others stay
-# subprocess runs: a restart in-process keeps the module's notes (the
-# module is imported once per run), so a "freshly started" notes_store would not be fresh.
+# conftest.run_inprocess): what they check needs no real transport. The others run pytest
+# in this process too, but notes_store a real server process (run_mcp_inprocess): a restart
+# in-process keeps the module's notes (the module is imported once per run), so a "freshly
+# started" notes_store would not be fresh.
 
 
 def _replay_lines(output: str) -> list[str]:
@@ -30,10 +31,10 @@ def _replay_lines(output: str) -> list[str]:
 
 @pytest.mark.parametrize("seed", ["1", "8"])
 def test_a_bug_behind_create_update_read_is_shrunk_to_that_sequence(
-    run_mcp: RunMcp, seed: str
+    run_mcp_inprocess: RunMcp, seed: str
 ) -> None:
     # A plain run: the sequences check is on by default.
-    result = run_mcp("notes_store.py", args=(f"--hypothesis-seed={seed}",))
+    result = run_mcp_inprocess("notes_store.py", args=(f"--hypothesis-seed={seed}",))
     out = result.stdout.str()
     # The contract items alone never reach it: their ids never exist.
     assert "FAILED mcp:notes-store::read_note::contract" not in out
@@ -135,7 +136,10 @@ def test_a_failing_reset_command_fails_the_sequences_item(
     assert re.search(r"^\s+no such db$", result.stdout.str(), re.M)
 
 
-def test_a_failure_shows_the_earlier_calls_that_left_the_state_it_ran_in(run_mcp: RunMcp) -> None:
+def test_a_failure_shows_the_earlier_calls_that_left_the_state_it_ran_in(
+    run_mcp_inprocess: RunMcp,
+) -> None:
+    run_mcp = run_mcp_inprocess
     result = run_mcp("stored_invalid.py", args=(NO_SEQUENCES,))
     # Replayed on a fresh server: alone it passes, after the invalid add_tag it fails, so
     # the report shows that sequence rather than a list of suspects.

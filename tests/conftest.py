@@ -449,6 +449,16 @@ def run_call(argv: list[str], cwd: Path) -> tuple[int, list[dict[str, Any]]]:
 
 
 @pytest.fixture
+def run_mcp_inprocess_checks(run_mcp_inprocess: RunMcp) -> RunMcp:
+    """``run_mcp_inprocess`` with the sequences item off, as ``run_checks`` is ``run_mcp``'s."""
+
+    def run(*servers: str, args: tuple[str, ...] = ()) -> pytest.RunResult:
+        return run_mcp_inprocess(*servers, args=(NO_SEQUENCES, *args))
+
+    return run
+
+
+@pytest.fixture
 def run_inprocess_checks(run_inprocess: RunMcp) -> RunMcp:
     """``run_inprocess`` with the sequences item off, as ``run_checks`` is ``run_mcp``'s."""
 

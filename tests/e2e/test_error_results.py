@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.conftest import NO_SEQUENCES, RunMcp
+from tests.conftest import NO_SEQUENCES, RunMcp, RunPytest
 
 FAILED = {
     "price_quote": "the tool's output breaks its own output schema*",
@@ -27,8 +27,10 @@ def _failure_section(output: str, tool: str) -> str:
     return match.group(1)
 
 
-def test_python_sdk_failures_fail_with_evidence_and_the_smallest_input(run_mcp: RunMcp) -> None:
-    result = run_mcp(
+def test_python_sdk_failures_fail_with_evidence_and_the_smallest_input(
+    run_mcp_inprocess: RunMcp,
+) -> None:
+    result = run_mcp_inprocess(
         "sdk_failures.py",
         args=(NO_SEQUENCES, "-W", "error::pytest.PytestUnraisableExceptionWarning"),
     )
@@ -84,12 +86,13 @@ def test_python_sdk_server_without_the_bugs_passes_in_ci_mode(
 
 
 def test_typescript_sdk_failures_fail_and_the_clean_variant_passes(
-    pytester: pytest.Pytester,
+    inprocess_pytest: RunPytest,
     ts_servers: Callable[[str], str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # pytest in this process, the TypeScript server a real process.
     server = f"--mcp-server={ts_servers('failures.mjs')}"
-    result = pytester.runpytest_subprocess(NO_SEQUENCES, server, "-p", "no:randomly")
+    result = inprocess_pytest(NO_SEQUENCES, server)
     out = result.stdout.str()
     for tool, message in FAILED.items():
         assert f"FAILED mcp:ts-failures::{tool}::contract" in out
@@ -101,14 +104,10 @@ def test_typescript_sdk_failures_fail_and_the_clean_variant_passes(
     result.assert_outcomes(failed=3, passed=12, skipped=1)
 
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
-    clean = pytester.runpytest_subprocess(
-        NO_SEQUENCES, server, "-p", "no:randomly", "--mcp-snapshot-update"
-    )
+    clean = inprocess_pytest(NO_SEQUENCES, server, "--mcp-snapshot-update")
     clean.assert_outcomes(passed=15, skipped=1)
     monkeypatch.setenv("CI", "true")  # and again as CI runs it, against what was recorded
-    clean = pytester.runpytest_subprocess(
-        NO_SEQUENCES, server, "-p", "no:randomly", "--hypothesis-seed=5"
-    )
+    clean = inprocess_pytest(NO_SEQUENCES, server, "--hypothesis-seed=5")
     clean.assert_outcomes(passed=15, skipped=1)
 
 

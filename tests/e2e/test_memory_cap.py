@@ -15,17 +15,23 @@ from ..conftest import RunMcp
 def run_mcp(run_checks: RunMcp, cold_servers: None) -> RunMcp:
     """About the memory cap: outcome counts without the sequences item, and cold servers (the
     cap reads the memory of the process group the plugin started, where a warm server is
-    not)."""
+    not). For -n 2; the other runs are pytest in this process (run_here): the cap is on the
+    server's processes, not on pytest's."""
     return run_checks
+
+
+@pytest.fixture
+def run_here(run_mcp_inprocess_checks: RunMcp, cold_servers: None) -> RunMcp:
+    return run_mcp_inprocess_checks
 
 
 CAP = "--mcp-max-server-memory=300M"
 
 
 def test_the_call_that_drives_a_server_over_the_cap_fails_and_the_run_goes_on(
-    run_mcp: RunMcp, pytester: pytest.Pytester
+    run_here: RunMcp, pytester: pytest.Pytester
 ) -> None:
-    result = run_mcp(
+    result = run_here(
         "memory_hog.py", args=(CAP, "--mcp-max-examples=10", "--mcp-report=report.json", "-v")
     )
     result.assert_outcomes(failed=2, passed=9, skipped=1)
@@ -65,15 +71,18 @@ def test_the_call_that_drives_a_server_over_the_cap_fails_and_the_run_goes_on(
 
 
 def test_the_twin_that_works_in_bounded_memory_passes_under_the_cap(
-    run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch
+    run_mcp: RunMcp, run_here: RunMcp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
-    recorded = run_mcp("memory_hog.py", args=(CAP, "--hypothesis-seed=1"))
+    recorded = run_here("memory_hog.py", args=(CAP, "--hypothesis-seed=1"))
     recorded.assert_outcomes(passed=11, skipped=1)
     monkeypatch.setenv("CI", "true")
     # Seeds 2 and 3 in CI, the second under -n 2: every run a set of inputs of its own.
-    for extra in (("--hypothesis-seed=2",), ("--hypothesis-seed=3", "-n", "2")):
-        result = run_mcp("memory_hog.py", args=(CAP, *extra))
+    for run, extra in (
+        (run_here, ("--hypothesis-seed=2",)),
+        (run_mcp, ("--hypothesis-seed=3", "-n", "2")),
+    ):
+        result = run("memory_hog.py", args=(CAP, *extra))
         result.assert_outcomes(passed=11, skipped=1)
 
 

@@ -38,9 +38,13 @@ def _failure_section(output: str, tool: str) -> str:
 
 
 def test_a_bug_behind_an_existing_file_is_found_with_a_sandbox_path(
-    run_mcp: RunMcp, pytester: pytest.Pytester
+    run_mcp_inprocess_checks: RunMcp, pytester: pytest.Pytester
 ) -> None:
-    result = run_mcp("roots_files.py", args=("--mcp-report=run.json", "-v", "--hypothesis-seed=1"))
+    # pytest in this process, roots_files.py a real process: the replay below needs a
+    # freshly started server, not a fresh pytest.
+    result = run_mcp_inprocess_checks(
+        "roots_files.py", args=("--mcp-report=run.json", "-v", "--hypothesis-seed=1")
+    )
     out = result.stdout.str()
     result.assert_outcomes(failed=1, passed=11)
     assert "FAILED mcp:roots-files::file_info::contract" in out

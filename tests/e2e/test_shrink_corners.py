@@ -13,8 +13,15 @@ from ..conftest import RunMcp
 
 @pytest.fixture
 def run_mcp(run_checks: RunMcp) -> RunMcp:
-    """About the coverage phase and its shrinking: outcome counts without the sequences item."""
+    """About the coverage phase and its shrinking: outcome counts without the sequences item.
+    For -n 2; the other runs are pytest in this process against thresholds.py as a real
+    process (run_here): a hang, an exit and a restart are the server's."""
     return run_checks
+
+
+@pytest.fixture
+def run_here(run_mcp_inprocess_checks: RunMcp) -> RunMcp:
+    return run_mcp_inprocess_checks
 
 
 # Each tool's failure and the input it must be shrunk to, exactly.
@@ -45,7 +52,7 @@ def _input(section: str, label: str = "smallest input found:") -> str:
 
 @pytest.mark.parametrize("mode", ["ci", "seed 3"])
 def test_coverage_failures_are_shrunk_to_the_boundary_of_their_bug(
-    run_mcp: RunMcp, monkeypatch: pytest.MonkeyPatch, pytester: pytest.Pytester, mode: str
+    run_here: RunMcp, monkeypatch: pytest.MonkeyPatch, pytester: pytest.Pytester, mode: str
 ) -> None:
     # 2 s: a hang is found at once, and no ordinary call comes near it on a loaded machine.
     args = ["-k", "contract", "--mcp-call-timeout=2", "--mcp-report=report.json"]
@@ -53,7 +60,7 @@ def test_coverage_failures_are_shrunk_to_the_boundary_of_their_bug(
         monkeypatch.setenv("CI", "true")
     else:
         args.append("--hypothesis-seed=3")
-    result = run_mcp("thresholds.py", args=tuple(args))
+    result = run_here("thresholds.py", args=tuple(args))
     out = result.stdout.str()
     result.assert_outcomes(failed=7, deselected=21)
     for tool, (problem, small) in SHRUNK.items():
@@ -79,12 +86,12 @@ def test_coverage_failures_are_shrunk_to_the_boundary_of_their_bug(
 
 
 def test_an_input_shrinking_could_not_start_on_is_not_called_smallest(
-    run_mcp: RunMcp, cold_servers: None
+    run_here: RunMcp, cold_servers: None
 ) -> None:
     # The hang kills the server; restarting it takes longer than the whole shrink time (a
     # cold start: a warm one may not), so the one attempt made (size 0, after the restart)
     # passes and the next is never sent.
-    result = run_mcp(
+    result = run_here(
         "thresholds.py",
         args=("-k", "allocate and contract", "--mcp-call-timeout=1", "--mcp-shrink-time=0.1"),
     )

@@ -12,6 +12,11 @@ from typing import Any
 
 import pytest
 
+from ..conftest import RunPytest
+
+# pytest runs in this process (inprocess_pytest) but for -n 2; reach.mjs is a real node
+# process either way.
+
 
 def _tools(pytester: pytest.Pytester) -> dict[str, Any]:
     document = json.loads((pytester.path / "run.json").read_text(encoding="utf-8"))
@@ -19,12 +24,10 @@ def _tools(pytester: pytest.Pytester) -> dict[str, Any]:
 
 
 def test_the_three_hidden_bugs_are_found_with_defaults(
-    pytester: pytest.Pytester, ts_servers: Callable[[str], str]
+    inprocess_pytest: RunPytest, ts_servers: Callable[[str], str]
 ) -> None:
     server = f"--mcp-server={ts_servers('reach.mjs')}"
-    result = pytester.runpytest_subprocess(
-        server, "-p", "no:randomly", "--hypothesis-seed=1", "--mcp-report=run.json"
-    )
+    result = inprocess_pytest(server, "--hypothesis-seed=1", "--mcp-report=run.json")
     out = result.stdout.str()
     # 1. Behind an existing CSV file inside the client's roots (the sandbox's table.csv).
     assert "FAILED mcp:ts-reach::file_info::contract" in out
@@ -39,13 +42,14 @@ def test_the_three_hidden_bugs_are_found_with_defaults(
 
 
 def test_a_bug_behind_an_id_only_a_create_makes_is_found_by_the_default_sequences(
-    pytester: pytest.Pytester, ts_servers: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
+    inprocess_pytest: RunPytest,
+    pytester: pytest.Pytester,
+    ts_servers: Callable[[str], str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "read_item")  # its bug alone
     server = f"--mcp-server={ts_servers('reach.mjs')}"
-    result = pytester.runpytest_subprocess(
-        server, "-p", "no:randomly", "--hypothesis-seed=1", "--mcp-report=run.json"
-    )
+    result = inprocess_pytest(server, "--hypothesis-seed=1", "--mcp-report=run.json")
     out = result.stdout.str()
     # Alone, read_item never gets an id that exists: its contract item passes, barely
     # exercised; its real results come from the sequences that fed it create_item's ids.
@@ -58,18 +62,23 @@ def test_a_bug_behind_an_id_only_a_create_makes_is_found_by_the_default_sequence
 
 
 def test_the_bug_free_twin_passes_in_ci_on_several_seeds_and_under_xdist(
-    pytester: pytest.Pytester, ts_servers: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
+    inprocess_pytest: RunPytest,
+    pytester: pytest.Pytester,
+    ts_servers: Callable[[str], str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
     server = f"--mcp-server={ts_servers('reach.mjs')}"
-    base = (server, "-p", "no:randomly", "--mcp-report=run.json")
-    recorded = pytester.runpytest_subprocess(*base, "--mcp-snapshot-update")
+    base = (server, "--mcp-report=run.json")
+    recorded = inprocess_pytest(*base, "--mcp-snapshot-update")
     recorded.assert_outcomes(passed=17)
     tools = _tools(pytester)
     for name in ("file_info", "create_item", "read_item", "word_count"):
         assert tools[name]["real_results"] >= 5, (name, tools[name])
     monkeypatch.setenv("CI", "true")
     # Seeds 2 and 3, the second under -n 2: every run a set of inputs of its own.
-    for extra in (("--hypothesis-seed=2",), ("--hypothesis-seed=3", "-n", "2")):
-        clean = pytester.runpytest_subprocess(*base, *extra)
-        clean.assert_outcomes(passed=17)
+    inprocess_pytest(*base, "--hypothesis-seed=2").assert_outcomes(passed=17)
+    clean = pytester.runpytest_subprocess(
+        *base, "-p", "no:randomly", "--hypothesis-seed=3", "-n", "2"
+    )
+    clean.assert_outcomes(passed=17)

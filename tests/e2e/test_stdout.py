@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from ..conftest import NO_SEQUENCES, SERVERS, RunMcp
+from ..conftest import NO_SEQUENCES, RunMcp, RunPytest, server_command
 
 # What each item of the two servers comes to. dotenv-banner (Python MCPServer) prints dotenv
 # 17's banner before the handshake; its `chatty` tool prints too, but mcp 2.x points the
@@ -77,20 +76,25 @@ def _without_durations(value: Any) -> Any:
 
 
 def test_stdout_noise_fails_the_start_up_or_the_call_the_same_serially_and_under_xdist(
-    pytester: pytest.Pytester, ts_servers: Callable[[str], str]
+    pytester: pytest.Pytester, inprocess_pytest: RunPytest, ts_servers: Callable[[str], str]
 ) -> None:
     pytest.importorskip("xdist")
     servers = (
-        f"--mcp-server={sys.executable} {SERVERS / 'dotenv_banner.py'}",
+        f"--mcp-server={server_command('dotenv_banner.py')}",
         f"--mcp-server={ts_servers('noisy.mjs')}",
     )
     args = (NO_SEQUENCES, "--mcp-max-examples=5", "--mcp-report=report.json", "-rA")
     runs = {}
+    # Serially pytest runs in this process (the servers are real processes either way); -n 2
+    # needs a controller and workers of its own.
     for name, extra in (("serial", ()), ("parallel", ("-n", "2"))):
         folder = pytester.mkdir(name)
         with pytest.MonkeyPatch.context() as patch:
             patch.chdir(folder)
-            result = pytester.runpytest_subprocess(*servers, "-p", "no:randomly", *args, *extra)
+            if extra:
+                result = pytester.runpytest_subprocess(*servers, "-p", "no:randomly", *args, *extra)
+            else:
+                result = inprocess_pytest(*servers, *args)
         assert result.ret == 1, result.stdout.str()
         text = result.stdout.str()
         report = json.loads((folder / "report.json").read_text(encoding="utf-8"))

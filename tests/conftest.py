@@ -18,9 +18,10 @@ from tests import warm_servers
 SERVERS = Path(__file__).parent / "servers"
 
 
-def server_command(name: str) -> str:
-    """The shell command that starts fixture server `name` (a file in tests/servers/): a warm
-    start where the session's zygote runs (tests/warm_servers.py), else ``python SCRIPT``."""
+def server_command(name: str | Path) -> str:
+    """The shell command that starts fixture server `name` (a file in tests/servers/, or a
+    script a test wrote, by its absolute path): a warm start where the session's zygote runs
+    (tests/warm_servers.py), else ``python SCRIPT``."""
     return shlex.join(warm_servers.command(str(SERVERS / name)))
 
 

@@ -13,7 +13,6 @@ import io
 import json
 import shlex
 import shutil
-import sys
 from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -23,7 +22,7 @@ import pytest
 
 from pytest_mcp_contracts import cli
 
-from ..conftest import NO_SEQUENCES, SERVERS, RunPytest
+from ..conftest import NO_SEQUENCES, SERVERS, RunPytest, server_command
 
 # Recorded: lookup takes an argument that varies its output (validated), status none (inferred).
 QUALITIES = {"lookup": "validated", "status": "inferred"}
@@ -88,7 +87,7 @@ def test_python_models_pasted_as_return_annotations_make_every_tool_declared(
 ) -> None:
     original = (SERVERS / "export_undeclared.py").read_text()
     (pytester.path / "server.py").write_text(original)
-    command = shlex.join([sys.executable, str(pytester.path / "server.py")])
+    command = server_command(pytester.path / "server.py")
     recorded = inprocess_pytest(
         f"--mcp-server={command}", NO_SEQUENCES, "--mcp-report=recorded.json"
     )
@@ -109,7 +108,7 @@ def test_python_models_pasted_as_return_annotations_make_every_tool_declared(
     tools = tools.replace("def status() -> dict:", "def status() -> StatusOutput:")
     assert tools.count("-> dict") == 0
     (pytester.path / "declared.py").write_text(f"{head}{models}\n\n{start}{tools}")
-    command = shlex.join([sys.executable, str(pytester.path / "declared.py")])
+    command = server_command(pytester.path / "declared.py")
     run = ("-n", "2") if parallel else ()
     declared = (pytester.runpytest_subprocess if parallel else inprocess_pytest)(
         f"--mcp-server={command}", NO_SEQUENCES, "--mcp-report=declared.json", *run

@@ -370,20 +370,22 @@ PIDS = """
 
 
 @pytest.mark.parametrize("workers", [(), ("-n", "2")], ids=["serial", "xdist"])
-def test_serial_and_parallel(pytester: pytest.Pytester, workers: tuple[str, ...]) -> None:
+def test_serial_and_parallel(
+    pytester: pytest.Pytester, inprocess_pytest: RunPytest, workers: tuple[str, ...]
+) -> None:
     """Hand-written tests and generated items in one suite, as users run it: serial and
     under -n 2 the same outcomes and the same count of the tests' requests; under -n 2
     each worker calls its own server process."""
     (pytester.path / "whoami.py").write_text(textwrap.dedent(WHOAMI))
     pytester.makepyfile(test_pids=textwrap.dedent(PIDS))
-    result = pytester.runpytest_subprocess(
-        f"--mcp-server={shlex.join([sys.executable, 'whoami.py'])}",
-        "-p",
-        "no:randomly",
+    args = (
+        f"--mcp-server={server_command(pytester.path / 'whoami.py')}",
         "--mcp-report=report.json",
-        *workers,
-        timeout=120,
     )
+    if workers:  # a controller and workers of its own; serially pytest runs in this process
+        result = pytester.runpytest_subprocess(*args, "-p", "no:randomly", *workers, timeout=120)
+    else:
+        result = inprocess_pytest(*args)
     result.assert_outcomes(passed=8, skipped=1)  # rejects_invalid: no argument to break
     report = json.loads((pytester.path / "report.json").read_text(encoding="utf-8"))
     assert report["servers"][0]["own_test_calls"] == 4

@@ -275,7 +275,11 @@ def become_server(request: dict[str, Any], fds: list[int]) -> None:
     sys.dont_write_bytecode = bool(env.get("PYTHONDONTWRITEBYTECODE"))
     script = request["argv"][0]
     sys.argv = list(request["argv"])
-    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    if os.path.isdir(script):  # python FOLDER runs FOLDER/__main__.py, FOLDER first on the path
+        sys.path[0] = script
+        script = os.path.join(script, "__main__.py")
+    else:
+        sys.path[0] = os.path.dirname(os.path.abspath(script))
     # Standard streams as the interpreter makes them from this environment.
     unbuffered = bool(env.get("PYTHONUNBUFFERED"))
     encoding, _, errors = env.get("PYTHONIOENCODING", "").partition(":")

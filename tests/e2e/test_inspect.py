@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -10,24 +13,31 @@ from pathlib import Path
 
 import pytest
 
+from pytest_mcp_contracts import cli
+
 from ..conftest import server_command
 
 REPO = Path(__file__).parents[2]
-EXAMPLE = f"{sys.executable} {REPO / 'example_server'}"
+EXAMPLE = server_command(REPO / "example_server")
 SNAPSHOTS = REPO / "mcp-contracts"
 
 
 def inspect(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    script = Path(sys.executable).parent / "mcp-contracts"
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "pytest_mcp_contracts"]
-    return subprocess.run(
-        [*command, "inspect", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        cwd=cwd,
-    )
+    """`mcp-contracts inspect` in this process (``cli.main``, what the installed command
+    calls), its exit status and output as a subprocess gives them; the servers it starts
+    are real processes. The installed command itself runs in test_findings_report.py and
+    test_reproduce.py."""
+    out, err = io.StringIO(), io.StringIO()
+    with (
+        contextlib.chdir(cwd or os.getcwd()),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
+        try:
+            status = cli.main(["inspect", *args])
+        except SystemExit as exc:  # argparse's usage errors
+            status = exc.code if isinstance(exc.code, int) else 2
+    return subprocess.CompletedProcess(args, status, out.getvalue(), err.getvalue())
 
 
 def test_lists_tools_with_safety_and_output_contract() -> None:

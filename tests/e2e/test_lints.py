@@ -80,11 +80,11 @@ def test_a_server_level_lint_warns_at_the_server_or_fails_the_first_tools_schema
 
 
 def test_a_typescript_server_fails_the_lints_made_errors(
-    run_mcp: RunMcp, ts_servers: Callable[[str], str]
+    run_mcp_inprocess: RunMcp, ts_servers: Callable[[str], str]
 ) -> None:
     server = f"--mcp-server={ts_servers('lints.mjs')}"
     lints = "--mcp-lints=all:error"
-    result = run_mcp(args=(server, *ITEMS, lints))
+    result = run_mcp_inprocess(args=(server, *ITEMS, lints))  # pytest here, node a process
     result.assert_outcomes(passed=4, failed=2, deselected=6)
     result.stdout.fnmatch_lines(
         [

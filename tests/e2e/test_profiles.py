@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.conftest import NO_SEQUENCES, RunMcp
+from tests.conftest import NO_SEQUENCES, RunMcp, RunPytest
 
 SCHEMA_ONLY = ("-k", "schema", NO_SEQUENCES)
 
@@ -57,12 +57,11 @@ def test_the_default_profiles_leave_opt_in_clients_silent(
 
 
 def test_a_typescript_sdk_draft07_output_schema_fails_for_claude(
-    pytester: pytest.Pytester, ts_servers: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
+    inprocess_pytest: RunPytest, ts_servers: Callable[[str], str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("PYTEST_ADDOPTS")  # the default profiles, as a user runs them
-    result = pytester.runpytest_subprocess(
-        f"--mcp-server={ts_servers('client_rules.mjs')}", "-p", "no:randomly", *SCHEMA_ONLY
-    )
+    # pytest in this process, the TypeScript server a real node process.
+    result = inprocess_pytest(f"--mcp-server={ts_servers('client_rules.mjs')}", *SCHEMA_ONLY)
     result.assert_outcomes(failed=1, passed=1, deselected=6)
     result.stdout.fnmatch_lines(
         [

@@ -154,6 +154,9 @@ def test_works_beside_other_plugins(
         NO_SEQUENCES, f"--mcp-server={server_command('legacy_only.py')}", FEW, *plugin_args
     )
     result.assert_outcomes(passed=9)
+    # Loaded indeed, though the suite leaves it out of runs not about it (NEIGHBOURS_OFF).
+    neighbour = {"-n": "xdist"}.get(plugin_args[0], plugin_args[1])
+    result.stdout.fnmatch_lines([f"plugins: *{neighbour}-*mcp-contracts-*"])
 
 
 @pytest.mark.parametrize("flag", ["--mcp-snapshot-dir", "--mcp-server"])

@@ -184,6 +184,18 @@ def inprocess_pytest(pytester: pytest.Pytester, _imported_for_good: None) -> Run
     return run
 
 
+@pytest.fixture(scope="session")
+def surface_v1(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The contracts of tests/servers/surface.py v1 recorded by a first, local run (-k drift),
+    once for the session: the drift tests (test_drift.py, test_xdist.py) start from copies."""
+    return record_once(
+        tmp_path_factory.mktemp("surface-v1"),
+        "surface.py",
+        args=(NO_SEQUENCES, "-k", "drift"),
+        MCP_FIXTURE_VARIANT="v1",
+    )
+
+
 @pytest.fixture
 def run_inprocess(inprocess_pytest: RunPytest) -> RunMcp:
     """``run_mcp`` in this process (``inprocess_pytest``): fixture servers as in-process

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import NO_SEQUENCES, RunMcp, record_once
+from ..conftest import NO_SEQUENCES, RunMcp
 
 SAFER = "(now claims a safer tool: clients that trust hints may stop asking first)"
 BREAKING = {
@@ -67,21 +67,13 @@ def run_mcp(run_mcp_inprocess: RunMcp) -> RunMcp:
     return run_mcp_inprocess
 
 
-@pytest.fixture(scope="module")
-def v1_surface(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The v1 surface recorded by a first, local run, once for the module."""
-    folder = tmp_path_factory.mktemp("v1")
-    return record_once(
-        folder, "surface.py", args=(NO_SEQUENCES, "-k", "drift"), MCP_FIXTURE_VARIANT="v1"
-    )
-
-
 @pytest.fixture
 def recorded_v1(
-    v1_surface: Path, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    surface_v1: Path, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
-    """A copy of the v1 recording in this test's folder; the server is v2 from now on."""
-    shutil.copytree(v1_surface, pytester.path / "mcp-contracts")
+    """A copy of the v1 surface a first, local run recorded (once for the session: conftest
+    surface_v1) in this test's folder; the server is v2 from now on."""
+    shutil.copytree(surface_v1, pytester.path / "mcp-contracts")
     monkeypatch.setenv("MCP_FIXTURE_VARIANT", "v2")
     return pytester.path / "mcp-contracts" / "surface"
 

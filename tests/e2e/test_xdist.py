@@ -160,7 +160,7 @@ def _summary(stdout: str) -> list[str]:
 
 
 def test_serial_and_parallel_runs_report_and_summarize_the_same(
-    pytester: pytest.Pytester,
+    pytester: pytest.Pytester, surface_v1: Path
 ) -> None:
     """One set of facts, one renderer: a clean server, one whose errors come as isError and
     in disguise, one whose tool surface drifted from its recording, one that prints a
@@ -183,26 +183,11 @@ def test_serial_and_parallel_runs_report_and_summarize_the_same(
         "surface_bugs.py",
     )
     base = [sys.executable, "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider"]
-    recorded = pytester.path / "recorded"
-    recorded.mkdir()
-    first = subprocess.run(
-        [
-            *base,
-            f"--mcp-server={server_command('surface.py')}",
-            "-k",
-            "drift",
-        ],
-        cwd=recorded,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert first.returncode == 0, first.stdout
-    env = {**os.environ, "MCP_FIXTURE_VARIANT": "v2"}
+    env = {**os.environ, "MCP_FIXTURE_VARIANT": "v2"}  # surface.py drifted from v1
     runs = {}
     for name, extra in (("serial", ()), ("parallel", ("-n", "2"))):
         cwd = pytester.path / name
-        shutil.copytree(recorded / "mcp-contracts", cwd / "mcp-contracts")
+        shutil.copytree(surface_v1, cwd / "mcp-contracts")
         argv = [*base, *(f"--mcp-server={server_command(s)}" for s in servers)]
         argv += ["--hypothesis-seed=5", "--mcp-max-examples=10", "--mcp-report=report.json"]
         argv += ["-v", *extra]

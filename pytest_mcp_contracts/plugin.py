@@ -6,8 +6,10 @@ installed and passes no ``--mcp-*`` option pays nothing.
 
 from __future__ import annotations
 
+import argparse
 import os
 import shlex
+import sys
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +18,7 @@ import pytest
 from pytest_mcp_contracts.pytest.keys import HAND_OVER_KEY, RECORDER_KEY, SERVERS_KEY, SETTINGS_KEY
 from pytest_mcp_contracts.pytest.settings import (
     OPTIONS,
+    Option,
     Settings,
     SettingsError,
     resolve,
@@ -27,6 +30,7 @@ if TYPE_CHECKING:
     from pytest_mcp_contracts.reporting.facts import RunFacts
     from pytest_mcp_contracts.transport.managed import ManagedServer
 
+ENTRY_POINT = "mcp_contracts"  # the pytest11 entry point's name (pyproject.toml)
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
 WORKER_OUTPUT_KEY = "mcp_contracts"
 RELIST_TIMEOUT = 10.0  # seconds for the tool list read again at the end of the run
@@ -59,28 +63,36 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     pluginmanager.add_hookspecs(hooks)
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
     group = parser.getgroup("mcp-contracts", "MCP server contract testing")
     for option in OPTIONS:
-        dest = option.flag.removeprefix("--").replace("-", "_")
-        if option.kind in ("servers", "lines"):
-            group.addoption(
-                option.flag,
-                action="append",
-                dest=dest,
-                metavar=option.metavar or "CMD",
-                help=option.help,
-            )
-            parser.addini(option.ini, option.help, type="linelist", default=[])
-        elif option.kind == "flag":
-            group.addoption(
-                option.flag, dest=dest, action="store_true", default=None, help=option.help
-            )
-        else:
-            metavar = option.metavar or ("DIR" if option.kind == "path" else "N")
-            group.addoption(option.flag, dest=dest, default=None, metavar=metavar, help=option.help)
-        if option.ini_too and option.kind not in ("servers", "lines"):
-            parser.addini(option.ini, option.help, default=None)
+        try:
+            _add_option(parser, group, option)
+        except argparse.ArgumentError:  # another plugin registered the flag before this one
+            from pytest_mcp_contracts.pytest.conflict import option_conflict
+
+            ours = pluginmanager.get_name(sys.modules[__name__]) or ENTRY_POINT
+            raise pytest.UsageError(option_conflict(option.flag, pluginmanager, ours)) from None
+
+
+def _add_option(parser: pytest.Parser, group: pytest.OptionGroup, option: Option) -> None:
+    dest = option.flag.removeprefix("--").replace("-", "_")
+    if option.kind in ("servers", "lines"):
+        group.addoption(
+            option.flag,
+            action="append",
+            dest=dest,
+            metavar=option.metavar or "CMD",
+            help=option.help,
+        )
+        parser.addini(option.ini, option.help, type="linelist", default=[])
+    elif option.kind == "flag":
+        group.addoption(option.flag, dest=dest, action="store_true", default=None, help=option.help)
+    else:
+        metavar = option.metavar or ("DIR" if option.kind == "path" else "N")
+        group.addoption(option.flag, dest=dest, default=None, metavar=metavar, help=option.help)
+    if option.ini_too and option.kind not in ("servers", "lines"):
+        parser.addini(option.ini, option.help, default=None)
 
 
 def pytest_configure(config: pytest.Config) -> None:

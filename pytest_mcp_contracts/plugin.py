@@ -119,7 +119,7 @@ def pytest_configure(config: pytest.Config) -> None:
             strict=settings.strict,
             pin_descriptions=settings.descriptions == DescriptionDrift.PIN,
         )
-    if settings.active or settings.report_path is not None:
+    if settings.active or settings.report_path is not None or settings.sarif_path is not None:
         from pytest_mcp_contracts.reporting.facts import RunFacts
 
         run = config.stash[RUN_FACTS_KEY] = RunFacts()
@@ -242,6 +242,21 @@ def _finish_run_report(config: pytest.Config, run: RunFacts, exit_status: int) -
             write_atomic(settings.report_path, dumps(document))
         except OSError as exc:
             _warn(f"could not write the run report {settings.report_path}: {exc}")
+    if settings.sarif_path is not None:
+        from pytest_mcp_contracts import __version__
+        from pytest_mcp_contracts.reporting.sarif import sarif_log
+
+        log = sarif_log(
+            document,
+            rootdir=config.rootpath,
+            snapshot_dir=settings.snapshot_dir,
+            config_file=config.inipath,
+            tool_version=__version__,
+        )
+        try:
+            write_atomic(settings.sarif_path, dumps(log))
+        except OSError as exc:
+            _warn(f"could not write the SARIF file {settings.sarif_path}: {exc}")
     summary = os.environ.get(STEP_SUMMARY_ENV, "")
     if settings.active and summary:
         try:

@@ -92,6 +92,160 @@ def severity_of(kind: FailureKind) -> Severity:
     return SEVERITY[kind]
 
 
+@dataclass(frozen=True)
+class KindText:
+    """A failure kind in words, for readers who meet it outside the failure that raised it
+    (a SARIF rule: its short and full description and its help)."""
+
+    title: str  # one line
+    description: str  # what happened
+    help: str  # what to do about it
+
+
+_ACCEPT = (
+    "If the change is intended, accept it locally with --mcp-snapshot-update and commit the "
+    "changed files under mcp-contracts/; otherwise restore what clients relied on."
+)
+_REPLAY = (
+    "The failure in the JUnit report or the pytest output has the smallest input found, "
+    "what the server wrote to stderr, and an `mcp-contracts call` command that replays it."
+)
+
+KIND_TEXT: Final[dict[FailureKind, KindText]] = {
+    FailureKind.CRASH: KindText(
+        "A tool call killed the MCP server",
+        "The server process exited, or its connection closed, while a call was running.",
+        _REPLAY,
+    ),
+    FailureKind.TIMEOUT: KindText(
+        "A tool call did not return",
+        "A call got no answer within --mcp-call-timeout (a progress notification restarts "
+        "the timeout, up to --mcp-max-call-time).",
+        f"Make the tool answer in time, or raise --mcp-call-timeout. {_REPLAY}",
+    ),
+    FailureKind.PROTOCOL_VIOLATION: KindText(
+        "The server answered with something that is not MCP",
+        "An answer broke the JSON-RPC or MCP message rules (an unknown id, a malformed "
+        "message, a missing field).",
+        _REPLAY,
+    ),
+    FailureKind.RPC_ERROR: KindText(
+        "A JSON-RPC error where a result belongs",
+        "A call with valid input got a JSON-RPC error (such as -32603, internal error) "
+        "instead of a result or an isError refusal.",
+        f"For valid input a tool returns a result, or isError: true with a message. {_REPLAY}",
+    ),
+    FailureKind.UNEXPECTED_EXCEPTION: KindText(
+        "An isError result that is a crash",
+        "A call with valid input returned isError: true whose text shows an unhandled "
+        "exception (a traceback, a runtime's error words), not a refusal.",
+        f"Handle the exception in the tool, or refuse the input with a message. {_REPLAY}",
+    ),
+    FailureKind.OUTPUT_SCHEMA: KindText(
+        "Output that breaks the tool's outputSchema",
+        "structuredContent does not validate against the outputSchema the tool declares.",
+        f"Fix the output or the declared outputSchema. {_REPLAY}",
+    ),
+    FailureKind.MALFORMED_RESULT: KindText(
+        "A result that is not a CallToolResult",
+        "A result's content blocks or fields break the MCP result format (a block of an "
+        "unknown type, a blob that is not base64, a missing field).",
+        _REPLAY,
+    ),
+    FailureKind.CONTRADICTION: KindText(
+        "Text content that contradicts structuredContent",
+        "A JSON text block of a result says something other than its structuredContent: "
+        "clients that read one or the other get different answers.",
+        f"Serialize the same value into both. {_REPLAY}",
+    ),
+    FailureKind.ERROR_AS_RESULT: KindText(
+        "An error returned as a successful result",
+        "A result without isError carries a crash's evidence (a traceback, an exception's "
+        "words): clients take the error for an answer.",
+        f"Return isError: true for errors, or fix the crash. {_REPLAY}",
+    ),
+    FailureKind.ALWAYS_ERRORS: KindText(
+        "A tool without arguments that always fails",
+        "Every call of a tool that takes no arguments returned an error.",
+        f"A tool without inputs has nothing a caller could get wrong: make it work. {_REPLAY}",
+    ),
+    FailureKind.OUTPUT_DRIFT: KindText(
+        "Output away from the recorded output contract",
+        "Output broke the contract recorded under mcp-contracts/: a field that was always "
+        "present is missing, a value has a type never seen, or the output kind changed.",
+        _ACCEPT,
+    ),
+    FailureKind.SURFACE_DRIFT: KindText(
+        "A breaking change of the listed surface",
+        "The listing (inputSchema, outputSchema, annotations) changed in a way that breaks "
+        "callers or cannot be classified, against the surface recorded under mcp-contracts/.",
+        _ACCEPT,
+    ),
+    FailureKind.REMOVED_TOOL: KindText(
+        "A recorded tool is no longer listed",
+        "The server no longer lists a tool (or prompt, resource, template) recorded under "
+        "mcp-contracts/.",
+        _ACCEPT,
+    ),
+    FailureKind.INVALID_LISTING: KindText(
+        "A listing entry that breaks the MCP spec",
+        "A tool's listing breaks the spec: its name, a schema's dialect or type, or a $ref "
+        "that does not resolve.",
+        "The schema check's failure names the place and the rule; fix the listing.",
+    ),
+    FailureKind.ACCEPTS_INVALID: KindText(
+        "A tool ran an input its inputSchema forbids",
+        "A call with input the inputSchema refuses returned a success result "
+        "(--mcp-rejects-invalid=fail).",
+        f"Validate inputs and refuse invalid ones with isError: true. {_REPLAY}",
+    ),
+    FailureKind.SERVER_UNAVAILABLE: KindText(
+        "The MCP server could not be started",
+        "The server did not start, or could not be restarted after a call killed it: what "
+        "it would have been asked was not checked.",
+        "The failure quotes what the server wrote to stderr; run its command by hand.",
+    ),
+    FailureKind.MISSING_RECORD: KindText(
+        "No recorded contract, and CI records none",
+        "The tool (or prompt, resource, template) has no file under mcp-contracts/, and a "
+        "run in CI never writes one.",
+        "Run pytest locally (it records what is missing) and commit the new files under "
+        "mcp-contracts/.",
+    ),
+    FailureKind.SETUP: KindText(
+        "The run could not check",
+        "Something the check needs failed before the server was judged: a reset command, an "
+        "unreadable record file, inputs that could not be generated, an error in the run.",
+        "The failure says what failed and where.",
+    ),
+    FailureKind.CLIENT_SCHEMA: KindText(
+        "A schema a chosen client refuses",
+        "A schema or listing entry breaks a rule of a client chosen with --mcp-clients "
+        "(the listing is valid MCP, but that client rejects it).",
+        "The schema check's failure names the client's rule, the place and the fix "
+        "(docs/clients.md).",
+    ),
+    FailureKind.STDOUT_NOISE: KindText(
+        "A stdio server wrote what is not JSON-RPC on stdout",
+        "Lines on stdout that are not JSON-RPC messages: clients that read stdout as the "
+        "protocol break on them.",
+        "Log to stderr; stdout is for protocol messages only.",
+    ),
+    FailureKind.DESCRIPTION_DRIFT: KindText(
+        "A description changed",
+        "A tool's or a property's description, an instruction to the model, changed "
+        "(--mcp-descriptions=pin): the way tool poisoning arrives after a review.",
+        f"Review the word diff in the failure. {_ACCEPT}",
+    ),
+    FailureKind.LINT: KindText(
+        "A lint made an error",
+        "A lint that --mcp-lints made an error found something (a missing description, "
+        "hidden text, too many tools).",
+        "The schema check's failure names the lint, the place and the fix (docs/lints.md).",
+    ),
+}
+
+
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 

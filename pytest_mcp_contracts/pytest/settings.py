@@ -508,6 +508,15 @@ OPTIONS: Final = (
         None,
         metavar="PATH",
     ),
+    Option(
+        "--mcp-sarif",
+        "mcp_sarif",
+        "write a SARIF 2.1.0 file for code scanning to this file, relative to the rootdir: "
+        "a result per failed check, its failure's kind the rule (docs/how-to/ci.md)",
+        "path",
+        None,
+        metavar="PATH",
+    ),
 )
 
 
@@ -530,6 +539,7 @@ class Settings:
     export_dir: Path | None
     strict: bool
     report_path: Path | None = None
+    sarif_path: Path | None = None  # --mcp-sarif
     tools: dict[str, ToolConfig] = field(default_factory=dict)
     # Prompts, resources and templates whose calls a table skips: (kind, name or URI).
     listed_skips: frozenset[tuple[str, str]] = frozenset()
@@ -762,6 +772,7 @@ def resolve(
         export_dir=values["mcp_export_schemas"],
         strict=values["mcp_strict"],
         report_path=values["mcp_report"],
+        sarif_path=values["mcp_sarif"],
         tools=tools,
         listed_skips=listed_skips,
         coverage=values["mcp_coverage"] == "on",

@@ -324,6 +324,23 @@ def test_the_action_gates_on_recorded_contracts_and_reports_each_way(
     assert sarif_errors(sarif) == [] and sarif["runs"][0]["results"] == []
 
 
+def test_arguments_a_shell_could_not_split_stop_the_step_with_the_input_named(
+    workspace: Path, tmp_path: Path
+) -> None:
+    runner = tmp_path / "runner"
+    runner.mkdir()
+    run = run_action(
+        workspace, runner, {"args": "-k 'unclosed", "install": "false"}, pip_log=runner / "pip"
+    )
+    assert run.outcomes["Run the contract tests"] == "failure"
+    assert (
+        "the action's args input cannot be split into words as a shell would"
+        in (run.logs["Run the contract tests"])
+    )
+    assert run.outcomes["Fail when a check failed"] == "skipped"  # the failed step says it
+    assert not (workspace / "mcp-contracts-results" / "report.json").exists()
+
+
 def test_without_sarif_nothing_is_sent_to_code_scanning() -> None:
     """The steps' conditions on their own, for the inputs of a run that asks for no SARIF,
     no artifact and no Python set-up (the run step's outputs as it writes them)."""

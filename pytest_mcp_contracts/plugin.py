@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from pytest_mcp_contracts.pytest import fixtures
 from pytest_mcp_contracts.pytest.keys import HAND_OVER_KEY, RECORDER_KEY, SERVERS_KEY, SETTINGS_KEY
 from pytest_mcp_contracts.pytest.settings import (
     OPTIONS,
@@ -82,15 +83,16 @@ def _add_option(parser: pytest.Parser, group: pytest.OptionGroup, option: Option
             option.flag,
             action="append",
             dest=dest,
-            metavar=option.metavar or "CMD",
+            metavar=option.shown_metavar,
             help=option.help,
         )
         parser.addini(option.ini, option.help, type="linelist", default=[])
     elif option.kind == "flag":
         group.addoption(option.flag, dest=dest, action="store_true", default=None, help=option.help)
     else:
-        metavar = option.metavar or ("DIR" if option.kind == "path" else "N")
-        group.addoption(option.flag, dest=dest, default=None, metavar=metavar, help=option.help)
+        group.addoption(
+            option.flag, dest=dest, default=None, metavar=option.shown_metavar, help=option.help
+        )
     if option.ini_too and option.kind not in ("servers", "lines"):
         parser.addini(option.ini, option.help, default=None)
 
@@ -109,6 +111,8 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     config.stash[SETTINGS_KEY] = settings
     config.stash[SERVERS_KEY] = []
+    # mcp_server and mcp_servers, for hand-written tests (an error when no server is set).
+    config.pluginmanager.register(fixtures, "mcp-contracts-fixtures")
     if settings.active:
         from pytest_mcp_contracts.contracts.record import Recorder
         from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
@@ -217,7 +221,8 @@ def _finish_run_report(config: pytest.Config, run: RunFacts, exit_status: int) -
     settings: Settings = config.stash[SETTINGS_KEY]
     servers: list[ManagedServer] = config.stash.get(SERVERS_KEY, [])
     recorder = config.stash.get(RECORDER_KEY, None)
-    facts = WorkerFacts.collect(servers, recorder, run.start_errors)
+    own = fixtures.own_test_calls(config)
+    facts = WorkerFacts.collect(servers, recorder, run.start_errors, own)
     workeroutput = getattr(config, "workeroutput", None)
     if workeroutput is not None:
         workeroutput[WORKER_OUTPUT_KEY] = runreport.for_the_wire(facts.to_json())

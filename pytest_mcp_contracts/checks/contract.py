@@ -15,12 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pytest_mcp_contracts.checks.error_results import (
-    ErrorVerdict,
-    judge_error_result,
-    judge_success_result,
-    result_text,
-)
+from pytest_mcp_contracts.checks.error_results import ErrorVerdict, result_text
 from pytest_mcp_contracts.checks.failures import (
     ContractFailure,
     FailureKind,
@@ -28,7 +23,7 @@ from pytest_mcp_contracts.checks.failures import (
     Finding,
     earlier_state_lines,
 )
-from pytest_mcp_contracts.checks.judge import judge, kept_reporting_progress
+from pytest_mcp_contracts.checks.judge import error_verdict, judge, kept_reporting_progress
 from pytest_mcp_contracts.checks.result import empty_content_finding
 from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.contracts.change import Change
@@ -176,10 +171,40 @@ def _drift_finding(drift: list[Change], hint: str) -> Finding | None:
     )
 
 
-def _violation_failure(
-    server: ManagedServer, tool: ToolSpec, violation: _Violation, *, note: str | None = None
+def judge_contract_call(
+    tool: ToolSpec,
+    outcome: CallOutcome,
+    protocol_version: str,
+    verdict: ErrorVerdict | None,
+    *,
+    warn_only: frozenset[str] = frozenset(),
+    lints: LintLevels | None = None,
+    observations: ToolObservations | None = None,
+    drift_hint: str = "",
+) -> Finding | None:
+    """The contract check's verdict on one call of a valid input, or None: the one judge
+    (``judge.judge``, with ``verdict`` from ``judge.error_verdict``), then the recorded
+    output contract in ``observations``, which the result is folded into."""
+    finding = judge(tool, outcome, protocol_version, verdict, warn_only, lints)
+    # A disguised refusal is still observed, as before: a recorded contract learned
+    # from real results alone would fail on the next refusal misjudged as real.
+    if finding is None and observations is not None and outcome.result is not None:
+        drift = observations.observe(outcome.arguments, outcome.result)
+        finding = _drift_finding(drift, drift_hint)
+    return finding
+
+
+def contract_call_failure(
+    server: ManagedServer,
+    tool: ToolSpec,
+    outcome: CallOutcome,
+    finding: Finding,
+    *,
+    label: str | None = None,
+    note: str | None = None,
 ) -> ContractFailure:
-    outcome, finding = violation.outcome, violation.finding
+    """The contract check's failure for one call: ``label`` heads its input when that is
+    not the smallest found (hypothesis's or the shrinker's)."""
     report = FailureReport.for_call(
         server,
         tool.name,
@@ -191,11 +216,19 @@ def _violation_failure(
         notes=[note] if note else [],
         earlier_calls=earlier_state_lines(server),
     )
-    if violation.label is not None:
-        report.input_label = violation.label
+    if label is not None:
+        report.input_label = label
     found = ContractFailure(report)
     found.outcome = outcome
     return found
+
+
+def _violation_failure(
+    server: ManagedServer, tool: ToolSpec, violation: _Violation, *, note: str | None = None
+) -> ContractFailure:
+    return contract_call_failure(
+        server, tool, violation.outcome, violation.finding, label=violation.label, note=note
+    )
 
 
 def run_contract(
@@ -276,30 +309,30 @@ def run_contract(
         stats.distinct_inputs.add(repr(arguments))
         if outcome.rpc_error is not None and outcome.rpc_error.code == URL_ELICITATION_REQUIRED:
             stats.url_required += 1
-        verdict = None
-        if outcome.is_error_result:
-            assert outcome.result is not None
-            verdict = judge_error_result(
-                tool.name, outcome.result, outcome.stderr, outcome.arguments
-            )
-            stats.count(verdict, result_text(outcome.result))
-            tally.error_classes[str(verdict.kind)] += 1
-        elif outcome.result is not None:
-            declared = isinstance(tool.output_schema, dict)
-            verdict = judge_success_result(outcome.result, outcome.arguments, declared=declared)
-            if verdict is not None:
-                stats.count(verdict, result_text(outcome.result), is_error=False)
+        verdict = error_verdict(tool, outcome)
+        if verdict is not None and outcome.result is not None:
+            text = result_text(outcome.result)
+            if outcome.is_error_result:
+                stats.count(verdict, text)
+                tally.error_classes[str(verdict.kind)] += 1
+            else:
+                stats.count(verdict, text, is_error=False)
                 tally.count_disguised(verdict.kind)
-        finding = judge(tool, outcome, protocol, verdict, warn_only, lints)
+        finding = judge_contract_call(
+            tool,
+            outcome,
+            protocol,
+            verdict,
+            warn_only=warn_only,
+            lints=lints,
+            observations=observations,
+            drift_hint=drift_hint,
+        )
         if finding is None and lints is not None and outcome.result is not None:
             # A result lint at warning level: said once for the tool, after the run.
             lint = empty_content_finding(outcome.result, lints)
             if lint is not None and lint.severity == "warning":
                 stats.lint_warnings.setdefault(str(lint.rule), (lint, arguments))
-        # A disguised refusal is still observed, as before: a recorded contract learned
-        # from real results alone would fail on the next refusal misjudged as real.
-        if finding is None and observations is not None and outcome.result is not None:
-            finding = _drift_finding(observations.observe(arguments, outcome.result), drift_hint)
         if finding is None:
             return
         violation = _Violation(outcome, finding, _failure_kind(outcome, finding, verdict))

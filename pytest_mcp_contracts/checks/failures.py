@@ -497,6 +497,10 @@ class ContractFailure(Exception):
     # The first call that failed this way, before shrinking: near a boundary (a time or a
     # memory limit) the smallest input may not fail again where the first one does.
     first_outcome: CallOutcome | None = None
+    # What a replay of ``outcome`` must show to fail "the same way", when the report words
+    # the problem for its context ("without its required argument 'text': ..."): the
+    # replay's judge sees the request alone. None: the report's own problem.
+    replay_problem: str | None = None
 
     def __init__(self, report: FailureReport) -> None:
         super().__init__(report.problem)

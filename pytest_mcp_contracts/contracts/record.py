@@ -223,6 +223,14 @@ class Recorder:
 
     def start_tool(self, server: str, tool: ToolSpec) -> ToolObservations:
         """The tool's observations, with its recorded output contract to check against."""
+        observations = self.recorded_output(server, tool)
+        self.tools[(server, tool.node_name)] = observations
+        return observations
+
+    def recorded_output(self, server: str, tool: ToolSpec) -> ToolObservations:
+        """Observations to check results against the tool's recorded output contract, that
+        teach the recorder nothing (the mcp_server fixture's: a hand-written test's inputs
+        are no evidence of the contract)."""
         data = self.load(server, tool.node_name, tool.name) or {}
         output = data.get("output")
         recorded = None
@@ -231,20 +239,25 @@ class Recorder:
                 recorded = RecordedContract.from_data(output)
             except RecordError as exc:
                 raise SnapshotError(self.path(server, tool.node_name), str(exc)) from None
-        observations = ToolObservations(
+        return ToolObservations(
             tool=tool,
             recorded=recorded,
             checking=self.mode != SnapshotMode.UPDATE,
             strict=self.strict,
             has_record=isinstance(output, dict),
         )
-        self.tools[(server, tool.node_name)] = observations
-        return observations
 
     def start_listed(self, server: str, entry: ListedSpec) -> ListedObservations:
         """A prompt's, resource's or template's content observations, with its recorded
         content contract to check against (the read and get items call this, then
         ``observations.observe`` per result, then ``finish_listed``)."""
+        observations = self.recorded_content(server, entry)
+        self.listed[(server, listed_file(entry))] = observations
+        return observations
+
+    def recorded_content(self, server: str, entry: ListedSpec) -> ListedObservations:
+        """``recorded_output`` for a prompt, resource or template: its recorded content
+        contract to check against, and nothing learned for the recorder."""
         file = listed_file(entry)
         data = self.load(server, file, entry.key) or {}
         content = data.get("content")
@@ -254,15 +267,13 @@ class Recorder:
                 recorded = RecordedContract.from_data(content, "content")
             except RecordError as exc:
                 raise SnapshotError(self.path(server, file), str(exc)) from None
-        observations = ListedObservations(
+        return ListedObservations(
             entry=entry,
             recorded=recorded,
             checking=self.mode != SnapshotMode.UPDATE,
             strict=self.strict,
             has_record=isinstance(content, dict),
         )
-        self.listed[(server, file)] = observations
-        return observations
 
     def finish_listed(
         self, surface: ServerSurface, server: str, obs: ListedObservations, *, passed: bool
@@ -501,8 +512,7 @@ def proposed_output_schema(obs: ToolObservations) -> tuple[dict[str, Any] | None
 
     It is the recorded contract when this run checked against one (a CI run with fewer
     inputs proposes what was accepted, not what it happened to see), else what this run
-    learned. A path that took different types is never proposed: declaring
-    ``number | string`` would make a probable bug the tool's promise.
+    learned. A path that took different types is never proposed (``union_refusal``).
     """
     if obs.declared:
         return None, None
@@ -512,20 +522,34 @@ def proposed_output_schema(obs: ToolObservations) -> tuple[dict[str, Any] | None
         contract = recorded
     if contract.shape is None:
         return None, None
-    unions = contract.shape.unions()
-    if unions:
-        paths = ", ".join(f"{path} is {types}" for path, types in unions)
-        return None, f"{obs.tool.name}: not exported: {paths} (make it one type, or declare it)"
+    refused = union_refusal(contract.shape.unions())
+    if refused is not None:
+        return None, f"{obs.tool.name}: not exported: {refused}"
     quality, basis = obs.assessment
     return {
         "$schema": SCHEMA_DIALECT,
         **contract.shape.to_schema(),
-        "description": (
-            f"Proposed outputSchema for tool {obs.tool.name!r}, inferred by pytest-mcp-contracts "
-            f"(quality: {quality}: {basis}). Review it, declare it on the tool, and return the "
-            "same value as structuredContent."
-        ),
+        "description": proposal_description(obs.tool.name, quality, basis),
     }, None
+
+
+def union_refusal(unions: list[tuple[str, str]]) -> str | None:
+    """Why a learned contract whose paths took different types is not proposed, or None.
+
+    Declaring ``number | string`` would make a probable bug the tool's promise."""
+    if not unions:
+        return None
+    paths = ", ".join(f"{path} is {types}" for path, types in unions)
+    return f"{paths} (make it one type, or declare it)"
+
+
+def proposal_description(tool: str, quality: str, basis: str) -> str:
+    """The description of a proposed outputSchema: where it comes from and what to do."""
+    return (
+        f"Proposed outputSchema for tool {tool!r}, inferred by pytest-mcp-contracts "
+        f"(quality: {quality}: {basis}). Review it, declare it on the tool, and return the "
+        "same value as structuredContent."
+    )
 
 
 def export_proposals(recorder: Recorder, folder: Path) -> list[Path]:

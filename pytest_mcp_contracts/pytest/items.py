@@ -7,7 +7,6 @@ all see one stable name per check.
 from __future__ import annotations
 
 import json
-import shlex
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -70,7 +69,7 @@ from pytest_mcp_contracts.vocabulary import NODE_PREFIX, Check, RejectsInvalidMo
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.reads import Budget, ListedRun
     from pytest_mcp_contracts.contracts.content import ListedObservations
-    from pytest_mcp_contracts.inputs.sandbox import SandboxPaths
+    from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxPaths
 
 
 class McpContractWarning(pytest.PytestWarning):
@@ -349,28 +348,9 @@ class _McpItem(_RendersFailures):
         )
 
     def _sandbox_note(self, error: ContractFailure) -> ContractFailure:
-        """Say where a failing input's paths point: the sandbox is gone after the run."""
-        from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
+        from pytest_mcp_contracts.checks.reproduce import note_sandbox
 
-        sandbox = self.config.stash.get(SANDBOX_KEY, None)
-        arguments = error.report.arguments
-        if sandbox is None or not isinstance(arguments, dict):
-            return error
-        if uses_sandbox(arguments, sandbox.paths.all):
-            held = "a copy of --mcp-roots" if sandbox.source else "the built-in sample files"
-            sandbox.kept = True
-            error.report.notes.append(
-                f"(its paths lie in the run's roots sandbox {sandbox.root}, which held "
-                f"{held}: the folder is left after the run, laid afresh, so that the replay "
-                "can offer it as its root with --roots)"
-            )
-            command = error.report.replay_command
-            if command:
-                flag = shlex.quote(f"--roots={sandbox.root}")
-                error.report.replay_command = command.replace(
-                    "mcp-contracts call ", f"mcp-contracts call {flag} ", 1
-                )
-        return error
+        return note_sandbox(error, self.config.stash.get(SANDBOX_KEY, None))
 
     def _fail(
         self, problem: str, details: tuple[str, ...] = (), kind: FailureKind = FailureKind.SETUP
@@ -397,56 +377,86 @@ class _McpItem(_RendersFailures):
         return own
 
     def _user_strategies(self) -> Any:
-        """What conftest.py files supply through ``pytest_mcp_tool_strategy``: one strategy
-        for the whole input, or strategies by property name (merged across conftests)."""
-        answers = self.config.hook.pytest_mcp_tool_strategy(
-            server=self.surface.name,
-            tool=self.tool.name,
-            input_schema=self.tool.input_schema,
-            config=self.config,
-        )
-        whole = [a for a in answers if not isinstance(a, dict)]
-        fields: dict[str, Any] = {}
-        for answer in answers:
-            if isinstance(answer, dict):
-                clash = fields.keys() & answer.keys()
-                if clash:
-                    raise self._fail(
-                        f"pytest_mcp_tool_strategy: two implementations supply {sorted(clash)}"
-                    )
-                fields.update(answer)
-        if len(whole) > 1 or (whole and fields):
-            raise self._fail(
-                "pytest_mcp_tool_strategy: more than one implementation supplies inputs for "
-                "this tool; return one strategy for the whole input, or strategies by property"
-            )
-        return whole[0] if whole else (fields or None)
+        try:
+            return user_strategies(self.config, self.surface.name, self.tool)
+        except ConfiguredInputError as exc:
+            raise self._fail(exc.problem, exc.details) from None
 
     def _examples(self, configured: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
-        """Inputs that run before generated ones: the configured examples (which must be
-        valid), then the schema's own `examples` and `default`s (skipped, with a warning,
-        when the schema refuses them)."""
-        from pytest_mcp_contracts.inputs.generate import schema_examples
-        from pytest_mcp_contracts.schema.dialects import make_validator
-
-        validator = make_validator(self.tool.input_schema)
-        for index, example in enumerate(configured):
-            errors = [e.message for e in validator.iter_errors(example)]
-            if errors:
-                raise self._fail(
-                    f"configured example {index + 1} is not valid for the inputSchema",
-                    (f"{example!r}: {errors[0]}", "fix it under [tool.mcp-contracts.tools]"),
-                )
-        from_schema = []
-        for example in schema_examples(self.tool.input_schema):
-            if validator.is_valid(example):
-                from_schema.append(example)
-            elif self.check == Check.CONTRACT:  # said once per tool
+        def refused(example: Any) -> None:
+            if self.check == Check.CONTRACT:  # said once per tool
                 self._warn(
                     f"the input {example!r}, from the inputSchema's own examples or defaults, "
                     "is not valid for it; it was not sent"
                 )
-        return [*configured, *from_schema]
+
+        try:
+            return explicit_inputs(self.tool, configured, refused)
+        except ConfiguredInputError as exc:
+            raise self._fail(exc.problem, exc.details) from None
+
+
+class ConfiguredInputError(Exception):
+    """A conftest strategy or a configured example that cannot be used: the ``problem``,
+    and ``details`` that say where to fix it."""
+
+    def __init__(self, problem: str, details: tuple[str, ...] = ()) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.details = details
+
+
+def user_strategies(config: pytest.Config, server_name: str, tool: ToolSpec) -> Any:
+    """What conftest.py files supply through ``pytest_mcp_tool_strategy``: one strategy for
+    the whole input, or strategies by property name (merged across conftests), or None.
+    ``server_name`` is the server's own (``serverInfo.name``)."""
+    answers = config.hook.pytest_mcp_tool_strategy(
+        server=server_name, tool=tool.name, input_schema=tool.input_schema, config=config
+    )
+    whole = [a for a in answers if not isinstance(a, dict)]
+    fields: dict[str, Any] = {}
+    for answer in answers:
+        if isinstance(answer, dict):
+            clash = fields.keys() & answer.keys()
+            if clash:
+                raise ConfiguredInputError(
+                    f"pytest_mcp_tool_strategy: two implementations supply {sorted(clash)}"
+                )
+            fields.update(answer)
+    if len(whole) > 1 or (whole and fields):
+        raise ConfiguredInputError(
+            "pytest_mcp_tool_strategy: more than one implementation supplies inputs for "
+            "this tool; return one strategy for the whole input, or strategies by property"
+        )
+    return whole[0] if whole else (fields or None)
+
+
+def explicit_inputs(
+    tool: ToolSpec,
+    configured: tuple[dict[str, Any], ...],
+    refused: Callable[[Any], None] = lambda example: None,
+) -> list[dict[str, Any]]:
+    """Inputs that run before generated ones: the configured examples (which must be valid:
+    ConfiguredInputError), then the schema's own `examples` and `default`s (each one the
+    schema refuses is left out, and handed to ``refused``)."""
+    from pytest_mcp_contracts.inputs.generate import schema_examples
+    from pytest_mcp_contracts.schema.dialects import make_validator
+
+    validator = make_validator(tool.input_schema)
+    for index, example in enumerate(configured):
+        errors = [e.message for e in validator.iter_errors(example)]
+        if errors:
+            raise ConfiguredInputError(
+                f"configured example {index + 1} is not valid for the inputSchema",
+                (f"{example!r}: {errors[0]}", "fix it under [tool.mcp-contracts.tools]"),
+            )
+    from_schema = []
+    for example in schema_examples(tool.input_schema):
+        if validator.is_valid(example):
+            from_schema.append(example)
+        else:
+            refused(example)
+    return [*configured, *from_schema]
 
 
 class DriftItem(_McpItem):
@@ -628,19 +638,15 @@ class _ListedCallItem(_ListedItem):
     def _check_content(self, content: ListedObservations, run: ListedRun) -> None:
         """The results against the recorded content contract (contracts/content), and in CI
         the contract an entry that returned JSON must have."""
+        from pytest_mcp_contracts.checks.reads import content_drift_finding
+
         recorder = self.config.stash[RECORDER_KEY]
+        hint = f"if the change is intended, {_accept(self.config)}"
         for arguments, result in run.results:
             drift = content.observe(arguments, result)
-            if drift:
-                raise self._fail(
-                    f"the content drifted from the recorded contract: {drift[0]}",
-                    (
-                        *(str(change) for change in drift),
-                        f"for the arguments {short_json(arguments)}",
-                        f"if the change is intended, {_accept(self.config)}",
-                    ),
-                    FailureKind.OUTPUT_DRIFT,
-                )
+            found = content_drift_finding(self.check, drift, arguments, hint)
+            if found is not None:
+                raise self._fail(found.message, found.details, found.kind)
         if recorder.content_missing_in_ci(content):
             from pytest_mcp_contracts.contracts.record import listed_file
 
@@ -1137,6 +1143,12 @@ def _laid_sandbox(
         pytest.fail(str(exc), pytrace=False)
     if tool is None:
         return sandbox.paths
+    return tool_paths(sandbox, tool, server)
+
+
+def tool_paths(sandbox: Sandbox, tool: ToolSpec, server: ManagedServer | None) -> SandboxPaths:
+    """The sandbox's values as ``tool`` draws them (``SandboxPaths.for_tool``: the kinds
+    its description and the server's command name first)."""
     argv = getattr(server.command, "argv", ()) if server is not None else ()
     named = sandbox.paths.named_in(tuple(argv))
     return sandbox.paths.for_tool(tool.name, tool.raw.get("description"), named)

@@ -306,6 +306,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
         "listed_calls": entry.get("listed_calls", 0),
         "error_results": entry["error_results"],
         "restarts": entry["restarts"],
+        "own_test_calls": entry.get("own_test_calls", 0),
         "startup_stdout": _startup_stdout(entry.get("startup_stdout", (0, []))),
         "between_calls_stdout": _startup_stdout(entry.get("between_calls_stdout", (0, []))),
         "checks": counts,

@@ -46,6 +46,7 @@ def summary_lines(facts: Facts, mode: str, command: str, *, verbose: bool) -> li
             f"{entry['error_results']} returned isError{disguised}{_listed_calls(entry)}"
             f"{restarts}"
         )
+        lines += own_test_lines(entry.get("own_test_calls", 0))
         lines += stray_stdout_lines(entry["startup_stdout"], entry["between_calls_stdout"])
         lines += findings_lines([*entry["tools"], *entry.get("listed", [])])
         if entry["listing_changes"]:
@@ -56,6 +57,17 @@ def summary_lines(facts: Facts, mode: str, command: str, *, verbose: bool) -> li
             lines += [f"    {change}" for change in entry["listing_changes"]]
         lines += [f"  {line}" for line in _contract_lines(entry, mode, command, verbose)]
     return lines + _written_lines(facts["snapshots"])
+
+
+def own_test_lines(calls: int) -> list[str]:
+    """The requests hand-written tests sent through the mcp_server fixture: counted apart,
+    so that the numbers above stay the checks' own."""
+    if not calls:
+        return []
+    return [
+        f"  and {calls} request(s) from hand-written tests (the mcp_server fixture), not in the "
+        "numbers above: their verdicts are those tests' outcomes"
+    ]
 
 
 def _listed_calls(entry: Facts) -> str:
@@ -171,7 +183,8 @@ def _contract_lines(entry: Facts, mode: str, command: str, verbose: bool) -> lis
         lines.append(
             "could declare an outputSchema today: "
             + ", ".join(ready)
-            + " (--mcp-export-schemas=DIR writes the proposals)"
+            + " (mcp-contracts export --format pydantic|typeddict|zod|jsonschema writes the "
+            "models to paste in)"
         )
     return lines
 

@@ -122,6 +122,7 @@ FACTS: dict[str, Any] = {
             "calls": 120,
             "error_results": 3,
             "restarts": 1,
+            "own_test_calls": 7,
             "tools": [
                 _tool(
                     "quote",
@@ -238,6 +239,7 @@ EXPECTED: dict[str, Any] = {
             "listed_calls": 0,
             "error_results": 3,
             "restarts": 1,
+            "own_test_calls": 7,
             "startup_stdout": {"lines": 0, "sample": []},
             "between_calls_stdout": {"lines": 0, "sample": []},
             "checks": {"passed": 4, "failed": 5, "skipped": 1, "not_run": 7},
@@ -630,7 +632,9 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
     stats = ToolStats(calls=3, input_coverage=QUOTE_COVERAGE)
     run.pytest_runtest_logreport(_report("mcp:shop::get::contract", {"get": stats}))
 
-    worker = WorkerFacts.collect([server, failed], recorder, {1: ("bad.py", "did not start")})
+    worker = WorkerFacts.collect(
+        [server, failed], recorder, {1: ("bad.py", "did not start")}, {"shop": 2}
+    )
     wired = json.loads(json.dumps(worker.to_json()))  # what an xdist worker sends
     assert WorkerFacts.from_json(wired) == worker
     run.add_worker("serial", wired)
@@ -649,6 +653,7 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
         ("get", False, 3),
     ]
     assert shop["calls"] == 4
+    assert shop["own_test_calls"] == 2  # a hand-written test's requests: not in calls
     assert [t["input_coverage"] for t in shop["tools"]] == [None, QUOTE_COVERAGE]
     assert shop["tools"][1]["output"] == {
         "quality": "unknown",
@@ -661,6 +666,7 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
     }
     document = build_report(facts, run.outcomes, exit_status=0, mode="record", rootdir=tmp_path)
     assert document["snapshots"]["written"] == ["mcp-contracts/shop/get.json"]
+    assert document["servers"][0]["own_test_calls"] == 2
 
 
 def test_step_summary_has_a_row_per_server_and_the_failing_checks() -> None:

@@ -36,30 +36,32 @@ SEVERITY_ORDER: Final = tuple(Severity)
 
 
 class FailureKind(StrEnum):
-    """What sort of failure a check found: the names the run report counts by."""
+    """What sort of failure a check found: the names the run report counts by. Each kind's
+    words (a title, what happened, what to do) are ``KIND_TEXT``, which the docs' table of
+    failure kinds and the SARIF rules both read."""
 
-    CRASH = "crash"  # the call killed the server
-    TIMEOUT = "timeout"  # the call did not return
-    PROTOCOL_VIOLATION = "protocol_violation"  # an answer that is not MCP
-    RPC_ERROR = "rpc_error"  # a JSON-RPC error where a result or a refusal belongs
-    UNEXPECTED_EXCEPTION = "unexpected_exception"  # an isError result that is a crash
-    OUTPUT_SCHEMA = "output_schema"  # output that breaks the tool's own outputSchema
-    MALFORMED_RESULT = "malformed_result"  # not a CallToolResult
-    CONTRADICTION = "contradiction"  # text content that contradicts structuredContent
-    ERROR_AS_RESULT = "error_as_result"  # an error returned as a successful result
-    ALWAYS_ERRORS = "always_errors"  # a tool without arguments whose every call failed
-    OUTPUT_DRIFT = "output_drift"  # output away from the recorded output contract
-    SURFACE_DRIFT = "surface_drift"  # the listing away from the recorded surface
-    REMOVED_TOOL = "removed_tool"  # a recorded tool the server no longer lists
-    INVALID_LISTING = "invalid_listing"  # a tool's listing breaks the spec (schema check)
-    ACCEPTS_INVALID = "accepts_invalid"  # a tool ran an input its inputSchema forbids
-    SERVER_UNAVAILABLE = "server_unavailable"  # the server could not be restarted
-    MISSING_RECORD = "missing_record"  # no recorded contract, and CI writes none
-    SETUP = "setup"  # the run could not check: a reset command, a record file, no inputs
-    CLIENT_SCHEMA = "client_schema"  # a schema or listing entry a named client refuses
-    STDOUT_NOISE = "stdout_noise"  # a stdio server wrote what is not JSON-RPC on stdout
-    DESCRIPTION_DRIFT = "description_drift"  # a description (an instruction to the model) changed
-    LINT = "lint"  # a lint the user made a failure (missing description, poisoned text, ...)
+    CRASH = "crash"
+    TIMEOUT = "timeout"
+    PROTOCOL_VIOLATION = "protocol_violation"
+    RPC_ERROR = "rpc_error"
+    UNEXPECTED_EXCEPTION = "unexpected_exception"
+    OUTPUT_SCHEMA = "output_schema"
+    MALFORMED_RESULT = "malformed_result"
+    CONTRADICTION = "contradiction"
+    ERROR_AS_RESULT = "error_as_result"
+    ALWAYS_ERRORS = "always_errors"
+    OUTPUT_DRIFT = "output_drift"
+    SURFACE_DRIFT = "surface_drift"
+    REMOVED_TOOL = "removed_tool"
+    INVALID_LISTING = "invalid_listing"
+    ACCEPTS_INVALID = "accepts_invalid"
+    SERVER_UNAVAILABLE = "server_unavailable"
+    MISSING_RECORD = "missing_record"
+    SETUP = "setup"
+    CLIENT_SCHEMA = "client_schema"
+    STDOUT_NOISE = "stdout_noise"
+    DESCRIPTION_DRIFT = "description_drift"
+    LINT = "lint"
 
 
 SEVERITY: Final[dict[FailureKind, Severity]] = {

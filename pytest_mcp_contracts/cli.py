@@ -66,6 +66,15 @@ from pytest_mcp_contracts.vocabulary import (
 )
 
 USAGE_ERROR: Final = 2
+# What `mcp-contracts --help` says: plain text for a terminal (the module docstring is for
+# readers of the code, in its own markup).
+DESCRIPTION: Final = (
+    "inspect: what each tool of an MCP server takes and returns, "
+    "and where each output schema comes from (declared by the server, inferred by "
+    "pytest-mcp-contracts, or nowhere yet), from a live server (--server, --url, --app) or "
+    "from the recorded contracts alone (--snapshots). call: replay tool calls (a failure's "
+    "reproduction) on a server, in order, and print each answer as one line of JSON."
+)
 HINTS: Final = (
     ("readOnlyHint", True, "read-only"),
     ("destructiveHint", True, "destructive"),
@@ -459,7 +468,7 @@ def _target_arguments(command: argparse.ArgumentParser, *, required: bool) -> No
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mcp-contracts", description=__doc__)
+    parser = argparse.ArgumentParser(prog="mcp-contracts", description=DESCRIPTION)
     commands = parser.add_subparsers(dest="command", required=True)
     inspect = commands.add_parser("inspect", help="show what each tool takes and returns")
     inspect.add_argument("tool", nargs="?", help="show this tool in detail")

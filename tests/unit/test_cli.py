@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -316,3 +317,26 @@ def test_inspect_lists_prompts_resources_and_templates_with_their_content_contra
     assert app["contentSchema"] == content["schema"]
     assert [f["rule"] for f in relative["findings"]] == ["mcp/resource-uri"]
     assert payload["templates"][0]["uriTemplate"] == "users://{org}/{id}"
+
+
+# What a reader of --help would see as reST rather than as text: ``literals``, roles such as
+# :option:`--x` or :func:`f`, and **strong** emphasis.
+REST_MARKUP = re.compile(r"``|:[a-z]+:`|\*\*")
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["inspect", "--help"], ["call", "--help"]])
+def test_help_is_plain_text(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 0
+    shown = capsys.readouterr().out
+    assert "mcp-contracts" in shown
+    assert not REST_MARKUP.search(shown), REST_MARKUP.findall(shown)
+
+
+def test_the_plugins_options_help_is_plain_text() -> None:
+    # What `pytest --help` prints for each option (and its ini key).
+    from pytest_mcp_contracts.pytest.settings import OPTIONS
+
+    marked = [option.flag for option in OPTIONS if REST_MARKUP.search(option.help)]
+    assert marked == []

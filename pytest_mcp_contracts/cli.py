@@ -602,7 +602,7 @@ def _open(args: argparse.Namespace) -> RpcConnection:
         )
     except ServerError as exc:
         tail = f"\n{stderr_block(exc.stderr_tail)}" if exc.stderr_tail else ""
-        raise _Failure(f"the server did not start: {exc.message}{tail}", 1) from None
+        raise _Failure(f"{target.unusable()}: {exc.message}{tail}", 1) from None
 
 
 def _load(args: argparse.Namespace) -> tuple[list[ToolView], list[ListedView], str]:

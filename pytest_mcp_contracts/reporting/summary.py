@@ -36,7 +36,9 @@ def summary_lines(facts: Facts, mode: str, command: str, *, verbose: bool) -> li
     lines = []
     for entry in facts["servers"]:
         if not entry.get("started"):
-            lines.append(f"{entry['command']}: did not start")
+            # The target's own words (a URL is not started), and what went wrong.
+            said = [line.strip() for line in entry.get("error", "").splitlines() if line.strip()]
+            lines.append(": ".join(said[:2]) or f"{entry['command']}: did not start")
             continue
         restarts = f", restarted {entry['restarts']}x" if entry["restarts"] else ""
         disguised = _disguised(tool["disguised_errors"] for tool in entry["tools"])

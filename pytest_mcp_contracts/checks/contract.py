@@ -22,6 +22,7 @@ from pytest_mcp_contracts.checks.error_results import (
     result_text,
 )
 from pytest_mcp_contracts.checks.failures import (
+    USER_STRATEGY_REFUSED,
     ContractFailure,
     FailureKind,
     FailureReport,
@@ -459,10 +460,14 @@ def _run_failure(
             note = "(flaky: the same input did not fail again when it was sent a second time)"
             return _violation_failure(server, tool, violation, note=note)
         case UserStrategyError():  # before GenerationError: it is one
-            problem = "a strategy from pytest_mcp_tool_strategy made an input the schema refuses"
             return ContractFailure(
                 FailureReport.for_tool(
-                    server, tool.name, "contract", problem, FailureKind.SETUP, details=(str(exc),)
+                    server,
+                    tool.name,
+                    "contract",
+                    USER_STRATEGY_REFUSED,
+                    FailureKind.SETUP,
+                    details=(str(exc),),
                 )
             )
         case GenerationError():

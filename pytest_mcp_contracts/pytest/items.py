@@ -397,56 +397,60 @@ class _McpItem(_RendersFailures):
         return own
 
     def _user_strategies(self) -> Any:
-        """What conftest.py files supply through ``pytest_mcp_tool_strategy``: one strategy
-        for the whole input, or strategies by property name (merged across conftests)."""
-        answers = self.config.hook.pytest_mcp_tool_strategy(
-            server=self.surface.name,
-            tool=self.tool.name,
-            input_schema=self.tool.input_schema,
-            config=self.config,
-        )
-        whole = [a for a in answers if not isinstance(a, dict)]
-        fields: dict[str, Any] = {}
-        for answer in answers:
-            if isinstance(answer, dict):
-                clash = fields.keys() & answer.keys()
-                if clash:
-                    raise self._fail(
-                        f"pytest_mcp_tool_strategy: two implementations supply {sorted(clash)}"
-                    )
-                fields.update(answer)
-        if len(whole) > 1 or (whole and fields):
-            raise self._fail(
-                "pytest_mcp_tool_strategy: more than one implementation supplies inputs for "
-                "this tool; return one strategy for the whole input, or strategies by property"
-            )
-        return whole[0] if whole else (fields or None)
+        from pytest_mcp_contracts.inputs.generate import UserStrategyError
+
+        try:
+            return user_strategies(self.config, self.surface.name, self.tool)
+        except UserStrategyError as exc:
+            raise self._fail(str(exc)) from None
 
     def _examples(self, configured: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
         """Inputs that run before generated ones: the configured examples (which must be
         valid), then the schema's own `examples` and `default`s (skipped, with a warning,
         when the schema refuses them)."""
-        from pytest_mcp_contracts.inputs.generate import schema_examples
-        from pytest_mcp_contracts.schema.dialects import make_validator
+        from pytest_mcp_contracts.inputs.generate import given_inputs
 
-        validator = make_validator(self.tool.input_schema)
-        for index, example in enumerate(configured):
-            errors = [e.message for e in validator.iter_errors(example)]
-            if errors:
-                raise self._fail(
-                    f"configured example {index + 1} is not valid for the inputSchema",
-                    (f"{example!r}: {errors[0]}", "fix it under [tool.mcp-contracts.tools]"),
-                )
-        from_schema = []
-        for example in schema_examples(self.tool.input_schema):
-            if validator.is_valid(example):
-                from_schema.append(example)
-            elif self.check == Check.CONTRACT:  # said once per tool
+        given = given_inputs(self.tool.input_schema, configured)
+        if given.refused_configured is not None:
+            number, example, why = given.refused_configured
+            raise self._fail(
+                f"configured example {number} is not valid for the inputSchema",
+                (f"{example!r}: {why}", "fix it under [tool.mcp-contracts.tools]"),
+            )
+        if self.check == Check.CONTRACT:  # said once per tool
+            for example in given.refused_from_schema:
                 self._warn(
                     f"the input {example!r}, from the inputSchema's own examples or defaults, "
                     "is not valid for it; it was not sent"
                 )
-        return [*configured, *from_schema]
+        return given.inputs
+
+
+def user_strategies(config: pytest.Config, server: str, tool: ToolSpec) -> Any:
+    """What conftest.py files supply for a tool through ``pytest_mcp_tool_strategy``: one
+    strategy for the whole input, or strategies by property name (merged across
+    conftests), or None; UserStrategyError when their answers cannot be combined."""
+    from pytest_mcp_contracts.inputs.generate import UserStrategyError
+
+    answers = config.hook.pytest_mcp_tool_strategy(
+        server=server, tool=tool.name, input_schema=tool.input_schema, config=config
+    )
+    whole = [a for a in answers if not isinstance(a, dict)]
+    fields: dict[str, Any] = {}
+    for answer in answers:
+        if isinstance(answer, dict):
+            clash = fields.keys() & answer.keys()
+            if clash:
+                raise UserStrategyError(
+                    f"pytest_mcp_tool_strategy: two implementations supply {sorted(clash)}"
+                )
+            fields.update(answer)
+    if len(whole) > 1 or (whole and fields):
+        raise UserStrategyError(
+            "pytest_mcp_tool_strategy: more than one implementation supplies inputs for "
+            "this tool; return one strategy for the whole input, or strategies by property"
+        )
+    return whole[0] if whole else (fields or None)
 
 
 class DriftItem(_McpItem):
@@ -1022,12 +1026,22 @@ class SequencesItem(_RendersFailures):
             )
             return why.removeprefix("not called: ") if why else None
 
+        def given(tool: ToolSpec) -> tuple[Any, list[dict[str, Any]]]:
+            # What the contract item is given for the tool: the hook's strategies, and the
+            # configured and schema examples that the inputSchema accepts.
+            from pytest_mcp_contracts.inputs.generate import given_inputs
+
+            examples = settings.tool(surface.name, tool.name).examples
+            user = user_strategies(self.config, surface.name, tool)
+            return user, given_inputs(tool.input_schema, examples).inputs
+
         plan = plan_sequences(
             server,
             refusal,
             lambda tool: settings.tool(surface.name, tool.name).warn_only,
             _laid_sandbox(self.config),
             CheckStats(uses_sandbox=_sandbox_test(self.config)),
+            given,
         )
         if isinstance(plan, str):
             pytest.skip(f"{self.nodeid}: {plan}")

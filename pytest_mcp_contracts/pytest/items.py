@@ -822,6 +822,7 @@ class ContractItem(_McpItem):
                 strategy=strategy,
                 # Configured and schema examples first, then the coverage phase.
                 examples=self._examples(own.examples),
+                configured=len(own.examples),
                 coverage=plan,
                 max_examples=random_share(max_examples, len(plan.inputs)),
                 max_restarts=settings.max_restarts,

@@ -198,6 +198,13 @@ def test_calls_that_needed_a_url_count_toward_a_barely_exercised_contract() -> N
     assert not ContractStats(calls=20, error_results=4, url_required=10).mostly_errors
 
 
+def test_a_configured_example_that_answered_for_real_is_exercise_enough() -> None:
+    from pytest_mcp_contracts.checks.contract import ContractStats
+
+    assert ContractStats(calls=50, error_results=50).mostly_errors
+    assert not ContractStats(calls=50, error_results=49, configured_real=1).mostly_errors
+
+
 @pytest.mark.parametrize(
     "quoted",
     [

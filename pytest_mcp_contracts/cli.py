@@ -92,6 +92,9 @@ class OutputContract:
     basis: str  # why the inferred contract has its quality ("" when the file does not say)
     schema: dict[str, Any] | None
     problem: str = ""  # why a corrupted recorded contract cannot be used
+    # Objects of an inferred contract whose keys depend on the input (a query tool's rows):
+    # the contract holds the keys every result had there, and allows any other.
+    open_paths: tuple[str, ...] = ()
 
     def label(self) -> str:
         if self.source == "declared":
@@ -153,8 +156,21 @@ def output_contract(
             str(output.get("quality", "inferred")),
             str(output.get("basis", "")),
             output["schema"],
+            open_paths=_open_paths(output),
         )
     return OutputContract("none", Quality.UNKNOWN, "", None)
+
+
+def _open_paths(section: dict[str, Any]) -> tuple[str, ...]:
+    """Where a recorded inferred contract is open (``contracts/infer``); none when the
+    section cannot be read as one (the file is then shown as it is)."""
+    from pytest_mcp_contracts.contracts.observe import RecordedContract, RecordError
+
+    try:
+        shape = RecordedContract.from_data(section).shape
+    except RecordError:
+        return ()
+    return tuple(shape.open_paths()) if shape is not None else ()
 
 
 def _recorded(store: SnapshotStore, server: str, tool: str) -> tuple[dict[str, Any] | None, str]:
@@ -299,6 +315,13 @@ def render_tool(view: ToolView, args: argparse.Namespace) -> str:
         ]
         return "\n".join(lines)
     lines += _schema_block(title, output.schema, args, args.schema == "output")
+    if output.open_paths:
+        lines += [
+            "",
+            f"keys that depend on the input, left open: {', '.join(output.open_paths)}",
+            "  (their keys changed from call to call, each call's alike, as a query's columns "
+            "do: the contract holds the keys every result had there, and allows any other)",
+        ]
     return "\n".join(lines)
 
 
@@ -322,6 +345,7 @@ def tool_json(view: ToolView) -> dict[str, Any]:
         "contractSource": output.source,
         "quality": output.quality,
         "basis": output.basis,
+        "openPaths": list(output.open_paths),
         "findings": None if view.findings is None else list(view.findings),
         "findingsProtocol": view.judged_as or None,
     }

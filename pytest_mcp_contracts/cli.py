@@ -3,7 +3,10 @@
 
 ``inspect`` reads a live server (``--server CMD``) or only the recorded contracts
 (``--snapshots DIR``), and says plainly where an output schema comes from: declared by the
-server, inferred by this plugin (with its quality), or nowhere yet; and what the ``schema``
+server, inferred by this plugin (with its quality, and the parts left open because their
+keys depend on the input), or nowhere yet; which tools pytest calls, decided as the plugin
+decides (``transport/managed.tool_refusal`` under the project's call policy and tool
+tables, ``project``); each input's limits (``schema/summarize``); and what the ``schema``
 check finds in each listing entry (the same ``check_listing``, the same records as the run
 report). After the tools it lists the server's prompts (their arguments), resources (URI,
 mimeType) and templates (their variables), each with its listing findings
@@ -34,8 +37,16 @@ from pytest_mcp_contracts.contracts.record import (
 )
 from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore
 from pytest_mcp_contracts.inputs.elicitation import form_content
+from pytest_mcp_contracts.project import (
+    SettingsError,
+    ToolConfig,
+    configured_call_policy,
+    load_project_table,
+    project_root,
+    tool_config,
+)
 from pytest_mcp_contracts.reporting.findings import finding_record, render
-from pytest_mcp_contracts.schema.summarize import FieldPathError, summarize
+from pytest_mcp_contracts.schema.summarize import FieldPathError, limits, summarize
 from pytest_mcp_contracts.text import stderr_block
 from pytest_mcp_contracts.transport.client import CallTranscript, Client, ClientSettings
 from pytest_mcp_contracts.transport.discover import (
@@ -51,9 +62,11 @@ from pytest_mcp_contracts.transport.discover import (
 from pytest_mcp_contracts.transport.http import HeaderError, ServerUrl
 from pytest_mcp_contracts.transport.inprocess import ServerApp
 from pytest_mcp_contracts.transport.jsonrpc import RpcConnection, RpcError, ServerError
-from pytest_mcp_contracts.transport.managed import open_server, probe_warning
+from pytest_mcp_contracts.transport.managed import open_server, probe_warning, tool_refusal
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 from pytest_mcp_contracts.vocabulary import (
+    CALL_POLICIES,
+    DEFAULT_CALL_POLICY,
     DEFAULT_CALL_TIMEOUT,
     DEFAULT_CLIENTS,
     DEFAULT_MAX_RESULT_BYTES,
@@ -69,7 +82,8 @@ USAGE_ERROR: Final = 2
 # What `mcp-contracts --help` says: plain text for a terminal (the module docstring is for
 # readers of the code, in its own markup).
 DESCRIPTION: Final = (
-    "inspect: what each tool of an MCP server takes and returns, "
+    "inspect: what each tool of an MCP server takes (with its input limits) and returns, "
+    "which tools pytest calls under the project's call policy, "
     "and where each output schema comes from (declared by the server, inferred by "
     "pytest-mcp-contracts, or nowhere yet), from a live server (--server, --url, --app) or "
     "from the recorded contracts alone (--snapshots). call: replay tool calls (a failure's "
@@ -113,6 +127,17 @@ class ToolView:
     # when no listing entry is known (a snapshot file that is corrupted).
     findings: tuple[dict[str, Any], ...] | None = None
     judged_as: str = ""  # the protocol revision the findings assume, where none is known
+    refusal: str | None = None  # why pytest does not call it (None: it does)
+
+    @property
+    def called(self) -> str:
+        return "no" if self.refusal else "yes"
+
+    @property
+    def limits(self) -> list[dict[str, Any]]:
+        """What the inputSchema allows each field (schema/summarize.limits)."""
+        schema = self.raw.get("inputSchema")
+        return limits(schema) if isinstance(schema, dict) else []
 
     @property
     def findings_label(self) -> str:
@@ -186,6 +211,42 @@ def _recorded(store: SnapshotStore, server: str, tool: str) -> tuple[dict[str, A
     return data, ""
 
 
+@dataclass(frozen=True)
+class CallPlan:
+    """Which tools pytest calls, decided as the plugin decides (``tool_refusal``): the run's
+    call policy and where it was set, and the project's ``[tool.mcp-contracts.tools]``."""
+
+    policy: str
+    source: str  # "--call", "mcp_call in <file>", "the default"
+    tools: dict[str, ToolConfig]
+
+    def refusal(self, server: str, tool: ToolSpec, capabilities: dict[str, Any]) -> str | None:
+        own = tool_config(self.tools, server, tool.name)
+        why = tool_refusal(tool, capabilities, policy=self.policy, own_call=own.call, skip=own.skip)
+        if why is None and (tool.problems or not isinstance(tool.input_schema, dict)):
+            why = "not called: its listing entry is malformed (see its findings)"
+        return why
+
+    def heading(self, views: Sequence[ToolView]) -> str:
+        called = sum(1 for v in views if v.refusal is None)
+        return (
+            f"pytest calls {called} of {len(views)} tools under --mcp-call={self.policy} "
+            f"({self.source})"
+        )
+
+
+def _call_plan(args: argparse.Namespace) -> CallPlan:
+    """The call policy (--call, else the project's mcp_call, else the default) and the tool
+    tables of the project pytest would run in (--rootdir, else found as pytest finds it)."""
+    rootdir = args.rootdir or project_root(Path.cwd())
+    try:
+        tools, _, _ = load_project_table(rootdir)
+        policy, source = (args.call, "--call") if args.call else configured_call_policy(rootdir)
+    except SettingsError as exc:
+        raise _Failure(str(exc), USAGE_ERROR) from None
+    return CallPlan(policy, source, tools)
+
+
 def _findings(
     tool: ToolSpec, protocol_version: str, args: argparse.Namespace
 ) -> tuple[dict[str, Any], ...]:
@@ -208,7 +269,7 @@ def _findings(
 
 
 def _views_from_server(
-    surface: ServerSurface, store: SnapshotStore, args: argparse.Namespace
+    surface: ServerSurface, store: SnapshotStore, args: argparse.Namespace, calls: CallPlan
 ) -> list[ToolView]:
     server = surface.node_name
     views = []
@@ -216,12 +277,13 @@ def _views_from_server(
         recorded, problem = _recorded(store, server, tool.node_name)
         output = output_contract(tool.raw, recorded, problem)
         findings = _findings(tool, surface.protocol_version, args)
-        views.append(ToolView(tool.name, tool.raw, output, findings))
+        refusal = calls.refusal(surface.name, tool, surface.capabilities)
+        views.append(ToolView(tool.name, tool.raw, output, findings, refusal=refusal))
     return views
 
 
 def _views_from_snapshots(
-    store: SnapshotStore, server: str, args: argparse.Namespace
+    store: SnapshotStore, server: str, args: argparse.Namespace, calls: CallPlan
 ) -> list[ToolView]:
     views = []
     for name in store.recorded_tools(server):
@@ -230,15 +292,16 @@ def _views_from_snapshots(
         surface = data.get("surface")
         raw = dict(surface) if isinstance(surface, dict) else {"name": data.get("tool", name)}
         tool_name = str(raw.get("name", name))
+        tool = ToolSpec(tool_name, name, raw)
         # A snapshot does not record the protocol: judged by the newest handshake revision,
         # whose rules (an object outputSchema root) the most clients hold servers to.
-        findings = (
-            _findings(ToolSpec(tool_name, name, raw), HANDSHAKE_VERSION, args)
-            if isinstance(surface, dict)
-            else None
-        )
+        findings = _findings(tool, HANDSHAKE_VERSION, args) if isinstance(surface, dict) else None
         output = output_contract(raw, recorded, problem)
-        views.append(ToolView(tool_name, raw, output, findings, judged_as=HANDSHAKE_VERSION))
+        # Nor the server's capabilities: a task-only tool is told apart on a live server.
+        refusal = calls.refusal(str(data.get("server", server)), tool, {})
+        views.append(
+            ToolView(tool_name, raw, output, findings, judged_as=HANDSHAKE_VERSION, refusal=refusal)
+        )
     return views
 
 
@@ -247,15 +310,27 @@ def _record_command(command: str | None) -> str:
     return f"pytest --mcp-server={server}"
 
 
-def render_list(views: Sequence[ToolView]) -> str:
+def render_list(views: Sequence[ToolView], calls: CallPlan | None = None) -> str:
     width = max((len(v.name) for v in views), default=4)
     marks = max([len("findings"), *(len(v.findings_label) for v in views)])
-    lines = [f"{'tool':<{width}}  output contract  {'findings':<{marks}}  safety"]
+    lines = [f"{'tool':<{width}}  output contract  {'findings':<{marks}}  called  safety"]
     lines += [
-        f"{v.name:<{width}}  {v.output.label():<15}  {v.findings_label:<{marks}}  {v.safety}"
+        f"{v.name:<{width}}  {v.output.label():<15}  {v.findings_label:<{marks}}  "
+        f"{v.called:<6}  {v.safety}"
         for v in views
     ]
+    if calls is not None:
+        lines += ["", f"{calls.heading(views)}:" if _refused(views) else calls.heading(views)]
+        lines += [f"  {v.name}: {_reason(v.refusal)}" for v in views if v.refusal]
     return "\n".join(lines)
+
+
+def _refused(views: Sequence[ToolView]) -> bool:
+    return any(v.refusal for v in views)
+
+
+def _reason(refusal: str | None) -> str:
+    return (refusal or "").removeprefix("not called: ")
 
 
 def _schema_block(title: str, schema: Any, args: argparse.Namespace, selected: bool) -> list[str]:
@@ -270,11 +345,15 @@ def _schema_block(title: str, schema: Any, args: argparse.Namespace, selected: b
     return [f"{title}{where}:", *(f"  {line}" for line in summary.render().splitlines())]
 
 
-def render_tool(view: ToolView, args: argparse.Namespace) -> str:
+def render_tool(view: ToolView, args: argparse.Namespace, calls: CallPlan | None = None) -> str:
     lines = [view.name]
     if view.raw.get("title"):
         lines.append(f"  title: {view.raw['title']}")
     lines.append(f"  safety: {view.safety}")
+    if calls is not None:
+        policy = f"--mcp-call={calls.policy}, {calls.source}"
+        said = f"no: {_reason(view.refusal)}" if view.refusal else f"yes ({policy})"
+        lines.append(f"  called by pytest: {said}")
     description = str(view.raw.get("description") or "(no description)")
     lines += ["", description, ""]
     if view.findings:
@@ -346,6 +425,9 @@ def tool_json(view: ToolView) -> dict[str, Any]:
         "quality": output.quality,
         "basis": output.basis,
         "openPaths": list(output.open_paths),
+        "called": view.refusal is None,
+        "notCalledBecause": _reason(view.refusal) or None,
+        "inputLimits": view.limits,
         "findings": None if view.findings is None else list(view.findings),
         "findingsProtocol": view.judged_as or None,
     }
@@ -523,6 +605,22 @@ def _parser() -> argparse.ArgumentParser:
         "--startup-timeout", type=float, default=DEFAULT_STARTUP_TIMEOUT, metavar="S"
     )
     inspect.add_argument(
+        "--call",
+        choices=CALL_POLICIES,
+        default=None,
+        help="the call policy to say which tools pytest calls under, as --mcp-call (default: "
+        "the mcp_call of the project's pytest configuration, else "
+        f"{DEFAULT_CALL_POLICY})",
+    )
+    inspect.add_argument(
+        "--rootdir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the project whose pyproject.toml [tool.mcp-contracts.tools] tables and pytest "
+        "configuration apply (default: found from the current folder, as pytest finds it)",
+    )
+    inspect.add_argument(
         "--clients",
         default=",".join(DEFAULT_CLIENTS),
         metavar="LIST",
@@ -629,12 +727,13 @@ def _open(args: argparse.Namespace) -> RpcConnection:
         raise _Failure(f"{target.unusable()}: {exc.message}{tail}", 1) from None
 
 
-def _load(args: argparse.Namespace) -> tuple[list[ToolView], list[ListedView], str]:
+def _load(args: argparse.Namespace) -> tuple[list[ToolView], list[ListedView], str, CallPlan]:
     # Without --snapshots the contracts are read where pytest records them by default.
     snapshots = args.snapshots or Path(DEFAULT_SNAPSHOT_DIR)
     store = SnapshotStore(snapshots)
     if args.header and not args.url:
         raise _Failure("--header applies to --url", USAGE_ERROR)
+    calls = _call_plan(args)
     if args.server or args.url or args.app:
         conn = _open(args)
         if conn.probe_failure is not None:
@@ -646,8 +745,8 @@ def _load(args: argparse.Namespace) -> tuple[list[ToolView], list[ListedView], s
             raise _Failure(f"could not list the tools: {exc.message}", 1) from None
         finally:
             conn.close()
-        views = _views_from_server(surface, store, args)
-        return views, _listed_from_server(surface, store), surface.name
+        views = _views_from_server(surface, store, args, calls)
+        return views, _listed_from_server(surface, store), surface.name, calls
     if not snapshots.is_dir():
         raise _Failure(
             f"no recorded contracts in {snapshots}{os.sep}: give --server CMD, --url URL or "
@@ -662,22 +761,27 @@ def _load(args: argparse.Namespace) -> tuple[list[ToolView], list[ListedView], s
     if len(servers) != 1:
         found = ", ".join(servers) or "none"
         raise _Failure(f"name one recorded server with --server-name (found: {found})", 2)
-    views = _views_from_snapshots(store, servers[0], args)
-    return views, _listed_from_snapshots(store, servers[0]), servers[0]
+    views = _views_from_snapshots(store, servers[0], args, calls)
+    return views, _listed_from_snapshots(store, servers[0]), servers[0], calls
 
 
 def inspect_command(args: argparse.Namespace, out: TextIO) -> int:
-    views, listed, server = _load(args)
+    views, listed, server, calls = _load(args)
     if args.tool is None:
         if args.json:
-            payload: dict[str, Any] = {"server": server, "tools": [tool_json(v) for v in views]}
+            payload: dict[str, Any] = {
+                "server": server,
+                "callPolicy": calls.policy,
+                "callPolicySource": calls.source,
+                "tools": [tool_json(v) for v in views],
+            }
             for kind, spec in _SPECS.items():
                 name = "templates" if kind == TemplateSpec.kind else spec.array
                 payload[name] = [listed_json(v) for v in listed if v.entry.kind == kind]
             out.write(json.dumps(payload, indent=2, sort_keys=True) + "\n")
         else:
             more = render_listed(listed, args)
-            out.write(render_list(views) + (f"\n{more}" if more else "") + "\n")
+            out.write(render_list(views, calls) + (f"\n{more}" if more else "") + "\n")
         return 0
     chosen = [v for v in views if v.name == args.tool]
     if not chosen:
@@ -689,7 +793,7 @@ def inspect_command(args: argparse.Namespace, out: TextIO) -> int:
         out.write(json.dumps(tool_json(view), indent=2, sort_keys=True) + "\n")
         return 0
     try:
-        out.write(render_tool(view, args) + "\n")
+        out.write(render_tool(view, args, calls) + "\n")
     except FieldPathError as exc:
         raise _Failure(str(exc), USAGE_ERROR) from None
     return 0

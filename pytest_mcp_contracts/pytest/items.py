@@ -43,13 +43,14 @@ from pytest_mcp_contracts.inputs.coverage import (
     coverage_line,
     random_share,
 )
+from pytest_mcp_contracts.project import ToolConfig
 from pytest_mcp_contracts.pytest.keys import (
     RECORDER_KEY,
     SANDBOX_KEY,
     SETTINGS_KEY,
     WARNED_RULES_KEY,
 )
-from pytest_mcp_contracts.pytest.settings import Settings, ToolConfig
+from pytest_mcp_contracts.pytest.settings import Settings
 from pytest_mcp_contracts.reporting.failure import (
     accept_command,
     rerun_command,
@@ -64,7 +65,7 @@ from pytest_mcp_contracts.transport.discover import (
     TemplateSpec,
     ToolSpec,
 )
-from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal, task_refusal
+from pytest_mcp_contracts.transport.managed import ManagedServer, tool_refusal
 from pytest_mcp_contracts.vocabulary import NODE_PREFIX, Check, RejectsInvalidMode, SnapshotMode
 
 if TYPE_CHECKING:
@@ -386,11 +387,13 @@ class _McpItem(_RendersFailures):
         calling the tool."""
         settings = self.config.stash[SETTINGS_KEY]
         own = settings.tool(self.surface.name, self.tool.name)
-        if own.skip:
-            pytest.skip(f"{self.nodeid}: skipped by [tool.mcp-contracts.tools] skip = true")
-        refusal = call_refusal(
-            self.tool.annotations, own.call or settings.call_policy
-        ) or task_refusal(self.tool.raw, self.surface.capabilities)
+        refusal = tool_refusal(
+            self.tool,
+            self.surface.capabilities,
+            policy=settings.call_policy,
+            own_call=own.call,
+            skip=own.skip,
+        )
         if refusal is not None:
             # Named in the reason: -rs shows where the skip was raised, not which item.
             pytest.skip(f"{self.nodeid}: {refusal}")
@@ -1020,10 +1023,12 @@ class SequencesItem(_RendersFailures):
 
         def refusal(tool: ToolSpec) -> str | None:
             own = settings.tool(surface.name, tool.name)
-            if own.skip:
-                return "skipped by [tool.mcp-contracts.tools] skip = true"
-            why = call_refusal(tool.annotations, own.call or settings.call_policy) or task_refusal(
-                tool.raw, surface.capabilities
+            why = tool_refusal(
+                tool,
+                surface.capabilities,
+                policy=settings.call_policy,
+                own_call=own.call,
+                skip=own.skip,
             )
             return why.removeprefix("not called: ") if why else None
 

@@ -118,7 +118,10 @@ def test_unused_plugin_imports_nothing_heavy(pytester: pytest.Pytester) -> None:
             # Nor any room of the pipeline: a plugin that is installed but unused stays cheap.
             ours = {m for m in sys.modules if m.startswith("pytest_mcp_contracts.")}
             # vocabulary.py is names and defaults only: it imports nothing from the package.
-            light = {"plugin", "hooks", "pytest", "pytest.keys", "pytest.settings", "vocabulary"}
+            light = {
+                "plugin", "hooks", "pytest", "pytest.keys", "pytest.settings", "project",
+                "vocabulary",
+            }
             assert ours <= {f"pytest_mcp_contracts.{m}" for m in light}, sorted(ours)
         """
     )

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from pytest_mcp_contracts.checks.error_results import judge_error_result
-from pytest_mcp_contracts.pytest.settings import WARNABLE_CLASSES
+from pytest_mcp_contracts.project import WARNABLE_CLASSES
 from pytest_mcp_contracts.vocabulary import ErrorClass
 
 # The traceback MCPServer (mcp 2.3) logs when a tool's return value fails its output model.

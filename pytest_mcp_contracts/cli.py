@@ -32,6 +32,7 @@ from typing import Any, Final, TextIO
 from pytest_mcp_contracts.contracts.drift import HINT_DEFAULTS
 from pytest_mcp_contracts.contracts.record import (
     contract_problem,
+    follow_former_names,
     listed_file,
     listed_kind,
 )
@@ -57,7 +58,8 @@ from pytest_mcp_contracts.transport.discover import (
     TemplateSpec,
     ToolSpec,
     discover,
-    safe_name,
+    former_node_names,
+    node_names,
 )
 from pytest_mcp_contracts.transport.http import HeaderError, ServerUrl
 from pytest_mcp_contracts.transport.inprocess import ServerApp
@@ -745,6 +747,7 @@ def _load(args: argparse.Namespace) -> tuple[list[ToolView], list[ListedView], s
             raise _Failure(f"could not list the tools: {exc.message}", 1) from None
         finally:
             conn.close()
+        follow_former_names(store, surface.node_name, surface.former_node_name, surface)
         views = _views_from_server(surface, store, args, calls)
         return views, _listed_from_server(surface, store), surface.name, calls
     if not snapshots.is_dir():
@@ -757,7 +760,9 @@ def _load(args: argparse.Namespace) -> tuple[list[ToolView], list[ListedView], s
         sorted(p.name for p in snapshots.iterdir() if p.is_dir()) if snapshots.is_dir() else []
     )
     if args.server_name:
-        servers = [s for s in servers if s == safe_name(args.server_name)]
+        # Its folder, under its name now or as an earlier version named it.
+        named = {*node_names([args.server_name]), *former_node_names([args.server_name])}
+        servers = [s for s in servers if s in named]
     if len(servers) != 1:
         found = ", ".join(servers) or "none"
         raise _Failure(f"name one recorded server with --server-name (found: {found})", 2)

@@ -1,5 +1,6 @@
 """``mcp-contracts inspect``: what each tool takes and returns, before anyone writes code.
 ``mcp-contracts call``: replay tool calls (a failure's reproduction) on a server.
+``mcp-contracts export``: the recorded output contracts as typed models to paste in.
 
 ``inspect`` reads a live server (``--server CMD``) or only the recorded contracts
 (``--snapshots DIR``), and says plainly where an output schema comes from: declared by the
@@ -13,7 +14,10 @@ mimeType) and templates (their variables), each with its listing findings
 (``checks/surface_listing``) and its recorded content contract folded to a summary. ``call``
 does the
 handshake (either protocol era), makes each call in order, each after the answer to the one
-before, and prints every answer as one line of JSON.
+before, and prints every answer as one line of JSON. ``export`` reads the recorded
+contracts only (``export/document`` writes the models): the quality that decides how strict a
+model is comes from the runs that recorded them, and a committed snapshot gives the same file
+on every machine.
 """
 
 from __future__ import annotations
@@ -36,7 +40,10 @@ from pytest_mcp_contracts.contracts.record import (
     listed_file,
     listed_kind,
 )
-from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore
+from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore, write_atomic
+from pytest_mcp_contracts.export.document import FORMATS as EXPORT_FORMATS
+from pytest_mcp_contracts.export.document import RecordedTool, Source, export_file_name
+from pytest_mcp_contracts.export.document import render as render_export
 from pytest_mcp_contracts.inputs.elicitation import form_content
 from pytest_mcp_contracts.project import (
     SettingsError,
@@ -686,7 +693,53 @@ def _parser() -> argparse.ArgumentParser:
         metavar="S",
         help=f"seconds each call may take (default {DEFAULT_CALL_TIMEOUT:g})",
     )
+    _export_parser(commands)
     return parser
+
+
+def _export_parser(commands: Any) -> None:
+    export = commands.add_parser(
+        "export",
+        help="write typed models (pydantic, TypedDict, zod) or outputSchemas of the recorded "
+        "output contracts",
+        description="Write, per tool, code a server author pastes in to declare its "
+        "outputSchema: a pydantic model or TypedDict for a Python MCPServer tool's return "
+        "annotation, a zod object for a TypeScript McpServer tool's outputSchema, or the "
+        "outputSchema as JSON Schema. Read from the recorded contracts (no server is "
+        "started): a declared contract gives an exact model, a validated one a strict "
+        "model, an inferred one a permissive model, and a tool without one gets none and "
+        "the reason. The same snapshot gives the same bytes.",
+    )
+    export.add_argument(
+        "--format",
+        required=True,
+        metavar="FORMAT",
+        help=f"one of {', '.join(EXPORT_FORMATS)}",
+    )
+    export.add_argument(
+        "--snapshot-dir",
+        "--snapshots",
+        dest="snapshot_dir",
+        metavar="DIR",
+        type=Path,
+        help=f"the recorded contracts (default ./{DEFAULT_SNAPSHOT_DIR}, as --mcp-snapshot-dir)",
+    )
+    export.add_argument(
+        "--server-name", help="which recorded server (needed when the folder holds several)"
+    )
+    export.add_argument(
+        "--tool",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="export only this tool (repeatable; default: every recorded tool)",
+    )
+    export.add_argument(
+        "--output",
+        metavar="PATH",
+        help="write to this file (atomically), or into this folder under a name made from "
+        "the server's; default: standard output",
+    )
 
 
 class _Failure(Exception):
@@ -756,18 +809,28 @@ def _load(args: argparse.Namespace) -> tuple[list[ToolView], list[ListedView], s
             "--app MODULE:ATTR to read a live server, or --snapshots DIR",
             USAGE_ERROR,
         )
-    servers = (
-        sorted(p.name for p in snapshots.iterdir() if p.is_dir()) if snapshots.is_dir() else []
-    )
-    if args.server_name:
-        # Its folder, under its name now or as an earlier version named it.
-        named = {*node_names([args.server_name]), *former_node_names([args.server_name])}
-        servers = [s for s in servers if s in named]
+    server = _recorded_server(snapshots, args.server_name)
+    views = _views_from_snapshots(store, server, args, calls)
+    return views, _listed_from_snapshots(store, server), server, calls
+
+
+def _recorded_server(snapshots: Path, server_name: str | None) -> str:
+    """The one server folder of a snapshot folder, or the one ``--server-name`` names (under
+    its name now, or as an earlier version named it)."""
+    servers = sorted(p.name for p in snapshots.iterdir() if p.is_dir())
+    found = ", ".join(servers) or "none"
+    if server_name:
+        named = [*node_names([server_name]), *former_node_names([server_name])]
+        folder = next((name for name in named if name in servers), None)
+        if folder is None:
+            raise _Failure(
+                f"no recorded server {server_name!r} in {snapshots}{os.sep} (found: {found})",
+                USAGE_ERROR,
+            )
+        return folder
     if len(servers) != 1:
-        found = ", ".join(servers) or "none"
         raise _Failure(f"name one recorded server with --server-name (found: {found})", 2)
-    views = _views_from_snapshots(store, servers[0], args, calls)
-    return views, _listed_from_snapshots(store, servers[0]), servers[0], calls
+    return servers[0]
 
 
 def inspect_command(args: argparse.Namespace, out: TextIO) -> int:
@@ -907,12 +970,95 @@ def _request_command(
     return 1 if "failure" in answer else 0
 
 
+def _recorded_tools(store: SnapshotStore, server: str, wanted: Sequence[str]) -> list[RecordedTool]:
+    """The recorded tools of a server, or those named in ``wanted``; a file that cannot be
+    read among them is an error that names it (never a model made from half a contract)."""
+    files = store.recorded_tools(server)
+    if not files:
+        raise _Failure(f"no tools are recorded in {store.root / server}{os.sep}", USAGE_ERROR)
+    tools, names = [], []
+    # A wanted tool's file, under its name now or as an earlier version named it.
+    files_wanted = {n for w in wanted for n in (*node_names([w]), *former_node_names([w]))}
+    for file in files:
+        recorded, problem = _recorded(store, server, file)
+        name = str((recorded or {}).get("tool", file))
+        if problem and (not wanted or file in files_wanted):
+            raise _Failure(
+                f"the recorded contract {problem}\n  Fix it by hand (git diff shows what "
+                "changed), or delete it and record it again with --mcp-snapshot-update.",
+                1,
+            )
+        names.append(name)
+        if recorded is not None and (not wanted or name in wanted):
+            tools.append(RecordedTool(name, str(store.path_for(server, file)), recorded))
+    for name in wanted:
+        if name not in names:
+            close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise _Failure(
+                f"no tool {name!r} is recorded for {server}{hint} (recorded: "
+                f"{', '.join(sorted(names))})",
+                USAGE_ERROR,
+            )
+    return tools
+
+
+def _export_source(
+    args: argparse.Namespace, snapshots: Path, server: str, tools: Sequence[RecordedTool]
+) -> Source:
+    """Where the models come from, and the command that writes them again (the options
+    given, in one order: the file does not change with how the command was typed)."""
+    words = ["mcp-contracts", "export", "--format", args.format]
+    if args.snapshot_dir is not None:
+        words += ["--snapshot-dir", str(args.snapshot_dir)]
+    if args.server_name:
+        words += ["--server-name", args.server_name]
+    for tool in sorted(set(args.tool)):
+        words += ["--tool", tool]
+    recorded = next((str(t.data["server"]) for t in tools if t.data.get("server")), server)
+    return Source(recorded, f"{snapshots / server}{os.sep}", shlex.join(words))
+
+
+def export_command(args: argparse.Namespace, out: TextIO) -> int:
+    """Write the typed models of one server's recorded contracts (``export/document``)."""
+    if args.format not in EXPORT_FORMATS:
+        close = difflib.get_close_matches(args.format, EXPORT_FORMATS, n=1, cutoff=0.4)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise _Failure(
+            f"--format {args.format!r} is unknown{hint}; one of {', '.join(EXPORT_FORMATS)}",
+            USAGE_ERROR,
+        )
+    snapshots = args.snapshot_dir or Path(DEFAULT_SNAPSHOT_DIR)
+    if not snapshots.is_dir():
+        raise _Failure(
+            f"no recorded contracts in {snapshots}{os.sep}: record them with "
+            "pytest --mcp-server=... (or --mcp-url, --mcp-app), or give --snapshot-dir DIR",
+            USAGE_ERROR,
+        )
+    server = _recorded_server(snapshots, args.server_name)
+    tools = _recorded_tools(SnapshotStore(snapshots), server, args.tool)
+    text = render_export(args.format, tools, _export_source(args, snapshots, server, tools))
+    if args.output in (None, "-"):
+        out.write(text)
+        return 0
+    target = Path(args.output)
+    if target.is_dir() or args.output.endswith(("/", os.sep)):
+        target = target / export_file_name(args.format, server)
+    try:
+        write_atomic(target, text)
+    except OSError as exc:
+        raise _Failure(f"--output {target}: {exc.strerror or exc}", 1) from None
+    print(f"mcp-contracts: wrote {target}", file=sys.stderr)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    if args.command == "call":
+    if args.command in ("call", "export"):
+        command = call_command if args.command == "call" else export_command
         try:
-            return call_command(args, sys.stdout)
+            return command(args, sys.stdout)
         except _Failure as exc:
             print(f"mcp-contracts: {exc}", file=sys.stderr)
             return exc.status

@@ -68,7 +68,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 option.flag,
                 action="append",
                 dest=dest,
-                metavar=option.metavar or "CMD",
+                metavar=option.shown_metavar,
                 help=option.help,
             )
             parser.addini(option.ini, option.help, type="linelist", default=[])
@@ -77,8 +77,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 option.flag, dest=dest, action="store_true", default=None, help=option.help
             )
         else:
-            metavar = option.metavar or ("DIR" if option.kind == "path" else "N")
-            group.addoption(option.flag, dest=dest, default=None, metavar=metavar, help=option.help)
+            group.addoption(
+                option.flag, dest=dest, default=None, metavar=option.shown_metavar, help=option.help
+            )
         if option.ini_too and option.kind not in ("servers", "lines"):
             parser.addini(option.ini, option.help, default=None)
 

@@ -19,7 +19,7 @@ that caught its own exception and returned the message) makes it an ``error-as-r
 which fails like a crash; refusal-like words there make it a ``disguised-refusal``, counted
 apart from real results (``judge_success_result``). Pure: the text of the result and the
 call's stderr go in, a ``ErrorVerdict`` comes out. The SDK wordings were read from their
-sources; the README's "How isError results are judged" lists them.
+sources; docs/explanation/iserror.md lists them, docs/error-results.md by SDK.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ _ARGUMENTS_REFUSED: Final = re.compile(
     r"|^Invalid parameters for tool '",
     re.M,
 )
-# Other SDKs' generic wordings for a crash (the README's table names them).
+# Other SDKs' generic wordings for a crash (docs/explanation/iserror.md's table names them).
 _OTHER_SDK_CRASH: Final = (
     (re.compile(r"^Error calling tool '[^']*'(?:: .*)?$"), "fastmcp's wording for a crash"),
     (re.compile(r"^An error occurred invoking '[^']*'\.$"), "the C# SDK's wording for a crash"),
@@ -291,7 +291,8 @@ def judge_error_result(
 # is judged is the first line, and a short text's rest only after a first line that refuses:
 # a document that mentions an error in its body is content. Tuned on office-word-mcp-server,
 # mcp-server-git, mcp-server-time, server-everything and server-memory, whose correct
-# answers none of these match (README, "Errors returned as successful results").
+# answers none of these match (docs/explanation/iserror.md, "Errors returned as successful
+# results").
 _SHORT: Final = 400
 _BREAKS: Final = re.compile(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]")
 # Words a refusal starts with.

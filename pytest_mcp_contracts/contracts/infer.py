@@ -73,7 +73,7 @@ _KEYWORDS: Final = frozenset(
 # 3 times may simply not have met its other values yet.
 ESTABLISHED: Final = 10
 
-# Map heuristics (see README, "Maps"): keys that are data rather than names.
+# Map heuristics (docs/explanation/inference.md, "Maps"): keys that are data, not names.
 MAP_MANY_KEYS: Final = 20  # quicktype's mapSizeThreshold: this many keys, same value type
 MAP_ENV_KEYS: Final = 4  # this many keys, three in four in ENV_VAR style (`_`, `npm_*` occur)
 MAP_VARYING_KEYS: Final = 4  # this many keys, none in every object, most in at most half

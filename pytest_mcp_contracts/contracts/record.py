@@ -522,8 +522,7 @@ def proposed_output_schema(obs: ToolObservations) -> tuple[dict[str, Any] | None
 
     It is the recorded contract when this run checked against one (a CI run with fewer
     inputs proposes what was accepted, not what it happened to see), else what this run
-    learned. A path that took different types is never proposed: declaring
-    ``number | string`` would make a probable bug the tool's promise.
+    learned. A path that took different types is never proposed (``union_refusal``).
     """
     if obs.declared:
         return None, None
@@ -533,20 +532,34 @@ def proposed_output_schema(obs: ToolObservations) -> tuple[dict[str, Any] | None
         contract = recorded
     if contract.shape is None:
         return None, None
-    unions = contract.shape.unions()
-    if unions:
-        paths = ", ".join(f"{path} is {types}" for path, types in unions)
-        return None, f"{obs.tool.name}: not exported: {paths} (make it one type, or declare it)"
+    refused = union_refusal(contract.shape.unions())
+    if refused is not None:
+        return None, f"{obs.tool.name}: not exported: {refused}"
     quality, basis = obs.assessment
     return {
         "$schema": SCHEMA_DIALECT,
         **contract.shape.to_schema(),
-        "description": (
-            f"Proposed outputSchema for tool {obs.tool.name!r}, inferred by pytest-mcp-contracts "
-            f"(quality: {quality}: {basis}). Review it, declare it on the tool, and return the "
-            "same value as structuredContent."
-        ),
+        "description": proposal_description(obs.tool.name, quality, basis),
     }, None
+
+
+def union_refusal(unions: list[tuple[str, str]]) -> str | None:
+    """Why a learned contract whose paths took different types is not proposed, or None.
+
+    Declaring ``number | string`` would make a probable bug the tool's promise."""
+    if not unions:
+        return None
+    paths = ", ".join(f"{path} is {types}" for path, types in unions)
+    return f"{paths} (make it one type, or declare it)"
+
+
+def proposal_description(tool: str, quality: str, basis: str) -> str:
+    """The description of a proposed outputSchema: where it comes from and what to do."""
+    return (
+        f"Proposed outputSchema for tool {tool!r}, inferred by pytest-mcp-contracts "
+        f"(quality: {quality}: {basis}). Review it, declare it on the tool, and return the "
+        "same value as structuredContent."
+    )
 
 
 def export_proposals(recorder: Recorder, folder: Path) -> list[Path]:

@@ -105,6 +105,13 @@ class Option:
     metavar: str = ""  # for the help text; by kind when empty
     choices: tuple[str, ...] = ()
 
+    @property
+    def shown_metavar(self) -> str:
+        """The value's placeholder in ``--help`` and the options reference (docs/reference)."""
+        if self.metavar:
+            return self.metavar
+        return {"servers": "CMD", "lines": "CMD", "path": "DIR"}.get(self.kind, "N")
+
 
 COVERAGE: Final = ("on", "off")
 
@@ -303,7 +310,10 @@ OPTIONS: Final = (
     Option(
         "--mcp-max-restarts",
         "mcp_max_restarts",
-        f"times a server that died or hung is restarted per run (default {DEFAULT_MAX_RESTARTS})",
+        "restarts of a server that died or hung that one item (a tool's contract check, a "
+        "resource's read, a prompt's get) may spend while it shrinks a failing input; then "
+        "the smallest failing input so far is reported. Restarts between items are not "
+        f"counted (default {DEFAULT_MAX_RESTARTS})",
         "int",
         DEFAULT_MAX_RESTARTS,
     ),

@@ -173,7 +173,8 @@ def _contract_lines(entry: Facts, mode: str, command: str, verbose: bool) -> lis
         lines.append(
             "could declare an outputSchema today: "
             + ", ".join(ready)
-            + " (--mcp-export-schemas=DIR writes the proposals)"
+            + " (mcp-contracts export --format pydantic|typeddict|zod|jsonschema writes the "
+            "models to paste in)"
         )
     return lines
 

@@ -5,7 +5,7 @@ The fixture (`tests/servers/realistic.py`, on the real SDK) varies the way real 
 optional fields behind flags, values that are nearly always null, arrays that are usually
 empty, list items with different keys, a map keyed by the environment, and a type that
 varies from the start (a bug). Each pytester run costs seconds, so a handful of CI seeds
-runs here; the README gives the by-hand measurement over many more.
+runs here; bench/README.md ("Measured by hand") gives the measurement over many more.
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ from pytest_mcp_contracts.transport.discover import former_node_names
 from ..conftest import NO_SEQUENCES, RunPytest
 
 SERVER = '''
+import json
+
 from mcp.server import MCPServer
 
 app = MCPServer("Demo Server")
@@ -35,7 +37,7 @@ def settings() -> str:
 @app.resource("users://{user_id}/profile")
 def profile(user_id: str) -> str:
     """A user's profile."""
-    return '{"id": "%s"}' % user_id
+    return json.dumps({"id": user_id})
 '''
 NOW = [
     "Demo_Server/lookup.json",

@@ -44,16 +44,18 @@ def test_examples_that_answer_for_real_clear_the_barely_exercised_warning(
     assert "barely exercised" not in given.stdout.str()
 
 
+@pytest.mark.parametrize("workers", [(), ("-n", "2")], ids=["serial", "xdist"])
 def test_rows_whose_keys_are_the_columns_asked_for_are_left_open(
     run_mcp: RunMcp,
     pytester: pytest.Pytester,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
+    workers: tuple[str, ...],
 ) -> None:
     """`SELECT a, b` answers rows {a, b} and `SELECT c` rows {c}: the contract is the stable
     envelope, its rows open, never rows with optional a, b and c."""
     pytester.makepyprojecttoml(EXAMPLES)
-    args = (NO_SEQUENCES, "--mcp-max-examples=30", "-k", "contract")
+    args = (NO_SEQUENCES, "--mcp-max-examples=30", "-k", "contract", *workers)
     run_mcp("sql_query.py", args=args).assert_outcomes(passed=1)
     recorded = json.loads((pytester.path / FILE).read_text(encoding="utf-8"))["output"]
     assert recorded["quality"] == "validated"
@@ -76,6 +78,7 @@ def test_rows_whose_keys_are_the_columns_asked_for_are_left_open(
     from pytest_mcp_contracts.cli import main
 
     snapshots = str(pytester.path / "mcp-contracts")
+    capsys.readouterr()  # what the runs printed
     assert main(["inspect", "query", "--snapshots", snapshots]) == 0
     assert "keys that depend on the input, left open: $.rows[]" in capsys.readouterr().out
     assert main(["inspect", "query", "--snapshots", snapshots, "--json"]) == 0

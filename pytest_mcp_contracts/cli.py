@@ -96,7 +96,9 @@ DESCRIPTION: Final = (
     "and where each output schema comes from (declared by the server, inferred by "
     "pytest-mcp-contracts, or nowhere yet), from a live server (--server, --url, --app) or "
     "from the recorded contracts alone (--snapshots). call: replay tool calls (a failure's "
-    "reproduction) on a server, in order, and print each answer as one line of JSON."
+    "reproduction) on a server, in order, and print each answer as one line of JSON. "
+    "export: the recorded output contracts as typed models (pydantic, TypedDict, zod, JSON "
+    "Schema) to paste into the server."
 )
 HINTS: Final = (
     ("readOnlyHint", True, "read-only"),

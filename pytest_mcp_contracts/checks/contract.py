@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_mcp_contracts.checks.error_results import ErrorVerdict, result_text
 from pytest_mcp_contracts.checks.failures import (
+    USER_STRATEGY_REFUSED,
     ContractFailure,
     FailureKind,
     FailureReport,
@@ -112,11 +113,19 @@ class ContractStats:
     # Lints at warning level that results showed: the first finding of each, with its
     # input, so that a tool warns once, not once per call.
     lint_warnings: dict[str, tuple[Finding, dict[str, Any]]] = field(default_factory=dict)
+    # Real results (no isError, no disguised error) of the examples the user configured:
+    # realistic inputs that reached the tool's output, however many random ones it refused.
+    configured_real: int = 0
 
     @property
     def mostly_errors(self) -> bool:
+        """Whether the output contract was barely exercised: nearly every call came back an
+        error, and none of the user's examples came back a real result (the examples are
+        the advice the warning gives; random inputs a data store refuses are no news)."""
         unchecked = self.error_results + self.url_required + self.disguised.total()
-        return self.calls >= 5 and unchecked >= MOSTLY_ERRORS * self.calls
+        return (
+            self.calls >= 5 and unchecked >= MOSTLY_ERRORS * self.calls and not self.configured_real
+        )
 
     def count(self, verdict: ErrorVerdict, text: str, *, is_error: bool = True) -> None:
         if is_error:
@@ -238,6 +247,7 @@ def run_contract(
     strategy: Any,
     max_examples: int,
     examples: list[dict[str, Any]] | None = None,
+    configured: int = 0,
     coverage: CoveragePlan | None = None,
     max_restarts: int,
     shrink_time: float,
@@ -252,7 +262,8 @@ def run_contract(
 
     Shrinking stops when it has taken ``shrink_time`` seconds, or when it has used up
     ``max_restarts`` server restarts: the smallest failing input so far is reported. The
-    ``examples`` run first, then the ``coverage`` phase's inputs; a failing coverage input is
+    ``examples`` run first (the first ``configured`` of them the user's own), then the
+    ``coverage`` phase's inputs; a failing coverage input is
     shrunk by our own search (``_shrink_corner``) under the same two bounds, an example is
     reported as it is. An explicit ``seed`` (--hypothesis-seed) wins over a derandomized
     profile (CI's). Every call is counted in ``tally`` (the tool's stats for the run
@@ -318,6 +329,8 @@ def run_contract(
             else:
                 stats.count(verdict, text, is_error=False)
                 tally.count_disguised(verdict.kind)
+        if stats.calls <= configured and outcome.result is not None and verdict is None:
+            stats.configured_real += 1  # explicit inputs run first, in order: one of theirs
         finding = judge_contract_call(
             tool,
             outcome,
@@ -492,10 +505,14 @@ def _run_failure(
             note = "(flaky: the same input did not fail again when it was sent a second time)"
             return _violation_failure(server, tool, violation, note=note)
         case UserStrategyError():  # before GenerationError: it is one
-            problem = "a strategy from pytest_mcp_tool_strategy made an input the schema refuses"
             return ContractFailure(
                 FailureReport.for_tool(
-                    server, tool.name, "contract", problem, FailureKind.SETUP, details=(str(exc),)
+                    server,
+                    tool.name,
+                    "contract",
+                    USER_STRATEGY_REFUSED,
+                    FailureKind.SETUP,
+                    details=(str(exc),),
                 )
             )
         case GenerationError():

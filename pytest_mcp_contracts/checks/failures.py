@@ -33,6 +33,11 @@ class Severity(StrEnum):
 
 
 SEVERITY_ORDER: Final = tuple(Severity)
+#: The problem of a check whose ``pytest_mcp_tool_strategy`` strategy drew an input the
+#: inputSchema refuses (the contract and sequences checks say it alike).
+USER_STRATEGY_REFUSED: Final = (
+    "a strategy from pytest_mcp_tool_strategy made an input the schema refuses"
+)
 
 
 class FailureKind(StrEnum):

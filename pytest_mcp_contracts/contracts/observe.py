@@ -139,7 +139,9 @@ class Observations:
     levels and flap rules for all of them."""
 
     recorded: RecordedContract | None = None
-    checking: bool = False  # compare against `recorded` (not when accepting changes)
+    # Fail on drift from `recorded` (not when accepting changes). Either way the drift is
+    # found and kept in `breaking` and `additive`: an update lists what it accepted.
+    checking: bool = False
     strict: bool = False  # additive drift fails too (--mcp-strict)
     shape: Shape | None = None
     kinds: Counter[str] = field(default_factory=Counter)
@@ -165,7 +167,11 @@ class Observations:
     def fold(self, arguments: Mapping[str, Any], seen: Classified) -> list[Change]:
         """Fold one classified result in (its kind counted by the caller); return the drift
         it shows against the record that fails it (breaking drift, or any drift under
-        --mcp-strict)."""
+        --mcp-strict; none when accepting)."""
+        found = self._fold(arguments, seen)
+        return found if self.checking else []
+
+    def _fold(self, arguments: Mapping[str, Any], seen: Classified) -> list[Change]:
         if self.declared or seen.kind not in JSON_KINDS:
             return self._kind_drift(seen)
         self.observations += 1
@@ -182,7 +188,7 @@ class Observations:
         return self._kind_drift(seen) + self._shape_drift(seen)
 
     def _kind_drift(self, seen: Classified) -> list[Change]:
-        if not self.checking or self.recorded is None or self.declared:
+        if self.recorded is None or self.declared:
             return []
         recorded = set(self.recorded.kinds)
         if not recorded or seen.kind.value in recorded:
@@ -194,7 +200,7 @@ class Observations:
         return [drift]
 
     def _shape_drift(self, seen: Classified) -> list[Change]:
-        if not self.checking or self.recorded is None or self.recorded.shape is None:
+        if self.recorded is None or self.recorded.shape is None:
             return []
         found = self.recorded.shape.diff(seen.value)
         for drift in found:
@@ -215,7 +221,7 @@ class Observations:
             distinct_outputs=len(self.outputs),
             takes_arguments=bool(self.declared_arguments),
             unions=bool(self.unions()),
-            broken=bool(self.breaking),
+            broken=self.checking and bool(self.breaking),  # accepted drift breaks nothing
         )
 
     @property

@@ -42,13 +42,14 @@ from pytest_mcp_contracts.inputs.coverage import (
     coverage_line,
     random_share,
 )
+from pytest_mcp_contracts.project import ToolConfig
 from pytest_mcp_contracts.pytest.keys import (
     RECORDER_KEY,
     SANDBOX_KEY,
     SETTINGS_KEY,
     WARNED_RULES_KEY,
 )
-from pytest_mcp_contracts.pytest.settings import Settings, ToolConfig
+from pytest_mcp_contracts.pytest.settings import Settings
 from pytest_mcp_contracts.reporting.failure import (
     accept_command,
     rerun_command,
@@ -63,7 +64,7 @@ from pytest_mcp_contracts.transport.discover import (
     TemplateSpec,
     ToolSpec,
 )
-from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal, task_refusal
+from pytest_mcp_contracts.transport.managed import ManagedServer, tool_refusal
 from pytest_mcp_contracts.vocabulary import NODE_PREFIX, Check, RejectsInvalidMode, SnapshotMode
 
 if TYPE_CHECKING:
@@ -366,52 +367,56 @@ class _McpItem(_RendersFailures):
         calling the tool."""
         settings = self.config.stash[SETTINGS_KEY]
         own = settings.tool(self.surface.name, self.tool.name)
-        if own.skip:
-            pytest.skip(f"{self.nodeid}: skipped by [tool.mcp-contracts.tools] skip = true")
-        refusal = call_refusal(
-            self.tool.annotations, own.call or settings.call_policy
-        ) or task_refusal(self.tool.raw, self.surface.capabilities)
+        refusal = tool_refusal(
+            self.tool,
+            self.surface.capabilities,
+            policy=settings.call_policy,
+            own_call=own.call,
+            skip=own.skip,
+        )
         if refusal is not None:
             # Named in the reason: -rs shows where the skip was raised, not which item.
             pytest.skip(f"{self.nodeid}: {refusal}")
         return own
 
     def _user_strategies(self) -> Any:
+        from pytest_mcp_contracts.inputs.generate import UserStrategyError
+
         try:
             return user_strategies(self.config, self.surface.name, self.tool)
-        except ConfiguredInputError as exc:
-            raise self._fail(exc.problem, exc.details) from None
+        except UserStrategyError as exc:
+            raise self._fail(str(exc)) from None
 
     def _examples(self, configured: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
-        def refused(example: Any) -> None:
-            if self.check == Check.CONTRACT:  # said once per tool
+        """Inputs that run before generated ones: the configured examples (which must be
+        valid), then the schema's own `examples` and `default`s (skipped, with a warning,
+        when the schema refuses them)."""
+        from pytest_mcp_contracts.inputs.generate import given_inputs
+
+        given = given_inputs(self.tool.input_schema, configured)
+        if given.refused_configured is not None:
+            number, example, why = given.refused_configured
+            raise self._fail(
+                f"configured example {number} is not valid for the inputSchema",
+                (f"{example!r}: {why}", "fix it under [tool.mcp-contracts.tools]"),
+            )
+        if self.check == Check.CONTRACT:  # said once per tool
+            for example in given.refused_from_schema:
                 self._warn(
                     f"the input {example!r}, from the inputSchema's own examples or defaults, "
                     "is not valid for it; it was not sent"
                 )
-
-        try:
-            return explicit_inputs(self.tool, configured, refused)
-        except ConfiguredInputError as exc:
-            raise self._fail(exc.problem, exc.details) from None
+        return given.inputs
 
 
-class ConfiguredInputError(Exception):
-    """A conftest strategy or a configured example that cannot be used: the ``problem``,
-    and ``details`` that say where to fix it."""
+def user_strategies(config: pytest.Config, server: str, tool: ToolSpec) -> Any:
+    """What conftest.py files supply for a tool through ``pytest_mcp_tool_strategy``: one
+    strategy for the whole input, or strategies by property name (merged across
+    conftests), or None; UserStrategyError when their answers cannot be combined."""
+    from pytest_mcp_contracts.inputs.generate import UserStrategyError
 
-    def __init__(self, problem: str, details: tuple[str, ...] = ()) -> None:
-        super().__init__(problem)
-        self.problem = problem
-        self.details = details
-
-
-def user_strategies(config: pytest.Config, server_name: str, tool: ToolSpec) -> Any:
-    """What conftest.py files supply through ``pytest_mcp_tool_strategy``: one strategy for
-    the whole input, or strategies by property name (merged across conftests), or None.
-    ``server_name`` is the server's own (``serverInfo.name``)."""
     answers = config.hook.pytest_mcp_tool_strategy(
-        server=server_name, tool=tool.name, input_schema=tool.input_schema, config=config
+        server=server, tool=tool.name, input_schema=tool.input_schema, config=config
     )
     whole = [a for a in answers if not isinstance(a, dict)]
     fields: dict[str, Any] = {}
@@ -419,44 +424,16 @@ def user_strategies(config: pytest.Config, server_name: str, tool: ToolSpec) -> 
         if isinstance(answer, dict):
             clash = fields.keys() & answer.keys()
             if clash:
-                raise ConfiguredInputError(
+                raise UserStrategyError(
                     f"pytest_mcp_tool_strategy: two implementations supply {sorted(clash)}"
                 )
             fields.update(answer)
     if len(whole) > 1 or (whole and fields):
-        raise ConfiguredInputError(
+        raise UserStrategyError(
             "pytest_mcp_tool_strategy: more than one implementation supplies inputs for "
             "this tool; return one strategy for the whole input, or strategies by property"
         )
     return whole[0] if whole else (fields or None)
-
-
-def explicit_inputs(
-    tool: ToolSpec,
-    configured: tuple[dict[str, Any], ...],
-    refused: Callable[[Any], None] = lambda example: None,
-) -> list[dict[str, Any]]:
-    """Inputs that run before generated ones: the configured examples (which must be valid:
-    ConfiguredInputError), then the schema's own `examples` and `default`s (each one the
-    schema refuses is left out, and handed to ``refused``)."""
-    from pytest_mcp_contracts.inputs.generate import schema_examples
-    from pytest_mcp_contracts.schema.dialects import make_validator
-
-    validator = make_validator(tool.input_schema)
-    for index, example in enumerate(configured):
-        errors = [e.message for e in validator.iter_errors(example)]
-        if errors:
-            raise ConfiguredInputError(
-                f"configured example {index + 1} is not valid for the inputSchema",
-                (f"{example!r}: {errors[0]}", "fix it under [tool.mcp-contracts.tools]"),
-            )
-    from_schema = []
-    for example in schema_examples(tool.input_schema):
-        if validator.is_valid(example):
-            from_schema.append(example)
-        else:
-            refused(example)
-    return [*configured, *from_schema]
 
 
 class DriftItem(_McpItem):
@@ -824,6 +801,7 @@ class ContractItem(_McpItem):
                 strategy=strategy,
                 # Configured and schema examples first, then the coverage phase.
                 examples=self._examples(own.examples),
+                configured=len(own.examples),
                 coverage=plan,
                 max_examples=random_share(max_examples, len(plan.inputs)),
                 max_restarts=settings.max_restarts,
@@ -1021,12 +999,23 @@ class SequencesItem(_RendersFailures):
 
         def refusal(tool: ToolSpec) -> str | None:
             own = settings.tool(surface.name, tool.name)
-            if own.skip:
-                return "skipped by [tool.mcp-contracts.tools] skip = true"
-            why = call_refusal(tool.annotations, own.call or settings.call_policy) or task_refusal(
-                tool.raw, surface.capabilities
+            why = tool_refusal(
+                tool,
+                surface.capabilities,
+                policy=settings.call_policy,
+                own_call=own.call,
+                skip=own.skip,
             )
             return why.removeprefix("not called: ") if why else None
+
+        def given(tool: ToolSpec) -> tuple[Any, list[dict[str, Any]]]:
+            # What the contract item is given for the tool: the hook's strategies, and the
+            # configured and schema examples that the inputSchema accepts.
+            from pytest_mcp_contracts.inputs.generate import given_inputs
+
+            examples = settings.tool(surface.name, tool.name).examples
+            user = user_strategies(self.config, surface.name, tool)
+            return user, given_inputs(tool.input_schema, examples).inputs
 
         plan = plan_sequences(
             server,
@@ -1034,6 +1023,7 @@ class SequencesItem(_RendersFailures):
             lambda tool: settings.tool(surface.name, tool.name).warn_only,
             _laid_sandbox(self.config),
             CheckStats(uses_sandbox=_sandbox_test(self.config)),
+            given,
         )
         if isinstance(plan, str):
             pytest.skip(f"{self.nodeid}: {plan}")

@@ -119,8 +119,10 @@ def test_unused_plugin_imports_nothing_heavy(pytester: pytest.Pytester) -> None:
             ours = {m for m in sys.modules if m.startswith("pytest_mcp_contracts.")}
             # vocabulary.py is names and defaults only: it imports nothing from the package;
             # pytest/fixtures.py defines mcp_server and mcp_servers, and imports nothing heavy.
-            light = {"plugin", "hooks", "pytest", "pytest.keys", "pytest.settings", "vocabulary"}
-            light.add("pytest.fixtures")
+            light = {
+                "plugin", "hooks", "pytest", "pytest.keys", "pytest.settings", "project",
+                "vocabulary", "pytest.fixtures",
+            }
             assert ours <= {f"pytest_mcp_contracts.{m}" for m in light}, sorted(ours)
         """
     )

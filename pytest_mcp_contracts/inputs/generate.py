@@ -529,7 +529,7 @@ def _as_tool_arguments(prepared: dict[str, Any]) -> dict[str, Any]:
 
 def _check_schema(doc: SchemaDocument) -> None:
     """Reject schemas that are invalid for their own dialect, naming the offending spot."""
-    cls = dialects.VALIDATORS[doc.dialect]
+    cls = dialects.validator_class(doc.dialect)
     meta = cls(cls.META_SCHEMA, format_checker=cls.FORMAT_CHECKER)
     try:
         error = jsonschema.exceptions.best_match(meta.iter_errors(doc.root))
@@ -854,7 +854,7 @@ def _unsatisfiable(doc: SchemaDocument) -> GenerationError:
 
 
 def _costly_constraints(doc: SchemaDocument) -> Iterator[str]:
-    checked = set(dialects.VALIDATORS[doc.dialect].FORMAT_CHECKER.checkers)
+    checked = set(dialects.validator_class(doc.dialect).FORMAT_CHECKER.checkers)
     generated = set(_from_schema.STRING_FORMATS) | {"uuid", "duration"}
     for ptr in doc.refs.schema_pointers:
         node = resolve_pointer(doc.root, ptr)

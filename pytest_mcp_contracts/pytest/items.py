@@ -15,34 +15,13 @@ from typing import TYPE_CHECKING, Any, Self
 
 import pytest
 
-from pytest_mcp_contracts.checks.contract import (
-    ContractRun,
-    ContractStats,
-    error_result_notes,
-    run_contract,
-)
-from pytest_mcp_contracts.checks.drift_gate import (
-    gate_listed,
-    gate_removed,
-    gate_removed_listed,
-    gate_surface,
-)
 from pytest_mcp_contracts.checks.failures import (
     ContractFailure,
     FailureKind,
     FailureReport,
     Finding,
 )
-from pytest_mcp_contracts.checks.listing import check_listing
 from pytest_mcp_contracts.checks.stats import CheckStats
-from pytest_mcp_contracts.checks.stdout import check_startup_stdout
-from pytest_mcp_contracts.contracts.observe import ToolObservations
-from pytest_mcp_contracts.inputs.coverage import (
-    CoveragePlan,
-    coverage_budget,
-    coverage_line,
-    random_share,
-)
 from pytest_mcp_contracts.pytest.keys import (
     RECORDER_KEY,
     SANDBOX_KEY,
@@ -65,11 +44,22 @@ from pytest_mcp_contracts.transport.discover import (
     ToolSpec,
 )
 from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal, task_refusal
-from pytest_mcp_contracts.vocabulary import NODE_PREFIX, Check, RejectsInvalidMode, SnapshotMode
+from pytest_mcp_contracts.vocabulary import (
+    MAX_RESOURCE_READS,
+    NODE_PREFIX,
+    Check,
+    RejectsInvalidMode,
+    SnapshotMode,
+)
 
+# Collection builds items and nothing else: each item imports its check when it runs, so
+# that `--collect-only`, `-k schema` or `-k drift` load no more of the plugin than they use.
 if TYPE_CHECKING:
+    from pytest_mcp_contracts.checks.contract import ContractRun, ContractStats
     from pytest_mcp_contracts.checks.reads import Budget, ListedRun
     from pytest_mcp_contracts.contracts.content import ListedObservations
+    from pytest_mcp_contracts.contracts.observe import ToolObservations
+    from pytest_mcp_contracts.inputs.coverage import CoveragePlan
     from pytest_mcp_contracts.inputs.sandbox import SandboxPaths
 
 
@@ -131,8 +121,6 @@ class ServerCollector(_ServerNode):
         # not answer (so that its failure hides none of the tools).
         for failure in surface.listing_failures:
             yield ListedCollector.from_parent(self, name=failure.node, entry=failure)
-        from pytest_mcp_contracts.checks.reads import MAX_RESOURCE_READS
-
         unread = {id(entry) for entry in surface.resources[MAX_RESOURCE_READS:]}
         if len(surface.resources) > MAX_RESOURCE_READS:
             self._warn_once(
@@ -455,6 +443,8 @@ class DriftItem(_McpItem):
     check = Check.DRIFT.value  # a plain str: it is a user property, sent over xdist
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.drift_gate import gate_surface
+
         warning = gate_surface(
             self.config.stash[RECORDER_KEY],
             self.server,
@@ -471,6 +461,8 @@ class RemovedToolItem(_RendersFailures):
     """Fails while a recorded tool is missing from the listing: removing a tool is breaking."""
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.drift_gate import gate_removed
+
         collector = self.parent
         assert collector is not None and isinstance(collector.parent, ServerCollector)
         gate_removed(
@@ -490,6 +482,8 @@ class SchemaItem(_McpItem):
     check = Check.SCHEMA.value
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.listing import check_listing
+
         settings = self.config.stash[SETTINGS_KEY]
         levels = settings.lint_levels
         findings = check_listing(
@@ -731,6 +725,8 @@ class ListedDriftItem(_ListedItem):
     check = Check.DRIFT.value
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.drift_gate import gate_listed
+
         assert isinstance(self.entry, ListedSpec) and self.server.surface is not None
         warning = gate_listed(
             self.config.stash[RECORDER_KEY],
@@ -748,6 +744,8 @@ class RemovedListedItem(_RendersFailures):
     """Fails while a recorded prompt, resource or template is missing from the listing."""
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.drift_gate import gate_removed_listed
+
         collector = self.parent
         assert isinstance(collector, RemovedListedCollector)
         assert isinstance(collector.parent, ServerCollector)
@@ -772,7 +770,9 @@ class ContractItem(_McpItem):
     check = Check.CONTRACT.value
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.contract import run_contract
         from pytest_mcp_contracts.contracts.snapshot import SnapshotError
+        from pytest_mcp_contracts.inputs.coverage import coverage_line, random_share
         from pytest_mcp_contracts.inputs.generate import (
             GenerationError,
             UserStrategyError,
@@ -856,6 +856,7 @@ class ContractItem(_McpItem):
         self, max_examples: int, enabled: bool, user: bool, sandbox: SandboxPaths | None
     ) -> CoveragePlan:
         """The coverage phase's inputs, or an empty plan saying why there are none."""
+        from pytest_mcp_contracts.inputs.coverage import CoveragePlan, coverage_budget
         from pytest_mcp_contracts.inputs.generate import GenerationError, coverage_plan
 
         if not enabled:
@@ -877,6 +878,7 @@ class ContractItem(_McpItem):
         # A plain str: user_properties cross to an xdist controller, and execnet refuses enums.
         self.user_properties.append(("mcp_output_quality", str(observations.quality)))
         self.add_report_section("call", "mcp", stats.summary())
+        from pytest_mcp_contracts.checks.contract import error_result_notes
         from pytest_mcp_contracts.checks.feeding import ways_to_reach
 
         settings = self.config.stash[SETTINGS_KEY]
@@ -979,6 +981,8 @@ class StdoutItem(_RendersFailures):
     check = Check.STDOUT.value
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.stdout import check_startup_stdout
+
         assert isinstance(self.parent, ServerCollector)
         server = self.parent.server
         finding = check_startup_stdout(self.check, server.startup_stdout)

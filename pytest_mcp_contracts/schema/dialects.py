@@ -91,11 +91,29 @@ def make_validator(schema: Mapping[str, Any]) -> Validator:
     return cls(schema, registry=registry, format_checker=cls.FORMAT_CHECKER)
 
 
-@lru_cache(maxsize=256)
+_CACHED: Final = 256
+
+
+@lru_cache(maxsize=_CACHED)
 def _cached_validator(schema_json: str) -> Validator:
     return make_validator(json.loads(schema_json))
 
 
+# The schema objects asked for last, each with its validator: a tool's outputSchema is the
+# same object on every call, and encoding it to find its validator by content would cost
+# more than validating a small result.
+_BY_IDENTITY: dict[int, tuple[Mapping[str, Any], Validator]] = {}
+
+
 def validator_for_schema(schema: Mapping[str, Any]) -> Validator:
-    """Like make_validator, cached by content: a tool's schema is used for every call."""
-    return _cached_validator(json.dumps(schema, sort_keys=True))
+    """Like make_validator, cached by content: a tool's schema is used for every call (and
+    by identity: the same schema object is not encoded again)."""
+    known = _BY_IDENTITY.get(id(schema))
+    if known is not None and known[0] is schema:
+        return known[1]
+    validator = _cached_validator(json.dumps(schema, sort_keys=True))
+    if len(_BY_IDENTITY) >= _CACHED:
+        _BY_IDENTITY.clear()
+    # The schema is kept with it: its id cannot be reused by another object meanwhile.
+    _BY_IDENTITY[id(schema)] = (schema, validator)
+    return validator

@@ -960,18 +960,79 @@ class RejectsInvalidItem(_McpItem):
             examples = self._examples(own.examples)
             if examples:
                 return examples[0]
+            # Without the user's strategies, the schema alone makes this input, and hypothesis
+            # finds the same one on every run (derandomized, then shrunk; tens of
+            # milliseconds a tool): it is remembered, unless it names a sandbox path.
+            sandboxed = sandbox.all if sandbox is not None else frozenset()
+            remembered = (
+                _RememberedInput(self.config, self.tool.input_schema, sandboxed)
+                if user is None
+                else None
+            )
+            if remembered is not None and remembered.value is not None:
+                return remembered.value
             declared = self.tool.input_schema.get("properties")
             wanted = set(declared) if isinstance(declared, dict) else set()
             try:
                 found: dict[str, Any] = simplest_example(strategy, lambda v: wanted <= v.keys())
             except HypothesisException:  # no input has every property at once
                 found = simplest_example(strategy)
+            if remembered is not None:
+                remembered.keep(found)
             return found
         except (GenerationError, HypothesisException) as exc:
             pytest.skip(
                 f"{self.nodeid}: no valid input to derive invalid ones from "
                 f"(see the contract check): {str(exc).splitlines()[0]}"
             )
+
+
+class _RememberedInput:
+    """The simplest valid input of an inputSchema, kept across runs in pytest's cache
+    (``.pytest_cache``; none with ``-p no:cacheprovider``): by the schema's content and the
+    versions that find it, and used only while the schema still accepts it."""
+
+    _DIRECTORY = "mcp-contracts/simplest-input"
+
+    def __init__(
+        self, config: pytest.Config, schema: dict[str, Any], sandboxed: frozenset[str]
+    ) -> None:
+        import hashlib
+
+        import hypothesis
+
+        from pytest_mcp_contracts import __version__
+
+        self.cache = getattr(config, "cache", None)
+        self.schema = schema
+        self.sandboxed = sandboxed  # a path in the sandbox is this run's, not the next one's
+        text = json.dumps([schema, hypothesis.__version__, __version__], sort_keys=True)
+        digest = hashlib.sha256(text.encode()).hexdigest()[:32]
+        self.key = f"{self._DIRECTORY}/{digest}"
+        self.value = self._read()
+
+    def _read(self) -> dict[str, Any] | None:
+        if self.cache is None:
+            return None
+        from pytest_mcp_contracts.schema.dialects import make_validator
+
+        value = self.cache.get(self.key, None)
+        if not isinstance(value, dict) or not make_validator(self.schema).is_valid(value):
+            return None
+        return None if self._in_sandbox(value) else value
+
+    def _in_sandbox(self, value: dict[str, Any]) -> bool:
+        from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
+
+        return uses_sandbox(value, self.sandboxed)
+
+    def keep(self, value: dict[str, Any]) -> None:
+        import contextlib
+
+        if self.cache is None or self._in_sandbox(value):
+            return
+        with contextlib.suppress(TypeError, ValueError):  # not JSON: not kept
+            self.cache.set(self.key, value)
 
 
 class StdoutItem(_RendersFailures):

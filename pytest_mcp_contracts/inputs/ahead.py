@@ -25,6 +25,7 @@ corpus under ``<key>.secondary``. Without them, inputs are drawn inline, as befo
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import threading
 from collections.abc import Callable
@@ -49,44 +50,47 @@ class _Abandoned(BaseException):
 
 class _Handoff:
     """One input at a time from the drawing thread to the caller: the drawer waits until
-    the caller has taken it, so hypothesis draws exactly one input ahead."""
+    the caller has taken it, so hypothesis draws exactly one input ahead. Two plain locks,
+    one per direction, each held while its side has nothing to say (a Condition would cost a
+    new lock per wait, twice a call)."""
 
     def __init__(self) -> None:
-        self._ready = threading.Condition()
         self._item: tuple[Any, Any] | None = None
         self._ended: tuple[BaseException | None] | None = None  # (what ended the run,)
         self._abandoned = False
+        self._ready = threading.Lock()  # released when an input, or the end, is there
+        self._ready.acquire()
+        self._taken = threading.Lock()  # released when the caller took it (or gave up)
+        self._taken.acquire()
 
     def put(self, arguments: Any, choices: Any) -> None:
-        with self._ready:
-            self._item = (arguments, choices)
-            self._ready.notify_all()
-            while self._item is not None and not self._abandoned:
-                self._ready.wait()
-            if self._abandoned:
-                raise _Abandoned
+        if self._abandoned:
+            raise _Abandoned
+        self._item = (arguments, choices)
+        self._ready.release()
+        self._taken.acquire()
+        if self._abandoned:
+            raise _Abandoned
 
     def end(self, error: BaseException | None) -> None:
-        with self._ready:
-            self._ended = (error,)
-            self._ready.notify_all()
+        self._ended = (error,)
+        self._ready.release()
 
     def take(self) -> tuple[Any, Any] | tuple[BaseException | None]:
         """The next (arguments, choices), or (error,) once the drawing run has ended."""
-        with self._ready:
-            while self._item is None and self._ended is None:
-                self._ready.wait()
-            if self._item is not None:
-                item, self._item = self._item, None
-                self._ready.notify_all()
-                return item
+        self._ready.acquire()
+        item, self._item = self._item, None
+        if item is None:
             assert self._ended is not None
             return self._ended
+        self._taken.release()
+        return item
 
     def abandon(self) -> None:
-        with self._ready:
-            self._abandoned = True
-            self._ready.notify_all()
+        """No more inputs are taken: a drawer waiting in ``put``, or coming to it, stops."""
+        self._abandoned = True
+        with contextlib.suppress(RuntimeError):  # not held: the drawer is not waiting
+            self._taken.release()
 
 
 @cache

@@ -33,7 +33,7 @@ from pytest_mcp_contracts.checks.result import empty_content_finding
 from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.contracts.observe import ToolObservations
-from pytest_mcp_contracts.inputs.ahead import call_drawn_ahead
+from pytest_mcp_contracts.inputs.ahead import call_drawn, worth_drawing_ahead
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
 from pytest_mcp_contracts.transport.discover import ToolSpec
@@ -227,7 +227,8 @@ def run_contract(
     report), shrinking attempts too, whatever the run comes to.
 
     Explicit inputs are sent without hypothesis; random ones are drawn one ahead of the
-    calls (``inputs/ahead``: hypothesis draws the next input while a call is out)."""
+    calls when the explicit calls took long enough for that to pay (``inputs/ahead``:
+    hypothesis draws the next input while a call is out)."""
     stats = ContractStats()
     tally = ToolStats() if tally is None else tally
     protocol = server.protocol_version
@@ -244,6 +245,7 @@ def run_contract(
     first_failure_call = 0
 
     first_found: list[CallOutcome] = []  # the first failing call, before shrinking
+    call_seconds: list[float] = []  # how long each call took, to tell a slow server
 
     def call_tool(arguments: dict[str, Any]) -> None:
         nonlocal broke_server, smallest, shrinking_since, first_failure_call
@@ -260,6 +262,7 @@ def run_contract(
         except ServerError as exc:
             raise _ServerGone(exc, broke_server) from None
         tally.count_call(outcome)
+        call_seconds.append(outcome.elapsed)
         if (
             smallest is not None
             and limit is not None
@@ -340,13 +343,14 @@ def run_contract(
             # hypothesis (a coverage input is, by our own search: _shrink_corner).
             call_tool(given_input)
         if max_examples > 0:
-            call_drawn_ahead(
+            call_drawn(
                 strategy,
                 call_tool,
                 test_settings=random_settings,
                 seed=seed,
                 # A derandomized run (CI's profile) draws by this: each tool its own inputs.
                 digest=f"{server.command.display}::{tool.name}".encode(),
+                ahead=worth_drawing_ahead(call_seconds),
             )
     except _StopCalling:
         return ContractRun(stats)

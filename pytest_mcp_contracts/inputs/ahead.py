@@ -2,41 +2,47 @@
 
 Run inline (``given(strategy)(call)``), a call's time is hypothesis's draw (about 0.3 ms of
 pure Python for a flat schema, its engine's bookkeeping included), then the request, the
-server's work and the answer, then the judging, one after the other. Here hypothesis draws
-in a thread of its own, exactly one input ahead: while the caller's thread waits for the
-server (holding no GIL), the next input is drawn, so a call costs the longer of the two,
-not their sum, on a machine with a core to spare. Calls are still made one at a time, in
-the order hypothesis drew the inputs, each judged before the next is sent.
+server's work and the answer, then the judging, one after the other. Drawn ahead,
+hypothesis draws in a thread of its own, exactly one input ahead: while the caller's thread
+waits for the server (holding no GIL), the next input is drawn, so a call costs the longer
+of the two, not their sum, on a machine with a core to spare. Calls are still made one at a
+time, in the order hypothesis drew the inputs, each judged before the next is sent. Handing
+each input over costs two thread switches: for a server that answers faster than a draw
+(``worth_drawing_ahead``), the inputs are drawn between the calls instead.
 
-A failing input is shrunk as before. The drawing run cannot be told of a failure found a
-call later (its test case has passed by then), so it is stopped, and a second hypothesis run
-of the same test, given the failing input's choices as one it once saw fail (the example
-database's secondary corpus, which hypothesis replays and shrinks), makes each shrinking
-attempt a real call, as the inline run does. What comes out is what the inline run would
-raise: the shrunk failure, a ``FlakyFailure`` when the input did not fail again, or the
-BaseException a call raised to stop everything.
+Either way a failing input is shrunk by a second run. The drawing run cannot be told of a
+failure found a call later (its test case has passed by then), so it is stopped, and a
+second hypothesis run of the same test, given the failing input's choices as one it once
+saw fail (the example database's secondary corpus, which hypothesis replays and shrinks),
+makes each shrinking attempt a real call, as an inline run does. Drawn between the calls,
+the first run stops at the failure and the same second run shrinks it: the inputs, their
+order and what they shrink to do not depend on how fast the server is. What comes out is
+what the inline run would raise: the shrunk failure, a ``FlakyFailure`` when the input did
+not fail again, or the BaseException a call raised to stop everything.
 
 Hypothesis internals used, each checked once (``replay_supported``): the choices of the
 test case being run (``current_build_context().data.choices``), their serialization
 (``hypothesis.database.choices_to_bytes``), a test's database key
 (``_hypothesis_internal_database_key``, as ``hypothesis.find`` sets it) and the secondary
-corpus under ``<key>.secondary``. Without them, inputs are drawn inline, as before.
+corpus under ``<key>.secondary``. Without them, inputs are drawn and shrunk inline, by one
+``given`` run, as before.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import statistics
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 if TYPE_CHECKING:
     from hypothesis import settings as Settings
     from hypothesis.strategies import SearchStrategy
 
-__all__ = ["call_drawn_ahead", "replay_supported"]
+__all__ = ["WORTH_DRAWING_AHEAD", "call_drawn", "replay_supported", "worth_drawing_ahead"]
 
 #: The key the failing input is saved under for the second run (any constant will do: the
 #: database is the run's own, in memory).
@@ -119,24 +125,81 @@ def replay_supported() -> bool:
     return True
 
 
-def call_drawn_ahead(
+#: A call must take this long (seconds, the median of a tool's explicit calls) for drawing
+#: ahead to pay: the two threads hand each input over (two thread switches, about 0.1 ms of
+#: CPU), and what they win is the part of the draw (about 0.3 ms for a flat schema) that the
+#: call's wait covers. A server that answers in 50 µs (a standard-library one) loses by it.
+WORTH_DRAWING_AHEAD: Final = 0.00025
+
+
+def worth_drawing_ahead(call_seconds: Sequence[float]) -> bool:
+    """Whether calls this long (a tool's explicit ones) leave a draw time to hide in."""
+    return bool(call_seconds) and statistics.median(call_seconds) >= WORTH_DRAWING_AHEAD
+
+
+def call_drawn(
     strategy: SearchStrategy[Any],
     call: Callable[[Any], None],
     *,
     test_settings: Callable[..., Settings],
     seed: Any = None,
     digest: bytes = b"",
+    ahead: bool = True,
 ) -> None:
-    """Call ``call`` on the inputs hypothesis draws from ``strategy``, each drawn while the
-    call before it is out, and shrink the first one that raises an Exception.
+    """Call ``call`` on the inputs hypothesis draws from ``strategy`` and shrink the first
+    one for which it raises an Exception.
 
-    ``test_settings(**overrides)`` makes a run's hypothesis settings (the second run's with
-    its own ``database`` and ``phases``); ``seed`` is hypothesis's, when one was given;
-    ``digest`` tells this test from others (a derandomized run draws by it). Raises what
-    ``given(strategy)(call)`` run under those settings would."""
+    With ``ahead``, each input is drawn while the call before it is out (in a thread of its
+    own); else between the calls, as ``given`` does. Either way the inputs and their order
+    are the same, and a failing input is shrunk the same way: by a second run, from its
+    choices. ``test_settings(**overrides)`` makes a run's hypothesis settings (the second
+    run's with its own ``database`` and ``phases``); ``seed`` is hypothesis's, when one was
+    given; ``digest`` tells this test from others (a derandomized run draws by it). Raises
+    what ``given(strategy)(call)`` run under those settings would."""
     if not replay_supported():
         _test(strategy, call, test_settings(), seed, digest)()
         return
+    drawn = _drawn_ahead if ahead else _drawn_between
+    found = drawn(strategy, call, test_settings(), seed, digest)
+    if found is not None:
+        failure, choices = found
+        _shrink(strategy, call, failure, choices, test_settings, seed, digest)
+
+
+def _drawn_between(
+    strategy: SearchStrategy[Any],
+    call: Callable[[Any], None],
+    first_settings: Settings,
+    seed: Any,
+    digest: bytes,
+) -> tuple[Exception, Any] | None:
+    """Each input called as soon as it is drawn; the first failure, with its choices (the
+    run stops there), or None."""
+    from hypothesis.control import current_build_context
+
+    found: list[tuple[Exception, Any]] = []
+
+    def call_now(arguments: Any) -> None:
+        try:
+            call(arguments)
+        except Exception as failure:
+            found.append((failure, current_build_context().data.choices))
+            raise _Abandoned from None
+
+    with contextlib.suppress(_Abandoned):
+        _test(strategy, call_now, first_settings, seed, digest)()
+    return found[0] if found else None
+
+
+def _drawn_ahead(
+    strategy: SearchStrategy[Any],
+    call: Callable[[Any], None],
+    first_settings: Settings,
+    seed: Any,
+    digest: bytes,
+) -> tuple[Exception, Any] | None:
+    """Each input drawn while the call before it is out; the first failure, with its
+    choices (the drawing stops there), or None."""
     from hypothesis.control import current_build_context
 
     handoff = _Handoff()
@@ -144,7 +207,7 @@ def call_drawn_ahead(
     def hand_over(arguments: Any) -> None:
         handoff.put(arguments, current_build_context().data.choices)
 
-    drawing = _test(strategy, hand_over, test_settings(), seed, digest)
+    drawing = _test(strategy, hand_over, first_settings, seed, digest)
 
     def draw() -> None:
         error: BaseException | None = None
@@ -164,14 +227,12 @@ def call_drawn_ahead(
             if len(item) == 1:
                 if item[0] is not None:
                     raise item[0]
-                return
+                return None
             arguments, choices = item
             try:
                 call(arguments)
             except Exception as failure:
-                handoff.abandon()
-                drawer.join()
-                _shrink(strategy, call, failure, choices, test_settings, seed, digest)
+                return failure, choices
     finally:
         handoff.abandon()
         drawer.join()

@@ -223,3 +223,7 @@ DEFAULT_SAMPLING_TEXT: Final = "This is a canned reply from pytest-mcp-contracts
 DEFAULT_CALL_POLICY: Final = CallPolicy.NONDESTRUCTIVE.value
 DEFAULT_REJECTS_INVALID: Final = RejectsInvalidMode.WARN.value
 DEFAULT_DESCRIPTION_DRIFT: Final = DescriptionDrift.WARN.value
+# Listed resources read per server: a server may list thousands (a file tree); the others
+# get no read item, and one warning for the server says so (pytest/items.ServerCollector,
+# which collects without loading the read check).
+MAX_RESOURCE_READS: Final = 100

@@ -29,6 +29,7 @@ from pytest_mcp_contracts.checks.result import empty_content_finding
 from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.contracts.observe import ToolObservations
+from pytest_mcp_contracts.inputs.ahead import call_drawn, worth_drawing_ahead
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
 from pytest_mcp_contracts.transport.discover import ToolSpec
@@ -267,10 +268,11 @@ def run_contract(
     shrunk by our own search (``_shrink_corner``) under the same two bounds, an example is
     reported as it is. An explicit ``seed`` (--hypothesis-seed) wins over a derandomized
     profile (CI's). Every call is counted in ``tally`` (the tool's stats for the run
-    report), shrinking attempts too, whatever the run comes to."""
-    from hypothesis import HealthCheck, example, given, settings
-    from hypothesis import seed as use_seed
+    report), shrinking attempts too, whatever the run comes to.
 
+    Explicit inputs are sent without hypothesis; random ones are drawn one ahead of the
+    calls when the explicit calls took long enough for that to pay (``inputs/ahead``:
+    hypothesis draws the next input while a call is out)."""
     stats = ContractStats()
     tally = ToolStats() if tally is None else tally
     protocol = server.protocol_version
@@ -287,6 +289,7 @@ def run_contract(
     first_failure_call = 0
 
     first_found: list[CallOutcome] = []  # the first failing call, before shrinking
+    call_seconds: list[float] = []  # how long each call took, to tell a slow server
 
     def call_tool(arguments: dict[str, Any]) -> None:
         nonlocal broke_server, smallest, shrinking_since, first_failure_call
@@ -303,6 +306,7 @@ def run_contract(
         except ServerError as exc:
             raise _ServerGone(exc, broke_server) from None
         tally.count_call(outcome)
+        call_seconds.append(outcome.elapsed)
         if (
             smallest is not None
             and limit is not None
@@ -367,30 +371,39 @@ def run_contract(
                 raise _StopShrinking(violation, why)
         raise violation
 
-    call_tool._hypothesis_internal_add_digest = (  # type: ignore[attr-defined]
-        f"{server.command.display}::{tool.name}".encode()
-    )
-    attempt = call_tool
-    for given_input in reversed(explicit):
-        # Explicit inputs run first, in order; hypothesis does not shrink them.
-        call_tool = example(given_input)(call_tool)
-    test = settings(
-        max_examples=max_examples,
-        deadline=None,
-        database=None,
-        report_multiple_bugs=False,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )(given(strategy)(call_tool))  # type: ignore[no-untyped-call]
-    if seed is not None:
-        test = use_seed(seed)(test)
+    def random_settings(**overrides: Any) -> Any:
+        from hypothesis import HealthCheck, settings
+
+        chosen: dict[str, Any] = {
+            "max_examples": max_examples,
+            "deadline": None,
+            "database": None,
+            "report_multiple_bugs": False,
+            "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+        }
+        return settings(**{**chosen, **overrides})
+
     try:
-        test()
+        for given_input in explicit:
+            # Explicit inputs run first, in order, one call each; they are not shrunk by
+            # hypothesis (a coverage input is, by our own search: _shrink_corner).
+            call_tool(given_input)
+        if max_examples > 0:
+            call_drawn(
+                strategy,
+                call_tool,
+                test_settings=random_settings,
+                seed=seed,
+                # A derandomized run (CI's profile) draws by this: each tool its own inputs.
+                digest=f"{server.command.display}::{tool.name}".encode(),
+                ahead=worth_drawing_ahead(call_seconds),
+            )
     except _StopCalling:
         return ContractRun(stats)
     except BaseException as exc:
         if isinstance(exc, _Violation) and 0 < first_failure_call <= len(explicit):
             if first_failure_call > len(explicit) - len(corners) and coverage is not None:
-                exc = _shrink_corner(attempt, exc, coverage)
+                exc = _shrink_corner(call_tool, exc, coverage)
             else:
                 exc.label = _EXAMPLE_LABEL
         found = _run_failure(server, tool, exc)

@@ -36,9 +36,8 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final, Literal
 
-from jsonschema import Draft202012Validator
-
 from pytest_mcp_contracts.contracts.change import Change
+from pytest_mcp_contracts.schema.dialects import validator_class
 from pytest_mcp_contracts.schema.document import TYPE_ORDER, json_type, ordered_types, union_text
 from pytest_mcp_contracts.schema.paths import child_path, items_path, values_path
 
@@ -59,8 +58,6 @@ _FORMATS: Final = {
     "email": re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"),
     "uri": re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#]+[^\s]*"),
 }
-# The checker validation uses: a learned format must never fail a value it was learned from.
-_CHECKER: Final = Draft202012Validator.FORMAT_CHECKER
 #: JSON types in the order reports list them.
 _KEYWORDS: Final = frozenset(
     {"type", "properties", "required", "items", "format", "additionalProperties"}
@@ -124,7 +121,10 @@ def string_format(text: str) -> str | None:
         return None
     for name, pattern in _FORMATS.items():
         if pattern.fullmatch(text):
-            return name if _CHECKER.conforms(text, name) else None
+            # The checker validation uses: a learned format must never fail a value it was
+            # learned from.
+            checker = validator_class("2020-12").FORMAT_CHECKER
+            return name if checker.conforms(text, name) else None
     return None
 
 

@@ -530,7 +530,31 @@ def _as_tool_arguments(prepared: dict[str, Any]) -> dict[str, Any]:
 
 def _check_schema(doc: SchemaDocument) -> None:
     """Reject schemas that are invalid for their own dialect, naming the offending spot."""
-    cls = dialects.VALIDATORS[doc.dialect]
+    key = _cache_key(doc.root)
+    problem = _schema_problem(doc.dialect, key) if key is not None else _problem_of(doc)
+    if problem is not None:
+        message, pointer = problem
+        raise GenerationError(message, pointer=pointer)
+
+
+@lru_cache(maxsize=256)
+def _schema_problem(dialect: str, schema_json: str) -> tuple[str, str] | None:
+    # Validating against the metaschema costs milliseconds a schema; a tool's inputSchema
+    # is checked for its strategy and again for its coverage plan.
+    return _problem_of(SchemaDocument(json.loads(schema_json), dialect))
+
+
+def _problem_of(doc: SchemaDocument) -> tuple[str, str] | None:
+    """(message, pointer) of what makes the schema invalid for its dialect, or None."""
+    try:
+        _metaschema_check(doc)
+    except GenerationError as exc:
+        return str(exc), exc.pointer
+    return None
+
+
+def _metaschema_check(doc: SchemaDocument) -> None:
+    cls = dialects.validator_class(doc.dialect)
     meta = cls(cls.META_SCHEMA, format_checker=cls.FORMAT_CHECKER)
     try:
         error = jsonschema.exceptions.best_match(meta.iter_errors(doc.root))
@@ -855,7 +879,7 @@ def _unsatisfiable(doc: SchemaDocument) -> GenerationError:
 
 
 def _costly_constraints(doc: SchemaDocument) -> Iterator[str]:
-    checked = set(dialects.VALIDATORS[doc.dialect].FORMAT_CHECKER.checkers)
+    checked = set(dialects.validator_class(doc.dialect).FORMAT_CHECKER.checkers)
     generated = set(_from_schema.STRING_FORMATS) | {"uuid", "duration"}
     for ptr in doc.refs.schema_pointers:
         node = resolve_pointer(doc.root, ptr)

@@ -14,35 +14,13 @@ from typing import TYPE_CHECKING, Any, Self
 
 import pytest
 
-from pytest_mcp_contracts.checks.contract import (
-    ContractRun,
-    ContractStats,
-    error_result_notes,
-    run_contract,
-)
-from pytest_mcp_contracts.checks.drift_gate import (
-    gate_listed,
-    gate_removed,
-    gate_removed_listed,
-    gate_surface,
-)
 from pytest_mcp_contracts.checks.failures import (
     ContractFailure,
     FailureKind,
     FailureReport,
     Finding,
 )
-from pytest_mcp_contracts.checks.listing import check_listing
 from pytest_mcp_contracts.checks.stats import CheckStats
-from pytest_mcp_contracts.checks.stdout import check_startup_stdout
-from pytest_mcp_contracts.contracts.observe import ToolObservations
-from pytest_mcp_contracts.inputs.coverage import (
-    CoveragePlan,
-    coverage_budget,
-    coverage_line,
-    random_share,
-)
-from pytest_mcp_contracts.project import ToolConfig
 from pytest_mcp_contracts.pytest.keys import (
     RECORDER_KEY,
     SANDBOX_KEY,
@@ -65,12 +43,24 @@ from pytest_mcp_contracts.transport.discover import (
     ToolSpec,
 )
 from pytest_mcp_contracts.transport.managed import ManagedServer, tool_refusal
-from pytest_mcp_contracts.vocabulary import NODE_PREFIX, Check, RejectsInvalidMode, SnapshotMode
+from pytest_mcp_contracts.vocabulary import (
+    MAX_RESOURCE_READS,
+    NODE_PREFIX,
+    Check,
+    RejectsInvalidMode,
+    SnapshotMode,
+)
 
+# Collection builds items and nothing else: each item imports its check when it runs, so
+# that `--collect-only`, `-k schema` or `-k drift` load no more of the plugin than they use.
 if TYPE_CHECKING:
+    from pytest_mcp_contracts.checks.contract import ContractRun, ContractStats
     from pytest_mcp_contracts.checks.reads import Budget, ListedRun
     from pytest_mcp_contracts.contracts.content import ListedObservations
+    from pytest_mcp_contracts.contracts.observe import ToolObservations
+    from pytest_mcp_contracts.inputs.coverage import CoveragePlan
     from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxPaths
+    from pytest_mcp_contracts.project import ToolConfig
 
 
 class McpContractWarning(pytest.PytestWarning):
@@ -131,8 +121,6 @@ class ServerCollector(_ServerNode):
         # not answer (so that its failure hides none of the tools).
         for failure in surface.listing_failures:
             yield ListedCollector.from_parent(self, name=failure.node, entry=failure)
-        from pytest_mcp_contracts.checks.reads import MAX_RESOURCE_READS
-
         unread = {id(entry) for entry in surface.resources[MAX_RESOURCE_READS:]}
         if len(surface.resources) > MAX_RESOURCE_READS:
             self._warn_once(
@@ -442,6 +430,8 @@ class DriftItem(_McpItem):
     check = Check.DRIFT.value  # a plain str: it is a user property, sent over xdist
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.drift_gate import gate_surface
+
         warning = gate_surface(
             self.config.stash[RECORDER_KEY],
             self.server,
@@ -458,6 +448,8 @@ class RemovedToolItem(_RendersFailures):
     """Fails while a recorded tool is missing from the listing: removing a tool is breaking."""
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.drift_gate import gate_removed
+
         collector = self.parent
         assert collector is not None and isinstance(collector.parent, ServerCollector)
         gate_removed(
@@ -477,6 +469,8 @@ class SchemaItem(_McpItem):
     check = Check.SCHEMA.value
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.listing import check_listing
+
         settings = self.config.stash[SETTINGS_KEY]
         levels = settings.lint_levels
         findings = check_listing(
@@ -714,6 +708,8 @@ class ListedDriftItem(_ListedItem):
     check = Check.DRIFT.value
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.drift_gate import gate_listed
+
         assert isinstance(self.entry, ListedSpec) and self.server.surface is not None
         warning = gate_listed(
             self.config.stash[RECORDER_KEY],
@@ -731,6 +727,8 @@ class RemovedListedItem(_RendersFailures):
     """Fails while a recorded prompt, resource or template is missing from the listing."""
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.drift_gate import gate_removed_listed
+
         collector = self.parent
         assert isinstance(collector, RemovedListedCollector)
         assert isinstance(collector.parent, ServerCollector)
@@ -755,7 +753,9 @@ class ContractItem(_McpItem):
     check = Check.CONTRACT.value
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.contract import run_contract
         from pytest_mcp_contracts.contracts.snapshot import SnapshotError
+        from pytest_mcp_contracts.inputs.coverage import coverage_line, random_share
         from pytest_mcp_contracts.inputs.generate import (
             GenerationError,
             UserStrategyError,
@@ -840,6 +840,7 @@ class ContractItem(_McpItem):
         self, max_examples: int, enabled: bool, user: bool, sandbox: SandboxPaths | None
     ) -> CoveragePlan:
         """The coverage phase's inputs, or an empty plan saying why there are none."""
+        from pytest_mcp_contracts.inputs.coverage import CoveragePlan, coverage_budget
         from pytest_mcp_contracts.inputs.generate import GenerationError, coverage_plan
 
         if not enabled:
@@ -861,6 +862,7 @@ class ContractItem(_McpItem):
         # A plain str: user_properties cross to an xdist controller, and execnet refuses enums.
         self.user_properties.append(("mcp_output_quality", str(observations.quality)))
         self.add_report_section("call", "mcp", stats.summary())
+        from pytest_mcp_contracts.checks.contract import error_result_notes
         from pytest_mcp_contracts.checks.feeding import ways_to_reach
 
         settings = self.config.stash[SETTINGS_KEY]
@@ -942,18 +944,79 @@ class RejectsInvalidItem(_McpItem):
             examples = self._examples(own.examples)
             if examples:
                 return examples[0]
+            # Without the user's strategies, the schema alone makes this input, and hypothesis
+            # finds the same one on every run (derandomized, then shrunk; tens of
+            # milliseconds a tool): it is remembered, unless it names a sandbox path.
+            sandboxed = sandbox.all if sandbox is not None else frozenset()
+            remembered = (
+                _RememberedInput(self.config, self.tool.input_schema, sandboxed)
+                if user is None
+                else None
+            )
+            if remembered is not None and remembered.value is not None:
+                return remembered.value
             declared = self.tool.input_schema.get("properties")
             wanted = set(declared) if isinstance(declared, dict) else set()
             try:
                 found: dict[str, Any] = simplest_example(strategy, lambda v: wanted <= v.keys())
             except HypothesisException:  # no input has every property at once
                 found = simplest_example(strategy)
+            if remembered is not None:
+                remembered.keep(found)
             return found
         except (GenerationError, HypothesisException) as exc:
             pytest.skip(
                 f"{self.nodeid}: no valid input to derive invalid ones from "
                 f"(see the contract check): {str(exc).splitlines()[0]}"
             )
+
+
+class _RememberedInput:
+    """The simplest valid input of an inputSchema, kept across runs in pytest's cache
+    (``.pytest_cache``; none with ``-p no:cacheprovider``): by the schema's content and the
+    versions that find it, and used only while the schema still accepts it."""
+
+    _DIRECTORY = "mcp-contracts/simplest-input"
+
+    def __init__(
+        self, config: pytest.Config, schema: dict[str, Any], sandboxed: frozenset[str]
+    ) -> None:
+        import hashlib
+
+        import hypothesis
+
+        from pytest_mcp_contracts import __version__
+
+        self.cache = getattr(config, "cache", None)
+        self.schema = schema
+        self.sandboxed = sandboxed  # a path in the sandbox is this run's, not the next one's
+        text = json.dumps([schema, hypothesis.__version__, __version__], sort_keys=True)
+        digest = hashlib.sha256(text.encode()).hexdigest()[:32]
+        self.key = f"{self._DIRECTORY}/{digest}"
+        self.value = self._read()
+
+    def _read(self) -> dict[str, Any] | None:
+        if self.cache is None:
+            return None
+        from pytest_mcp_contracts.schema.dialects import make_validator
+
+        value = self.cache.get(self.key, None)
+        if not isinstance(value, dict) or not make_validator(self.schema).is_valid(value):
+            return None
+        return None if self._in_sandbox(value) else value
+
+    def _in_sandbox(self, value: dict[str, Any]) -> bool:
+        from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
+
+        return uses_sandbox(value, self.sandboxed)
+
+    def keep(self, value: dict[str, Any]) -> None:
+        import contextlib
+
+        if self.cache is None or self._in_sandbox(value):
+            return
+        with contextlib.suppress(TypeError, ValueError):  # not JSON: not kept
+            self.cache.set(self.key, value)
 
 
 class StdoutItem(_RendersFailures):
@@ -963,6 +1026,8 @@ class StdoutItem(_RendersFailures):
     check = Check.STDOUT.value
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.stdout import check_startup_stdout
+
         assert isinstance(self.parent, ServerCollector)
         server = self.parent.server
         finding = check_startup_stdout(self.check, server.startup_stdout)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -130,6 +131,43 @@ def test_unused_plugin_imports_nothing_heavy(pytester: pytest.Pytester) -> None:
     result.assert_outcomes(passed=1)
     # ...and the plugin was loaded all the same.
     assert "--mcp-server" in pytester.runpytest_subprocess(NO_SEQUENCES, "--help").stdout.str()
+
+
+# Which heavy libraries a run has loaded when its session ends (last of the session's
+# finishers, the plugin's run report included; before the terminal summary, where
+# hypothesis's own pytest plugin imports hypothesis in every pytest run, whatever ran).
+LOADED_AT_THE_END = """
+import json
+import sys
+
+import pytest
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session):
+    heavy = ("jsonschema", "hypothesis", "hypothesis_jsonschema", "mcp")
+    with open("loaded.json", "w", encoding="utf-8") as handle:
+        json.dump([name for name in heavy if name in sys.modules], handle)
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "loaded"),
+    [
+        pytest.param(("--collect-only",), [], id="collect-only"),
+        pytest.param(("-k", "drift"), [], id="drift"),
+        pytest.param(("-k", "schema"), ["jsonschema"], id="schema"),
+        # The client is the plugin's own: no run imports the MCP SDK.
+        pytest.param((), ["jsonschema", "hypothesis", "hypothesis_jsonschema"], id="all"),
+    ],
+)
+def test_a_run_imports_what_its_checks_need_and_no_more(
+    run_mcp: RunMcp, pytester: pytest.Pytester, args: tuple[str, ...], loaded: list[str]
+) -> None:
+    pytester.makeconftest(LOADED_AT_THE_END)
+    result = run_mcp("legacy_only.py", args=(NO_SEQUENCES, FEW, "--mcp-report=report.json", *args))
+    assert result.ret == 0, result.stdout.str()
+    assert json.loads((pytester.path / "loaded.json").read_text(encoding="utf-8")) == loaded
 
 
 @pytest.mark.parametrize(

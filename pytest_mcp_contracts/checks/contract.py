@@ -28,7 +28,7 @@ from pytest_mcp_contracts.checks.failures import (
     Finding,
     earlier_state_lines,
 )
-from pytest_mcp_contracts.checks.judge import judge, kept_reporting_progress
+from pytest_mcp_contracts.checks.judge import judge, judged, kept_reporting_progress
 from pytest_mcp_contracts.checks.result import empty_content_finding
 from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.contracts.change import Change
@@ -36,6 +36,7 @@ from pytest_mcp_contracts.contracts.observe import ToolObservations
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
 from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.inflight import CallWindow
 from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerError
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 from pytest_mcp_contracts.vocabulary import ErrorClass
@@ -82,9 +83,10 @@ class _ServerGone(BaseException):
 
 
 class _StopCalling(BaseException):
-    # Enough calls ran to --mcp-max-call-time while the tool kept working: more of them would
-    # make the run as long as the inputs ask (server-everything's long-running operation
-    # sleeps for up to 2^31 s), and say nothing new. The tool's run ends there, not failed.
+    # Enough calls ran to --mcp-max-call-time while the tool kept working, or the tool's
+    # time budget (--mcp-tool-time) is spent: more calls would make the run as long as the
+    # inputs ask (server-everything's long-running operation sleeps for up to 2^31 s), and
+    # say little new. The tool's run ends there, not failed.
     pass
 
 
@@ -117,6 +119,9 @@ class ContractStats:
     # Lints at warning level that results showed: the first finding of each, with its
     # input, so that a tool warns once, not once per call.
     lint_warnings: dict[str, tuple[Finding, dict[str, Any]]] = field(default_factory=dict)
+    # The time budget (seconds) when it ran out before the inputs did; None: it did not.
+    out_of_time: float | None = None
+    planned: int = 0  # inputs the run meant to send: explicit ones, then up to max_examples
 
     @property
     def mostly_errors(self) -> bool:
@@ -145,6 +150,8 @@ class ContractStats:
             text += ", without isError: " + ", ".join(
                 f"{n} {k}" for k, n in sorted(self.disguised.items())
             )
+        if self.out_of_time is not None:
+            text += f"; {budget_words(self.out_of_time, self.calls, self.planned)}"
         return text
 
 
@@ -214,6 +221,8 @@ def run_contract(
     seed: Any = None,
     tally: ToolStats | None = None,
     lints: LintLevels | None = None,
+    in_flight: int = 1,
+    time_budget: float | None = None,
 ) -> ContractRun:
     """Run the tool on generated inputs; a failing run carries the shrunk failing input.
 
@@ -223,7 +232,13 @@ def run_contract(
     shrunk by our own search (``_shrink_corner``) under the same two bounds, an example is
     reported as it is. An explicit ``seed`` (--hypothesis-seed) wins over a derandomized
     profile (CI's). Every call is counted in ``tally`` (the tool's stats for the run
-    report), shrinking attempts too, whatever the run comes to."""
+    report), shrinking attempts too, whatever the run comes to.
+
+    Up to ``in_flight`` explicit inputs are in flight at once when the tool says its calls
+    are independent (``in_flight_width``); their answers are judged here one by one, in
+    input order, as if each had been sent alone. No new input is drawn once ``time_budget``
+    seconds have passed (the run passes, saying how many it sent), except to shrink a
+    failure found before."""
     from hypothesis import HealthCheck, example, given, settings
     from hypothesis import seed as use_seed
 
@@ -240,7 +255,17 @@ def run_contract(
     # the number of the call that failed first says which one failed.
     corners = [item.arguments for item in coverage.inputs] if coverage is not None else []
     explicit = [*(examples or []), *corners]
+    stats.planned = len(explicit) + max_examples
     first_failure_call = 0
+    started = time.monotonic()
+
+    def out_of_time() -> bool:
+        return time_budget is not None and time.monotonic() - started >= time_budget
+
+    width = in_flight_width(server, tool, in_flight) if len(explicit) > 1 else 1
+    window = None
+    if width > 1:
+        window = CallWindow(server, tool.name, explicit, width, lambda: not out_of_time())
 
     first_found: list[CallOutcome] = []  # the first failing call, before shrinking
 
@@ -254,8 +279,19 @@ def run_contract(
             limit = shrink_time - (time.monotonic() - shrinking_since)
             if limit <= 0:
                 raise _StopShrinking(smallest, f"shrinking took {shrink_time:g} s, {_SHRINK}")
+        elif out_of_time():
+            assert time_budget is not None
+            stats.out_of_time = time_budget
+            tally.out_of_time += 1
+            raise _StopCalling
+        outcome = None
+        if window is not None and smallest is None:
+            outcome = _answer_sent_ahead(
+                window, server, tool, arguments, protocol, warn_only, lints, observations
+            )
         try:
-            outcome = server.call(tool.name, arguments, limit=limit)
+            if outcome is None:
+                outcome = server.call(tool.name, arguments, limit=limit)
         except ServerError as exc:
             raise _ServerGone(exc, broke_server) from None
         tally.count_call(outcome)
@@ -305,6 +341,8 @@ def run_contract(
         violation = _Violation(outcome, finding, _failure_kind(outcome, finding, verdict))
         first = smallest is None
         if first:
+            if window is not None:
+                window.close()  # shrinking's calls are made one at a time
             shrinking_since = time.monotonic()
             first_failure_call = stats.calls
             first_found.append(outcome)
@@ -338,7 +376,11 @@ def run_contract(
     if seed is not None:
         test = use_seed(seed)(test)
     try:
-        test()
+        try:
+            test()
+        finally:
+            if window is not None:
+                window.close()
     except _StopCalling:
         return ContractRun(stats)
     except BaseException as exc:
@@ -383,6 +425,75 @@ def _failure_kind(outcome: CallOutcome, finding: Finding, verdict: ErrorVerdict 
         return f"isError {verdict.kind} {exception}".rstrip()
     # A result check or drift: each has its own words before any colon; after it come values.
     return finding.message.split(":", 1)[0]
+
+
+def in_flight_width(server: ManagedServer, tool: ToolSpec, window: int) -> int:
+    """How many of a tool's explicit inputs may be in flight at once (--mcp-in-flight):
+    ``window`` when its calls say they are independent of each other, else 1.
+
+    A tool annotated ``readOnlyHint`` changes nothing (the spec ignores its destructive and
+    idempotent hints then), one annotated ``idempotentHint`` promises that a call repeated
+    has no further effect, and a server over Streamable HTTP that keeps no session
+    (``ManagedServer.stateless``) answers each request on its own. Hints are untrusted: the
+    window hands back only answers that are certainly the call's own, and the check sends
+    any other input again alone (``_answer_sent_ahead``). A tool without input properties has
+    no inputs to send ahead; a server that wrote on stdout as it started will write there
+    again, and no line could be told apart."""
+    if window <= 1 or takes_no_arguments(tool) or server.startup_stdout[0]:
+        return 1
+    hints = tool.annotations
+    independent = hints.get("readOnlyHint") is True or hints.get("idempotentHint") is True
+    return window if independent or server.stateless else 1
+
+
+def _answer_sent_ahead(
+    window: CallWindow,
+    server: ManagedServer,
+    tool: ToolSpec,
+    arguments: dict[str, Any],
+    protocol: str,
+    warn_only: frozenset[str],
+    lints: LintLevels | None,
+    observations: ToolObservations | None,
+) -> CallOutcome | None:
+    """The answer to ``arguments``, sent ahead with others in flight, when it stands as if
+    it had been sent alone; else None, and the caller sends it alone.
+
+    It stands when the window says it is quiet and silent (nothing the server sent or wrote
+    on stderr while it was in flight could belong to another call: no noise, no death, no
+    server request, no stderr line, whose evidence may be another call's traceback), and
+    when judging it finds nothing to report. Any other is sent again alone, so that every
+    failure, its report and its replay come from a call made alone, as without calls in
+    flight."""
+    flown = window.take(arguments)
+    if flown is None:
+        return None
+    outcome = flown.outcome
+    stands = (
+        flown.quiet
+        and flown.silent
+        and judged(tool, outcome, protocol, warn_only, lints)[0] is None
+        and not (
+            observations is not None
+            and outcome.result is not None
+            and observations.would_fail_on(outcome.result)
+        )
+    )
+    if not stands:
+        window.set_aside(flown)
+        return None
+    server.remember(tool.name, outcome)
+    return outcome
+
+
+def budget_words(budget: float, sent: int, planned: int, inputs: str = "inputs") -> str:
+    """What a check stopped by the tool's time budget says: how far it got, that this is
+    no failure, and how to give the tool more time."""
+    return (
+        f"the tool's time budget of {budget:g} s (--mcp-tool-time) ran out after {sent} of "
+        f"up to {planned} {inputs}; no more were sent (not a failure: give this tool more "
+        "time with tool_time under [tool.mcp-contracts.tools.<name>])"
+    )
 
 
 def _shrink_corner(

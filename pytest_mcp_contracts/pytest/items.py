@@ -18,6 +18,7 @@ import pytest
 from pytest_mcp_contracts.checks.contract import (
     ContractRun,
     ContractStats,
+    budget_words,
     error_result_notes,
     run_contract,
 )
@@ -828,6 +829,8 @@ class ContractItem(_McpItem):
                 seed=_hypothesis_seed(self.config),
                 tally=tally,
                 lints=settings.lint_levels,
+                in_flight=settings.in_flight,
+                time_budget=settings.time_budget(own),
             )
             if run.failure is not None:
                 raise self._sandbox_note(_reproduced(self, run.failure, own.warn_only))
@@ -882,6 +885,8 @@ class ContractItem(_McpItem):
         settings = self.config.stash[SETTINGS_KEY]
         ways = ways_to_reach(self.tool, self.surface.tools, sequences=settings.sequences)
         notes = observations.warnings() + error_result_notes(self.tool, stats, ways)
+        if stats.out_of_time is not None:
+            notes.append(budget_words(stats.out_of_time, stats.calls, stats.planned))
         for note in notes:
             self._warn(note)
         for finding, arguments in stats.lint_warnings.values():
@@ -918,7 +923,11 @@ class RejectsInvalidItem(_McpItem):
             )
         self.mcp_stats = CheckStats(uses_sandbox=_sandbox_test(self.config))
         refusals = run_rejects_invalid(
-            self.server, self.tool, cases, self.mcp_stats.tool(self.tool.name)
+            self.server,
+            self.tool,
+            cases,
+            self.mcp_stats.tool(self.tool.name),
+            time_budget=settings.time_budget(own),
         )
         if refusals.failure is not None:
             raise self._sandbox_note(_reproduced(self, refusals.failure, own.warn_only))
@@ -926,6 +935,9 @@ class RejectsInvalidItem(_McpItem):
         self.user_properties.append(("mcp_invalid_accepted", len(refusals.accepted)))
         self.user_properties.append(("mcp_invalid_coerced", len(refusals.coerced)))
         self.add_report_section("call", "mcp", refusals.summary())
+        if refusals.out_of_time is not None:
+            budget, planned = refusals.out_of_time, refusals.planned
+            self._warn(budget_words(budget, refusals.sent, planned, "invalid inputs"))
         if not refusals.accepted:
             return
         problem = (

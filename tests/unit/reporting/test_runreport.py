@@ -301,6 +301,7 @@ EXPECTED: dict[str, Any] = {
                     "coercions_accepted": 0,
                     "protocol_refusals": 0,
                     "refused": 0,
+                    "out_of_time": 0,
                     "input_coverage": QUOTE_COVERAGE,
                     "output": {
                         "source": "declared",
@@ -336,6 +337,7 @@ EXPECTED: dict[str, Any] = {
                     "coercions_accepted": 0,
                     "protocol_refusals": 0,
                     "refused": 0,
+                    "out_of_time": 0,
                     "input_coverage": None,
                     "output": {
                         "source": "inferred",
@@ -367,6 +369,7 @@ EXPECTED: dict[str, Any] = {
                     "coercions_accepted": 0,
                     "protocol_refusals": 0,
                     "refused": 0,
+                    "out_of_time": 0,
                     "input_coverage": None,
                     "output": {
                         "source": None,
@@ -399,6 +402,7 @@ EXPECTED: dict[str, Any] = {
                     "coercions_accepted": 0,
                     "protocol_refusals": 0,
                     "refused": 0,
+                    "out_of_time": 0,
                     "input_coverage": None,
                     "output": None,
                     "findings": [],

@@ -1,0 +1,125 @@
+"""Read-only tools that the contract check sends several calls of at once (--mcp-in-flight),
+each showing one thing that can happen to calls in flight.
+
+* ``lookup(shelf)`` records, in the file IN_FLIGHT_LOG names (when it is set), one line as
+  each call starts (``start <shelf> <calls running>``) and one as it ends. With the log on,
+  its first call waits (up to 5 s) for a second call to start, so that a run sending calls
+  in flight records two running at once whatever the machine's load.
+* ``fetch(item)``: item "g" kills the server (exit status 3) after writing why on stderr.
+  Every other item takes 50 ms, so that calls are in flight when "g" arrives.
+* ``grade(level)``: level "hard" raises, which MCPServer answers with isError and a
+  traceback on stderr (an unexpected exception); "refuse" is a refusal (ToolError), which
+  MCPServer also logs on stderr.
+* ``confirm(choice)``: choice "ask" asks the client to confirm (an elicitation), and the
+  tool returns the client's action: what the client answers depends on how many it
+  answered before (--mcp-elicitation=vary), so calls in flight must not reorder them.
+"""
+
+import os
+import sys
+import time
+from typing import Annotated, Literal
+
+import anyio
+from mcp.server import MCPServer
+from mcp.server.mcpserver import AcceptedElicitation, Elicit, ElicitationResult, Resolve
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel
+
+app = MCPServer("in-flight")
+READ_ONLY = ToolAnnotations(readOnlyHint=True)
+LOG = os.environ.get("IN_FLIGHT_LOG")
+running = 0
+calls = 0
+
+
+class Shelf(BaseModel):
+    shelf: str
+    books: int
+
+
+class Item(BaseModel):
+    item: str
+    size: int
+
+
+class Grade(BaseModel):
+    level: str
+    score: int
+
+
+class Confirmed(BaseModel):
+    choice: str
+    action: str
+
+
+class Sure(BaseModel):
+    sure: bool
+
+
+def _log(line: str) -> None:
+    if LOG:
+        with open(LOG, "a", encoding="utf-8") as handle:
+            handle.write(line + "\n")
+
+
+@app.tool(annotations=READ_ONLY)
+async def lookup(
+    shelf: Literal["a", "b", "c", "d", "e", "f", "g", "h"], wide: bool = False
+) -> Shelf:
+    """How many books a shelf holds."""
+    global running, calls
+    running += 1
+    calls += 1
+    _log(f"start {shelf} {running}")
+    if LOG and calls == 1:
+        deadline = time.monotonic() + 5
+        while running < 2 and time.monotonic() < deadline:
+            await anyio.sleep(0.01)
+    await anyio.sleep(0.01)
+    running -= 1
+    _log(f"end {shelf}")
+    return Shelf(shelf=shelf, books=ord(shelf) - ord("a") + (10 if wide else 1))
+
+
+@app.tool(annotations=READ_ONLY)
+async def fetch(item: Literal["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]) -> Item:
+    """An item's size; "g" kills the server instead."""
+    if item == "g":
+        sys.stderr.write("fatal: item g\n")
+        sys.stderr.flush()
+        os._exit(3)
+    await anyio.sleep(0.05)
+    return Item(item=item, size=len(item) * 3)
+
+
+@app.tool(annotations=READ_ONLY)
+async def grade(level: Literal["easy", "fair", "good", "hard", "refuse", "top"]) -> Grade:
+    """A level's score; "hard" breaks the output model, "refuse" is refused."""
+    await anyio.sleep(0.02)
+    if level == "refuse":
+        raise ToolError("that level is not graded")
+    if level == "hard":
+        raise RuntimeError("no score for hard")
+    return Grade(level=level, score=len(level))
+
+
+def ask_if_asked(choice: str) -> Elicit[Sure] | AcceptedElicitation[Sure]:
+    if choice == "ask":
+        return Elicit("Are you sure?", Sure)
+    return AcceptedElicitation(data=Sure(sure=False))  # nothing to ask
+
+
+@app.tool(annotations=READ_ONLY)
+async def confirm(
+    choice: Literal["ask", "keep", "left", "right"],
+    answer: Annotated[ElicitationResult[Sure], Resolve(ask_if_asked)],
+) -> Confirmed:
+    """Confirms a choice; "ask" asks the client first."""
+    await anyio.sleep(0.02)
+    return Confirmed(choice=choice, action=answer.action)
+
+
+if __name__ == "__main__":
+    app.run()

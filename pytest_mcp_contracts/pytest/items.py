@@ -851,7 +851,9 @@ class ContractItem(_McpItem):
                 # No run: the item failed before it, or it raised an error of ours; no
                 # call is known to have been sent.
                 sent = run.stats.distinct_inputs if run is not None else set()
-                report = plan.report(lambda arguments: repr(arguments) in sent)
+                timed_out = run is not None and run.stats.out_of_time is not None
+                stopped_by = "the tool's time budget" if timed_out else "a failure"
+                report = plan.report(lambda arguments: repr(arguments) in sent, stopped_by)
                 tally.input_coverage = report
                 self.add_report_section("call", "mcp coverage", coverage_line(report))
 

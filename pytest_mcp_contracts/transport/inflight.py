@@ -15,9 +15,11 @@ window: every answer taken after it is no longer quiet, and the check sends thos
 again alone. So does a call that died, timed out or broke the protocol: with several in
 flight, any of them may have killed the server. The window then stops for good: the calls
 still in flight are waited for (each within its own timeout), a server they killed is
-started again without spending the check's restart budget (``ManagedServer.revive``), the
-noise they drew is counted between calls, and what they were asked to elicit is forgotten
-(``Client.rewind``), so that from there on the check runs exactly as one call at a time.
+started again without spending the check's restart budget (``ManagedServer.revive``), what
+they wrote on stdout and stderr is left out of later calls' evidence, and what they were
+asked to elicit is forgotten (``Client.rewind``), so that from there on the check runs
+exactly as one call at a time would have: a call sent again alone that writes the same
+noise, or the same traceback, shows it as its own.
 
 The answers the window hands back are evidence for the caller to weigh (``Flown.quiet``);
 the checks decide which answers stand (checks/contract).
@@ -121,8 +123,8 @@ class CallWindow:
     def stop(self) -> None:
         """Send nothing more; wait for the calls in flight and throw their answers away,
         leaving the server as one call at a time would have: started again when they broke
-        it, their noise counted between calls, their stderr out of later calls' context,
-        their elicitations forgotten."""
+        it, their noise and stderr out of later calls' evidence, their elicitations
+        forgotten."""
         if self.stopped:
             return
         self.stopped = True
@@ -134,8 +136,7 @@ class CallWindow:
             if not conn.alive:
                 self._server.revive(context_upto=self._reference[1])
             else:
-                if conn.unattributed != self._reference[0]:
-                    self._server.account_stray_stdout()
+                self._server.forget_stdout_noise(conn)
                 self._server.unsee_stderr(conn, self._reference[1], conn.stderr_mark())
         self._quiesced = True
         if self._pool is not None:

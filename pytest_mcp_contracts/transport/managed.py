@@ -323,14 +323,15 @@ class ManagedServer:
         (transport/inflight), when none of them can be blamed yet. Not a restart the check
         spent: each of those calls is sent again alone, and one that kills the server then
         spends its restart as it would have. What the server was before the calls were sent
-        carries over, as if they had never been made: its calls stay the recent calls, and
-        its stderr up to ``context_upto`` (a mark) is the new process's context, whose own
-        start-up lines are not. A server that does not come back is left to the next call
-        to meet."""
+        carries over, as if they had never been made: its calls stay the recent calls, its
+        stderr up to ``context_upto`` (a mark) is the new process's context, whose own
+        start-up lines are not, and their noise on stdout is forgotten. A server that does
+        not come back is left to the next call to meet."""
         old, restarts, recent = self._conn, self.restarts, list(self.recent_calls)
         context = ""
         if old is not None:
             context = old.stderr_before(context_upto, STDERR_TAIL_LINES, self._unseen_stderr)
+            self.forget_stdout_noise(old)
         with contextlib.suppress(ServerError):
             new = self.connection()
             new.carry_stderr(context)
@@ -346,10 +347,12 @@ class ManagedServer:
         if conn is self._conn and end > start:
             self._unseen_stderr.append((start, end))
 
-    def account_stray_stdout(self) -> None:
-        """Noise on stdout read so far that no call will be blamed for (the calls sent ahead
-        while it came were all sent again alone): counted between calls."""
-        self._account_stray_stdout()
+    def forget_stdout_noise(self, conn: RpcConnection) -> None:
+        """Noise on stdout ``conn`` read so far is blamed on no call and counted nowhere:
+        calls sent ahead wrote it, and each is sent again alone (transport/inflight), where
+        noise it writes again is its own, as one call at a time would have seen it once."""
+        if conn is self._conn:
+            self._noise_seen = max(self._noise_seen, conn.noise_count)
 
     @contextmanager
     def uncounted(self) -> Iterator[None]:

@@ -2,17 +2,21 @@
 each showing one thing that can happen to calls in flight.
 
 * ``lookup(shelf)`` records, in the file IN_FLIGHT_LOG names (when it is set), one line as
-  each call starts (``start <shelf> <calls running>``) and one as it ends. With the log on,
-  its first call waits (up to 5 s) for a second call to start, so that a run sending calls
-  in flight records two running at once whatever the machine's load.
+  each call starts (``start <shelf> <calls running>``) and one as it ends. With IN_FLIGHT_WAIT
+  set, its first call waits (up to 5 s) for a second call to start, so that a run sending
+  calls in flight records two running at once whatever the machine's load.
 * ``fetch(item)``: item "g" kills the server (exit status 3) after writing why on stderr.
   Every other item takes 50 ms, so that calls are in flight when "g" arrives.
 * ``grade(level)``: level "hard" raises, which MCPServer answers with isError and a
   traceback on stderr (an unexpected exception); "refuse" is a refusal (ToolError), which
   MCPServer also logs on stderr.
 * ``confirm(choice)``: choice "ask" asks the client to confirm (an elicitation), and the
-  tool returns the client's action: what the client answers depends on how many it
-  answered before (--mcp-elicitation=vary), so calls in flight must not reorder them.
+  tool refuses (isError) unless the client accepted: what the client answers depends on
+  how many it answered before (--mcp-elicitation=vary), so calls in flight must neither
+  reorder nor add to them, or the run counts other refusals.
+
+(An MCPServer cannot write noise on stdout: the SDK diverts ``print``. in_flight_noise.py
+does, for the same run.)
 """
 
 import os
@@ -30,6 +34,7 @@ from pydantic import BaseModel
 app = MCPServer("in-flight")
 READ_ONLY = ToolAnnotations(readOnlyHint=True)
 LOG = os.environ.get("IN_FLIGHT_LOG")
+WAIT = bool(os.environ.get("IN_FLIGHT_WAIT"))
 running = 0
 calls = 0
 
@@ -73,7 +78,7 @@ async def lookup(
     running += 1
     calls += 1
     _log(f"start {shelf} {running}")
-    if LOG and calls == 1:
+    if WAIT and calls == 1:
         deadline = time.monotonic() + 5
         while running < 2 and time.monotonic() < deadline:
             await anyio.sleep(0.01)
@@ -118,6 +123,8 @@ async def confirm(
 ) -> Confirmed:
     """Confirms a choice; "ask" asks the client first."""
     await anyio.sleep(0.02)
+    if answer.action != "accept":
+        raise ToolError(f"not confirmed: {answer.action}")
     return Confirmed(choice=choice, action=answer.action)
 
 

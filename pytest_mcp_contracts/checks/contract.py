@@ -13,7 +13,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contracts.checks.error_results import (
     ErrorVerdict,
@@ -70,6 +70,7 @@ class _Violation(Exception):
         self.finding = finding
         self.kind = kind  # what sort of failure (_failure_kind): shrinking keeps to one sort
         self.label: str | None = None  # the input's heading, when not "smallest input found"
+        self.notes: list[str] = []  # for the report, beside the input
 
 
 class _ServerGone(BaseException):
@@ -195,7 +196,7 @@ def _violation_failure(
         finding.kind,
         outcome,
         details=finding.all_details,
-        notes=[note] if note else [],
+        notes=[*violation.notes, *([note] if note else [])],
         earlier_calls=earlier_state_lines(server),
     )
     if violation.label is not None:
@@ -284,9 +285,9 @@ def run_contract(
             stats.out_of_time = time_budget
             tally.out_of_time += 1
             raise _StopCalling
-        outcome = None
+        outcome, flown_note = None, None
         if window is not None and smallest is None:
-            outcome = _answer_sent_ahead(
+            outcome, flown_note = _answer_sent_ahead(
                 window, server, tool, arguments, protocol, warn_only, lints, observations
             )
         try:
@@ -339,6 +340,8 @@ def run_contract(
         if finding is None:
             return
         violation = _Violation(outcome, finding, _failure_kind(outcome, finding, verdict))
+        if flown_note is not None:
+            violation.notes.append(flown_note)
         first = smallest is None
         if first:
             if window is not None:
@@ -455,9 +458,10 @@ def _answer_sent_ahead(
     warn_only: frozenset[str],
     lints: LintLevels | None,
     observations: ToolObservations | None,
-) -> CallOutcome | None:
+) -> tuple[CallOutcome | None, str | None]:
     """The answer to ``arguments``, sent ahead with others in flight, when it stands as if
-    it had been sent alone; else None, and the caller sends it alone.
+    it had been sent alone; else None, and the caller sends it alone. With it, a note for
+    its report when it is reported as it came back from flight.
 
     It stands when the window says it is quiet and silent (nothing the server sent or wrote
     on stderr while it was in flight could belong to another call: no noise, no death, no
@@ -467,7 +471,7 @@ def _answer_sent_ahead(
     flight."""
     flown = window.take(arguments)
     if flown is None:
-        return None
+        return None, None
     outcome = flown.outcome
     stands = (
         flown.quiet
@@ -481,9 +485,22 @@ def _answer_sent_ahead(
     )
     if not stands:
         window.set_aside(flown)
-        return None
+        if outcome.failure is None or server.live_connection() is not None:
+            return None, None
+        # The server died in flight and did not come back: nothing can be sent alone. The
+        # first call to fail is reported (as one at a time would have reported the call that
+        # killed it), saying that another call in flight may have been the one.
+        server.remember(tool.name, outcome)
+        return outcome, _GONE_IN_FLIGHT
     server.remember(tool.name, outcome)
-    return outcome
+    return outcome, None
+
+
+_GONE_IN_FLIGHT: Final = (
+    "(this input was sent with other calls of the tool in flight (--mcp-in-flight) when the "
+    "server ended, and the server did not come back to be sent it again alone: another call "
+    "in flight may have been the one that ended it; --mcp-in-flight=1 sends one at a time)"
+)
 
 
 def budget_words(budget: float, sent: int, planned: int, inputs: str = "inputs") -> str:

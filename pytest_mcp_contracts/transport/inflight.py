@@ -136,7 +136,8 @@ class CallWindow:
             if not conn.alive:
                 self._server.revive(context_upto=self._reference[1])
             else:
-                self._server.forget_stdout_noise(conn)
+                if conn.unattributed != self._reference[0]:
+                    self._server.forget_stdout_noise(conn)
                 self._server.unsee_stderr(conn, self._reference[1], conn.stderr_mark())
         self._quiesced = True
         if self._pool is not None:
@@ -156,11 +157,18 @@ class CallWindow:
         if self._conn is None:
             self._conn = conn
         if conn is None or conn is not self._conn:
-            # The server died or was replaced since the window opened (a call made alone
-            # broke it): the caller's own call restarts it, counted as it would be.
-            self.stop()
+            if self._quiesced:
+                # A call the caller made alone broke the server: its own next call restarts
+                # it, counted, as one call at a time would.
+                self.stop()
+            # Else calls in flight broke it: the caller meets that in their answers.
             return
         if self._quiesced:  # nothing in flight: a fresh start
+            if self._server.noise_pending(conn):
+                # Noise no call was blamed for yet is the next call's, by its place on
+                # stdout: only one call sent alone can be that call.
+                self.stop()
+                return
             self._reference = (conn.unattributed, conn.stderr_mark())
             self._quiesced = False
         if self._pool is None:
@@ -180,7 +188,9 @@ class CallWindow:
             from pytest_mcp_contracts.transport.managed import CallOutcome
 
             outcome = CallOutcome(arguments, conn.request_message("tools/call", params))
-            outcome.failure = ServerDied("not sent: a call in flight before it ended the server")
+            outcome.failure = ServerDied(
+                "the server had ended before this call was sent, while other calls were in flight"
+            )
             return Flown(index, outcome, quiet=False, silent=False)
         outcome, _ = self._server.send_on(conn, "tools/call", params, arguments, self._tool)
         quiet = outcome.failure is None and conn.unattributed == reference[0]

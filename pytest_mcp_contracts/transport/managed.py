@@ -347,6 +347,11 @@ class ManagedServer:
         if conn is self._conn and end > start:
             self._unseen_stderr.append((start, end))
 
+    def noise_pending(self, conn: RpcConnection) -> bool:
+        """Whether ``conn`` read noise on stdout that no call was blamed for yet: the next
+        call's, by its place in the stream (checks/stdout)."""
+        return conn is self._conn and conn.noise_count > self._noise_seen
+
     def forget_stdout_noise(self, conn: RpcConnection) -> None:
         """Noise on stdout ``conn`` read so far is blamed on no call and counted nowhere:
         calls sent ahead wrote it, and each is sent again alone (transport/inflight), where

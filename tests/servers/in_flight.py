@@ -1,10 +1,14 @@
-"""Read-only tools that the contract check sends several calls of at once (--mcp-in-flight),
-each showing one thing that can happen to calls in flight.
+"""Tools that the contract check sends several calls of at once (--mcp-in-flight), each
+showing one thing that can happen to calls in flight.
 
-* ``lookup(shelf)`` records, in the file IN_FLIGHT_LOG names (when it is set), one line as
-  each call starts (``start <shelf> <calls running>``) and one as it ends. With IN_FLIGHT_WAIT
-  set, its first call waits (up to 5 s) for a second call to start, so that a run sending
-  calls in flight records two running at once whatever the machine's load.
+* ``lookup(shelf)`` records, in the file IN_FLIGHT_LOG names (when it is set), a line as
+  each call starts (``start lookup <shelf> <its calls running>``) and one as it ends. With
+  IN_FLIGHT_WAIT set, the server's first call waits (up to 5 s) for a second call of its
+  tool to start, so that a run sending calls in flight records two running at once
+  whatever the machine's load.
+* ``tally(word)`` records its calls the same way, and declares no annotations: over stdio
+  its calls are sent one at a time, over Streamable HTTP (a 2026-07-28 server keeps no
+  session) several at once.
 * ``fetch(item)``: item "g" kills the server (exit status 3) after writing why on stderr.
   Every other item takes 50 ms, so that calls are in flight when "g" arrives.
 * ``grade(level)``: level "hard" raises, which MCPServer answers with isError and a
@@ -35,7 +39,7 @@ app = MCPServer("in-flight")
 READ_ONLY = ToolAnnotations(readOnlyHint=True)
 LOG = os.environ.get("IN_FLIGHT_LOG")
 WAIT = bool(os.environ.get("IN_FLIGHT_WAIT"))
-running = 0
+running: dict[str, int] = {}  # calls running, by tool
 calls = 0
 
 
@@ -69,23 +73,36 @@ def _log(line: str) -> None:
             handle.write(line + "\n")
 
 
+async def _recorded(tool: str, value: str) -> None:
+    """Log the call's start (with the calls of ``tool`` running) and end, around a short
+    wait; with WAIT, the first call waits for a second one to start."""
+    global calls
+    running[tool] = running.get(tool, 0) + 1
+    calls += 1
+    _log(f"start {tool} {value} {running[tool]}")
+    if WAIT and calls == 1:
+        deadline = time.monotonic() + 5
+        while running[tool] < 2 and time.monotonic() < deadline:
+            await anyio.sleep(0.01)
+    await anyio.sleep(0.01)
+    running[tool] -= 1
+    _log(f"end {tool} {value}")
+
+
 @app.tool(annotations=READ_ONLY)
 async def lookup(
     shelf: Literal["a", "b", "c", "d", "e", "f", "g", "h"], wide: bool = False
 ) -> Shelf:
     """How many books a shelf holds."""
-    global running, calls
-    running += 1
-    calls += 1
-    _log(f"start {shelf} {running}")
-    if WAIT and calls == 1:
-        deadline = time.monotonic() + 5
-        while running < 2 and time.monotonic() < deadline:
-            await anyio.sleep(0.01)
-    await anyio.sleep(0.01)
-    running -= 1
-    _log(f"end {shelf}")
+    await _recorded("lookup", shelf)
     return Shelf(shelf=shelf, books=ord(shelf) - ord("a") + (10 if wide else 1))
+
+
+@app.tool()
+async def tally(word: Literal["one", "two", "three", "four", "five", "six"]) -> Item:
+    """How long a word is."""
+    await _recorded("tally", word)
+    return Item(item=word, size=len(word))
 
 
 @app.tool(annotations=READ_ONLY)

@@ -15,9 +15,9 @@ showing one thing that can happen to calls in flight.
   traceback on stderr (an unexpected exception); "refuse" is a refusal (ToolError), which
   MCPServer also logs on stderr.
 * ``confirm(choice)``: choice "ask" asks the client to confirm (an elicitation), and the
-  tool refuses (isError) unless the client accepted: what the client answers depends on
-  how many it answered before (--mcp-elicitation=vary), so calls in flight must neither
-  reorder nor add to them, or the run counts other refusals.
+  tool breaks (raises) when the client accepted: what the client answers depends on how
+  many it answered before (--mcp-elicitation=vary: accept, decline, ...), so calls in
+  flight must neither reorder nor add to them, or the failure comes at another call.
 
 (An MCPServer cannot write noise on stdout: the SDK diverts ``print``. in_flight_noise.py
 does, for the same run.)
@@ -140,8 +140,8 @@ async def confirm(
 ) -> Confirmed:
     """Confirms a choice; "ask" asks the client first."""
     await anyio.sleep(0.02)
-    if answer.action != "accept":
-        raise ToolError(f"not confirmed: {answer.action}")
+    if answer.action == "accept":
+        raise RuntimeError("confirmed, and then broke")
     return Confirmed(choice=choice, action=answer.action)
 
 

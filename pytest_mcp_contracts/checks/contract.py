@@ -258,15 +258,18 @@ def run_contract(
     explicit = [*(examples or []), *corners]
     stats.planned = len(explicit) + max_examples
     first_failure_call = 0
-    started = time.monotonic()
+    budget = TimeBudget(time_budget)
 
-    def out_of_time() -> bool:
-        return time_budget is not None and time.monotonic() - started >= time_budget
+    def out_of_time() -> BaseException:
+        assert budget.seconds is not None
+        stats.out_of_time = budget.seconds
+        tally.out_of_time += 1
+        return _StopCalling()
 
     width = in_flight_width(server, tool, in_flight) if len(explicit) > 1 else 1
     window = None
     if width > 1:
-        window = CallWindow(server, tool.name, explicit, width, lambda: not out_of_time())
+        window = CallWindow(server, tool.name, explicit, width, budget.deadline)
 
     first_found: list[CallOutcome] = []  # the first failing call, before shrinking
 
@@ -280,21 +283,25 @@ def run_contract(
             limit = shrink_time - (time.monotonic() - shrinking_since)
             if limit <= 0:
                 raise _StopShrinking(smallest, f"shrinking took {shrink_time:g} s, {_SHRINK}")
-        elif out_of_time():
-            assert time_budget is not None
-            stats.out_of_time = time_budget
-            tally.out_of_time += 1
-            raise _StopCalling
+        elif budget.spent():
+            raise out_of_time()
         outcome, flown_note = None, None
         if window is not None and smallest is None:
             outcome, flown_note = _answer_sent_ahead(
                 window, server, tool, arguments, protocol, warn_only, lints, observations
             )
+            if outcome is None and budget.spent():
+                raise out_of_time()  # set aside as the budget ran out: not sent again
+        if smallest is None:
+            limit = budget.left()
         try:
             if outcome is None:
                 outcome = server.call(tool.name, arguments, limit=limit)
         except ServerError as exc:
             raise _ServerGone(exc, broke_server) from None
+        if smallest is None and budget.cut_short(outcome, limit):
+            server.revive()  # stopped by the budget: a restart the tool is not to blame for
+            raise out_of_time()
         tally.count_call(outcome)
         if (
             smallest is not None
@@ -430,6 +437,38 @@ def _failure_kind(outcome: CallOutcome, finding: Finding, verdict: ErrorVerdict 
     return finding.message.split(":", 1)[0]
 
 
+@dataclass
+class TimeBudget:
+    """How long a check may spend calling one tool (--mcp-tool-time): no input is drawn once
+    it is spent, and no call outlasts it. A call it cuts short is not judged (it might have
+    answered in time), as an attempt cut short by --mcp-shrink-time is not."""
+
+    seconds: float | None  # None: no budget
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def deadline(self) -> float | None:
+        return None if self.seconds is None else self.started + self.seconds
+
+    def left(self) -> float | None:
+        """Seconds left (at least a little), or None: the call's own timeouts alone."""
+        deadline = self.deadline
+        return None if deadline is None else max(deadline - time.monotonic(), 0.001)
+
+    def spent(self) -> bool:
+        deadline = self.deadline
+        return deadline is not None and time.monotonic() >= deadline
+
+    @staticmethod
+    def cut_short(outcome: CallOutcome, limit: float | None) -> bool:
+        """Whether a call given ``limit`` seconds ran into it: a timeout at the limit."""
+        return (
+            limit is not None
+            and isinstance(outcome.failure, CallTimeout)
+            and outcome.elapsed >= limit - 0.05
+        )
+
+
 def in_flight_width(server: ManagedServer, tool: ToolSpec, window: int) -> int:
     """How many of a tool's explicit inputs may be in flight at once (--mcp-in-flight):
     ``window`` when its calls say they are independent of each other, else 1.
@@ -508,8 +547,8 @@ def budget_words(budget: float, sent: int, planned: int, inputs: str = "inputs")
     no failure, and how to give the tool more time."""
     return (
         f"the tool's time budget of {budget:g} s (--mcp-tool-time) ran out after {sent} of "
-        f"up to {planned} {inputs}; no more were sent (not a failure: give this tool more "
-        "time with tool_time under [tool.mcp-contracts.tools.<name>])"
+        f"up to {planned} {inputs} (judged; none is sent or runs past it). Not a failure: "
+        "give this tool more time with tool_time under [tool.mcp-contracts.tools.<name>]"
     )
 
 

@@ -8,11 +8,10 @@ input its own schema forbids; the item warns or fails on those (``--mcp-rejects-
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Final
 
-from pytest_mcp_contracts.checks.contract import budget_words, server_unavailable
+from pytest_mcp_contracts.checks.contract import TimeBudget, budget_words, server_unavailable
 from pytest_mcp_contracts.checks.failures import ContractFailure, FailureReport, Finding
 from pytest_mcp_contracts.checks.judge import INVALID_PARAMS, judge_invalid
 from pytest_mcp_contracts.checks.stats import ToolStats
@@ -89,15 +88,20 @@ def _send(
     tally: ToolStats,
     time_budget: float | None,
 ) -> None:
-    started = time.monotonic()
+    budget = TimeBudget(time_budget)
     for case in cases:
-        if time_budget is not None and time.monotonic() - started >= time_budget:
+        if budget.spent():
             refusals.out_of_time = time_budget
             return
+        limit = budget.left()
         try:
-            outcome = server.call(tool.name, case.arguments, invalid=True)
+            outcome = server.call(tool.name, case.arguments, invalid=True, limit=limit)
         except ServerError as exc:
             refusals.failure = server_unavailable(server, tool, exc, CHECK)
+            return
+        if budget.cut_short(outcome, limit):  # not judged: it might have answered in time
+            server.revive()
+            refusals.out_of_time = time_budget
             return
         tally.invalid_calls += 1
         refusals.sent += 1

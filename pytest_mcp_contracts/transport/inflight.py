@@ -28,7 +28,8 @@ the checks decide which answers stand (checks/contract).
 from __future__ import annotations
 
 import concurrent.futures
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -56,8 +57,9 @@ class Flown:
 
 
 class CallWindow:
-    """``inputs`` of ``tool`` sent ahead, at most ``width`` of them not yet taken, while
-    ``may_send()`` says more may go (a time budget). ``take`` hands each back in order."""
+    """``inputs`` of ``tool`` sent ahead, at most ``width`` of them not yet taken, none after
+    ``deadline`` (time.monotonic(); a time budget) and none running past it. ``take`` hands
+    each back in order."""
 
     def __init__(
         self,
@@ -65,13 +67,13 @@ class CallWindow:
         tool: str,
         inputs: Sequence[dict[str, Any]],
         width: int,
-        may_send: Callable[[], bool] = lambda: True,
+        deadline: float | None = None,
     ) -> None:
         self._server = server
         self._tool = tool
         self._inputs = list(inputs)
         self._width = width
-        self._may_send = may_send
+        self._deadline = deadline
         self._taken = 0  # inputs handed back
         self._sent = 0  # inputs submitted
         self._pending: dict[int, concurrent.futures.Future[Flown]] = {}
@@ -151,7 +153,7 @@ class CallWindow:
     def _fill(self, upto: int) -> None:
         """Submit the inputs before ``upto`` that are not yet sent."""
         upto = min(upto, len(self._inputs))
-        if self._sent >= upto or not self._may_send():
+        if self._sent >= upto or self._left() == 0:
             return
         conn = self._server.live_connection()
         if self._conn is None:
@@ -192,9 +194,17 @@ class CallWindow:
                 "the server had ended before this call was sent, while other calls were in flight"
             )
             return Flown(index, outcome, quiet=False, silent=False)
-        outcome, _ = self._server.send_on(conn, "tools/call", params, arguments, self._tool)
+        left = self._left()  # a call cut short by the deadline fails: the caller sees why
+        limit = None if left is None else max(left, 0.001)
+        outcome, _ = self._server.send_on(conn, "tools/call", params, arguments, self._tool, limit)
         quiet = outcome.failure is None and conn.unattributed == reference[0]
         return Flown(index, outcome, quiet, silent=conn.stderr_mark() == reference[1])
+
+    def _left(self) -> float | None:
+        """Seconds until the deadline (0 once it passed), or None without one."""
+        if self._deadline is None:
+            return None
+        return max(self._deadline - time.monotonic(), 0.0)
 
     def _drain(self) -> list[Flown]:
         """Wait for every call in flight; the answers not yet taken, kept for ``take``."""

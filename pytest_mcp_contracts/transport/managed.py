@@ -318,19 +318,23 @@ class ManagedServer:
         """Whether the server said each request stands alone (RpcConnection.stateless)."""
         return self._conn is not None and self._conn.stateless
 
-    def revive(self, context_upto: int) -> None:
-        """Start again a server that died or hung while calls sent ahead were in flight
-        (transport/inflight), when none of them can be blamed yet. Not a restart the check
-        spent: each of those calls is sent again alone, and one that kills the server then
-        spends its restart as it would have. What the server was before the calls were sent
-        carries over, as if they had never been made: its calls stay the recent calls, its
-        stderr up to ``context_upto`` (a mark) is the new process's context, whose own
-        start-up lines are not, and their noise on stdout is forgotten. A server that does
-        not come back is left to the next call to meet."""
+    def revive(self, context_upto: int | None = None) -> None:
+        """Start again a server that calls broke without its being the tool's doing: calls
+        sent ahead died or hung in flight, none of them to blame yet (transport/inflight),
+        or the tool's time budget cut a call short (checks/contract.TimeBudget). Not a
+        restart the check spent: a call sent again alone that kills the server spends its
+        restart as it would have. What the server was before carries over, as if those
+        calls had never been made: the calls before stay the recent calls, its stderr up to
+        ``context_upto`` (a mark; all of it by default) is the new process's context, whose
+        own start-up lines are not, and noise on stdout is forgotten. A server that does not
+        come back is left to the next call to meet."""
         old, restarts, recent = self._conn, self.restarts, list(self.recent_calls)
+        if old is not None and old.alive:
+            return  # nothing broke it
         context = ""
         if old is not None:
-            context = old.stderr_before(context_upto, STDERR_TAIL_LINES, self._unseen_stderr)
+            upto = old.stderr_mark() if context_upto is None else context_upto
+            context = old.stderr_before(upto, STDERR_TAIL_LINES, self._unseen_stderr)
             self.forget_stdout_noise(old)
         with contextlib.suppress(ServerError):
             new = self.connection()

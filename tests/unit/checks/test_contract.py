@@ -71,5 +71,5 @@ def test_no_calls_in_flight_without_arguments_or_after_a_banner_on_stdout() -> N
 def test_a_run_out_of_time_says_how_far_it_got_and_that_it_is_no_failure() -> None:
     words = budget_words(60, 6, 50)
     assert "time budget of 60 s (--mcp-tool-time) ran out after 6 of up to 50 inputs" in words
-    assert "not a failure" in words and "tool_time" in words
+    assert "Not a failure" in words and "tool_time" in words
     assert "after 2 of up to 9 invalid inputs" in budget_words(1.5, 2, 9, "invalid inputs")

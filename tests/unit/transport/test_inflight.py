@@ -8,6 +8,7 @@ each input names what its call does to the connection."""
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from typing import Any
 
@@ -54,7 +55,13 @@ class FakeServer:
         return self.conn if self.conn.alive else None
 
     def send_on(
-        self, conn: FakeConn, method: str, params: dict[str, Any], arguments: dict[str, Any], _: str
+        self,
+        conn: FakeConn,
+        method: str,
+        params: dict[str, Any],
+        arguments: dict[str, Any],
+        _: str,
+        limit: float | None = None,
     ) -> tuple[CallOutcome, int]:
         index = arguments["i"]
         with self._turn:  # the server reads one request at a time, in order
@@ -197,17 +204,13 @@ def test_elicitations_of_answers_thrown_away_are_forgotten() -> None:
     assert win.stopped
 
 
-def test_no_input_is_sent_once_the_budget_says_no_more() -> None:
+def test_no_input_is_sent_after_the_deadline() -> None:
     server = FakeServer()
     calls = inputs(*["ok"] * 6)
-    allowed = [True]
-    win = window(server, calls, width=2, may_send=lambda: allowed[0])
-    take(win, calls[0])
-    allowed[0] = False
-    take(win, calls[1])  # sent ahead before the budget ran out
-    assert win.take(calls[2]) is None  # never sent: the caller decides what to do
+    win = window(server, calls, width=2, deadline=time.monotonic() - 1)  # already passed
+    assert win.take(calls[0]) is None  # never sent: the caller decides what to do
     win.close()
-    assert len(server.sent) == 2
+    assert server.sent == []
 
 
 def test_inputs_that_come_in_another_order_stop_the_window() -> None:

@@ -480,8 +480,11 @@ def in_flight_width(server: ManagedServer, tool: ToolSpec, window: int) -> int:
     window hands back only answers that are certainly the call's own, and the check sends
     any other input again alone (``_answer_sent_ahead``). A tool without input properties has
     no inputs to send ahead; a server that wrote on stdout as it started will write there
-    again, and no line could be told apart."""
+    again, and no line could be told apart; an in-process app's output is pytest's own
+    (``ServerApp.calls_in_flight``)."""
     if window <= 1 or takes_no_arguments(tool) or server.startup_stdout[0]:
+        return 1
+    if not server.command.calls_in_flight:
         return 1
     hints = tool.annotations
     independent = hints.get("readOnlyHint") is True or hints.get("idempotentHint") is True

@@ -122,6 +122,7 @@ class ServerUrl:
     opening: ClassVar[str] = "session"
     transport: ClassVar[str] = "http"
     output_source: ClassVar[str | None] = None  # a remote server's stderr is not ours to read
+    calls_in_flight: ClassVar[bool] = True  # transport/inflight may send several at once
     fresh_start: ClassVar[str] = (
         "a new session (a server behind a URL keeps its state: reset it first)"
     )

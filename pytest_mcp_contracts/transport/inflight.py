@@ -6,23 +6,28 @@ the first call; a tool that says its calls are independent (``readOnlyHint`` or
 ``idempotentHint``, or any tool of a server over Streamable HTTP that keeps no session) gets
 the next few of them sent while the check judges the current one. The check still judges
 every answer in input order, as if each had been sent alone; a ``CallWindow`` only makes
-sure that the answer is already there when it is asked for.
+sure that the answer is already there when it is asked for, and says what it could not
+tell apart. The checks decide which answers stand (checks/contract._answer_sent_ahead).
 
-What a window cannot tell apart, it does not guess at. Anything the server sends that no
-single call can be blamed for (a line of noise on stdout, a message for nobody, a request
-of its own: an elicitation answered now changes the answer to the next one) "disturbs" the
-window: every answer taken after it is no longer quiet, and the check sends those inputs
-again alone. So does a call that died, timed out or broke the protocol: with several in
-flight, any of them may have killed the server. The window then stops for good: the calls
-still in flight are waited for (each within its own timeout), a server they killed is
-started again without spending the check's restart budget (``ManagedServer.revive``), what
-they wrote on stdout and stderr is left out of later calls' evidence, and what they were
-asked to elicit is forgotten (``Client.rewind``), so that from there on the check runs
-exactly as one call at a time would have: a call sent again alone that writes the same
-noise, or the same traceback, shows it as its own.
+What a window cannot tell apart, it does not guess at:
 
-The answers the window hands back are evidence for the caller to weigh (``Flown.quiet``);
-the checks decide which answers stand (checks/contract).
+* A line on stderr while calls are in flight may be any of theirs (another call's traceback
+  is no evidence about this one): an answer that came after it is not ``silent``. The
+  caller sends that input again alone; the window waits for its calls in flight first, and
+  the lines they wrote are left out of the context later calls show
+  (``ManagedServer.unsee_stderr``). Then it goes on.
+* Anything else the server sends that no single call can be blamed for (noise on stdout, a
+  message for nobody, a request of its own: an elicitation answered now changes the answer
+  to the next one), or a call that died, timed out or broke the protocol (with several in
+  flight, any of them may have killed the server): every answer from then on is not
+  ``quiet``, and the window stops for good. The calls still in flight are waited for (each
+  within its own timeout, and none past the deadline of a time budget), a server they broke
+  is started again without spending the check's restart budget (``ManagedServer.revive``),
+  what they wrote on stdout and stderr is left out of later calls' evidence, and what they
+  were asked to elicit is forgotten (``Client.rewind``).
+
+Either way the check goes on exactly as one call at a time would have: a call sent again
+alone that writes the same noise, or the same traceback, shows it as its own.
 """
 
 from __future__ import annotations

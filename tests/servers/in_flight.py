@@ -9,7 +9,8 @@ showing one thing that can happen to calls in flight.
 * ``tally(word)`` records its calls the same way, and declares no annotations: over stdio
   its calls are sent one at a time, over Streamable HTTP (a 2026-07-28 server keeps no
   session) several at once.
-* ``fetch(item)``: item "g" kills the server (exit status 3) after writing why on stderr.
+* ``fetch(item)``: item "g" kills the server (exit status 3; in-process, ``SystemExit(3)``
+  ends the server's run) after writing why on stderr.
   Every other item takes 50 ms, so that calls are in flight when "g" arrives.
 * ``grade(level)``: level "hard" raises, which MCPServer answers with isError and a
   traceback on stderr (an unexpected exception); "refuse" is a refusal (ToolError), which
@@ -111,6 +112,8 @@ async def fetch(item: Literal["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", 
     if item == "g":
         sys.stderr.write("fatal: item g\n")
         sys.stderr.flush()
+        if "pytest" in sys.modules:  # in-process: end the server's run, not the process
+            sys.exit(3)
         os._exit(3)
     await anyio.sleep(0.05)
     return Item(item=item, size=len(item) * 3)

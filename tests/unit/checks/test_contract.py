@@ -73,3 +73,11 @@ def test_a_run_out_of_time_says_how_far_it_got_and_that_it_is_no_failure() -> No
     assert "time budget of 60 s (--mcp-tool-time) ran out after 6 of up to 50 inputs" in words
     assert "Not a failure" in words and "tool_time" in words
     assert "after 2 of up to 9 invalid inputs" in budget_words(1.5, 2, 9, "invalid inputs")
+
+
+def test_no_calls_in_flight_for_an_in_process_app(tmp_path: Any) -> None:
+    from pytest_mcp_contracts.transport.inprocess import ServerApp
+
+    server = _server()
+    server.command = ServerApp.parse("server.py:app", tmp_path)
+    assert in_flight_width(server, _tool({"readOnlyHint": True}), 4) == 1

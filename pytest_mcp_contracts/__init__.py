@@ -13,6 +13,17 @@ from typing import Any
 __version__ = "0.1.0"
 
 
+# What a hand-written test names (the mcp_server fixture's types), from checks/own_tests.
+OWN_TEST_NAMES = (
+    "ServerUnderTest",
+    "ToolResult",
+    "ResourceResult",
+    "PromptResult",
+    "McpRpcError",
+    "CheckFailed",
+)
+
+
 def __getattr__(name: str) -> Any:
     # Loaded on first use (``-W error::pytest_mcp_contracts.McpContractWarning`` does), so
     # that importing the package stays free.
@@ -20,4 +31,8 @@ def __getattr__(name: str) -> Any:
         from pytest_mcp_contracts.pytest import items
 
         return getattr(items, name)
+    if name in OWN_TEST_NAMES:
+        from pytest_mcp_contracts.checks import own_tests
+
+        return getattr(own_tests, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,20 +15,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contracts.checks.error_results import (
-    ErrorVerdict,
-    judge_error_result,
-    judge_success_result,
-    result_text,
-)
+from pytest_mcp_contracts.checks.error_results import ErrorVerdict, result_text
 from pytest_mcp_contracts.checks.failures import (
+    USER_STRATEGY_REFUSED,
     ContractFailure,
     FailureKind,
     FailureReport,
     Finding,
     earlier_state_lines,
 )
-from pytest_mcp_contracts.checks.judge import judge, judged, kept_reporting_progress
+from pytest_mcp_contracts.checks.judge import error_verdict, judge, kept_reporting_progress
 from pytest_mcp_contracts.checks.result import empty_content_finding
 from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.contracts.change import Change
@@ -120,14 +116,22 @@ class ContractStats:
     # Lints at warning level that results showed: the first finding of each, with its
     # input, so that a tool warns once, not once per call.
     lint_warnings: dict[str, tuple[Finding, dict[str, Any]]] = field(default_factory=dict)
+    # Real results (no isError, no disguised error) of the examples the user configured:
+    # realistic inputs that reached the tool's output, however many random ones it refused.
+    configured_real: int = 0
     # The time budget (seconds) when it ran out before the inputs did; None: it did not.
     out_of_time: float | None = None
     planned: int = 0  # inputs the run meant to send: explicit ones, then up to max_examples
 
     @property
     def mostly_errors(self) -> bool:
+        """Whether the output contract was barely exercised: nearly every call came back an
+        error, and none of the user's examples came back a real result (the examples are
+        the advice the warning gives; random inputs a data store refuses are no news)."""
         unchecked = self.error_results + self.url_required + self.disguised.total()
-        return self.calls >= 5 and unchecked >= MOSTLY_ERRORS * self.calls
+        return (
+            self.calls >= 5 and unchecked >= MOSTLY_ERRORS * self.calls and not self.configured_real
+        )
 
     def count(self, verdict: ErrorVerdict, text: str, *, is_error: bool = True) -> None:
         if is_error:
@@ -184,10 +188,42 @@ def _drift_finding(drift: list[Change], hint: str) -> Finding | None:
     )
 
 
-def _violation_failure(
-    server: ManagedServer, tool: ToolSpec, violation: _Violation, *, note: str | None = None
+def judge_contract_call(
+    tool: ToolSpec,
+    outcome: CallOutcome,
+    protocol_version: str,
+    verdict: ErrorVerdict | None,
+    *,
+    warn_only: frozenset[str] = frozenset(),
+    lints: LintLevels | None = None,
+    observations: ToolObservations | None = None,
+    drift_hint: str = "",
+) -> Finding | None:
+    """The contract check's verdict on one call of a valid input, or None: the one judge
+    (``judge.judge``, with ``verdict`` from ``judge.error_verdict``), then the recorded
+    output contract in ``observations``, which the result is folded into."""
+    finding = judge(tool, outcome, protocol_version, verdict, warn_only, lints)
+    # A disguised refusal is still observed, as before: a recorded contract learned
+    # from real results alone would fail on the next refusal misjudged as real.
+    if finding is None and observations is not None and outcome.result is not None:
+        drift = observations.observe(outcome.arguments, outcome.result)
+        finding = _drift_finding(drift, drift_hint)
+    return finding
+
+
+def contract_call_failure(
+    server: ManagedServer,
+    tool: ToolSpec,
+    outcome: CallOutcome,
+    finding: Finding,
+    *,
+    label: str | None = None,
+    note: str | None = None,
+    notes: Sequence[str] = (),
 ) -> ContractFailure:
-    outcome, finding = violation.outcome, violation.finding
+    """The contract check's failure for one call: ``label`` heads its input when that is
+    not the smallest found (hypothesis's or the shrinker's); ``notes``, then ``note``, go
+    under it."""
     report = FailureReport.for_call(
         server,
         tool.name,
@@ -196,14 +232,28 @@ def _violation_failure(
         finding.kind,
         outcome,
         details=finding.all_details,
-        notes=[*violation.notes, *([note] if note else [])],
+        notes=[*notes, *([note] if note else [])],
         earlier_calls=earlier_state_lines(server),
     )
-    if violation.label is not None:
-        report.input_label = violation.label
+    if label is not None:
+        report.input_label = label
     found = ContractFailure(report)
     found.outcome = outcome
     return found
+
+
+def _violation_failure(
+    server: ManagedServer, tool: ToolSpec, violation: _Violation, *, note: str | None = None
+) -> ContractFailure:
+    return contract_call_failure(
+        server,
+        tool,
+        violation.outcome,
+        violation.finding,
+        label=violation.label,
+        note=note,
+        notes=violation.notes,
+    )
 
 
 def run_contract(
@@ -213,6 +263,7 @@ def run_contract(
     strategy: Any,
     max_examples: int,
     examples: list[dict[str, Any]] | None = None,
+    configured: int = 0,
     coverage: CoveragePlan | None = None,
     max_restarts: int,
     shrink_time: float,
@@ -229,7 +280,8 @@ def run_contract(
 
     Shrinking stops when it has taken ``shrink_time`` seconds, or when it has used up
     ``max_restarts`` server restarts: the smallest failing input so far is reported. The
-    ``examples`` run first, then the ``coverage`` phase's inputs; a failing coverage input is
+    ``examples`` run first (the first ``configured`` of them the user's own), then the
+    ``coverage`` phase's inputs; a failing coverage input is
     shrunk by our own search (``_shrink_corner``) under the same two bounds, an example is
     reported as it is. An explicit ``seed`` (--hypothesis-seed) wins over a derandomized
     profile (CI's). Every call is counted in ``tally`` (the tool's stats for the run
@@ -320,30 +372,32 @@ def run_contract(
         stats.distinct_inputs.add(repr(arguments))
         if outcome.rpc_error is not None and outcome.rpc_error.code == URL_ELICITATION_REQUIRED:
             stats.url_required += 1
-        verdict = None
-        if outcome.is_error_result:
-            assert outcome.result is not None
-            verdict = judge_error_result(
-                tool.name, outcome.result, outcome.stderr, outcome.arguments
-            )
-            stats.count(verdict, result_text(outcome.result))
-            tally.error_classes[str(verdict.kind)] += 1
-        elif outcome.result is not None:
-            declared = isinstance(tool.output_schema, dict)
-            verdict = judge_success_result(outcome.result, outcome.arguments, declared=declared)
-            if verdict is not None:
-                stats.count(verdict, result_text(outcome.result), is_error=False)
+        verdict = error_verdict(tool, outcome)
+        if verdict is not None and outcome.result is not None:
+            text = result_text(outcome.result)
+            if outcome.is_error_result:
+                stats.count(verdict, text)
+                tally.error_classes[str(verdict.kind)] += 1
+            else:
+                stats.count(verdict, text, is_error=False)
                 tally.count_disguised(verdict.kind)
-        finding = judge(tool, outcome, protocol, verdict, warn_only, lints)
+        if stats.calls <= configured and outcome.result is not None and verdict is None:
+            stats.configured_real += 1  # explicit inputs run first, in order: one of theirs
+        finding = judge_contract_call(
+            tool,
+            outcome,
+            protocol,
+            verdict,
+            warn_only=warn_only,
+            lints=lints,
+            observations=observations,
+            drift_hint=drift_hint,
+        )
         if finding is None and lints is not None and outcome.result is not None:
             # A result lint at warning level: said once for the tool, after the run.
             lint = empty_content_finding(outcome.result, lints)
             if lint is not None and lint.severity == "warning":
                 stats.lint_warnings.setdefault(str(lint.rule), (lint, arguments))
-        # A disguised refusal is still observed, as before: a recorded contract learned
-        # from real results alone would fail on the next refusal misjudged as real.
-        if finding is None and observations is not None and outcome.result is not None:
-            finding = _drift_finding(observations.observe(arguments, outcome.result), drift_hint)
         if finding is None:
             return
         violation = _Violation(outcome, finding, _failure_kind(outcome, finding, verdict))
@@ -518,7 +572,12 @@ def _answer_sent_ahead(
     stands = (
         flown.quiet
         and flown.silent
-        and judged(tool, outcome, protocol, warn_only, lints)[0] is None
+        # The contract's one judge, without folding the result into the observations yet:
+        # whether the recorded contract fails it is asked apart, and nothing is kept.
+        and judge_contract_call(
+            tool, outcome, protocol, error_verdict(tool, outcome), warn_only=warn_only, lints=lints
+        )
+        is None
         and not (
             observations is not None
             and outcome.result is not None
@@ -629,10 +688,14 @@ def _run_failure(
             note = "(flaky: the same input did not fail again when it was sent a second time)"
             return _violation_failure(server, tool, violation, note=note)
         case UserStrategyError():  # before GenerationError: it is one
-            problem = "a strategy from pytest_mcp_tool_strategy made an input the schema refuses"
             return ContractFailure(
                 FailureReport.for_tool(
-                    server, tool.name, "contract", problem, FailureKind.SETUP, details=(str(exc),)
+                    server,
+                    tool.name,
+                    "contract",
+                    USER_STRATEGY_REFUSED,
+                    FailureKind.SETUP,
+                    details=(str(exc),),
                 )
             )
         case GenerationError():

@@ -19,7 +19,7 @@ that caught its own exception and returned the message) makes it an ``error-as-r
 which fails like a crash; refusal-like words there make it a ``disguised-refusal``, counted
 apart from real results (``judge_success_result``). Pure: the text of the result and the
 call's stderr go in, a ``ErrorVerdict`` comes out. The SDK wordings were read from their
-sources; the README's "How isError results are judged" lists them.
+sources; docs/explanation/iserror.md lists them, docs/error-results.md by SDK.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ _ARGUMENTS_REFUSED: Final = re.compile(
     r"|^Invalid parameters for tool '",
     re.M,
 )
-# Other SDKs' generic wordings for a crash (the README's table names them).
+# Other SDKs' generic wordings for a crash (docs/explanation/iserror.md's table names them).
 _OTHER_SDK_CRASH: Final = (
     (re.compile(r"^Error calling tool '[^']*'(?:: .*)?$"), "fastmcp's wording for a crash"),
     (re.compile(r"^An error occurred invoking '[^']*'\.$"), "the C# SDK's wording for a crash"),
@@ -291,7 +291,8 @@ def judge_error_result(
 # is judged is the first line, and a short text's rest only after a first line that refuses:
 # a document that mentions an error in its body is content. Tuned on office-word-mcp-server,
 # mcp-server-git, mcp-server-time, server-everything and server-memory, whose correct
-# answers none of these match (README, "Errors returned as successful results").
+# answers none of these match (docs/explanation/iserror.md, "Errors returned as successful
+# results").
 _SHORT: Final = 400
 _BREAKS: Final = re.compile(r"[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]")
 # Words a refusal starts with.
@@ -575,8 +576,13 @@ def _ts_paths(text: str) -> tuple[str, ...]:
 # -- JSON-RPC errors of reads and gets -----------------------------------------------------
 # Python mcp 2.x MCPServer refuses a prompts/get that lacks a required argument by raising
 # ValueError("Missing required arguments: {...}") in its own code: JSON-RPC -32603 "Internal
-# server error" with that traceback on stderr. The SDK's refusal, not the prompt crashing.
-_PY_MISSING_ARGUMENTS: Final = re.compile(r"ValueError: Missing required arguments: ")
+# server error" with that traceback on stderr. The standalone fastmcp (4.x) raises its own
+# ValidationError with the same words (fastmcp/prompts/function_prompt.py, render), answers
+# -32602 and logs the traceback at warning level ("Error rendering prompt '<name>'"). The
+# SDK's refusal, not the prompt crashing.
+_PY_MISSING_ARGUMENTS: Final = re.compile(
+    r"\b(?:ValueError|ValidationError): Missing required arguments: "
+)
 
 
 def judge_error_message(message: str, stderr: str | None, arguments: Any = None) -> ErrorVerdict:
@@ -589,5 +595,6 @@ def judge_error_message(message: str, stderr: str | None, arguments: Any = None)
 
 
 def sdk_missing_argument_refusal(stderr: str | None) -> bool:
-    """Whether the call's stderr shows the Python SDK refusing a missing prompt argument."""
+    """Whether the call's stderr shows the Python SDK (or fastmcp) refusing a missing prompt
+    argument."""
     return bool(stderr) and _PY_MISSING_ARGUMENTS.search(stderr or "") is not None

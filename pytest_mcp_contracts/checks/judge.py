@@ -140,15 +140,21 @@ def judged(
 ) -> tuple[Finding | None, str | None]:
     """The first thing wrong with one call's answer, as the contract check judges it, and
     the class of an error the answer gave without isError (None when it gave none)."""
-    verdict = None
-    if outcome.is_error_result:
-        assert outcome.result is not None
-        verdict = judge_error_result(tool.name, outcome.result, outcome.stderr, outcome.arguments)
-    elif outcome.result is not None:
-        declared = isinstance(tool.output_schema, dict)
-        verdict = judge_success_result(outcome.result, outcome.arguments, declared=declared)
+    verdict = error_verdict(tool, outcome)
     disguised = str(verdict.kind) if verdict is not None and not outcome.is_error_result else None
     return judge(tool, outcome, protocol_version, verdict, warn_only, lints), disguised
+
+
+def error_verdict(tool: ToolSpec, outcome: CallOutcome) -> ErrorVerdict | None:
+    """What a result's text says of a failure: for an isError result, whether it is a
+    refusal or a crash; for a success, whether it is an error in disguise (None: no result,
+    or a success that shows nothing)."""
+    if outcome.result is None:
+        return None
+    if outcome.is_error_result:
+        return judge_error_result(tool.name, outcome.result, outcome.stderr, outcome.arguments)
+    declared = isinstance(tool.output_schema, dict)
+    return judge_success_result(outcome.result, outcome.arguments, declared=declared)
 
 
 def judge_invalid(outcome: CallOutcome, tool_name: str, protocol_version: str) -> Finding | None:

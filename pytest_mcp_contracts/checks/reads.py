@@ -22,6 +22,7 @@ budget, and replayed once on a fresh server (``checks/reproduce.replay_request``
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Final
 from pytest_mcp_contracts.checks.contents import check_prompt_result, check_read_result
 from pytest_mcp_contracts.checks.error_results import (
     judge_error_message,
+    judge_success_result,
     sdk_missing_argument_refusal,
 )
 from pytest_mcp_contracts.checks.failures import (
@@ -42,6 +44,7 @@ from pytest_mcp_contracts.checks.failures import (
 from pytest_mcp_contracts.checks.judge import INVALID_PARAMS, judge_call
 from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.inputs.listed import (
+    described_values,
     expand,
     mined_values,
     prompt_schema,
@@ -54,6 +57,7 @@ from pytest_mcp_contracts.transport.jsonrpc import METHOD_NOT_FOUND, ServerError
 from pytest_mcp_contracts.vocabulary import Check
 
 if TYPE_CHECKING:
+    from pytest_mcp_contracts.contracts.change import Change
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan
     from pytest_mcp_contracts.transport.discover import (
         ListedSpec,
@@ -106,10 +110,14 @@ class ListedRun:
     failure: ContractFailure | None = None
     # The results that passed, for the content contract (contracts/content), bounded.
     results: list[tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=list)
+    evidence: str = ""  # why the first result counted as refused was one (its words)
 
     def count(self, outcome: CallOutcome, judged: Judged) -> None:
         self.stats.count_call(outcome)
         self.stats.refused += judged.refused
+        if judged.disguised is not None:
+            self.stats.count_disguised(judged.disguised[0])
+            self.evidence = self.evidence or judged.disguised[1]
         passed = judged.finding is None and not judged.refused
         if passed and outcome.result is not None and len(self.results) < MAX_OBSERVED:
             self.results.append((outcome.arguments, outcome.result))
@@ -125,6 +133,26 @@ class ListedRun:
         stats = self.stats
         return f"{stats.calls} calls, {stats.refused} refused, {stats.real_results} results"
 
+    def note_unreached(self, entry: ListedSpec) -> None:
+        """Say so when no call returned a real result: the item passes, but nothing of the
+        entry's contents was checked, and a green item must not read as a tested one."""
+        stats = self.stats
+        if self.failure is not None or not stats.calls or stats.real_results:
+            return
+        calls = "gets" if entry.kind == "prompt" else "reads"
+        words = sum(stats.disguised_errors.values())
+        how = f"; {words} answered with a result that says so: {self.evidence}" if words else ""
+        sources = "its completions, its descriptions"
+        sources += ", listed resource URIs" if entry.kind == "template" else ""
+        table = f"[tool.mcp-contracts.{entry.kind}s.{json.dumps(entry.key)}] skip = true"
+        self.notes.append(
+            f"none of its {stats.calls} {calls} returned a real result ({stats.refused} "
+            f"refused{how}), so its contents were never checked. The values came from "
+            f'{sources}, ids as "1" and generated strings: offer real ones through '
+            f"completion/complete or name them in the description, or leave it out with "
+            f"{table}"
+        )
+
 
 # -- judging one answer ------------------------------------------------------------------------
 
@@ -137,6 +165,9 @@ class Judged:
     finding: Finding | None = None
     refused: bool = False
     warnings: tuple[Finding, ...] = ()
+    # A result whose text says it is an error (judge_success_result's class and evidence):
+    # counted as refused, not as a real result, and not learned by the content contract.
+    disguised: tuple[str, str] | None = None
 
 
 def judge_answer(
@@ -219,7 +250,30 @@ def judge_answer(
         findings = check_read_result(result, uri, protocol_version=protocol_version)
     errors = [f for f in findings if f.severity == "error"]
     warnings = tuple(f for f in findings if f.severity != "error")
-    return Judged(errors[0] if errors else None, warnings=warnings)
+    in_words = None
+    if not errors and not must_succeed:
+        in_words = judge_success_result(_as_text_result(result), outcome.arguments)
+    disguised = (str(in_words.kind), in_words.evidence) if in_words is not None else None
+    return Judged(
+        errors[0] if errors else None,
+        refused=disguised is not None,
+        warnings=warnings,
+        disguised=disguised,
+    )
+
+
+def _as_text_result(result: Mapping[str, Any]) -> dict[str, Any]:
+    """A read's contents or a get's messages as the text blocks of a tool result, for
+    ``judge_success_result``: a template or prompt that answers "Failed to fetch ..." or
+    ``{"error": "note 7 not found"}`` refused, in words (mcp-server-fetch's prompt says a
+    failed fetch so, by design)."""
+    texts = []
+    for item in result.get("contents") or result.get("messages") or ():
+        if isinstance(item, Mapping):
+            block = item.get("content", item)
+            if isinstance(block, Mapping) and isinstance(block.get("text"), str):
+                texts.append({"type": "text", "text": block["text"]})
+    return {"content": texts}
 
 
 # -- a listed resource -------------------------------------------------------------------------
@@ -236,7 +290,7 @@ def run_read(server: ManagedServer, resource: ResourceSpec) -> ListedRun:
     run = ListedRun()
     for attempt in range(ESTABLISHED):
         try:
-            outcome = _read(server, resource.key, {"uri": resource.key})
+            outcome = read_resource(server, resource.key, {"uri": resource.key})
         except ServerError as exc:
             run.failure = unavailable(server, resource, exc)
             return run
@@ -255,7 +309,9 @@ def run_read(server: ManagedServer, resource: ResourceSpec) -> ListedRun:
     return run
 
 
-def _read(server: ManagedServer, uri: str, arguments: dict[str, Any]) -> CallOutcome:
+def read_resource(server: ManagedServer, uri: str, arguments: dict[str, Any]) -> CallOutcome:
+    """One ``resources/read``; ``arguments`` are what the URI was made of (a template's
+    values, or the URI itself), for the report and the shrinker."""
     return server.request("resources/read", {"uri": uri}, subject=uri, arguments=arguments)
 
 
@@ -276,7 +332,7 @@ class Subject:
 def template_subject(server: ManagedServer, template: TemplateSpec) -> Subject:
     def send(values: dict[str, Any]) -> CallOutcome:
         # A value that makes an invalid URI is still sent: the server must refuse it.
-        return _read(server, expand(template.key, values), values)
+        return read_resource(server, expand(template.key, values), values)
 
     return Subject(template, Check.READ, template_schema(template.key), send)
 
@@ -411,6 +467,7 @@ def run_generated(
                 stop.violation.outcome,
                 note=f"(not shrunk further: {stop.why})",
             )
+    run.note_unreached(subject.entry)
     return run
 
 
@@ -479,8 +536,15 @@ def probe_missing_arguments(
         finding = judged.finding
         if finding is not None and finding.kind is not FailureKind.MALFORMED_RESULT:
             message = f"without its required argument {name!r}: {finding.message}"
-            finding = dataclasses.replace(finding, message=message)
-            return call_failure(server, prompt, finding, outcome, label="request:")
+            failure = call_failure(
+                server,
+                prompt,
+                dataclasses.replace(finding, message=message),
+                outcome,
+                label="request:",
+            )
+            failure.replay_problem = finding.problem
+            return failure
         if outcome.result is not None:
             run.notes.append(
                 f"prompts/get without the required argument {name!r} succeeded; the spec "
@@ -501,29 +565,53 @@ def known_inputs(
     resources: Sequence[str] = (),
 ) -> list[dict[str, str]]:
     """Inputs made of values the server knows: a template's variables mined from listed
-    resource URIs it matches, then values ``completion/complete`` offers (only when the
-    server declares the ``completions`` capability), then, for a template with id-like
-    variables (``resourceId``, ``page``), those set to "1": ids are mostly numbers, and a
-    string strategy seldom draws one (server-everything's dynamic resources were never read
-    without it). At most MAX_KNOWN_INPUTS."""
+    resource URIs it matches; then values ``completion/complete`` offers (only when the
+    server declares the ``completions`` capability), else those its description names
+    (``status: open / done``); then each of those inputs again with its id-like variables or
+    arguments (``resourceId``, ``page``) set to "1": ids are mostly numbers, and a string
+    strategy seldom draws one (server-everything's dynamic resources and its resource-prompt
+    were never served without it). At most MAX_KNOWN_INPUTS."""
     found: list[dict[str, str]] = []
     if entry.kind == "template":
         found += mined_values(entry.key, resources)
-    completed = _completions(server, entry, names)
-    if completed:
-        base = dict(found[0]) if found else {name: "a" for name in required}
-        for n in range(max(len(values) for values in completed.values())):
+    # The server's own completions win over what its description says.
+    offered = {**_described(entry, names), **_completions(server, entry, names)}
+    if offered:
+        base = dict(found[0]) if found else dict.fromkeys(required, "a")
+        for n in range(max(len(values) for values in offered.values())):
             inputs = dict(base)
-            for name, values in completed.items():
+            for name, values in offered.items():
                 inputs[name] = values[n % len(values)]
             if inputs not in found:
                 found.append(inputs)
-    numbered = {name: "1" for name in names if _ID_LIKE.search(name)}
-    if entry.kind == "template" and numbered:
-        inputs = {**(found[0] if found else dict.fromkeys(required, "a")), **numbered}
-        if inputs not in found:
-            found.append(inputs)
+    numbered = {name: "1" for name in names if _ID_LIKE.search(name) and name not in offered}
+    if numbered:
+        # Each known input followed by its numbered twin, so that the cap keeps pairs.
+        paired: list[dict[str, str]] = []
+        for inputs in found or [dict.fromkeys(required, "a")]:
+            for candidate in (*([inputs] if found else []), {**inputs, **numbered}):
+                if candidate not in paired:
+                    paired.append(candidate)
+        found = paired
     return found[:MAX_KNOWN_INPUTS]
+
+
+def _described(entry: ListedSpec, names: Sequence[str]) -> dict[str, list[str]]:
+    """The values descriptions name for each variable or argument: a prompt argument's own
+    description, else the entry's description where it speaks of the name."""
+    own: dict[str, Any] = {}
+    if entry.kind == "prompt":
+        for argument in entry.raw.get("arguments") or ():
+            if isinstance(argument, Mapping) and isinstance(argument.get("name"), str):
+                own[argument["name"]] = argument.get("description")
+    found = {}
+    for name in names:
+        values = described_values(own.get(name)) or described_values(
+            entry.raw.get("description"), name
+        )
+        if values:
+            found[name] = values
+    return found
 
 
 def _completions(
@@ -560,6 +648,25 @@ def _completions(
 
 
 # -- failures ----------------------------------------------------------------------------------
+
+
+def content_drift_finding(
+    check: str, drift: Sequence[Change], arguments: Mapping[str, Any], hint: str
+) -> Finding | None:
+    """A result's drift from its entry's recorded content contract (contracts/content), as
+    the finding that fails its read or get; None without drift."""
+    if not drift:
+        return None
+    return Finding(
+        check,
+        f"the content drifted from the recorded contract: {drift[0]}",
+        details=(
+            *(str(change) for change in drift),
+            f"for the arguments {short_json(arguments)}",
+            hint,
+        ),
+        kind=FailureKind.OUTPUT_DRIFT,
+    )
 
 
 def call_failure(
@@ -618,14 +725,14 @@ def replay_request(
         protocol, check = server.protocol_version, report.check
         return judge_answer(answer, protocol, check=check, must_succeed=must_succeed).finding
 
-    report.notes = [*report.notes, replay_alone(server, outcome, problem_of, fresh, report.problem)]
+    problem = error.replay_problem or report.problem
+    report.notes = [*report.notes, replay_alone(server, outcome, problem_of, fresh, problem)]
     report.replay_command = request_command(server, outcome)
     return error
 
 
 def request_command(server: ManagedServer, outcome: CallOutcome) -> str:
     """The ``mcp-contracts call`` command that sends a read or a get again."""
-    import json
     import shlex
 
     target = server.command

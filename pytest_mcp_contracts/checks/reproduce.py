@@ -40,6 +40,7 @@ from pytest_mcp_contracts.text import short_json
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.lints import LintLevels
+    from pytest_mcp_contracts.inputs.sandbox import Sandbox
     from pytest_mcp_contracts.transport.discover import ToolSpec
     from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer, PastCall
 
@@ -368,3 +369,30 @@ def replay_alone(
         return f"(replayed alone on {where}: it failed the same way)"
     said = finding.headline if finding is not None else "no failure"
     return f"(replayed alone on {where}, it did not fail the same way: {said})"
+
+
+def note_sandbox(error: ContractFailure, sandbox: Sandbox | None) -> ContractFailure:
+    """Say where a failing input's paths point: the sandbox is gone after the run, unless a
+    failure's input uses it (then it is kept, and the replay command offers it as its root)."""
+    import shlex
+
+    from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
+
+    arguments = error.report.arguments
+    if sandbox is None or not isinstance(arguments, dict):
+        return error
+    if uses_sandbox(arguments, sandbox.paths.all):
+        held = "a copy of --mcp-roots" if sandbox.source else "the built-in sample files"
+        sandbox.kept = True
+        error.report.notes.append(
+            f"(its paths lie in the run's roots sandbox {sandbox.root}, which held "
+            f"{held}: the folder is left after the run, laid afresh, so that the replay "
+            "can offer it as its root with --roots)"
+        )
+        command = error.report.replay_command
+        if command:
+            flag = shlex.quote(f"--roots={sandbox.root}")
+            error.report.replay_command = command.replace(
+                "mcp-contracts call ", f"mcp-contracts call {flag} ", 1
+            )
+    return error

@@ -958,7 +958,7 @@ def _accepted(names: frozenset[str] | None) -> frozenset[str]:
 
 
 def _type_label(names: frozenset[str] | None) -> str:
-    # Drift keeps its own spelling of a union, the ``type`` keyword's list: the README and
+    # Drift keeps its own spelling of a union, the ``type`` keyword's list: the docs and
     # users' CI logs quote it, and drift lines are sorted by their text.
     if names is None:
         return "any"

@@ -139,7 +139,9 @@ class Observations:
     levels and flap rules for all of them."""
 
     recorded: RecordedContract | None = None
-    checking: bool = False  # compare against `recorded` (not when accepting changes)
+    # Fail on drift from `recorded` (not when accepting changes). Either way the drift is
+    # found and kept in `breaking` and `additive`: an update lists what it accepted.
+    checking: bool = False
     strict: bool = False  # additive drift fails too (--mcp-strict)
     shape: Shape | None = None
     kinds: Counter[str] = field(default_factory=Counter)
@@ -165,7 +167,7 @@ class Observations:
     def fold(self, arguments: Mapping[str, Any], seen: Classified) -> list[Change]:
         """Fold one classified result in (its kind counted by the caller); return the drift
         it shows against the record that fails it (breaking drift, or any drift under
-        --mcp-strict)."""
+        --mcp-strict; none when accepting)."""
         if not self.declared and seen.kind in JSON_KINDS:
             self.observations += 1
             # Inputs that differ only in arguments the tool does not declare are one input
@@ -182,17 +184,17 @@ class Observations:
         for change in changes:
             target = self.breaking if change.severity == "breaking" else self.additive
             target[str(change)] = change
-        return self._failing(changes)
+        return self._failing(changes) if self.checking else []
 
     def would_fail(self, seen: Classified) -> bool:
         """Whether ``fold`` would return drift for this result; nothing is folded in or kept
         (a check that must know before it commits to an answer: transport/inflight)."""
-        return bool(self._failing(self._changes(seen)))
+        return self.checking and bool(self._failing(self._changes(seen)))
 
     def _changes(self, seen: Classified) -> list[Change]:
         """Every change one classified result shows against the record: its kind, and for a
         JSON result its shape. It depends on the record alone, not on what was folded in."""
-        if not self.checking or self.recorded is None or self.declared:
+        if self.recorded is None or self.declared:
             return []
         changes = []
         recorded = set(self.recorded.kinds)
@@ -224,7 +226,7 @@ class Observations:
             distinct_outputs=len(self.outputs),
             takes_arguments=bool(self.declared_arguments),
             unions=bool(self.unions()),
-            broken=bool(self.breaking),
+            broken=self.checking and bool(self.breaking),  # accepted drift breaks nothing
         )
 
     @property

@@ -197,7 +197,8 @@ class Recorder:
     # -- reading ---------------------------------------------------------------------------
 
     def path(self, server: str, tool_node: str) -> Path:
-        return self.store.path_for(server, tool_node)
+        """Where a file is (its former name's path while it is found there)."""
+        return self.store.located(server, tool_node)
 
     def load(self, server: str, tool_node: str, tool_name: str | None) -> dict[str, Any] | None:
         """The tool's (or listed entry's: ``tool_node`` its file name) recorded file (read
@@ -223,6 +224,14 @@ class Recorder:
 
     def start_tool(self, server: str, tool: ToolSpec) -> ToolObservations:
         """The tool's observations, with its recorded output contract to check against."""
+        observations = self.recorded_output(server, tool)
+        self.tools[(server, tool.node_name)] = observations
+        return observations
+
+    def recorded_output(self, server: str, tool: ToolSpec) -> ToolObservations:
+        """Observations to check results against the tool's recorded output contract, that
+        teach the recorder nothing (the mcp_server fixture's: a hand-written test's inputs
+        are no evidence of the contract)."""
         data = self.load(server, tool.node_name, tool.name) or {}
         output = data.get("output")
         recorded = None
@@ -231,20 +240,25 @@ class Recorder:
                 recorded = RecordedContract.from_data(output)
             except RecordError as exc:
                 raise SnapshotError(self.path(server, tool.node_name), str(exc)) from None
-        observations = ToolObservations(
+        return ToolObservations(
             tool=tool,
             recorded=recorded,
             checking=self.mode != SnapshotMode.UPDATE,
             strict=self.strict,
             has_record=isinstance(output, dict),
         )
-        self.tools[(server, tool.node_name)] = observations
-        return observations
 
     def start_listed(self, server: str, entry: ListedSpec) -> ListedObservations:
         """A prompt's, resource's or template's content observations, with its recorded
         content contract to check against (the read and get items call this, then
         ``observations.observe`` per result, then ``finish_listed``)."""
+        observations = self.recorded_content(server, entry)
+        self.listed[(server, listed_file(entry))] = observations
+        return observations
+
+    def recorded_content(self, server: str, entry: ListedSpec) -> ListedObservations:
+        """``recorded_output`` for a prompt, resource or template: its recorded content
+        contract to check against, and nothing learned for the recorder."""
         file = listed_file(entry)
         data = self.load(server, file, entry.key) or {}
         content = data.get("content")
@@ -254,15 +268,13 @@ class Recorder:
                 recorded = RecordedContract.from_data(content, "content")
             except RecordError as exc:
                 raise SnapshotError(self.path(server, file), str(exc)) from None
-        observations = ListedObservations(
+        return ListedObservations(
             entry=entry,
             recorded=recorded,
             checking=self.mode != SnapshotMode.UPDATE,
             strict=self.strict,
             has_record=isinstance(content, dict),
         )
-        self.listed[(server, file)] = observations
-        return observations
 
     def finish_listed(
         self, surface: ServerSurface, server: str, obs: ListedObservations, *, passed: bool
@@ -467,6 +479,8 @@ class Recorder:
             ],
             "ran": sorted(self.ran),
             "removals_seen": sorted(self.removals_seen),
+            # Where the files were found: the controller writes (and moves) them.
+            "former": [[*now, *was] for now, was in sorted(self.store.former.items())],
             "listed": {server: sorted(tools) for server, tools in listed.items()},
         }
 
@@ -481,6 +495,8 @@ class Recorder:
             for name, value in entry["sections"].items():
                 is_learned = isinstance(value, dict) and value.get(LEARNED_KEY) is True
                 pending.sections[name] = _Learned.from_data(value) if is_learned else value
+        for server, name, former_server, former in handed.get("former", []):
+            self.store.former[(server, name)] = (former_server, former)
         self.ran |= {(server, tool) for server, tool in handed["ran"]}
         self.removals_seen |= {(server, tool) for server, tool in handed["removals_seen"]}
         return {server: set(tools) for server, tools in handed["listed"].items()}
@@ -496,13 +512,28 @@ def _content(data: dict[str, Any] | None) -> dict[str, Any] | None:
 SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 
 
+def follow_former_names(
+    store: SnapshotStore, server: str, former_server: str, surface: ServerSurface
+) -> None:
+    """Let the contracts of ``surface``'s server (its folder ``server``) be found where
+    earlier versions recorded them: names that had to change then kept a hash even when
+    no other entry rendered alike (``discover.former_node_names``). They are read there,
+    and a run that writes one (an update, a local run filling in a section) moves it."""
+    renames = {tool.node_name: tool.former_name for tool in surface.tools if tool.former_name}
+    renames |= {
+        listed_file(entry): f"{LISTED_FOLDERS[entry.kind]}/{entry.former_name}"
+        for entry in surface.listed
+        if entry.former_name
+    }
+    store.follow(server, former_server or server, renames)
+
+
 def proposed_output_schema(obs: ToolObservations) -> tuple[dict[str, Any] | None, str | None]:
     """The outputSchema a tool without one could declare, or why none is proposed.
 
     It is the recorded contract when this run checked against one (a CI run with fewer
     inputs proposes what was accepted, not what it happened to see), else what this run
-    learned. A path that took different types is never proposed: declaring
-    ``number | string`` would make a probable bug the tool's promise.
+    learned. A path that took different types is never proposed (``union_refusal``).
     """
     if obs.declared:
         return None, None
@@ -512,20 +543,34 @@ def proposed_output_schema(obs: ToolObservations) -> tuple[dict[str, Any] | None
         contract = recorded
     if contract.shape is None:
         return None, None
-    unions = contract.shape.unions()
-    if unions:
-        paths = ", ".join(f"{path} is {types}" for path, types in unions)
-        return None, f"{obs.tool.name}: not exported: {paths} (make it one type, or declare it)"
+    refused = union_refusal(contract.shape.unions())
+    if refused is not None:
+        return None, f"{obs.tool.name}: not exported: {refused}"
     quality, basis = obs.assessment
     return {
         "$schema": SCHEMA_DIALECT,
         **contract.shape.to_schema(),
-        "description": (
-            f"Proposed outputSchema for tool {obs.tool.name!r}, inferred by pytest-mcp-contracts "
-            f"(quality: {quality}: {basis}). Review it, declare it on the tool, and return the "
-            "same value as structuredContent."
-        ),
+        "description": proposal_description(obs.tool.name, quality, basis),
     }, None
+
+
+def union_refusal(unions: list[tuple[str, str]]) -> str | None:
+    """Why a learned contract whose paths took different types is not proposed, or None.
+
+    Declaring ``number | string`` would make a probable bug the tool's promise."""
+    if not unions:
+        return None
+    paths = ", ".join(f"{path} is {types}" for path, types in unions)
+    return f"{paths} (make it one type, or declare it)"
+
+
+def proposal_description(tool: str, quality: str, basis: str) -> str:
+    """The description of a proposed outputSchema: where it comes from and what to do."""
+    return (
+        f"Proposed outputSchema for tool {tool!r}, inferred by pytest-mcp-contracts "
+        f"(quality: {quality}: {basis}). Review it, declare it on the tool, and return the "
+        "same value as structuredContent."
+    )
 
 
 def export_proposals(recorder: Recorder, folder: Path) -> list[Path]:

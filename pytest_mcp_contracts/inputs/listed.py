@@ -122,6 +122,52 @@ def mined_values(template: str, uris: Iterable[str]) -> list[dict[str, str]]:
     return found
 
 
+# Values a description names for a variable or an argument: quoted words, or a list after a
+# cue ("status: open / done", "one of formal, casual", "must be asc or desc", "(json|csv)").
+_DESCRIBED_WORD: Final = r"[A-Za-z0-9][\w.+-]{0,39}"
+_DESCRIBED_SEPARATOR: Final = r"\s*(?:/|\||,\s*or\b|,|\bor\b)\s*"
+_DESCRIBED_LIST: Final = re.compile(
+    r"(?:^|[:=(]|\b(?:one of|either|must be|can be|is|are)\b)\s*"
+    rf"({_DESCRIBED_WORD}(?:{_DESCRIBED_SEPARATOR}{_DESCRIBED_WORD})+)"
+    # Examples may be a single word.
+    rf"|\b(?:e\.g\.|for example|such as)[:,]?\s*({_DESCRIBED_WORD}(?:{_DESCRIBED_SEPARATOR}"
+    rf"{_DESCRIBED_WORD})*)",
+    re.I,
+)
+_DESCRIBED_QUOTED: Final = re.compile(r"[`'\"]([^`'\"\s]{1,40})[`'\"]")
+# Where the words about one name end: a sentence, a clause, a closing bracket.
+_DESCRIBED_END: Final = re.compile(r"[.;)\n](?:\s|$)|[;)\n]")
+#: Values taken from one description, at most.
+MAX_DESCRIBED: Final = 5
+
+
+def described_values(description: Any, name: str | None = None) -> list[str]:
+    """The values a description names: for ``name`` (a template's variable, in the
+    template's description) only the words after the name, up to the end of its clause;
+    without ``name`` (a prompt argument's own description) the whole text. Quoted words
+    first (``'asc'``, `` `json` ``), else a list after a cue (``status: open / done``,
+    ``one of formal, casual``). A wrong value costs one refused call; a right one reaches
+    an entry no generated string would (todo-mcp-server's ``todo://status/{status}``
+    refuses everything but "open", "done" and "all")."""
+    if not isinstance(description, str) or not description.strip():
+        return []
+    text = description[:2000]
+    if name is not None:
+        found = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.I)
+        if found is None:
+            return []
+        text = text[found.end() :]
+        end = _DESCRIBED_END.search(text)
+        text = text[: end.start()] if end else text
+    values = _DESCRIBED_QUOTED.findall(text)
+    if not values:
+        listed = _DESCRIBED_LIST.search(text)
+        words = (listed.group(1) or listed.group(2)) if listed else ""
+        values = re.split(_DESCRIBED_SEPARATOR, words) if words else []
+    values = [value.rstrip(".") for value in values]  # the sentence's full stop
+    return list(dict.fromkeys(v for v in values if v))[:MAX_DESCRIBED]
+
+
 def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {
         "type": "object",

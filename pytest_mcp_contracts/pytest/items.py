@@ -7,7 +7,6 @@ all see one stable name per check.
 from __future__ import annotations
 
 import json
-import shlex
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -44,13 +43,14 @@ from pytest_mcp_contracts.inputs.coverage import (
     coverage_line,
     random_share,
 )
+from pytest_mcp_contracts.project import ToolConfig
 from pytest_mcp_contracts.pytest.keys import (
     RECORDER_KEY,
     SANDBOX_KEY,
     SETTINGS_KEY,
     WARNED_RULES_KEY,
 )
-from pytest_mcp_contracts.pytest.settings import Settings, ToolConfig
+from pytest_mcp_contracts.pytest.settings import Settings
 from pytest_mcp_contracts.reporting.failure import (
     accept_command,
     rerun_command,
@@ -65,13 +65,13 @@ from pytest_mcp_contracts.transport.discover import (
     TemplateSpec,
     ToolSpec,
 )
-from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal, task_refusal
+from pytest_mcp_contracts.transport.managed import ManagedServer, tool_refusal
 from pytest_mcp_contracts.vocabulary import NODE_PREFIX, Check, RejectsInvalidMode, SnapshotMode
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.reads import Budget, ListedRun
     from pytest_mcp_contracts.contracts.content import ListedObservations
-    from pytest_mcp_contracts.inputs.sandbox import SandboxPaths
+    from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxPaths
 
 
 class McpContractWarning(pytest.PytestWarning):
@@ -350,28 +350,9 @@ class _McpItem(_RendersFailures):
         )
 
     def _sandbox_note(self, error: ContractFailure) -> ContractFailure:
-        """Say where a failing input's paths point: the sandbox is gone after the run."""
-        from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
+        from pytest_mcp_contracts.checks.reproduce import note_sandbox
 
-        sandbox = self.config.stash.get(SANDBOX_KEY, None)
-        arguments = error.report.arguments
-        if sandbox is None or not isinstance(arguments, dict):
-            return error
-        if uses_sandbox(arguments, sandbox.paths.all):
-            held = "a copy of --mcp-roots" if sandbox.source else "the built-in sample files"
-            sandbox.kept = True
-            error.report.notes.append(
-                f"(its paths lie in the run's roots sandbox {sandbox.root}, which held "
-                f"{held}: the folder is left after the run, laid afresh, so that the replay "
-                "can offer it as its root with --roots)"
-            )
-            command = error.report.replay_command
-            if command:
-                flag = shlex.quote(f"--roots={sandbox.root}")
-                error.report.replay_command = command.replace(
-                    "mcp-contracts call ", f"mcp-contracts call {flag} ", 1
-                )
-        return error
+        return note_sandbox(error, self.config.stash.get(SANDBOX_KEY, None))
 
     def _fail(
         self, problem: str, details: tuple[str, ...] = (), kind: FailureKind = FailureKind.SETUP
@@ -387,67 +368,73 @@ class _McpItem(_RendersFailures):
         calling the tool."""
         settings = self.config.stash[SETTINGS_KEY]
         own = settings.tool(self.surface.name, self.tool.name)
-        if own.skip:
-            pytest.skip(f"{self.nodeid}: skipped by [tool.mcp-contracts.tools] skip = true")
-        refusal = call_refusal(
-            self.tool.annotations, own.call or settings.call_policy
-        ) or task_refusal(self.tool.raw, self.surface.capabilities)
+        refusal = tool_refusal(
+            self.tool,
+            self.surface.capabilities,
+            policy=settings.call_policy,
+            own_call=own.call,
+            skip=own.skip,
+        )
         if refusal is not None:
             # Named in the reason: -rs shows where the skip was raised, not which item.
             pytest.skip(f"{self.nodeid}: {refusal}")
         return own
 
     def _user_strategies(self) -> Any:
-        """What conftest.py files supply through ``pytest_mcp_tool_strategy``: one strategy
-        for the whole input, or strategies by property name (merged across conftests)."""
-        answers = self.config.hook.pytest_mcp_tool_strategy(
-            server=self.surface.name,
-            tool=self.tool.name,
-            input_schema=self.tool.input_schema,
-            config=self.config,
-        )
-        whole = [a for a in answers if not isinstance(a, dict)]
-        fields: dict[str, Any] = {}
-        for answer in answers:
-            if isinstance(answer, dict):
-                clash = fields.keys() & answer.keys()
-                if clash:
-                    raise self._fail(
-                        f"pytest_mcp_tool_strategy: two implementations supply {sorted(clash)}"
-                    )
-                fields.update(answer)
-        if len(whole) > 1 or (whole and fields):
-            raise self._fail(
-                "pytest_mcp_tool_strategy: more than one implementation supplies inputs for "
-                "this tool; return one strategy for the whole input, or strategies by property"
-            )
-        return whole[0] if whole else (fields or None)
+        from pytest_mcp_contracts.inputs.generate import UserStrategyError
+
+        try:
+            return user_strategies(self.config, self.surface.name, self.tool)
+        except UserStrategyError as exc:
+            raise self._fail(str(exc)) from None
 
     def _examples(self, configured: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
         """Inputs that run before generated ones: the configured examples (which must be
         valid), then the schema's own `examples` and `default`s (skipped, with a warning,
         when the schema refuses them)."""
-        from pytest_mcp_contracts.inputs.generate import schema_examples
-        from pytest_mcp_contracts.schema.dialects import make_validator
+        from pytest_mcp_contracts.inputs.generate import given_inputs
 
-        validator = make_validator(self.tool.input_schema)
-        for index, example in enumerate(configured):
-            errors = [e.message for e in validator.iter_errors(example)]
-            if errors:
-                raise self._fail(
-                    f"configured example {index + 1} is not valid for the inputSchema",
-                    (f"{example!r}: {errors[0]}", "fix it under [tool.mcp-contracts.tools]"),
-                )
-        from_schema = []
-        for example in schema_examples(self.tool.input_schema):
-            if validator.is_valid(example):
-                from_schema.append(example)
-            elif self.check == Check.CONTRACT:  # said once per tool
+        given = given_inputs(self.tool.input_schema, configured)
+        if given.refused_configured is not None:
+            number, example, why = given.refused_configured
+            raise self._fail(
+                f"configured example {number} is not valid for the inputSchema",
+                (f"{example!r}: {why}", "fix it under [tool.mcp-contracts.tools]"),
+            )
+        if self.check == Check.CONTRACT:  # said once per tool
+            for example in given.refused_from_schema:
                 self._warn(
                     f"the input {example!r}, from the inputSchema's own examples or defaults, "
                     "is not valid for it; it was not sent"
                 )
-        return [*configured, *from_schema]
+        return given.inputs
+
+
+def user_strategies(config: pytest.Config, server: str, tool: ToolSpec) -> Any:
+    """What conftest.py files supply for a tool through ``pytest_mcp_tool_strategy``: one
+    strategy for the whole input, or strategies by property name (merged across
+    conftests), or None; UserStrategyError when their answers cannot be combined."""
+    from pytest_mcp_contracts.inputs.generate import UserStrategyError
+
+    answers = config.hook.pytest_mcp_tool_strategy(
+        server=server, tool=tool.name, input_schema=tool.input_schema, config=config
+    )
+    whole = [a for a in answers if not isinstance(a, dict)]
+    fields: dict[str, Any] = {}
+    for answer in answers:
+        if isinstance(answer, dict):
+            clash = fields.keys() & answer.keys()
+            if clash:
+                raise UserStrategyError(
+                    f"pytest_mcp_tool_strategy: two implementations supply {sorted(clash)}"
+                )
+            fields.update(answer)
+    if len(whole) > 1 or (whole and fields):
+        raise UserStrategyError(
+            "pytest_mcp_tool_strategy: more than one implementation supplies inputs for "
+            "this tool; return one strategy for the whole input, or strategies by property"
+        )
+    return whole[0] if whole else (fields or None)
 
 
 class DriftItem(_McpItem):
@@ -629,19 +616,15 @@ class _ListedCallItem(_ListedItem):
     def _check_content(self, content: ListedObservations, run: ListedRun) -> None:
         """The results against the recorded content contract (contracts/content), and in CI
         the contract an entry that returned JSON must have."""
+        from pytest_mcp_contracts.checks.reads import content_drift_finding
+
         recorder = self.config.stash[RECORDER_KEY]
+        hint = f"if the change is intended, {_accept(self.config)}"
         for arguments, result in run.results:
             drift = content.observe(arguments, result)
-            if drift:
-                raise self._fail(
-                    f"the content drifted from the recorded contract: {drift[0]}",
-                    (
-                        *(str(change) for change in drift),
-                        f"for the arguments {short_json(arguments)}",
-                        f"if the change is intended, {_accept(self.config)}",
-                    ),
-                    FailureKind.OUTPUT_DRIFT,
-                )
+            found = content_drift_finding(self.check, drift, arguments, hint)
+            if found is not None:
+                raise self._fail(found.message, found.details, found.kind)
         if recorder.content_missing_in_ci(content):
             from pytest_mcp_contracts.contracts.record import listed_file
 
@@ -819,6 +802,7 @@ class ContractItem(_McpItem):
                 strategy=strategy,
                 # Configured and schema examples first, then the coverage phase.
                 examples=self._examples(own.examples),
+                configured=len(own.examples),
                 coverage=plan,
                 max_examples=random_share(max_examples, len(plan.inputs)),
                 max_restarts=settings.max_restarts,
@@ -1029,12 +1013,23 @@ class SequencesItem(_RendersFailures):
 
         def refusal(tool: ToolSpec) -> str | None:
             own = settings.tool(surface.name, tool.name)
-            if own.skip:
-                return "skipped by [tool.mcp-contracts.tools] skip = true"
-            why = call_refusal(tool.annotations, own.call or settings.call_policy) or task_refusal(
-                tool.raw, surface.capabilities
+            why = tool_refusal(
+                tool,
+                surface.capabilities,
+                policy=settings.call_policy,
+                own_call=own.call,
+                skip=own.skip,
             )
             return why.removeprefix("not called: ") if why else None
+
+        def given(tool: ToolSpec) -> tuple[Any, list[dict[str, Any]]]:
+            # What the contract item is given for the tool: the hook's strategies, and the
+            # configured and schema examples that the inputSchema accepts.
+            from pytest_mcp_contracts.inputs.generate import given_inputs
+
+            examples = settings.tool(surface.name, tool.name).examples
+            user = user_strategies(self.config, surface.name, tool)
+            return user, given_inputs(tool.input_schema, examples).inputs
 
         plan = plan_sequences(
             server,
@@ -1042,6 +1037,7 @@ class SequencesItem(_RendersFailures):
             lambda tool: settings.tool(surface.name, tool.name).warn_only,
             _laid_sandbox(self.config),
             CheckStats(uses_sandbox=_sandbox_test(self.config)),
+            given,
         )
         if isinstance(plan, str):
             pytest.skip(f"{self.nodeid}: {plan}")
@@ -1151,6 +1147,12 @@ def _laid_sandbox(
         pytest.fail(str(exc), pytrace=False)
     if tool is None:
         return sandbox.paths
+    return tool_paths(sandbox, tool, server)
+
+
+def tool_paths(sandbox: Sandbox, tool: ToolSpec, server: ManagedServer | None) -> SandboxPaths:
+    """The sandbox's values as ``tool`` draws them (``SandboxPaths.for_tool``: the kinds
+    its description and the server's command name first)."""
     argv = getattr(server.command, "argv", ()) if server is not None else ()
     named = sandbox.paths.named_in(tuple(argv))
     return sandbox.paths.for_tool(tool.name, tool.raw.get("description"), named)

@@ -12,6 +12,7 @@ import pytest
 if TYPE_CHECKING:
     from pytest_mcp_contracts.contracts.record import Recorder
     from pytest_mcp_contracts.inputs.sandbox import Sandbox
+    from pytest_mcp_contracts.pytest.fixtures import ServerMap
     from pytest_mcp_contracts.pytest.settings import Settings
     from pytest_mcp_contracts.transport.managed import ManagedServer
 
@@ -20,6 +21,9 @@ SERVERS_KEY: pytest.StashKey[list[ManagedServer]] = pytest.StashKey()
 RECORDER_KEY: pytest.StashKey[Recorder] = pytest.StashKey()
 # The client's root laid with sample files; absent under --mcp-roots=none.
 SANDBOX_KEY: pytest.StashKey[Sandbox] = pytest.StashKey()
+
+# The servers as hand-written tests reach them (pytest/fixtures), once a test asked for one.
+OWN_TESTS_KEY: pytest.StashKey[ServerMap] = pytest.StashKey()
 
 # (server node name, rule) pairs whose warning this process has raised: once per server.
 WARNED_RULES_KEY: pytest.StashKey[set[tuple[str, str]]] = pytest.StashKey()

@@ -9,12 +9,19 @@ import difflib
 import itertools
 import json
 import shlex
-import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
+# The error of every setting, the project table's too: the plugin turns it into a UsageError.
+from pytest_mcp_contracts.project import SettingsError as SettingsError
+from pytest_mcp_contracts.project import (
+    ToolConfig,
+    budget_seconds,
+    load_project_table,
+    tool_config,
+)
 from pytest_mcp_contracts.vocabulary import (
     CALL_POLICIES,
     CLIENT_PROFILES,
@@ -36,7 +43,6 @@ from pytest_mcp_contracts.vocabulary import (
     DEFAULT_TOOL_TIME,
     DESCRIPTION_DRIFT_MODES,
     ELICITATION_ANSWERS,
-    FAILING_CLASSES,
     REJECTS_INVALID_MODES,
     ClientSettingError,
     SnapshotMode,
@@ -50,105 +56,6 @@ if TYPE_CHECKING:  # the transports are imported only when a server is configure
     from pytest_mcp_contracts.transport.stdio import ServerCommand
 
 T = TypeVar("T")
-
-
-class SettingsError(ValueError):
-    """A setting has a value we cannot use; the message says what is allowed."""
-
-
-TOOL_KEYS: Final = (
-    "skip",
-    "call",
-    "max_examples",
-    "examples",
-    "rejects_invalid",
-    "warn_only",
-    "sampling_text",
-    "tool_time",
-)
-# The isError classes that fail a contract item; ``warn_only`` turns them into warnings.
-WARNABLE_CLASSES: Final = tuple(str(kind) for kind in FAILING_CLASSES)
-
-
-@dataclass(frozen=True)
-class ToolConfig:
-    """``[tool.mcp-contracts.tools.<name>]`` in pyproject.toml: one tool's own settings."""
-
-    skip: bool = False
-    call: str | None = None
-    max_examples: int | None = None
-    examples: tuple[dict[str, Any], ...] = ()
-    rejects_invalid: str | None = None
-    warn_only: frozenset[str] = frozenset()
-    sampling_text: str | None = None  # the canned reply to this tool's sampling requests
-    # Its own time budget in seconds (--mcp-tool-time); 0: none; None: the run's.
-    tool_time: float | None = None
-
-
-def _tool_config(name: str, table: Any) -> ToolConfig:
-    where = f"[tool.mcp-contracts.tools.{json.dumps(name)}]"
-    if not isinstance(table, dict):
-        raise SettingsError(f"{where} must be a table")
-    unknown = sorted(set(table) - set(TOOL_KEYS))
-    if unknown:
-        raise SettingsError(f"{where}: unknown key(s) {unknown}; allowed: {', '.join(TOOL_KEYS)}")
-    skip, call = table.get("skip", False), table.get("call")
-    max_examples, examples = table.get("max_examples"), table.get("examples", [])
-    if not isinstance(skip, bool):
-        raise SettingsError(f"{where} skip must be true or false")
-    if call is not None and call not in CALL_POLICIES:
-        raise SettingsError(f"{where} call must be one of {', '.join(CALL_POLICIES)}")
-    if max_examples is not None and (type(max_examples) is not int or max_examples < 1):
-        raise SettingsError(f"{where} max_examples must be a whole number >= 1")
-    if not isinstance(examples, list) or not all(isinstance(e, dict) for e in examples):
-        raise SettingsError(f"{where} examples must be a list of tables (tool arguments)")
-    rejects_invalid = table.get("rejects_invalid")
-    if rejects_invalid is not None and rejects_invalid not in REJECTS_INVALID_MODES:
-        raise SettingsError(
-            f"{where} rejects_invalid must be one of {', '.join(REJECTS_INVALID_MODES)}"
-        )
-    warn_only = table.get("warn_only", [])
-    if not isinstance(warn_only, list) or not set(warn_only) <= set(WARNABLE_CLASSES):
-        raise SettingsError(
-            f"{where} warn_only must be a list of: {', '.join(WARNABLE_CLASSES)} "
-            f"(got {warn_only!r})"
-        )
-    sampling_text = table.get("sampling_text")
-    if sampling_text is not None and not isinstance(sampling_text, str):
-        raise SettingsError(f"{where} sampling_text must be a string")
-    tool_time = table.get("tool_time")
-    if tool_time is not None:
-        try:
-            tool_time = _budget(tool_time) or 0.0
-        except ValueError:
-            raise SettingsError(
-                f'{where} tool_time must be a number of seconds > 0, or 0 or "off" for no '
-                f"budget (got {tool_time!r})"
-            ) from None
-    return ToolConfig(
-        skip,
-        call,
-        max_examples,
-        tuple(examples),
-        rejects_invalid,
-        frozenset(warn_only),
-        sampling_text,
-        tool_time,
-    )
-
-
-def _budget(raw: Any) -> float | None:
-    """Seconds of a time budget; None for none (0, "0", "off"); ValueError otherwise."""
-    if isinstance(raw, bool):
-        raise ValueError(raw)
-    if isinstance(raw, str) and raw.strip().lower() in ("off", "0", "none"):
-        return None
-    seconds = float(raw)
-    if seconds == 0:
-        return None
-    if not seconds > 0 or seconds == float("inf"):
-        raise ValueError(raw)
-    return seconds
 
 
 def unknown_tool_tables(
@@ -173,31 +80,6 @@ def unknown_tool_tables(
     )
 
 
-# The tables that exclude a prompt, resource or template from its calls, by kind: reads and
-# gets run under every call policy (they change no state by the spec), so this is the way out.
-LISTED_TABLES: Final = {"prompts": "prompt", "resources": "resource", "templates": "template"}
-
-
-def _listed_skips(name: str, tables: Any) -> set[tuple[str, str]]:
-    """``[tool.mcp-contracts.<name>."<key>"] skip = true`` as (kind, key) pairs."""
-    if not isinstance(tables, dict):
-        raise SettingsError(f"[tool.mcp-contracts] {name} must be a table of tables")
-    skips = set()
-    for key, table in tables.items():
-        where = f"[tool.mcp-contracts.{name}.{json.dumps(key)}]"
-        if not isinstance(table, dict):
-            raise SettingsError(f"{where} must be a table")
-        unknown = sorted(set(table) - {"skip"})
-        if unknown:
-            raise SettingsError(f"{where}: unknown key(s) {unknown}; allowed: skip")
-        skip = table.get("skip", False)
-        if not isinstance(skip, bool):
-            raise SettingsError(f"{where} skip must be true or false")
-        if skip:
-            skips.add((LISTED_TABLES[name], key))
-    return skips
-
-
 def unknown_listed_tables(
     skips: Iterable[tuple[str, str]], listed: Iterable[tuple[str, str]]
 ) -> str | None:
@@ -216,39 +98,6 @@ def unknown_listed_tables(
     return "\n".join(lines) + "\nno configured server lists it; fix or remove the table"
 
 
-def load_project_table(
-    rootdir: Path,
-) -> tuple[dict[str, ToolConfig], dict[str, str], frozenset[tuple[str, str]]]:
-    """Per-tool settings, extra server environment, and the prompts, resources and
-    templates excluded from their calls, from ``[tool.mcp-contracts]``."""
-    path = rootdir / "pyproject.toml"
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except FileNotFoundError:
-        return {}, {}, frozenset()
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise SettingsError(f"{path}: {exc}") from None
-    table = data.get("tool", {}).get("mcp-contracts", {})
-    if not isinstance(table, dict):
-        raise SettingsError(f"{path}: [tool.mcp-contracts] must be a table")
-    allowed = ("tools", "env", *LISTED_TABLES)
-    unknown = sorted(set(table) - set(allowed))
-    if unknown:
-        raise SettingsError(
-            f"[tool.mcp-contracts]: unknown key(s) {unknown}; allowed: {', '.join(allowed)}"
-        )
-    env = table.get("env", {})
-    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
-        raise SettingsError("[tool.mcp-contracts] env must be a table of strings")
-    tools = table.get("tools", {})
-    if not isinstance(tools, dict):
-        raise SettingsError("[tool.mcp-contracts] tools must be a table of tool tables")
-    skips = {pair for name in LISTED_TABLES for pair in _listed_skips(name, table.get(name, {}))}
-    configs = {name: _tool_config(name, spec) for name, spec in tools.items()}
-    return configs, dict(env), frozenset(skips)
-
-
 @dataclass(frozen=True)
 class Option:
     """One setting: its command-line flag, ini key and help text, declared in one place."""
@@ -262,6 +111,13 @@ class Option:
     ini_too: bool = True
     metavar: str = ""  # for the help text; by kind when empty
     choices: tuple[str, ...] = ()
+
+    @property
+    def shown_metavar(self) -> str:
+        """The value's placeholder in ``--help`` and the options reference (docs/reference)."""
+        if self.metavar:
+            return self.metavar
+        return {"servers": "CMD", "lines": "CMD", "path": "DIR"}.get(self.kind, "N")
 
 
 COVERAGE: Final = ("on", "off")
@@ -461,7 +317,10 @@ OPTIONS: Final = (
     Option(
         "--mcp-max-restarts",
         "mcp_max_restarts",
-        f"times a server that died or hung is restarted per run (default {DEFAULT_MAX_RESTARTS})",
+        "restarts of a server that died or hung that one item (a tool's contract check, a "
+        "resource's read, a prompt's get) may spend while it shrinks a failing input; then "
+        "the smallest failing input so far is reported. Restarts between items are not "
+        f"counted (default {DEFAULT_MAX_RESTARTS})",
         "int",
         DEFAULT_MAX_RESTARTS,
     ),
@@ -562,6 +421,15 @@ OPTIONS: Final = (
         None,
         metavar="PATH",
     ),
+    Option(
+        "--mcp-sarif",
+        "mcp_sarif",
+        "write a SARIF 2.1.0 file for code scanning to this file, relative to the rootdir: "
+        "a result per failed check, its failure's kind the rule (docs/how-to/ci.md)",
+        "path",
+        None,
+        metavar="PATH",
+    ),
 )
 
 
@@ -584,6 +452,7 @@ class Settings:
     export_dir: Path | None
     strict: bool
     report_path: Path | None = None
+    sarif_path: Path | None = None  # --mcp-sarif
     tools: dict[str, ToolConfig] = field(default_factory=dict)
     # Prompts, resources and templates whose calls a table skips: (kind, name or URI).
     listed_skips: frozenset[tuple[str, str]] = frozenset()
@@ -617,7 +486,7 @@ class Settings:
 
     def tool(self, server: str, name: str) -> ToolConfig:
         """A tool's own settings: "server/tool" first, then the bare tool name."""
-        return self.tools.get(f"{server}/{name}") or self.tools.get(name) or ToolConfig()
+        return tool_config(self.tools, server, name)
 
     def time_budget(self, own: ToolConfig) -> float | None:
         """Seconds each check may spend calling the tool: its own tool_time, else the run's."""
@@ -789,7 +658,7 @@ def resolve(
             values[key] = _positive(option, raw, int, 1)
         elif option.kind == "budget":
             try:
-                values[key] = _budget(raw)
+                values[key] = budget_seconds(raw)
             except ValueError:
                 raise SettingsError(
                     f"{option.flag} (ini {option.ini}) must be a number of seconds > 0, or 0 "
@@ -830,6 +699,7 @@ def resolve(
         export_dir=values["mcp_export_schemas"],
         strict=values["mcp_strict"],
         report_path=values["mcp_report"],
+        sarif_path=values["mcp_sarif"],
         tools=tools,
         listed_skips=listed_skips,
         coverage=values["mcp_coverage"] == "on",

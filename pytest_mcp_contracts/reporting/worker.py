@@ -143,6 +143,9 @@ class ServerFacts:
     version: str = ""
     protocol: str = ""
     restarts: int = 0
+    # Requests hand-written tests sent through the mcp_server fixture (pytest/fixtures):
+    # counted apart from the checks' calls, which are the items' numbers.
+    own_test_calls: int = 0
     startup_stdout: Stdout = (0, [])
     between_calls_stdout: Stdout = (0, [])
     listing_changes: list[str] = field(default_factory=list)
@@ -169,6 +172,7 @@ class ServerFacts:
             "version": self.version,
             "protocol": self.protocol,
             "restarts": self.restarts,
+            "own_test_calls": self.own_test_calls,
             "startup_stdout": [self.startup_stdout[0], list(self.startup_stdout[1])],
             "between_calls_stdout": [
                 self.between_calls_stdout[0],
@@ -208,6 +212,7 @@ class ServerFacts:
             version=str(data.get("version", "")),
             protocol=str(data.get("protocol", "")),
             restarts=int(data.get("restarts", 0)),
+            own_test_calls=int(data.get("own_test_calls", 0)),
             startup_stdout=_stdout_from(data.get("startup_stdout")),
             between_calls_stdout=_stdout_from(data.get("between_calls_stdout")),
             listing_changes=[str(c) for c in data.get("listing_changes", [])],
@@ -280,6 +285,7 @@ def _merge_server(entries: list[ServerFacts]) -> ServerFacts:
         version=first.version,
         protocol=first.protocol,
         restarts=sum(e.restarts for e in started),
+        own_test_calls=sum(e.own_test_calls for e in started),
         startup_stdout=first.startup_stdout,
         between_calls_stdout=(
             sum(count for count, _ in between),
@@ -308,9 +314,11 @@ class WorkerFacts:
         servers: Sequence[ManagedServer],
         recorder: Recorder | None,
         start_errors: Mapping[int, tuple[str, str]],
+        own_test_calls: Mapping[str, int] | None = None,
     ) -> WorkerFacts:
         """What this process knows of its servers and its recorder. ``start_errors`` maps a
-        server's position in ``servers`` to its node name and its start failure."""
+        server's position in ``servers`` to its node name and its start failure;
+        ``own_test_calls`` a server's node name to the requests hand-written tests sent it."""
         observed = recorder.tools if recorder is not None else {}
         observed_listed = recorder.listed if recorder is not None else {}
         surface_drift = recorder.surface_drift if recorder is not None else {}
@@ -335,7 +343,7 @@ class WorkerFacts:
                         None if drift is None else _pairs(drift),
                     )
                 )
-            from pytest_mcp_contracts.contracts.record import listed_kind
+            from pytest_mcp_contracts.contracts.record import listed_file, listed_kind
 
             listed = {tool.node_name for tool in surface.tools}
             mine = [
@@ -351,9 +359,12 @@ class WorkerFacts:
             # A prompt's file "prompts/<node>" is its collector "prompt:<node>": its surface
             # drift (its drift item) and its content drift (its read or get item).
             drifted: dict[str, ToolFacts] = {}
+            # Named by its key (a URI, a template), not its file: a surface that did not
+            # change has no change to take the name from.
+            keys = {listed_file(entry): entry.key for entry in surface.listed}
             for node, changes in mine:
                 if listed_kind(node) is not None:
-                    name = changes[0].tool if changes else node
+                    name = keys.get(node) or (changes[0].tool if changes else node)
                     drifted[node] = ToolFacts(
                         name, _listed_node(node), surface_drift=_pairs(changes)
                     )
@@ -383,6 +394,7 @@ class WorkerFacts:
                     version=surface.version,
                     protocol=surface.protocol_version,
                     restarts=server.restarts,
+                    own_test_calls=(own_test_calls or {}).get(server.node_name, 0),
                     startup_stdout=_stdout_from(server.startup_stdout),
                     between_calls_stdout=_stdout_from(server.between_calls_stdout),
                     listing_changes=list(server.listing_changes),

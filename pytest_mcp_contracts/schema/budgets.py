@@ -46,3 +46,5 @@ DRIFT_WORK: Final = 100_000
 #: Inlining ``$ref``s can blow a schema up exponentially; past this many sub-schemas
 #: generation unrolls recursion less deeply, then gives up.
 EXPANDED_SUBSCHEMAS: Final = 20_000
+#: Sub-schemas read for one tool's typed models (``export/model``): past it, any value.
+EXPORT_NODES: Final = 20_000

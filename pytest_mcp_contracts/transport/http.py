@@ -52,6 +52,9 @@ from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 if TYPE_CHECKING:
     import httpx2
 
+# Where servers serve Streamable HTTP unless told otherwise: the Python SDK's
+# streamable_http_path, the TypeScript SDK's examples, FastMCP's (with a slash after it).
+USUAL_PATH: Final = "/mcp"
 _NAME_BEARING: Final = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 _BODY_EXCERPT: Final = 200
 _CHUNK: Final = 1 << 16
@@ -143,10 +146,27 @@ class ServerUrl:
                 f"MCP server at {self.display} could not be used",
                 f"  {problem}",
                 "",
-                "A server reached with --mcp-url must already be running: check that it is up "
-                "at that URL; for a slow answer raise --mcp-startup-timeout.",
+                "pytest-mcp-contracts does not start a server reached with --mcp-url: it must "
+                "be running and serve MCP at that URL; for a slow answer raise "
+                "--mcp-startup-timeout.",
             ]
         )
+
+    def unusable(self) -> str:
+        return f"the server at {self.display} could not be used"
+
+    def no_endpoint_here(self) -> str:
+        """What a 404 before any session means: something runs at the host and port, but
+        not an MCP endpoint at the URL's path; and the URL that is usually right."""
+        parts = urllib.parse.urlsplit(self.url)
+        path = parts.path or "/"
+        said = (
+            f"the server answered, so it is running, but serves no MCP endpoint at the path {path}"
+        )
+        if path.rstrip("/") == USUAL_PATH:
+            return f"{said}; look for the path in its start-up log or its documentation"
+        usual = display_url(urllib.parse.urlunsplit(parts._replace(path=USUAL_PATH)))
+        return f"{said}; MCP servers usually serve it at {USUAL_PATH}: try {usual}"
 
     @classmethod
     def parse(cls, url: str, headers: Sequence[str] = ()) -> ServerUrl:
@@ -322,8 +342,10 @@ class HttpConnection(RpcConnection):
                 "--mcp-header 'Authorization: Bearer ${TOKEN}' (values are read from the "
                 "environment, never printed)"
             )
-        if status == 404 and self.session_id is not None:
-            return ServerDied(f"the server ended the session: {text}")
+        if status == 404:
+            if self.session_id is not None:
+                return ServerDied(f"the server ended the session: {text}")
+            text += f"; {self.command.no_endpoint_here()}"
         return HttpStatusError(text, status=status)
 
     # -- requests --------------------------------------------------------------------------

@@ -75,6 +75,9 @@ class ServerApp:
             return ""
         return "the server's run ended with:\n" + indent(last_lines(tail))
 
+    def unusable(self) -> str:
+        return "the server could not be run in-process"
+
     def start_failure(self, problem: str, stderr_tail: str) -> str:
         lines = [f"MCP server could not be run in-process: {self.display}", f"  {problem}"]
         if stderr_tail:

@@ -10,7 +10,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from pytest_mcp_contracts.text import plain_traceback
 from pytest_mcp_contracts.transport.client import (
@@ -22,6 +22,7 @@ from pytest_mcp_contracts.transport.client import (
 )
 from pytest_mcp_contracts.transport.discover import (
     ServerSurface,
+    ToolSpec,
     build_surface,
     discover,
     list_tools,
@@ -69,6 +70,28 @@ def call_refusal(annotations: dict[str, Any], policy: str) -> str | None:
             "--mcp-call=all (annotations are hints, not a safeguard)"
         )
     return None
+
+
+SKIPPED_BY_TABLE: Final = "skipped by [tool.mcp-contracts.tools] skip = true"
+
+
+def tool_refusal(
+    tool: ToolSpec,
+    capabilities: dict[str, Any],
+    *,
+    policy: str,
+    own_call: str | None = None,
+    skip: bool = False,
+) -> str | None:
+    """Why pytest-mcp-contracts does not call a tool, or None: the one decision behind the
+    contract, rejects_invalid and sequences checks, and ``mcp-contracts inspect``.
+
+    ``policy`` is the run's ``--mcp-call``; ``own_call`` and ``skip`` are the tool's own
+    ``call`` and ``skip`` in ``[tool.mcp-contracts.tools.<name>]`` (its ``call`` wins)."""
+    if skip:
+        return SKIPPED_BY_TABLE
+    refusal = call_refusal(tool.annotations, own_call or policy)
+    return refusal or task_refusal(tool.raw, capabilities)
 
 
 def task_refusal(tool: dict[str, Any], capabilities: dict[str, Any]) -> str | None:

@@ -75,6 +75,9 @@ class ServerCommand:
         # The call's own stderr, when shown, already holds the lines that matter.
         return "" if tail is None or call_output_shown else stderr_block(tail)
 
+    def unusable(self) -> str:
+        return "the server did not start"
+
     def start_failure(self, problem: str, stderr_tail: str) -> str:
         return "\n".join(
             [

@@ -9,14 +9,14 @@ from collections.abc import Callable
 
 import pytest
 
-from ..conftest import NO_SEQUENCES, RunMcp, server_command
+from ..conftest import NO_SEQUENCES, SERVERS, RunMcp, server_command
 
 CORRECT = [
     "mcp:library::prompt:review_code::schema PASSED*",
     "mcp:library::prompt:greeting::schema PASSED*",
-    "mcp:library::resource:file_docs_readme.md-*::schema PASSED*",
-    "mcp:library::resource:config_app_settings-*::schema PASSED*",
-    "mcp:library::template:users_user_id_profile-*::schema PASSED*",
+    "mcp:library::resource:file_docs_readme.md::schema PASSED*",
+    "mcp:library::resource:config_app_settings::schema PASSED*",
+    "mcp:library::template:users_user_id_profile::schema PASSED*",
 ]
 
 
@@ -36,14 +36,14 @@ def test_each_entry_has_a_schema_item_that_fails_on_exactly_its_rule(
             *CORRECT,
             "mcp:listing-bugs::ok::schema PASSED*",
             "mcp:ts-library::prompt:review_code::schema PASSED*",
-            "mcp:ts-library::resource:file_docs_readme.md-*::schema PASSED*",
-            "mcp:ts-library::template:users_userId_profile-*::schema PASSED*",
+            "mcp:ts-library::resource:file_docs_readme.md::schema PASSED*",
+            "mcp:ts-library::template:users_userId_profile::schema PASSED*",
             "mcp:listing-bugs::prompt:summarize::schema FAILED*",
             "mcp:listing-bugs::prompt:dup::schema FAILED*",
-            "mcp:listing-bugs::resource:docs_relative.md-*::schema FAILED*",
-            "mcp:listing-bugs::resource:file_docs_notes.md-*::schema PASSED*",
-            "mcp:listing-bugs::resource:file_docs_ok.md-*::schema PASSED*",
-            "mcp:listing-bugs::template:file_path-*::schema FAILED*",
+            "mcp:listing-bugs::resource:docs_relative.md::schema FAILED*",
+            "mcp:listing-bugs::resource:file_docs_notes.md::schema PASSED*",
+            "mcp:listing-bugs::resource:file_docs_ok.md::schema PASSED*",
+            "mcp:listing-bugs::template:file_path::schema FAILED*",
             # Each failure leads with its rule (the short summary cuts its lines short).
             "[[]mcp/required-member] the argument has no 'name', which the spec requires",
             "[[]mcp/duplicate] name 'dup' is listed 2 times in prompts/list*",
@@ -122,19 +122,19 @@ def test_each_read_and_get_bug_fails_exactly_its_item_shrunk_and_correct_entries
     )
     result.stdout.fnmatch_lines_random(
         [
-            "mcp:surface-bugs::template:users_user_id_profile-*::read FAILED*",
-            "mcp:surface-bugs::template:orders_order_id-*::read FAILED*",
+            "mcp:surface-bugs::template:users_user_id_profile::read FAILED*",
+            "mcp:surface-bugs::template:orders_order_id::read FAILED*",
             "mcp:surface-bugs::prompt:brief::get FAILED*",
-            "mcp:surface-bugs::resource:file_broken.txt-*::read FAILED*",
-            "mcp:surface-bugs::resource:file_ok.txt-*::read PASSED*",
+            "mcp:surface-bugs::resource:file_broken.txt::read FAILED*",
+            "mcp:surface-bugs::resource:file_ok.txt::read PASSED*",
             "mcp:surface-bugs::prompt:hello::get SKIPPED*",
             *(line.replace("::schema", "::get") for line in CORRECT[:2]),
-            "mcp:library::resource:file_docs_readme.md-*::read PASSED*",
-            "mcp:library::resource:config_app_settings-*::read PASSED*",
-            "mcp:library::template:users_user_id_profile-*::read PASSED*",
+            "mcp:library::resource:file_docs_readme.md::read PASSED*",
+            "mcp:library::resource:config_app_settings::read PASSED*",
+            "mcp:library::template:users_user_id_profile::read PASSED*",
             "mcp:ts-library::prompt:review_code::get PASSED*",
-            "mcp:ts-library::resource:file_docs_readme.md-*::read PASSED*",
-            "mcp:ts-library::template:users_userId_profile-*::read PASSED*",
+            "mcp:ts-library::resource:file_docs_readme.md::read PASSED*",
+            "mcp:ts-library::template:users_userId_profile::read PASSED*",
             "surface-bugs (protocol *): * reads and gets (* refused)*",
         ]
     )
@@ -170,4 +170,66 @@ def test_each_read_and_get_bug_fails_exactly_its_item_shrunk_and_correct_entries
     assert skipped["message"].endswith("""[tool.mcp-contracts.prompts."hello"] skip = true""")
     assert servers["library"]["listed_calls"] == sum(
         e["calls"] for e in servers["library"]["listed"]
+    )
+
+
+def test_values_only_a_description_an_id_or_a_listing_gives_are_reached_and_no_reach_is_said(
+    run_inprocess: RunMcp, pytester: pytest.Pytester
+) -> None:
+    """Shaped after real servers (tests/servers/listed_reach.py): a template whose values
+    only its description names, a prompt that serves a numeric id only, a template that
+    answers an unknown id with an error in its JSON, and a prompt whose every answer is
+    "Failed to fetch": each passes; the first three with real results, counted apart from
+    the refusals (an error in a result's words among them), and the last saying that it
+    reached nothing. Under -n 2 the same numbers."""
+    args = (NO_SEQUENCES, "-k", "read or get", "-v", "--hypothesis-seed=1")
+    result = run_inprocess("listed_reach.py", args=(*args, "--mcp-report=serial.json"))
+    result.assert_outcomes(passed=4, deselected=12, warnings=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*McpContractWarning: listed-reach prompt fetch_page: none of its 20 gets returned "
+            "a real result (20 refused; 20 answered with a result that says so: the words "
+            "'Failed'), so its contents were never checked.*",
+        ]
+    )
+    serial = json.loads((pytester.path / "serial.json").read_text(encoding="utf-8"))
+    listed = {e["name"]: e for e in serial["servers"][0]["listed"]}
+    reached = {name: entry["real_results"] for name, entry in listed.items()}
+    assert reached["todo://status/{status}"] >= 2  # "open" and "done", from the description
+    assert reached["open_ticket"] >= 1  # ticketId "1"
+    assert reached["notes://{note_id}"] >= 1  # note_id "1"
+    assert reached["fetch_page"] == 0
+    for entry in listed.values():
+        assert entry["calls"] == entry["refused"] + entry["real_results"], entry
+    parallel = pytester.runpytest_subprocess(
+        f"--mcp-app={SERVERS / 'listed_reach.py'}", *args, "-n", "2", "--mcp-report=n2.json"
+    )
+    parallel.assert_outcomes(passed=4, warnings=1)
+    both = json.loads((pytester.path / "n2.json").read_text(encoding="utf-8"))
+    numbers = ("calls", "refused", "real_results")
+    assert {e["name"]: [e[n] for n in numbers] for e in both["servers"][0]["listed"]} == {
+        name: [entry[n] for n in numbers] for name, entry in listed.items()
+    }
+
+
+def test_fastmcps_refusal_of_a_missing_argument_passes_and_a_crash_replays_the_same_way(
+    run_mcp_inprocess: RunMcp,
+) -> None:
+    """fastmcp 4.x refuses a get without a required argument with -32602 and logs its own
+    ValidationError's traceback: a refusal (fastmcp-sample-server's three prompts failed on
+    it). A prompt that crashes without its required argument fails, and its replay alone on
+    a fresh server is judged as the probe was ("it failed the same way"; the probe's words,
+    "without its required argument", made every such replay read "did not")."""
+    result = run_mcp_inprocess("fastmcp_prompts.py", args=(NO_SEQUENCES, "-k", "get", "-v"))
+    result.assert_outcomes(passed=1, failed=1, deselected=8)
+    result.stdout.fnmatch_lines(
+        [
+            "mcp:fastmcp-prompts::prompt:summarize_text::get PASSED*",
+            "mcp:fastmcp-prompts::prompt:explain_error::get FAILED*",
+            "without its required argument 'error_message': the server failed on this request: "
+            "JSON-RPC error -32603 (Error rendering prompt 'explain_error': 'error_message')",
+            "  evidence: a Python traceback on the server's stderr during the call",
+            "(replayed alone on a freshly started server: it failed the same way)",
+        ],
+        consecutive=False,
     )

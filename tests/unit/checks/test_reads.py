@@ -3,11 +3,12 @@ that cannot be read, a hang), and the command that replays one."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.failures import FailureKind
+from pytest_mcp_contracts.checks.failures import FailureKind, same_problem_key
 from pytest_mcp_contracts.checks.reads import Judged, judge_answer, request_command
 from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, RpcError, ServerDied
 from pytest_mcp_contracts.transport.managed import CallOutcome
@@ -159,6 +160,16 @@ SDK_REFUSAL = (
     "ValueError: Missing required arguments: {'code'}\n"
 )
 
+# fastmcp 4.2.3 (tests/servers/fastmcp_prompts.py has the whole log record).
+FASTMCP_REFUSAL = (
+    "[11/27/26 11:54:29] Error rendering prompt 'p'\n"
+    "                    ╭─────────── Traceback (most recent call last) ────────────╮\n"
+    "                    │ /srv/venv/lib/python3.11/site-packages/fastmcp/prompts/f │\n"
+    "                    │ unction_prompt.py:344 in render                           │\n"
+    "                    ╰──────────────────────────────────────────────────────────╯\n"
+    "                    ValidationError: Missing required arguments: {'code'}\n"
+)
+
 
 @pytest.mark.parametrize(
     ("answer", "fails", "notes"),
@@ -166,6 +177,15 @@ SDK_REFUSAL = (
         ({"rpc_error": RpcError(-32602, "Invalid arguments for prompt p")}, False, 0),
         # The Python SDK's own check: -32603 with its traceback on stderr.
         ({"rpc_error": RpcError(-32603, "Internal server error"), "stderr": SDK_REFUSAL}, False, 0),
+        # fastmcp 4.x's own check: -32602, its ValidationError's traceback logged.
+        (
+            {
+                "rpc_error": RpcError(-32602, "Missing required arguments: {'code'}"),
+                "stderr": FASTMCP_REFUSAL,
+            },
+            False,
+            0,
+        ),
         # Nothing shows a crash: a refusal, with the wrong code (a warning).
         ({"rpc_error": RpcError(-32603, "Internal server error"), "stderr": ""}, False, 1),
         (
@@ -194,6 +214,9 @@ def test_a_prompt_without_its_required_argument_must_be_refused_not_crash(
     if failure is not None:
         assert failure.report.problem.startswith("without its required argument 'code': ")
         assert failure.report.arguments == {}
+        # A replay sends the request alone: it fails the same way with the problem unprefixed.
+        unprefixed = failure.report.problem.split(": ", 1)[1]
+        assert failure.replay_problem == same_problem_key(unprefixed)
     assert len(run.notes) == notes
     assert run.stats.calls == 1
 
@@ -239,3 +262,140 @@ def test_a_template_variable_named_like_an_id_is_also_tried_as_1(name: str, id_l
     template = TemplateSpec(f"x://{{{name}}}", "t", {"uriTemplate": f"x://{{{name}}}", "name": "t"})
     found = known_inputs(_Server(), template, [name], [name])  # type: ignore[arg-type]
     assert found == ([{name: "1"}] if id_like else [])
+
+
+class _Completing(_Server):
+    """A server that declares completions and offers ``offered`` for every name."""
+
+    def __init__(self, offered: dict[str, list[str]]) -> None:
+        super().__init__()
+        self.offered = offered
+        self.surface = SimpleNamespace(capabilities={"completions": {}})  # type: ignore[assignment]
+
+    def request(self, method: str, params: dict[str, Any], **kwargs: Any) -> CallOutcome:
+        argument = params["argument"]
+        values = [
+            v for v in self.offered.get(argument["name"], []) if v.startswith(argument["value"])
+        ]
+        return CallOutcome({}, {"method": method}, result={"completion": {"values": values}})
+
+
+def test_a_prompts_id_like_argument_is_tried_as_1_beside_each_completed_input() -> None:
+    """server-everything's resource-prompt: completions give its resourceType, nothing
+    gives its resourceId (a positive integer): 24 gets, 0 results without this."""
+    from pytest_mcp_contracts.checks.reads import known_inputs
+    from pytest_mcp_contracts.transport.discover import PromptSpec
+
+    arguments = [
+        {"name": "resourceType", "required": True},
+        {"name": "resourceId", "required": True},
+    ]
+    prompt = PromptSpec("resource-prompt", "resource-prompt", {"arguments": arguments})
+    server = _Completing({"resourceType": ["Text", "Blob"]})
+    names = ["resourceType", "resourceId"]
+    found = known_inputs(server, prompt, names, names)  # type: ignore[arg-type]
+    assert found == [
+        {"resourceType": "Text", "resourceId": "a"},
+        {"resourceType": "Text", "resourceId": "1"},
+        {"resourceType": "Blob", "resourceId": "a"},
+        {"resourceType": "Blob", "resourceId": "1"},
+    ]
+
+
+def test_values_a_description_names_are_tried_and_completions_win_over_them() -> None:
+    from pytest_mcp_contracts.checks.reads import known_inputs
+    from pytest_mcp_contracts.transport.discover import PromptSpec, TemplateSpec
+
+    raw = {"uriTemplate": "todo://status/{status}", "description": "Todos by status: open / done"}
+    template = TemplateSpec("todo://status/{status}", "t", raw)
+    found = known_inputs(_Server(), template, ["status"], ["status"])  # type: ignore[arg-type]
+    assert found == [{"status": "open"}, {"status": "done"}]
+    arguments = [{"name": "style", "description": "One of: formal, casual"}]
+    prompt = PromptSpec("p", "p", {"arguments": arguments})
+    found = known_inputs(_Server(), prompt, ["style"], [])  # type: ignore[arg-type]
+    assert found == [{"style": "formal"}, {"style": "casual"}]
+    server = _Completing({"style": ["terse"]})
+    found = known_inputs(server, prompt, ["style"], [])  # type: ignore[arg-type]
+    assert found == [{"style": "terse"}]
+
+
+TEXT = {"type": "text", "text": ""}
+
+
+@pytest.mark.parametrize(
+    ("check", "result", "must_succeed", "refused"),
+    [
+        # mcp-server-fetch's prompt with the network closed: the failure as the prompt's text.
+        (
+            Check.GET,
+            {"messages": [{"role": "user", "content": {**TEXT, "text": "Failed to fetch x: E"}}]},
+            False,
+            True,
+        ),
+        # fastmcp-sample-server's note template: the error as the resource's JSON.
+        (
+            Check.READ,
+            {"contents": [{"uri": "users:///profile", "text": '{"error": "note 7 not found"}'}]},
+            False,
+            True,
+        ),
+        (
+            Check.READ,
+            {"contents": [{"uri": "users:///profile", "text": '{"id": 7}'}]},
+            False,
+            False,
+        ),
+        (
+            Check.GET,
+            {"messages": [{"role": "user", "content": {**TEXT, "text": "Explain this error: x"}}]},
+            False,
+            False,
+        ),
+        # A listed resource's words are its content (a log file says "Error: ..." as it is).
+        (
+            Check.READ,
+            {"contents": [{"uri": "users:///profile", "text": "Error: disk full"}]},
+            True,
+            False,
+        ),
+    ],
+)
+def test_a_result_that_says_it_is_an_error_counts_as_refused_not_as_a_result(
+    check: Check, result: dict[str, Any], must_succeed: bool, refused: bool
+) -> None:
+    from pytest_mcp_contracts.checks.reads import ListedRun
+
+    outcome = (_get if check == Check.GET else _read)(result=result)
+    judged = judge_answer(outcome, MODERN, check=check, must_succeed=must_succeed)
+    assert judged.finding is None
+    assert judged.refused is refused and (judged.disguised is not None) is refused
+    run = ListedRun()
+    run.count(outcome, judged)
+    assert (run.stats.real_results, run.stats.refused) == (int(not refused), int(refused))
+    assert len(run.results) == int(not refused)  # refusals teach no content contract
+
+
+def test_an_entry_no_call_reached_passes_saying_so() -> None:
+    from pytest_mcp_contracts.checks.reads import ListedRun
+    from pytest_mcp_contracts.transport.discover import PromptSpec
+
+    prompt = PromptSpec("fetch", "fetch", {})
+    failed = {"messages": [{"role": "user", "content": {**TEXT, "text": "Failed to fetch a: E"}}]}
+    run = ListedRun()
+    for _ in range(3):
+        outcome = _get(result=failed)
+        run.count(outcome, judge_answer(outcome, MODERN, check=Check.GET))
+    outcome = _get(rpc_error=RpcError(-32602, "url is required"))
+    run.count(outcome, judge_answer(outcome, MODERN, check=Check.GET))
+    run.note_unreached(prompt)
+    (note,) = run.notes
+    assert note.startswith(
+        "none of its 4 gets returned a real result (4 refused; 3 answered with a result that "
+        "says so: the words 'Failed'), so its contents were never checked"
+    )
+    assert note.endswith("""[tool.mcp-contracts.prompts."fetch"] skip = true""")
+    reached = ListedRun()
+    good = _get(result={"messages": [{"role": "user", "content": {**TEXT, "text": "<html>"}}]})
+    reached.count(good, judge_answer(good, MODERN, check=Check.GET))
+    reached.note_unreached(prompt)
+    assert reached.notes == []

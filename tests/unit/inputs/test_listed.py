@@ -1,5 +1,5 @@
-"""inputs/listed: prompt arguments and template variables as a JSON Schema, expansion, and
-values mined from listed resource URIs."""
+"""inputs/listed: prompt arguments and template variables as a JSON Schema, expansion,
+values mined from listed resource URIs, and values their descriptions name."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import pytest
 
 from pytest_mcp_contracts.inputs.listed import (
     MAX_MINED,
+    described_values,
     expand,
     mined_values,
     prompt_schema,
@@ -81,3 +82,41 @@ def test_a_template_beyond_the_matcher_mines_nothing_rather_than_wrong_values(
 ) -> None:
     assert template_pattern(template) is None
     assert mined_values(template, ["a://1/2", "search://?q=1"]) == []
+
+
+@pytest.mark.parametrize(
+    ("description", "name", "values"),
+    [
+        # todo-mcp-server-kit's todo://status/{status}: the words after the name, to the
+        # end of its clause.
+        (
+            "Todos filtered by status: open / done (URI-templated resource).",
+            "status",
+            ["open", "done"],
+        ),
+        ("Sort order is asc, desc or none.", "order", ["asc", "desc", "none"]),
+        ("Weather for a city. Units are metric or imperial.", "units", ["metric", "imperial"]),
+        # A prompt argument's own description: all of it.
+        ("One of: formal, casual", None, ["formal", "casual"]),
+        ("either 'asc' or 'desc'", None, ["asc", "desc"]),
+        ("The format (json|csv)", None, ["json", "csv"]),
+        ("must be asc or desc", None, ["asc", "desc"]),
+        (
+            "Temperature units: celsius or fahrenheit. Default celsius",
+            None,
+            ["celsius", "fahrenheit"],
+        ),
+        ("Output format, e.g. json", None, ["json"]),
+        ("The language, such as python, go or rust", None, ["python", "go", "rust"]),
+        # Nothing named: prose, an apostrophe, a type rather than values, another name.
+        ("Name of the city", None, []),
+        ("The user's name", None, []),
+        ("Fabricated from the {resourceId} variable, which must be an integer.", "resourceId", []),
+        ("Todos filtered by status: open / done", "tag", []),
+        (None, None, []),
+    ],
+)
+def test_values_a_description_names_are_found(
+    description: str | None, name: str | None, values: list[str]
+) -> None:
+    assert described_values(description, name) == values

@@ -106,7 +106,8 @@ def test_ini_targets_of_every_kind_run_when_the_command_line_names_none() -> Non
 
 
 def test_tool_tables_are_judged_against_every_server_and_its_own_name() -> None:
-    from pytest_mcp_contracts.pytest.settings import ToolConfig, unknown_tool_tables
+    from pytest_mcp_contracts.project import ToolConfig
+    from pytest_mcp_contracts.pytest.settings import unknown_tool_tables
 
     listed = [("lookup", "get_order"), ("files", "read"), ("files", "a/b")]
     fine = {k: ToolConfig() for k in ("get_order", "files/read", "a/b", "files/a/b")}

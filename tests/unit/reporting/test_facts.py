@@ -55,6 +55,7 @@ def test_worker_facts_round_trip_through_json() -> None:
                 stale=["/x/mcp-contracts/shop/old.json"],
                 between_calls_stdout=(1, ["tick"]),
                 restarts=2,
+                own_test_calls=5,
             ),
             ServerFacts("python bad.py", "stdio", "bad.py", False, "did not start"),
         ]
@@ -68,11 +69,13 @@ def test_worker_facts_round_trip_through_json() -> None:
 def test_the_fold_takes_what_every_process_says_alike_once_and_sums_the_rest() -> None:
     """Each -n 2 worker starts its own process of the server: its banner is printed twice but
     counted once; restarts and lines between calls are the workers' together; a tool's
-    observations come from the worker that ran its contract item, whatever the order."""
+    observations come from the worker that ran its contract item, whatever the order; the
+    requests of hand-written tests are each worker's own, summed."""
     ran_quote = _server(
         tools=[ToolFacts("quote", "quote", False, OUTPUT, []), ToolFacts("get", "get")],
         restarts=1,
         between_calls_stdout=(0, []),
+        own_test_calls=4,
     )
     ran_get = _server(
         tools=[ToolFacts("quote", "quote"), ToolFacts("get", "get", False, None, [])],
@@ -89,6 +92,7 @@ def test_the_fold_takes_what_every_process_says_alike_once_and_sums_the_rest() -
     for folded in folds:
         (server,) = folded["servers"]
         assert server["restarts"] == 3
+        assert server["own_test_calls"] == 4
         assert server["between_calls_stdout"] == [3, ["tick"]]
         assert server["tools"][0]["output"]["quality"] == "inferred"
         assert server["tools"][0]["surface_drift"] == []

@@ -116,3 +116,14 @@ def test_an_input_with_a_64_kib_string_is_quoted_cut_with_its_length() -> None:
         + '… (65536 characters)"}'
     )
     assert short_json({"text": "a" * 200}) == '{"text": "' + "a" * 200 + '"}'  # short: as is
+
+
+def test_the_requests_of_hand_written_tests_get_their_own_line() -> None:
+    """Counted apart from the checks' calls, and said only when a test made any."""
+    from pytest_mcp_contracts.reporting.summary import own_test_lines
+
+    assert own_test_lines(0) == []
+    assert own_test_lines(3) == [
+        "  and 3 request(s) from hand-written tests (the mcp_server fixture), not in the "
+        "numbers above: their verdicts are those tests' outcomes"
+    ]

@@ -122,6 +122,7 @@ FACTS: dict[str, Any] = {
             "calls": 120,
             "error_results": 3,
             "restarts": 1,
+            "own_test_calls": 7,
             "tools": [
                 _tool(
                     "quote",
@@ -238,6 +239,7 @@ EXPECTED: dict[str, Any] = {
             "listed_calls": 0,
             "error_results": 3,
             "restarts": 1,
+            "own_test_calls": 7,
             "startup_stdout": {"lines": 0, "sample": []},
             "between_calls_stdout": {"lines": 0, "sample": []},
             "checks": {"passed": 4, "failed": 5, "skipped": 1, "not_run": 7},
@@ -634,7 +636,9 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
     stats = ToolStats(calls=3, input_coverage=QUOTE_COVERAGE)
     run.pytest_runtest_logreport(_report("mcp:shop::get::contract", {"get": stats}))
 
-    worker = WorkerFacts.collect([server, failed], recorder, {1: ("bad.py", "did not start")})
+    worker = WorkerFacts.collect(
+        [server, failed], recorder, {1: ("bad.py", "did not start")}, {"shop": 2}
+    )
     wired = json.loads(json.dumps(worker.to_json()))  # what an xdist worker sends
     assert WorkerFacts.from_json(wired) == worker
     run.add_worker("serial", wired)
@@ -653,6 +657,7 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
         ("get", False, 3),
     ]
     assert shop["calls"] == 4
+    assert shop["own_test_calls"] == 2  # a hand-written test's requests: not in calls
     assert [t["input_coverage"] for t in shop["tools"]] == [None, QUOTE_COVERAGE]
     assert shop["tools"][1]["output"] == {
         "quality": "unknown",
@@ -665,6 +670,7 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
     }
     document = build_report(facts, run.outcomes, exit_status=0, mode="record", rootdir=tmp_path)
     assert document["snapshots"]["written"] == ["mcp-contracts/shop/get.json"]
+    assert document["servers"][0]["own_test_calls"] == 2
 
 
 def test_step_summary_has_a_row_per_server_and_the_failing_checks() -> None:
@@ -857,3 +863,28 @@ def test_a_listed_entrys_surface_and_content_drift_are_its_drift_lines(tmp_path:
             ("additive", "$.x: new"),
             ("breaking", "mimeType: removed (was 'a/b')"),
         ]
+
+
+def test_a_listed_entry_whose_surface_did_not_change_is_named_by_its_key(tmp_path: Path) -> None:
+    """Its drift item ran and found nothing, its read item found content drift: the drift
+    lines name the template, not its snapshot file."""
+    from pytest_mcp_contracts.contracts.content import ListedObservations
+    from pytest_mcp_contracts.transport.discover import TemplateSpec
+
+    raw = {"uriTemplate": "users://{id}/profile", "name": "profile"}
+    template = TemplateSpec("users://{id}/profile", "users_id_profile", raw)
+    surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", templates=(template,))
+    server = ManagedServer(ServerCommand(("python", "-m", "shop")), 1.0, 1.0, 1024)
+    server.surface, server.node_name = surface, "shop"
+    recorder = Recorder(SnapshotStore(tmp_path / "mcp-contracts"), "ci")
+    file = "templates/users_id_profile"
+    recorder.surface_drift[("shop", file)] = []
+    content = ListedObservations(entry=template, ran=True)
+    content.breaking["kind"] = Change("breaking", "content kind", "json-text -> prose")
+    recorder.listed[("shop", file)] = content
+    (shop,) = WorkerFacts.collect([server], recorder, {}).to_json()["servers"]
+    (drifted,) = shop["listed_drift"]
+    assert (drifted["name"], drifted["node_name"]) == (
+        "users://{id}/profile",
+        "template:users_id_profile",
+    )

@@ -1,0 +1,217 @@
+"""The fixtures a hand-written test asks for: ``mcp_server``, the one server of the run, and
+``mcp_servers``, every server of the run by name. Each is the server the generated items of
+this run call (started by ``pytest/session.collect_servers``; an ``--mcp-app`` in this
+process), reached through ``checks/own_tests.ServerUnderTest``; under xdist, each worker's
+own.
+
+Both are session-scoped: the servers live for the whole run anyway, and a ``@given`` test
+that draws from ``mcp_server.inputs(tool)`` then meets no function-scoped-fixture health
+check. A test asking for a server when the run configures none errors (it does not skip):
+its whole point is that server, and a CI job that lost its ``--mcp-server`` must not go
+green on skips.
+
+Loading this module (the plugin does, for every pytest run) imports nothing heavy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from pytest_mcp_contracts.pytest.keys import (
+    OWN_TESTS_KEY,
+    RECORDER_KEY,
+    SANDBOX_KEY,
+    SERVERS_KEY,
+    SETTINGS_KEY,
+)
+
+if TYPE_CHECKING:
+    from pytest_mcp_contracts.checks.lints import LintLevels
+    from pytest_mcp_contracts.checks.own_tests import ServerUnderTest
+    from pytest_mcp_contracts.contracts.record import Recorder
+    from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxPaths
+    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.managed import ManagedServer
+
+NO_SERVER = (
+    "no MCP server is configured for this run, so there is none to test: pass "
+    '--mcp-server="python -m my_server" (or --mcp-url=URL, or --mcp-app=module:app for '
+    "an in-process app), or set it for every run under [tool.pytest.ini_options] in "
+    'pyproject.toml: mcp_server = "python -m my_server" (mcp_url, mcp_app)'
+)
+
+
+class UnknownServer(KeyError):
+    """``mcp_servers[name]`` names no server of the run (a KeyError, so ``in`` and ``get``
+    work; shown as its message, not as a quoted key)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class ServerMap(Mapping[str, "ServerUnderTest"]):
+    """The servers of the run that started, by name: the name in their node ids
+    (``mcp:<name>``), which the terminal summary and the snapshot folder use too."""
+
+    def __init__(self, started: dict[str, ServerUnderTest], not_started: list[str]) -> None:
+        self._started = started
+        self._not_started = not_started  # each the display of a server that did not start
+
+    def __getitem__(self, name: str) -> ServerUnderTest:
+        found = self._started.get(name)
+        if found is None:
+            names = ", ".join(repr(n) for n in self._started) or "none"
+            raise UnknownServer(
+                f"mcp_servers[{name!r}]: no server of this run is named so; the names are "
+                f"those of their node ids (mcp:<name>): {names}{self._unstarted_note()}"
+            )
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._started)
+
+    def __len__(self) -> int:
+        return len(self._started)
+
+    def only(self) -> ServerUnderTest:
+        """The one server of the run (``mcp_server``)."""
+        if len(self._started) == 1:
+            return next(iter(self._started.values()))
+        if self._started:
+            names = ", ".join(repr(n) for n in self._started)
+            pytest.fail(
+                f"mcp_server: this run has {len(self._started)} servers ({names}); ask for "
+                f'mcp_servers instead and pick one by name: mcp_servers["{next(iter(self))}"]',
+                pytrace=False,
+            )
+        pytest.fail(f"mcp_server: {self._unstarted_note().lstrip('; ')}", pytrace=False)
+
+    def _unstarted_note(self) -> str:
+        if not self._not_started:
+            return ""
+        from pytest_mcp_contracts.text import shown
+
+        commands = ", ".join(shown(command, 120) for command in self._not_started)
+        return f"; the server {commands} did not start (its collection error says why)"
+
+
+class _FromTheRun:
+    """What this run decides for one server's hand-written calls (checks/own_tests.RunContext):
+    its settings, recorder, conftest hooks and sandbox, as its generated items read them."""
+
+    def __init__(self, config: pytest.Config, server: ManagedServer) -> None:
+        self._config = config
+        self._server = server
+        self._settings = config.stash[SETTINGS_KEY]
+
+    @property
+    def lints(self) -> LintLevels | None:
+        return self._settings.lint_levels
+
+    @property
+    def recorder(self) -> Recorder | None:
+        return self._config.stash.get(RECORDER_KEY, None)
+
+    @property
+    def sandbox(self) -> Sandbox | None:
+        return self._config.stash.get(SANDBOX_KEY, None)
+
+    @property
+    def fresh_possible(self) -> bool:
+        return self._server.command.noun == "command" or bool(self._settings.reset_command)
+
+    @property
+    def drift_hint(self) -> str:
+        from pytest_mcp_contracts.reporting.failure import accept_command, rerun_command
+        from pytest_mcp_contracts.vocabulary import SnapshotMode
+
+        command = rerun_command(self._config.invocation_params.args)
+        ci = self._settings.mode == SnapshotMode.CI
+        return f"if the change is intended, {accept_command(command, ci=ci)}"
+
+    def _own(self, tool: ToolSpec) -> Any:
+        assert self._server.surface is not None
+        return self._settings.tool(self._server.surface.name, tool.name)
+
+    def warn_only(self, tool: ToolSpec) -> frozenset[str]:
+        return frozenset(self._own(tool).warn_only)
+
+    def overrides(self, tool: ToolSpec) -> Any:
+        from pytest_mcp_contracts.inputs.generate import UserStrategyError
+        from pytest_mcp_contracts.pytest.items import user_strategies
+
+        assert self._server.surface is not None
+        try:
+            return user_strategies(self._config, self._server.surface.name, tool)
+        except UserStrategyError as exc:
+            raise ValueError(str(exc)) from None
+
+    def examples(self, tool: ToolSpec) -> list[dict[str, Any]]:
+        from pytest_mcp_contracts.inputs.generate import given_inputs
+
+        given = given_inputs(tool.input_schema, self._own(tool).examples)
+        if given.refused_configured is not None:
+            number, example, why = given.refused_configured
+            raise ValueError(
+                f"configured example {number} is not valid for the inputSchema\n"
+                f"{example!r}: {why}\nfix it under [tool.mcp-contracts.tools]"
+            )
+        return given.inputs
+
+    def sandbox_paths(self, tool: ToolSpec) -> SandboxPaths | None:
+        from pytest_mcp_contracts.pytest.items import tool_paths
+
+        sandbox = self.sandbox
+        return None if sandbox is None else tool_paths(sandbox, tool, self._server)
+
+    def fresh(self) -> None:
+        from pytest_mcp_contracts.pytest.items import fresh_server
+        from pytest_mcp_contracts.vocabulary import Check
+
+        fresh_server(self._config, self._server, Check.CONTRACT)
+
+
+def servers_under_test(config: pytest.Config) -> ServerMap:
+    """The run's servers for hand-written tests, made once per session (kept on the stash:
+    the run report counts their calls)."""
+    found = config.stash.get(OWN_TESTS_KEY, None)
+    if found is not None:
+        return found
+    if not config.stash[SETTINGS_KEY].active:
+        pytest.fail(NO_SERVER, pytrace=False)
+    from pytest_mcp_contracts.checks.own_tests import ServerUnderTest
+
+    started: dict[str, ServerUnderTest] = {}
+    not_started: list[str] = []
+    for server in config.stash[SERVERS_KEY]:
+        if server.surface is None or not server.node_name:
+            not_started.append(server.command.display)
+        else:
+            started[server.node_name] = ServerUnderTest(server, _FromTheRun(config, server))
+    found = config.stash[OWN_TESTS_KEY] = ServerMap(started, not_started)
+    return found
+
+
+def own_test_calls(config: pytest.Config) -> dict[str, int]:
+    """The requests hand-written tests sent each server, by node name (none: no test asked
+    for a server), for the run's facts."""
+    found = config.stash.get(OWN_TESTS_KEY, None)
+    return {name: server.calls for name, server in (found or {}).items()}
+
+
+@pytest.fixture(scope="session")
+def mcp_servers(request: pytest.FixtureRequest) -> ServerMap:
+    """Every server of this run that started, by the name in its node ids (``mcp:<name>``):
+    ``mcp_servers["weather"].check("forecast", {"city": "Oslo"})``."""
+    return servers_under_test(request.config)
+
+
+@pytest.fixture(scope="session")
+def mcp_server(mcp_servers: ServerMap) -> ServerUnderTest:
+    """The server of this run (the one ``--mcp-server``, ``--mcp-url`` or ``--mcp-app``),
+    as the generated items call it: ``call``, ``check``, ``inputs``, ``read``,
+    ``check_read``, ``get``, ``check_get``."""
+    return mcp_servers.only()

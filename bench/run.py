@@ -1,7 +1,7 @@
 """Benchmark figures for pytest-mcp-contracts, each a ratio against a baseline measured in the
 same run, on the same machine, in the same minutes.
 
-    python bench/run.py                 # full run (a few minutes)
+    python bench/run.py                 # full run (several minutes)
     python bench/run.py --quick         # smoke run: one repetition, small sizes
     python bench/run.py --repeat 5 --json figures.json
 
@@ -74,6 +74,8 @@ class Sizes:
     memory_bytes: int = 10_000_000
     memory_small_bytes: int = 100
     memory_examples: int = 10
+    in_flight_windows: tuple[int, ...] = (2, 8, 16)  # beside 1 and the default
+    slow_budget: float = 0.0  # seconds; 0: the default --mcp-tool-time
 
 
 def sizes_for(quick: bool, repeat: int | None) -> Sizes:
@@ -84,6 +86,8 @@ def sizes_for(quick: bool, repeat: int | None) -> Sizes:
             call_counts=(20, 200),
             scale_examples=3,
             memory_examples=3,
+            in_flight_windows=(),
+            slow_budget=20.0,
         )
     return Sizes(repeat=repeat or 3)
 
@@ -1085,6 +1089,221 @@ def measure_imports(bench: Bench) -> list[Figure]:
     return [total, *figures]
 
 
+# -- 10. calls in flight ----------------------------------------------------------------
+
+IN_FLIGHT_EXAMPLES = 100  # coverage inputs are up to 4/5 of them: 80 for catalog.py
+
+
+@dataclass(frozen=True)
+class PhaseSample:
+    """One run of catalog.py's contract check: the coverage phase's wall time by the
+    server's clock, the whole check's by the run report, and what was sent."""
+
+    phase: float
+    check: float
+    coverage_inputs: int
+    calls: int
+
+
+def in_flight_run(bench: Bench, latency_ms: int, window: int) -> PhaseSample:
+    """catalog.py's contract check with ``--mcp-in-flight=window``. The coverage phase's
+    inputs are the first calls the server starts (random ones come after the last of them
+    is judged), so its time is from the first call's start to the last of them's end."""
+    project = bench.project(f"catalog-{latency_ms}ms-w{window}")
+    log = project / "calls.log"
+    args = [
+        f"--mcp-server={server_command('catalog.py', str(latency_ms))}",
+        f"--mcp-max-examples={IN_FLIGHT_EXAMPLES}",
+        f"--mcp-in-flight={window}",
+        "--hypothesis-seed=1",
+        "-k",
+        "contract",
+        "--mcp-report=report.json",
+        "-p",
+        "no:randomly",
+        "-q",
+    ]
+    run = bench.pytest(args, project, env={"BENCH_CALL_LOG": str(log)})
+    tool = read_report(project / "report.json", run)["servers"][0]["tools"][0]
+    contract = tool["checks"]["contract"]
+    if contract.get("outcome") != "passed":
+        raise MeasurementError(f"catalog's contract check did not pass: {contract}\n{run.tail()}")
+    sent = int(tool["input_coverage"]["sent"])
+    try:
+        spans = sorted(
+            (float(start), float(end))
+            for start, end in (line.split() for line in log.read_text().splitlines())
+        )
+    except (OSError, ValueError) as exc:
+        raise MeasurementError(f"catalog.py wrote no usable call log ({exc})") from None
+    if len(spans) != int(tool["calls"]) or sent < 2:
+        raise MeasurementError(
+            f"catalog.py logged {len(spans)} calls, the report counts {tool['calls']} "
+            f"({sent} coverage inputs): a call was sent twice, or the plan is empty"
+        )
+    phase = spans[:sent]
+    return PhaseSample(
+        max(end for _, end in phase) - phase[0][0],
+        float(contract.get("duration", 0.0)),
+        sent,
+        int(tool["calls"]),
+    )
+
+
+def spread(values: Sequence[float], unit: str = "s") -> str:
+    return f"{min(values):.2f}-{max(values):.2f} {unit}"
+
+
+def measure_in_flight(bench: Bench) -> list[Figure]:
+    """The coverage phase with calls in flight (the default --mcp-in-flight) against the same
+    inputs sent one by one, on a read-only tool that answers at once and on one that waits
+    20 ms a call (a database, a web service); the other windows show where the default sits."""
+    from pytest_mcp_contracts.vocabulary import DEFAULT_IN_FLIGHT
+
+    windows = sorted({1, DEFAULT_IN_FLIGHT, *bench.sizes.in_flight_windows})
+    figures: list[Figure] = []
+    for latency in (0, 20):
+        in_flight_run(bench, latency, DEFAULT_IN_FLIGHT)  # warm-up: bytecode, caches
+        samples: dict[int, list[PhaseSample]] = {w: [] for w in windows}
+        for index in range(bench.sizes.repeat):
+            for window in windows if index % 2 == 0 else list(reversed(windows)):
+                samples[window].append(in_flight_run(bench, latency, window))
+        sent = {s.coverage_inputs for runs in samples.values() for s in runs}
+        calls = {s.calls for runs in samples.values() for s in runs}
+        if len(sent) != 1 or len(calls) != 1:
+            raise MeasurementError(
+                f"the runs did not send the same inputs: coverage inputs {sorted(sent)}, "
+                f"calls {sorted(calls)}"
+            )
+        alone = [s.phase for s in samples[1]]
+        what = "answers at once" if latency == 0 else f"waits {latency} ms a call"
+        others = [w for w in windows if w not in (1, DEFAULT_IN_FLIGHT)]
+        for window in [DEFAULT_IN_FLIGHT, *others]:  # the default's row first
+            flying = [s.phase for s in samples[window]]
+            main = window == DEFAULT_IN_FLIGHT
+            inputs = samples[1][0].coverage_inputs
+            name = (
+                f"in flight: coverage phase ({inputs} inputs), tool that {what}, {window} vs 1"
+                if main
+                else f"  --mcp-in-flight={window} vs 1"
+            )
+            figure = Figure(
+                f"in_flight_{latency}ms_w{window}",
+                name,
+                "s",
+                measured=median(flying),
+                baseline=median(alone),
+                details={
+                    "window": window,
+                    "latency_ms": latency,
+                    "phase_s": flying,
+                    "alone_phase_s": alone,
+                    "check_s": [s.check for s in samples[window]],
+                    "alone_check_s": [s.check for s in samples[1]],
+                    "coverage_inputs": samples[window][0].coverage_inputs,
+                    "calls": samples[window][0].calls,
+                },
+            )
+            if main:
+                figure.note = (
+                    f"in flight, tool that {what}: coverage phase {spread(flying)} in flight, "
+                    f"{spread(alone)} one by one; whole contract check (with "
+                    f"{samples[window][0].calls - samples[window][0].coverage_inputs} random "
+                    f"inputs, one by one) {spread([s.check for s in samples[window]])} vs "
+                    f"{spread([s.check for s in samples[1]])} ({len(alone)} runs each)"
+                )
+            figures.append(figure)
+    return figures
+
+
+# -- 11. a slow tool within its budget -------------------------------------------------
+
+EVERYTHING_TOOL = "trigger-long-running-operation"
+
+
+def everything_command() -> str | None:
+    """server-everything's command: MCP_EVERYTHING_BIN (as the tests take it), else its bin
+    on PATH. Nothing is installed or downloaded here."""
+    import shutil
+
+    return os.environ.get("MCP_EVERYTHING_BIN") or shutil.which("mcp-server-everything")
+
+
+def measure_slow_tool(bench: Bench) -> list[Figure]:
+    """server-everything's long-running operation (it sleeps as long as asked, 10 s by
+    default) under the default --mcp-tool-time: the contract check's time against the
+    budget, and how many calls it judged in it."""
+    from pytest_mcp_contracts.vocabulary import DEFAULT_TOOL_TIME
+
+    budget = bench.sizes.slow_budget or DEFAULT_TOOL_TIME
+    name = f"slow tool: {EVERYTHING_TOOL} contract check vs its {budget:g} s budget"
+    command = everything_command()
+    if command is None:
+        return [
+            Figure(
+                "slow_tool",
+                name,
+                "s",
+                error="skipped: server-everything is not installed (npm install "
+                "@modelcontextprotocol/server-everything in a folder outside the repository, "
+                "then set MCP_EVERYTHING_BIN=<folder>/node_modules/.bin/mcp-server-everything "
+                "or put that bin on PATH)",
+            )
+        ]
+    samples: list[tuple[Run, dict[str, Any]]] = []
+    restarts: list[int] = []
+    for _ in range(bench.sizes.repeat):
+        project = bench.project("everything")
+        args = [
+            f"--mcp-server={command}",
+            f"--mcp-tool-time={budget:g}",
+            "--mcp-sequences=off",
+            "-k",
+            EVERYTHING_TOOL,
+            "--mcp-report=report.json",
+            "-p",
+            "no:randomly",
+            "-q",
+        ]
+        run = bench.pytest(args, project)
+        server = read_report(project / "report.json", run)["servers"][0]
+        tool = next((t for t in server["tools"] if t["name"] == EVERYTHING_TOOL), None)
+        if tool is None or tool["checks"]["contract"].get("outcome") != "passed":
+            raise MeasurementError(f"{EVERYTHING_TOOL}: {tool and tool['checks']}\n{run.tail()}")
+        samples.append((run, tool))
+        restarts.append(int(server.get("restarts", 0)))
+    checks = [float(tool["checks"]["contract"]["duration"]) for _, tool in samples]
+    figure = Figure(
+        "slow_tool",
+        name,
+        "s",
+        measured=median(checks),
+        baseline=budget,
+        target="<= 1.1x",
+        met=median(checks) <= 1.1 * budget,
+        details={
+            "contract_s": checks,
+            "whole_run_s": [run.seconds for run, _ in samples],
+            "calls_judged": [tool["calls"] for _, tool in samples],
+            "out_of_time": [tool["out_of_time"] for _, tool in samples],
+            "restarts": restarts,  # a call the budget cuts short costs none
+        },
+    )
+    figure.note = (
+        f"slow tool: contract check {spread(checks)} for a {budget:g} s budget, "
+        f"{', '.join(str(tool['calls']) for _, tool in samples)} calls judged; without a "
+        "budget the default 50 examples take about 8 minutes (issue 27)"
+    )
+    whole = Figure(
+        "slow_tool_run",
+        "  whole run (4 items of the tool), vs the budget",
+        "s",
+        measured=median([run.seconds for run, _ in samples]),
+        baseline=budget,
+    )
+    return [figure, whole]
+
+
 MEASUREMENTS: list[tuple[str, str, Callable[[Bench], list[Figure]]]] = [
     ("load", "plugin load when unused", measure_load),
     ("startup", "start-up: a whole run on a small server", measure_startup),
@@ -1095,6 +1314,8 @@ MEASUREMENTS: list[tuple[str, str, Callable[[Bench], list[Figure]]]] = [
     ("memory", "memory", measure_memory),
     ("coverage", "the coverage phase", measure_coverage),
     ("sequences", "sequences on by default", measure_sequences),
+    ("inflight", "calls in flight", measure_in_flight),
+    ("slow", "a slow tool within its budget", measure_slow_tool),
 ]
 
 

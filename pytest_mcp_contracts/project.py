@@ -35,6 +35,7 @@ TOOL_KEYS: Final = (
     "rejects_invalid",
     "warn_only",
     "sampling_text",
+    "tool_time",
 )
 # The isError classes that fail a contract item; ``warn_only`` turns them into warnings.
 WARNABLE_CLASSES: Final = tuple(str(kind) for kind in FAILING_CLASSES)
@@ -51,6 +52,8 @@ class ToolConfig:
     rejects_invalid: str | None = None
     warn_only: frozenset[str] = frozenset()
     sampling_text: str | None = None  # the canned reply to this tool's sampling requests
+    # Its own time budget in seconds (--mcp-tool-time); 0: none; None: the run's.
+    tool_time: float | None = None
 
 
 def _tool_config(name: str, table: Any) -> ToolConfig:
@@ -84,6 +87,15 @@ def _tool_config(name: str, table: Any) -> ToolConfig:
     sampling_text = table.get("sampling_text")
     if sampling_text is not None and not isinstance(sampling_text, str):
         raise SettingsError(f"{where} sampling_text must be a string")
+    tool_time = table.get("tool_time")
+    if tool_time is not None:
+        try:
+            tool_time = budget_seconds(tool_time) or 0.0
+        except ValueError:
+            raise SettingsError(
+                f'{where} tool_time must be a number of seconds > 0, or 0 or "off" for no '
+                f"budget (got {tool_time!r})"
+            ) from None
     return ToolConfig(
         skip,
         call,
@@ -92,7 +104,23 @@ def _tool_config(name: str, table: Any) -> ToolConfig:
         rejects_invalid,
         frozenset(warn_only),
         sampling_text,
+        tool_time,
     )
+
+
+def budget_seconds(raw: Any) -> float | None:
+    """Seconds of a time budget (--mcp-tool-time, tool_time); None for none (0, "0", "off");
+    ValueError for anything else."""
+    if isinstance(raw, bool):
+        raise ValueError(raw)
+    if isinstance(raw, str) and raw.strip().lower() in ("off", "0", "none"):
+        return None
+    seconds = float(raw)
+    if seconds == 0:
+        return None
+    if not seconds > 0 or seconds == float("inf"):
+        raise ValueError(raw)
+    return seconds
 
 
 def tool_config(tools: Mapping[str, ToolConfig], server: str, name: str) -> ToolConfig:

@@ -812,6 +812,8 @@ class ContractItem(_McpItem):
                 seed=_hypothesis_seed(self.config),
                 tally=tally,
                 lints=settings.lint_levels,
+                in_flight=settings.in_flight,
+                time_budget=settings.time_budget(own),
             )
             if run.failure is not None:
                 raise self._sandbox_note(_reproduced(self, run.failure, own.warn_only))
@@ -832,7 +834,9 @@ class ContractItem(_McpItem):
                 # No run: the item failed before it, or it raised an error of ours; no
                 # call is known to have been sent.
                 sent = run.stats.distinct_inputs if run is not None else set()
-                report = plan.report(lambda arguments: repr(arguments) in sent)
+                timed_out = run is not None and run.stats.out_of_time is not None
+                stopped_by = "the tool's time budget" if timed_out else "a failure"
+                report = plan.report(lambda arguments: repr(arguments) in sent, stopped_by)
                 tally.input_coverage = report
                 self.add_report_section("call", "mcp coverage", coverage_line(report))
 
@@ -862,12 +866,14 @@ class ContractItem(_McpItem):
         # A plain str: user_properties cross to an xdist controller, and execnet refuses enums.
         self.user_properties.append(("mcp_output_quality", str(observations.quality)))
         self.add_report_section("call", "mcp", stats.summary())
-        from pytest_mcp_contracts.checks.contract import error_result_notes
+        from pytest_mcp_contracts.checks.contract import budget_words, error_result_notes
         from pytest_mcp_contracts.checks.feeding import ways_to_reach
 
         settings = self.config.stash[SETTINGS_KEY]
         ways = ways_to_reach(self.tool, self.surface.tools, sequences=settings.sequences)
         notes = observations.warnings() + error_result_notes(self.tool, stats, ways)
+        if stats.out_of_time is not None:
+            notes.append(budget_words(stats.out_of_time, stats.calls, stats.planned))
         for note in notes:
             self._warn(note)
         for finding, arguments in stats.lint_warnings.values():
@@ -904,7 +910,11 @@ class RejectsInvalidItem(_McpItem):
             )
         self.mcp_stats = CheckStats(uses_sandbox=_sandbox_test(self.config))
         refusals = run_rejects_invalid(
-            self.server, self.tool, cases, self.mcp_stats.tool(self.tool.name)
+            self.server,
+            self.tool,
+            cases,
+            self.mcp_stats.tool(self.tool.name),
+            time_budget=settings.time_budget(own),
         )
         if refusals.failure is not None:
             raise self._sandbox_note(_reproduced(self, refusals.failure, own.warn_only))
@@ -912,6 +922,11 @@ class RejectsInvalidItem(_McpItem):
         self.user_properties.append(("mcp_invalid_accepted", len(refusals.accepted)))
         self.user_properties.append(("mcp_invalid_coerced", len(refusals.coerced)))
         self.add_report_section("call", "mcp", refusals.summary())
+        if refusals.out_of_time is not None:
+            from pytest_mcp_contracts.checks.contract import budget_words
+
+            budget, planned = refusals.out_of_time, refusals.planned
+            self._warn(budget_words(budget, refusals.sent, planned, "invalid inputs"))
         if not refusals.accepted:
             return
         problem = (

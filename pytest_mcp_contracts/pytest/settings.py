@@ -16,7 +16,12 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 # The error of every setting, the project table's too: the plugin turns it into a UsageError.
 from pytest_mcp_contracts.project import SettingsError as SettingsError
-from pytest_mcp_contracts.project import ToolConfig, load_project_table, tool_config
+from pytest_mcp_contracts.project import (
+    ToolConfig,
+    budget_seconds,
+    load_project_table,
+    tool_config,
+)
 from pytest_mcp_contracts.vocabulary import (
     CALL_POLICIES,
     CLIENT_PROFILES,
@@ -24,6 +29,7 @@ from pytest_mcp_contracts.vocabulary import (
     DEFAULT_CALL_TIMEOUT,
     DEFAULT_CLIENTS,
     DEFAULT_DESCRIPTION_DRIFT,
+    DEFAULT_IN_FLIGHT,
     DEFAULT_MAX_CALL_TIME,
     DEFAULT_MAX_EXAMPLES,
     DEFAULT_MAX_RESTARTS,
@@ -34,6 +40,7 @@ from pytest_mcp_contracts.vocabulary import (
     DEFAULT_SHRINK_TIME,
     DEFAULT_SNAPSHOT_DIR,
     DEFAULT_STARTUP_TIMEOUT,
+    DEFAULT_TOOL_TIME,
     DESCRIPTION_DRIFT_MODES,
     ELICITATION_ANSWERS,
     REJECTS_INVALID_MODES,
@@ -99,7 +106,7 @@ class Option:
     ini: str
     help: str
     kind: str  # "servers", "lines", "int", "float", "path", "flag", "choice", "text", "size",
-    # "clients"
+    # "clients", "budget" (seconds, or 0/off for none)
     default: Any = None
     ini_too: bool = True
     metavar: str = ""  # for the help text; by kind when empty
@@ -318,6 +325,31 @@ OPTIONS: Final = (
         DEFAULT_MAX_RESTARTS,
     ),
     Option(
+        "--mcp-tool-time",
+        "mcp_tool_time",
+        "seconds each check that calls a tool (contract: its examples, coverage inputs and "
+        "random inputs; rejects_invalid: its invalid inputs) may spend on it; then it draws "
+        "no more inputs and says how many it sent. Never a failure by itself, and a failure "
+        "found before still shrinks within --mcp-shrink-time. Per tool: tool_time under "
+        "[tool.mcp-contracts.tools.<name>]. 0 or off: no budget "
+        f"(default {DEFAULT_TOOL_TIME:g})",
+        "budget",
+        DEFAULT_TOOL_TIME,
+        metavar="SECONDS",
+    ),
+    Option(
+        "--mcp-in-flight",
+        "mcp_in_flight",
+        "calls of one tool in flight at once in the contract check's examples and coverage "
+        "phase, for a tool annotated readOnlyHint or idempotentHint and for every tool of a "
+        "Streamable HTTP server that keeps no session; answers are still judged in input "
+        "order, and any answer that cannot be told to be its own call's is sent again "
+        f"alone. 1: one call at a time (default {DEFAULT_IN_FLIGHT})",
+        "int",
+        DEFAULT_IN_FLIGHT,
+        metavar="N",
+    ),
+    Option(
         "--mcp-shrink-time",
         "mcp_shrink_time",
         "seconds the contract check may spend making a failing input smaller; then it "
@@ -427,6 +459,8 @@ class Settings:
     coverage: bool = True  # the coverage phase of the contract check (--mcp-coverage)
     max_call_time: float = DEFAULT_MAX_CALL_TIME
     shrink_time: float = DEFAULT_SHRINK_TIME
+    tool_time: float | None = DEFAULT_TOOL_TIME  # --mcp-tool-time; None: no budget
+    in_flight: int = DEFAULT_IN_FLIGHT  # --mcp-in-flight; 1: one call at a time
     roots: Path | None = None  # copied into the sandbox; None: the built-in sample files
     sandbox: bool = True  # False (--mcp-roots=none): an empty root, no paths drawn from it
     sampling_text: str = DEFAULT_SAMPLING_TEXT
@@ -453,6 +487,10 @@ class Settings:
     def tool(self, server: str, name: str) -> ToolConfig:
         """A tool's own settings: "server/tool" first, then the bare tool name."""
         return tool_config(self.tools, server, name)
+
+    def time_budget(self, own: ToolConfig) -> float | None:
+        """Seconds each check may spend calling the tool: its own tool_time, else the run's."""
+        return self.tool_time if own.tool_time is None else (own.tool_time or None)
 
 
 def _positive(option: Option, raw: Any, cast: Callable[[Any], Any], minimum: float) -> Any:
@@ -618,6 +656,14 @@ def resolve(
             values[key] = _size(option, raw, started) if started or cli is not None else None
         elif option.kind == "int":
             values[key] = _positive(option, raw, int, 1)
+        elif option.kind == "budget":
+            try:
+                values[key] = budget_seconds(raw)
+            except ValueError:
+                raise SettingsError(
+                    f"{option.flag} (ini {option.ini}) must be a number of seconds > 0, or 0 "
+                    f"or off for no budget, got {raw!r}"
+                ) from None
         else:
             values[key] = _positive(option, raw, float, 0.001)
     tools, server_env, listed_skips = load_project_table(rootdir)
@@ -659,6 +705,8 @@ def resolve(
         coverage=values["mcp_coverage"] == "on",
         max_call_time=max(values["mcp_max_call_time"], values["mcp_call_timeout"]),
         shrink_time=values["mcp_shrink_time"],
+        tool_time=values["mcp_tool_time"],
+        in_flight=values["mcp_in_flight"],
         roots=None if raws["mcp_roots"] == NO_SANDBOX else _roots(values["mcp_roots"]),
         sandbox=raws["mcp_roots"] != NO_SANDBOX,
         sampling_text=values["mcp_sampling_text"],

@@ -218,6 +218,11 @@ def _answers(tool: Facts) -> str:
             f"refused {tool['protocol_refusals']} invalid input(s) with JSON-RPC -32602 "
             "where the protocol asks for isError"
         )
+    if tool["out_of_time"]:
+        parts.append(
+            f"time budget ran out in {tool['out_of_time']} check(s), fewer inputs sent "
+            "(--mcp-tool-time)"
+        )
     return "; " + "; ".join(parts) if parts else ""
 
 

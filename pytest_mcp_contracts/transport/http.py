@@ -27,6 +27,7 @@ import contextlib
 import json
 import os
 import re
+import threading
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -124,6 +125,7 @@ class ServerUrl:
     opening: ClassVar[str] = "session"
     transport: ClassVar[str] = "http"
     output_source: ClassVar[str | None] = None  # a remote server's stderr is not ours to read
+    calls_in_flight: ClassVar[bool] = True  # transport/inflight may send several at once
     fresh_start: ClassVar[str] = (
         "a new session (a server behind a URL keeps its state: reset it first)"
     )
@@ -208,6 +210,7 @@ class HttpConnection(RpcConnection):
         self._client: httpx2.Client | None = None
         self._closed = False
         self._next_id = 0
+        self._id_lock = threading.Lock()  # calls may be in flight from several threads
         self._param_headers: dict[str, dict[tuple[str, ...], str]] = {}  # by tool name
 
     def start(self) -> None:
@@ -222,6 +225,16 @@ class HttpConnection(RpcConnection):
     @property
     def alive(self) -> bool:
         return self._client is not None and not self._closed
+
+    @property
+    def stateless(self) -> bool:
+        # 2026-07-28 has no sessions: every POST carries all it needs, and any instance
+        # behind a load balancer may answer it. A handshake-era server that answers
+        # initialize without an Mcp-Session-Id keeps none either (the Python SDK's
+        # stateless_http=True, the TypeScript SDK's sessionIdGenerator: undefined).
+        return self.protocol_version == MODERN_VERSION or (
+            self.protocol_version is not None and self.session_id is None
+        )
 
     def stderr_tail(self) -> str:
         return ""  # a remote server's stderr is not ours to read
@@ -348,8 +361,9 @@ class HttpConnection(RpcConnection):
         import httpx2
 
         clock = clock or CallClock(timeout)
-        self._next_id += 1
-        msg_id = self._next_id
+        with self._id_lock:
+            self._next_id += 1
+            msg_id = self._next_id
         message = {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}
         try:
             with self._post(message, timeout=timeout, what=method) as response:

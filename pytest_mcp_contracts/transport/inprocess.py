@@ -58,6 +58,10 @@ class ServerApp:
     transport: ClassVar[str] = "in-process"
     # In-process the server's "stderr" is its log records.
     output_source: ClassVar[str | None] = "log records"
+    # No calls in flight (transport/inflight): what the server prints and logs also lands in
+    # pytest's own captured output of the item, where no line can be left out, and the
+    # server shares pytest's interpreter (its GIL) anyway.
+    calls_in_flight: ClassVar[bool] = False
     fresh_start: ClassVar[str] = "a restarted app (its module's state is kept: reset it first)"
     restart_caveat: ClassVar[str] = "an in-process app (a restart keeps its module's state)"
 

@@ -60,6 +60,7 @@ class ServerCommand:
     opening: ClassVar[str] = "start"
     transport: ClassVar[str] = "stdio"
     output_source: ClassVar[str | None] = "stderr"
+    calls_in_flight: ClassVar[bool] = True  # transport/inflight may send several at once
     fresh_start: ClassVar[str] = "a freshly started server"
     restart_caveat: ClassVar[str] = "this server"
 

@@ -303,6 +303,7 @@ EXPECTED: dict[str, Any] = {
                     "coercions_accepted": 0,
                     "protocol_refusals": 0,
                     "refused": 0,
+                    "out_of_time": 0,
                     "input_coverage": QUOTE_COVERAGE,
                     "output": {
                         "source": "declared",
@@ -338,6 +339,7 @@ EXPECTED: dict[str, Any] = {
                     "coercions_accepted": 0,
                     "protocol_refusals": 0,
                     "refused": 0,
+                    "out_of_time": 0,
                     "input_coverage": None,
                     "output": {
                         "source": "inferred",
@@ -369,6 +371,7 @@ EXPECTED: dict[str, Any] = {
                     "coercions_accepted": 0,
                     "protocol_refusals": 0,
                     "refused": 0,
+                    "out_of_time": 0,
                     "input_coverage": None,
                     "output": {
                         "source": None,
@@ -401,6 +404,7 @@ EXPECTED: dict[str, Any] = {
                     "coercions_accepted": 0,
                     "protocol_refusals": 0,
                     "refused": 0,
+                    "out_of_time": 0,
                     "input_coverage": None,
                     "output": None,
                     "findings": [],

@@ -80,6 +80,10 @@ class _Handoff:
 
     def end(self, error: BaseException | None) -> None:
         self._ended = (error,)
+        if self._abandoned:
+            # Nobody takes any more, and an input the caller left untaken still holds
+            # ``_ready`` released: a second release would raise in the drawing thread.
+            return
         self._ready.release()
 
     def take(self) -> tuple[Any, Any] | tuple[BaseException | None]:

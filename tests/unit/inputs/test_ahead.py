@@ -5,6 +5,7 @@ way whichever way the inputs were drawn."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from typing import Any
 
@@ -167,3 +168,30 @@ def test_a_derandomized_run_draws_the_same_inputs_by_its_digest(ahead: bool) -> 
 
     assert run(b"server::echo") == run(b"server::echo")
     assert run(b"server::echo") != run(b"server::other")
+
+
+def test_a_caller_that_stops_with_an_input_waiting_leaves_the_drawer_quiet() -> None:
+    """The caller gives up (a BaseException from a call: --mcp-max-call-time, the time
+    budget) while the next input waits in the handoff: the drawer ends without an error of
+    its own (it used to release a lock the untaken input held released: "release unlocked
+    lock" in the thread, a pytest warning on the user's run)."""
+    from pytest_mcp_contracts.inputs.ahead import _Abandoned, _Handoff
+
+    handoff = _Handoff()
+    errors: list[BaseException] = []
+
+    def drawer() -> None:
+        with contextlib.suppress(_Abandoned):
+            handoff.put({"n": 1}, None)  # waits until taken, or abandoned
+        try:
+            handoff.end(None)
+        except BaseException as exc:
+            errors.append(exc)
+
+    thread = threading.Thread(target=drawer)
+    thread.start()
+    while handoff._item is None:  # the input is there, not taken
+        thread.join(0.001)
+    handoff.abandon()
+    thread.join()
+    assert errors == []

@@ -4,7 +4,10 @@
 
 ``inspect`` reads a live server (``--server CMD``) or only the recorded contracts
 (``--snapshots DIR``), and says plainly where an output schema comes from: declared by the
-server, inferred by this plugin (with its quality), or nowhere yet; and what the ``schema``
+server, inferred by this plugin (with its quality, and the parts left open because their
+keys depend on the input), or nowhere yet; which tools pytest calls, decided as the plugin
+decides (``transport/managed.tool_refusal`` under the project's call policy and tool
+tables, ``project``); each input's limits (``schema/summarize``); and what the ``schema``
 check finds in each listing entry (the same ``check_listing``, the same records as the run
 report). After the tools it lists the server's prompts (their arguments), resources (URI,
 mimeType) and templates (their variables), each with its listing findings
@@ -33,6 +36,7 @@ from typing import Any, Final, TextIO
 from pytest_mcp_contracts.contracts.drift import HINT_DEFAULTS
 from pytest_mcp_contracts.contracts.record import (
     contract_problem,
+    follow_former_names,
     listed_file,
     listed_kind,
 )
@@ -41,8 +45,16 @@ from pytest_mcp_contracts.export.document import FORMATS as EXPORT_FORMATS
 from pytest_mcp_contracts.export.document import RecordedTool, Source, export_file_name
 from pytest_mcp_contracts.export.document import render as render_export
 from pytest_mcp_contracts.inputs.elicitation import form_content
+from pytest_mcp_contracts.project import (
+    SettingsError,
+    ToolConfig,
+    configured_call_policy,
+    load_project_table,
+    project_root,
+    tool_config,
+)
 from pytest_mcp_contracts.reporting.findings import finding_record, render
-from pytest_mcp_contracts.schema.summarize import FieldPathError, summarize
+from pytest_mcp_contracts.schema.summarize import FieldPathError, limits, summarize
 from pytest_mcp_contracts.text import stderr_block
 from pytest_mcp_contracts.transport.client import CallTranscript, Client, ClientSettings
 from pytest_mcp_contracts.transport.discover import (
@@ -53,14 +65,17 @@ from pytest_mcp_contracts.transport.discover import (
     TemplateSpec,
     ToolSpec,
     discover,
-    safe_name,
+    former_node_names,
+    node_names,
 )
 from pytest_mcp_contracts.transport.http import HeaderError, ServerUrl
 from pytest_mcp_contracts.transport.inprocess import ServerApp
 from pytest_mcp_contracts.transport.jsonrpc import RpcConnection, RpcError, ServerError
-from pytest_mcp_contracts.transport.managed import open_server, probe_warning
+from pytest_mcp_contracts.transport.managed import open_server, probe_warning, tool_refusal
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 from pytest_mcp_contracts.vocabulary import (
+    CALL_POLICIES,
+    DEFAULT_CALL_POLICY,
     DEFAULT_CALL_TIMEOUT,
     DEFAULT_CLIENTS,
     DEFAULT_MAX_RESULT_BYTES,
@@ -73,6 +88,18 @@ from pytest_mcp_contracts.vocabulary import (
 )
 
 USAGE_ERROR: Final = 2
+# What `mcp-contracts --help` says: plain text for a terminal (the module docstring is for
+# readers of the code, in its own markup).
+DESCRIPTION: Final = (
+    "inspect: what each tool of an MCP server takes (with its input limits) and returns, "
+    "which tools pytest calls under the project's call policy, "
+    "and where each output schema comes from (declared by the server, inferred by "
+    "pytest-mcp-contracts, or nowhere yet), from a live server (--server, --url, --app) or "
+    "from the recorded contracts alone (--snapshots). call: replay tool calls (a failure's "
+    "reproduction) on a server, in order, and print each answer as one line of JSON. "
+    "export: the recorded output contracts as typed models (pydantic, TypedDict, zod, JSON "
+    "Schema) to paste into the server."
+)
 HINTS: Final = (
     ("readOnlyHint", True, "read-only"),
     ("destructiveHint", True, "destructive"),
@@ -90,6 +117,9 @@ class OutputContract:
     basis: str  # why the inferred contract has its quality ("" when the file does not say)
     schema: dict[str, Any] | None
     problem: str = ""  # why a corrupted recorded contract cannot be used
+    # Objects of an inferred contract whose keys depend on the input (a query tool's rows):
+    # the contract holds the keys every result had there, and allows any other.
+    open_paths: tuple[str, ...] = ()
 
     def label(self) -> str:
         if self.source == "declared":
@@ -108,6 +138,17 @@ class ToolView:
     # when no listing entry is known (a snapshot file that is corrupted).
     findings: tuple[dict[str, Any], ...] | None = None
     judged_as: str = ""  # the protocol revision the findings assume, where none is known
+    refusal: str | None = None  # why pytest does not call it (None: it does)
+
+    @property
+    def called(self) -> str:
+        return "no" if self.refusal else "yes"
+
+    @property
+    def limits(self) -> list[dict[str, Any]]:
+        """What the inputSchema allows each field (schema/summarize.limits)."""
+        schema = self.raw.get("inputSchema")
+        return limits(schema) if isinstance(schema, dict) else []
 
     @property
     def findings_label(self) -> str:
@@ -151,8 +192,21 @@ def output_contract(
             str(output.get("quality", "inferred")),
             str(output.get("basis", "")),
             output["schema"],
+            open_paths=_open_paths(output),
         )
     return OutputContract("none", Quality.UNKNOWN, "", None)
+
+
+def _open_paths(section: dict[str, Any]) -> tuple[str, ...]:
+    """Where a recorded inferred contract is open (``contracts/infer``); none when the
+    section cannot be read as one (the file is then shown as it is)."""
+    from pytest_mcp_contracts.contracts.observe import RecordedContract, RecordError
+
+    try:
+        shape = RecordedContract.from_data(section).shape
+    except RecordError:
+        return ()
+    return tuple(shape.open_paths()) if shape is not None else ()
 
 
 def _recorded(store: SnapshotStore, server: str, tool: str) -> tuple[dict[str, Any] | None, str]:
@@ -166,6 +220,42 @@ def _recorded(store: SnapshotStore, server: str, tool: str) -> tuple[dict[str, A
     if problem is not None:
         return None, f"{store.path_for(server, tool)}: not a contract: {problem}"
     return data, ""
+
+
+@dataclass(frozen=True)
+class CallPlan:
+    """Which tools pytest calls, decided as the plugin decides (``tool_refusal``): the run's
+    call policy and where it was set, and the project's ``[tool.mcp-contracts.tools]``."""
+
+    policy: str
+    source: str  # "--call", "mcp_call in <file>", "the default"
+    tools: dict[str, ToolConfig]
+
+    def refusal(self, server: str, tool: ToolSpec, capabilities: dict[str, Any]) -> str | None:
+        own = tool_config(self.tools, server, tool.name)
+        why = tool_refusal(tool, capabilities, policy=self.policy, own_call=own.call, skip=own.skip)
+        if why is None and (tool.problems or not isinstance(tool.input_schema, dict)):
+            why = "not called: its listing entry is malformed (see its findings)"
+        return why
+
+    def heading(self, views: Sequence[ToolView]) -> str:
+        called = sum(1 for v in views if v.refusal is None)
+        return (
+            f"pytest calls {called} of {len(views)} tools under --mcp-call={self.policy} "
+            f"({self.source})"
+        )
+
+
+def _call_plan(args: argparse.Namespace) -> CallPlan:
+    """The call policy (--call, else the project's mcp_call, else the default) and the tool
+    tables of the project pytest would run in (--rootdir, else found as pytest finds it)."""
+    rootdir = args.rootdir or project_root(Path.cwd())
+    try:
+        tools, _, _ = load_project_table(rootdir)
+        policy, source = (args.call, "--call") if args.call else configured_call_policy(rootdir)
+    except SettingsError as exc:
+        raise _Failure(str(exc), USAGE_ERROR) from None
+    return CallPlan(policy, source, tools)
 
 
 def _findings(
@@ -190,7 +280,7 @@ def _findings(
 
 
 def _views_from_server(
-    surface: ServerSurface, store: SnapshotStore, args: argparse.Namespace
+    surface: ServerSurface, store: SnapshotStore, args: argparse.Namespace, calls: CallPlan
 ) -> list[ToolView]:
     server = surface.node_name
     views = []
@@ -198,12 +288,13 @@ def _views_from_server(
         recorded, problem = _recorded(store, server, tool.node_name)
         output = output_contract(tool.raw, recorded, problem)
         findings = _findings(tool, surface.protocol_version, args)
-        views.append(ToolView(tool.name, tool.raw, output, findings))
+        refusal = calls.refusal(surface.name, tool, surface.capabilities)
+        views.append(ToolView(tool.name, tool.raw, output, findings, refusal=refusal))
     return views
 
 
 def _views_from_snapshots(
-    store: SnapshotStore, server: str, args: argparse.Namespace
+    store: SnapshotStore, server: str, args: argparse.Namespace, calls: CallPlan
 ) -> list[ToolView]:
     views = []
     for name in store.recorded_tools(server):
@@ -212,15 +303,16 @@ def _views_from_snapshots(
         surface = data.get("surface")
         raw = dict(surface) if isinstance(surface, dict) else {"name": data.get("tool", name)}
         tool_name = str(raw.get("name", name))
+        tool = ToolSpec(tool_name, name, raw)
         # A snapshot does not record the protocol: judged by the newest handshake revision,
         # whose rules (an object outputSchema root) the most clients hold servers to.
-        findings = (
-            _findings(ToolSpec(tool_name, name, raw), HANDSHAKE_VERSION, args)
-            if isinstance(surface, dict)
-            else None
-        )
+        findings = _findings(tool, HANDSHAKE_VERSION, args) if isinstance(surface, dict) else None
         output = output_contract(raw, recorded, problem)
-        views.append(ToolView(tool_name, raw, output, findings, judged_as=HANDSHAKE_VERSION))
+        # Nor the server's capabilities: a task-only tool is told apart on a live server.
+        refusal = calls.refusal(str(data.get("server", server)), tool, {})
+        views.append(
+            ToolView(tool_name, raw, output, findings, judged_as=HANDSHAKE_VERSION, refusal=refusal)
+        )
     return views
 
 
@@ -229,15 +321,27 @@ def _record_command(command: str | None) -> str:
     return f"pytest --mcp-server={server}"
 
 
-def render_list(views: Sequence[ToolView]) -> str:
+def render_list(views: Sequence[ToolView], calls: CallPlan | None = None) -> str:
     width = max((len(v.name) for v in views), default=4)
     marks = max([len("findings"), *(len(v.findings_label) for v in views)])
-    lines = [f"{'tool':<{width}}  output contract  {'findings':<{marks}}  safety"]
+    lines = [f"{'tool':<{width}}  output contract  {'findings':<{marks}}  called  safety"]
     lines += [
-        f"{v.name:<{width}}  {v.output.label():<15}  {v.findings_label:<{marks}}  {v.safety}"
+        f"{v.name:<{width}}  {v.output.label():<15}  {v.findings_label:<{marks}}  "
+        f"{v.called:<6}  {v.safety}"
         for v in views
     ]
+    if calls is not None:
+        lines += ["", f"{calls.heading(views)}:" if _refused(views) else calls.heading(views)]
+        lines += [f"  {v.name}: {_reason(v.refusal)}" for v in views if v.refusal]
     return "\n".join(lines)
+
+
+def _refused(views: Sequence[ToolView]) -> bool:
+    return any(v.refusal for v in views)
+
+
+def _reason(refusal: str | None) -> str:
+    return (refusal or "").removeprefix("not called: ")
 
 
 def _schema_block(title: str, schema: Any, args: argparse.Namespace, selected: bool) -> list[str]:
@@ -252,11 +356,15 @@ def _schema_block(title: str, schema: Any, args: argparse.Namespace, selected: b
     return [f"{title}{where}:", *(f"  {line}" for line in summary.render().splitlines())]
 
 
-def render_tool(view: ToolView, args: argparse.Namespace) -> str:
+def render_tool(view: ToolView, args: argparse.Namespace, calls: CallPlan | None = None) -> str:
     lines = [view.name]
     if view.raw.get("title"):
         lines.append(f"  title: {view.raw['title']}")
     lines.append(f"  safety: {view.safety}")
+    if calls is not None:
+        policy = f"--mcp-call={calls.policy}, {calls.source}"
+        said = f"no: {_reason(view.refusal)}" if view.refusal else f"yes ({policy})"
+        lines.append(f"  called by pytest: {said}")
     description = str(view.raw.get("description") or "(no description)")
     lines += ["", description, ""]
     if view.findings:
@@ -297,6 +405,13 @@ def render_tool(view: ToolView, args: argparse.Namespace) -> str:
         ]
         return "\n".join(lines)
     lines += _schema_block(title, output.schema, args, args.schema == "output")
+    if output.open_paths:
+        lines += [
+            "",
+            f"keys that depend on the input, left open: {', '.join(output.open_paths)}",
+            "  (their keys changed from call to call, each call's alike, as a query's columns "
+            "do: the contract holds the keys every result had there, and allows any other)",
+        ]
     return "\n".join(lines)
 
 
@@ -320,6 +435,10 @@ def tool_json(view: ToolView) -> dict[str, Any]:
         "contractSource": output.source,
         "quality": output.quality,
         "basis": output.basis,
+        "openPaths": list(output.open_paths),
+        "called": view.refusal is None,
+        "notCalledBecause": _reason(view.refusal) or None,
+        "inputLimits": view.limits,
         "findings": None if view.findings is None else list(view.findings),
         "findingsProtocol": view.judged_as or None,
     }
@@ -466,7 +585,7 @@ def _target_arguments(command: argparse.ArgumentParser, *, required: bool) -> No
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mcp-contracts", description=__doc__)
+    parser = argparse.ArgumentParser(prog="mcp-contracts", description=DESCRIPTION)
     commands = parser.add_subparsers(dest="command", required=True)
     inspect = commands.add_parser("inspect", help="show what each tool takes and returns")
     inspect.add_argument("tool", nargs="?", help="show this tool in detail")
@@ -495,6 +614,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     inspect.add_argument(
         "--startup-timeout", type=float, default=DEFAULT_STARTUP_TIMEOUT, metavar="S"
+    )
+    inspect.add_argument(
+        "--call",
+        choices=CALL_POLICIES,
+        default=None,
+        help="the call policy to say which tools pytest calls under, as --mcp-call (default: "
+        "the mcp_call of the project's pytest configuration, else "
+        f"{DEFAULT_CALL_POLICY})",
+    )
+    inspect.add_argument(
+        "--rootdir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the project whose pyproject.toml [tool.mcp-contracts.tools] tables and pytest "
+        "configuration apply (default: found from the current folder, as pytest finds it)",
     )
     inspect.add_argument(
         "--clients",
@@ -646,15 +781,16 @@ def _open(args: argparse.Namespace) -> RpcConnection:
         )
     except ServerError as exc:
         tail = f"\n{stderr_block(exc.stderr_tail)}" if exc.stderr_tail else ""
-        raise _Failure(f"the server did not start: {exc.message}{tail}", 1) from None
+        raise _Failure(f"{target.unusable()}: {exc.message}{tail}", 1) from None
 
 
-def _load(args: argparse.Namespace) -> tuple[list[ToolView], list[ListedView], str]:
+def _load(args: argparse.Namespace) -> tuple[list[ToolView], list[ListedView], str, CallPlan]:
     # Without --snapshots the contracts are read where pytest records them by default.
     snapshots = args.snapshots or Path(DEFAULT_SNAPSHOT_DIR)
     store = SnapshotStore(snapshots)
     if args.header and not args.url:
         raise _Failure("--header applies to --url", USAGE_ERROR)
+    calls = _call_plan(args)
     if args.server or args.url or args.app:
         conn = _open(args)
         if conn.probe_failure is not None:
@@ -666,8 +802,9 @@ def _load(args: argparse.Namespace) -> tuple[list[ToolView], list[ListedView], s
             raise _Failure(f"could not list the tools: {exc.message}", 1) from None
         finally:
             conn.close()
-        views = _views_from_server(surface, store, args)
-        return views, _listed_from_server(surface, store), surface.name
+        follow_former_names(store, surface.node_name, surface.former_node_name, surface)
+        views = _views_from_server(surface, store, args, calls)
+        return views, _listed_from_server(surface, store), surface.name, calls
     if not snapshots.is_dir():
         raise _Failure(
             f"no recorded contracts in {snapshots}{os.sep}: give --server CMD, --url URL or "
@@ -675,38 +812,46 @@ def _load(args: argparse.Namespace) -> tuple[list[ToolView], list[ListedView], s
             USAGE_ERROR,
         )
     server = _recorded_server(snapshots, args.server_name)
-    views = _views_from_snapshots(store, server, args)
-    return views, _listed_from_snapshots(store, server), server
+    views = _views_from_snapshots(store, server, args, calls)
+    return views, _listed_from_snapshots(store, server), server, calls
 
 
 def _recorded_server(snapshots: Path, server_name: str | None) -> str:
-    """The one server folder of a snapshot folder, or the one ``--server-name`` names."""
+    """The one server folder of a snapshot folder, or the one ``--server-name`` names (under
+    its name now, or as an earlier version named it)."""
     servers = sorted(p.name for p in snapshots.iterdir() if p.is_dir())
     found = ", ".join(servers) or "none"
     if server_name:
-        if safe_name(server_name) not in servers:
+        named = [*node_names([server_name]), *former_node_names([server_name])]
+        folder = next((name for name in named if name in servers), None)
+        if folder is None:
             raise _Failure(
                 f"no recorded server {server_name!r} in {snapshots}{os.sep} (found: {found})",
                 USAGE_ERROR,
             )
-        return safe_name(server_name)
+        return folder
     if len(servers) != 1:
         raise _Failure(f"name one recorded server with --server-name (found: {found})", 2)
     return servers[0]
 
 
 def inspect_command(args: argparse.Namespace, out: TextIO) -> int:
-    views, listed, server = _load(args)
+    views, listed, server, calls = _load(args)
     if args.tool is None:
         if args.json:
-            payload: dict[str, Any] = {"server": server, "tools": [tool_json(v) for v in views]}
+            payload: dict[str, Any] = {
+                "server": server,
+                "callPolicy": calls.policy,
+                "callPolicySource": calls.source,
+                "tools": [tool_json(v) for v in views],
+            }
             for kind, spec in _SPECS.items():
                 name = "templates" if kind == TemplateSpec.kind else spec.array
                 payload[name] = [listed_json(v) for v in listed if v.entry.kind == kind]
             out.write(json.dumps(payload, indent=2, sort_keys=True) + "\n")
         else:
             more = render_listed(listed, args)
-            out.write(render_list(views) + (f"\n{more}" if more else "") + "\n")
+            out.write(render_list(views, calls) + (f"\n{more}" if more else "") + "\n")
         return 0
     chosen = [v for v in views if v.name == args.tool]
     if not chosen:
@@ -718,7 +863,7 @@ def inspect_command(args: argparse.Namespace, out: TextIO) -> int:
         out.write(json.dumps(tool_json(view), indent=2, sort_keys=True) + "\n")
         return 0
     try:
-        out.write(render_tool(view, args) + "\n")
+        out.write(render_tool(view, args, calls) + "\n")
     except FieldPathError as exc:
         raise _Failure(str(exc), USAGE_ERROR) from None
     return 0
@@ -834,10 +979,12 @@ def _recorded_tools(store: SnapshotStore, server: str, wanted: Sequence[str]) ->
     if not files:
         raise _Failure(f"no tools are recorded in {store.root / server}{os.sep}", USAGE_ERROR)
     tools, names = [], []
+    # A wanted tool's file, under its name now or as an earlier version named it.
+    files_wanted = {n for w in wanted for n in (*node_names([w]), *former_node_names([w]))}
     for file in files:
         recorded, problem = _recorded(store, server, file)
         name = str((recorded or {}).get("tool", file))
-        if problem and (not wanted or file in {safe_name(w) for w in wanted}):
+        if problem and (not wanted or file in files_wanted):
             raise _Failure(
                 f"the recorded contract {problem}\n  Fix it by hand (git diff shows what "
                 "changed), or delete it and record it again with --mcp-snapshot-update.",

@@ -219,7 +219,19 @@ DEFAULT_SNAPSHOT_DIR: Final = "mcp-contracts"
 DEFAULT_MAX_CALL_TIME: Final = 120.0
 DEFAULT_SHRINK_TIME: Final = 60.0
 DEFAULT_SEQUENCES_TIME: Final = 20.0
+# Seconds each check may spend calling one tool (docs/how-to/slow-tools.md): a tool that
+# answers within a second or so sends all its inputs well within it at the default
+# --mcp-max-examples; a tool that sleeps by design (10 s a call) stops after a minute per
+# check instead of taking eight.
+DEFAULT_TOOL_TIME: Final = 60.0
+# Calls of one tool in flight at once in its coverage phase, when the tool says its calls
+# are independent (bench/README.md, "Calls in flight", for how it was chosen).
+DEFAULT_IN_FLIGHT: Final = 4
 DEFAULT_SAMPLING_TEXT: Final = "This is a canned reply from pytest-mcp-contracts."
 DEFAULT_CALL_POLICY: Final = CallPolicy.NONDESTRUCTIVE.value
 DEFAULT_REJECTS_INVALID: Final = RejectsInvalidMode.WARN.value
 DEFAULT_DESCRIPTION_DRIFT: Final = DescriptionDrift.WARN.value
+# Listed resources read per server: a server may list thousands (a file tree); the others
+# get no read item, and one warning for the server says so (pytest/items.ServerCollector,
+# which collects without loading the read check).
+MAX_RESOURCE_READS: Final = 100

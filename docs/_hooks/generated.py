@@ -25,7 +25,12 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # the checkout's package, installed or not
     sys.path.insert(0, str(ROOT))
 
-from pytest_mcp_contracts.checks.failures import SEVERITY, FailureKind, Severity  # noqa: E402
+from pytest_mcp_contracts.checks.failures import (  # noqa: E402
+    KIND_TEXT,
+    SEVERITY,
+    FailureKind,
+    Severity,
+)
 from pytest_mcp_contracts.pytest.settings import OPTIONS, Option  # noqa: E402
 from pytest_mcp_contracts.vocabulary import DEFAULT_MAX_RESULT_BYTES  # noqa: E402
 
@@ -86,7 +91,7 @@ def options_markdown() -> str:
 
 def member_comments(enum: type) -> dict[str, str]:
     """Each member's trailing comment in the enum's source (``NAME = "value"  # comment``):
-    the one description of a failure kind and of a severity, kept beside its value."""
+    the one description of a severity, kept beside its value."""
     pattern = re.compile(r'^\s+[A-Z_]+ = "([a-z_-]+)"\s+#\s*(.+)$')
     comments = {}
     for line in inspect.getsource(enum).splitlines():
@@ -102,15 +107,19 @@ def member_comments(enum: type) -> dict[str, str]:
 
 
 def failure_kinds_markdown() -> str:
-    """The severities, then every failure kind with its severity, gravest first."""
+    """The severities, then every failure kind with its severity, gravest first, in the
+    words of ``KIND_TEXT`` (which the SARIF rules carry too)."""
     severities = member_comments(Severity)
-    kinds = member_comments(FailureKind)
     lines = ["| severity | means |", "|---|---|"]
     lines += [f"| `{severity}` | {severities[str(severity)]} |" for severity in Severity]
-    lines += ["", "| kind | severity | what went wrong |", "|---|---|---|"]
+    lines += ["", "| kind | severity | what went wrong | what to do |", "|---|---|---|---|"]
     order = list(Severity)
     for kind in sorted(FailureKind, key=lambda kind: order.index(SEVERITY[kind])):
-        lines.append(f"| `{kind}` | `{SEVERITY[kind]}` | {_escape(kinds[str(kind)])} |")
+        text = KIND_TEXT[kind]
+        lines.append(
+            f"| `{kind}` | `{SEVERITY[kind]}` | {_escape(text.description)} "
+            f"| {_escape(text.help)} |"
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -13,10 +13,11 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contracts.checks.error_results import ErrorVerdict, result_text
 from pytest_mcp_contracts.checks.failures import (
+    USER_STRATEGY_REFUSED,
     ContractFailure,
     FailureKind,
     FailureReport,
@@ -28,9 +29,11 @@ from pytest_mcp_contracts.checks.result import empty_content_finding
 from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.contracts.observe import ToolObservations
+from pytest_mcp_contracts.inputs.ahead import call_drawn, worth_drawing_ahead
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
 from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.inflight import CallWindow
 from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerError
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 from pytest_mcp_contracts.vocabulary import ErrorClass
@@ -64,6 +67,7 @@ class _Violation(Exception):
         self.finding = finding
         self.kind = kind  # what sort of failure (_failure_kind): shrinking keeps to one sort
         self.label: str | None = None  # the input's heading, when not "smallest input found"
+        self.notes: list[str] = []  # for the report, beside the input
 
 
 class _ServerGone(BaseException):
@@ -77,9 +81,10 @@ class _ServerGone(BaseException):
 
 
 class _StopCalling(BaseException):
-    # Enough calls ran to --mcp-max-call-time while the tool kept working: more of them would
-    # make the run as long as the inputs ask (server-everything's long-running operation
-    # sleeps for up to 2^31 s), and say nothing new. The tool's run ends there, not failed.
+    # Enough calls ran to --mcp-max-call-time while the tool kept working, or the tool's
+    # time budget (--mcp-tool-time) is spent: more calls would make the run as long as the
+    # inputs ask (server-everything's long-running operation sleeps for up to 2^31 s), and
+    # say little new. The tool's run ends there, not failed.
     pass
 
 
@@ -112,11 +117,22 @@ class ContractStats:
     # Lints at warning level that results showed: the first finding of each, with its
     # input, so that a tool warns once, not once per call.
     lint_warnings: dict[str, tuple[Finding, dict[str, Any]]] = field(default_factory=dict)
+    # Real results (no isError, no disguised error) of the examples the user configured:
+    # realistic inputs that reached the tool's output, however many random ones it refused.
+    configured_real: int = 0
+    # The time budget (seconds) when it ran out before the inputs did; None: it did not.
+    out_of_time: float | None = None
+    planned: int = 0  # inputs the run meant to send: explicit ones, then up to max_examples
 
     @property
     def mostly_errors(self) -> bool:
+        """Whether the output contract was barely exercised: nearly every call came back an
+        error, and none of the user's examples came back a real result (the examples are
+        the advice the warning gives; random inputs a data store refuses are no news)."""
         unchecked = self.error_results + self.url_required + self.disguised.total()
-        return self.calls >= 5 and unchecked >= MOSTLY_ERRORS * self.calls
+        return (
+            self.calls >= 5 and unchecked >= MOSTLY_ERRORS * self.calls and not self.configured_real
+        )
 
     def count(self, verdict: ErrorVerdict, text: str, *, is_error: bool = True) -> None:
         if is_error:
@@ -140,6 +156,8 @@ class ContractStats:
             text += ", without isError: " + ", ".join(
                 f"{n} {k}" for k, n in sorted(self.disguised.items())
             )
+        if self.out_of_time is not None:
+            text += f"; {budget_words(self.out_of_time, self.calls, self.planned)}"
         return text
 
 
@@ -202,9 +220,11 @@ def contract_call_failure(
     *,
     label: str | None = None,
     note: str | None = None,
+    notes: Sequence[str] = (),
 ) -> ContractFailure:
     """The contract check's failure for one call: ``label`` heads its input when that is
-    not the smallest found (hypothesis's or the shrinker's)."""
+    not the smallest found (hypothesis's or the shrinker's); ``notes``, then ``note``, go
+    under it."""
     report = FailureReport.for_call(
         server,
         tool.name,
@@ -213,7 +233,7 @@ def contract_call_failure(
         finding.kind,
         outcome,
         details=finding.all_details,
-        notes=[note] if note else [],
+        notes=[*notes, *([note] if note else [])],
         earlier_calls=earlier_state_lines(server),
     )
     if label is not None:
@@ -227,7 +247,13 @@ def _violation_failure(
     server: ManagedServer, tool: ToolSpec, violation: _Violation, *, note: str | None = None
 ) -> ContractFailure:
     return contract_call_failure(
-        server, tool, violation.outcome, violation.finding, label=violation.label, note=note
+        server,
+        tool,
+        violation.outcome,
+        violation.finding,
+        label=violation.label,
+        note=note,
+        notes=violation.notes,
     )
 
 
@@ -238,6 +264,7 @@ def run_contract(
     strategy: Any,
     max_examples: int,
     examples: list[dict[str, Any]] | None = None,
+    configured: int = 0,
     coverage: CoveragePlan | None = None,
     max_restarts: int,
     shrink_time: float,
@@ -247,19 +274,29 @@ def run_contract(
     seed: Any = None,
     tally: ToolStats | None = None,
     lints: LintLevels | None = None,
+    in_flight: int = 1,
+    time_budget: float | None = None,
 ) -> ContractRun:
     """Run the tool on generated inputs; a failing run carries the shrunk failing input.
 
     Shrinking stops when it has taken ``shrink_time`` seconds, or when it has used up
     ``max_restarts`` server restarts: the smallest failing input so far is reported. The
-    ``examples`` run first, then the ``coverage`` phase's inputs; a failing coverage input is
+    ``examples`` run first (the first ``configured`` of them the user's own), then the
+    ``coverage`` phase's inputs; a failing coverage input is
     shrunk by our own search (``_shrink_corner``) under the same two bounds, an example is
     reported as it is. An explicit ``seed`` (--hypothesis-seed) wins over a derandomized
     profile (CI's). Every call is counted in ``tally`` (the tool's stats for the run
-    report), shrinking attempts too, whatever the run comes to."""
-    from hypothesis import HealthCheck, example, given, settings
-    from hypothesis import seed as use_seed
+    report), shrinking attempts too, whatever the run comes to.
 
+    Up to ``in_flight`` explicit inputs are in flight at once when the tool says its calls
+    are independent (``in_flight_width``); their answers are judged here one by one, in
+    input order, as if each had been sent alone. No new input is drawn once ``time_budget``
+    seconds have passed (the run passes, saying how many it sent), except to shrink a
+    failure found before.
+
+    Explicit inputs are sent without hypothesis; random ones are drawn one ahead of the
+    calls when the explicit calls took long enough for that to pay (``inputs/ahead``:
+    hypothesis draws the next input while a call is out)."""
     stats = ContractStats()
     tally = ToolStats() if tally is None else tally
     protocol = server.protocol_version
@@ -273,9 +310,23 @@ def run_contract(
     # the number of the call that failed first says which one failed.
     corners = [item.arguments for item in coverage.inputs] if coverage is not None else []
     explicit = [*(examples or []), *corners]
+    stats.planned = len(explicit) + max_examples
     first_failure_call = 0
+    budget = TimeBudget(time_budget)
+
+    def out_of_time() -> BaseException:
+        assert budget.seconds is not None
+        stats.out_of_time = budget.seconds
+        tally.out_of_time += 1
+        return _StopCalling()
+
+    width = in_flight_width(server, tool, in_flight) if len(explicit) > 1 else 1
+    window = None
+    if width > 1:
+        window = CallWindow(server, tool.name, explicit, width, budget.deadline)
 
     first_found: list[CallOutcome] = []  # the first failing call, before shrinking
+    call_seconds: list[float] = []  # how long each call took, to tell a slow server
 
     def call_tool(arguments: dict[str, Any]) -> None:
         nonlocal broke_server, smallest, shrinking_since, first_failure_call
@@ -287,11 +338,27 @@ def run_contract(
             limit = shrink_time - (time.monotonic() - shrinking_since)
             if limit <= 0:
                 raise _StopShrinking(smallest, f"shrinking took {shrink_time:g} s, {_SHRINK}")
+        elif budget.spent():
+            raise out_of_time()
+        outcome, flown_note = None, None
+        if window is not None and smallest is None:
+            outcome, flown_note = _answer_sent_ahead(
+                window, server, tool, arguments, protocol, warn_only, lints, observations
+            )
+            if outcome is None and budget.spent():
+                raise out_of_time()  # set aside as the budget ran out: not sent again
+        if smallest is None:
+            limit = budget.left()
         try:
-            outcome = server.call(tool.name, arguments, limit=limit)
+            if outcome is None:
+                outcome = server.call(tool.name, arguments, limit=limit)
         except ServerError as exc:
             raise _ServerGone(exc, broke_server) from None
+        if smallest is None and budget.cut_short(outcome, limit):
+            server.revive()  # stopped by the budget: a restart the tool is not to blame for
+            raise out_of_time()
         tally.count_call(outcome)
+        call_seconds.append(outcome.elapsed)
         if (
             smallest is not None
             and limit is not None
@@ -318,6 +385,8 @@ def run_contract(
             else:
                 stats.count(verdict, text, is_error=False)
                 tally.count_disguised(verdict.kind)
+        if stats.calls <= configured and outcome.result is not None and verdict is None:
+            stats.configured_real += 1  # explicit inputs run first, in order: one of theirs
         finding = judge_contract_call(
             tool,
             outcome,
@@ -336,8 +405,12 @@ def run_contract(
         if finding is None:
             return
         violation = _Violation(outcome, finding, _failure_kind(outcome, finding, verdict))
+        if flown_note is not None:
+            violation.notes.append(flown_note)
         first = smallest is None
         if first:
+            if window is not None:
+                window.close()  # shrinking's calls are made one at a time
             shrinking_since = time.monotonic()
             first_failure_call = stats.calls
             first_found.append(outcome)
@@ -354,30 +427,43 @@ def run_contract(
                 raise _StopShrinking(violation, why)
         raise violation
 
-    call_tool._hypothesis_internal_add_digest = (  # type: ignore[attr-defined]
-        f"{server.command.display}::{tool.name}".encode()
-    )
-    attempt = call_tool
-    for given_input in reversed(explicit):
-        # Explicit inputs run first, in order; hypothesis does not shrink them.
-        call_tool = example(given_input)(call_tool)
-    test = settings(
-        max_examples=max_examples,
-        deadline=None,
-        database=None,
-        report_multiple_bugs=False,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )(given(strategy)(call_tool))  # type: ignore[no-untyped-call]
-    if seed is not None:
-        test = use_seed(seed)(test)
+    def random_settings(**overrides: Any) -> Any:
+        from hypothesis import HealthCheck, settings
+
+        chosen: dict[str, Any] = {
+            "max_examples": max_examples,
+            "deadline": None,
+            "database": None,
+            "report_multiple_bugs": False,
+            "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+        }
+        return settings(**{**chosen, **overrides})
+
     try:
-        test()
+        try:
+            for given_input in explicit:
+                # Explicit inputs run first, in order, one call each; they are not shrunk by
+                # hypothesis (a coverage input is, by our own search: _shrink_corner).
+                call_tool(given_input)
+        finally:
+            if window is not None:
+                window.close()  # only explicit inputs fly: the random ones go one at a time
+        if max_examples > 0:
+            call_drawn(
+                strategy,
+                call_tool,
+                test_settings=random_settings,
+                seed=seed,
+                # A derandomized run (CI's profile) draws by this: each tool its own inputs.
+                digest=f"{server.command.display}::{tool.name}".encode(),
+                ahead=worth_drawing_ahead(call_seconds),
+            )
     except _StopCalling:
         return ContractRun(stats)
     except BaseException as exc:
         if isinstance(exc, _Violation) and 0 < first_failure_call <= len(explicit):
             if first_failure_call > len(explicit) - len(corners) and coverage is not None:
-                exc = _shrink_corner(attempt, exc, coverage)
+                exc = _shrink_corner(call_tool, exc, coverage)
             else:
                 exc.label = _EXAMPLE_LABEL
         found = _run_failure(server, tool, exc)
@@ -416,6 +502,129 @@ def _failure_kind(outcome: CallOutcome, finding: Finding, verdict: ErrorVerdict 
         return f"isError {verdict.kind} {exception}".rstrip()
     # A result check or drift: each has its own words before any colon; after it come values.
     return finding.message.split(":", 1)[0]
+
+
+@dataclass
+class TimeBudget:
+    """How long a check may spend calling one tool (--mcp-tool-time): no input is drawn once
+    it is spent, and no call outlasts it. A call it cuts short is not judged (it might have
+    answered in time), as an attempt cut short by --mcp-shrink-time is not."""
+
+    seconds: float | None  # None: no budget
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def deadline(self) -> float | None:
+        return None if self.seconds is None else self.started + self.seconds
+
+    def left(self) -> float | None:
+        """Seconds left (at least a little), or None: the call's own timeouts alone."""
+        deadline = self.deadline
+        return None if deadline is None else max(deadline - time.monotonic(), 0.001)
+
+    def spent(self) -> bool:
+        deadline = self.deadline
+        return deadline is not None and time.monotonic() >= deadline
+
+    @staticmethod
+    def cut_short(outcome: CallOutcome, limit: float | None) -> bool:
+        """Whether a call given ``limit`` seconds ran into it: a timeout at the limit."""
+        return (
+            limit is not None
+            and isinstance(outcome.failure, CallTimeout)
+            and outcome.elapsed >= limit - 0.05
+        )
+
+
+def in_flight_width(server: ManagedServer, tool: ToolSpec, window: int) -> int:
+    """How many of a tool's explicit inputs may be in flight at once (--mcp-in-flight):
+    ``window`` when its calls say they are independent of each other, else 1.
+
+    A tool annotated ``readOnlyHint`` changes nothing (the spec ignores its destructive and
+    idempotent hints then), one annotated ``idempotentHint`` promises that a call repeated
+    has no further effect, and a server over Streamable HTTP that keeps no session
+    (``ManagedServer.stateless``) answers each request on its own. Hints are untrusted: the
+    window hands back only answers that are certainly the call's own, and the check sends
+    any other input again alone (``_answer_sent_ahead``). A tool without input properties has
+    no inputs to send ahead; a server that wrote on stdout as it started will write there
+    again, and no line could be told apart; an in-process app's output is pytest's own
+    (``ServerApp.calls_in_flight``)."""
+    if window <= 1 or takes_no_arguments(tool) or server.startup_stdout[0]:
+        return 1
+    if not server.command.calls_in_flight:
+        return 1
+    hints = tool.annotations
+    independent = hints.get("readOnlyHint") is True or hints.get("idempotentHint") is True
+    return window if independent or server.stateless else 1
+
+
+def _answer_sent_ahead(
+    window: CallWindow,
+    server: ManagedServer,
+    tool: ToolSpec,
+    arguments: dict[str, Any],
+    protocol: str,
+    warn_only: frozenset[str],
+    lints: LintLevels | None,
+    observations: ToolObservations | None,
+) -> tuple[CallOutcome | None, str | None]:
+    """The answer to ``arguments``, sent ahead with others in flight, when it stands as if
+    it had been sent alone; else None, and the caller sends it alone. With it, a note for
+    its report when it is reported as it came back from flight.
+
+    It stands when the window says it is quiet and silent (nothing the server sent or wrote
+    on stderr while it was in flight could belong to another call: no noise, no death, no
+    server request, no stderr line, whose evidence may be another call's traceback), and
+    when judging it finds nothing to report. Any other is sent again alone, so that every
+    failure, its report and its replay come from a call made alone, as without calls in
+    flight."""
+    flown = window.take(arguments)
+    if flown is None:
+        return None, None
+    outcome = flown.outcome
+    stands = (
+        flown.quiet
+        and flown.silent
+        # The contract's one judge, without folding the result into the observations yet:
+        # whether the recorded contract fails it is asked apart, and nothing is kept.
+        and judge_contract_call(
+            tool, outcome, protocol, error_verdict(tool, outcome), warn_only=warn_only, lints=lints
+        )
+        is None
+        and not (
+            observations is not None
+            and outcome.result is not None
+            and observations.would_fail_on(outcome.result)
+        )
+    )
+    if not stands:
+        window.set_aside(flown)
+        if outcome.failure is None or server.live_connection() is not None:
+            return None, None
+        # The server died in flight and did not come back: nothing can be sent alone. The
+        # first call to fail is reported (as one at a time would have reported the call that
+        # killed it), saying that another call in flight may have been the one.
+        server.remember(tool.name, outcome)
+        return outcome, _GONE_IN_FLIGHT
+    server.remember(tool.name, outcome)
+    return outcome, None
+
+
+_GONE_IN_FLIGHT: Final = (
+    "(this input was sent with other calls of the tool in flight (--mcp-in-flight) when the "
+    "server ended, and the server did not come back to be sent it again alone: another call "
+    "in flight may have been the one that ended it; --mcp-in-flight=1 sends one at a time)"
+)
+
+
+def budget_words(budget: float, sent: int, planned: int, inputs: str = "inputs") -> str:
+    """What a check stopped by the tool's time budget says: how far it got, that this is
+    no failure, and how to give the tool more time."""
+    return (
+        f"the tool's time budget of {budget:g} s (--mcp-tool-time) ran out after {sent} of "
+        f"up to {planned} {inputs} (judged; none is sent or runs past it). Not a failure: "
+        "give this tool more time with tool_time under [tool.mcp-contracts.tools.<name>]"
+    )
 
 
 def _shrink_corner(
@@ -492,10 +701,14 @@ def _run_failure(
             note = "(flaky: the same input did not fail again when it was sent a second time)"
             return _violation_failure(server, tool, violation, note=note)
         case UserStrategyError():  # before GenerationError: it is one
-            problem = "a strategy from pytest_mcp_tool_strategy made an input the schema refuses"
             return ContractFailure(
                 FailureReport.for_tool(
-                    server, tool.name, "contract", problem, FailureKind.SETUP, details=(str(exc),)
+                    server,
+                    tool.name,
+                    "contract",
+                    USER_STRATEGY_REFUSED,
+                    FailureKind.SETUP,
+                    details=(str(exc),),
                 )
             )
         case GenerationError():

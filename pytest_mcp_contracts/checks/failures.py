@@ -33,33 +33,40 @@ class Severity(StrEnum):
 
 
 SEVERITY_ORDER: Final = tuple(Severity)
+#: The problem of a check whose ``pytest_mcp_tool_strategy`` strategy drew an input the
+#: inputSchema refuses (the contract and sequences checks say it alike).
+USER_STRATEGY_REFUSED: Final = (
+    "a strategy from pytest_mcp_tool_strategy made an input the schema refuses"
+)
 
 
 class FailureKind(StrEnum):
-    """What sort of failure a check found: the names the run report counts by."""
+    """What sort of failure a check found: the names the run report counts by. Each kind's
+    words (a title, what happened, what to do) are ``KIND_TEXT``, which the docs' table of
+    failure kinds and the SARIF rules both read."""
 
-    CRASH = "crash"  # the call killed the server
-    TIMEOUT = "timeout"  # the call did not return
-    PROTOCOL_VIOLATION = "protocol_violation"  # an answer that is not MCP
-    RPC_ERROR = "rpc_error"  # a JSON-RPC error where a result or a refusal belongs
-    UNEXPECTED_EXCEPTION = "unexpected_exception"  # an isError result that is a crash
-    OUTPUT_SCHEMA = "output_schema"  # output that breaks the tool's own outputSchema
-    MALFORMED_RESULT = "malformed_result"  # not a CallToolResult
-    CONTRADICTION = "contradiction"  # text content that contradicts structuredContent
-    ERROR_AS_RESULT = "error_as_result"  # an error returned as a successful result
-    ALWAYS_ERRORS = "always_errors"  # a tool without arguments whose every call failed
-    OUTPUT_DRIFT = "output_drift"  # output away from the recorded output contract
-    SURFACE_DRIFT = "surface_drift"  # the listing away from the recorded surface
-    REMOVED_TOOL = "removed_tool"  # a recorded tool the server no longer lists
-    INVALID_LISTING = "invalid_listing"  # a tool's listing breaks the spec (schema check)
-    ACCEPTS_INVALID = "accepts_invalid"  # a tool ran an input its inputSchema forbids
-    SERVER_UNAVAILABLE = "server_unavailable"  # the server could not be restarted
-    MISSING_RECORD = "missing_record"  # no recorded contract, and CI writes none
-    SETUP = "setup"  # the run could not check: a reset command, a record file, no inputs
-    CLIENT_SCHEMA = "client_schema"  # a schema or listing entry a named client refuses
-    STDOUT_NOISE = "stdout_noise"  # a stdio server wrote what is not JSON-RPC on stdout
-    DESCRIPTION_DRIFT = "description_drift"  # a description (an instruction to the model) changed
-    LINT = "lint"  # a lint the user made a failure (missing description, poisoned text, ...)
+    CRASH = "crash"
+    TIMEOUT = "timeout"
+    PROTOCOL_VIOLATION = "protocol_violation"
+    RPC_ERROR = "rpc_error"
+    UNEXPECTED_EXCEPTION = "unexpected_exception"
+    OUTPUT_SCHEMA = "output_schema"
+    MALFORMED_RESULT = "malformed_result"
+    CONTRADICTION = "contradiction"
+    ERROR_AS_RESULT = "error_as_result"
+    ALWAYS_ERRORS = "always_errors"
+    OUTPUT_DRIFT = "output_drift"
+    SURFACE_DRIFT = "surface_drift"
+    REMOVED_TOOL = "removed_tool"
+    INVALID_LISTING = "invalid_listing"
+    ACCEPTS_INVALID = "accepts_invalid"
+    SERVER_UNAVAILABLE = "server_unavailable"
+    MISSING_RECORD = "missing_record"
+    SETUP = "setup"
+    CLIENT_SCHEMA = "client_schema"
+    STDOUT_NOISE = "stdout_noise"
+    DESCRIPTION_DRIFT = "description_drift"
+    LINT = "lint"
 
 
 SEVERITY: Final[dict[FailureKind, Severity]] = {
@@ -90,6 +97,160 @@ SEVERITY: Final[dict[FailureKind, Severity]] = {
 
 def severity_of(kind: FailureKind) -> Severity:
     return SEVERITY[kind]
+
+
+@dataclass(frozen=True)
+class KindText:
+    """A failure kind in words, for readers who meet it outside the failure that raised it
+    (a SARIF rule: its short and full description and its help)."""
+
+    title: str  # one line
+    description: str  # what happened
+    help: str  # what to do about it
+
+
+_ACCEPT = (
+    "If the change is intended, accept it locally with --mcp-snapshot-update and commit the "
+    "changed files under mcp-contracts/; otherwise restore what clients relied on."
+)
+_REPLAY = (
+    "The failure in the JUnit report or the pytest output has the smallest input found, "
+    "what the server wrote to stderr, and an `mcp-contracts call` command that replays it."
+)
+
+KIND_TEXT: Final[dict[FailureKind, KindText]] = {
+    FailureKind.CRASH: KindText(
+        "A tool call killed the MCP server",
+        "The server process exited, or its connection closed, while a call was running.",
+        _REPLAY,
+    ),
+    FailureKind.TIMEOUT: KindText(
+        "A tool call did not return",
+        "A call got no answer within --mcp-call-timeout (a progress notification restarts "
+        "the timeout, up to --mcp-max-call-time).",
+        f"Make the tool answer in time, or raise --mcp-call-timeout. {_REPLAY}",
+    ),
+    FailureKind.PROTOCOL_VIOLATION: KindText(
+        "The server answered with something that is not MCP",
+        "An answer broke the JSON-RPC or MCP message rules (an unknown id, a malformed "
+        "message, a missing field).",
+        _REPLAY,
+    ),
+    FailureKind.RPC_ERROR: KindText(
+        "A JSON-RPC error where a result belongs",
+        "A call with valid input got a JSON-RPC error (such as -32603, internal error) "
+        "instead of a result or an isError refusal.",
+        f"For valid input a tool returns a result, or isError: true with a message. {_REPLAY}",
+    ),
+    FailureKind.UNEXPECTED_EXCEPTION: KindText(
+        "An isError result that is a crash",
+        "A call with valid input returned isError: true whose text shows an unhandled "
+        "exception (a traceback, a runtime's error words), not a refusal.",
+        f"Handle the exception in the tool, or refuse the input with a message. {_REPLAY}",
+    ),
+    FailureKind.OUTPUT_SCHEMA: KindText(
+        "Output that breaks the tool's outputSchema",
+        "structuredContent does not validate against the outputSchema the tool declares.",
+        f"Fix the output or the declared outputSchema. {_REPLAY}",
+    ),
+    FailureKind.MALFORMED_RESULT: KindText(
+        "A result that is not a CallToolResult",
+        "A result's content blocks or fields break the MCP result format (a block of an "
+        "unknown type, a blob that is not base64, a missing field).",
+        _REPLAY,
+    ),
+    FailureKind.CONTRADICTION: KindText(
+        "Text content that contradicts structuredContent",
+        "A JSON text block of a result says something other than its structuredContent: "
+        "clients that read one or the other get different answers.",
+        f"Serialize the same value into both. {_REPLAY}",
+    ),
+    FailureKind.ERROR_AS_RESULT: KindText(
+        "An error returned as a successful result",
+        "A result without isError carries a crash's evidence (a traceback, an exception's "
+        "words): clients take the error for an answer.",
+        f"Return isError: true for errors, or fix the crash. {_REPLAY}",
+    ),
+    FailureKind.ALWAYS_ERRORS: KindText(
+        "A tool without arguments that always fails",
+        "Every call of a tool that takes no arguments returned an error.",
+        f"A tool without inputs has nothing a caller could get wrong: make it work. {_REPLAY}",
+    ),
+    FailureKind.OUTPUT_DRIFT: KindText(
+        "Output away from the recorded output contract",
+        "Output broke the contract recorded under mcp-contracts/: a field that was always "
+        "present is missing, a value has a type never seen, or the output kind changed.",
+        _ACCEPT,
+    ),
+    FailureKind.SURFACE_DRIFT: KindText(
+        "A breaking change of the listed surface",
+        "The listing (inputSchema, outputSchema, annotations) changed in a way that breaks "
+        "callers or cannot be classified, against the surface recorded under mcp-contracts/.",
+        _ACCEPT,
+    ),
+    FailureKind.REMOVED_TOOL: KindText(
+        "A recorded tool is no longer listed",
+        "The server no longer lists a tool (or prompt, resource, template) recorded under "
+        "mcp-contracts/.",
+        _ACCEPT,
+    ),
+    FailureKind.INVALID_LISTING: KindText(
+        "A listing entry that breaks the MCP spec",
+        "A tool's listing breaks the spec: its name, a schema's dialect or type, or a $ref "
+        "that does not resolve.",
+        "The schema check's failure names the place and the rule; fix the listing.",
+    ),
+    FailureKind.ACCEPTS_INVALID: KindText(
+        "A tool ran an input its inputSchema forbids",
+        "A call with input the inputSchema refuses returned a success result "
+        "(--mcp-rejects-invalid=fail).",
+        f"Validate inputs and refuse invalid ones with isError: true. {_REPLAY}",
+    ),
+    FailureKind.SERVER_UNAVAILABLE: KindText(
+        "The MCP server could not be started",
+        "The server did not start, or could not be restarted after a call killed it: what "
+        "it would have been asked was not checked.",
+        "The failure quotes what the server wrote to stderr; run its command by hand.",
+    ),
+    FailureKind.MISSING_RECORD: KindText(
+        "No recorded contract, and CI records none",
+        "The tool (or prompt, resource, template) has no file under mcp-contracts/, and a "
+        "run in CI never writes one.",
+        "Run pytest locally (it records what is missing) and commit the new files under "
+        "mcp-contracts/.",
+    ),
+    FailureKind.SETUP: KindText(
+        "The run could not check",
+        "Something the check needs failed before the server was judged: a reset command, an "
+        "unreadable record file, inputs that could not be generated, an error in the run.",
+        "The failure says what failed and where.",
+    ),
+    FailureKind.CLIENT_SCHEMA: KindText(
+        "A schema a chosen client refuses",
+        "A schema or listing entry breaks a rule of a client chosen with --mcp-clients "
+        "(the listing is valid MCP, but that client rejects it).",
+        "The schema check's failure names the client's rule, the place and the fix "
+        "(docs/clients.md).",
+    ),
+    FailureKind.STDOUT_NOISE: KindText(
+        "A stdio server wrote what is not JSON-RPC on stdout",
+        "Lines on stdout that are not JSON-RPC messages: clients that read stdout as the "
+        "protocol break on them.",
+        "Log to stderr; stdout is for protocol messages only.",
+    ),
+    FailureKind.DESCRIPTION_DRIFT: KindText(
+        "A description changed",
+        "A tool's or a property's description, an instruction to the model, changed "
+        "(--mcp-descriptions=pin): the way tool poisoning arrives after a review.",
+        f"Review the word diff in the failure. {_ACCEPT}",
+    ),
+    FailureKind.LINT: KindText(
+        "A lint made an error",
+        "A lint that --mcp-lints made an error found something (a missing description, "
+        "hidden text, too many tools).",
+        "The schema check's failure names the lint, the place and the fix (docs/lints.md).",
+    ),
+}
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")

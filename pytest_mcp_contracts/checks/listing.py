@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Iterator
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import unquote
-
-from jsonschema.exceptions import SchemaError, ValidationError
 
 from pytest_mcp_contracts.checks.clients import check_clients
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding
 from pytest_mcp_contracts.checks.lints import LintLevels, tool_lints
-from pytest_mcp_contracts.schema.dialects import VALIDATORS, UnsupportedDialect, dialect_of
+from pytest_mcp_contracts.schema.dialects import UnsupportedDialect, dialect_of, validator_class
 from pytest_mcp_contracts.schema.document import SchemaDocument
 from pytest_mcp_contracts.schema.paths import json_path
 from pytest_mcp_contracts.schema.refs import (
@@ -27,6 +25,9 @@ from pytest_mcp_contracts.schema.refs import (
 from pytest_mcp_contracts.text import shorten
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.vocabulary import DEFAULT_CLIENTS, MODERN_VERSION, ClientProfile
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 MAX_ERRORS_SHOWN: Final = 5
 
@@ -82,7 +83,9 @@ def _schema_findings(
     except UnsupportedDialect as exc:
         yield spec_finding(f"{label}: {exc}", rule="dialect", where=label)
         return
-    cls = VALIDATORS[dialect]
+    from jsonschema.exceptions import SchemaError
+
+    cls = validator_class(dialect)
     try:
         cls.check_schema(schema)
     except SchemaError as exc:

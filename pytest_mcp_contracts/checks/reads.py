@@ -79,9 +79,6 @@ _ID_LIKE: Final = re.compile(
 _PY1_PROMPT_RAISED: Final = re.compile(r"^Error rendering prompt \S+: ")
 #: The JSON-RPC errors that refuse a generated template value or prompt argument.
 REFUSALS: Final = {INVALID_PARAMS: "invalid params", RESOURCE_NOT_FOUND: "resource not found"}
-#: Listed resources read per server: a server may list thousands (a file tree); the others
-#: get no read item, and one warning for the server says so (pytest/items.ServerCollector).
-MAX_RESOURCE_READS: Final = 100
 #: A prompt's required arguments each left out once, at most this many.
 MAX_MISSING_PROBES: Final = 3
 #: Values per template variable or prompt argument asked of completion/complete (two

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from pytest_mcp_contracts.checks.contract import server_unavailable
+from pytest_mcp_contracts.checks.contract import TimeBudget, budget_words, server_unavailable
 from pytest_mcp_contracts.checks.failures import ContractFailure, FailureReport, Finding
 from pytest_mcp_contracts.checks.judge import INVALID_PARAMS, judge_invalid
 from pytest_mcp_contracts.checks.stats import ToolStats
@@ -38,6 +38,8 @@ class Refusals:
     coerced: list[tuple[InvalidInput, CallOutcome]] = field(default_factory=list)  # lax cases
     protocol_refusals: int = 0  # -32602 where the negotiated protocol asks for isError
     failure: ContractFailure | None = None
+    planned: int = 0  # the cases there were
+    out_of_time: float | None = None  # the time budget, when it ran out before the cases
 
     @property
     def refused(self) -> int:
@@ -53,6 +55,8 @@ class Refusals:
                 f", {self.protocol_refusals} refused with JSON-RPC -32602 where protocol "
                 f"{ISERROR_REFUSAL_SINCE} and later ask for an isError result"
             )
+        if self.out_of_time is not None:
+            text += f"; {budget_words(self.out_of_time, self.sent, self.planned, 'invalid inputs')}"
         return text
 
 
@@ -61,12 +65,15 @@ def run_rejects_invalid(
     tool: ToolSpec,
     cases: list[InvalidInput],
     tally: ToolStats | None = None,
+    time_budget: float | None = None,
 ) -> Refusals:
-    """Send every case; stop with a ``failure`` at the first that breaks the server. The
-    calls, look-alikes accepted and -32602 refusals are counted in ``tally``."""
-    refusals = Refusals()
+    """Send every case; stop with a ``failure`` at the first that breaks the server, or
+    without one when ``time_budget`` seconds have passed (``out_of_time``). The calls,
+    look-alikes accepted and -32602 refusals are counted in ``tally``."""
+    refusals = Refusals(planned=len(cases))
     tally = ToolStats() if tally is None else tally
-    _send(server, tool, cases, refusals, tally)
+    _send(server, tool, cases, refusals, tally, time_budget)
+    tally.out_of_time += refusals.out_of_time is not None
     if refusals.failure is None:  # a broken server's item reports its failure, not these
         tally.coercions_accepted += len(refusals.coerced)
         tally.protocol_refusals += refusals.protocol_refusals
@@ -79,12 +86,22 @@ def _send(
     cases: list[InvalidInput],
     refusals: Refusals,
     tally: ToolStats,
+    time_budget: float | None,
 ) -> None:
+    budget = TimeBudget(time_budget)
     for case in cases:
+        if budget.spent():
+            refusals.out_of_time = time_budget
+            return
+        limit = budget.left()
         try:
-            outcome = server.call(tool.name, case.arguments, invalid=True)
+            outcome = server.call(tool.name, case.arguments, invalid=True, limit=limit)
         except ServerError as exc:
             refusals.failure = server_unavailable(server, tool, exc, CHECK)
+            return
+        if budget.cut_short(outcome, limit):  # not judged: it might have answered in time
+            server.revive()
+            refusals.out_of_time = time_budget
             return
         tally.invalid_calls += 1
         refusals.sent += 1

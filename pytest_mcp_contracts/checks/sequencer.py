@@ -280,6 +280,17 @@ class _Enough(BaseException):
     pass
 
 
+class BadUserStrategy(BaseException):
+    """A ``pytest_mcp_tool_strategy`` strategy drew an input the tool's inputSchema refuses
+    (``inputs/generate.UserStrategyError``): no call was made with it. A BaseException, so
+    hypothesis does not take it for a failing sequence."""
+
+    def __init__(self, tool: str, error: Exception) -> None:
+        super().__init__(str(error))
+        self.tool = tool
+        self.error = error
+
+
 class _Found(BaseException):
     # A BaseException so hypothesis lets it through at once: the generation phase stops at
     # the first failing sequence, and shrinking happens on fresh servers (see shrink()).
@@ -316,6 +327,8 @@ def generate_sequences(
     from hypothesis.errors import FlakyStrategyDefinition
     from hypothesis.stateful import RuleBasedStateMachine, rule, run_state_machine_as_test
 
+    from pytest_mcp_contracts.inputs.generate import UserStrategyError
+
     names = sorted(strategies)
     stats = sequencer.stats
     started = time.monotonic()
@@ -343,7 +356,10 @@ def generate_sequences(
         @rule(data=st.data())
         def call(self, data: Any) -> None:
             name = data.draw(st.sampled_from(names), label="tool")
-            generated = data.draw(strategies[name], label="arguments")
+            try:
+                generated = data.draw(strategies[name], label="arguments")
+            except UserStrategyError as exc:
+                raise BadUserStrategy(name, exc) from None
 
             def choose(slot: Slot) -> Choice:
                 # Fed 3 times in 4, with any of the pool's values (0 is the newest).

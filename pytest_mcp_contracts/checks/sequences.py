@@ -14,9 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contracts.checks.failures import ContractFailure, FailureReport
+from pytest_mcp_contracts.checks.failures import (
+    USER_STRATEGY_REFUSED,
+    ContractFailure,
+    FailureKind,
+    FailureReport,
+)
 from pytest_mcp_contracts.checks.sequence_shrink import ShrunkSequence, shrink
 from pytest_mcp_contracts.checks.sequencer import (
+    BadUserStrategy,
     Sequencer,
     SequenceStats,
     generate_sequences,
@@ -97,11 +103,23 @@ def plan_sequences(
     warn_only: Callable[[ToolSpec], frozenset[str]],
     sandbox: SandboxPaths | None,
     tally: CheckStats,
+    given: Callable[[ToolSpec], tuple[Any, list[dict[str, Any]]]] = lambda _: (None, []),
 ) -> SequencesPlan | str:
     """The tools a server's sequences may call and their strategies; or, when no tool can
     be called, why not. The sequences' calls are counted in ``tally``, each under the tool
-    it called."""
-    from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy
+    it called.
+
+    ``given`` says what the user gave a tool, as its contract check gets it: the
+    ``pytest_mcp_tool_strategy`` strategies, and the examples its inputSchema accepts. The
+    examples are drawn beside generated inputs, and first when hypothesis looks for the
+    simplest input (the realistic values they are reach a tool's real data)."""
+    from hypothesis import strategies as st
+
+    from pytest_mcp_contracts.inputs.generate import (
+        GenerationError,
+        UserStrategyError,
+        input_strategy,
+    )
 
     surface = server.surface
     assert surface is not None
@@ -110,10 +128,19 @@ def plan_sequences(
     for tool in list(tools):
         try:
             own = None if sandbox is None else sandbox.for_tool(tool.name)
-            strategies[tool.name] = input_strategy(tool.input_schema, sandbox=own)
+            user, examples = given(tool)
+            generated = input_strategy(tool.input_schema, user, sandbox=own)
+        except UserStrategyError as exc:
+            tools.remove(tool)
+            left_out.append(f"{tool.name}: {str(exc).splitlines()[0]}")
+            continue
         except GenerationError as exc:
             tools.remove(tool)
             left_out.append(f"{tool.name}: no inputs can be generated ({exc.pointer})")
+            continue
+        strategies[tool.name] = (
+            st.one_of(st.sampled_from(examples), generated) if examples else generated
+        )
     if not tools:
         return f"no tool can be called ({'; '.join(left_out)})"
     sequencer = Sequencer(
@@ -142,17 +169,30 @@ def check_sequences(
     sequencer, strategies = plan.sequencer, plan.strategies
     server = sequencer.server
     fresh()  # a restart between phases: sequences start from a clean state
-    found = generate_sequences(
-        sequencer,
-        strategies,
-        # Half as many sequences as a tool's inputs, each up to 20 calls: long enough for a
-        # create to come before the lookups, about as many calls as a tool's contract item.
-        max_examples=max(max_examples // 2, 1),
-        max_steps=SEQUENCE_STEPS,
-        seed=seed,
-        time_budget=time_budget,
-        patience=SEQUENCE_PATIENCE,
-    )
+    try:
+        found = generate_sequences(
+            sequencer,
+            strategies,
+            # Half as many sequences as a tool's inputs, each up to 20 calls: long enough for
+            # a create to come before the lookups, about as many calls as a tool's contract
+            # item.
+            max_examples=max(max_examples // 2, 1),
+            max_steps=SEQUENCE_STEPS,
+            seed=seed,
+            time_budget=time_budget,
+            patience=SEQUENCE_PATIENCE,
+        )
+    except BadUserStrategy as exc:
+        raise ContractFailure(
+            FailureReport.for_tool(
+                server,
+                exc.tool,
+                Check.SEQUENCES.value,
+                USER_STRATEGY_REFUSED,
+                FailureKind.SETUP,
+                details=(str(exc.error),),
+            )
+        ) from None
     if found is None:
         return
     shrunk = shrink(

@@ -44,6 +44,9 @@ class ToolStats:
     protocol_refusals: int = 0  # -32602 where the protocol asks for an isError result
     # Reads and gets (checks/reads) answered with a JSON-RPC error that refuses the request.
     refused: int = 0
+    # Checks of the tool (contract, rejects_invalid) that stopped drawing inputs because the
+    # tool's time budget ran out (--mcp-tool-time): not a failure, but fewer inputs sent.
+    out_of_time: int = 0
     # Server requests answered (by method) and notifications received, during valid calls.
     client_requests: Counter[str] = field(default_factory=Counter)
     error_classes: Counter[str] = field(default_factory=Counter)  # isError results by class

@@ -16,6 +16,12 @@ Two more things keep a committed contract honest (issue 15):
 - **Maps.** An object whose keys are data (ids, dates, environment variable names, many
   keys, or keys that come and go) is learned as a map: ``additionalProperties`` with one
   schema for every value, never its keys as required properties.
+- **Keys that depend on the input.** A generic query tool answers ``SELECT a, b`` with rows
+  ``{a, b}`` and ``SELECT c`` with rows ``{c}``: within one call every object at a path has
+  the same keys, and from call to call they change, sharing few or none. Such an object is
+  learned open: the keys every call had (often none) as its properties, and
+  ``additionalProperties: true`` for the rest, never the union of unrelated columns as
+  optional properties (``open_paths`` lists them).
 
 A snapshot is ``(shape.to_schema(), shape.seen())``; ``Shape.from_record`` reads it back.
 Hostile outputs are bounded: MAX_DEPTH levels, MAX_ITEMS elements per array and
@@ -30,9 +36,8 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final, Literal
 
-from jsonschema import Draft202012Validator
-
 from pytest_mcp_contracts.contracts.change import Change
+from pytest_mcp_contracts.schema.dialects import validator_class
 from pytest_mcp_contracts.schema.document import TYPE_ORDER, json_type, ordered_types, union_text
 from pytest_mcp_contracts.schema.paths import child_path, items_path, values_path
 
@@ -53,8 +58,6 @@ _FORMATS: Final = {
     "email": re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"),
     "uri": re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#]+[^\s]*"),
 }
-# The checker validation uses: a learned format must never fail a value it was learned from.
-_CHECKER: Final = Draft202012Validator.FORMAT_CHECKER
 #: JSON types in the order reports list them.
 _KEYWORDS: Final = frozenset(
     {"type", "properties", "required", "items", "format", "additionalProperties"}
@@ -96,8 +99,7 @@ def _keys_are_data(keys: list[str], objects: int, required: set[str], presence: 
         return True
     if len(keys) >= MAP_MANY_KEYS:
         return True
-    env_style = sum(bool(_ENV_KEY.fullmatch(k)) for k in keys)
-    if len(keys) >= MAP_ENV_KEYS and env_style * 4 >= len(keys) * 3:
+    if _env_style(keys):
         return True
     return (
         objects >= 3
@@ -107,13 +109,22 @@ def _keys_are_data(keys: list[str], objects: int, required: set[str], presence: 
     )
 
 
+def _env_style(keys: list[str]) -> bool:
+    """Enough keys, three in four named like environment variables: a map of them."""
+    env_style = sum(bool(_ENV_KEY.fullmatch(k)) for k in keys)
+    return len(keys) >= MAP_ENV_KEYS and env_style * 4 >= len(keys) * 3
+
+
 def string_format(text: str) -> str | None:
     """The format ``text`` has (date-time, date, uuid, email, uri), or None."""
     if len(text) > MAX_FORMAT_LENGTH or not text.isascii():
         return None
     for name, pattern in _FORMATS.items():
         if pattern.fullmatch(text):
-            return name if _CHECKER.conforms(text, name) else None
+            # The checker validation uses: a learned format must never fail a value it was
+            # learned from.
+            checker = validator_class("2020-12").FORMAT_CHECKER
+            return name if checker.conforms(text, name) else None
     return None
 
 
@@ -142,6 +153,19 @@ class Shape:
         self._recorded = False  # read from a record: its record/map layout is fixed
         self._objects = 0  # objects seen here, and the keys they had, for the map heuristic
         self._presence = 0
+        # Keys by call, for "keys that depend on the input" (``_keys_by_input``): the keys
+        # of this call's objects so far and whether they all had the same; over the calls
+        # that had an object with keys here: the keys every one had, whether their keys
+        # differed, whether each call's objects agreed, and how many calls had several.
+        self._pending: frozenset[str] | None = None
+        self._pending_objects = 0
+        self._pending_uniform = True
+        self._first_keys: frozenset[str] | None = None
+        self._core: frozenset[str] | None = None
+        self._varied = False
+        self._uniform = True
+        self._rows_calls = 0
+        self._open = False  # read open from a record, or kept open by settle
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Shape):
@@ -163,6 +187,7 @@ class Shape:
             self._required,
             self._items,
             self._values,
+            self._is_open(),
         )
 
     @property
@@ -184,7 +209,13 @@ class Shape:
     # -- learning ------------------------------------------------------------------------
 
     def observe(self, value: Any) -> None:
-        """Learn from one more value seen at this path."""
+        """Learn from one more result's value (one call's) seen at this path."""
+        touched: list[Shape] = []
+        self._learn(value, touched)
+        for shape in touched:
+            shape._end_call()
+
+    def _learn(self, value: Any, touched: list[Shape]) -> None:
         kind = json_type(value)
         if kind == "string":
             if "string" not in self._types:
@@ -201,16 +232,43 @@ class Shape:
             self._objects += 1
             self._presence += len(keys)
             self._required = set(keys) if first_object else self._required.intersection(keys)
+            self._note_keys(frozenset(keys), touched)
             for key in keys:
                 if self._values is not None:
-                    self._values.observe(value[key])
+                    self._values._learn(value[key], touched)
                 else:
-                    self._properties.setdefault(key, self._child()).observe(value[key])
+                    self._properties.setdefault(key, self._child())._learn(value[key], touched)
         elif kind == "array":
             for element in value[:MAX_ITEMS]:
                 if self._items is None:
                     self._items = self._child()
-                self._items.observe(element)
+                self._items._learn(element, touched)
+
+    def _note_keys(self, keys: frozenset[str], touched: list[Shape]) -> None:
+        """One object of this call had ``keys`` (an empty object tells nothing)."""
+        if not keys:
+            return
+        if self._pending is None:
+            self._pending = keys
+            touched.append(self)
+        elif keys != self._pending:
+            self._pending_uniform = False
+            self._pending |= keys
+        self._pending_objects += 1
+
+    def _end_call(self) -> None:
+        """Fold this call's keys into what the calls so far had."""
+        keys = self._pending
+        if keys is None:
+            return
+        self._uniform = self._uniform and self._pending_uniform
+        self._rows_calls += self._pending_objects > 1
+        self._core = keys if self._core is None else self._core & keys
+        if self._first_keys is None:
+            self._first_keys = keys
+        elif keys != self._first_keys:
+            self._varied = True
+        self._pending, self._pending_objects, self._pending_uniform = None, 0, True
 
     def merge(self, other: Shape) -> None:
         """Learn what ``other`` learned at the same path, as if its values came after ours."""
@@ -229,6 +287,16 @@ class Shape:
         self._count += other._count
         self._objects += other._objects
         self._presence += other._presence
+        if other._first_keys is not None:
+            if self._first_keys is None:
+                self._first_keys = other._first_keys
+            elif other._first_keys != self._first_keys:
+                self._varied = True
+            self._core = other._core if self._core is None else self._core & (other._core or set())
+        self._varied = self._varied or other._varied
+        self._uniform = self._uniform and other._uniform
+        self._rows_calls += other._rows_calls
+        self._open = self._open or other._open
         if self._values is not None or other._values is not None:
             values = self._value_shape()
             values.merge(other._value_shape())
@@ -263,10 +331,41 @@ class Shape:
             sorted(self._properties), self._objects, self._required, self._presence
         )
 
+    def _keys_by_input(self) -> bool:
+        """Whether this object's keys depend on the call, as a query tool's rows do on the
+        columns asked for: each call's objects agreed on their keys, the calls did not, and
+        they share no key, or (with rows: several objects in each of two calls) fewer
+        keys than they do not share. Keys that look like data make a map instead."""
+        if not self._varied or not self._uniform or self._core is None:
+            return False
+        keys = sorted(self._properties)
+        if all(_DATA_KEY.fullmatch(k) for k in keys) or _env_style(keys):
+            return False
+        rest = len(keys) - len(self._core)
+        return not self._core or (self._rows_calls >= 2 and len(self._core) < rest)
+
+    def _is_open(self) -> bool:
+        """An object learned open: the keys every call had, and any others."""
+        if self._open:
+            return True
+        if self._recorded or self._values is not None or "object" not in self._types:
+            return False
+        return self._keys_by_input() and (self._rows_calls >= 2 or not self._is_map())
+
     def _layout(self) -> tuple[dict[str, Shape], set[str], Shape | None]:
-        """(properties, required, map values): a struct has the first two, a map the last."""
+        """(properties, required, map values): a struct has the first two, a map the last;
+        an open object the properties every call had (``_is_open``)."""
         if self._values is not None:
             return {}, set(), self._values
+        if self._open or self._recorded:
+            return self._properties, self._required, None
+        by_input = self._keys_by_input()
+        # Rows that agreed within each call are the stronger evidence; a lone object per
+        # call whose keys come and go, all of one value type, is a map's (by the heuristic).
+        if by_input and (self._rows_calls >= 2 or not self._is_map()):
+            core = self._core or frozenset()
+            kept = {key: shape for key, shape in self._properties.items() if key in core}
+            return kept, self._required & core, None
         if self._is_map():
             return {}, set(), self._value_shape()
         return self._properties, self._required, None
@@ -309,6 +408,8 @@ class Shape:
                 self._items.settle(recorded._items)
 
     def _settle_object(self, recorded: Shape, thin: bool) -> None:
+        if thin and recorded._is_open() and not self._is_open():
+            self._open_as(recorded)  # too few values here to say the keys stopped varying
         mine, _, my_values = self._layout()
         theirs, their_required, their_values = recorded._layout()
         if (my_values is None) != (their_values is None):
@@ -329,6 +430,13 @@ class Shape:
             new = set(self._properties) - set(theirs)
             self._required &= their_required | new
 
+    def _open_as(self, recorded: Shape) -> None:
+        """Open this object as ``recorded`` is: its properties only, any other key allowed."""
+        mine, _, _ = self._layout()
+        self._properties = {key: mine[key] for key in recorded._properties if key in mine}
+        self._required &= set(self._properties)
+        self._open = True
+
     # -- the record ----------------------------------------------------------------------
 
     def to_schema(self) -> dict[str, Any]:
@@ -347,6 +455,8 @@ class Shape:
             schema["required"] = sorted(required)
         if values is not None:
             schema["additionalProperties"] = values.to_schema()
+        elif self._is_open():
+            schema["additionalProperties"] = True
         if self._items is not None:
             schema["items"] = self._items.to_schema()
         return schema
@@ -381,6 +491,10 @@ class Shape:
             if len({_base_type(t) for t in kinds}) > 1:
                 found.append((path, _type_label(kinds)))
         return sorted(found)
+
+    def open_paths(self) -> list[str]:
+        """The paths of objects learned open: their keys depend on the input."""
+        return sorted(path for path, shape in self._walk("$") if shape._is_open())
 
     @classmethod
     def from_record(cls, schema: Mapping[str, Any], seen: Mapping[str, int]) -> Shape:
@@ -452,7 +566,9 @@ class Shape:
             if child._count > count:
                 raise bad(f"property {key!r} seen more often than its object")
             shape._properties[key] = child
-        if "additionalProperties" in schema:
+        if schema.get("additionalProperties") is True:
+            shape._open = True  # an object whose other keys depend on the input
+        elif "additionalProperties" in schema:
             if properties:
                 raise bad("a learned map has additionalProperties and no properties")
             sub = schema["additionalProperties"]
@@ -533,11 +649,13 @@ class Shape:
             else:
                 why = f"missing (widened: was in all of only {self._count} object(s) seen)"
                 drifts.add(Change("additive", child_path(path, key), why))
+        open_keys = self._is_open()  # its other keys depend on the input: no news
         for key in keys:
             child = properties.get(key)
             if child is None:
-                new = f"new field: {json_type(value[key])}"
-                drifts.add(Change("additive", child_path(path, key), new))
+                if not open_keys:
+                    new = f"new field: {json_type(value[key])}"
+                    drifts.add(Change("additive", child_path(path, key), new))
             else:
                 child._diff(value[key], child_path(path, key), drifts)
 

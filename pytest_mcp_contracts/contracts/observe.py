@@ -139,7 +139,9 @@ class Observations:
     levels and flap rules for all of them."""
 
     recorded: RecordedContract | None = None
-    checking: bool = False  # compare against `recorded` (not when accepting changes)
+    # Fail on drift from `recorded` (not when accepting changes). Either way the drift is
+    # found and kept in `breaking` and `additive`: an update lists what it accepted.
+    checking: bool = False
     strict: bool = False  # additive drift fails too (--mcp-strict)
     shape: Shape | None = None
     kinds: Counter[str] = field(default_factory=Counter)
@@ -165,42 +167,51 @@ class Observations:
     def fold(self, arguments: Mapping[str, Any], seen: Classified) -> list[Change]:
         """Fold one classified result in (its kind counted by the caller); return the drift
         it shows against the record that fails it (breaking drift, or any drift under
-        --mcp-strict)."""
-        if self.declared or seen.kind not in JSON_KINDS:
-            return self._kind_drift(seen)
-        self.observations += 1
-        # Inputs that differ only in arguments the tool does not declare are one input to
-        # it: they cannot vouch for a contract any more than the same call repeated.
-        declared = self.declared_arguments
-        projected = {k: v for k, v in arguments.items() if k in declared}
-        self.inputs.add(json.dumps(projected, sort_keys=True, default=repr))
-        if len(self.outputs) < 2:  # only "did it ever vary" matters
-            self.outputs.add(json.dumps(seen.value, sort_keys=True))
-        if self.shape is None:
-            self.shape = Shape()
-        self.shape.observe(seen.value)
-        return self._kind_drift(seen) + self._shape_drift(seen)
+        --mcp-strict; none when accepting)."""
+        if not self.declared and seen.kind in JSON_KINDS:
+            self.observations += 1
+            # Inputs that differ only in arguments the tool does not declare are one input
+            # to it: they cannot vouch for a contract any more than the same call repeated.
+            declared = self.declared_arguments
+            projected = {k: v for k, v in arguments.items() if k in declared}
+            self.inputs.add(json.dumps(projected, sort_keys=True, default=repr))
+            if len(self.outputs) < 2:  # only "did it ever vary" matters
+                self.outputs.add(json.dumps(seen.value, sort_keys=True))
+            if self.shape is None:
+                self.shape = Shape()
+            self.shape.observe(seen.value)
+        changes = self._changes(seen)
+        for change in changes:
+            target = self.breaking if change.severity == "breaking" else self.additive
+            target[str(change)] = change
+        return self._failing(changes) if self.checking else []
 
-    def _kind_drift(self, seen: Classified) -> list[Change]:
-        if not self.checking or self.recorded is None or self.declared:
+    def would_fail(self, seen: Classified) -> bool:
+        """Whether ``fold`` would return drift for this result; nothing is folded in or kept
+        (a check that must know before it commits to an answer: transport/inflight)."""
+        return self.checking and bool(self._failing(self._changes(seen)))
+
+    def _changes(self, seen: Classified) -> list[Change]:
+        """Every change one classified result shows against the record: its kind, and for a
+        JSON result its shape. It depends on the record alone, not on what was folded in."""
+        if self.recorded is None or self.declared:
             return []
+        changes = []
         recorded = set(self.recorded.kinds)
-        if not recorded or seen.kind.value in recorded:
-            return []
-        drift = Change(
-            "breaking", self.kind_label, f"{'/'.join(sorted(recorded))} -> {seen.kind.value}"
-        )
-        self.breaking[str(drift)] = drift
-        return [drift]
+        if recorded and seen.kind.value not in recorded:
+            changes.append(
+                Change(
+                    "breaking",
+                    self.kind_label,
+                    f"{'/'.join(sorted(recorded))} -> {seen.kind.value}",
+                )
+            )
+        if seen.kind in JSON_KINDS and self.recorded.shape is not None:
+            changes += self.recorded.shape.diff(seen.value)
+        return changes
 
-    def _shape_drift(self, seen: Classified) -> list[Change]:
-        if not self.checking or self.recorded is None or self.recorded.shape is None:
-            return []
-        found = self.recorded.shape.diff(seen.value)
-        for drift in found:
-            target = self.breaking if drift.severity == "breaking" else self.additive
-            target[str(drift)] = drift
-        return [d for d in found if self.strict or d.severity == "breaking"]
+    def _failing(self, changes: list[Change]) -> list[Change]:
+        return [c for c in changes if self.strict or c.severity == "breaking"]
 
     # -- what the run learned --------------------------------------------------------------
 
@@ -215,7 +226,7 @@ class Observations:
             distinct_outputs=len(self.outputs),
             takes_arguments=bool(self.declared_arguments),
             unions=bool(self.unions()),
-            broken=bool(self.breaking),
+            broken=self.checking and bool(self.breaking),  # accepted drift breaks nothing
         )
 
     @property
@@ -263,6 +274,13 @@ class ToolObservations(Observations):
         schema = self.tool.input_schema
         properties = schema.get("properties") if isinstance(schema, dict) else None
         return frozenset(properties) if isinstance(properties, dict) else frozenset()
+
+    def would_fail_on(self, result: Mapping[str, Any]) -> bool:
+        """Whether ``observe`` would return drift for this result, without observing it."""
+        if not self.checking or self.recorded is None:
+            return False  # nothing to drift from: no need to classify the result
+        seen = classify(result)
+        return seen.kind is not OutputKind.ERROR and self.would_fail(seen)
 
     def observe(self, arguments: Mapping[str, Any], result: Mapping[str, Any]) -> list[Change]:
         """Fold one result in; return the drift it shows against the record that fails it

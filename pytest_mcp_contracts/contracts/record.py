@@ -197,7 +197,8 @@ class Recorder:
     # -- reading ---------------------------------------------------------------------------
 
     def path(self, server: str, tool_node: str) -> Path:
-        return self.store.path_for(server, tool_node)
+        """Where a file is (its former name's path while it is found there)."""
+        return self.store.located(server, tool_node)
 
     def load(self, server: str, tool_node: str, tool_name: str | None) -> dict[str, Any] | None:
         """The tool's (or listed entry's: ``tool_node`` its file name) recorded file (read
@@ -478,6 +479,8 @@ class Recorder:
             ],
             "ran": sorted(self.ran),
             "removals_seen": sorted(self.removals_seen),
+            # Where the files were found: the controller writes (and moves) them.
+            "former": [[*now, *was] for now, was in sorted(self.store.former.items())],
             "listed": {server: sorted(tools) for server, tools in listed.items()},
         }
 
@@ -492,6 +495,8 @@ class Recorder:
             for name, value in entry["sections"].items():
                 is_learned = isinstance(value, dict) and value.get(LEARNED_KEY) is True
                 pending.sections[name] = _Learned.from_data(value) if is_learned else value
+        for server, name, former_server, former in handed.get("former", []):
+            self.store.former[(server, name)] = (former_server, former)
         self.ran |= {(server, tool) for server, tool in handed["ran"]}
         self.removals_seen |= {(server, tool) for server, tool in handed["removals_seen"]}
         return {server: set(tools) for server, tools in handed["listed"].items()}
@@ -505,6 +510,22 @@ def _content(data: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
+
+
+def follow_former_names(
+    store: SnapshotStore, server: str, former_server: str, surface: ServerSurface
+) -> None:
+    """Let the contracts of ``surface``'s server (its folder ``server``) be found where
+    earlier versions recorded them: names that had to change then kept a hash even when
+    no other entry rendered alike (``discover.former_node_names``). They are read there,
+    and a run that writes one (an update, a local run filling in a section) moves it."""
+    renames = {tool.node_name: tool.former_name for tool in surface.tools if tool.former_name}
+    renames |= {
+        listed_file(entry): f"{LISTED_FOLDERS[entry.kind]}/{entry.former_name}"
+        for entry in surface.listed
+        if entry.former_name
+    }
+    store.follow(server, former_server or server, renames)
 
 
 def proposed_output_schema(obs: ToolObservations) -> tuple[dict[str, Any] | None, str | None]:

@@ -77,10 +77,38 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 class SnapshotStore:
-    """Reads and writes the per-tool files of one snapshot folder."""
+    """Reads and writes the per-tool files of one snapshot folder.
+
+    Files recorded under the names of earlier versions (``follow``) are found where they
+    are: read there, listed under their names now, and moved when next written."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        # (server, file name now) -> (server, file name) where an earlier version wrote it.
+        self.former: dict[tuple[str, str], tuple[str, str]] = {}
+
+    def follow(self, server: str, former_server: str, renames: dict[str, str]) -> None:
+        """Let ``server``'s files be found under their former names: ``renames`` maps a
+        file's name now to its former one, in ``former_server``'s folder (a server whose
+        folder was renamed brings every file of its former folder along)."""
+        if former_server != server:
+            moved = set(renames.values())
+            for name in self._files(former_server):
+                if name not in moved:
+                    self.former.setdefault((server, name), (former_server, name))
+        for name, former in renames.items():
+            self.former[(server, name)] = (former_server, former)
+
+    def located(self, server: str, tool: str) -> Path:
+        """Where a file is: at its own path, else where an earlier version wrote it (its
+        own path when it is nowhere)."""
+        path = self.path_for(server, tool)
+        former = self.former.get((server, tool))
+        if former is not None and not path.is_file():
+            old = self.path_for(*former)
+            if old.is_file():
+                return old
+        return path
 
     def path_for(self, server: str, tool: str) -> Path:
         """The file of a tool (``tool`` its node name) or of a listed entry (``tool`` is
@@ -102,7 +130,7 @@ class SnapshotStore:
 
     def read(self, server: str, tool: str) -> dict[str, Any] | None:
         """The recorded data, None when there is none; SnapshotError when it is unusable."""
-        path = self.path_for(server, tool)
+        path = self.located(server, tool)
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -125,36 +153,64 @@ class SnapshotStore:
         return data
 
     def write(self, server: str, tool: str, data: dict[str, Any]) -> bool:
-        """Write atomically; return False (and touch nothing) when the bytes are unchanged."""
+        """Write atomically; return False (and touch nothing) when the bytes are unchanged.
+        A file found under its former name moves to its name now."""
         path = self.path_for(server, tool)
+        found = self.located(server, tool)
         text = dumps({**data, "format_version": FORMAT_VERSION})
         with contextlib.suppress(OSError):
-            if path.read_text(encoding="utf-8") == text:
+            if found == path and path.read_text(encoding="utf-8") == text:
                 return False
         write_atomic(path, text)
+        if found != path:
+            found.unlink(missing_ok=True)
+            self._remove_if_empty(found.parent)
         return True
+
+    def _remove_if_empty(self, folder: Path) -> None:
+        """A former server folder (or its prompts/, resources/, templates/) left empty by
+        the moves: removed, so that it is not taken for a recorded server."""
+        while folder != self.root and self.root in folder.parents:
+            try:
+                folder.rmdir()
+            except OSError:  # not empty (or not ours to remove): it stays
+                return
+            folder = folder.parent
 
     def recorded_tools(self, server: str) -> list[str]:
         """The tool file names (without suffix) recorded for a server."""
-        folder = self.root / server
-        if not folder.is_dir():
-            return []
-        return sorted(
-            p.name.removesuffix(SUFFIX)
-            for p in folder.iterdir()
-            if p.is_file() and p.name.endswith(SUFFIX) and not p.name.startswith(".")
-        )
+        return [name for name in self._recorded(server) if "/" not in name]
 
     def recorded_listed(self, server: str) -> list[str]:
         """The prompt, resource and template file names (``<folder>/<node name>``) recorded
         for a server."""
-        return sorted(
-            f"{folder}/{p.name.removesuffix(SUFFIX)}"
-            for folder in LISTED_FOLDERS.values()
-            if (self.root / server / folder).is_dir()
-            for p in (self.root / server / folder).iterdir()
+        return [name for name in self._recorded(server) if "/" in name]
+
+    def _recorded(self, server: str) -> list[str]:
+        """Every file name recorded for a server, those under former names by their names
+        now (``follow``)."""
+        names = set(self._files(server))
+        for (srv, name), (former_server, former) in self.former.items():
+            if srv != server or not (self.root / former_server).is_dir():
+                continue
+            if former_server == server:
+                names.discard(former)  # a former name in its own folder: listed as now
+            if self.path_for(former_server, former).is_file():
+                names.add(name)
+        return sorted(names)
+
+    def _files(self, server: str) -> list[str]:
+        """The file names in a server's folder as they are on disk: tools', then
+        ``<folder>/<name>`` for prompts, resources and templates."""
+        folders = [("", self.root / server)]
+        folders += [(f"{name}/", self.root / server / name) for name in LISTED_FOLDERS.values()]
+        return [
+            f"{prefix}{p.name.removesuffix(SUFFIX)}"
+            for prefix, folder in folders
+            if folder.is_dir()
+            for p in sorted(folder.iterdir())
             if p.is_file() and p.name.endswith(SUFFIX) and not p.name.startswith(".")
-        )
+        ]
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
@@ -182,5 +238,10 @@ class SnapshotStore:
                 tmp.unlink()
 
     def delete(self, server: str, tool: str) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            self.path_for(server, tool).unlink()
+        """Remove a file, under its former name too."""
+        self.path_for(server, tool).unlink(missing_ok=True)
+        former = self.former.get((server, tool))
+        if former is not None:
+            path = self.path_for(*former)
+            path.unlink(missing_ok=True)
+            self._remove_if_empty(path.parent)

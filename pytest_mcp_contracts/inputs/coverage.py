@@ -173,9 +173,11 @@ class CoveragePlan:
     schema: Mapping[str, Any] = field(default_factory=dict)
     is_valid: Callable[[Any], bool] | None = None
 
-    def report(self, sent: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    def report(
+        self, sent: Callable[[dict[str, Any]], bool], stopped_by: str = "a failure"
+    ) -> dict[str, Any]:
         """What was visited, for the run report; ``sent`` says whether an input was sent
-        (a failure stops the phase early)."""
+        (a failure, or the tool's time budget, ``stopped_by``, stops the phase early)."""
         visited: set[Corner] = set()
         pairs_planned = pairs_sent = inputs_sent = 0
         for item in self.inputs:
@@ -194,12 +196,12 @@ class CoveragePlan:
             if corner in self.refused:
                 why = "the input built for it is refused by the inputSchema: not sent"
             elif corner in planned:
-                why = "not reached: the phase stopped at a failure"
+                why = f"not reached: the phase stopped at {stopped_by}"
             else:
                 why = "beyond the coverage budget (raise --mcp-max-examples)"
             not_visited.append((str(corner), why))
         if pairs_sent < pairs_planned:
-            why = "not reached: the phase stopped at a failure"
+            why = f"not reached: the phase stopped at {stopped_by}"
             not_visited.append((f"{pairs_planned - pairs_sent} pairs", why))
         if pairs_planned < self.pairs_possible:
             why = "beyond the coverage budget (raise --mcp-max-examples)"

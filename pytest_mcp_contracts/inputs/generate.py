@@ -17,8 +17,8 @@ import copy
 import json
 import math
 import re
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -62,6 +62,7 @@ __all__ = [
     "UserStrategyError",
     "coverage_plan",
     "explain_unsatisfiable",
+    "given_inputs",
     "input_dialect",
     "input_strategy",
     "prepare_for_generation",
@@ -529,7 +530,31 @@ def _as_tool_arguments(prepared: dict[str, Any]) -> dict[str, Any]:
 
 def _check_schema(doc: SchemaDocument) -> None:
     """Reject schemas that are invalid for their own dialect, naming the offending spot."""
-    cls = dialects.VALIDATORS[doc.dialect]
+    key = _cache_key(doc.root)
+    problem = _schema_problem(doc.dialect, key) if key is not None else _problem_of(doc)
+    if problem is not None:
+        message, pointer = problem
+        raise GenerationError(message, pointer=pointer)
+
+
+@lru_cache(maxsize=256)
+def _schema_problem(dialect: str, schema_json: str) -> tuple[str, str] | None:
+    # Validating against the metaschema costs milliseconds a schema; a tool's inputSchema
+    # is checked for its strategy and again for its coverage plan.
+    return _problem_of(SchemaDocument(json.loads(schema_json), dialect))
+
+
+def _problem_of(doc: SchemaDocument) -> tuple[str, str] | None:
+    """(message, pointer) of what makes the schema invalid for its dialect, or None."""
+    try:
+        _metaschema_check(doc)
+    except GenerationError as exc:
+        return str(exc), exc.pointer
+    return None
+
+
+def _metaschema_check(doc: SchemaDocument) -> None:
+    cls = dialects.validator_class(doc.dialect)
     meta = cls(cls.META_SCHEMA, format_checker=cls.FORMAT_CHECKER)
     try:
         error = jsonschema.exceptions.best_match(meta.iter_errors(doc.root))
@@ -854,7 +879,7 @@ def _unsatisfiable(doc: SchemaDocument) -> GenerationError:
 
 
 def _costly_constraints(doc: SchemaDocument) -> Iterator[str]:
-    checked = set(dialects.VALIDATORS[doc.dialect].FORMAT_CHECKER.checkers)
+    checked = set(dialects.validator_class(doc.dialect).FORMAT_CHECKER.checkers)
     generated = set(_from_schema.STRING_FORMATS) | {"uuid", "duration"}
     for ptr in doc.refs.schema_pointers:
         node = resolve_pointer(doc.root, ptr)
@@ -909,6 +934,40 @@ def explain_unsatisfiable(schema: Mapping[str, Any]) -> str:
     return "Hypothesis could not generate enough valid inputs. Likely causes:\n" + "\n".join(
         f"- {cause}" for cause in causes
     )
+
+
+@dataclass(frozen=True)
+class GivenInputs:
+    """A tool's inputs that are given rather than generated: the configured examples
+    (``[tool.mcp-contracts.tools.<name>] examples``), then the inputSchema's own examples
+    and defaults. The contract check sends them before any generated input; the sequences
+    draw them beside generated ones."""
+
+    inputs: list[dict[str, Any]]  # those the inputSchema accepts, configured ones first
+    # The first configured example the inputSchema refuses: its number (from 1), the
+    # example, and why. A mistake in the user's own table: the contract check fails on it.
+    refused_configured: tuple[int, dict[str, Any], str] | None = None
+    # The schema's own examples and defaults it refuses: not sent, and said.
+    refused_from_schema: list[dict[str, Any]] = field(default_factory=list)
+
+
+def given_inputs(
+    schema: Mapping[str, Any], configured: Sequence[dict[str, Any]] = ()
+) -> GivenInputs:
+    """The inputs ``schema`` (a tool's inputSchema) is given, each checked against it."""
+    validator = dialects.make_validator(schema)
+    accepted: list[dict[str, Any]] = []
+    refused_configured = None
+    for number, example in enumerate(configured, 1):
+        error = jsonschema.exceptions.best_match(validator.iter_errors(example))
+        if error is None:
+            accepted.append(example)
+        elif refused_configured is None:
+            refused_configured = (number, example, error.message)
+    refused: list[dict[str, Any]] = []
+    for example in schema_examples(schema):
+        (accepted if validator.is_valid(example) else refused).append(example)
+    return GivenInputs(accepted, refused_configured, refused)
 
 
 def schema_examples(schema: Mapping[str, Any]) -> list[dict[str, Any]]:

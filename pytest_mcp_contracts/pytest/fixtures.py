@@ -140,21 +140,26 @@ class _FromTheRun:
         return frozenset(self._own(tool).warn_only)
 
     def overrides(self, tool: ToolSpec) -> Any:
-        from pytest_mcp_contracts.pytest.items import ConfiguredInputError, user_strategies
+        from pytest_mcp_contracts.inputs.generate import UserStrategyError
+        from pytest_mcp_contracts.pytest.items import user_strategies
 
         assert self._server.surface is not None
         try:
             return user_strategies(self._config, self._server.surface.name, tool)
-        except ConfiguredInputError as exc:
-            raise ValueError("\n".join([exc.problem, *exc.details])) from None
+        except UserStrategyError as exc:
+            raise ValueError(str(exc)) from None
 
     def examples(self, tool: ToolSpec) -> list[dict[str, Any]]:
-        from pytest_mcp_contracts.pytest.items import ConfiguredInputError, explicit_inputs
+        from pytest_mcp_contracts.inputs.generate import given_inputs
 
-        try:
-            return explicit_inputs(tool, self._own(tool).examples)
-        except ConfiguredInputError as exc:
-            raise ValueError("\n".join([exc.problem, *exc.details])) from None
+        given = given_inputs(tool.input_schema, self._own(tool).examples)
+        if given.refused_configured is not None:
+            number, example, why = given.refused_configured
+            raise ValueError(
+                f"configured example {number} is not valid for the inputSchema\n"
+                f"{example!r}: {why}\nfix it under [tool.mcp-contracts.tools]"
+            )
+        return given.inputs
 
     def sandbox_paths(self, tool: ToolSpec) -> SandboxPaths | None:
         from pytest_mcp_contracts.pytest.items import tool_paths

@@ -14,41 +14,20 @@ from typing import TYPE_CHECKING, Any, Self
 
 import pytest
 
-from pytest_mcp_contracts.checks.contract import (
-    ContractRun,
-    ContractStats,
-    error_result_notes,
-    run_contract,
-)
-from pytest_mcp_contracts.checks.drift_gate import (
-    gate_listed,
-    gate_removed,
-    gate_removed_listed,
-    gate_surface,
-)
 from pytest_mcp_contracts.checks.failures import (
     ContractFailure,
     FailureKind,
     FailureReport,
     Finding,
 )
-from pytest_mcp_contracts.checks.listing import check_listing
 from pytest_mcp_contracts.checks.stats import CheckStats
-from pytest_mcp_contracts.checks.stdout import check_startup_stdout
-from pytest_mcp_contracts.contracts.observe import ToolObservations
-from pytest_mcp_contracts.inputs.coverage import (
-    CoveragePlan,
-    coverage_budget,
-    coverage_line,
-    random_share,
-)
 from pytest_mcp_contracts.pytest.keys import (
     RECORDER_KEY,
     SANDBOX_KEY,
     SETTINGS_KEY,
     WARNED_RULES_KEY,
 )
-from pytest_mcp_contracts.pytest.settings import Settings, ToolConfig
+from pytest_mcp_contracts.pytest.settings import Settings
 from pytest_mcp_contracts.reporting.failure import (
     accept_command,
     rerun_command,
@@ -63,13 +42,25 @@ from pytest_mcp_contracts.transport.discover import (
     TemplateSpec,
     ToolSpec,
 )
-from pytest_mcp_contracts.transport.managed import ManagedServer, call_refusal, task_refusal
-from pytest_mcp_contracts.vocabulary import NODE_PREFIX, Check, RejectsInvalidMode, SnapshotMode
+from pytest_mcp_contracts.transport.managed import ManagedServer, tool_refusal
+from pytest_mcp_contracts.vocabulary import (
+    MAX_RESOURCE_READS,
+    NODE_PREFIX,
+    Check,
+    RejectsInvalidMode,
+    SnapshotMode,
+)
 
+# Collection builds items and nothing else: each item imports its check when it runs, so
+# that `--collect-only`, `-k schema` or `-k drift` load no more of the plugin than they use.
 if TYPE_CHECKING:
+    from pytest_mcp_contracts.checks.contract import ContractRun, ContractStats
     from pytest_mcp_contracts.checks.reads import Budget, ListedRun
     from pytest_mcp_contracts.contracts.content import ListedObservations
+    from pytest_mcp_contracts.contracts.observe import ToolObservations
+    from pytest_mcp_contracts.inputs.coverage import CoveragePlan
     from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxPaths
+    from pytest_mcp_contracts.project import ToolConfig
 
 
 class McpContractWarning(pytest.PytestWarning):
@@ -130,8 +121,6 @@ class ServerCollector(_ServerNode):
         # not answer (so that its failure hides none of the tools).
         for failure in surface.listing_failures:
             yield ListedCollector.from_parent(self, name=failure.node, entry=failure)
-        from pytest_mcp_contracts.checks.reads import MAX_RESOURCE_READS
-
         unread = {id(entry) for entry in surface.resources[MAX_RESOURCE_READS:]}
         if len(surface.resources) > MAX_RESOURCE_READS:
             self._warn_once(
@@ -366,52 +355,56 @@ class _McpItem(_RendersFailures):
         calling the tool."""
         settings = self.config.stash[SETTINGS_KEY]
         own = settings.tool(self.surface.name, self.tool.name)
-        if own.skip:
-            pytest.skip(f"{self.nodeid}: skipped by [tool.mcp-contracts.tools] skip = true")
-        refusal = call_refusal(
-            self.tool.annotations, own.call or settings.call_policy
-        ) or task_refusal(self.tool.raw, self.surface.capabilities)
+        refusal = tool_refusal(
+            self.tool,
+            self.surface.capabilities,
+            policy=settings.call_policy,
+            own_call=own.call,
+            skip=own.skip,
+        )
         if refusal is not None:
             # Named in the reason: -rs shows where the skip was raised, not which item.
             pytest.skip(f"{self.nodeid}: {refusal}")
         return own
 
     def _user_strategies(self) -> Any:
+        from pytest_mcp_contracts.inputs.generate import UserStrategyError
+
         try:
             return user_strategies(self.config, self.surface.name, self.tool)
-        except ConfiguredInputError as exc:
-            raise self._fail(exc.problem, exc.details) from None
+        except UserStrategyError as exc:
+            raise self._fail(str(exc)) from None
 
     def _examples(self, configured: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
-        def refused(example: Any) -> None:
-            if self.check == Check.CONTRACT:  # said once per tool
+        """Inputs that run before generated ones: the configured examples (which must be
+        valid), then the schema's own `examples` and `default`s (skipped, with a warning,
+        when the schema refuses them)."""
+        from pytest_mcp_contracts.inputs.generate import given_inputs
+
+        given = given_inputs(self.tool.input_schema, configured)
+        if given.refused_configured is not None:
+            number, example, why = given.refused_configured
+            raise self._fail(
+                f"configured example {number} is not valid for the inputSchema",
+                (f"{example!r}: {why}", "fix it under [tool.mcp-contracts.tools]"),
+            )
+        if self.check == Check.CONTRACT:  # said once per tool
+            for example in given.refused_from_schema:
                 self._warn(
                     f"the input {example!r}, from the inputSchema's own examples or defaults, "
                     "is not valid for it; it was not sent"
                 )
-
-        try:
-            return explicit_inputs(self.tool, configured, refused)
-        except ConfiguredInputError as exc:
-            raise self._fail(exc.problem, exc.details) from None
+        return given.inputs
 
 
-class ConfiguredInputError(Exception):
-    """A conftest strategy or a configured example that cannot be used: the ``problem``,
-    and ``details`` that say where to fix it."""
+def user_strategies(config: pytest.Config, server: str, tool: ToolSpec) -> Any:
+    """What conftest.py files supply for a tool through ``pytest_mcp_tool_strategy``: one
+    strategy for the whole input, or strategies by property name (merged across
+    conftests), or None; UserStrategyError when their answers cannot be combined."""
+    from pytest_mcp_contracts.inputs.generate import UserStrategyError
 
-    def __init__(self, problem: str, details: tuple[str, ...] = ()) -> None:
-        super().__init__(problem)
-        self.problem = problem
-        self.details = details
-
-
-def user_strategies(config: pytest.Config, server_name: str, tool: ToolSpec) -> Any:
-    """What conftest.py files supply through ``pytest_mcp_tool_strategy``: one strategy for
-    the whole input, or strategies by property name (merged across conftests), or None.
-    ``server_name`` is the server's own (``serverInfo.name``)."""
     answers = config.hook.pytest_mcp_tool_strategy(
-        server=server_name, tool=tool.name, input_schema=tool.input_schema, config=config
+        server=server, tool=tool.name, input_schema=tool.input_schema, config=config
     )
     whole = [a for a in answers if not isinstance(a, dict)]
     fields: dict[str, Any] = {}
@@ -419,44 +412,16 @@ def user_strategies(config: pytest.Config, server_name: str, tool: ToolSpec) -> 
         if isinstance(answer, dict):
             clash = fields.keys() & answer.keys()
             if clash:
-                raise ConfiguredInputError(
+                raise UserStrategyError(
                     f"pytest_mcp_tool_strategy: two implementations supply {sorted(clash)}"
                 )
             fields.update(answer)
     if len(whole) > 1 or (whole and fields):
-        raise ConfiguredInputError(
+        raise UserStrategyError(
             "pytest_mcp_tool_strategy: more than one implementation supplies inputs for "
             "this tool; return one strategy for the whole input, or strategies by property"
         )
     return whole[0] if whole else (fields or None)
-
-
-def explicit_inputs(
-    tool: ToolSpec,
-    configured: tuple[dict[str, Any], ...],
-    refused: Callable[[Any], None] = lambda example: None,
-) -> list[dict[str, Any]]:
-    """Inputs that run before generated ones: the configured examples (which must be valid:
-    ConfiguredInputError), then the schema's own `examples` and `default`s (each one the
-    schema refuses is left out, and handed to ``refused``)."""
-    from pytest_mcp_contracts.inputs.generate import schema_examples
-    from pytest_mcp_contracts.schema.dialects import make_validator
-
-    validator = make_validator(tool.input_schema)
-    for index, example in enumerate(configured):
-        errors = [e.message for e in validator.iter_errors(example)]
-        if errors:
-            raise ConfiguredInputError(
-                f"configured example {index + 1} is not valid for the inputSchema",
-                (f"{example!r}: {errors[0]}", "fix it under [tool.mcp-contracts.tools]"),
-            )
-    from_schema = []
-    for example in schema_examples(tool.input_schema):
-        if validator.is_valid(example):
-            from_schema.append(example)
-        else:
-            refused(example)
-    return [*configured, *from_schema]
 
 
 class DriftItem(_McpItem):
@@ -465,6 +430,8 @@ class DriftItem(_McpItem):
     check = Check.DRIFT.value  # a plain str: it is a user property, sent over xdist
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.drift_gate import gate_surface
+
         warning = gate_surface(
             self.config.stash[RECORDER_KEY],
             self.server,
@@ -481,6 +448,8 @@ class RemovedToolItem(_RendersFailures):
     """Fails while a recorded tool is missing from the listing: removing a tool is breaking."""
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.drift_gate import gate_removed
+
         collector = self.parent
         assert collector is not None and isinstance(collector.parent, ServerCollector)
         gate_removed(
@@ -500,6 +469,8 @@ class SchemaItem(_McpItem):
     check = Check.SCHEMA.value
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.listing import check_listing
+
         settings = self.config.stash[SETTINGS_KEY]
         levels = settings.lint_levels
         findings = check_listing(
@@ -737,6 +708,8 @@ class ListedDriftItem(_ListedItem):
     check = Check.DRIFT.value
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.drift_gate import gate_listed
+
         assert isinstance(self.entry, ListedSpec) and self.server.surface is not None
         warning = gate_listed(
             self.config.stash[RECORDER_KEY],
@@ -754,6 +727,8 @@ class RemovedListedItem(_RendersFailures):
     """Fails while a recorded prompt, resource or template is missing from the listing."""
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.drift_gate import gate_removed_listed
+
         collector = self.parent
         assert isinstance(collector, RemovedListedCollector)
         assert isinstance(collector.parent, ServerCollector)
@@ -778,7 +753,9 @@ class ContractItem(_McpItem):
     check = Check.CONTRACT.value
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.contract import run_contract
         from pytest_mcp_contracts.contracts.snapshot import SnapshotError
+        from pytest_mcp_contracts.inputs.coverage import coverage_line, random_share
         from pytest_mcp_contracts.inputs.generate import (
             GenerationError,
             UserStrategyError,
@@ -824,6 +801,7 @@ class ContractItem(_McpItem):
                 strategy=strategy,
                 # Configured and schema examples first, then the coverage phase.
                 examples=self._examples(own.examples),
+                configured=len(own.examples),
                 coverage=plan,
                 max_examples=random_share(max_examples, len(plan.inputs)),
                 max_restarts=settings.max_restarts,
@@ -834,6 +812,8 @@ class ContractItem(_McpItem):
                 seed=_hypothesis_seed(self.config),
                 tally=tally,
                 lints=settings.lint_levels,
+                in_flight=settings.in_flight,
+                time_budget=settings.time_budget(own),
             )
             if run.failure is not None:
                 raise self._sandbox_note(_reproduced(self, run.failure, own.warn_only))
@@ -854,7 +834,9 @@ class ContractItem(_McpItem):
                 # No run: the item failed before it, or it raised an error of ours; no
                 # call is known to have been sent.
                 sent = run.stats.distinct_inputs if run is not None else set()
-                report = plan.report(lambda arguments: repr(arguments) in sent)
+                timed_out = run is not None and run.stats.out_of_time is not None
+                stopped_by = "the tool's time budget" if timed_out else "a failure"
+                report = plan.report(lambda arguments: repr(arguments) in sent, stopped_by)
                 tally.input_coverage = report
                 self.add_report_section("call", "mcp coverage", coverage_line(report))
 
@@ -862,6 +844,7 @@ class ContractItem(_McpItem):
         self, max_examples: int, enabled: bool, user: bool, sandbox: SandboxPaths | None
     ) -> CoveragePlan:
         """The coverage phase's inputs, or an empty plan saying why there are none."""
+        from pytest_mcp_contracts.inputs.coverage import CoveragePlan, coverage_budget
         from pytest_mcp_contracts.inputs.generate import GenerationError, coverage_plan
 
         if not enabled:
@@ -883,11 +866,14 @@ class ContractItem(_McpItem):
         # A plain str: user_properties cross to an xdist controller, and execnet refuses enums.
         self.user_properties.append(("mcp_output_quality", str(observations.quality)))
         self.add_report_section("call", "mcp", stats.summary())
+        from pytest_mcp_contracts.checks.contract import budget_words, error_result_notes
         from pytest_mcp_contracts.checks.feeding import ways_to_reach
 
         settings = self.config.stash[SETTINGS_KEY]
         ways = ways_to_reach(self.tool, self.surface.tools, sequences=settings.sequences)
         notes = observations.warnings() + error_result_notes(self.tool, stats, ways)
+        if stats.out_of_time is not None:
+            notes.append(budget_words(stats.out_of_time, stats.calls, stats.planned))
         for note in notes:
             self._warn(note)
         for finding, arguments in stats.lint_warnings.values():
@@ -924,7 +910,11 @@ class RejectsInvalidItem(_McpItem):
             )
         self.mcp_stats = CheckStats(uses_sandbox=_sandbox_test(self.config))
         refusals = run_rejects_invalid(
-            self.server, self.tool, cases, self.mcp_stats.tool(self.tool.name)
+            self.server,
+            self.tool,
+            cases,
+            self.mcp_stats.tool(self.tool.name),
+            time_budget=settings.time_budget(own),
         )
         if refusals.failure is not None:
             raise self._sandbox_note(_reproduced(self, refusals.failure, own.warn_only))
@@ -932,6 +922,11 @@ class RejectsInvalidItem(_McpItem):
         self.user_properties.append(("mcp_invalid_accepted", len(refusals.accepted)))
         self.user_properties.append(("mcp_invalid_coerced", len(refusals.coerced)))
         self.add_report_section("call", "mcp", refusals.summary())
+        if refusals.out_of_time is not None:
+            from pytest_mcp_contracts.checks.contract import budget_words
+
+            budget, planned = refusals.out_of_time, refusals.planned
+            self._warn(budget_words(budget, refusals.sent, planned, "invalid inputs"))
         if not refusals.accepted:
             return
         problem = (
@@ -964,18 +959,79 @@ class RejectsInvalidItem(_McpItem):
             examples = self._examples(own.examples)
             if examples:
                 return examples[0]
+            # Without the user's strategies, the schema alone makes this input, and hypothesis
+            # finds the same one on every run (derandomized, then shrunk; tens of
+            # milliseconds a tool): it is remembered, unless it names a sandbox path.
+            sandboxed = sandbox.all if sandbox is not None else frozenset()
+            remembered = (
+                _RememberedInput(self.config, self.tool.input_schema, sandboxed)
+                if user is None
+                else None
+            )
+            if remembered is not None and remembered.value is not None:
+                return remembered.value
             declared = self.tool.input_schema.get("properties")
             wanted = set(declared) if isinstance(declared, dict) else set()
             try:
                 found: dict[str, Any] = simplest_example(strategy, lambda v: wanted <= v.keys())
             except HypothesisException:  # no input has every property at once
                 found = simplest_example(strategy)
+            if remembered is not None:
+                remembered.keep(found)
             return found
         except (GenerationError, HypothesisException) as exc:
             pytest.skip(
                 f"{self.nodeid}: no valid input to derive invalid ones from "
                 f"(see the contract check): {str(exc).splitlines()[0]}"
             )
+
+
+class _RememberedInput:
+    """The simplest valid input of an inputSchema, kept across runs in pytest's cache
+    (``.pytest_cache``; none with ``-p no:cacheprovider``): by the schema's content and the
+    versions that find it, and used only while the schema still accepts it."""
+
+    _DIRECTORY = "mcp-contracts/simplest-input"
+
+    def __init__(
+        self, config: pytest.Config, schema: dict[str, Any], sandboxed: frozenset[str]
+    ) -> None:
+        import hashlib
+
+        import hypothesis
+
+        from pytest_mcp_contracts import __version__
+
+        self.cache = getattr(config, "cache", None)
+        self.schema = schema
+        self.sandboxed = sandboxed  # a path in the sandbox is this run's, not the next one's
+        text = json.dumps([schema, hypothesis.__version__, __version__], sort_keys=True)
+        digest = hashlib.sha256(text.encode()).hexdigest()[:32]
+        self.key = f"{self._DIRECTORY}/{digest}"
+        self.value = self._read()
+
+    def _read(self) -> dict[str, Any] | None:
+        if self.cache is None:
+            return None
+        from pytest_mcp_contracts.schema.dialects import make_validator
+
+        value = self.cache.get(self.key, None)
+        if not isinstance(value, dict) or not make_validator(self.schema).is_valid(value):
+            return None
+        return None if self._in_sandbox(value) else value
+
+    def _in_sandbox(self, value: dict[str, Any]) -> bool:
+        from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
+
+        return uses_sandbox(value, self.sandboxed)
+
+    def keep(self, value: dict[str, Any]) -> None:
+        import contextlib
+
+        if self.cache is None or self._in_sandbox(value):
+            return
+        with contextlib.suppress(TypeError, ValueError):  # not JSON: not kept
+            self.cache.set(self.key, value)
 
 
 class StdoutItem(_RendersFailures):
@@ -985,6 +1041,8 @@ class StdoutItem(_RendersFailures):
     check = Check.STDOUT.value
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.stdout import check_startup_stdout
+
         assert isinstance(self.parent, ServerCollector)
         server = self.parent.server
         finding = check_startup_stdout(self.check, server.startup_stdout)
@@ -1021,12 +1079,23 @@ class SequencesItem(_RendersFailures):
 
         def refusal(tool: ToolSpec) -> str | None:
             own = settings.tool(surface.name, tool.name)
-            if own.skip:
-                return "skipped by [tool.mcp-contracts.tools] skip = true"
-            why = call_refusal(tool.annotations, own.call or settings.call_policy) or task_refusal(
-                tool.raw, surface.capabilities
+            why = tool_refusal(
+                tool,
+                surface.capabilities,
+                policy=settings.call_policy,
+                own_call=own.call,
+                skip=own.skip,
             )
             return why.removeprefix("not called: ") if why else None
+
+        def given(tool: ToolSpec) -> tuple[Any, list[dict[str, Any]]]:
+            # What the contract item is given for the tool: the hook's strategies, and the
+            # configured and schema examples that the inputSchema accepts.
+            from pytest_mcp_contracts.inputs.generate import given_inputs
+
+            examples = settings.tool(surface.name, tool.name).examples
+            user = user_strategies(self.config, surface.name, tool)
+            return user, given_inputs(tool.input_schema, examples).inputs
 
         plan = plan_sequences(
             server,
@@ -1034,6 +1103,7 @@ class SequencesItem(_RendersFailures):
             lambda tool: settings.tool(surface.name, tool.name).warn_only,
             _laid_sandbox(self.config),
             CheckStats(uses_sandbox=_sandbox_test(self.config)),
+            given,
         )
         if isinstance(plan, str):
             pytest.skip(f"{self.nodeid}: {plan}")

@@ -11,14 +11,19 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_mcp_contracts.contracts.record import Recorder, export_proposals, listed_file
+from pytest_mcp_contracts.contracts.record import (
+    Recorder,
+    export_proposals,
+    follow_former_names,
+    listed_file,
+)
 from pytest_mcp_contracts.inputs.elicitation import form_content
 from pytest_mcp_contracts.pytest.items import (
     ServerCollector,
     ServerStartFailure,
     start_failure_text,
 )
-from pytest_mcp_contracts.pytest.keys import HAND_OVER_KEY, SANDBOX_KEY
+from pytest_mcp_contracts.pytest.keys import HAND_OVER_KEY, RECORDER_KEY, SANDBOX_KEY
 from pytest_mcp_contracts.pytest.settings import (
     Settings,
     SettingsError,
@@ -27,7 +32,11 @@ from pytest_mcp_contracts.pytest.settings import (
 )
 from pytest_mcp_contracts.reporting.runreport import for_the_wire
 from pytest_mcp_contracts.transport.client import Client, ClientSettings
-from pytest_mcp_contracts.transport.discover import ServerSurface, safe_name
+from pytest_mcp_contracts.transport.discover import (
+    ServerSurface,
+    former_node_names,
+    node_names,
+)
 from pytest_mcp_contracts.transport.jsonrpc import ServerError
 from pytest_mcp_contracts.transport.managed import ManagedServer
 
@@ -100,15 +109,22 @@ def collect_servers(
         outcomes = list(pool.map(_start, servers))
     _check_tool_tables(settings, outcomes)
     collectors: list[pytest.Collector] = []
-    used: set[str] = set()
-    for server, outcome in zip(servers, outcomes, strict=True):
+    # Named together, as a listing's entries are: a hash only where two would meet.
+    names = [
+        server.command.label if isinstance(outcome, ServerError) else outcome.name
+        for server, outcome in zip(servers, outcomes, strict=True)
+    ]
+    recorder = session.config.stash.get(RECORDER_KEY, None)
+    for server, outcome, name, former in zip(
+        servers, outcomes, node_names(names), former_node_names(names), strict=True
+    ):
         if isinstance(outcome, ServerError):
-            name = _unique(safe_name(server.command.label), used)
             text = start_failure_text(server, outcome.message, outcome.stderr_tail)
             collectors.append(ServerStartFailure.create(session, name, message=text))
         else:
-            name = _unique(outcome.node_name, used)
             server.node_name = name
+            if recorder is not None:
+                follow_former_names(recorder.store, name, former, outcome)
             collectors.append(ServerCollector.create(session, name, server=server))
     return collectors
 
@@ -127,15 +143,6 @@ def _check_tool_tables(settings: Settings, outcomes: list[ServerSurface | Server
         problem = unknown_listed_tables(settings.listed_skips, entries)
     if problem is not None:
         raise SettingsError(f"{problem} (pyproject.toml)")
-
-
-def _unique(name: str, used: set[str]) -> str:
-    candidate, n = name, 1
-    while candidate.lower() in used:
-        n += 1
-        candidate = f"{name}-{n}"
-    used.add(candidate.lower())
-    return candidate
 
 
 def listed_tools(servers: list[ManagedServer]) -> dict[str, set[str]]:

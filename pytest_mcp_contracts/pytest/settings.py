@@ -9,12 +9,19 @@ import difflib
 import itertools
 import json
 import shlex
-import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
+# The error of every setting, the project table's too: the plugin turns it into a UsageError.
+from pytest_mcp_contracts.project import SettingsError as SettingsError
+from pytest_mcp_contracts.project import (
+    ToolConfig,
+    budget_seconds,
+    load_project_table,
+    tool_config,
+)
 from pytest_mcp_contracts.vocabulary import (
     CALL_POLICIES,
     CLIENT_PROFILES,
@@ -22,6 +29,7 @@ from pytest_mcp_contracts.vocabulary import (
     DEFAULT_CALL_TIMEOUT,
     DEFAULT_CLIENTS,
     DEFAULT_DESCRIPTION_DRIFT,
+    DEFAULT_IN_FLIGHT,
     DEFAULT_MAX_CALL_TIME,
     DEFAULT_MAX_EXAMPLES,
     DEFAULT_MAX_RESTARTS,
@@ -32,9 +40,9 @@ from pytest_mcp_contracts.vocabulary import (
     DEFAULT_SHRINK_TIME,
     DEFAULT_SNAPSHOT_DIR,
     DEFAULT_STARTUP_TIMEOUT,
+    DEFAULT_TOOL_TIME,
     DESCRIPTION_DRIFT_MODES,
     ELICITATION_ANSWERS,
-    FAILING_CLASSES,
     REJECTS_INVALID_MODES,
     ClientSettingError,
     SnapshotMode,
@@ -48,78 +56,6 @@ if TYPE_CHECKING:  # the transports are imported only when a server is configure
     from pytest_mcp_contracts.transport.stdio import ServerCommand
 
 T = TypeVar("T")
-
-
-class SettingsError(ValueError):
-    """A setting has a value we cannot use; the message says what is allowed."""
-
-
-TOOL_KEYS: Final = (
-    "skip",
-    "call",
-    "max_examples",
-    "examples",
-    "rejects_invalid",
-    "warn_only",
-    "sampling_text",
-)
-# The isError classes that fail a contract item; ``warn_only`` turns them into warnings.
-WARNABLE_CLASSES: Final = tuple(str(kind) for kind in FAILING_CLASSES)
-
-
-@dataclass(frozen=True)
-class ToolConfig:
-    """``[tool.mcp-contracts.tools.<name>]`` in pyproject.toml: one tool's own settings."""
-
-    skip: bool = False
-    call: str | None = None
-    max_examples: int | None = None
-    examples: tuple[dict[str, Any], ...] = ()
-    rejects_invalid: str | None = None
-    warn_only: frozenset[str] = frozenset()
-    sampling_text: str | None = None  # the canned reply to this tool's sampling requests
-
-
-def _tool_config(name: str, table: Any) -> ToolConfig:
-    where = f"[tool.mcp-contracts.tools.{json.dumps(name)}]"
-    if not isinstance(table, dict):
-        raise SettingsError(f"{where} must be a table")
-    unknown = sorted(set(table) - set(TOOL_KEYS))
-    if unknown:
-        raise SettingsError(f"{where}: unknown key(s) {unknown}; allowed: {', '.join(TOOL_KEYS)}")
-    skip, call = table.get("skip", False), table.get("call")
-    max_examples, examples = table.get("max_examples"), table.get("examples", [])
-    if not isinstance(skip, bool):
-        raise SettingsError(f"{where} skip must be true or false")
-    if call is not None and call not in CALL_POLICIES:
-        raise SettingsError(f"{where} call must be one of {', '.join(CALL_POLICIES)}")
-    if max_examples is not None and (type(max_examples) is not int or max_examples < 1):
-        raise SettingsError(f"{where} max_examples must be a whole number >= 1")
-    if not isinstance(examples, list) or not all(isinstance(e, dict) for e in examples):
-        raise SettingsError(f"{where} examples must be a list of tables (tool arguments)")
-    rejects_invalid = table.get("rejects_invalid")
-    if rejects_invalid is not None and rejects_invalid not in REJECTS_INVALID_MODES:
-        raise SettingsError(
-            f"{where} rejects_invalid must be one of {', '.join(REJECTS_INVALID_MODES)}"
-        )
-    warn_only = table.get("warn_only", [])
-    if not isinstance(warn_only, list) or not set(warn_only) <= set(WARNABLE_CLASSES):
-        raise SettingsError(
-            f"{where} warn_only must be a list of: {', '.join(WARNABLE_CLASSES)} "
-            f"(got {warn_only!r})"
-        )
-    sampling_text = table.get("sampling_text")
-    if sampling_text is not None and not isinstance(sampling_text, str):
-        raise SettingsError(f"{where} sampling_text must be a string")
-    return ToolConfig(
-        skip,
-        call,
-        max_examples,
-        tuple(examples),
-        rejects_invalid,
-        frozenset(warn_only),
-        sampling_text,
-    )
 
 
 def unknown_tool_tables(
@@ -144,31 +80,6 @@ def unknown_tool_tables(
     )
 
 
-# The tables that exclude a prompt, resource or template from its calls, by kind: reads and
-# gets run under every call policy (they change no state by the spec), so this is the way out.
-LISTED_TABLES: Final = {"prompts": "prompt", "resources": "resource", "templates": "template"}
-
-
-def _listed_skips(name: str, tables: Any) -> set[tuple[str, str]]:
-    """``[tool.mcp-contracts.<name>."<key>"] skip = true`` as (kind, key) pairs."""
-    if not isinstance(tables, dict):
-        raise SettingsError(f"[tool.mcp-contracts] {name} must be a table of tables")
-    skips = set()
-    for key, table in tables.items():
-        where = f"[tool.mcp-contracts.{name}.{json.dumps(key)}]"
-        if not isinstance(table, dict):
-            raise SettingsError(f"{where} must be a table")
-        unknown = sorted(set(table) - {"skip"})
-        if unknown:
-            raise SettingsError(f"{where}: unknown key(s) {unknown}; allowed: skip")
-        skip = table.get("skip", False)
-        if not isinstance(skip, bool):
-            raise SettingsError(f"{where} skip must be true or false")
-        if skip:
-            skips.add((LISTED_TABLES[name], key))
-    return skips
-
-
 def unknown_listed_tables(
     skips: Iterable[tuple[str, str]], listed: Iterable[tuple[str, str]]
 ) -> str | None:
@@ -187,39 +98,6 @@ def unknown_listed_tables(
     return "\n".join(lines) + "\nno configured server lists it; fix or remove the table"
 
 
-def load_project_table(
-    rootdir: Path,
-) -> tuple[dict[str, ToolConfig], dict[str, str], frozenset[tuple[str, str]]]:
-    """Per-tool settings, extra server environment, and the prompts, resources and
-    templates excluded from their calls, from ``[tool.mcp-contracts]``."""
-    path = rootdir / "pyproject.toml"
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except FileNotFoundError:
-        return {}, {}, frozenset()
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise SettingsError(f"{path}: {exc}") from None
-    table = data.get("tool", {}).get("mcp-contracts", {})
-    if not isinstance(table, dict):
-        raise SettingsError(f"{path}: [tool.mcp-contracts] must be a table")
-    allowed = ("tools", "env", *LISTED_TABLES)
-    unknown = sorted(set(table) - set(allowed))
-    if unknown:
-        raise SettingsError(
-            f"[tool.mcp-contracts]: unknown key(s) {unknown}; allowed: {', '.join(allowed)}"
-        )
-    env = table.get("env", {})
-    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
-        raise SettingsError("[tool.mcp-contracts] env must be a table of strings")
-    tools = table.get("tools", {})
-    if not isinstance(tools, dict):
-        raise SettingsError("[tool.mcp-contracts] tools must be a table of tool tables")
-    skips = {pair for name in LISTED_TABLES for pair in _listed_skips(name, table.get(name, {}))}
-    configs = {name: _tool_config(name, spec) for name, spec in tools.items()}
-    return configs, dict(env), frozenset(skips)
-
-
 @dataclass(frozen=True)
 class Option:
     """One setting: its command-line flag, ini key and help text, declared in one place."""
@@ -228,7 +106,7 @@ class Option:
     ini: str
     help: str
     kind: str  # "servers", "lines", "int", "float", "path", "flag", "choice", "text", "size",
-    # "clients"
+    # "clients", "budget" (seconds, or 0/off for none)
     default: Any = None
     ini_too: bool = True
     metavar: str = ""  # for the help text; by kind when empty
@@ -447,6 +325,31 @@ OPTIONS: Final = (
         DEFAULT_MAX_RESTARTS,
     ),
     Option(
+        "--mcp-tool-time",
+        "mcp_tool_time",
+        "seconds each check that calls a tool (contract: its examples, coverage inputs and "
+        "random inputs; rejects_invalid: its invalid inputs) may spend on it; then it draws "
+        "no more inputs and says how many it sent. Never a failure by itself, and a failure "
+        "found before still shrinks within --mcp-shrink-time. Per tool: tool_time under "
+        "[tool.mcp-contracts.tools.<name>]. 0 or off: no budget "
+        f"(default {DEFAULT_TOOL_TIME:g})",
+        "budget",
+        DEFAULT_TOOL_TIME,
+        metavar="SECONDS",
+    ),
+    Option(
+        "--mcp-in-flight",
+        "mcp_in_flight",
+        "calls of one tool in flight at once in the contract check's examples and coverage "
+        "phase, for a tool annotated readOnlyHint or idempotentHint and for every tool of a "
+        "Streamable HTTP server that keeps no session; answers are still judged in input "
+        "order, and any answer that cannot be told to be its own call's is sent again "
+        f"alone. 1: one call at a time (default {DEFAULT_IN_FLIGHT})",
+        "int",
+        DEFAULT_IN_FLIGHT,
+        metavar="N",
+    ),
+    Option(
         "--mcp-shrink-time",
         "mcp_shrink_time",
         "seconds the contract check may spend making a failing input smaller; then it "
@@ -518,6 +421,15 @@ OPTIONS: Final = (
         None,
         metavar="PATH",
     ),
+    Option(
+        "--mcp-sarif",
+        "mcp_sarif",
+        "write a SARIF 2.1.0 file for code scanning to this file, relative to the rootdir: "
+        "a result per failed check, its failure's kind the rule (docs/how-to/ci.md)",
+        "path",
+        None,
+        metavar="PATH",
+    ),
 )
 
 
@@ -540,12 +452,15 @@ class Settings:
     export_dir: Path | None
     strict: bool
     report_path: Path | None = None
+    sarif_path: Path | None = None  # --mcp-sarif
     tools: dict[str, ToolConfig] = field(default_factory=dict)
     # Prompts, resources and templates whose calls a table skips: (kind, name or URI).
     listed_skips: frozenset[tuple[str, str]] = frozenset()
     coverage: bool = True  # the coverage phase of the contract check (--mcp-coverage)
     max_call_time: float = DEFAULT_MAX_CALL_TIME
     shrink_time: float = DEFAULT_SHRINK_TIME
+    tool_time: float | None = DEFAULT_TOOL_TIME  # --mcp-tool-time; None: no budget
+    in_flight: int = DEFAULT_IN_FLIGHT  # --mcp-in-flight; 1: one call at a time
     roots: Path | None = None  # copied into the sandbox; None: the built-in sample files
     sandbox: bool = True  # False (--mcp-roots=none): an empty root, no paths drawn from it
     sampling_text: str = DEFAULT_SAMPLING_TEXT
@@ -571,7 +486,11 @@ class Settings:
 
     def tool(self, server: str, name: str) -> ToolConfig:
         """A tool's own settings: "server/tool" first, then the bare tool name."""
-        return self.tools.get(f"{server}/{name}") or self.tools.get(name) or ToolConfig()
+        return tool_config(self.tools, server, name)
+
+    def time_budget(self, own: ToolConfig) -> float | None:
+        """Seconds each check may spend calling the tool: its own tool_time, else the run's."""
+        return self.tool_time if own.tool_time is None else (own.tool_time or None)
 
 
 def _positive(option: Option, raw: Any, cast: Callable[[Any], Any], minimum: float) -> Any:
@@ -737,6 +656,14 @@ def resolve(
             values[key] = _size(option, raw, started) if started or cli is not None else None
         elif option.kind == "int":
             values[key] = _positive(option, raw, int, 1)
+        elif option.kind == "budget":
+            try:
+                values[key] = budget_seconds(raw)
+            except ValueError:
+                raise SettingsError(
+                    f"{option.flag} (ini {option.ini}) must be a number of seconds > 0, or 0 "
+                    f"or off for no budget, got {raw!r}"
+                ) from None
         else:
             values[key] = _positive(option, raw, float, 0.001)
     tools, server_env, listed_skips = load_project_table(rootdir)
@@ -772,11 +699,14 @@ def resolve(
         export_dir=values["mcp_export_schemas"],
         strict=values["mcp_strict"],
         report_path=values["mcp_report"],
+        sarif_path=values["mcp_sarif"],
         tools=tools,
         listed_skips=listed_skips,
         coverage=values["mcp_coverage"] == "on",
         max_call_time=max(values["mcp_max_call_time"], values["mcp_call_timeout"]),
         shrink_time=values["mcp_shrink_time"],
+        tool_time=values["mcp_tool_time"],
+        in_flight=values["mcp_in_flight"],
         roots=None if raws["mcp_roots"] == NO_SANDBOX else _roots(values["mcp_roots"]),
         sandbox=raws["mcp_roots"] != NO_SANDBOX,
         sampling_text=values["mcp_sampling_text"],

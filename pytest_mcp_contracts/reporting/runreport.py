@@ -17,7 +17,8 @@ The document's format is versioned: additive changes keep ``VERSION``, anything 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
@@ -375,13 +376,10 @@ def step_summary(document: Mapping[str, Any]) -> str:
         "| checks failed | outputSchema coverage | contract coverage | breaking drift |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
-    failing = []
     for server in document["servers"]:
         name = _cell(server["name"])
         if not server["started"]:
             lines.append(f"| {name} | did not start | | | | | | | |")
-            error = [line.strip() for line in server["error"].splitlines() if line.strip()]
-            failing.append((f"{NODE_PREFIX}{server['node_name']}", ": ".join(error[:2])))
             continue
         checks, coverage = server["checks"], server["coverage"]
         lines.append(
@@ -390,26 +388,58 @@ def step_summary(document: Mapping[str, Any]) -> str:
             f"| {_percent(coverage['output_schema'])} | {_percent(coverage['contract'])} "
             f"| {len(server['drift']['breaking'])} |"
         )
-        prefix = f"{NODE_PREFIX}{server['node_name']}::"
-        for own in (Check.STDOUT, Check.SEQUENCES):
-            check = server.get(own)
-            if check is not None and check["outcome"] == "failed":
-                failing.append((prefix + own, check.get("message", "")))
-        for tool in [*server["tools"], *server.get("listed", [])]:
-            for check_name, check in tool["checks"].items():
-                if check["outcome"] == "failed":
-                    node = f"{prefix}{tool['node_name']}::{check_name}"
-                    failing.append((node, check.get("message", "")))
     lines += _coverage_summary(document)
     lines += _findings_summary(document)
     if document.get("partial"):
         lines += ["", "_Partial report: some workers sent no results._"]
+    failing = list(failed_checks(document))
     if failing:
         lines += ["", "**Failing checks**", ""]
-        for node, message in failing:
-            text = first_line(message)
-            lines.append(f"- `{node}`" + (f": {text}" if text else ""))
+        for failed in failing:
+            text = first_line(failed.message)
+            lines.append(f"- `{failed.node_id}`" + (f": {text}" if text else ""))
     return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class FailedCheck:
+    """A check of the run report that failed, or a server that did not start (``check``
+    None): what the step summary lists and what SARIF makes a result of."""
+
+    node_id: str
+    server: Mapping[str, Any]
+    subject: Mapping[str, Any] | None  # the tool, prompt, resource or template; None: the server
+    check_name: str | None
+    check: Mapping[str, Any] | None
+    message: str
+
+
+def failed_checks(document: Mapping[str, Any]) -> Iterator[FailedCheck]:
+    """Every failure of the run, in the report's order: a server that did not start, then a
+    server's own checks (stdout, sequences), then each tool's and listed entry's."""
+    for server in document["servers"]:
+        node = f"{NODE_PREFIX}{server['node_name']}"
+        if not server["started"]:
+            error = [line.strip() for line in server["error"].splitlines() if line.strip()]
+            yield FailedCheck(node, server, None, None, None, ": ".join(error[:2]))
+            continue
+        for own in (Check.STDOUT, Check.SEQUENCES):
+            check = server.get(own)
+            if check is not None and check["outcome"] == "failed":
+                yield FailedCheck(
+                    f"{node}::{own}", server, None, own, check, check.get("message", "")
+                )
+        for subject in [*server["tools"], *server.get("listed", [])]:
+            for check_name, check in subject["checks"].items():
+                if check["outcome"] == "failed":
+                    yield FailedCheck(
+                        f"{node}::{subject['node_name']}::{check_name}",
+                        server,
+                        subject,
+                        check_name,
+                        check,
+                        check.get("message", ""),
+                    )
 
 
 #: Tools listed by name under "Input coverage"; the others are counted.

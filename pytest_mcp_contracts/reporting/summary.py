@@ -36,7 +36,9 @@ def summary_lines(facts: Facts, mode: str, command: str, *, verbose: bool) -> li
     lines = []
     for entry in facts["servers"]:
         if not entry.get("started"):
-            lines.append(f"{entry['command']}: did not start")
+            # The target's own words (a URL is not started), and what went wrong.
+            said = [line.strip() for line in entry.get("error", "").splitlines() if line.strip()]
+            lines.append(": ".join(said[:2]) or f"{entry['command']}: did not start")
             continue
         restarts = f", restarted {entry['restarts']}x" if entry["restarts"] else ""
         disguised = _disguised(tool["disguised_errors"] for tool in entry["tools"])
@@ -169,7 +171,7 @@ def _contract_lines(entry: Facts, mode: str, command: str, verbose: bool) -> lis
         *per_tool,
     ]
     ran = sorted((tool for tool in tools if tool["output"] is not None), key=lambda t: t["name"])
-    lines += _evidence_lines(ran)
+    lines += _evidence_lines(ran, accepting=mode == SnapshotMode.UPDATE)
     lines += _drift_lines(entry, mode, command)
     if entry["stale"] and mode != SnapshotMode.UPDATE:
         lines.append(
@@ -216,12 +218,18 @@ def _answers(tool: Facts) -> str:
             f"refused {tool['protocol_refusals']} invalid input(s) with JSON-RPC -32602 "
             "where the protocol asks for isError"
         )
+    if tool["out_of_time"]:
+        parts.append(
+            f"time budget ran out in {tool['out_of_time']} check(s), fewer inputs sent "
+            "(--mcp-tool-time)"
+        )
     return "; " + "; ".join(parts) if parts else ""
 
 
-def _evidence_lines(ran: list[Facts]) -> list[str]:
+def _evidence_lines(ran: list[Facts], *, accepting: bool) -> list[str]:
     """Where an inferred contract cannot be trusted yet: paths that changed type from call
-    to call, and contracts whose observations do not amount to evidence."""
+    to call, and contracts whose observations do not amount to evidence (not one this run
+    broke: its drift is listed; an update accepts what it breaks)."""
     lines = []
     unions = [(tool, v) for tool in ran for v in tool["output"]["varying_types"]]
     if unions:
@@ -234,7 +242,7 @@ def _evidence_lines(ran: list[Facts]) -> list[str]:
         for tool in ran
         if tool["output"]["quality"] == Quality.INFERRED
         and not tool["output"]["varying_types"]
-        and len(tool["output"]["drift"]) == len(tool["output"]["additive"])  # none breaking
+        and (accepting or len(tool["output"]["drift"]) == len(tool["output"]["additive"]))
     ]
     if weak:
         lines.append("inferred but not validated:")
@@ -251,14 +259,15 @@ def listed_label(drifted: Facts) -> str:
 
 
 def _drift_lines(entry: Facts, mode: str, command: str) -> list[str]:
-    """Every drift of the run, grouped by class: the tool surface's and the inferred outputs',
-    then the surface of prompts, resources and templates."""
+    """Every drift of the run, grouped by class: the tool surface's and the inferred outputs'
+    (breaking too: a failed contract item shows one call, this the whole), then the surface
+    of prompts, resources and templates."""
     found: list[tuple[str, str]] = []
     for tool in sorted([*entry["tools"], *entry["removed"]], key=lambda t: t["node_name"]):
         for severity, text in tool["surface_drift"] or []:
             found.append((severity, f"{shown(tool['name'])} {text}"))
     for tool in entry["tools"]:
-        for severity, text in (tool["output"] or {}).get("additive", []):
+        for severity, text in (tool["output"] or {}).get("drift", []):
             found.append((severity, f"{shown(tool['name'])} {text}"))
     for listed in entry.get("listed_drift", []):
         for severity, text in listed["surface_drift"]:

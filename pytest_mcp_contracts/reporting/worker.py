@@ -343,7 +343,7 @@ class WorkerFacts:
                         None if drift is None else _pairs(drift),
                     )
                 )
-            from pytest_mcp_contracts.contracts.record import listed_kind
+            from pytest_mcp_contracts.contracts.record import listed_file, listed_kind
 
             listed = {tool.node_name for tool in surface.tools}
             mine = [
@@ -359,9 +359,12 @@ class WorkerFacts:
             # A prompt's file "prompts/<node>" is its collector "prompt:<node>": its surface
             # drift (its drift item) and its content drift (its read or get item).
             drifted: dict[str, ToolFacts] = {}
+            # Named by its key (a URI, a template), not its file: a surface that did not
+            # change has no change to take the name from.
+            keys = {listed_file(entry): entry.key for entry in surface.listed}
             for node, changes in mine:
                 if listed_kind(node) is not None:
-                    name = changes[0].tool if changes else node
+                    name = keys.get(node) or (changes[0].tool if changes else node)
                     drifted[node] = ToolFacts(
                         name, _listed_node(node), surface_drift=_pairs(changes)
                     )

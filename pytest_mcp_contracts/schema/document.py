@@ -167,7 +167,7 @@ class SchemaDocument:
     @cached_property
     def keywords(self) -> frozenset[str]:
         """The keywords this dialect validates with; the others are annotations."""
-        return frozenset(dialects.VALIDATORS[self.dialect].VALIDATORS)
+        return frozenset(dialects.validator_class(self.dialect).VALIDATORS)
 
     @cached_property
     def refs(self) -> RefIndex:

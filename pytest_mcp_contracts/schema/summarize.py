@@ -19,6 +19,9 @@ One line per field, indented two spaces a level: ``name?: type (note) (note)``.
 - ``→ Node (recursive)``: a local ``$ref`` to a schema already being expanded on this path;
   ``$ref <uri> (not fetched)``: a remote one, never dereferenced.
 - ``(enum: a, b)``, ``(enum of 120: a, b, c, d, e, …)``, ``(format email)``.
+- Limits, as a client must meet them: ``(1..100)``, ``(> 0, ≤ 1)``, ``(multiple of 5)``,
+  ``(length ≤ 64)``, ``(pattern ^A-[0-9]+$)``, ``(1..5 items)``, ``(unique items)``,
+  ``(≥ 1 keys)``; ``limits`` lists them by path, for machines.
 
 Hostile schemas are bounded (``schema/budgets``): DOCUMENT_DEPTH levels of fields and of nested
 $ref/allOf/anyOf, and SUMMARY_VISITS schemas walked, properties read and fields made per call.
@@ -140,7 +143,9 @@ def summarize(
 
     def line(e: _Entry, label: str, depth: int) -> str:
         view = walker.view(e.end)
-        notes = _notes(view, e)
+        # The limits of the arrays a line folds in (ids[] says the items of ids) first.
+        notes = [note for array in walker.folded(e) for note in limit_notes(array.limits)]
+        notes += _notes(view, e)
         if any(c not in shown for c in e.children):
             count = f"{e.count}{'+' if e.capped else ''} field{'s' if e.count != 1 else ''}"
             seen = f", {below[e]} shown" if below[e] else ""
@@ -208,7 +213,57 @@ class _View:
     enum: list[Any] = field(default_factory=list)
     enum_count: int = 0
     formats: list[str] = field(default_factory=list)
+    limits: dict[str, Any] = field(default_factory=dict)  # LIMITS keywords and their values
     capped: bool = False
+
+
+# The keywords that bound a value, as a summary shows them; for each bound, which value of
+# two conjuncts (allOf) is the tighter.
+LIMITS: Final = {
+    "minimum": max,
+    "exclusiveMinimum": max,
+    "maximum": min,
+    "exclusiveMaximum": min,
+    "multipleOf": None,
+    "minLength": max,
+    "maxLength": min,
+    "pattern": None,
+    "minItems": max,
+    "maxItems": min,
+    "uniqueItems": None,
+    "minProperties": max,
+    "maxProperties": min,
+}
+
+
+def _own_limits(schema: Mapping[str, Any]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for keyword in LIMITS:
+        value = schema.get(keyword)
+        if keyword == "pattern":
+            usable = isinstance(value, str)
+        elif keyword == "uniqueItems":
+            usable = value is True
+        else:
+            usable = isinstance(value, int | float) and not isinstance(value, bool)
+        if usable:
+            found[keyword] = value
+    return found
+
+
+def _merged_limits(views: list[_View], *, alternatives: bool) -> dict[str, Any]:
+    """Conjuncts (allOf) hold every bound, the tighter where both set one; alternatives
+    (anyOf, oneOf) only a bound every branch sets alike."""
+    if alternatives:
+        first, *others = [view.limits for view in views]
+        return {k: v for k, v in first.items() if all(o.get(k) == v for o in others)}
+    out: dict[str, Any] = {}
+    for view in views:
+        for keyword, value in view.limits.items():
+            tighter = LIMITS[keyword]
+            held = out.get(keyword)
+            out[keyword] = value if held is None or tighter is None else tighter(held, value)
+    return out
 
 
 def _types(view: _View) -> list[str]:
@@ -263,6 +318,7 @@ def _merge(views: list[_View], *, alternatives: bool) -> _View:
         out.enum_count += view.enum_count
         out.formats += [f for f in view.formats if f not in out.formats]
         out.capped |= view.capped
+    out.limits = _merged_limits(views, alternatives=alternatives)
     out.props = {key: _combined(subs, alternatives) for key, subs in props.items()}
     out.extra = _combined(extras, alternatives) if extras else None
     out.items = _combined(items, alternatives) if items else None
@@ -352,6 +408,13 @@ class _Walker:
         if view.items is not None:
             kids.append(_FieldPath(items_path(node.path), view.items, depth, "[]"))
         return kids
+
+    def folded(self, e: _Entry) -> Iterator[_View]:
+        """The views of the plain arrays from a line's head to its end, outermost first."""
+        node = e.head
+        while node is not e.end:
+            yield self.view(node)
+            node = self.children(node)[0]
 
     def entry(self, head: _FieldPath, parent: _Entry | None) -> _Entry:
         end = head
@@ -456,6 +519,7 @@ class _Walker:
             view.enum, view.enum_count = [schema["const"]], 1
         if isinstance(schema.get("format"), str):
             view.formats = [schema["format"]]
+        view.limits = _own_limits(schema)
         return view
 
 
@@ -499,8 +563,75 @@ def _label_tail(e: _Entry) -> str:
     return "[]" * (e.end.depth - e.head.depth) + ("?" if e.head.optional else "")
 
 
+def limits(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every field's limits, breadth-first, bounded like a summary: ``{"path": "$.limit",
+    "minimum": 1, "maximum": 100}``, ``{"path": "$.sort", "enumSize": 3}``."""
+    walker = _Walker(schema)
+    found = []
+    queue = deque([walker.root])
+    while queue:
+        node = queue.popleft()
+        view = walker.view(node)
+        bounds = dict(view.limits)
+        if view.enum_count:
+            bounds["enumSize"] = view.enum_count
+        if bounds:
+            found.append({"path": node.path, **bounds})
+        queue.extend(walker.children(node))
+    return found
+
+
+def limit_notes(bounds: Mapping[str, Any]) -> list[str]:
+    """A value's limits in a summary's words: ``1..100``, ``length ≤ 64``, ``1..5 items``."""
+    notes = []
+    lower = _bound(bounds, "minimum", "≥", "exclusiveMinimum", ">")
+    upper = _bound(bounds, "maximum", "≤", "exclusiveMaximum", "<")
+    notes += _range("", lower, upper, "")
+    if "multipleOf" in bounds:
+        notes.append(f"multiple of {_number(bounds['multipleOf'])}")
+    notes += _range("length ", _bound(bounds, "minLength", "≥"), _bound(bounds, "maxLength", "≤"))
+    if "pattern" in bounds:
+        notes.append(f"pattern {shorten(bounds['pattern'], _VALUE_WIDTH)}")
+    notes += _range("", _bound(bounds, "minItems", "≥"), _bound(bounds, "maxItems", "≤"), " items")
+    if bounds.get("uniqueItems") is True:
+        notes.append("unique items")
+    keys = (_bound(bounds, "minProperties", "≥"), _bound(bounds, "maxProperties", "≤"))
+    notes += _range("", *keys, " keys")
+    return notes
+
+
+def _bound(
+    bounds: Mapping[str, Any], inclusive: str, sign: str, exclusive: str = "", strict: str = ""
+) -> tuple[str, Any] | None:
+    """The tighter of a bound's inclusive and exclusive keywords, with its sign: ("≥", 1)
+    or (">", 0); at an equal value the exclusive one is the tighter."""
+    found = [(sign, bounds[inclusive])] if inclusive in bounds else []
+    if exclusive in bounds:
+        found.append((strict, bounds[exclusive]))
+    if not found:
+        return None
+    if sign == "≥":
+        return max(found, key=lambda bound: (bound[1], bound[0] == strict))
+    return min(found, key=lambda bound: (bound[1], bound[0] != strict))
+
+
+def _range(
+    prefix: str, lower: tuple[str, Any] | None, upper: tuple[str, Any] | None, unit: str = ""
+) -> list[str]:
+    if lower is None and upper is None:
+        return []
+    if lower and upper and lower[0] == "≥" and upper[0] == "≤":
+        return [f"{prefix}{_number(lower[1])}..{_number(upper[1])}{unit}"]
+    parts = [f"{bound[0]} {_number(bound[1])}" for bound in (lower, upper) if bound]
+    return [f"{prefix}{', '.join(parts)}{unit}"]
+
+
+def _number(value: Any) -> str:
+    return json.dumps(value)
+
+
 def _notes(view: _View, e: _Entry) -> list[str]:
-    notes: list[str] = []
+    notes: list[str] = limit_notes(view.limits)
     if view.enum_count:
         values = ", ".join(map(_value, view.enum))
         if view.enum_count > len(view.enum):

@@ -207,6 +207,13 @@ class Client:
         self._elicitations: Counter[str] = Counter()
         self._lock = threading.Lock()
 
+    def rewind(self, tool: str, elicitations: int) -> None:
+        """Forget ``elicitations`` answers given to ``tool``'s calls whose answers were thrown
+        away (calls sent ahead, then sent again alone: transport/inflight), so that the calls
+        sent again meet the decline/cancel cycle where one at a time would have."""
+        with self._lock:
+            self._elicitations[tool] = max(0, self._elicitations[tool] - elicitations)
+
     def answer(
         self, method: str, params: Mapping[str, Any], call: CallTranscript | None
     ) -> dict[str, Any]:

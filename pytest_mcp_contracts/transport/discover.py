@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Final, TypeVar
 
@@ -47,6 +48,9 @@ class ToolSpec:
     raw: dict[str, Any]
     problems: tuple[str, ...] = ()
     cut: bool = False  # nested deeper than MAX_ENTRY_DEPTH: ``raw`` was cut there
+    # The node name earlier versions gave it, where its contract may be recorded ("" when
+    # the same: former_node_names).
+    former_name: str = ""
 
     @property
     def input_schema(self) -> Any:
@@ -75,6 +79,7 @@ class ListedSpec:
     raw: dict[str, Any]
     listed: int = 1
     cut: bool = False  # nested deeper than MAX_ENTRY_DEPTH: ``raw`` was cut there
+    former_name: str = ""  # as ToolSpec's
 
     kind: ClassVar[str]  # the node id's word: mcp:<server>::<kind>:<key>::<check>
     method: ClassVar[str]  # the listing's JSON-RPC method
@@ -147,6 +152,7 @@ class ServerSurface:
     resources: tuple[ResourceSpec, ...] = ()
     templates: tuple[TemplateSpec, ...] = ()
     listing_failures: tuple[ListingFailure, ...] = ()
+    former_node_name: str = ""  # as ToolSpec's former_name: its snapshot folder's
 
     @property
     def listed(self) -> tuple[ListedSpec, ...]:
@@ -155,18 +161,52 @@ class ServerSurface:
 
 
 def safe_name(text: str, *, limit: int = 64) -> str:
-    """A node-id and file-name safe rendering of a name a server chose.
+    """A node-id and file-name safe rendering of one name a server chose, alone: anything
+    outside ``A-Z a-z 0-9 _ . -`` replaced (a run by one ``_``), dots and underscores at
+    either end dropped. A short hash of the original is appended where that is not enough:
+    nothing was left, the name is longer than ``limit``, or it is a Windows device name
+    (``CON``). Two names can render alike (``a b``, ``a/b``): ``node_names`` names the
+    entries of a listing, which never meet."""
+    cleaned = _cleaned(text, limit)
+    return _hashed(text, limit) if cleaned is None else cleaned
 
-    Anything outside ``A-Z a-z 0-9 _ . -`` is replaced, and a short hash of the original is
-    appended whenever the name had to change (or is a Windows device name such as ``CON``),
-    so two different names never meet.
-    """
-    cleaned = _UNSAFE.sub("_", text).strip("._") or "unnamed"
+
+def _cleaned(text: str, limit: int) -> str | None:
+    """``text`` made safe without a hash, or None when that cannot name it."""
+    cleaned = _UNSAFE.sub("_", text).strip("._")
     reserved = cleaned.split(".")[0].upper() in _WINDOWS_DEVICES
-    if cleaned == text and len(text) <= limit and not reserved:
-        return text
+    return cleaned if cleaned and len(cleaned) <= limit and not reserved else None
+
+
+def _hashed(text: str, limit: int) -> str:
+    cleaned = _UNSAFE.sub("_", text).strip("._") or "unnamed"
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     return f"{cleaned[: limit - 9]}-{digest}"
+
+
+def node_names(names: Sequence[str], *, limit: int = 64) -> list[str]:
+    """The node names of a listing's entries (or of a run's servers), in order, each safe for
+    node ids and file names: a name as it is when it is safe, else its safe rendering
+    (``safe_name``). A hash of the name is kept only where the rendering could be taken for
+    another entry's (``a b`` beside ``a_b`` or ``a/b``, case aside): the entry whose name
+    the rendering is keeps it, the others get their hash, whatever the order. Names equal
+    but for case get ``-2``, ``-3``… (``_unique``)."""
+    rendered = [safe_name(name, limit=limit) for name in names]
+    counts = Counter(name.lower() for name in rendered)
+    out = []
+    for name, safe in zip(names, rendered, strict=True):
+        if safe != name and counts[safe.lower()] > 1:
+            safe = _hashed(name, limit)
+        out.append(safe)
+    return _unique(out)
+
+
+def former_node_names(names: Sequence[str], *, limit: int = 64) -> list[str]:
+    """The node names versions before issue 26 gave these entries (a hash on every name
+    that had to change): where their recorded contracts were written."""
+    return _unique(
+        name if _cleaned(name, limit) == name else _hashed(name, limit) for name in names
+    )
 
 
 def _unique(names: Iterable[str]) -> list[str]:
@@ -285,9 +325,12 @@ def build_surface(conn: RpcConnection, raw_tools: list[dict[str, Any]]) -> Serve
         if not name or name not in seen:
             entries.append((name, raw))
             seen.add(name)
-    node_names = _unique(safe_name(n or "unnamed") for n, _ in entries)
+    listed_names = [n or "unnamed" for n, _ in entries]
+    formers = former_node_names(listed_names)
     tools = []
-    for (name, raw), node_name in zip(entries, node_names, strict=True):
+    for (name, raw), node_name, former in zip(
+        entries, node_names(listed_names), formers, strict=True
+    ):
         problems = _problems(raw)
         if name and counts[name] > 1:
             problems += (
@@ -303,12 +346,14 @@ def build_surface(conn: RpcConnection, raw_tools: list[dict[str, Any]]) -> Serve
                 "bound schema depth). Flatten the schema; recursive structures belong in "
                 "$defs with $ref",
             )
-        tools.append(ToolSpec(name, node_name, raw, problems, cut))
+        tools.append(ToolSpec(name, node_name, raw, problems, cut, _if_other(former, node_name)))
     info = conn.server_info
     server_name = str(info.get("name") or "") or _name_from_command(conn)
+    node_name = node_names([server_name])[0]
     return ServerSurface(
         name=server_name,
-        node_name=safe_name(server_name),
+        node_name=node_name,
+        former_node_name=_if_other(former_node_names([server_name])[0], node_name),
         version=str(info.get("version") or ""),
         protocol_version=conn.protocol_version or "",
         tools=tuple(tools),
@@ -332,9 +377,11 @@ def build_listed(spec: type[_S], raw_entries: list[dict[str, Any]]) -> tuple[_S,
         if not key or key not in seen:
             entries.append((key, raw))
             seen.add(key)
-    node_names = _unique(safe_name(k or "unnamed", limit=96) for k, _ in entries)
+    keys_named = [k or "unnamed" for k, _ in entries]
+    names = node_names(keys_named, limit=96)
+    formers = former_node_names(keys_named, limit=96)
     out = []
-    for (key, raw), node_name in zip(entries, node_names, strict=True):
+    for (key, raw), node_name, former in zip(entries, names, formers, strict=True):
         cut = _too_deep(raw, MAX_ENTRY_DEPTH)
         out.append(
             spec(
@@ -343,9 +390,14 @@ def build_listed(spec: type[_S], raw_entries: list[dict[str, Any]]) -> tuple[_S,
                 _cut(raw, MAX_ENTRY_DEPTH) if cut else raw,
                 counts[key] if key else 1,
                 cut,
+                _if_other(former, node_name),
             )
         )
     return tuple(out)
+
+
+def _if_other(former: str, node_name: str) -> str:
+    return "" if former == node_name else former
 
 
 def read_listings(conn: RpcConnection, surface: ServerSurface, *, timeout: float) -> ServerSurface:

@@ -27,6 +27,7 @@ import contextlib
 import json
 import os
 import re
+import threading
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -51,6 +52,9 @@ from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 if TYPE_CHECKING:
     import httpx2
 
+# Where servers serve Streamable HTTP unless told otherwise: the Python SDK's
+# streamable_http_path, the TypeScript SDK's examples, FastMCP's (with a slash after it).
+USUAL_PATH: Final = "/mcp"
 _NAME_BEARING: Final = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 _BODY_EXCERPT: Final = 200
 _CHUNK: Final = 1 << 16
@@ -121,6 +125,7 @@ class ServerUrl:
     opening: ClassVar[str] = "session"
     transport: ClassVar[str] = "http"
     output_source: ClassVar[str | None] = None  # a remote server's stderr is not ours to read
+    calls_in_flight: ClassVar[bool] = True  # transport/inflight may send several at once
     fresh_start: ClassVar[str] = (
         "a new session (a server behind a URL keeps its state: reset it first)"
     )
@@ -141,10 +146,27 @@ class ServerUrl:
                 f"MCP server at {self.display} could not be used",
                 f"  {problem}",
                 "",
-                "A server reached with --mcp-url must already be running: check that it is up "
-                "at that URL; for a slow answer raise --mcp-startup-timeout.",
+                "pytest-mcp-contracts does not start a server reached with --mcp-url: it must "
+                "be running and serve MCP at that URL; for a slow answer raise "
+                "--mcp-startup-timeout.",
             ]
         )
+
+    def unusable(self) -> str:
+        return f"the server at {self.display} could not be used"
+
+    def no_endpoint_here(self) -> str:
+        """What a 404 before any session means: something runs at the host and port, but
+        not an MCP endpoint at the URL's path; and the URL that is usually right."""
+        parts = urllib.parse.urlsplit(self.url)
+        path = parts.path or "/"
+        said = (
+            f"the server answered, so it is running, but serves no MCP endpoint at the path {path}"
+        )
+        if path.rstrip("/") == USUAL_PATH:
+            return f"{said}; look for the path in its start-up log or its documentation"
+        usual = display_url(urllib.parse.urlunsplit(parts._replace(path=USUAL_PATH)))
+        return f"{said}; MCP servers usually serve it at {USUAL_PATH}: try {usual}"
 
     @classmethod
     def parse(cls, url: str, headers: Sequence[str] = ()) -> ServerUrl:
@@ -188,6 +210,7 @@ class HttpConnection(RpcConnection):
         self._client: httpx2.Client | None = None
         self._closed = False
         self._next_id = 0
+        self._id_lock = threading.Lock()  # calls may be in flight from several threads
         self._param_headers: dict[str, dict[tuple[str, ...], str]] = {}  # by tool name
 
     def start(self) -> None:
@@ -202,6 +225,16 @@ class HttpConnection(RpcConnection):
     @property
     def alive(self) -> bool:
         return self._client is not None and not self._closed
+
+    @property
+    def stateless(self) -> bool:
+        # 2026-07-28 has no sessions: every POST carries all it needs, and any instance
+        # behind a load balancer may answer it. A handshake-era server that answers
+        # initialize without an Mcp-Session-Id keeps none either (the Python SDK's
+        # stateless_http=True, the TypeScript SDK's sessionIdGenerator: undefined).
+        return self.protocol_version == MODERN_VERSION or (
+            self.protocol_version is not None and self.session_id is None
+        )
 
     def stderr_tail(self) -> str:
         return ""  # a remote server's stderr is not ours to read
@@ -309,8 +342,10 @@ class HttpConnection(RpcConnection):
                 "--mcp-header 'Authorization: Bearer ${TOKEN}' (values are read from the "
                 "environment, never printed)"
             )
-        if status == 404 and self.session_id is not None:
-            return ServerDied(f"the server ended the session: {text}")
+        if status == 404:
+            if self.session_id is not None:
+                return ServerDied(f"the server ended the session: {text}")
+            text += f"; {self.command.no_endpoint_here()}"
         return HttpStatusError(text, status=status)
 
     # -- requests --------------------------------------------------------------------------
@@ -326,8 +361,9 @@ class HttpConnection(RpcConnection):
         import httpx2
 
         clock = clock or CallClock(timeout)
-        self._next_id += 1
-        msg_id = self._next_id
+        with self._id_lock:
+            self._next_id += 1
+            msg_id = self._next_id
         message = {"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}
         try:
             with self._post(message, timeout=timeout, what=method) as response:

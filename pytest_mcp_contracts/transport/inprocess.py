@@ -58,6 +58,10 @@ class ServerApp:
     transport: ClassVar[str] = "in-process"
     # In-process the server's "stderr" is its log records.
     output_source: ClassVar[str | None] = "log records"
+    # No calls in flight (transport/inflight): what the server prints and logs also lands in
+    # pytest's own captured output of the item, where no line can be left out, and the
+    # server shares pytest's interpreter (its GIL) anyway.
+    calls_in_flight: ClassVar[bool] = False
     fresh_start: ClassVar[str] = "a restarted app (its module's state is kept: reset it first)"
     restart_caveat: ClassVar[str] = "an in-process app (a restart keeps its module's state)"
 
@@ -70,6 +74,9 @@ class ServerApp:
         if not tail:
             return ""
         return "the server's run ended with:\n" + indent(last_lines(tail))
+
+    def unusable(self) -> str:
+        return "the server could not be run in-process"
 
     def start_failure(self, problem: str, stderr_tail: str) -> str:
         lines = [f"MCP server could not be run in-process: {self.display}", f"  {problem}"]

@@ -18,7 +18,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Self
 
@@ -168,6 +168,15 @@ class ServerLog:
         with self._lock:
             return self._count
 
+    def carry(self, text: str) -> None:
+        """Put lines before everything this log holds, numbered before its first line:
+        what an earlier process of the server wrote, as context for this one's first calls
+        (ManagedServer.revive). As many as there is room for, the newest kept."""
+        with self._lock:
+            room = (self._lines.maxlen or 0) - len(self._lines)
+            carried = text.splitlines(keepends=True)[-room:] if room > 0 else []
+            self._lines.extendleft(reversed(carried))
+
     def since(self, mark: int) -> str:
         """The lines completed after ``mark`` (and the unfinished one), oldest first."""
         with self._lock:
@@ -177,13 +186,18 @@ class ServerLog:
             text = "".join(kept) + self._partial
         return f"({lost} earlier lines not kept)\n{text}" if lost else text
 
-    def before(self, mark: int, lines: int) -> str:
-        """Up to ``lines`` lines completed before ``mark``: context, not the call's own."""
+    def before(self, mark: int, lines: int, hidden: Sequence[tuple[int, int]] = ()) -> str:
+        """Up to ``lines`` lines completed before ``mark``: context, not the call's own.
+        The lines completed between the marks of a ``hidden`` pair are left out."""
         with self._lock:
-            after = self._count - mark
-            kept = list(self._lines)
-            end = len(kept) - after if after > 0 else len(kept)
-            return "".join(kept[max(0, end - lines) : max(0, end)])
+            first = self._count - len(self._lines) + 1  # the number of the oldest kept line
+            numbered = list(enumerate(self._lines, first))
+        shown = [
+            line
+            for number, line in numbered
+            if number <= mark and not any(start < number <= end for start, end in hidden)
+        ]
+        return "".join(shown[-lines:]) if lines > 0 else ""
 
     def tail(self, lines: int = STDERR_TAIL_LINES) -> str:
         with self._lock:
@@ -260,10 +274,27 @@ class RpcConnection:
         self._calls: dict[str, CallClock] = {}
         self._calls_lock = threading.Lock()
         self._next_token = 0
+        # Requests the server made of the client (roots, sampling, elicitation; input
+        # requests of 2026-07-28 results): answers that may change what the client answers
+        # next (the elicitation cycle), so calls in flight meanwhile are not independent.
+        self.server_requests = 0
 
     @property
     def alive(self) -> bool:
         raise NotImplementedError
+
+    @property
+    def stateless(self) -> bool:
+        """Whether the server said that each request stands alone: no session ties one
+        request to the next (Streamable HTTP without a session; see HttpConnection)."""
+        return False
+
+    @property
+    def unattributed(self) -> int:
+        """How many things the server sent so far that no single call in flight can be
+        blamed for: lines and messages that are not for us (noise included), and requests
+        of its own. Calls sent together stay independent while this does not move."""
+        return self.garbage_count + self.server_requests
 
     def stderr_tail(self) -> str:
         raise NotImplementedError
@@ -277,8 +308,15 @@ class RpcConnection:
     def stderr_since(self, mark: int) -> str:
         return ""  # a transport with no stderr of its own (a remote server)
 
-    def stderr_before(self, mark: int, lines: int = 5) -> str:
+    def stderr_before(
+        self, mark: int, lines: int = 5, hidden: Sequence[tuple[int, int]] = ()
+    ) -> str:
+        """A few lines before ``mark``, without those between the marks of ``hidden`` pairs."""
         return ""
+
+    def carry_stderr(self, text: str) -> None:
+        """Take ``text``, what an earlier process of the server wrote, as the lines before
+        this one's own (a transport with no stderr of its own keeps none)."""
 
     def start(self) -> None:
         raise NotImplementedError
@@ -399,6 +437,8 @@ class RpcConnection:
                 transcript.note(f"input request {key!r}: not a request, left unanswered")
                 continue
             params = request.get("params")
+            with self._calls_lock:
+                self.server_requests += 1
             # A refusal is noted by the client; the server decides what a missing answer means.
             with contextlib.suppress(Refusal):
                 responses[key] = self.client.answer(
@@ -588,6 +628,8 @@ class RpcConnection:
             if method == "ping":
                 reply["result"] = {}
             else:
+                with self._calls_lock:
+                    self.server_requests += 1
                 reply["result"] = self.client.answer(
                     method, params if isinstance(params, dict) else {}, self._current_call()
                 )
@@ -692,8 +734,13 @@ class MessageConnection(RpcConnection):
         self._sync_log()
         return self.log.since(mark)
 
-    def stderr_before(self, mark: int, lines: int = 5) -> str:
-        return self.log.before(mark, lines)
+    def stderr_before(
+        self, mark: int, lines: int = 5, hidden: Sequence[tuple[int, int]] = ()
+    ) -> str:
+        return self.log.before(mark, lines, hidden)
+
+    def carry_stderr(self, text: str) -> None:
+        self.log.carry(text)
 
     def _sync_log(self) -> None:
         """Take in what the server has written so far (a transport whose output arrives on

@@ -10,7 +10,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from pytest_mcp_contracts.text import plain_traceback
 from pytest_mcp_contracts.transport.client import (
@@ -22,6 +22,7 @@ from pytest_mcp_contracts.transport.client import (
 )
 from pytest_mcp_contracts.transport.discover import (
     ServerSurface,
+    ToolSpec,
     build_surface,
     discover,
     list_tools,
@@ -29,6 +30,7 @@ from pytest_mcp_contracts.transport.discover import (
 from pytest_mcp_contracts.transport.http import ServerUrl, open_http
 from pytest_mcp_contracts.transport.inprocess import ServerApp, open_app
 from pytest_mcp_contracts.transport.jsonrpc import (
+    STDERR_TAIL_LINES,
     CallTimeout,
     ProbeFailed,
     ProtocolViolation,
@@ -68,6 +70,28 @@ def call_refusal(annotations: dict[str, Any], policy: str) -> str | None:
             "--mcp-call=all (annotations are hints, not a safeguard)"
         )
     return None
+
+
+SKIPPED_BY_TABLE: Final = "skipped by [tool.mcp-contracts.tools] skip = true"
+
+
+def tool_refusal(
+    tool: ToolSpec,
+    capabilities: dict[str, Any],
+    *,
+    policy: str,
+    own_call: str | None = None,
+    skip: bool = False,
+) -> str | None:
+    """Why pytest-mcp-contracts does not call a tool, or None: the one decision behind the
+    contract, rejects_invalid and sequences checks, and ``mcp-contracts inspect``.
+
+    ``policy`` is the run's ``--mcp-call``; ``own_call`` and ``skip`` are the tool's own
+    ``call`` and ``skip`` in ``[tool.mcp-contracts.tools.<name>]`` (its ``call`` wins)."""
+    if skip:
+        return SKIPPED_BY_TABLE
+    refusal = call_refusal(tool.annotations, own_call or policy)
+    return refusal or task_refusal(tool.raw, capabilities)
 
 
 def task_refusal(tool: dict[str, Any], capabilities: dict[str, Any]) -> str | None:
@@ -224,6 +248,9 @@ class ManagedServer:
     # stateful server may come from what an earlier call stored.
     recent_calls: deque[PastCall] = field(default_factory=lambda: deque(maxlen=1000))
     _noise_seen: int = field(default=0, repr=False)  # the connection's noise accounted for
+    # Stretches of the connection's stderr (pairs of marks) written by calls sent ahead and
+    # then sent again alone (transport/inflight): no later call shows them as its context.
+    _unseen_stderr: list[tuple[int, int]] = field(default_factory=list, repr=False)
     _conn: RpcConnection | None = field(default=None, repr=False)
 
     def _open(self, *, legacy: bool = False) -> RpcConnection:
@@ -287,6 +314,7 @@ class ManagedServer:
         self.restarts += 1
         self._account_stray_stdout()
         self._noise_seen = 0  # a new connection counts from zero
+        self._unseen_stderr = []
         try:
             self._conn = self._open(legacy=self.protocol_version not in ("", MODERN_VERSION))
             # Its banner, up to the handshake's answer, is no part of the next call.
@@ -303,6 +331,60 @@ class ManagedServer:
                 ) from None
             raise
         return self._conn
+
+    def live_connection(self) -> RpcConnection | None:
+        """The connection when it is alive; None, never a restart, when it is not."""
+        return self._conn if self._conn is not None and self._conn.alive else None
+
+    @property
+    def stateless(self) -> bool:
+        """Whether the server said each request stands alone (RpcConnection.stateless)."""
+        return self._conn is not None and self._conn.stateless
+
+    def revive(self, context_upto: int | None = None) -> None:
+        """Start again a server that calls broke without its being the tool's doing: calls
+        sent ahead died or hung in flight, none of them to blame yet (transport/inflight),
+        or the tool's time budget cut a call short (checks/contract.TimeBudget). Not a
+        restart the check spent: a call sent again alone that kills the server spends its
+        restart as it would have. What the server was before carries over, as if those
+        calls had never been made: the calls before stay the recent calls, its stderr up to
+        ``context_upto`` (a mark; all of it by default) is the new process's context, whose
+        own start-up lines are not, and noise on stdout is forgotten. A server that does not
+        come back is left to the next call to meet."""
+        old, restarts, recent = self._conn, self.restarts, list(self.recent_calls)
+        if old is not None and old.alive:
+            return  # nothing broke it
+        context = ""
+        if old is not None:
+            upto = old.stderr_mark() if context_upto is None else context_upto
+            context = old.stderr_before(upto, STDERR_TAIL_LINES, self._unseen_stderr)
+            self.forget_stdout_noise(old)
+        with contextlib.suppress(ServerError):
+            new = self.connection()
+            new.carry_stderr(context)
+            self.unsee_stderr(new, 0, new.stderr_mark())
+        self.restarts = restarts
+        self.recent_calls.clear()
+        self.recent_calls.extend(recent)
+
+    def unsee_stderr(self, conn: RpcConnection, start: int, end: int) -> None:
+        """Leave the stderr lines between two marks of ``conn`` out of the context later
+        calls show ("server stderr before this call"): calls sent ahead wrote them, and
+        each is sent again alone, as one call at a time would have sent it once."""
+        if conn is self._conn and end > start:
+            self._unseen_stderr.append((start, end))
+
+    def noise_pending(self, conn: RpcConnection) -> bool:
+        """Whether ``conn`` read noise on stdout that no call was blamed for yet: the next
+        call's, by its place in the stream (checks/stdout)."""
+        return conn is self._conn and conn.noise_count > self._noise_seen
+
+    def forget_stdout_noise(self, conn: RpcConnection) -> None:
+        """Noise on stdout ``conn`` read so far is blamed on no call and counted nowhere:
+        calls sent ahead wrote it, and each is sent again alone (transport/inflight), where
+        noise it writes again is its own, as one call at a time would have seen it once."""
+        if conn is self._conn:
+            self._noise_seen = max(self._noise_seen, conn.noise_count)
 
     @contextmanager
     def uncounted(self) -> Iterator[None]:
@@ -335,9 +417,15 @@ class ManagedServer:
         time below the usual timeouts (a call that runs into it ends in ``CallTimeout``)."""
         params = {"name": tool_name, "arguments": arguments}
         outcome = self._exchange("tools/call", params, arguments, tool_name, limit)
-        succeeded = outcome.result is not None and not outcome.is_error_result
-        self.recent_calls.append(PastCall(tool_name, arguments, invalid, succeeded))
+        self.remember(tool_name, outcome, invalid=invalid)
         return outcome
+
+    def remember(self, tool_name: str, outcome: CallOutcome, *, invalid: bool = False) -> None:
+        """Count a call among the recent calls of the server process: ``call`` does for its
+        own, a check for a call it sent ahead with others in flight once it takes its answer
+        (transport/inflight), so that they stand in the order the inputs were drawn."""
+        succeeded = outcome.result is not None and not outcome.is_error_result
+        self.recent_calls.append(PastCall(tool_name, outcome.arguments, invalid, succeeded))
 
     def request(
         self,
@@ -367,11 +455,31 @@ class ManagedServer:
     ) -> CallOutcome:
         """One request and its answer, with everything that happened on the way."""
         conn = self.connection()
+        garbage_before, noise_sent = conn.garbage_count, conn.noise_count
+        outcome, noise_upto = self.send_on(conn, method, params, arguments, subject, limit)
+        noise = (self._noise_seen, noise_sent, max(noise_upto, noise_sent))
+        _blame_stray_output(outcome, conn, garbage_before, noise)
+        self._noise_seen = noise_upto
+        return outcome
+
+    def send_on(
+        self,
+        conn: RpcConnection,
+        method: str,
+        params: dict[str, Any],
+        arguments: dict[str, Any],
+        subject: str,
+        limit: float | None = None,
+    ) -> tuple[CallOutcome, int]:
+        """Send one request on ``conn`` and take its answer with the evidence of the call
+        (timeouts, death, stderr, the memory cap), and the count of noise on stdout that
+        belongs up to it. Nothing here is about the order of calls: several may be in flight
+        at once (transport/inflight), so stray output is judged by the caller, and a
+        connection that died is not restarted."""
         outcome = CallOutcome(arguments, conn.request_message(method, params))
         outcome.client = CallTranscript(
             server=self.surface.name if self.surface else "", tool=subject
         )
-        garbage_before, noise_sent = conn.garbage_count, conn.noise_count
         stderr_mark = conn.stderr_mark()
         started = time.perf_counter()
         try:
@@ -403,11 +511,11 @@ class ManagedServer:
         except ServerError as exc:
             outcome.failure = exc
         outcome.elapsed = time.perf_counter() - started
-        # The call's noise is what stdout carried between the previous answer and this one:
-        # by position in the stream, not by when the reader thread got to it, which a
-        # line printed just after an answer would make a race between two calls.
+        # The call's noise is what stdout carried up to its answer: by position in the
+        # stream, not by when the reader thread got to it, which a line printed just after
+        # an answer would make a race between two calls.
         answered = outcome.result is not None or outcome.rpc_error is not None
-        noise_upto = max(conn.noise_answered, noise_sent) if answered else conn.noise_count
+        noise_upto = conn.noise_answered if answered else conn.noise_count
         over_cap = conn.over_memory_cap() if outcome.failure is None else None
         if over_cap is not None:  # this call left the server over its cap: its failure
             outcome.failure, outcome.result, outcome.rpc_error = over_cap, None, None
@@ -415,11 +523,9 @@ class ManagedServer:
             # A rich-rendered traceback as Python prints one: the evidence in it, and
             # what a report quotes, read the same whichever way the server logs.
             outcome.stderr = plain_traceback(conn.stderr_since(stderr_mark))
-            outcome.stderr_before = plain_traceback(conn.stderr_before(stderr_mark))
-        noise = (self._noise_seen, noise_sent, noise_upto)
-        _blame_stray_output(outcome, conn, garbage_before, noise)
-        self._noise_seen = noise_upto
-        return outcome
+            unseen = self._unseen_stderr if conn is self._conn else ()
+            outcome.stderr_before = plain_traceback(conn.stderr_before(stderr_mark, hidden=unseen))
+        return outcome, noise_upto
 
     def relist(self, timeout: float) -> None:
         """Read the tool list again (at the end of the run) and note how it differs from the

@@ -60,6 +60,7 @@ class ServerCommand:
     opening: ClassVar[str] = "start"
     transport: ClassVar[str] = "stdio"
     output_source: ClassVar[str | None] = "stderr"
+    calls_in_flight: ClassVar[bool] = True  # transport/inflight may send several at once
     fresh_start: ClassVar[str] = "a freshly started server"
     restart_caveat: ClassVar[str] = "this server"
 
@@ -73,6 +74,9 @@ class ServerCommand:
     def output_block(self, tail: str | None, *, call_output_shown: bool) -> str:
         # The call's own stderr, when shown, already holds the lines that matter.
         return "" if tail is None or call_output_shown else stderr_block(tail)
+
+    def unusable(self) -> str:
+        return "the server did not start"
 
     def start_failure(self, problem: str, stderr_tail: str) -> str:
         return "\n".join(

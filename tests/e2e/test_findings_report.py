@@ -22,10 +22,11 @@ from ..conftest import server_command
 # Every tool gets one more finding, as a client profile would give it: a rule, a client,
 # a where, a fix (lints warn on their own, once per lint per server).
 CONFTEST = """
+from pytest_mcp_contracts.checks import listing
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding
-from pytest_mcp_contracts.pytest import items
 
-_check_listing = items.check_listing
+# The schema item imports check_listing from its module when it runs: replaced there.
+_check_listing = listing.check_listing
 
 
 def _with_a_lint(tool, **kwargs):
@@ -44,7 +45,7 @@ def _with_a_lint(tool, **kwargs):
     ]
 
 
-items.check_listing = _with_a_lint
+listing.check_listing = _with_a_lint
 """
 
 

@@ -75,3 +75,31 @@ def test_an_oversized_response_is_capped(
     )
     # Both tools take no arguments: no input is invalid, their rejects_invalid are skipped.
     result.assert_outcomes(passed=5, failed=1, skipped=2)
+
+
+def test_a_wrong_path_is_a_404_at_that_url_not_a_server_that_is_down(
+    inprocess_pytest: RunPytest, http_server: HttpServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    right = http_server("typed_ok.py")
+    wrong = right.removesuffix("/mcp") + "/api"
+    result = run_url(inprocess_pytest, wrong)
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"MCP server at {wrong} could not be used",
+            f"  HTTP 404 Not Found from {wrong} for initialize*; the server answered, so it is "
+            f"running, but serves no MCP endpoint at the path /api; MCP servers usually serve "
+            f"it at /mcp: try {right}",
+            # The terminal summary says the same, not "did not start".
+            f"MCP server at {wrong} could not be used: HTTP 404 Not Found*try {right}",
+        ]
+    )
+    shown = result.stdout.str()
+    assert "did not start" not in shown and "check that it is up" not in shown
+    # mcp-contracts says it in the same words.
+    from pytest_mcp_contracts.cli import main
+
+    assert main(["inspect", "--url", wrong]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith(f"mcp-contracts: the server at {wrong} could not be used: HTTP 404")
+    assert f"try {right}" in error

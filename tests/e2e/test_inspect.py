@@ -15,7 +15,7 @@ import pytest
 
 from pytest_mcp_contracts import cli
 
-from ..conftest import server_command
+from ..conftest import RunMcp, server_command
 
 REPO = Path(__file__).parents[2]
 EXAMPLE = server_command(REPO / "example_server")
@@ -40,10 +40,16 @@ def inspect(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
     return subprocess.CompletedProcess(args, status, out.getvalue(), err.getvalue())
 
 
+def table(listing: str) -> dict[str, str]:
+    """The tool table's rows by tool name: the lines after its heading, to the first blank."""
+    rows = listing.split("\n\n")[0].splitlines()[1:]
+    return {line.split()[0]: line for line in rows}
+
+
 def test_lists_tools_with_safety_and_output_contract() -> None:
     done = inspect("--server", EXAMPLE, "--snapshots", str(SNAPSHOTS))
     assert done.returncode == 0, done.stderr
-    lines = {line.split()[0]: line for line in done.stdout.splitlines()[1:]}
+    lines = table(done.stdout)
     assert set(lines) == {
         "get_order",
         "search_books",
@@ -114,7 +120,7 @@ def test_a_corrupted_contract_is_shown_as_corrupted_not_as_none(tmp_path: Path) 
     for target in ((), ("--server", EXAMPLE)):
         listing = inspect(*target, cwd=tmp_path)
         assert listing.returncode == 0, listing.stderr
-        lines = {line.split()[0]: line for line in listing.stdout.splitlines()[1:]}
+        lines = table(listing.stdout)
         assert " corrupted " in lines["order_summary_json"]
         assert " corrupted " in lines["describe_book"]
         assert " none " not in listing.stdout
@@ -198,3 +204,63 @@ def test_a_server_the_probe_breaks_is_listed_and_the_finding_said(tmp_path: Path
         "server should answer a method it does not know with JSON-RPC error -32601 (method not "
         "found) and keep running"
     )
+
+
+def test_inspect_says_which_tools_pytest_calls_as_pytest_decides(
+    pytester: pytest.Pytester,
+    run_mcp_inprocess: RunMcp,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The project's call policy (mcp_call) and tool tables (call, skip), read by inspect as
+    the plugin reads them: the tools it says pytest calls are the ones pytest then calls."""
+    pytester.makepyprojecttoml(
+        """
+        [tool.pytest.ini_options]
+        mcp_call = "readonly"
+
+        [tool.mcp-contracts.tools.touch]
+        call = "all"
+
+        [tool.mcp-contracts.tools.hinted]
+        skip = true
+        """
+    )
+    log = pytester.path / "calls.log"
+    monkeypatch.setenv("MCP_FIXTURE_CALL_LOG", str(log))
+    from pytest_mcp_contracts.cli import main
+
+    capsys.readouterr()  # what the fixtures printed
+    target = ["inspect", "--server", server_command("annotated.py")]
+    assert main([*target, "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["callPolicy"], answer["callPolicySource"]) == (
+        "readonly",
+        f"mcp_call in {pytester.path / 'pyproject.toml'}",
+    )
+    said = {tool["name"] for tool in answer["tools"] if tool["called"]}
+    assert said == {"read", "touch"}
+    assert main(target) == 0
+    assert capsys.readouterr().out.splitlines()[-4:] == [
+        f"pytest calls 2 of 5 tools under --mcp-call=readonly (mcp_call in "
+        f"{pytester.path / 'pyproject.toml'}):",
+        "  wipe: the tool does not declare readOnlyHint: true and --mcp-call=readonly; use "
+        "--mcp-call=nondestructive or all to call it",
+        "  bare: the tool does not declare readOnlyHint: true and --mcp-call=readonly; use "
+        "--mcp-call=nondestructive or all to call it",
+        "  hinted: skipped by [tool.mcp-contracts.tools] skip = true",
+    ]
+    assert not log.exists()  # inspect lists tools, it calls none
+    run_mcp_inprocess("annotated.py", args=("--mcp-max-examples=3",))
+    capsys.readouterr()  # the run's own output
+    called = {line.split(" ", 1)[0] for line in log.read_text().splitlines()}
+    assert called == said
+    # --call answers for another policy; a tool's own table still wins.
+    assert main([*target, "--json", "--call=all"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert {tool["name"] for tool in answer["tools"] if tool["called"]} == {
+        "read",
+        "touch",
+        "wipe",
+        "bare",
+    }

@@ -17,10 +17,10 @@ FILES = [
     "echo.json",
     "prompts/review.json",
     "prompts/summarize.json",
-    "resources/config_app_settings-d97dca3f.json",
-    "resources/file_docs_guide.md-b8a94ab1.json",
-    "resources/status_app-c77505ec.json",
-    "templates/users_user_id_profile-a5d4dc88.json",
+    "resources/config_app_settings.json",
+    "resources/file_docs_guide.md.json",
+    "resources/status_app.json",
+    "templates/users_user_id_profile.json",
 ]
 # What v2 breaks, item by item, with the first line of its failure (what a short summary,
 # a step summary and the run report show).
@@ -29,13 +29,13 @@ BROKEN = {
     "'tone' added (optional): renamed to 'tone'?",
     "prompt:summarize": "the prompt's surface drifted (breaking): arguments.length: optional "
     "-> required",
-    "resource:config_app_settings-d97dca3f": "resource 'config://app/settings' is recorded "
-    "(*config_app_settings-d97dca3f.json) but the server no longer lists it",
-    "template:users_user_id_profile-a5d4dc88": "the template's surface drifted (breaking): "
+    "resource:config_app_settings": "resource 'config://app/settings' is recorded "
+    "(*config_app_settings.json) but the server no longer lists it",
+    "template:users_user_id_profile": "the template's surface drifted (breaking): "
     "uriTemplate: 'users://{user_id}/profile' -> 'users://{org}/{user_id}/profile': "
     "variables added org",
 }
-NEW = ["prompt:translate", "template:users_org_user_id_profile-21842755"]
+NEW = ["prompt:translate", "template:users_org_user_id_profile"]
 
 
 def folder(pytester: pytest.Pytester) -> Path:
@@ -118,15 +118,15 @@ def test_ci_on_v1_passes_and_v2_fails_exactly_its_drifted_entries(
     ]
     gone = {e["node_name"]: e for e in server["listed"] if not e["listed"]}
     assert {n: e["checks"]["drift"]["outcome"] for n, e in gone.items()} == {
-        "resource:config_app_settings-d97dca3f": "failed",
-        "template:users_user_id_profile-a5d4dc88": "failed",
+        "resource:config_app_settings": "failed",
+        "template:users_user_id_profile": "failed",
     }
     # Nothing of the drifted entries was written; the new ones were recorded.
     after = files(pytester)
     assert {name: after[name] for name in recorded_v1} == recorded_v1
     assert sorted(set(after) - set(recorded_v1)) == [
         "prompts/translate.json",
-        "templates/users_org_user_id_profile-21842755.json",
+        "templates/users_org_user_id_profile.json",
     ]
 
 
@@ -146,7 +146,7 @@ def test_update_accepts_prunes_the_removed_and_ci_then_passes(
             "    breaking:*prompt review arguments.style: removed, and 'tone' added *",
         ]
     )
-    assert "resources/config_app_settings-d97dca3f.json" in files(pytester)
+    assert "resources/config_app_settings.json" in files(pytester)
     accept = run_mcp_inprocess(SERVER, args=(*DRIFT, "--mcp-snapshot-update"))
     accept.assert_outcomes(passed=9, deselected=15)
     accept.stdout.fnmatch_lines(
@@ -154,8 +154,8 @@ def test_update_accepts_prunes_the_removed_and_ci_then_passes(
             "  drift accepted by --mcp-snapshot-update:",
             "    breaking:    resource config://app/settings resource: removed",
             "pruned 2 file(s):",
-            "*resources/config_app_settings-d97dca3f.json",
-            "*templates/users_user_id_profile-a5d4dc88.json",
+            "*resources/config_app_settings.json",
+            "*templates/users_user_id_profile.json",
         ]
     )
     accepted = files(pytester)
@@ -164,9 +164,9 @@ def test_update_accepts_prunes_the_removed_and_ci_then_passes(
         "prompts/review.json",
         "prompts/summarize.json",
         "prompts/translate.json",
-        "resources/file_docs_guide.md-b8a94ab1.json",
-        "resources/status_app-c77505ec.json",
-        "templates/users_org_user_id_profile-21842755.json",
+        "resources/file_docs_guide.md.json",
+        "resources/status_app.json",
+        "templates/users_org_user_id_profile.json",
     ]
     monkeypatch.setenv("CI", "true")
     again = run_mcp_inprocess(SERVER, args=DRIFT)
@@ -214,8 +214,8 @@ def test_n2_writes_and_prunes_the_same_files_as_a_serial_run(
     assert drift[0] == drift[1] and len(drift[0]["breaking"]) == 4
     assert listed[0] == listed[1]
     assert [e for e in listed[0] if not e[1]] == [
-        ("resource:config_app_settings-d97dca3f", False, "passed"),
-        ("template:users_user_id_profile-a5d4dc88", False, "passed"),
+        ("resource:config_app_settings", False, "passed"),
+        ("template:users_user_id_profile", False, "passed"),
     ]
     parallel.stdout.fnmatch_lines(["pruned 2 file(s):"])
 
@@ -233,12 +233,12 @@ def test_reads_and_gets_record_content_contracts_and_a_changed_json_shape_fails_
     record = run_mcp_inprocess(SERVER, args=calls)
     record.assert_outcomes(passed=6, deselected=16)
     recorded = files(pytester)
-    status = json.loads(recorded["resources/status_app-c77505ec.json"])["content"]
+    status = json.loads(recorded["resources/status_app.json"])["content"]
     assert status["schema"]["required"] == ["state", "uptime"]
     assert status["kinds"] == ["json-text"]
     # A text resource has no content contract (and its drift item, which records its
     # surface, was not selected): no file.
-    assert "resources/file_docs_guide.md-b8a94ab1.json" not in recorded
+    assert "resources/file_docs_guide.md.json" not in recorded
     review = json.loads(recorded["prompts/review.json"])["content"]
     assert list(review["schema"]["properties"]) == ["message1_user_text"]
     monkeypatch.setenv("CI", "true")
@@ -250,11 +250,11 @@ def test_reads_and_gets_record_content_contracts_and_a_changed_json_shape_fails_
     ci = run_mcp_inprocess(SERVER, args=calls)
     ci.stdout.fnmatch_lines_random(
         [
-            "FAILED mcp:surface-versions::resource:status_app-c77505ec::read - the content "
+            "FAILED mcp:surface-versions::resource:status_app::read - the content "
             "drifted from the recorded contract: $.uptime: missing (was always present)",
             "FAILED mcp:surface-versions::prompt:translate::get - no content contract is "
             "recorded for this prompt (*), and CI is set, so none is written",
-            "FAILED mcp:surface-versions::template:users_org_user_id_profile-*::read - no "
+            "FAILED mcp:surface-versions::template:users_org_user_id_profile::read - no "
             "content contract is recorded *",
         ]
     )

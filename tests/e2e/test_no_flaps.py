@@ -132,12 +132,21 @@ def test_rename_accept_remove_fails_at_the_removal(
     monkeypatch.setenv("MCP_FIXTURE_VARIANT", "v1")
     run_mcp("realistic.py", args=(NO_SEQUENCES, *only_price)).assert_outcomes(passed=4)
     monkeypatch.setenv("MCP_FIXTURE_VARIANT", "renamed")
+    monkeypatch.setenv("CI", "true")
     renamed = run_mcp("realistic.py", args=(NO_SEQUENCES, *only_price))
     renamed.assert_outcomes(passed=3, failed=1)
     renamed.stdout.fnmatch_lines(["  $.unit_price: missing (was always present)"])
-    run_mcp(
-        "realistic.py", args=(NO_SEQUENCES, *only_price, "--mcp-snapshot-update")
-    ).assert_outcomes(passed=4)
+    # The summary lists the inferred contract's breaking drift with the rest, in CI...
+    drift = [
+        "    breaking: price $.unit_price: missing (was always present)",
+        "    additive: price $.unit: new field: integer",
+    ]
+    renamed.stdout.fnmatch_lines(["  drift (accept it locally *--mcp-snapshot-update):", *drift])
+    monkeypatch.delenv("CI")
+    accept = run_mcp("realistic.py", args=(NO_SEQUENCES, *only_price, "--mcp-snapshot-update"))
+    accept.assert_outcomes(passed=4)
+    # ...and among what the update accepted.
+    accept.stdout.fnmatch_lines(["  drift accepted by --mcp-snapshot-update:", *drift])
     schema = _output(pytester.path, "price")["schema"]
     assert isinstance(schema, dict)
     assert sorted(schema["properties"]) == ["currency", "sku", "unit"]

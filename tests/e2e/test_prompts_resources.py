@@ -14,9 +14,9 @@ from ..conftest import NO_SEQUENCES, SERVERS, RunMcp, server_command
 CORRECT = [
     "mcp:library::prompt:review_code::schema PASSED*",
     "mcp:library::prompt:greeting::schema PASSED*",
-    "mcp:library::resource:file_docs_readme.md-*::schema PASSED*",
-    "mcp:library::resource:config_app_settings-*::schema PASSED*",
-    "mcp:library::template:users_user_id_profile-*::schema PASSED*",
+    "mcp:library::resource:file_docs_readme.md::schema PASSED*",
+    "mcp:library::resource:config_app_settings::schema PASSED*",
+    "mcp:library::template:users_user_id_profile::schema PASSED*",
 ]
 
 
@@ -36,14 +36,14 @@ def test_each_entry_has_a_schema_item_that_fails_on_exactly_its_rule(
             *CORRECT,
             "mcp:listing-bugs::ok::schema PASSED*",
             "mcp:ts-library::prompt:review_code::schema PASSED*",
-            "mcp:ts-library::resource:file_docs_readme.md-*::schema PASSED*",
-            "mcp:ts-library::template:users_userId_profile-*::schema PASSED*",
+            "mcp:ts-library::resource:file_docs_readme.md::schema PASSED*",
+            "mcp:ts-library::template:users_userId_profile::schema PASSED*",
             "mcp:listing-bugs::prompt:summarize::schema FAILED*",
             "mcp:listing-bugs::prompt:dup::schema FAILED*",
-            "mcp:listing-bugs::resource:docs_relative.md-*::schema FAILED*",
-            "mcp:listing-bugs::resource:file_docs_notes.md-*::schema PASSED*",
-            "mcp:listing-bugs::resource:file_docs_ok.md-*::schema PASSED*",
-            "mcp:listing-bugs::template:file_path-*::schema FAILED*",
+            "mcp:listing-bugs::resource:docs_relative.md::schema FAILED*",
+            "mcp:listing-bugs::resource:file_docs_notes.md::schema PASSED*",
+            "mcp:listing-bugs::resource:file_docs_ok.md::schema PASSED*",
+            "mcp:listing-bugs::template:file_path::schema FAILED*",
             # Each failure leads with its rule (the short summary cuts its lines short).
             "[[]mcp/required-member] the argument has no 'name', which the spec requires",
             "[[]mcp/duplicate] name 'dup' is listed 2 times in prompts/list*",
@@ -122,19 +122,19 @@ def test_each_read_and_get_bug_fails_exactly_its_item_shrunk_and_correct_entries
     )
     result.stdout.fnmatch_lines_random(
         [
-            "mcp:surface-bugs::template:users_user_id_profile-*::read FAILED*",
-            "mcp:surface-bugs::template:orders_order_id-*::read FAILED*",
+            "mcp:surface-bugs::template:users_user_id_profile::read FAILED*",
+            "mcp:surface-bugs::template:orders_order_id::read FAILED*",
             "mcp:surface-bugs::prompt:brief::get FAILED*",
-            "mcp:surface-bugs::resource:file_broken.txt-*::read FAILED*",
-            "mcp:surface-bugs::resource:file_ok.txt-*::read PASSED*",
+            "mcp:surface-bugs::resource:file_broken.txt::read FAILED*",
+            "mcp:surface-bugs::resource:file_ok.txt::read PASSED*",
             "mcp:surface-bugs::prompt:hello::get SKIPPED*",
             *(line.replace("::schema", "::get") for line in CORRECT[:2]),
-            "mcp:library::resource:file_docs_readme.md-*::read PASSED*",
-            "mcp:library::resource:config_app_settings-*::read PASSED*",
-            "mcp:library::template:users_user_id_profile-*::read PASSED*",
+            "mcp:library::resource:file_docs_readme.md::read PASSED*",
+            "mcp:library::resource:config_app_settings::read PASSED*",
+            "mcp:library::template:users_user_id_profile::read PASSED*",
             "mcp:ts-library::prompt:review_code::get PASSED*",
-            "mcp:ts-library::resource:file_docs_readme.md-*::read PASSED*",
-            "mcp:ts-library::template:users_userId_profile-*::read PASSED*",
+            "mcp:ts-library::resource:file_docs_readme.md::read PASSED*",
+            "mcp:ts-library::template:users_userId_profile::read PASSED*",
             "surface-bugs (protocol *): * reads and gets (* refused)*",
         ]
     )

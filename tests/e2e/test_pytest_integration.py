@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -119,8 +120,10 @@ def test_unused_plugin_imports_nothing_heavy(pytester: pytest.Pytester) -> None:
             ours = {m for m in sys.modules if m.startswith("pytest_mcp_contracts.")}
             # vocabulary.py is names and defaults only: it imports nothing from the package;
             # pytest/fixtures.py defines mcp_server and mcp_servers, and imports nothing heavy.
-            light = {"plugin", "hooks", "pytest", "pytest.keys", "pytest.settings", "vocabulary"}
-            light.add("pytest.fixtures")
+            light = {
+                "plugin", "hooks", "pytest", "pytest.keys", "pytest.settings", "project",
+                "vocabulary", "pytest.fixtures",
+            }
             assert ours <= {f"pytest_mcp_contracts.{m}" for m in light}, sorted(ours)
         """
     )
@@ -128,6 +131,43 @@ def test_unused_plugin_imports_nothing_heavy(pytester: pytest.Pytester) -> None:
     result.assert_outcomes(passed=1)
     # ...and the plugin was loaded all the same.
     assert "--mcp-server" in pytester.runpytest_subprocess(NO_SEQUENCES, "--help").stdout.str()
+
+
+# Which heavy libraries a run has loaded when its session ends (last of the session's
+# finishers, the plugin's run report included; before the terminal summary, where
+# hypothesis's own pytest plugin imports hypothesis in every pytest run, whatever ran).
+LOADED_AT_THE_END = """
+import json
+import sys
+
+import pytest
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session):
+    heavy = ("jsonschema", "hypothesis", "hypothesis_jsonschema", "mcp")
+    with open("loaded.json", "w", encoding="utf-8") as handle:
+        json.dump([name for name in heavy if name in sys.modules], handle)
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "loaded"),
+    [
+        pytest.param(("--collect-only",), [], id="collect-only"),
+        pytest.param(("-k", "drift"), [], id="drift"),
+        pytest.param(("-k", "schema"), ["jsonschema"], id="schema"),
+        # The client is the plugin's own: no run imports the MCP SDK.
+        pytest.param((), ["jsonschema", "hypothesis", "hypothesis_jsonschema"], id="all"),
+    ],
+)
+def test_a_run_imports_what_its_checks_need_and_no_more(
+    run_mcp: RunMcp, pytester: pytest.Pytester, args: tuple[str, ...], loaded: list[str]
+) -> None:
+    pytester.makeconftest(LOADED_AT_THE_END)
+    result = run_mcp("legacy_only.py", args=(NO_SEQUENCES, FEW, "--mcp-report=report.json", *args))
+    assert result.ret == 0, result.stdout.str()
+    assert json.loads((pytester.path / "loaded.json").read_text(encoding="utf-8")) == loaded
 
 
 @pytest.mark.parametrize(
@@ -194,3 +234,63 @@ def test_an_option_value_with_equals_or_not_a_path_is_left_alone(
     )
     assert result.ret == 0
     assert (pytester.path / "contracts" / "banner" / "echo.json").exists()
+
+
+# Another MCP plugin that registers --mcp-server too (as pytest-mcptest and mcp-pytest do),
+# installed as a distribution with a pytest11 entry point, as pip would install it.
+OTHER_PLUGIN = """
+def pytest_addoption(parser):
+    group = parser.getgroup("other-mcp", "another MCP plugin")
+    group.addoption("--mcp-server", dest="mcp_server", help="another plugin's server")
+"""
+
+
+def _install_other_plugin(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(other_mcp_plugin=OTHER_PLUGIN)
+    info = pytester.mkdir("other_mcp-0.3.dist-info")
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: other-mcp\nVersion: 0.3\n")
+    (info / "entry_points.txt").write_text("[pytest11]\nother_mcp = other_mcp_plugin\n")
+    pytester.syspathinsert()  # first on sys.path: its entry point loads before this plugin's
+
+
+def test_an_option_another_plugin_registered_first_is_one_clear_line(
+    pytester: pytest.Pytester, inprocess_pytest: RunPytest
+) -> None:
+    _install_other_plugin(pytester)
+    result = inprocess_pytest(NO_SEQUENCES)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert [line for line in result.stderr.lines if line.strip()] == [
+        "ERROR: --mcp-server is already registered by another pytest plugin, other_mcp "
+        "(other-mcp 0.3), so pytest-mcp-contracts cannot register it; run one of them: "
+        "-p no:other_mcp disables the other plugin, -p no:mcp_contracts this one (or "
+        "uninstall one)"
+    ]
+    # What it advises works, both ways.
+    other_off = inprocess_pytest("-p", "no:other_mcp", "--help")
+    assert other_off.ret == 0
+    assert "--mcp-report" in other_off.stdout.str()
+    assert "another plugin's server" not in other_off.stdout.str()
+    ours_off = inprocess_pytest("-p", "no:mcp_contracts", "--help")
+    assert ours_off.ret == 0
+    assert "another plugin's server" in ours_off.stdout.str()
+    assert "--mcp-report" not in ours_off.stdout.str()
+
+
+def test_an_option_another_plugin_registers_after_this_one_fails_in_that_plugin(
+    pytester: pytest.Pytester, inprocess_pytest: RunPytest
+) -> None:
+    """The other order: this plugin loaded first (-p), the other one after. pytest calls the
+    other plugin's pytest_addoption as it registers it and stops at its error, with no hook of
+    this plugin in between, so the error is pytest's about that plugin; docs/how-to/ci.md
+    quotes its last line and the -p no:NAME that resolves it."""
+    _install_other_plugin(pytester)
+    result = inprocess_pytest(NO_SEQUENCES, "-p", "mcp_contracts")
+    assert result.ret == pytest.ExitCode.INTERNAL_ERROR
+    text = result.stderr.str()
+    assert 'Error while loading plugin "pytest11"' in text
+    assert "other_mcp_plugin.py" in text
+    assert "conflicting option string: --mcp-server" in text
+    pytester.makepyfile("def test_plain():\n    pass\n")
+    inprocess_pytest(NO_SEQUENCES, "-p", "mcp_contracts", "-p", "no:other_mcp").assert_outcomes(
+        passed=1
+    )

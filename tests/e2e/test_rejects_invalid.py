@@ -3,6 +3,8 @@ crash, hang or break the server."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from ..conftest import NO_SEQUENCES, RunMcp
@@ -143,3 +145,31 @@ def test_invalid_calls_are_not_counted_as_error_results(run_inprocess: RunMcp) -
             "typed-ok (protocol 2026-07-28): 3 tools, 15 calls, 0 returned isError",
         ]
     )
+
+
+def test_the_valid_input_invalid_ones_start_from_is_remembered_across_runs(
+    run_mcp_inprocess: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Hypothesis finds it afresh (derandomized, shrunk) only on a first run; later runs take
+    # it from pytest's cache, while the inputSchema still accepts it.
+    log = pytester.path / "calls.log"
+    monkeypatch.setenv("MCP_FIXTURE_CALL_LOG", str(log))
+    args = (NO_SEQUENCES, "-k", "get_order and rejects_invalid")
+    run_mcp_inprocess("lookup.py", args=args).assert_outcomes(passed=1, deselected=7)
+    kept = list((pytester.path / ".pytest_cache/v/mcp-contracts/simplest-input").iterdir())
+    assert len(kept) == 1
+    assert json.loads(kept[0].read_text()) == {"order_id": "A-0", "verbose": False}
+
+    def sent() -> str:
+        text = log.read_text()
+        log.unlink()
+        return text
+
+    sent()
+    kept[0].write_text(json.dumps({"order_id": "A-77", "verbose": True}))
+    run_mcp_inprocess("lookup.py", args=args).assert_outcomes(passed=1, deselected=7)
+    assert '"A-77"' in sent()  # the invalid inputs are the remembered one's mutations
+    kept[0].write_text(json.dumps({"order_id": "B-77", "verbose": True}))  # the schema refuses
+    run_mcp_inprocess("lookup.py", args=args).assert_outcomes(passed=1, deselected=7)
+    assert '"B-77"' not in sent()
+    assert json.loads(kept[0].read_text()) == {"order_id": "A-0", "verbose": False}

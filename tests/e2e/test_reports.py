@@ -10,6 +10,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from ..conftest import NO_SEQUENCES, RunMcp
+from ..sarif import sarif_errors
 
 SCHEMA = json.loads(
     (Path(__file__).parents[2] / "docs" / "run-report.schema.json").read_text(encoding="utf-8")
@@ -81,12 +82,30 @@ def test_report_of_a_failing_run(
 ) -> None:
     result = _runner(plugin_args, run_mcp, run_mcp_inprocess)(
         "broken_output.py",
-        args=(NO_SEQUENCES, "--mcp-max-examples=100", "--mcp-report=report.json", *plugin_args),
+        args=(
+            NO_SEQUENCES,
+            "--mcp-max-examples=100",
+            "--mcp-report=report.json",
+            "--mcp-sarif=out/run.sarif",
+            *plugin_args,
+        ),
     )
     result.assert_outcomes(passed=7, failed=1)
     document = _load(pytester.path / "report.json")
     assert document["pytest_exit_status"] == 1
     _check_broken_output(document)
+    # The SARIF file says the same, serially and under -n 2: its one failed check, at the
+    # contract the run recorded for the tool.
+    log = json.loads((pytester.path / "out" / "run.sarif").read_text(encoding="utf-8"))
+    assert sarif_errors(log) == []
+    (result_,) = log["runs"][0]["results"]
+    assert result_["ruleId"] == "output_schema"
+    assert result_["message"]["text"] == f"{FAILING}: {PROBLEM}"
+    location = result_["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert location == {
+        "uri": "mcp-contracts/broken-output/price_quote.json",
+        "uriBaseId": "%SRCROOT%",
+    }
 
 
 def test_a_banner_on_stdout_before_the_handshake_is_reported(
@@ -116,7 +135,9 @@ def test_a_banner_on_stdout_before_the_handshake_is_reported(
 def test_report_of_a_server_that_did_not_start(
     run_mcp_inprocess: RunMcp, pytester: pytest.Pytester
 ) -> None:
-    pytester.makeini("[pytest]\nmcp_report = reports/run.json\n")
+    ini = pytester.makeini(
+        "[pytest]\nmcp_report = reports/run.json\nmcp_sarif = reports/run.sarif\n"
+    )
     result = run_mcp_inprocess("startup_crash.py", args=(NO_SEQUENCES,))
     assert result.ret == pytest.ExitCode.INTERRUPTED
     document = _load(pytester.path / "reports" / "run.json")
@@ -126,6 +147,14 @@ def test_report_of_a_server_that_did_not_start(
     assert server["command"].endswith("startup_crash.py")
     assert server["error"].startswith("MCP server did not start: ")
     assert "ImportError: cannot import name 'FastMCP'" in server["error"]
+    # The SARIF file, named in the ini file, places the server's failure there.
+    log = json.loads((pytester.path / "reports" / "run.sarif").read_text(encoding="utf-8"))
+    assert sarif_errors(log) == []
+    (found,) = log["runs"][0]["results"]
+    assert found["ruleId"] == "server_unavailable"
+    assert found["message"]["text"].startswith("mcp:startup_crash.py: MCP server did not start: ")
+    physical = found["locations"][0]["physicalLocation"]
+    assert physical["artifactLocation"]["uri"] == ini.name
 
 
 def test_xdist_report_and_github_step_summary(

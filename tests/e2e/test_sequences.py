@@ -200,3 +200,63 @@ def test_a_lookup_that_refused_everything_is_told_how_to_be_reached(
             "[[]tool.mcp-contracts.tools.read_note] examples"  # [[] is a literal [ here
         ]
     )
+
+
+def test_sequences_draw_inputs_from_the_hook_and_the_configured_examples(
+    pytester: pytest.Pytester, run_mcp_inprocess: RunMcp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Inputs a user gave for a tool (pytest_mcp_tool_strategy, examples in pyproject.toml)
+    are the ones that reach its real data: the sequences draw them too, as the contract
+    item does. Only the sequences item runs here, so every call logged is one of its."""
+    log = pytester.path / "calls.log"
+    monkeypatch.setenv("MCP_FIXTURE_CALL_LOG", str(log))
+    pytester.makeconftest(
+        """
+        from hypothesis import strategies as st
+
+        def pytest_mcp_tool_strategy(tool):
+            if tool == "get_order":
+                return {"order_id": st.just("A-20261127")}
+            return None
+        """
+    )
+    pytester.makepyprojecttoml(
+        """
+        [tool.mcp-contracts.tools.list_files]
+        examples = [{path = "/srv/orders/2026"}]
+        """
+    )
+    result = run_mcp_inprocess(
+        "lookup.py", args=("-k", "sequences", "--hypothesis-seed=3", "--mcp-max-examples=20")
+    )
+    result.assert_outcomes(passed=1)
+    calls = [line.split(" ", 1) for line in log.read_text().splitlines()]
+    orders = {json.loads(args)["order_id"] for name, args in calls if name == "get_order"}
+    paths = [json.loads(args)["path"] for name, args in calls if name == "list_files"]
+    assert orders == {"A-20261127"}
+    assert "/srv/orders/2026" in paths
+
+
+def test_a_hook_strategy_the_schema_refuses_fails_the_sequences_item_by_name(
+    pytester: pytest.Pytester, run_mcp_inprocess: RunMcp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MCP_FIXTURE_CALL_LOG", str(pytester.path / "calls.log"))
+    pytester.makeconftest(
+        """
+        from hypothesis import strategies as st
+
+        def pytest_mcp_tool_strategy(tool):
+            if tool == "get_order":
+                return {"order_id": st.just("order 7")}  # the pattern is ^A-[0-9]+$
+            return None
+        """
+    )
+    result = run_mcp_inprocess("lookup.py", args=("-k", "sequences", "--hypothesis-seed=3"))
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "a strategy from pytest_mcp_tool_strategy made an input the schema refuses",
+            "*'order 7'*which the inputSchema refuses*",
+            "tool: get_order    check: sequences",
+        ]
+    )

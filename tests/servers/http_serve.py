@@ -29,6 +29,7 @@ def load_module(path: Path) -> Any:
     spec = importlib.util.spec_from_file_location(f"fixture_{path.stem}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # as an import would: pydantic looks its module up there
     spec.loader.exec_module(module)
     return module
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -85,13 +86,13 @@ def test_safety_reads_the_hints_with_the_specs_defaults() -> None:
 def test_the_list_lines_up_names_contracts_and_safety() -> None:
     views = [
         _view({"name": "a", "outputSchema": SCHEMA}),
-        replace(_view({"name": "longer", "annotations": {}}), findings=()),
+        replace(_view({"name": "longer", "annotations": {}}), findings=(), refusal="not called: x"),
     ]
     assert render_list(views).splitlines() == [
-        "tool    output contract  findings  safety",
-        "a       declared         unknown   destructive, open-world, (no annotations: defaults "
-        "assumed)",
-        "longer  none             -         destructive, open-world",
+        "tool    output contract  findings  called  safety",
+        "a       declared         unknown   yes     destructive, open-world, (no annotations: "
+        "defaults assumed)",
+        "longer  none             -         no      destructive, open-world",
     ]
 
 
@@ -181,9 +182,10 @@ def test_inspect_shows_the_schema_checks_findings_of_the_recorded_listing(
     )
     assert main(["inspect", "--snapshots", str(folder)]) == 0
     listed = capsys.readouterr().out.splitlines()
-    assert listed[0].split() == ["tool", "output", "contract", "findings", "safety"]
-    assert listed[1].startswith("ok           none             -           ")
-    assert listed[2].startswith("string_root  none             1 error(s), 2 warning(s)  ")
+    assert listed[0].split() == ["tool", "output", "contract", "findings", "called", "safety"]
+    assert listed[1].startswith("ok           none             -                         yes ")
+    assert listed[2].startswith("string_root  none             1 error(s), 2 warning(s)  yes ")
+    assert listed[4:] == ["pytest calls 2 of 2 tools under --mcp-call=nondestructive (the default)"]
     assert main(["inspect", "--snapshots", str(folder), "string_root"]) == 0
     shown = capsys.readouterr().out
     assert (
@@ -316,3 +318,63 @@ def test_inspect_lists_prompts_resources_and_templates_with_their_content_contra
     assert app["contentSchema"] == content["schema"]
     assert [f["rule"] for f in relative["findings"]] == ["mcp/resource-uri"]
     assert payload["templates"][0]["uriTemplate"] == "users://{org}/{id}"
+
+
+# What a reader of --help would see as reST rather than as text: ``literals``, roles such as
+# :option:`--x` or :func:`f`, and **strong** emphasis.
+REST_MARKUP = re.compile(r"``|:[a-z]+:`|\*\*")
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["inspect", "--help"], ["call", "--help"]])
+def test_help_is_plain_text(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 0
+    shown = capsys.readouterr().out
+    assert "mcp-contracts" in shown
+    assert not REST_MARKUP.search(shown), REST_MARKUP.findall(shown)
+
+
+def test_the_plugins_options_help_is_plain_text() -> None:
+    # What `pytest --help` prints for each option (and its ini key).
+    from pytest_mcp_contracts.pytest.settings import OPTIONS
+
+    marked = [option.flag for option in OPTIONS if REST_MARKUP.search(option.help)]
+    assert marked == []
+
+
+def test_inspect_shows_each_input_limit_in_the_text_and_the_json(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    properties = {
+        "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+        "ratio": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
+        "ids": {
+            "type": "array",
+            "items": {"type": "string", "maxLength": 12, "pattern": "^A-[0-9]+$"},
+            "minItems": 1,
+            "maxItems": 5,
+        },
+        "sort": {"enum": ["name", "date", "size"]},
+    }
+    schema = {"type": "object", "properties": properties, "required": ["ids"]}
+    folder = _record(tmp_path, [{"name": "search", "inputSchema": schema}])
+    assert main(["inspect", "--snapshots", str(folder), "search", "--schema=input"]) == 0
+    shown = capsys.readouterr().out
+    assert (
+        "input schema:\n"
+        "  ids[]: string (1..5 items) (length ≤ 12) (pattern ^A-[0-9]+$)\n"
+        "  limit?: integer (1..100)\n"
+        "  ratio?: number (> 0, ≤ 1)\n"
+        "  sort?: string (enum: name, date, size)\n"
+    ) in shown
+    assert main(["inspect", "--snapshots", str(folder), "--json"]) == 0
+    [tool] = json.loads(capsys.readouterr().out)["tools"]
+    # As the snapshot keeps the listing: keys sorted (the summary puts required ones first).
+    assert tool["inputLimits"] == [
+        {"path": "$.ids", "minItems": 1, "maxItems": 5},
+        {"path": "$.limit", "minimum": 1, "maximum": 100},
+        {"path": "$.ratio", "exclusiveMinimum": 0, "maximum": 1},
+        {"path": "$.sort", "enumSize": 3},
+        {"path": "$.ids[]", "maxLength": 12, "pattern": "^A-[0-9]+$"},
+    ]

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from pytest_mcp_contracts.checks.error_results import judge_error_result
-from pytest_mcp_contracts.pytest.settings import WARNABLE_CLASSES
+from pytest_mcp_contracts.project import WARNABLE_CLASSES
 from pytest_mcp_contracts.vocabulary import ErrorClass
 
 # The traceback MCPServer (mcp 2.3) logs when a tool's return value fails its output model.
@@ -196,6 +196,13 @@ def test_calls_that_needed_a_url_count_toward_a_barely_exercised_contract() -> N
     (note,) = error_result_notes(tool, stats)
     assert note.startswith("4 of 20 calls returned isError and 15 needed the user to open a URL")
     assert not ContractStats(calls=20, error_results=4, url_required=10).mostly_errors
+
+
+def test_a_configured_example_that_answered_for_real_is_exercise_enough() -> None:
+    from pytest_mcp_contracts.checks.contract import ContractStats
+
+    assert ContractStats(calls=50, error_results=50).mostly_errors
+    assert not ContractStats(calls=50, error_results=49, configured_real=1).mostly_errors
 
 
 @pytest.mark.parametrize(

@@ -705,3 +705,81 @@ def test_a_thin_run_that_saw_a_new_type_replaces_rather_than_blends() -> None:
         "properties": {"total": {"type": "string"}},
         "required": ["total"],
     }
+
+
+# -- keys that depend on the input ---------------------------------------------------------
+
+
+def rows(*records: dict[str, Any]) -> dict[str, Any]:
+    """A query tool's answer: its rows, every one with the columns the query asked for."""
+    return {"row_count": len(records), "rows": list(records)}
+
+
+# SELECT a, b FROM t; SELECT c FROM u; SELECT a FROM t WHERE a > 1
+QUERIES = [
+    rows({"a": 1, "b": "one"}, {"a": 2, "b": "two"}),
+    rows({"c": "x"}, {"c": "y"}),
+    rows({"a": 2}, {"a": 3}),
+]
+OPEN_ROWS = {"type": "object", "additionalProperties": True}
+
+
+def test_rows_whose_keys_change_with_the_query_are_open_not_a_union_of_columns() -> None:
+    shape = learned(*QUERIES)
+    assert shape.to_schema()["properties"]["rows"]["items"] == OPEN_ROWS
+    assert shape.open_paths() == ["$.rows[]"]
+    assert shape.unions() == []  # a column's type in one table says nothing of another's
+    # Other columns, of other types: no drift; the envelope still binds.
+    for answer in QUERIES:
+        assert shape.diff(answer) == []
+    assert shape.diff(rows({"a": "text", "z": [1]})) == []
+    assert [str(d) for d in learned(*QUERIES * 4).diff({"rows": []})] == [
+        "$.row_count: missing (was always present)"
+    ]
+
+
+def test_rows_that_share_few_columns_keep_those_and_leave_the_rest_open() -> None:
+    # SELECT id, name FROM users; SELECT id, total FROM orders; SELECT id, city, zip ...
+    shape = learned(
+        rows({"id": 1, "name": "Ann"}, {"id": 2, "name": "Bo"}),
+        rows({"id": 7, "total": 9.5}, {"id": 8, "total": 3}),
+        rows({"id": 3, "city": "Oslo", "zip": "0150"}, {"id": 4, "city": "Rome", "zip": "001"}),
+    )
+    items = shape.to_schema()["properties"]["rows"]["items"]
+    assert items == {
+        "type": "object",
+        "properties": {"id": {"type": "integer"}},
+        "required": ["id"],
+        "additionalProperties": True,
+    }
+    restored = Shape.from_record(*_record(shape))
+    assert restored.to_schema() == shape.to_schema() and restored.open_paths() == ["$.rows[]"]
+    assert restored.diff(rows({"id": "x"}))[0].path == "$.rows[].id"
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        # A flag that adds a field to every row: most keys are there every time.
+        [rows({"name": "a", "path": "/a"}), rows({"name": "b", "path": "/b", "size": 3})] * 2,
+        # Rows whose keys differ within a call are items with optional fields.
+        [rows({"sku": "A", "qty": 1}, {"sku": "B", "gift": True}), rows({"sku": "C", "qty": 2})],
+        # One object per call that keeps some of its keys: a struct with optional fields.
+        [{"id": 1, "notes": ["x"]}, {"id": 2, "customer": {"id": 3}}, {"id": 4}],
+        # The same keys every time.
+        QUERIES[:1] * 3,
+    ],
+    ids=["flag", "mixed-rows", "optional", "same"],
+)
+def test_objects_whose_keys_do_not_follow_the_call_stay_structs(values: list[Any]) -> None:
+    shape = learned(*values)
+    assert shape.open_paths() == []
+    assert "additionalProperties" not in json.dumps(shape.to_schema())
+
+
+def test_an_accepted_open_object_stays_open_on_thin_evidence() -> None:
+    recorded = Shape.from_record(*_record(learned(*QUERIES)))
+    update = learned(QUERIES[0])  # one query: too little to say the columns stopped varying
+    update.settle(recorded)
+    assert update.to_schema() == recorded.to_schema()
+    assert update.open_paths() == ["$.rows[]"]

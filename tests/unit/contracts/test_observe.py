@@ -90,3 +90,25 @@ def test_a_short_ci_run_that_contradicts_nothing_keeps_the_recorded_evidence() -
     assert schema is not None and schema["required"] == ["id", "name"]
     broken = _run(BY_ID, [({"id": 1}, {"id": "1", "name": "y"})], recorded=recorded)
     assert broken.quality == Quality.INFERRED and broken.breaking
+
+
+def test_whether_a_result_would_fail_is_known_without_observing_it() -> None:
+    """What calls in flight ask before they commit to an answer (checks/contract): the same
+    verdict as observing the result, and nothing folded in."""
+    accepted = _run(BY_ID, [({"id": n}, {"id": n, "name": "x"}) for n in range(30)]).learned()
+    recorded = RecordedContract.from_data(json.loads(json.dumps(accepted.to_data())))
+
+    def result(value: Any) -> dict[str, Any]:
+        return {"content": [{"type": "text", "text": json.dumps(value)}]}
+
+    checking = _run(BY_ID, [], recorded=recorded)
+    fine, broken, prose = result({"id": 1, "name": "y"}), result({"id": "1"}), result("hi")
+    prose["content"][0]["text"] = "just words"
+    for answer in (fine, broken, prose):
+        before = (checking.observations, dict(checking.breaking), dict(checking.kinds))
+        would = checking.would_fail_on(answer)
+        assert (checking.observations, dict(checking.breaking), dict(checking.kinds)) == before
+        assert would == bool(checking.observe({"id": 1}, answer))
+    assert not checking.would_fail_on(fine) and checking.would_fail_on(broken)
+    assert checking.would_fail_on(prose)  # another output kind than recorded
+    assert not _run(BY_ID, []).would_fail_on(broken)  # nothing recorded: nothing to drift from

@@ -41,7 +41,9 @@ def _run(
             item[extra_field] = "x"
         result = {"content": [{"type": "text", "text": json.dumps(item)}]}
         observations.observe({"id": n}, result)
-    recorder.finish_tool(SURFACE, "shop", observations, passed=not observations.breaking)
+    # As the contract item: breaking drift fails a checking run; an update accepts it.
+    failed = observations.checking and bool(observations.breaking)
+    recorder.finish_tool(SURFACE, "shop", observations, passed=not failed)
     return recorder
 
 
@@ -67,7 +69,14 @@ def test_an_update_replaces_the_contract_with_what_it_observed(tmp_path: Path) -
     _run(store, range(1, 20), "unit_price", mode=SnapshotMode.RECORD).flush(LISTED)
     assert _properties(store) == {"id", "unit_price"}
     # Renamed and accepted: the old name is gone, the new one is simply there.
-    _run(store, range(1, 20), "unit").flush(LISTED)
+    accepted = _run(store, range(1, 20), "unit")
+    # The update still tells what it accepted (the summary lists it).
+    observed = accepted.tools[("shop", "get_item")]
+    assert [str(d) for d in observed.breaking.values()] == [
+        "$.unit_price: missing (was always present)"
+    ]
+    assert [str(d) for d in observed.additive.values()] == ["$.unit: new field: string"]
+    accepted.flush(LISTED)
     assert _properties(store) == {"id", "unit"}
     assert _output(store)["schema"]["required"] == ["id", "unit"]  # type: ignore[index]
     # Removed: a checking run now fails on it.

@@ -414,8 +414,8 @@ def test_python_modules_pass_mypy_strict(documents: dict[str, str], tmp_path: Pa
     for fmt in ("pydantic", "typeddict"):
         files.append(tmp_path / f"exported_{fmt}.py")
         files[-1].write_text(documents[fmt])
-    # mypy raises the recursion limit for good (to 2**14): put it back, or a later test in
-    # this process that relies on the default limit (tests/unit/test_text.py) sees no error.
+    # mypy's main raises the interpreter's recursion limit for good (to 2**14): restored, or
+    # every later test in this process runs with it (test_text's deep-nesting case did).
     limit = sys.getrecursionlimit()
     try:
         out, err, status = api.run(

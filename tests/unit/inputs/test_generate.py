@@ -650,3 +650,21 @@ def test_a_ref_that_is_no_uri_is_a_generation_error_not_a_crash() -> None:
     with pytest.raises(GenerationError, match="not a valid URI reference") as caught:
         prepare_for_generation(schema)
     assert caught.value.pointer == "#/properties/x/$ref"
+
+
+def test_a_schema_is_checked_against_its_metaschema_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytest_mcp_contracts.inputs import generate
+
+    checked: list[object] = []
+    real = generate._metaschema_check
+    monkeypatch.setattr(generate, "_metaschema_check", lambda doc: checked.append(doc) or real(doc))
+    schema = {"type": "object", "properties": {"once": {"type": "string"}}, "required": ["once"]}
+    generate.input_strategy(schema)
+    generate.coverage_plan(schema, 10)
+    generate.coverage_plan(dict(schema), 10)  # an equal schema: the same verdict
+    assert len(checked) == 1
+    bad = {"type": "object", "properties": {"n": {"type": "integr"}}}
+    for _ in range(2):  # a refused schema is refused each time, with the same words
+        with pytest.raises(GenerationError, match="not a valid 2020-12 JSON Schema at "):
+            generate.coverage_plan(bad, 10)
+    assert len(checked) == 2

@@ -8,7 +8,11 @@ from typing import Any
 import pytest
 
 from pytest_mcp_contracts.pytest.settings import SettingsError, resolve
-from pytest_mcp_contracts.vocabulary import DEFAULT_MAX_EXAMPLES
+from pytest_mcp_contracts.vocabulary import (
+    DEFAULT_IN_FLIGHT,
+    DEFAULT_MAX_EXAMPLES,
+    DEFAULT_TOOL_TIME,
+)
 
 ROOT = Path("/repo")
 
@@ -102,7 +106,8 @@ def test_ini_targets_of_every_kind_run_when_the_command_line_names_none() -> Non
 
 
 def test_tool_tables_are_judged_against_every_server_and_its_own_name() -> None:
-    from pytest_mcp_contracts.pytest.settings import ToolConfig, unknown_tool_tables
+    from pytest_mcp_contracts.project import ToolConfig
+    from pytest_mcp_contracts.pytest.settings import unknown_tool_tables
 
     listed = [("lookup", "get_order"), ("files", "read"), ("files", "a/b")]
     fine = {k: ToolConfig() for k in ("get_order", "files/read", "a/b", "files/a/b")}
@@ -258,3 +263,53 @@ def test_prompts_resources_and_templates_are_skipped_by_name_and_typos_are_error
     assert problem.splitlines()[0] == (
         '[tool.mcp-contracts.prompts."reveiw"] names no prompt; did you mean "review"?'
     )
+
+
+def test_the_tool_time_budget_defaults_to_a_minute_and_can_be_turned_off() -> None:
+    assert settings({}, {}).tool_time == DEFAULT_TOOL_TIME == 60
+    assert settings({"--mcp-tool-time": "2.5"}, {"mcp_tool_time": "9"}).tool_time == 2.5
+    assert settings({}, {"mcp_tool_time": "9"}).tool_time == 9
+    for off in ("0", "off", "OFF"):
+        assert settings({"--mcp-tool-time": off}, {}).tool_time is None
+
+
+@pytest.mark.parametrize("value", ["-1", "soon", "inf", "nan"])
+def test_a_tool_time_that_is_no_number_of_seconds_says_what_is_allowed(value: str) -> None:
+    with pytest.raises(
+        SettingsError, match=r"--mcp-tool-time \(ini mcp_tool_time\) must be a number of seconds"
+    ):
+        settings({"--mcp-tool-time": value}, {})
+
+
+def test_a_tools_own_time_budget_wins_and_zero_or_off_means_none(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.mcp-contracts.tools.slow]\ntool_time = 300\n"
+        '[tool.mcp-contracts.tools.endless]\ntool_time = "off"\n'
+        "[tool.mcp-contracts.tools.zero]\ntool_time = 0\n"
+        "[tool.mcp-contracts.tools.other]\nskip = false\n"
+    )
+    resolved = resolve(
+        lambda flag: "5" if flag == "--mcp-tool-time" else None,
+        lambda key: None,
+        rootdir=tmp_path,
+        environ={},
+    )
+    assert resolved.time_budget(resolved.tool("s", "slow")) == 300
+    assert resolved.time_budget(resolved.tool("s", "endless")) is None
+    assert resolved.time_budget(resolved.tool("s", "zero")) is None
+    assert resolved.time_budget(resolved.tool("s", "other")) == 5
+    (tmp_path / "pyproject.toml").write_text("[tool.mcp-contracts.tools.slow]\ntool_time = -3\n")
+    with pytest.raises(
+        SettingsError, match=r'tool_time must be a number of seconds > 0, or 0 or "off"'
+    ):
+        resolve(lambda flag: None, lambda key: None, rootdir=tmp_path, environ={})
+
+
+def test_calls_in_flight_default_and_one_turns_them_off() -> None:
+    assert settings({}, {}).in_flight == DEFAULT_IN_FLIGHT
+    assert settings({}, {"mcp_in_flight": "1"}).in_flight == 1
+    assert settings({"--mcp-in-flight": "8"}, {"mcp_in_flight": "1"}).in_flight == 8
+    with pytest.raises(
+        SettingsError, match=r"--mcp-in-flight \(ini mcp_in_flight\) must be a whole"
+    ):
+        settings({"--mcp-in-flight": "0"}, {})

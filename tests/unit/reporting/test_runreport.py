@@ -303,6 +303,7 @@ EXPECTED: dict[str, Any] = {
                     "coercions_accepted": 0,
                     "protocol_refusals": 0,
                     "refused": 0,
+                    "out_of_time": 0,
                     "input_coverage": QUOTE_COVERAGE,
                     "output": {
                         "source": "declared",
@@ -338,6 +339,7 @@ EXPECTED: dict[str, Any] = {
                     "coercions_accepted": 0,
                     "protocol_refusals": 0,
                     "refused": 0,
+                    "out_of_time": 0,
                     "input_coverage": None,
                     "output": {
                         "source": "inferred",
@@ -369,6 +371,7 @@ EXPECTED: dict[str, Any] = {
                     "coercions_accepted": 0,
                     "protocol_refusals": 0,
                     "refused": 0,
+                    "out_of_time": 0,
                     "input_coverage": None,
                     "output": {
                         "source": None,
@@ -401,6 +404,7 @@ EXPECTED: dict[str, Any] = {
                     "coercions_accepted": 0,
                     "protocol_refusals": 0,
                     "refused": 0,
+                    "out_of_time": 0,
                     "input_coverage": None,
                     "output": None,
                     "findings": [],
@@ -859,3 +863,28 @@ def test_a_listed_entrys_surface_and_content_drift_are_its_drift_lines(tmp_path:
             ("additive", "$.x: new"),
             ("breaking", "mimeType: removed (was 'a/b')"),
         ]
+
+
+def test_a_listed_entry_whose_surface_did_not_change_is_named_by_its_key(tmp_path: Path) -> None:
+    """Its drift item ran and found nothing, its read item found content drift: the drift
+    lines name the template, not its snapshot file."""
+    from pytest_mcp_contracts.contracts.content import ListedObservations
+    from pytest_mcp_contracts.transport.discover import TemplateSpec
+
+    raw = {"uriTemplate": "users://{id}/profile", "name": "profile"}
+    template = TemplateSpec("users://{id}/profile", "users_id_profile", raw)
+    surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", templates=(template,))
+    server = ManagedServer(ServerCommand(("python", "-m", "shop")), 1.0, 1.0, 1024)
+    server.surface, server.node_name = surface, "shop"
+    recorder = Recorder(SnapshotStore(tmp_path / "mcp-contracts"), "ci")
+    file = "templates/users_id_profile"
+    recorder.surface_drift[("shop", file)] = []
+    content = ListedObservations(entry=template, ran=True)
+    content.breaking["kind"] = Change("breaking", "content kind", "json-text -> prose")
+    recorder.listed[("shop", file)] = content
+    (shop,) = WorkerFacts.collect([server], recorder, {}).to_json()["servers"]
+    (drifted,) = shop["listed_drift"]
+    assert (drifted["name"], drifted["node_name"]) == (
+        "users://{id}/profile",
+        "template:users_id_profile",
+    )

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from pytest_mcp_contracts.schema import dialects
 from pytest_mcp_contracts.schema.dialects import (
     UnsupportedDialect,
     dialect_of,
     make_validator,
+    validator_for_schema,
 )
 
 
@@ -54,3 +56,18 @@ def test_validator_never_fetches_a_network_ref() -> None:
     validator = make_validator({"$ref": "https://example.invalid/schema.json"})
     with pytest.raises(Exception, match=r"example\.invalid"):
         validator.is_valid(1)
+
+
+def test_a_schema_object_finds_its_validator_without_being_encoded_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    schema = {"type": "object", "properties": {"sum": {"type": "integer"}}}
+    first = validator_for_schema(schema)
+    encoded: list[object] = []
+    monkeypatch.setattr(dialects.json, "dumps", lambda *a, **k: encoded.append(a) or "{}")
+    assert validator_for_schema(schema) is first
+    assert encoded == []  # a call's lookup encodes nothing
+    monkeypatch.undo()
+    # An equal schema, another object: found by content, the same validator.
+    assert validator_for_schema(dict(schema)) is first
+    assert not first.is_valid({"sum": "x"})

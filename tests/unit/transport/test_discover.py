@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -12,7 +13,9 @@ from pytest_mcp_contracts.transport.discover import (
     MAX_ENTRY_DEPTH,
     build_surface,
     command_label,
+    former_node_names,
     list_tools,
+    node_names,
     safe_name,
 )
 from pytest_mcp_contracts.transport.jsonrpc import ProtocolViolation
@@ -87,7 +90,44 @@ def test_unsafe_names_become_safe_and_distinct(name: str) -> None:
     assert len(safe) <= 64
     assert all(c.isalnum() or c in "_.-" for c in safe) and safe.isascii()
     assert not safe.startswith(".")
-    assert safe_name(name + "!") != safe
+    # Alone a rendering may equal another name's; in one listing they never meet.
+    first, second = node_names([name, name + "!"])
+    assert first != second
+
+
+def test_a_name_that_renders_uniquely_has_no_hash() -> None:
+    names = ["get weather", "config://app/settings", "_private", "users/{user_id}/profile"]
+    assert node_names(names) == [
+        "get_weather",
+        "config_app_settings",
+        "private",
+        "users_user_id_profile",
+    ]
+
+
+def _digest(name: str) -> str:
+    return hashlib.sha256(name.encode()).hexdigest()[:8]
+
+
+def test_names_that_render_alike_keep_a_stable_hash_in_any_order() -> None:
+    # "a_b" is its own rendering: it keeps it; every other name rendered so gets its hash.
+    expected = {"a b": f"a_b-{_digest('a b')}", "A_B": "A_B", "a/b": f"a_b-{_digest('a/b')}"}
+    for names in (["a b", "A_B", "a/b"], ["a/b", "a b", "A_B"]):
+        assert node_names(names) == [expected[name] for name in names]
+    # Alone, each renders without one.
+    assert node_names(["a b"]) == ["a_b"]
+
+
+def test_former_names_are_what_earlier_versions_recorded_under() -> None:
+    names = ["get weather", "plain", "CON", "x" * 70]
+    assert former_node_names(names) == [
+        f"get_weather-{_digest('get weather')}",
+        "plain",
+        f"CON-{_digest('CON')}",
+        f"{'x' * 55}-{_digest('x' * 70)}",
+    ]
+    # Where a hash stays (a device name, a long one), the name did not move.
+    assert node_names(names)[2:] == former_node_names(names)[2:]
 
 
 def test_duplicate_and_case_clashing_names_get_distinct_node_names() -> None:

@@ -25,6 +25,7 @@ import copy
 import math
 import operator
 import re
+import sys
 from collections.abc import Callable, Mapping
 from functools import cache, partial
 from typing import Any, cast
@@ -32,11 +33,12 @@ from typing import Any, cast
 import jsonschema
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
+from hypothesis.internal.intervalsets import IntervalSet
 from hypothesis.strategies import SearchStrategy
 from hypothesis_jsonschema import _from_schema
 from hypothesis_jsonschema._encode import encode_canonical_json
 
-__all__ = ["ANNOTATIONS", "SUPPORTED", "direct_strategy", "mixed_strategy"]
+__all__ = ["ANNOTATIONS", "SUPPORTED", "direct_strategy", "mixed_strategy", "utf8_alphabet"]
 
 Fallback = Callable[[Any], SearchStrategy[Any]]
 
@@ -105,10 +107,25 @@ class _NotDirect(Exception):
     """A sub-schema the direct builder does not handle."""
 
 
+# Every code point UTF-8 encodes: all of Unicode but the surrogates, each one decoding back
+# to itself.
+UTF8_INTERVALS = ((0, 0xD7FF), (0xE000, sys.maxunicode))
+
+
 @cache
-def _alphabet() -> _from_schema.CharStrategy:
-    # The one hypothesis-jsonschema uses in ``generate._build``: any character UTF-8 encodes.
-    return _from_schema.CharStrategy.from_args(allow_x00=True, codec="utf-8")
+def utf8_alphabet() -> _from_schema.CharStrategy:
+    """The characters of every generated string, here and in hypothesis-jsonschema
+    (``generate._build``): what ``CharStrategy.from_args(allow_x00=True, codec="utf-8")``
+    gives, built from the intervals UTF-8 is known to encode. hypothesis finds a codec's
+    characters by encoding each of the 1.1 million code points (3 s of CPU) and keeps the
+    table in its storage folder, ``.hypothesis/``, which a CI checkout starts without: so
+    every run in CI paid the 3 s before its first string."""
+    alphabet = _from_schema.CharStrategy(
+        IntervalSet(UTF8_INTERVALS), force_repr="characters(codec='utf-8')"
+    )
+    alphabet.allow_x00 = True
+    alphabet.codec = "utf-8"
+    return alphabet
 
 
 def _any_json() -> SearchStrategy[Any]:
@@ -370,14 +387,14 @@ class _Builder:
         strategy: SearchStrategy[str]
         if name in self.formats:  # unknown formats are annotations: generated as any text
             known = self.formats[name]
-            strategy = known if isinstance(known, SearchStrategy) else known(_alphabet())
+            strategy = known if isinstance(known, SearchStrategy) else known(utf8_alphabet())
             if pattern is not None:
                 strategy = strategy.filter(re.compile(pattern).search)
         elif pattern is not None:
             # Not anchored, like JSON Schema's patterns: the match may sit inside the string.
-            strategy = _from_schema.from_js_regex(pattern, alphabet=_alphabet())
+            strategy = _from_schema.from_js_regex(pattern, alphabet=utf8_alphabet())
         else:
-            return st.text(_alphabet(), min_size=min_size, max_size=max_size)
+            return st.text(utf8_alphabet(), min_size=min_size, max_size=max_size)
         if min_size or max_size is not None:
             strategy = strategy.filter(_length_between(min_size, max_size))
         return strategy
@@ -456,7 +473,7 @@ class _Builder:
         extra_values = self.build(additional)
         if extra_values.is_empty:
             return declared
-        names: SearchStrategy[str] = st.text(_alphabet())
+        names: SearchStrategy[str] = st.text(utf8_alphabet())
         if properties:
             names = names.filter(_not_in(frozenset(properties)))
         extra = st.dictionaries(names, extra_values)

@@ -31,7 +31,7 @@ from hypothesis_jsonschema import _from_schema
 from hypothesis_jsonschema._canonicalise import FALSEY, HypothesisRefResolutionError, canonicalish
 
 from pytest_mcp_contracts.inputs.coverage import CoveragePlan, plan_coverage
-from pytest_mcp_contracts.inputs.direct import direct_strategy, mixed_strategy
+from pytest_mcp_contracts.inputs.direct import direct_strategy, mixed_strategy, utf8_alphabet
 from pytest_mcp_contracts.inputs.examples import simplest_example
 from pytest_mcp_contracts.inputs.hypothesis_compat import install
 from pytest_mcp_contracts.inputs.known import known_corners, known_slots, with_known_values
@@ -608,7 +608,7 @@ def _build(
         return cast(
             "SearchStrategy[Any]", _from_schema.from_schema(prepared, custom_formats=custom_formats)
         )
-    alphabet = _from_schema.CharStrategy.from_args(allow_x00=True, codec="utf-8")
+    alphabet = utf8_alphabet()
     try:
         return cast(
             "SearchStrategy[Any]", build(prepared, alphabet=alphabet, custom_formats=custom_formats)

@@ -7,6 +7,7 @@ import copy
 import datetime
 import json
 import re
+import sys
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -15,10 +16,11 @@ import jsonschema
 import pytest
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
 from hypothesis.strategies import SearchStrategy
 
 from pytest_mcp_contracts.inputs import generate
-from pytest_mcp_contracts.inputs.direct import direct_strategy, mixed_strategy
+from pytest_mcp_contracts.inputs.direct import direct_strategy, mixed_strategy, utf8_alphabet
 from pytest_mcp_contracts.inputs.generate import (
     GenerationError,
     UserStrategyError,
@@ -517,3 +519,27 @@ def test_schemas_that_are_not_plain_json_are_not_cached() -> None:
     schema = prop({"type": "integer"}) | {"x-note": (1, 2)}  # a tuple: not JSON
     assert generate._cache_key(schema) is None
     assert input_strategy(schema) is not input_strategy(schema)
+
+
+def test_the_alphabet_is_every_character_that_utf8_encodes_and_decodes_back() -> None:
+    """The alphabet hypothesis-jsonschema would build for codec="utf-8" (which hypothesis
+    derives by encoding every code point, 3 s of CPU in a fresh checkout), found here the
+    same way, once, without hypothesis."""
+    runs: list[tuple[int, int]] = []
+    for point in range(sys.maxunicode + 1):
+        char = chr(point)
+        try:
+            ok = char.encode("utf-8").decode("utf-8") == char
+        except UnicodeEncodeError:
+            ok = False
+        if ok and runs and runs[-1][1] == point - 1:
+            runs[-1] = (runs[-1][0], point)
+        elif ok:
+            runs.append((point, point))
+    alphabet = utf8_alphabet()
+    assert alphabet.intervals.intervals == tuple(runs)
+    # What hypothesis-jsonschema asks of its alphabet: names with \x00 allowed, and any
+    # character UTF-8 cannot encode refused.
+    alphabet.check_name_allowed("a\x00b")
+    with pytest.raises(InvalidArgument, match="cannot be encoded as 'utf-8'"):
+        alphabet.check_name_allowed("\ud800")

@@ -81,6 +81,20 @@ SLOW_FIRST = (
 )
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (the README's test command): one worker more than the machine has CPUs.
+    About a fifth of the suite's test time is spent waiting, not computing (tools that sleep
+    to test budgets and deadlines, servers that hang on purpose, timeouts), and a spare
+    worker computes meanwhile. Measured on 2 cores (pytest -n N --dist worksteal, the same
+    tree, one after the other): 296 s with 2 workers, 251 s with 3, 267 s with 4.
+    PYTEST_XDIST_AUTO_NUM_WORKERS still decides when set (pytest-xdist's own rule)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    return (
+        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    ) + 1
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {name: i for i, name in enumerate(SLOW_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))

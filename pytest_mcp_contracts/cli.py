@@ -937,6 +937,7 @@ def call_command(args: argparse.Namespace, out: TextIO) -> int:
         for tool, arguments in calls:
             answer: dict[str, Any] = {"tool": tool, "arguments": arguments}
             params = {"name": tool, "arguments": arguments}
+            mark = conn.stderr_mark()
             try:
                 answer["result"] = conn.call_tool(
                     params, CallTranscript(tool=tool), timeout=args.call_timeout
@@ -945,13 +946,24 @@ def call_command(args: argparse.Namespace, out: TextIO) -> int:
                 answer["error"] = {"code": exc.code, "message": exc.message, "data": exc.data}
             except ServerError as exc:
                 answer["failure"] = exc.message
+                _with_stderr(answer, conn, mark)
                 out.write(json.dumps(answer, ensure_ascii=False) + "\n")
                 return 1
+            _with_stderr(answer, conn, mark)
             out.write(json.dumps(answer, ensure_ascii=False) + "\n")
             out.flush()
     finally:
         conn.close()
     return 0
+
+
+def _with_stderr(answer: dict[str, Any], conn: RpcConnection, mark: int) -> None:
+    """Add what the server wrote on stderr during the call (its traceback, for a crash the SDK
+    turned into an isError result), when it wrote anything: a replay shows the evidence the
+    failure report quoted. A remote server's stderr is not ours to read."""
+    written = conn.stderr_since(mark)
+    if written.strip():
+        answer["stderr"] = written
 
 
 def _request_command(
@@ -960,6 +972,7 @@ def _request_command(
     """Make one read or get and print its answer, as a tool call's is printed."""
     conn = _open(args)
     answer: dict[str, Any] = {"method": method, "params": params}
+    mark = conn.stderr_mark()
     try:
         answer["result"] = conn.request(method, params, timeout=args.call_timeout)
     except RpcError as exc:
@@ -967,6 +980,7 @@ def _request_command(
     except ServerError as exc:
         answer["failure"] = exc.message
     finally:
+        _with_stderr(answer, conn, mark)
         conn.close()
     out.write(json.dumps(answer, ensure_ascii=False) + "\n")
     return 1 if "failure" in answer else 0

@@ -57,6 +57,10 @@ def test_a_failure_that_needs_earlier_calls_is_shown_with_them_and_replays(
     assert all(a["result"]["isError"] is False for a in answers[:-1]), answers
     assert answers[-1]["result"]["isError"] is True
     assert answers[-1]["result"]["content"][0]["text"] == "Error executing tool level"
+    # The replay shows the evidence the report quoted: the traceback the server wrote on
+    # stderr during that call, and only then (the calls before it wrote nothing).
+    assert "KeyError" in answers[-1]["stderr"], answers[-1]
+    assert all("stderr" not in a for a in answers[:-1]), answers
     # The counter went past 5 on the way; the last call alone passes on a fresh server.
     assert answers[-2]["result"]["structuredContent"]["count"] > 5
     status, alone = run_call([*argv[:3], "level", "{}"], pytester.path)

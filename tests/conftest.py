@@ -7,7 +7,7 @@ import os
 import shlex
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -81,18 +81,18 @@ SLOW_FIRST = (
 )
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """``-n auto`` (the README's test command): one worker more than the machine has CPUs.
+@pytest.hookimpl(wrapper=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> Generator[None, int, int]:
+    """``-n auto`` (the README's test command): one worker more than pytest-xdist counts CPUs.
     About a fifth of the suite's test time is spent waiting, not computing (tools that sleep
     to test budgets and deadlines, servers that hang on purpose, timeouts), and a spare
     worker computes meanwhile. Measured on 2 cores (pytest -n N --dist worksteal, the same
     tree, one after the other): 296 s with 2 workers, 251 s with 3, 267 s with 4.
     PYTEST_XDIST_AUTO_NUM_WORKERS still decides when set (pytest-xdist's own rule)."""
+    workers = yield
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
-        return None
-    return (
-        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    ) + 1
+        return workers
+    return workers + 1
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -156,6 +156,17 @@ def run_mcp(pytester: pytest.Pytester) -> RunMcp:
 
 
 RunPytest = Callable[..., pytest.RunResult]
+
+
+def without_durations(value: Any) -> Any:
+    """A run report (or any part of one) without its ``duration`` fields: what two runs of
+    the same checks (serial and -n 2, one call at a time and several in flight) must agree
+    on exactly."""
+    if isinstance(value, dict):
+        return {k: without_durations(v) for k, v in value.items() if k != "duration"}
+    if isinstance(value, list):
+        return [without_durations(v) for v in value]
+    return value
 
 
 def record_once(folder: Path, *servers: str, args: tuple[str, ...] = (), **env: str) -> Path:

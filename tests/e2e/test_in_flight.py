@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from ..conftest import NO_SEQUENCES, HttpServer, RunMcp, RunPytest
+from ..conftest import NO_SEQUENCES, HttpServer, RunMcp, RunPytest, without_durations
 
 SERVERS = ("in_flight.py", "in_flight_noise.py")
 ARGS = (NO_SEQUENCES, "--hypothesis-seed=1", "--mcp-max-examples=20", "--mcp-report=report.json")
@@ -41,14 +41,6 @@ def _run(
     report = json.loads((root / "report.json").read_text(encoding="utf-8"))
     calls = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
     return result, report, calls
-
-
-def _without_durations(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _without_durations(v) for k, v in value.items() if k != "duration"}
-    if isinstance(value, list):
-        return [_without_durations(v) for v in value]
-    return value
 
 
 def _tools(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -106,7 +98,7 @@ def test_calls_in_flight_say_what_one_call_at_a_time_says(
     # The same run report. confirm breaks on the first elicitation the client accepts: its
     # failure on the first "ask", with the answer "accept", shows that the answers came in
     # the order they would one at a time, although that call was first sent in flight.
-    assert _without_durations(flying_report) == _without_durations(alone_report)
+    assert without_durations(flying_report) == without_durations(alone_report)
     flying.stdout.fnmatch_lines(["  elicitation/create form ('Are you sure?'): accept*"])
     assert _tools(flying_report)["confirm"]["calls"] == 1
 
@@ -125,7 +117,7 @@ def test_calls_in_flight_under_xdist_give_the_serial_verdicts_and_run_report(
     parallel, parallel_report, _ = _run(run_mcp, pytester.path, monkeypatch, 4, *cheaper, "-n", "2")
     assert parallel.parseoutcomes()["failed"] == serial.parseoutcomes()["failed"] == 3
     assert parallel.parseoutcomes()["passed"] == serial.parseoutcomes()["passed"]
-    assert _without_durations(parallel_report) == _without_durations(serial_report)
+    assert without_durations(parallel_report) == without_durations(serial_report)
 
 
 def test_over_http_a_server_without_sessions_gets_every_tool_in_flight(

@@ -8,11 +8,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 
-from ..conftest import NO_SEQUENCES, RunMcp, RunPytest, server_command
+from ..conftest import NO_SEQUENCES, RunMcp, RunPytest, server_command, without_durations
 
 # What each item of the two servers comes to. dotenv-banner (Python MCPServer) prints dotenv
 # 17's banner before the handshake; its `chatty` tool prints too, but mcp 2.x points the
@@ -67,14 +66,6 @@ def _outcomes(output: str) -> dict[str, str]:
     return found
 
 
-def _without_durations(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _without_durations(v) for k, v in value.items() if k != "duration"}
-    if isinstance(value, list):
-        return [_without_durations(v) for v in value]
-    return value
-
-
 def test_stdout_noise_fails_the_start_up_or_the_call_the_same_serially_and_under_xdist(
     pytester: pytest.Pytester, inprocess_pytest: RunPytest, ts_servers: Callable[[str], str]
 ) -> None:
@@ -98,7 +89,7 @@ def test_stdout_noise_fails_the_start_up_or_the_call_the_same_serially_and_under
         assert result.ret == 1, result.stdout.str()
         text = result.stdout.str()
         report = json.loads((folder / "report.json").read_text(encoding="utf-8"))
-        runs[name] = (text, _outcomes(text), _without_durations(report))
+        runs[name] = (text, _outcomes(text), without_durations(report))
     (serial, outcomes, report), (parallel, parallel_outcomes, parallel_report) = (
         runs["serial"],
         runs["parallel"],

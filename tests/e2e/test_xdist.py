@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from ..conftest import server_command
+from ..conftest import server_command, without_durations
 
 pytest.importorskip("xdist")
 
@@ -143,14 +143,6 @@ def test_a_worker_that_cannot_send_its_results_fails_the_run(pytester: pytest.Py
     assert report["partial"] is True
 
 
-def _without_durations(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _without_durations(v) for k, v in value.items() if k != "duration"}
-    if isinstance(value, list):
-        return [_without_durations(v) for v in value]
-    return value
-
-
 def _summary(stdout: str) -> list[str]:
     """The "MCP contracts" section of a run's terminal output."""
     lines = stdout.splitlines()
@@ -235,7 +227,7 @@ def test_serial_and_parallel_runs_report_and_summarize_the_same(
         if check["outcome"] == "failed"
     ]
     assert all(check["failure"]["severity"] for check in failed)
-    assert _without_durations(reports["parallel"]) == _without_durations(document)
+    assert without_durations(reports["parallel"]) == without_durations(document)
     _assert_same_files(pytester.path / "parallel", pytester.path / "serial")
     summary = _summary(serial.stdout)
     assert any(line.startswith("  drift (") for line in summary), summary

@@ -489,7 +489,9 @@ class ServerUnderTest:
         if judged.finding is not None:
             self._raise_listed(entry, outcome, judged.finding)
         result = self._result(outcome)
-        if not entry.node_name:  # an unlisted URI: no recorded contract to keep
+        # A refusal in disguise (an answer that says it failed) is no content, as the read
+        # and get items leave it out of the content contract (reads.ListedRun.count).
+        if judged.refused or not entry.node_name:  # unlisted URI: no recorded contract
             return
         recorder = self._run.recorder
         if recorder is None:

@@ -27,7 +27,7 @@ from pytest_mcp_contracts.transport.discover import (
     TemplateSpec,
     ToolSpec,
 )
-from pytest_mcp_contracts.transport.managed import ManagedServer
+from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 
 
@@ -246,3 +246,31 @@ def test_check_refuses_a_tool_only_tasks_may_call() -> None:
     server.node_name = "shop"
     with pytest.raises(ValueError, match=r"^check\('research'\): the tool declares execution"):
         ServerUnderTest(server, _Run()).check("research", {})
+
+
+class _Recorder:
+    """A recorder whose content contracts must never be shown a result."""
+
+    def recorded_content(self, server: str, entry: Any) -> Any:
+        class Content:
+            def observe(self, arguments: Any, result: Any) -> list[Any]:
+                raise AssertionError(f"observed {result}")
+
+        return Content()
+
+
+def test_check_read_keeps_a_refusal_in_words_out_of_the_content_contract() -> None:
+    """A template that answers ``{"error": ...}`` refused in words: the read item leaves such
+    an answer out of the content contract (reads.ListedRun.count), and so does check_read,
+    which returns it instead of judging it as content."""
+    profile = TemplateSpec("users://{id}/profile", "profile", {"uriTemplate": "users://{id}/p"})
+    run = _Run()
+    run.recorder = _Recorder()  # type: ignore[assignment]
+    sut = server_under_test(run, templates=(profile,))
+    request = {"method": "resources/read", "params": {"uri": "users://7/profile"}}
+    refused = {"contents": [{"uri": "users://7/profile", "text": '{"error": "user 7 not found"}'}]}
+    outcome = CallOutcome({"uri": "users://7/profile"}, request, result=refused)
+    sut._check_listed(profile, outcome, "read")  # no AssertionError: nothing observed
+    answered = {**refused, "contents": [{"uri": "users://7/profile", "text": '{"id": "7"}'}]}
+    with pytest.raises(AssertionError, match="observed"):
+        sut._check_listed(profile, CallOutcome(outcome.arguments, request, result=answered), "read")

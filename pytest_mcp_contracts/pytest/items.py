@@ -1005,7 +1005,11 @@ class _RememberedInput:
         self.cache = getattr(config, "cache", None)
         self.schema = schema
         self.sandboxed = sandboxed  # a path in the sandbox is this run's, not the next one's
-        text = json.dumps([schema, hypothesis.__version__, __version__], sort_keys=True)
+        # A run with a sandbox finds another input (a real file) than one without: an input
+        # kept by a run without one (a bare "a" for a path) is not for a run with one.
+        text = json.dumps(
+            [schema, bool(sandboxed), hypothesis.__version__, __version__], sort_keys=True
+        )
         digest = hashlib.sha256(text.encode()).hexdigest()[:32]
         self.key = f"{self._DIRECTORY}/{digest}"
         self.value = self._read()
@@ -1013,10 +1017,10 @@ class _RememberedInput:
     def _read(self) -> dict[str, Any] | None:
         if self.cache is None:
             return None
-        from pytest_mcp_contracts.schema.dialects import make_validator
+        from pytest_mcp_contracts.schema.dialects import validator_for_schema
 
         value = self.cache.get(self.key, None)
-        if not isinstance(value, dict) or not make_validator(self.schema).is_valid(value):
+        if not isinstance(value, dict) or not validator_for_schema(self.schema).is_valid(value):
             return None
         return None if self._in_sandbox(value) else value
 

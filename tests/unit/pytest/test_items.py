@@ -100,3 +100,29 @@ def test_the_simplest_input_or_none_when_there_is_none() -> None:
     found = items._simplest(st.fixed_dictionaries({"n": st.integers(min_value=3)}))
     assert found == {"n": 3}
     assert items._simplest(st.nothing()) is None
+
+
+class _Cache:
+    def __init__(self) -> None:
+        self.values: dict[str, object] = {}
+
+    def get(self, key: str, default: object) -> object:
+        return self.values.get(key, default)
+
+    def set(self, key: str, value: object) -> None:
+        self.values[key] = value
+
+
+def test_an_input_remembered_without_a_sandbox_is_not_one_for_a_run_with_one() -> None:
+    """rejects_invalid's valid input, kept in pytest's cache: a run with a roots sandbox finds
+    another one (a real file) than a run without, so each keeps its own."""
+    from types import SimpleNamespace
+
+    from pytest_mcp_contracts.pytest.items import _RememberedInput
+
+    config: Any = SimpleNamespace(cache=_Cache())
+    schema = {"type": "object", "properties": {"path": {"type": "string"}}}
+    without = _RememberedInput(config, schema, frozenset())
+    without.keep({"path": "a"})
+    assert _RememberedInput(config, schema, frozenset()).value == {"path": "a"}
+    assert _RememberedInput(config, schema, frozenset({"/tmp/sandbox/notes.txt"})).value is None

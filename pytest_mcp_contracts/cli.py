@@ -228,7 +228,7 @@ class CallPlan:
     call policy and where it was set, and the project's ``[tool.mcp-contracts.tools]``."""
 
     policy: str
-    source: str  # "--call", "mcp_call in <file>", "the default"
+    source: str  # "--call", "--mcp-call in addopts in <file>", "mcp_call in <file>", ...
     tools: dict[str, ToolConfig]
 
     def refusal(self, server: str, tool: ToolSpec, capabilities: dict[str, Any]) -> str | None:
@@ -247,8 +247,9 @@ class CallPlan:
 
 
 def _call_plan(args: argparse.Namespace) -> CallPlan:
-    """The call policy (--call, else the project's mcp_call, else the default) and the tool
-    tables of the project pytest would run in (--rootdir, else found as pytest finds it)."""
+    """The call policy (--call, else what a plain pytest run there uses:
+    ``project.configured_call_policy``) and the tool tables of the project pytest would run
+    in (--rootdir, else found as pytest finds it)."""
     rootdir = args.rootdir or project_root(Path.cwd())
     try:
         tools, _, _ = load_project_table(rootdir)
@@ -620,8 +621,8 @@ def _parser() -> argparse.ArgumentParser:
         choices=CALL_POLICIES,
         default=None,
         help="the call policy to say which tools pytest calls under, as --mcp-call (default: "
-        "the mcp_call of the project's pytest configuration, else "
-        f"{DEFAULT_CALL_POLICY})",
+        "what a plain pytest run there uses: --mcp-call in PYTEST_ADDOPTS or addopts, else "
+        f"mcp_call, else {DEFAULT_CALL_POLICY})",
     )
     inspect.add_argument(
         "--rootdir",

@@ -7,7 +7,6 @@ project gives pytest.
 
 from __future__ import annotations
 
-import configparser
 import json
 import tomllib
 from collections.abc import Mapping
@@ -226,18 +225,62 @@ def project_root(start: Path) -> Path:
     return next((f for f in (start, *start.parents) if (f / PYPROJECT).is_file()), start)
 
 
-def configured_call_policy(start: Path) -> tuple[str, str]:
-    """The ``mcp_call`` value of the pytest configuration found from ``start``, and where
-    it was set (the default when nowhere). SettingsError for a value that is no policy."""
+def configured_call_policy(
+    start: Path, environ: Mapping[str, str] | None = None
+) -> tuple[str, str]:
+    """The call policy a pytest run from ``start`` without arguments would use, and where it
+    was set: ``--mcp-call`` in PYTEST_ADDOPTS (of ``environ``, this process's by default),
+    else in the configuration's ``addopts``, else its ``mcp_call``, else the default, as
+    pytest ranks them. SettingsError for a value that is no policy."""
+    import os
+    import shlex
+
     found = pytest_ini(start)
-    value = None if found is None else found[1].get("mcp_call")
+    section: Mapping[str, Any] = found[1] if found is not None else {}
+    addopts = section.get("addopts", "")
+    places = [
+        (
+            (environ if environ is not None else os.environ).get("PYTEST_ADDOPTS", ""),
+            "PYTEST_ADDOPTS",
+        ),
+        (
+            " ".join(addopts) if isinstance(addopts, list) else str(addopts),
+            f"addopts in {found[0] if found else ''}",
+        ),
+    ]
+    for words, where in places:
+        try:
+            value = _last_call_option(shlex.split(words))
+        except ValueError as exc:  # unbalanced quotes: pytest would fail on them too
+            raise SettingsError(f"{where}: {exc}") from None
+        if value is not None:
+            return _policy(value, f"--mcp-call in {where}")
+    value = section.get("mcp_call")
     if found is None or value is None:
         return DEFAULT_CALL_POLICY, "the default"
+    return _policy(value, f"mcp_call in {found[0]}")
+
+
+def _last_call_option(words: list[str]) -> str | None:
+    """The value of the last ``--mcp-call`` among command-line words (as argparse takes it:
+    ``--mcp-call=X`` or ``--mcp-call X``), or None."""
+    value = None
+    for i, word in enumerate(words):
+        if word.startswith("--mcp-call="):
+            value = word.split("=", 1)[1]
+        elif word == "--mcp-call" and i + 1 < len(words):
+            value = words[i + 1]
+    return value
+
+
+def _policy(value: Any, where: str) -> tuple[str, str]:
     if value not in CALL_POLICIES:
+        name = "--mcp-call" if where.startswith("--") else "mcp_call"
         raise SettingsError(
-            f"{found[0]}: mcp_call must be one of {', '.join(CALL_POLICIES)}, got {value!r}"
+            f"{where.split(' in ', 1)[1]}: {name} must be one of {', '.join(CALL_POLICIES)}, "
+            f"got {value!r}"
         )
-    return str(value), f"mcp_call in {found[0]}"
+    return str(value), where
 
 
 def _pytest_section(path: Path) -> Mapping[str, Any] | None:
@@ -255,12 +298,23 @@ def _pytest_section(path: Path) -> Mapping[str, Any] | None:
                 native = {k: v for k, v in tool.items() if k != "ini_options"} if tool else {}
                 table = native or (tool or {}).get("ini_options")
         else:
-            parser = configparser.ConfigParser(interpolation=None)
-            parser.read(path, encoding="utf-8")
-            section = "tool:pytest" if path.suffix == ".cfg" else "pytest"
-            table = dict(parser[section]) if parser.has_section(section) else None
-    except (OSError, ValueError, AttributeError, configparser.Error) as exc:
+            table = _ini_section(path, "tool:pytest" if path.suffix == ".cfg" else "pytest")
+    except (OSError, ValueError, AttributeError) as exc:
         raise SettingsError(f"{path}: {exc}") from None
     if isinstance(table, dict):
         return table
     return {} if dedicated else None
+
+
+def _ini_section(path: Path, section: str) -> dict[str, str] | None:
+    """A section of an ini file (None: not there); ValueError for a file configparser
+    cannot read. Imported here: only ``mcp-contracts`` reads ini files, a plugin load does
+    not."""
+    import configparser
+
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read(path, encoding="utf-8")
+    except configparser.Error as exc:
+        raise ValueError(str(exc)) from None
+    return dict(parser[section]) if parser.has_section(section) else None

@@ -66,3 +66,22 @@ def test_a_value_that_is_no_policy_is_an_error_naming_the_file(tmp_path: Path) -
     _write(tmp_path / "broken", "pyproject.toml", "[tool.pytest\n")
     with pytest.raises(SettingsError, match=re.escape(str(tmp_path / "broken"))):
         configured_call_policy(tmp_path / "broken")
+
+
+def test_addopts_and_pytest_addopts_outrank_mcp_call_as_in_pytest(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path,
+        "pytest.ini",
+        "[pytest]\nmcp_call = readonly\naddopts = -q --mcp-call all -p no:randomly\n",
+    )
+    assert configured_call_policy(tmp_path, {}) == ("all", f"--mcp-call in addopts in {path}")
+    environ = {"PYTEST_ADDOPTS": "--mcp-call=nondestructive"}
+    assert configured_call_policy(tmp_path, environ) == (
+        "nondestructive",
+        "--mcp-call in PYTEST_ADDOPTS",
+    )
+    toml = tmp_path / "toml"
+    listed = _write(toml, "pyproject.toml", '[tool.pytest]\naddopts = ["--mcp-call=readonly"]\n')
+    assert configured_call_policy(toml, {}) == ("readonly", f"--mcp-call in addopts in {listed}")
+    with pytest.raises(SettingsError, match="PYTEST_ADDOPTS: --mcp-call must be one of"):
+        configured_call_policy(tmp_path, {"PYTEST_ADDOPTS": "--mcp-call=some"})

@@ -66,10 +66,21 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
     group = parser.getgroup("mcp-contracts", "MCP server contract testing")
+    # Another plugin registered one of these flags before this one. pytest 9 says so when
+    # the option is added (argparse's ArgumentError), pytest 8 only when it parses, as a
+    # traceback: the flags already in the parser's groups are looked at first.
+    taken = {
+        name
+        for registered in (*getattr(parser, "_groups", ()), getattr(parser, "_anonymous", None))
+        for argument in getattr(registered, "options", ())
+        for name in argument.names()
+    }
     for option in OPTIONS:
         try:
+            if option.flag in taken:
+                raise argparse.ArgumentError(None, "conflicting option string")
             _add_option(parser, group, option)
-        except argparse.ArgumentError:  # another plugin registered the flag before this one
+        except argparse.ArgumentError:
             from pytest_mcp_contracts.pytest.conflict import option_conflict
 
             ours = pluginmanager.get_name(sys.modules[__name__]) or ENTRY_POINT

@@ -59,6 +59,8 @@ class Flown:
     # Nor did the server write a line on stderr meanwhile: the call's stderr is empty, and
     # no other call's line stands where one alone would show it.
     silent: bool
+    # The stderr mark when it and the calls in flight with it were sent (which sends).
+    since: int = 0
 
 
 class CallWindow:
@@ -91,6 +93,10 @@ class CallWindow:
         # what happens to the server now is theirs, not the window's.
         self._quiesced = True
         self.stopped = False
+        # The sends (their stderr marks) that a line on stderr paused: a second one means
+        # the server writes as it answers (a log line a request, as FastMCP 1.x does at
+        # INFO), and every input would be sent twice.
+        self._paused_at: set[int] = set()
 
     def take(self, arguments: dict[str, Any]) -> Flown | None:
         """The call of ``arguments`` when it is the next input, sent ahead; None when the
@@ -110,7 +116,8 @@ class CallWindow:
         """``flown``'s answer will not be used: its input is about to be sent again alone.
         The calls in flight are waited for first, and what they wrote on stderr is left out
         of later calls' context. If anything else disturbed the window (a call that failed,
-        noise, a server request), it stops for good."""
+        noise, a server request), it stops for good; so it does when stderr paused it
+        before: a server that writes on stderr as it answers leaves nothing to send ahead."""
         self._forget_elicitations([flown])
         self._drain()
         conn = self._conn
@@ -120,7 +127,9 @@ class CallWindow:
             or not conn.alive
             or conn.unattributed != self._reference[0]
         )
-        if disturbed:
+        if not flown.silent:
+            self._paused_at.add(flown.since)
+        if disturbed or len(self._paused_at) > 1:
             self.stop()
             return
         assert conn is not None
@@ -198,12 +207,13 @@ class CallWindow:
             outcome.failure = ServerDied(
                 "the server had ended before this call was sent, while other calls were in flight"
             )
-            return Flown(index, outcome, quiet=False, silent=False)
+            return Flown(index, outcome, quiet=False, silent=False, since=reference[1])
         left = self._left()  # a call cut short by the deadline fails: the caller sees why
         limit = None if left is None else max(left, 0.001)
         outcome, _ = self._server.send_on(conn, "tools/call", params, arguments, self._tool, limit)
         quiet = outcome.failure is None and conn.unattributed == reference[0]
-        return Flown(index, outcome, quiet, silent=conn.stderr_mark() == reference[1])
+        silent = conn.stderr_mark() == reference[1]
+        return Flown(index, outcome, quiet, silent, since=reference[1])
 
     def _left(self) -> float | None:
         """Seconds until the deadline (0 once it passed), or None without one."""

@@ -260,3 +260,22 @@ def test_a_client_forgets_elicitations_it_answered_to_answers_thrown_away() -> N
     assert actions == ["accept", "decline", "decline"]
     client.rewind("confirm", 10)  # never below none
     assert client.answer("elicitation/create", {"mode": "url"}, call)["action"] == "accept"
+
+
+def test_a_server_that_writes_stderr_on_every_call_stops_the_window_at_its_second_pause() -> None:
+    """A log line a request (FastMCP 1.x at INFO): each batch in flight would be set aside
+    and sent again alone, every input twice. The second pause stops the window: from there
+    the caller sends one at a time, each input once."""
+    server = FakeServer()
+    calls = inputs(*["stderr"] * 12)
+    win = window(server, calls)
+    for argument in calls:
+        flown = take(win, argument) if not win.stopped else None
+        if flown is None:
+            assert win.stopped
+            break
+        assert not flown.silent
+        win.set_aside(flown)
+    assert win.stopped
+    win.close()
+    assert len(server.sent) <= 6  # two batches of three in flight, at the most

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import itertools
 import json
 import re
 import threading
@@ -181,23 +182,29 @@ class ServerLog:
         """The lines completed after ``mark`` (and the unfinished one), oldest first."""
         with self._lock:
             new = self._count - mark
-            kept = list(self._lines)[-new:] if new > 0 else []
+            # From the newest back: a call's own lines are few, the log keeps hundreds.
+            kept = list(itertools.islice(reversed(self._lines), new)) if new > 0 else []
             lost = max(0, new - len(kept))
-            text = "".join(kept) + self._partial
+            text = "".join(reversed(kept)) + self._partial
         return f"({lost} earlier lines not kept)\n{text}" if lost else text
 
     def before(self, mark: int, lines: int, hidden: Sequence[tuple[int, int]] = ()) -> str:
         """Up to ``lines`` lines completed before ``mark``: context, not the call's own.
         The lines completed between the marks of a ``hidden`` pair are left out."""
+        shown: list[str] = []
+        if lines <= 0:
+            return ""
         with self._lock:
-            first = self._count - len(self._lines) + 1  # the number of the oldest kept line
-            numbered = list(enumerate(self._lines, first))
-        shown = [
-            line
-            for number, line in numbered
-            if number <= mark and not any(start < number <= end for start, end in hidden)
-        ]
-        return "".join(shown[-lines:]) if lines > 0 else ""
+            # From the newest kept line (numbered ``_count``) back, until enough are found:
+            # this runs for every call, and the log keeps hundreds of lines.
+            number = self._count
+            for line in reversed(self._lines):
+                if number <= mark and not any(start < number <= end for start, end in hidden):
+                    shown.append(line)
+                    if len(shown) == lines:
+                        break
+                number -= 1
+        return "".join(reversed(shown))
 
     def tail(self, lines: int = STDERR_TAIL_LINES) -> str:
         with self._lock:

@@ -12,6 +12,9 @@ import time
 from collections import Counter
 from typing import Any
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from pytest_mcp_contracts.transport.inflight import CallWindow, Flown
 from pytest_mcp_contracts.transport.jsonrpc import ServerDied
 from pytest_mcp_contracts.transport.managed import CallOutcome
@@ -279,3 +282,36 @@ def test_a_server_that_writes_stderr_on_every_call_stops_the_window_at_its_secon
     assert win.stopped
     win.close()
     assert len(server.sent) <= 6  # two batches of three in flight, at the most
+
+
+@given(
+    written=st.lists(st.sampled_from(["a\n", "b\nc\n", "", "tail", "\n"]), max_size=30),
+    keep=st.integers(1, 8),
+    mark=st.integers(-2, 40),
+    lines=st.integers(0, 6),
+    hidden=st.lists(st.tuples(st.integers(-2, 40), st.integers(-2, 40)), max_size=3),
+)
+def test_stderr_since_and_before_read_from_the_newest_line_as_a_whole_copy_would(
+    written: list[str], keep: int, mark: int, lines: int, hidden: list[tuple[int, int]]
+) -> None:
+    """``since`` and ``before`` run for every call: they walk back from the newest kept line
+    instead of copying and numbering all of them, and give what the whole copy gives."""
+    from pytest_mcp_contracts.transport.jsonrpc import ServerLog
+
+    log = ServerLog(keep=keep)
+    for text in written:
+        log.add(text)
+    kept = list(log._lines)
+    first = log.mark() - len(kept) + 1
+    numbered = list(enumerate(kept, first))
+    shown = [
+        line
+        for number, line in numbered
+        if number <= mark and not any(start < number <= end for start, end in hidden)
+    ]
+    assert log.before(mark, lines, hidden) == ("".join(shown[-lines:]) if lines > 0 else "")
+    new = log.mark() - mark
+    own = kept[-new:] if new > 0 else []
+    lost = max(0, new - len(own))
+    text = "".join(own) + log._partial
+    assert log.since(mark) == (f"({lost} earlier lines not kept)\n{text}" if lost else text)

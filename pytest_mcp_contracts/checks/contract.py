@@ -359,12 +359,7 @@ def run_contract(
             raise out_of_time()
         tally.count_call(outcome)
         call_seconds.append(outcome.elapsed)
-        if (
-            smallest is not None
-            and limit is not None
-            and isinstance(outcome.failure, CallTimeout)
-            and outcome.elapsed >= limit - 0.05
-        ):
+        if smallest is not None and TimeBudget.cut_short(outcome, limit):
             why = f"shrinking took {shrink_time:g} s, {_SHRINK}; the last attempt was cut short"
             raise _StopShrinking(smallest, why)
         stats.calls += 1
@@ -448,6 +443,7 @@ def run_contract(
         finally:
             if window is not None:
                 window.close()  # only explicit inputs fly: the random ones go one at a time
+                window = None  # and go straight to the server, not through the window
         if max_examples > 0:
             call_drawn(
                 strategy,

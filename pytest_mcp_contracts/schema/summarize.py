@@ -248,6 +248,10 @@ def _own_limits(schema: Mapping[str, Any]) -> dict[str, Any]:
             usable = isinstance(value, int | float) and not isinstance(value, bool)
         if usable:
             found[keyword] = value
+    # Draft-04: a boolean exclusiveMinimum (exclusiveMaximum) makes minimum (maximum) strict.
+    for bound, strict in (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")):
+        if schema.get(strict) is True and bound in found:
+            found[strict] = found.pop(bound)
     return found
 
 

@@ -731,3 +731,21 @@ def test_refs_by_anchor_and_relative_to_an_id_are_followed() -> None:
         "relative: string",
         "other: $ref other.json (not fetched)",
     )
+
+
+def test_a_draft_04_boolean_exclusive_bound_makes_its_bound_strict() -> None:
+    from pytest_mcp_contracts.schema.summarize import limit_notes, limits
+
+    schema = {
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        **obj(
+            count=I | {"minimum": 0, "exclusiveMinimum": True, "maximum": 10},
+            ratio=N | {"maximum": 1, "exclusiveMaximum": True},
+            plain=I | {"minimum": 0, "exclusiveMinimum": False},
+        ),
+    }
+    found = {entry.pop("path"): entry for entry in limits(schema)}
+    assert found["$.count"] == {"exclusiveMinimum": 0, "maximum": 10}
+    assert limit_notes(found["$.count"]) == ["> 0, ≤ 10"]  # not "0..10"
+    assert found["$.ratio"] == {"exclusiveMaximum": 1}
+    assert found["$.plain"] == {"minimum": 0}

@@ -121,16 +121,15 @@ class _FromTheRun:
 
     @property
     def fresh_possible(self) -> bool:
-        return self._server.command.noun == "command" or bool(self._settings.reset_command)
+        from pytest_mcp_contracts.pytest.items import can_start_fresh
+
+        return can_start_fresh(self._config, self._server)
 
     @property
     def drift_hint(self) -> str:
-        from pytest_mcp_contracts.reporting.failure import accept_command, rerun_command
-        from pytest_mcp_contracts.vocabulary import SnapshotMode
+        from pytest_mcp_contracts.pytest.items import drift_hint
 
-        command = rerun_command(self._config.invocation_params.args)
-        ci = self._settings.mode == SnapshotMode.CI
-        return f"if the change is intended, {accept_command(command, ci=ci)}"
+        return drift_hint(self._config)
 
     def _own(self, tool: ToolSpec) -> Any:
         assert self._server.surface is not None

@@ -612,7 +612,7 @@ class _ListedCallItem(_ListedItem):
         from pytest_mcp_contracts.checks.reads import content_drift_finding
 
         recorder = self.config.stash[RECORDER_KEY]
-        hint = f"if the change is intended, {_accept(self.config)}"
+        hint = drift_hint(self.config)
         for arguments, result in run.results:
             drift = content.observe(arguments, result)
             found = content_drift_finding(self.check, drift, arguments, hint)
@@ -807,7 +807,7 @@ class ContractItem(_McpItem):
                 max_restarts=settings.max_restarts,
                 shrink_time=settings.shrink_time,
                 observations=observations,
-                drift_hint=f"if the change is intended, {_accept(self.config)}",
+                drift_hint=drift_hint(self.config),
                 warn_only=own.warn_only,
                 seed=_hypothesis_seed(self.config),
                 tally=tally,
@@ -1120,7 +1120,7 @@ class SequencesItem(_RendersFailures):
                 max_examples=settings.max_examples,
                 seed=_hypothesis_seed(self.config),
                 time_budget=settings.sequences_time,
-                resets=server.command.noun == "command" or bool(settings.reset_command),
+                resets=can_start_fresh(self.config, server),
             )
         finally:
             self.user_properties.append(("mcp_sequence_calls", plan.stats.calls))
@@ -1165,14 +1165,14 @@ def _reproduced(
     """``error`` with what replaying its call on a fresh server showed (checks/reproduce)."""
     from pytest_mcp_contracts.checks.reproduce import replay_failure
 
-    server, reset = item.server, item.config.stash[SETTINGS_KEY].reset_command
+    server = item.server
     return replay_failure(
         server,
         item.tool,
         error,
         lambda: fresh_server(item.config, server, item.check),
         warn_only=warn_only,
-        fresh_possible=server.command.noun == "command" or reset is not None,
+        fresh_possible=can_start_fresh(item.config, server),
         lints=item.config.stash[SETTINGS_KEY].lint_levels,
     )
 
@@ -1246,6 +1246,17 @@ def _command(config: pytest.Config) -> str:
 
 def _accept(config: pytest.Config) -> str:
     return accept_command(_command(config), ci=config.stash[SETTINGS_KEY].mode == SnapshotMode.CI)
+
+
+def drift_hint(config: pytest.Config) -> str:
+    """The line under a drift failure that says how to accept the change."""
+    return f"if the change is intended, {_accept(config)}"
+
+
+def can_start_fresh(config: pytest.Config, server: ManagedServer) -> bool:
+    """Whether a failure can be replayed on a freshly started server: one the plugin starts
+    itself, or any with --mcp-reset-command."""
+    return server.command.noun == "command" or bool(config.stash[SETTINGS_KEY].reset_command)
 
 
 def start_failure_text(server: ManagedServer, problem: str, stderr_tail: str) -> str:

@@ -234,7 +234,7 @@ class CallPlan:
     def refusal(self, server: str, tool: ToolSpec, capabilities: dict[str, Any]) -> str | None:
         own = tool_config(self.tools, server, tool.name)
         why = tool_refusal(tool, capabilities, policy=self.policy, own_call=own.call, skip=own.skip)
-        if why is None and (tool.problems or not isinstance(tool.input_schema, dict)):
+        if why is None and tool.malformed:
             why = "not called: its listing entry is malformed (see its findings)"
         return why
 

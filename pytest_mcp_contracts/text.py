@@ -144,3 +144,10 @@ def plain_traceback(text: str) -> str:
         elif not body.startswith("╰"):
             plain.append(body)
     return "\n".join(plain) + ("\n" if text.endswith("\n") else "")
+
+
+def start_error_line(error: str) -> str:
+    """Why a server did not start, in one line: the first two lines of its error with any
+    text, joined ("" when it has none)."""
+    said = [line.strip() for line in error.splitlines() if line.strip()]
+    return ": ".join(said[:2])

@@ -546,7 +546,7 @@ class ServerUnderTest:
         tool = self._find_tool(name)
         if tool is None:
             raise LookupError(_unknown(self.name, "tool", name, self.tools, method))
-        if tool.problems or not isinstance(tool.input_schema, dict):
+        if tool.malformed:
             raise ValueError(
                 f"{method}({name!r}): the tool's listing entry is malformed, so it cannot be "
                 f"called as its inputSchema says (its schema item, mcp:{self.name}::"

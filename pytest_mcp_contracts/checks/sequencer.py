@@ -138,7 +138,7 @@ def sequence_tools(
     usable, left_out = [], []
     for tool in tools:
         why = refusal(tool)
-        if why is None and (tool.problems or not isinstance(tool.input_schema, dict)):
+        if why is None and tool.malformed:
             why = "its listing entry is malformed"
         if why is None:
             usable.append(tool)

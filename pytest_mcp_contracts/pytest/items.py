@@ -764,7 +764,7 @@ class ContractItem(_McpItem):
 
         settings = self.config.stash[SETTINGS_KEY]
         own = self._callable_settings()
-        if self.tool.problems or not isinstance(self.tool.input_schema, dict):
+        if self.tool.malformed:
             raise self._fail(
                 "the tool cannot be called: its listing entry is malformed (see its schema check)",
                 kind=FailureKind.INVALID_LISTING,
@@ -899,7 +899,7 @@ class RejectsInvalidItem(_McpItem):
         mode = own.rejects_invalid or settings.rejects_invalid
         if mode == RejectsInvalidMode.OFF:
             pytest.skip(f"{self.nodeid}: --mcp-rejects-invalid=off")
-        if self.tool.problems or not isinstance(self.tool.input_schema, dict):
+        if self.tool.malformed:
             pytest.skip(f"{self.nodeid}: the listing entry is malformed (see its schema check)")
         base = self._valid_input(own)
         cases = invalid_inputs(self.tool.input_schema, base)

@@ -25,6 +25,7 @@ from typing import Any, Final
 from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.reporting.findings import RECORD_KEYS, digest
 from pytest_mcp_contracts.reporting.findings import counts as finding_counts
+from pytest_mcp_contracts.text import start_error_line
 from pytest_mcp_contracts.vocabulary import (
     GRAVITY,
     NODE_PREFIX,
@@ -420,8 +421,7 @@ def failed_checks(document: Mapping[str, Any]) -> Iterator[FailedCheck]:
     for server in document["servers"]:
         node = f"{NODE_PREFIX}{server['node_name']}"
         if not server["started"]:
-            error = [line.strip() for line in server["error"].splitlines() if line.strip()]
-            yield FailedCheck(node, server, None, None, None, ": ".join(error[:2]))
+            yield FailedCheck(node, server, None, None, None, start_error_line(server["error"]))
             continue
         for own in (Check.STDOUT, Check.SEQUENCES):
             check = server.get(own)

@@ -13,7 +13,7 @@ from typing import Any
 from pytest_mcp_contracts.inputs.coverage import coverage_line
 from pytest_mcp_contracts.reporting.failure import accept_command
 from pytest_mcp_contracts.reporting.findings import counts, digest
-from pytest_mcp_contracts.text import shown
+from pytest_mcp_contracts.text import shown, start_error_line
 from pytest_mcp_contracts.vocabulary import GRAVITY, QUALITIES, ListedKind, Quality, SnapshotMode
 
 Facts = dict[str, Any]
@@ -37,8 +37,9 @@ def summary_lines(facts: Facts, mode: str, command: str, *, verbose: bool) -> li
     for entry in facts["servers"]:
         if not entry.get("started"):
             # The target's own words (a URL is not started), and what went wrong.
-            said = [line.strip() for line in entry.get("error", "").splitlines() if line.strip()]
-            lines.append(": ".join(said[:2]) or f"{entry['command']}: did not start")
+            lines.append(
+                start_error_line(entry.get("error", "")) or f"{entry['command']}: did not start"
+            )
             continue
         restarts = f", restarted {entry['restarts']}x" if entry["restarts"] else ""
         disguised = _disguised(tool["disguised_errors"] for tool in entry["tools"])

@@ -57,6 +57,12 @@ class ToolSpec:
         return self.raw.get("inputSchema")
 
     @property
+    def malformed(self) -> bool:
+        """Whether the entry cannot be called as it says: problems its schema item reports,
+        or an inputSchema that is no object. No check calls such a tool."""
+        return bool(self.problems) or not isinstance(self.input_schema, dict)
+
+    @property
     def output_schema(self) -> Any:
         return self.raw.get("outputSchema")
 

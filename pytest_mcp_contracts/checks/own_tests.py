@@ -582,13 +582,17 @@ class ServerUnderTest:
 
 
 def _invalid_input(schema: Any, arguments: dict[str, Any]) -> str | None:
-    """Why ``arguments`` are not valid for ``schema``, or None."""
-    from pytest_mcp_contracts.schema.dialects import make_validator
+    """Why ``arguments`` are not valid for ``schema``, or None: the error jsonschema deems
+    most relevant, as a user strategy's refused value is worded (inputs/generate)."""
+    import jsonschema
 
-    for error in make_validator(schema).iter_errors(arguments):
-        where = error.json_path if error.path else "the input"
-        return f"{where}: {error.message}"
-    return None
+    from pytest_mcp_contracts.schema.dialects import validator_for_schema
+
+    error = jsonschema.exceptions.best_match(validator_for_schema(schema).iter_errors(arguments))
+    if error is None:
+        return None
+    where = error.json_path if error.path else "the input"
+    return f"{where}: {error.message}"
 
 
 def _unknown(server: str, noun: str, name: str, known: tuple[str, ...], method: str) -> str:

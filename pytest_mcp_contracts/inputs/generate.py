@@ -955,7 +955,7 @@ def given_inputs(
     schema: Mapping[str, Any], configured: Sequence[dict[str, Any]] = ()
 ) -> GivenInputs:
     """The inputs ``schema`` (a tool's inputSchema) is given, each checked against it."""
-    validator = dialects.make_validator(schema)
+    validator = dialects.validator_for_schema(schema)
     accepted: list[dict[str, Any]] = []
     refused_configured = None
     for number, example in enumerate(configured, 1):

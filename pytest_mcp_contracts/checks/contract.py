@@ -204,12 +204,20 @@ def judge_contract_call(
     (``judge.judge``, with ``verdict`` from ``judge.error_verdict``), then the recorded
     output contract in ``observations``, which the result is folded into."""
     finding = judge(tool, outcome, protocol_version, verdict, warn_only, lints)
-    # A disguised refusal is still observed, as before: a recorded contract learned
-    # from real results alone would fail on the next refusal misjudged as real.
-    if finding is None and observations is not None and outcome.result is not None:
-        drift = observations.observe(outcome.arguments, outcome.result)
-        finding = _drift_finding(drift, drift_hint)
+    if finding is None:
+        finding = _observed(outcome, observations, drift_hint)
     return finding
+
+
+def _observed(
+    outcome: CallOutcome, observations: ToolObservations | None, drift_hint: str
+) -> Finding | None:
+    """Fold a result the judge passed into the observations: the recorded output contract's
+    drift, if any. A disguised refusal is still observed: a recorded contract learned from
+    real results alone would fail on the next refusal misjudged as real."""
+    if observations is None or outcome.result is None:
+        return None
+    return _drift_finding(observations.observe(outcome.arguments, outcome.result), drift_hint)
 
 
 def contract_call_failure(
@@ -340,9 +348,9 @@ def run_contract(
                 raise _StopShrinking(smallest, f"shrinking took {shrink_time:g} s, {_SHRINK}")
         elif budget.spent():
             raise out_of_time()
-        outcome, flown_note = None, None
+        outcome, flown_note, stood, flown_verdict = None, None, False, None
         if window is not None and smallest is None:
-            outcome, flown_note = _answer_sent_ahead(
+            outcome, flown_note, stood, flown_verdict = _answer_sent_ahead(
                 window, server, tool, arguments, protocol, warn_only, lints, observations
             )
             if outcome is None and budget.spent():
@@ -371,7 +379,8 @@ def run_contract(
         stats.distinct_inputs.add(repr(arguments))
         if outcome.rpc_error is not None and outcome.rpc_error.code == URL_ELICITATION_REQUIRED:
             stats.url_required += 1
-        verdict = error_verdict(tool, outcome)
+        # An answer that stood in flight was judged there: its verdict, and no finding.
+        verdict = flown_verdict if stood else error_verdict(tool, outcome)
         if verdict is not None and outcome.result is not None:
             text = result_text(outcome.result)
             if outcome.is_error_result:
@@ -382,15 +391,19 @@ def run_contract(
                 tally.count_disguised(verdict.kind)
         if stats.calls <= configured and outcome.result is not None and verdict is None:
             stats.configured_real += 1  # explicit inputs run first, in order: one of theirs
-        finding = judge_contract_call(
-            tool,
-            outcome,
-            protocol,
-            verdict,
-            warn_only=warn_only,
-            lints=lints,
-            observations=observations,
-            drift_hint=drift_hint,
+        finding = (
+            _observed(outcome, observations, drift_hint)
+            if stood
+            else judge_contract_call(
+                tool,
+                outcome,
+                protocol,
+                verdict,
+                warn_only=warn_only,
+                lints=lints,
+                observations=observations,
+                drift_hint=drift_hint,
+            )
         )
         if finding is None and lints is not None and outcome.result is not None:
             # A result lint at warning level: said once for the tool, after the run.
@@ -563,10 +576,11 @@ def _answer_sent_ahead(
     warn_only: frozenset[str],
     lints: LintLevels | None,
     observations: ToolObservations | None,
-) -> tuple[CallOutcome | None, str | None]:
+) -> tuple[CallOutcome | None, str | None, bool, ErrorVerdict | None]:
     """The answer to ``arguments``, sent ahead with others in flight, when it stands as if
     it had been sent alone; else None, and the caller sends it alone. With it, a note for
-    its report when it is reported as it came back from flight.
+    its report when it is reported as it came back from flight, whether it stood, and, if
+    it did, its error verdict (the judge found nothing: only the observations are left).
 
     It stands when the window says it is quiet and silent (nothing the server sent or wrote
     on stderr while it was in flight could belong to another call: no noise, no death, no
@@ -576,17 +590,15 @@ def _answer_sent_ahead(
     flight."""
     flown = window.take(arguments)
     if flown is None:
-        return None, None
+        return None, None, False, None
     outcome = flown.outcome
+    verdict = error_verdict(tool, outcome) if flown.quiet and flown.silent else None
     stands = (
         flown.quiet
         and flown.silent
         # The contract's one judge, without folding the result into the observations yet:
         # whether the recorded contract fails it is asked apart, and nothing is kept.
-        and judge_contract_call(
-            tool, outcome, protocol, error_verdict(tool, outcome), warn_only=warn_only, lints=lints
-        )
-        is None
+        and judge(tool, outcome, protocol, verdict, warn_only, lints) is None
         and not (
             observations is not None
             and outcome.result is not None
@@ -596,14 +608,14 @@ def _answer_sent_ahead(
     if not stands:
         window.set_aside(flown)
         if outcome.failure is None or server.live_connection() is not None:
-            return None, None
+            return None, None, False, None
         # The server died in flight and did not come back: nothing can be sent alone. The
         # first call to fail is reported (as one at a time would have reported the call that
         # killed it), saying that another call in flight may have been the one.
         server.remember(tool.name, outcome)
-        return outcome, _GONE_IN_FLIGHT
+        return outcome, _GONE_IN_FLIGHT, False, None
     server.remember(tool.name, outcome)
-    return outcome, None
+    return outcome, None, True, verdict
 
 
 _GONE_IN_FLIGHT: Final = (

@@ -124,10 +124,12 @@ def plan_sequences(
     surface = server.surface
     assert surface is not None
     tools, left_out = sequence_tools(surface.tools, refusal)
+    argv = tuple(getattr(server.command, "argv", ()))
     strategies = {}
     for tool in list(tools):
         try:
-            own = None if sandbox is None else sandbox.for_tool(tool.name)
+            # The paths the tool's contract check draws: its kinds, then the server's folders.
+            own = None if sandbox is None else sandbox.for_listed_tool(tool, argv)
             user, examples = given(tool)
             generated = input_strategy(tool.input_schema, user, sandbox=own)
         except UserStrategyError as exc:

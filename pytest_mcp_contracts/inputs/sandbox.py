@@ -40,6 +40,8 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
+    from pytest_mcp_contracts.transport.discover import ToolSpec
+
 __all__ = [
     "MAX_COPY_BYTES",
     "MAX_COPY_ENTRIES",
@@ -252,6 +254,12 @@ class SandboxPaths:
         return frozenset(
             (self.root, *self.files, *self.folders, *self.relative, *self.uris, *self.missing)
         )
+
+    def for_listed_tool(self, tool: ToolSpec, argv: tuple[str, ...] = ()) -> SandboxPaths:
+        """These values as a listed tool draws them: ``for_tool`` with its description, and
+        the folders its server's command line (``argv``) names first. What every check and
+        the fixture give a tool."""
+        return self.for_tool(tool.name, tool.raw.get("description"), self.named_in(argv))
 
     @staticmethod
     def named_in(argv: tuple[str, ...]) -> tuple[str, ...]:

@@ -1224,8 +1224,7 @@ def tool_paths(sandbox: Sandbox, tool: ToolSpec, server: ManagedServer | None) -
     """The sandbox's values as ``tool`` draws them (``SandboxPaths.for_tool``: the kinds
     its description and the server's command name first)."""
     argv = getattr(server.command, "argv", ()) if server is not None else ()
-    named = sandbox.paths.named_in(tuple(argv))
-    return sandbox.paths.for_tool(tool.name, tool.raw.get("description"), named)
+    return sandbox.paths.for_listed_tool(tool, tuple(argv))
 
 
 def _hypothesis_seed(config: pytest.Config) -> Any:

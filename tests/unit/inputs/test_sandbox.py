@@ -383,3 +383,21 @@ def test_the_folders_a_server_is_given_on_its_command_line_are_values_too(
     assert str(repo.resolve()) in slot.values
     assert slot.preferred == (str(repo.resolve()),)  # a repo_path wants the server's folder
     assert (f"the server's own folder {repo.resolve()}", str(repo.resolve())) in slot.corners(paths)
+
+
+def test_a_listed_tool_draws_its_kind_and_its_servers_folders_whatever_check_asks(
+    laid: Sandbox, tmp_path: Path
+) -> None:
+    """for_listed_tool: what the contract item, the fixture and the sequences all give a
+    tool (the sequences once gave only for_tool(name): no description, no named folders)."""
+    from pytest_mcp_contracts.transport.discover import ToolSpec
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    raw = {"name": "get_document_text", "description": "Extract all text from a Word document."}
+    tool = ToolSpec("get_document_text", "get_document_text", raw)
+    paths = laid.paths.for_listed_tool(tool, ("server", str(repo)))
+    assert paths == laid.paths.for_tool(
+        "get_document_text", raw["description"], (str(repo.resolve()),)
+    )
+    assert paths != laid.paths.for_tool("get_document_text")

@@ -158,8 +158,10 @@ class CheckFailed(ContractFailure):
 
 
 def _check_failed(error: ContractFailure) -> CheckFailed:
+    """``error`` as the fixture raises it, with everything it carries (its calls, what a
+    replay must show)."""
     found = CheckFailed(error.report)
-    found.outcome, found.first_outcome = error.outcome, error.first_outcome
+    found.__dict__.update(vars(error))
     return found
 
 

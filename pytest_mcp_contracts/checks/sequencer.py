@@ -197,6 +197,11 @@ class Sequencer:
             name: make_validator(tool.input_schema) for name, tool in self.tools.items()
         }
 
+    @property
+    def feeds_any(self) -> bool:
+        """Whether any tool has a slot an earlier output can feed."""
+        return any(self.slots.values())
+
     def valid(self, tool: str) -> Callable[[dict[str, Any]], bool]:
         return self.validators[tool].is_valid
 

@@ -230,13 +230,9 @@ class StdioConnection(MessageConnection):
                 proc.stdin.close()
             except OSError:
                 pass
-            try:
-                proc.wait(timeout=2)
-            except subprocess.TimeoutExpired:
+            if not wait_exit(proc, 2):
                 self._signal_group(proc, signal.SIGTERM)
-                try:
-                    proc.wait(timeout=2)
-                except subprocess.TimeoutExpired:
+                if not wait_exit(proc, 2):
                     self._signal_group(proc, signal.SIGKILL)
                     proc.wait()
         if self._stdout_reader is not None:
@@ -368,8 +364,7 @@ class StdioConnection(MessageConnection):
 
     def _await_exit(self) -> None:
         if self._proc is not None:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self._proc.wait(timeout=1)
+            wait_exit(self._proc, 1)
 
     def _exit_note(self) -> str:
         code = self.returncode
@@ -398,3 +393,28 @@ def open_stdio(
         command, max_message_bytes=max_message_bytes, client=client, max_memory=max_memory
     )
     return conn.opened(startup_timeout=startup_timeout, legacy=legacy)
+
+
+def wait_exit(proc: subprocess.Popen[bytes], timeout: float) -> bool:
+    """Wait up to ``timeout`` seconds for ``proc`` to exit and reap it; whether it did.
+
+    Woken by the exit itself where Linux offers a pidfd: ``Popen.wait(timeout)`` polls,
+    sleeping 0.5, 1, 2 ... 50 ms between looks, so a server that exits 9 ms after its stdin
+    closes was seen gone at 15 ms, once per server stopped."""
+    if proc.poll() is not None:
+        return True
+    try:
+        # Not reaped yet (poll above), so the pid is still this process's.
+        fd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):
+        fd = None
+    if fd is not None:
+        try:
+            select.select([fd], [], [], timeout)
+        finally:
+            os.close(fd)
+    try:
+        proc.wait(timeout=0 if fd is not None else timeout)
+    except subprocess.TimeoutExpired:
+        return False
+    return True

@@ -260,3 +260,21 @@ def test_a_hook_strategy_the_schema_refuses_fails_the_sequences_item_by_name(
             "tool: get_order    check: sequences",
         ]
     )
+
+
+def test_tools_that_take_no_ids_are_interleaved_until_two_sequences_reach_nothing_new(
+    run_inprocess: RunMcp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No tool of counter_state.py takes an id-like value, so no call can feed another: the
+    item stops once 2 sequences in a row reached nothing new (5 where a value can be fed),
+    and still finds the bug that only the state earlier calls left reaches."""
+    args = ("-k", "sequences", "--hypothesis-seed=1", "-rA")
+    found = run_inprocess("counter_state.py", args=args)
+    found.assert_outcomes(failed=1)
+    found.stdout.fnmatch_lines(["*tool: level    check: sequences*"])
+    monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
+    clean = run_inprocess("counter_state.py", args=args)
+    clean.assert_outcomes(passed=1)
+    clean.stdout.fnmatch_lines(
+        ["*stopped after * sequences: the last 2 reached no tool, answer or chain of calls*"]
+    )

@@ -4,6 +4,7 @@ really is, bad bytes included."""
 from __future__ import annotations
 
 import re
+import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -20,7 +21,12 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     last_words,
 )
 from pytest_mcp_contracts.transport.managed import open_server
-from pytest_mcp_contracts.transport.stdio import ServerCommand, StdioConnection, open_stdio
+from pytest_mcp_contracts.transport.stdio import (
+    ServerCommand,
+    StdioConnection,
+    open_stdio,
+    wait_exit,
+)
 
 PRELUDE = """
 import json, sys
@@ -393,3 +399,17 @@ def test_initialize_refused_in_every_version_reports_the_first_refusal(connect) 
 )
 def test_last_words_are_the_last_exception_line_else_the_last_line(stderr: str, words: str) -> None:
     assert last_words(stderr) == words
+
+
+def test_wait_exit_sees_an_exit_reaps_it_and_gives_up_on_a_process_that_stays() -> None:
+    exits = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.2)"])
+    assert wait_exit(exits, 10)
+    assert exits.returncode == 0  # reaped: the exit status is known
+    stays = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert not wait_exit(stays, 0.2)
+        assert stays.returncode is None
+    finally:
+        stays.kill()
+        stays.wait()
+    assert wait_exit(stays, 0)  # already reaped: nothing to wait for

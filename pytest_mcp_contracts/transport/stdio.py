@@ -410,7 +410,10 @@ def wait_exit(proc: subprocess.Popen[bytes], timeout: float) -> bool:
         fd = None
     if fd is not None:
         try:
-            select.select([fd], [], [], timeout)
+            # poll, not select: select refuses a descriptor numbered 1024 or more.
+            watch = select.poll()
+            watch.register(fd, select.POLLIN)
+            watch.poll(timeout * 1000)
         finally:
             os.close(fd)
     try:

@@ -4,9 +4,11 @@ interesting shapes actually occur, and hostile schemas end in a GenerationError.
 from __future__ import annotations
 
 import copy
+import os
 import re
 import uuid
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -91,6 +93,24 @@ def test_shim_leaves_an_old_style_many_alone(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setitem(vars(_from_schema), "cu", utils)
     hypothesis_compat.install()
     assert vars(_from_schema)["cu"] is utils
+
+
+def test_the_plugins_own_modules_are_not_local_constants_and_a_users_still_are(
+    tmp_path: Path,
+) -> None:
+    from hypothesis.internal.conjecture import providers
+
+    import pytest_mcp_contracts.checks.contract as own
+
+    hypothesis_compat.install()
+    hypothesis_compat.install()  # idempotent: one wrapper, not two
+    is_local = vars(providers)["is_local_module_file"]
+    assert not is_local(own.__file__)
+    assert is_local.leaves_out == str(Path(own.__file__).parents[1]) + os.sep
+    users = tmp_path / "my_server" / "app.py"  # what hypothesis calls local: outside
+    users.parent.mkdir()  # site-packages and the standard library, not a test file
+    users.write_text("MAGIC = 'open-sesame'\n")
+    assert is_local(str(users))
 
 
 # --------------------------------------------------------------------------- dialects

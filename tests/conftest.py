@@ -324,8 +324,8 @@ def _as_in_a_fresh_process() -> Iterator[None]:
     seed (its pytest plugin sets both from --hypothesis-profile/--hypothesis-seed, for good).
 
     And the garbage collector's work as a new process has it: what this worker held when
-    the run started is left out of the collections the run triggers (pytest_runtest_protocol
-    below)."""
+    the run started is left out of the collections the run triggers (pytest_runtest_protocol,
+    above, gives it back)."""
     from hypothesis import core, settings
     from hypothesis._settings import is_in_ci
 

@@ -118,12 +118,13 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
-    """Each test collects only its own garbage: what the worker holds when the test starts
-    (the suite's modules, what earlier tests left) is frozen out of the collections the
-    test triggers, and given back after it. A worker's heap grows over the session, and
-    each full collection walks all of it: test_no_flaps.py spent 3.6 of its 6.2 s
-    collecting after the tests before it, and its CPU in the whole suite was four times
-    what it is alone (bench/suite_cpu.py). In-process runs freeze again at their start
+    """Each test collects only its own garbage: what the process holds when the test
+    starts (the suite's modules, what earlier tests left) is frozen out of the collections
+    the test triggers, and given back after it. The heap grows over a session, and each
+    full collection walks all of it: run in one process after the unit tests,
+    test_no_flaps.py's recording spent 3.6 of its 6.2 s collecting (1.6 s with this).
+    Under -n auto, where the slowest files run first on small heaps, it saves nothing
+    measurable (bench/README.md). In-process runs freeze again at their start
     (_as_in_a_fresh_process)."""
     gc.freeze()
     held = gc.get_freeze_count()

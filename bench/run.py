@@ -220,6 +220,16 @@ class Bench:
     def pytest(self, args: Sequence[str], cwd: Path, **kwargs: Any) -> Run:
         return self.run([sys.executable, "-m", "pytest", *args], cwd, **kwargs)
 
+    def reported(self, args: Sequence[str], cwd: Path, **kwargs: Any) -> tuple[Run, Any]:
+        """A quiet run of the plugin without pytest-randomly, and its run report's server
+        (checked by ``read_report``)."""
+        run = self.pytest([*args, *REPORTED], cwd, **kwargs)
+        return run, read_report(cwd / "report.json", run)["servers"][0]
+
+
+# What every measured run of the plugin adds to its arguments (Bench.reported).
+REPORTED = ("--mcp-report=report.json", "-p", "no:randomly", "-q")
+
 
 def server_command(script: str, *args: str) -> str:
     return shlex.join([sys.executable, str(SERVERS / script), *args])
@@ -361,14 +371,9 @@ def plugin_contract_run(
         f"--mcp-max-examples={calls}",
         "-k",
         "contract",
-        "--mcp-report=report.json",
-        "-p",
-        "no:randomly",
-        "-q",
         *extra,
     ]
-    run = bench.pytest(args, project)
-    server = read_report(project / "report.json", run)["servers"][0]
+    run, server = bench.reported(args, project)
     contract = server["tools"][0]["checks"]["contract"]
     if contract.get("outcome") != "passed":
         raise MeasurementError(f"echo's contract check did not pass: {contract}\n{run.tail()}")
@@ -567,18 +572,13 @@ def scale_run(bench: Bench, label: str, extra: list[str]) -> tuple[Run, int]:
     args = [
         f"--mcp-server={server_command('many_tools.py')}",
         f"--mcp-max-examples={sizes.scale_examples}",
-        "--mcp-report=report.json",
         # The figures are about the per-tool items; the sequences item (on by default since
         # issue 22) would add a restart and its own calls to every run compared.
         "--mcp-sequences=off",
-        "-p",
-        "no:randomly",
-        "-q",
         *extra,
     ]
     env = {"BENCH_TOOLS": str(sizes.scale_tools)}
-    run = bench.pytest(args, project, env=env)
-    server = read_report(project / "report.json", run)["servers"][0]
+    run, server = bench.reported(args, project, env=env)
     if server.get("tools_listed") != sizes.scale_tools or server["checks"].get("failed"):
         raise MeasurementError(
             f"scale run ({label}) listed {server.get('tools_listed')} tools, "
@@ -656,14 +656,9 @@ def memory_run(bench: Bench, result_bytes: int) -> tuple[int, int]:
     args = [
         f"--mcp-server={server_command('big_results.py', str(result_bytes))}",
         f"--mcp-max-examples={bench.sizes.memory_examples}",
-        "--mcp-report=report.json",
         "--mcp-sequences=off",  # as in scale_run
-        "-p",
-        "no:randomly",
-        "-q",
     ]
-    run = bench.pytest(args, project, env={"BENCH_RSS_FILE": str(rss_file)})
-    server = read_report(project / "report.json", run)["servers"][0]
+    run, server = bench.reported(args, project, env={"BENCH_RSS_FILE": str(rss_file)})
     if server["checks"].get("failed"):
         raise MeasurementError(f"memory run: checks failed {server['checks']}\n{run.tail()}")
     try:
@@ -758,15 +753,10 @@ def sequences_run(bench: Bench, extra: Sequence[str]) -> tuple[Run, dict[str, An
     project = bench.project(f"store-{label}")
     args = [
         f"--mcp-server={server_command('store.py')}",
-        "--mcp-report=report.json",
         "--hypothesis-seed=1",
-        "-p",
-        "no:randomly",
-        "-q",
         *extra,
     ]
-    run = bench.pytest(args, project)
-    return run, read_report(project / "report.json", run)["servers"][0]
+    return bench.reported(args, project)
 
 
 def measure_sequences(bench: Bench) -> list[Figure]:
@@ -814,13 +804,8 @@ def small_run(bench: Bench, project: Path | None = None) -> tuple[Run, int, Path
     project = project or bench.project("small")
     args = [
         f"--mcp-server={server_command('small.py')}",
-        "--mcp-report=report.json",
-        "-p",
-        "no:randomly",
-        "-q",
     ]
-    run = bench.pytest(args, project)
-    server = read_report(project / "report.json", run)["servers"][0]
+    run, server = bench.reported(args, project)
     if server["checks"].get("failed") or server["checks"].get("error"):
         raise MeasurementError(f"the small server's run failed: {server['checks']}\n{run.tail()}")
     return run, int(server.get("calls", 0)), project
@@ -1118,13 +1103,9 @@ def in_flight_run(bench: Bench, latency_ms: int, window: int) -> PhaseSample:
         "--hypothesis-seed=1",
         "-k",
         "contract",
-        "--mcp-report=report.json",
-        "-p",
-        "no:randomly",
-        "-q",
     ]
-    run = bench.pytest(args, project, env={"BENCH_CALL_LOG": str(log)})
-    tool = read_report(project / "report.json", run)["servers"][0]["tools"][0]
+    run, server = bench.reported(args, project, env={"BENCH_CALL_LOG": str(log)})
+    tool = server["tools"][0]
     contract = tool["checks"]["contract"]
     if contract.get("outcome") != "passed":
         raise MeasurementError(f"catalog's contract check did not pass: {contract}\n{run.tail()}")
@@ -1260,13 +1241,8 @@ def measure_slow_tool(bench: Bench) -> list[Figure]:
             "--mcp-sequences=off",
             "-k",
             EVERYTHING_TOOL,
-            "--mcp-report=report.json",
-            "-p",
-            "no:randomly",
-            "-q",
         ]
-        run = bench.pytest(args, project)
-        server = read_report(project / "report.json", run)["servers"][0]
+        run, server = bench.reported(args, project)
         tool = next((t for t in server["tools"] if t["name"] == EVERYTHING_TOOL), None)
         if tool is None or tool["checks"]["contract"].get("outcome") != "passed":
             raise MeasurementError(f"{EVERYTHING_TOOL}: {tool and tool['checks']}\n{run.tail()}")

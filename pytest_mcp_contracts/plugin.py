@@ -127,6 +127,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if settings.active:
         from pytest_mcp_contracts.contracts.record import Recorder
         from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
+        from pytest_mcp_contracts.pytest.heap import LongLived
 
         config.stash[RECORDER_KEY] = Recorder(
             SnapshotStore(settings.snapshot_dir),
@@ -134,6 +135,7 @@ def pytest_configure(config: pytest.Config) -> None:
             strict=settings.strict,
             pin_descriptions=settings.descriptions == DescriptionDrift.PIN,
         )
+        config.pluginmanager.register(LongLived(), "mcp-contracts-long-lived")
     if settings.active or settings.report_path is not None or settings.sarif_path is not None:
         from pytest_mcp_contracts.reporting.facts import RunFacts
 

@@ -414,6 +414,9 @@ def _found_by_hypothesis(compiled: Any) -> str | None:
     from hypothesis import strategies as st
     from hypothesis.errors import HypothesisException
 
+    from pytest_mcp_contracts.inputs.hypothesis_compat import seed_unicode_table
+
+    seed_unicode_table()  # from_regex needs hypothesis's Unicode table
     try:
         value = simplest_example(st.from_regex(compiled), tries=20)
     except (HypothesisException, RecursionError, ValueError, TypeError):

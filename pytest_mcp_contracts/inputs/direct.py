@@ -35,8 +35,8 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.internal.intervalsets import IntervalSet
 from hypothesis.strategies import SearchStrategy
-from hypothesis_jsonschema import _from_schema
-from hypothesis_jsonschema._encode import encode_canonical_json
+
+from pytest_mcp_contracts.inputs.hypothesis_compat import _from_schema, encode_canonical_json
 
 __all__ = ["ANNOTATIONS", "SUPPORTED", "direct_strategy", "mixed_strategy", "utf8_alphabet"]
 

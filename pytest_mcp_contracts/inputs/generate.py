@@ -27,13 +27,17 @@ import jsonschema.exceptions
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.strategies import SearchStrategy
-from hypothesis_jsonschema import _from_schema
-from hypothesis_jsonschema._canonicalise import FALSEY, HypothesisRefResolutionError, canonicalish
 
 from pytest_mcp_contracts.inputs.coverage import CoveragePlan, plan_coverage
 from pytest_mcp_contracts.inputs.direct import direct_strategy, mixed_strategy, utf8_alphabet
 from pytest_mcp_contracts.inputs.examples import simplest_example
-from pytest_mcp_contracts.inputs.hypothesis_compat import install
+from pytest_mcp_contracts.inputs.hypothesis_compat import (
+    FALSEY,
+    HypothesisRefResolutionError,
+    _from_schema,
+    canonicalish,
+    install,
+)
 from pytest_mcp_contracts.inputs.known import known_corners, known_slots, with_known_values
 from pytest_mcp_contracts.inputs.sandbox import SandboxPaths, path_slots, with_sandbox_values
 from pytest_mcp_contracts.schema import dialects

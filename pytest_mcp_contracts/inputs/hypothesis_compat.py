@@ -20,16 +20,68 @@ inputs sent to a server depended on how the plugin was installed, and each new p
 with an empty ``.hypothesis/`` parsed the plugin's ~90 modules first: 0.3 s of CPU (0.04 s
 with hypothesis's cache of them).  ``install`` leaves the plugin's own files out; a user's
 local modules (a ``--mcp-app`` server's source among them) still count.
+
+And its Unicode table: importing hypothesis-jsonschema (its regex strategies) makes
+hypothesis sort every code point by category, 0.1 s of CPU, unless ``.hypothesis/`` holds
+the table from an earlier run in that folder. In CI, whose checkout is new each time, and
+in every new project, no run had. The table depends only on the interpreter's Unicode
+version, so the package ships it for the versions of the Pythons it was made with
+(``unicode/<version>.json.gz``, by ``.ci/unicode-tables``: the same computation and format
+as hypothesis's own cache file) and hands it to hypothesis before anything imports
+hypothesis-jsonschema. For another Unicode version hypothesis makes its own, as before.
+This module is the one way into hypothesis-jsonschema, so that the table comes first.
 """
 
 from __future__ import annotations
 
+import gzip
+import json
 import os
 import types
+import unicodedata
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-__all__ = ["install"]
+from hypothesis.internal import charmap
+
+UNICODE_TABLES = Path(__file__).with_name("unicode")
+
+
+def seed_unicode_table() -> bool:
+    """Give hypothesis its Unicode table from the package when it has none yet (not built
+    in this process, no cache file in ``.hypothesis/``) and the package has this Python's.
+    True when it was given."""
+    if charmap._charmap is not None or charmap.charmap_file().exists():
+        return False
+    try:
+        with gzip.open(UNICODE_TABLES / f"{unicodedata.unidata_version}.json.gz") as table:
+            pairs = json.load(table)
+    except (OSError, ValueError):  # another Unicode version, or a damaged file
+        return False
+    charmap._charmap = {name: tuple(tuple(pair) for pair in spans) for name, spans in pairs}
+    return True
+
+
+seed_unicode_table()  # before hypothesis-jsonschema: importing it needs the table
+
+from hypothesis_jsonschema import _from_schema  # noqa: E402
+from hypothesis_jsonschema._canonicalise import (  # noqa: E402
+    FALSEY,
+    HypothesisRefResolutionError,
+    canonicalish,
+)
+from hypothesis_jsonschema._encode import encode_canonical_json  # noqa: E402
+
+__all__ = [
+    "FALSEY",
+    "HypothesisRefResolutionError",
+    "_from_schema",
+    "canonicalish",
+    "encode_canonical_json",
+    "install",
+    "seed_unicode_table",
+]
 
 
 class _OldStyleMany:
@@ -72,7 +124,6 @@ def install() -> None:
     """Adapt hypothesis-jsonschema to the installed hypothesis, if it needs it, and keep
     this plugin's modules out of hypothesis's local constants.  Idempotent."""
     from hypothesis.internal.conjecture import utils
-    from hypothesis_jsonschema import _from_schema
 
     _leave_own_modules_out()
     if hasattr(utils.many, "more"):

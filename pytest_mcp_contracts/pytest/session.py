@@ -106,7 +106,9 @@ def collect_servers(
     ]
     started.extend(servers)
     with ThreadPoolExecutor(max_workers=len(servers)) as pool:
-        outcomes = list(pool.map(_start, servers))
+        starting = [pool.submit(_start, server) for server in servers]
+        _import_checks(session.config, settings)
+        outcomes = [start.result() for start in starting]
     _check_tool_tables(settings, outcomes)
     collectors: list[pytest.Collector] = []
     # Named together, as a listing's entries are: a hash only where two would meet.
@@ -127,6 +129,35 @@ def collect_servers(
                 follow_former_names(recorder.store, name, former, outcome)
             collectors.append(ServerCollector.create(session, name, server=server))
     return collectors
+
+
+# What the items of a whole run import when they first run (jsonschema, hypothesis,
+# hypothesis-jsonschema and the checks): about a quarter of a second, in the order the items
+# would import it.
+CHECK_MODULES = (
+    "pytest_mcp_contracts.checks.listing",
+    "pytest_mcp_contracts.checks.drift_gate",
+    "pytest_mcp_contracts.checks.contract",
+    "pytest_mcp_contracts.inputs.generate",
+    "pytest_mcp_contracts.checks.rejects_invalid",
+    "pytest_mcp_contracts.inputs.invalid",
+)
+SEQUENCE_MODULES = ("pytest_mcp_contracts.checks.sequences", "hypothesis.stateful")
+
+
+def _import_checks(config: pytest.Config, settings: Settings) -> None:
+    """Import what the checks need while the servers start: the process would otherwise
+    wait for them, then import (a server on an SDK takes half a second or more to answer
+    its handshake). Only for a whole run: ``--collect-only`` runs no check, and a run that
+    selects with ``-k`` or ``-m`` may need none of them (``-k drift`` imports neither
+    jsonschema nor hypothesis), so their items import what they need as they run."""
+    option = config.option
+    if option.collectonly or option.keyword or option.markexpr:
+        return
+    import importlib
+
+    for module in CHECK_MODULES + (SEQUENCE_MODULES if settings.sequences else ()):
+        importlib.import_module(module)
 
 
 def _check_tool_tables(settings: Settings, outcomes: list[ServerSurface | ServerError]) -> None:

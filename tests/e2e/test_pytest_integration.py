@@ -135,19 +135,29 @@ def test_unused_plugin_imports_nothing_heavy(pytester: pytest.Pytester) -> None:
 
 # Which heavy libraries a run has loaded when its session ends (last of the session's
 # finishers, the plugin's run report included; before the terminal summary, where
-# hypothesis's own pytest plugin imports hypothesis in every pytest run, whatever ran).
+# hypothesis's own pytest plugin imports hypothesis in every pytest run, whatever ran), and
+# which it had loaded when collection ended, before any item ran.
 LOADED_AT_THE_END = """
 import json
 import sys
 
 import pytest
 
+HEAVY = ("jsonschema", "hypothesis", "hypothesis_jsonschema", "mcp")
+
+
+def loaded(name):
+    with open(name, "w", encoding="utf-8") as handle:
+        json.dump([module for module in HEAVY if module in sys.modules], handle)
+
+
+def pytest_collection_finish(session):
+    loaded("collected.json")
+
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session):
-    heavy = ("jsonschema", "hypothesis", "hypothesis_jsonschema", "mcp")
-    with open("loaded.json", "w", encoding="utf-8") as handle:
-        json.dump([name for name in heavy if name in sys.modules], handle)
+    loaded("loaded.json")
 """
 
 
@@ -168,6 +178,10 @@ def test_a_run_imports_what_its_checks_need_and_no_more(
     result = run_mcp("legacy_only.py", args=(NO_SEQUENCES, FEW, "--mcp-report=report.json", *args))
     assert result.ret == 0, result.stdout.str()
     assert json.loads((pytester.path / "loaded.json").read_text(encoding="utf-8")) == loaded
+    # A whole run imports what its checks need while its servers start; a run that selects
+    # with -k leaves it to the items it selected.
+    collected = json.loads((pytester.path / "collected.json").read_text(encoding="utf-8"))
+    assert collected == (loaded if not args else [])
 
 
 @pytest.mark.parametrize(

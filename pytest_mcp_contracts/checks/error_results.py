@@ -354,14 +354,16 @@ def judge_success_result(
     if not text:
         return None
     # A line break inside a quote of the input does not end the first line: a generated
-    # name with one in it is echoed ("Document a<LF>b.docx does not exist").
+    # name with one in it is echoed ("Document a<LF>b.docx does not exist"). Only its first
+    # quote: a value that is only a line break is in every text (a help article's title
+    # "Troubleshooting <LF>", every line break after it made one line of the whole article).
     broken = sorted(
         {value for value in _strings(arguments, 0, shortest=1) if _BREAKS.search(value)},
         key=len,
         reverse=True,
     )[:50]
     for value in broken:
-        text = text.replace(value, _BREAKS.sub(" ", value))
+        text = text.replace(value, _BREAKS.sub(" ", value), 1)
     echo = _Echo([arguments, [_BREAKS.sub(" ", value) for value in broken]])
     lead = text.split("\n", 1)[0].strip()[:500]
     short = len(text) <= _SHORT

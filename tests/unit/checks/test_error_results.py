@@ -395,6 +395,24 @@ def test_a_line_break_in_an_echoed_input_does_not_end_the_first_line(name: str) 
     assert verdict is not None and verdict.kind is ErrorClass.DISGUISED_REFUSAL, verdict
 
 
+@pytest.mark.parametrize("topic", ["\n", "\r\n", "\n\n\n", "a\nb"])
+def test_an_input_of_line_breaks_does_not_join_the_lines_after_its_echo(topic: str) -> None:
+    # Found by CI on tests/servers/disguised.py: troubleshoot {"topic": "\n"} answered a
+    # correct help article that quotes a traceback in its tenth line; every line break of
+    # the article was taken for the input's, the article became one first line, and the
+    # traceback evidence of a crash.
+    from pytest_mcp_contracts.checks.error_results import judge_success_result
+
+    article = (
+        f"Troubleshooting {topic}\n\nMost reports come from a missing configuration file.\n\n"
+        "Older releases crashed on blank names with:\n\n"
+        "    Traceback (most recent call last):\n"
+        '      File "service.py", line 12, in load\n'
+        "    AttributeError: 'NoneType' object has no attribute 'strip'\n"
+    )
+    assert judge_success_result(_ok(article), {"topic": topic}) is None
+
+
 def test_an_echo_of_an_input_with_line_breaks_is_still_not_evidence() -> None:
     from pytest_mcp_contracts.checks.error_results import judge_success_result
 

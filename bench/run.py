@@ -796,7 +796,9 @@ def measure_sequences(bench: Bench) -> list[Figure]:
 # -- 8. start-up: a whole run on a small server ----------------------------------------
 
 
-def small_run(bench: Bench, project: Path | None = None) -> tuple[Run, int, Path]:
+def small_run(
+    bench: Bench, project: Path | None = None, env: dict[str, str] | None = None
+) -> tuple[Run, int, Path]:
     """One run of the plugin, with its defaults, over the small SDK-free server: (the run,
     its tool calls from the run report, sequences' included, and its project). In a new
     project unless ``project`` is given (a run again, with the snapshots and caches of the
@@ -805,7 +807,7 @@ def small_run(bench: Bench, project: Path | None = None) -> tuple[Run, int, Path
     args = [
         f"--mcp-server={server_command('small.py')}",
     ]
-    run, server = bench.reported(args, project)
+    run, server = bench.reported(args, project, env=env)
     if server["checks"].get("failed") or server["checks"].get("error"):
         raise MeasurementError(f"the small server's run failed: {server['checks']}\n{run.tail()}")
     return run, int(server.get("calls", 0)), project
@@ -856,6 +858,7 @@ def measure_startup(bench: Bench) -> list[Figure]:
     bare_collect_run(bench)
     plugin: list[tuple[Run, int, Path]] = []
     again: list[Run] = []
+    checkout: list[Run] = []
     bare: list[Run] = []
     loops: list[LoopRun] = []
     collect: list[Run] = []
@@ -865,6 +868,7 @@ def measure_startup(bench: Bench) -> list[Figure]:
             if side == "plugin":
                 plugin.append(small_run(bench))
                 again.append(small_run(bench, plugin[-1][2])[0])
+                checkout.append(small_run(bench, env=new_checkout(bench))[0])
             elif side == "bare":
                 bare.append(bare_collect_run(bench))
             else:
@@ -908,6 +912,14 @@ def measure_startup(bench: Bench) -> list[Figure]:
         measured=median([run.seconds for run in again]),
         baseline=whole,
     )
+    first = Figure(
+        "startup_new_checkout",
+        "  first run in a new checkout (no .hypothesis/) vs first run",
+        "s",
+        measured=median([run.seconds for run in checkout]),
+        baseline=whole,
+        details={"new_checkout_wall_s": [run.seconds for run in checkout]},
+    )
     parts = Figure(
         "startup_parts",
         "  of which: bare collect-only | SDK session",
@@ -930,7 +942,14 @@ def measure_startup(bench: Bench) -> list[Figure]:
         measured=median([run.cpu_seconds for run, _, _ in plugin]),
         baseline=median([run.cpu_seconds for run in bare]),
     )
-    return [figure, absolute, rerun, parts, collection, cpu]
+    return [figure, absolute, rerun, first, parts, collection, cpu]
+
+
+def new_checkout(bench: Bench) -> dict[str, str]:
+    """The environment of a run in a new checkout, as CI runs: hypothesis's storage (its
+    Unicode table, its constants cache) empty, not the bench's shared one."""
+    storage = bench.project("new-checkout-storage") / ".hypothesis"
+    return {"HYPOTHESIS_STORAGE_DIRECTORY": str(storage)}
 
 
 def small_run_collect(bench: Bench) -> Run:

@@ -111,6 +111,12 @@ def test_the_plugins_own_modules_are_not_local_constants_and_a_users_still_are(
     users.parent.mkdir()  # site-packages and the standard library, not a test file
     users.write_text("MAGIC = 'open-sesame'\n")
     assert is_local(str(users))
+    # The standard library and site-packages, told by their folders without resolving.
+    import json
+
+    import hypothesis
+
+    assert not is_local(json.__file__) and not is_local(hypothesis.__file__)
 
 
 # --------------------------------------------------------------------------- dialects

@@ -3,6 +3,7 @@ into a collector, or into one clear collection error when it does not start."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -37,6 +38,7 @@ from pytest_mcp_contracts.transport.discover import (
     former_node_names,
     node_names,
 )
+from pytest_mcp_contracts.transport.inprocess import ServerApp
 from pytest_mcp_contracts.transport.jsonrpc import ServerError
 from pytest_mcp_contracts.transport.managed import ManagedServer
 
@@ -150,14 +152,20 @@ def _import_checks(config: pytest.Config, settings: Settings) -> None:
     wait for them, then import (a server on an SDK takes half a second or more to answer
     its handshake). Only for a whole run: ``--collect-only`` runs no check, and a run that
     selects with ``-k`` or ``-m`` may need none of them (``-k drift`` imports neither
-    jsonschema nor hypothesis), so their items import what they need as they run."""
+    jsonschema nor hypothesis), so their items import what they need as they run. Not
+    beside an in-process app, whose start imports the user's modules in another thread
+    (two threads importing modules that import each other can deadlock). An import that
+    fails here fails again in the items that need it, which say so in their own words."""
     option = config.option
     if option.collectonly or option.keyword or option.markexpr:
         return
+    if any(isinstance(server, ServerApp) for server in settings.servers):
+        return
     import importlib
 
-    for module in CHECK_MODULES + (SEQUENCE_MODULES if settings.sequences else ()):
-        importlib.import_module(module)
+    with contextlib.suppress(Exception):
+        for module in CHECK_MODULES + (SEQUENCE_MODULES if settings.sequences else ()):
+            importlib.import_module(module)
 
 
 def _check_tool_tables(settings: Settings, outcomes: list[ServerSurface | ServerError]) -> None:

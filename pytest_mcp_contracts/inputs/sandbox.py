@@ -363,6 +363,7 @@ class Sandbox:
             _check_source(source)
         self.layings = 0
         self._paths: SandboxPaths | None = None
+        self._laid: dict[str, tuple[int, bytes | None]] | None = None  # _laid_tree, once laid
         # A failure's input points into the root: the run leaves it (laid afresh) for the
         # replay, instead of removing it.
         self.kept = False
@@ -385,7 +386,11 @@ class Sandbox:
 
     def lay(self) -> None:
         """Empty the root, whatever a tool left there, and lay the files again; SandboxError
-        when that fails."""
+        when that fails. The built-in files are left as they are when the root still holds
+        exactly them, byte for byte, with the modes they were laid with (reading them back is
+        a tenth of laying them anew, before every tool)."""
+        if self.source is None and self._laid is not None and _holds(self.root, self._laid):
+            return
         try:
             _clear(self.root)
             if self.source is None:
@@ -403,6 +408,8 @@ class Sandbox:
         self.layings += 1
         if self._paths is None:
             self._paths = self._listing()
+        if self.source is None:
+            self._laid = _laid_tree(self.root)
 
     def _listing(self) -> SandboxPaths:
         if self.source is None:
@@ -443,6 +450,37 @@ def _check_source(source: Path) -> None:
 
 def _raise(error: OSError) -> None:
     raise error
+
+
+def _laid_tree(root: Path) -> dict[str, tuple[int, bytes | None]] | None:
+    """Everything under ``root`` (itself included, as ""): each entry's mode (its type and
+    permissions, from lstat: a link is not followed) and a file's bytes. None when some of
+    it cannot be read."""
+    tree: dict[str, tuple[int, bytes | None]] = {}
+    try:
+        tree[""] = (os.lstat(root).st_mode, None)
+        for folder, dirnames, filenames in os.walk(root, onerror=_raise):
+            base = os.path.relpath(folder, root)
+            for name in dirnames + filenames:
+                path = os.path.join(folder, name)
+                relative = os.path.normpath(os.path.join(base, name))
+                mode = os.lstat(path).st_mode
+                if stat.S_ISREG(mode):
+                    with open(path, "rb") as handle:
+                        tree[relative] = (mode, handle.read(MAX_LAID_FILE + 1))
+                else:
+                    tree[relative] = (mode, None)
+    except OSError:
+        return None
+    return tree
+
+
+MAX_LAID_FILE = 1 << 20  # read back at most this much of a file (the built-in ones: < 1 KB)
+
+
+def _holds(root: Path, laid: dict[str, tuple[int, bytes | None]]) -> bool:
+    """Whether ``root`` holds exactly what was laid there."""
+    return _laid_tree(root) == laid
 
 
 def _clear(root: Path) -> None:

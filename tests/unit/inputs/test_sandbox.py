@@ -12,6 +12,7 @@ import struct
 import wave
 import zipfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +118,35 @@ def test_laying_again_undoes_whatever_a_tool_did(laid: Sandbox) -> None:
     laid.lay()
     assert _tree(root) == before
     assert laid.layings == 3
+
+
+def _nothing(root: Path) -> None:
+    (root / "notes.txt").read_bytes()  # a tool that only reads
+
+
+@pytest.mark.parametrize(
+    ("change", "layings"),
+    [
+        pytest.param(_nothing, 1, id="read-only"),
+        pytest.param(lambda root: (root / "notes.txt").write_bytes(b"x" * 60), 2, id="same-size"),
+        pytest.param(lambda root: (root / "blob.bin").chmod(0o600), 2, id="mode"),
+        pytest.param(lambda root: (root / "nested" / "new.txt").write_bytes(b""), 2, id="new"),
+        pytest.param(lambda root: (root / "empty.txt").unlink(), 2, id="removed"),
+        pytest.param(lambda root: os.symlink("/", root / "nested" / "up"), 2, id="link"),
+    ],
+)
+def test_a_root_that_still_holds_the_laid_files_is_left_as_it_is(
+    laid: Sandbox, change: Callable[[Path], object], layings: int
+) -> None:
+    """Laid again only when a tool changed something, down to one byte or one mode bit."""
+    root = laid.root
+    before = _tree(root)
+    assert len((root / "notes.txt").read_bytes()) == 60  # "same-size" writes as many bytes
+    change(root)
+    laid.lay()
+    assert _tree(root) == before
+    assert laid.layings == layings
+    assert {p.name for p in root.rglob("*")} >= {"notes.txt", "inner.txt"}
 
 
 def test_the_values_are_fixed_once_laid_and_cover_every_kind_of_path(laid: Sandbox) -> None:

@@ -52,8 +52,13 @@ def seed_unicode_table() -> bool:
     """Give hypothesis its Unicode table from the package when it has none yet (not built
     in this process, no cache file in ``.hypothesis/``) and the package has this Python's.
     True when it was given."""
-    if charmap._charmap is not None or charmap.charmap_file().exists():
+    if charmap._charmap is not None:
         return False
+    try:
+        if charmap.charmap_file().exists():
+            return False  # hypothesis reads its own cache
+    except OSError:  # a storage folder it cannot read: hypothesis would build the table
+        pass
     try:
         with gzip.open(UNICODE_TABLES / f"{unicodedata.unidata_version}.json.gz") as table:
             pairs = json.load(table)

@@ -96,3 +96,16 @@ def test_hypothesis_jsonschema_is_imported_only_through_the_compat_module() -> N
     ]
     assert direct == []
     assert statement.search(Path(hypothesis_compat.__file__).read_text(encoding="utf-8"))
+
+
+def test_a_storage_folder_that_cannot_be_read_still_gets_the_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Unreadable:
+        def exists(self) -> bool:
+            raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(charmap, "charmap_file", lambda fname="charmap": Unreadable())
+    monkeypatch.setattr(charmap, "_charmap", None)
+    assert seed_unicode_table()
+    assert charmap._charmap is not None

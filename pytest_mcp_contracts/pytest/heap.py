@@ -9,22 +9,29 @@ into the permanent generation, which no collection walks; objects made afterward
 collected as before.
 
 What is frozen is never collected, so a cycle that was already garbage then stays. The
-freezes are few (the end of collection, then only after an item that imported modules:
-once per phase) and the plugin's own items run between them, so what stays is bounded by
-a handful of items' leftovers, not by the length of the run.
+freezes are few (the plugin's configure, the checks' imports while the servers start,
+which run with the collector off: ``importing``; the end of collection; then only after an
+item that imported modules: once per phase) and the plugin's own items run between them,
+so what stays is bounded by a handful of items' leftovers, not by the length of the run
+(small.py's peak memory: 0.5 MB more). The collector's time in small.py's whole run: 95 ms
+before, 55 ms with the freezes, 25 ms with the imports run without it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import sys
+from collections.abc import Iterator
 
 
 class LongLived:
-    """Registered as a pytest plugin for a run that tests servers."""
+    """Registered as a pytest plugin for a run that tests servers (at its configure: what
+    pytest and the plugins imported until then is frozen at once)."""
 
     def __init__(self) -> None:
         self.modules = 0
+        self.freeze_if_imported()
 
     def freeze_if_imported(self) -> None:
         if len(sys.modules) > self.modules:
@@ -36,3 +43,18 @@ class LongLived:
 
     def pytest_runtest_logfinish(self) -> None:
         self.freeze_if_imported()
+
+
+@contextlib.contextmanager
+def importing() -> Iterator[None]:
+    """No collection while modules are imported in bulk (what they create lives as long as
+    the process; a collection in the middle walks it for nothing), then what they made is
+    frozen."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+        gc.freeze()

@@ -19,6 +19,7 @@ from pytest_mcp_contracts.contracts.record import (
     listed_file,
 )
 from pytest_mcp_contracts.inputs.elicitation import form_content
+from pytest_mcp_contracts.pytest.heap import importing
 from pytest_mcp_contracts.pytest.items import (
     ServerCollector,
     ServerStartFailure,
@@ -163,7 +164,7 @@ def _import_checks(config: pytest.Config, settings: Settings) -> None:
         return
     import importlib
 
-    with contextlib.suppress(Exception):
+    with contextlib.suppress(Exception), importing():
         for module in CHECK_MODULES + (SEQUENCE_MODULES if settings.sequences else ()):
             importlib.import_module(module)
 

@@ -34,3 +34,22 @@ def test_what_exists_after_an_import_is_frozen_and_later_objects_are_not(
     monkeypatch.setitem(sys.modules, "imported_by_an_item", types.ModuleType("x"))
     heap.pytest_runtest_logfinish()
     assert gc.get_freeze_count() > frozen
+
+
+def test_bulk_imports_run_without_collections_and_are_frozen_after(thawed: None) -> None:
+    from pytest_mcp_contracts.pytest.heap import importing
+
+    assert gc.isenabled()
+    with importing():
+        assert not gc.isenabled()
+        made = [[] for _ in range(1000)]
+    assert gc.isenabled()
+    assert gc.get_freeze_count() >= len(made)
+
+    gc.disable()  # a process that had turned it off keeps it off
+    try:
+        with importing():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

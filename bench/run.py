@@ -905,20 +905,15 @@ def measure_startup(bench: Bench) -> list[Figure]:
         target="<= 1.0 s",
         met=whole <= 1.0,
     )
-    rerun = Figure(
-        "startup_again",
-        "  run again in its project (snapshots, caches) vs first run",
-        "s",
-        measured=median([run.seconds for run in again]),
-        baseline=whole,
-    )
-    first = Figure(
-        "startup_new_checkout",
-        "  first run in a new checkout (no .hypothesis/) vs first run",
-        "s",
-        measured=median([run.seconds for run in checkout]),
-        baseline=whole,
-        details={"new_checkout_wall_s": [run.seconds for run in checkout]},
+
+    def against_first(key: str, label: str, runs: list[Run]) -> Figure:
+        seconds = [run.seconds for run in runs]
+        details = {"wall_s": seconds}
+        return Figure(key, f"  {label} vs first run", "s", median(seconds), whole, details=details)
+
+    rerun = against_first("startup_again", "run again in its project (snapshots, caches)", again)
+    first = against_first(
+        "startup_new_checkout", "first run in a new checkout (no .hypothesis/)", checkout
     )
     parts = Figure(
         "startup_parts",

@@ -160,11 +160,11 @@ def _leave_own_modules_out() -> None:
         SITE_PACKAGES_DIRS = STDLIB_DIRS = set()
     # Not local by hypothesis's own reading too (it reads the resolved path; a path that
     # lies there only through a link is left to it).
-    not_local = tuple(os.path.join(str(d), "") for d in (*SITE_PACKAGES_DIRS, *STDLIB_DIRS))
+    folders = (*SITE_PACKAGES_DIRS, *STDLIB_DIRS)
+    not_local = (own, *(os.path.join(str(folder), "") for folder in folders))
 
     def is_local_module_file(path: str) -> bool:
-        absolute = os.path.abspath(path)
-        return not absolute.startswith((own, *not_local)) and bool(local(path))
+        return not os.path.abspath(path).startswith(not_local) and bool(local(path))
 
     is_local_module_file.leaves_out = own  # type: ignore[attr-defined]
     namespace["is_local_module_file"] = is_local_module_file

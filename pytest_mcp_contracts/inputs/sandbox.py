@@ -389,7 +389,7 @@ class Sandbox:
         when that fails. The built-in files are left as they are when the root still holds
         exactly them, byte for byte, with the modes they were laid with (reading them back is
         a tenth of laying them anew, before every tool)."""
-        if self.source is None and self._laid is not None and _holds(self.root, self._laid):
+        if self.source is None and self._laid is not None and _laid_tree(self.root) == self._laid:
             return
         try:
             _clear(self.root)
@@ -452,6 +452,9 @@ def _raise(error: OSError) -> None:
     raise error
 
 
+MAX_LAID_FILE = 1 << 20  # read back at most this much of a file (the built-in ones: < 1 KB)
+
+
 def _laid_tree(root: Path) -> dict[str, tuple[int, bytes | None]] | None:
     """Everything under ``root`` (itself included, as ""): each entry's mode (its type and
     permissions, from lstat: a link is not followed) and a file's bytes. None when some of
@@ -473,14 +476,6 @@ def _laid_tree(root: Path) -> dict[str, tuple[int, bytes | None]] | None:
     except OSError:
         return None
     return tree
-
-
-MAX_LAID_FILE = 1 << 20  # read back at most this much of a file (the built-in ones: < 1 KB)
-
-
-def _holds(root: Path, laid: dict[str, tuple[int, bytes | None]]) -> bool:
-    """Whether ``root`` holds exactly what was laid there."""
-    return _laid_tree(root) == laid
 
 
 def _clear(root: Path) -> None:

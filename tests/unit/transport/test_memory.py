@@ -116,6 +116,36 @@ def test_a_group_under_the_cap_is_left_alone() -> None:
 
 
 @pytest.mark.skipif(not can_watch(), reason="no /proc on this system")
+def test_a_busy_machine_does_not_slow_the_watch_past_a_short_peak(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each scan made to wait 50 ms for a core, as on a busy machine: the watch still scans
+    about every 0.1 s (its own CPU decides, not the wall time), and catches 200 MB held for
+    one second. Timed by the wall, the next scan came 2.5 s later, after the peak."""
+    from pytest_mcp_contracts.transport import memory
+
+    scan = memory._scan
+
+    def waited_for_a_core(pgid: int) -> tuple[list[int], int]:
+        time.sleep(0.05)
+        return scan(pgid)
+
+    monkeypatch.setattr(memory, "_scan", waited_for_a_core)
+    peak = "import time; time.sleep(0.6); held = b'x' * (200 << 20); time.sleep(1); print('done')"
+    leader = subprocess.Popen([sys.executable, "-c", peak], start_new_session=True)
+    seen: list[int] = []
+    watch = MemoryWatch(leader.pid, 150 << 20, seen.append).start()
+    try:
+        assert leader.wait(timeout=10) == -9
+        assert seen and seen[0] > 150 << 20
+    finally:
+        watch.stop()
+        if leader.poll() is None:
+            os.killpg(leader.pid, 9)
+            leader.wait()
+
+
+@pytest.mark.skipif(not can_watch(), reason="no /proc on this system")
 def test_the_watch_ends_when_its_group_is_gone() -> None:
     leader = subprocess.Popen([sys.executable, "-c", "pass"], start_new_session=True)
     leader.wait()  # reaped: nothing is left in the group

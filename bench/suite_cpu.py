@@ -7,8 +7,9 @@ The suite is CPU-bound on 2 cores (its wall time is about its CPU time over two)
 not duration, says what a change to it saves: a test that sleeps costs wall time on one
 worker while the others compute. Each test's CPU is its worker's own (the in-process runs)
 plus that of the processes it started and reaped (pytest runs under test, their xdist
-workers, servers: ``RUSAGE_CHILDREN``). Not counted: servers forked by the warm-server
-zygote (tests/warm_servers.py), which are its children, not the test's. Rows go to
+workers, servers: ``RUSAGE_CHILDREN``). Not counted: the servers and pytest runs forked by
+the zygotes (tests/warm_servers.py), which are their children, not the test's (the
+suite's whole CPU: ``/usr/bin/time`` around it, which reaps the zygotes). Rows go to
 ``$SUITE_CPU_FILE`` (default: suite-cpu.tsv in the temporary folder), appended by every
 worker.
 """

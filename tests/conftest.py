@@ -45,18 +45,24 @@ def pytest_configure(config: pytest.Config) -> None:
         _start_warm_servers(config)
 
 
-_ZYGOTE = pytest.StashKey[subprocess.Popen[bytes] | None]()
+_ZYGOTES = pytest.StashKey[dict[str, subprocess.Popen[bytes]]]()
 
 
 def _start_warm_servers(config: pytest.Config) -> None:
-    """One zygote for the whole session (tests/warm_servers.py): the fixture servers built
-    on the SDK start from it in milliseconds instead of 0.7 s of CPU each, about half of the
-    suite's CPU. Started here, before pytest-xdist starts its workers, so that every process
-    of the session (workers, the pytest runs under test, their workers) finds it in the
-    environment. MCP_TEST_COLD_SERVERS=1 turns it off: every server a cold ``python SCRIPT``."""
-    if os.environ.get("MCP_TEST_COLD_SERVERS") or os.environ.get(warm_servers.SOCKET_ENV):
-        return  # off, or a session under test inherits the zygote of the one running it
-    config.stash[_ZYGOTE] = warm_servers.start()
+    """Two zygotes for the whole session (tests/warm_servers.py): the fixture servers built
+    on the SDK start from one in milliseconds instead of 0.7 s of CPU each, the pytest runs
+    under test (``runpytest_subprocess``, ``record_once``) from the other instead of 0.5 s
+    each. Started here, before pytest-xdist starts its workers, so that every process of
+    the session (workers, the pytest runs under test, their workers) finds them in the
+    environment. MCP_TEST_COLD_SERVERS=1 turns the first off (every server a cold ``python
+    SCRIPT``), MCP_TEST_COLD_PYTEST=1 the second (every run a cold ``python -m pytest``)."""
+    kinds = [
+        kind
+        for kind, off in (("servers", "MCP_TEST_COLD_SERVERS"), ("pytest", "MCP_TEST_COLD_PYTEST"))
+        # off, or a session under test inherits the zygote of the one running it
+        if not os.environ.get(off) and not os.environ.get(warm_servers.SOCKETS[kind])
+    ]
+    config.stash[_ZYGOTES] = warm_servers.start(*kinds)
 
 
 # The files that hold the longest tests, the file of the longest single test first (its
@@ -111,9 +117,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    zygote = config.stash.get(_ZYGOTE, None)
-    if zygote is not None:
-        warm_servers.stop(zygote)
+    for kind, zygote in config.stash.get(_ZYGOTES, {}).items():
+        warm_servers.stop(zygote, kind)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -163,6 +168,13 @@ def cold_servers(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(warm_servers.SOCKET_ENV, raising=False)
 
 
+@pytest.fixture
+def cold_pytest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pytest runs under test started as ``python -m pytest``, not forked from the zygote:
+    for tests about the pytest process itself (which modules a run imports)."""
+    monkeypatch.delenv(warm_servers.PYTEST_SOCKET_ENV, raising=False)
+
+
 @pytest.fixture(autouse=True)
 def _local_mode(monkeypatch: pytest.MonkeyPatch) -> None:
     """Runs under test are local runs unless a test sets CI itself: CI mode never writes
@@ -186,8 +198,10 @@ NEIGHBOURS_OFF = "-p no:asyncio -p no:anyio -p no:syrupy"
 def _spec_rules_only(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     if "pytester" not in request.fixturenames:
         return
-    request.getfixturevalue("pytester")  # it clears PYTEST_ADDOPTS when it starts
+    pytester = request.getfixturevalue("pytester")  # it clears PYTEST_ADDOPTS when it starts
     monkeypatch.setenv("PYTEST_ADDOPTS", f"{SPEC_RULES_ONLY} {NEIGHBOURS_OFF}")
+    # runpytest_subprocess's `python -mpytest`, warm where the zygote runs (cold_pytest).
+    monkeypatch.setattr(pytester, "_getpytestargs", warm_servers.pytest_command)
 
 
 @pytest.fixture
@@ -225,7 +239,7 @@ def record_once(folder: Path, *servers: str, args: tuple[str, ...] = (), **env: 
     a module- or session-scoped fixture makes it once, each test copies it."""
     environ = {**os.environ, "PYTEST_ADDOPTS": f"{SPEC_RULES_ONLY} {NEIGHBOURS_OFF}", **env}
     environ.pop("CI", None)
-    argv = [sys.executable, "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider"]
+    argv = [*warm_servers.pytest_command(), "-p", "no:randomly", "-p", "no:cacheprovider"]
     argv += [f"--mcp-server={server_command(s)}" for s in servers]
     done = subprocess.run(
         [*argv, *args], cwd=folder, env=environ, capture_output=True, text=True, timeout=300

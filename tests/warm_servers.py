@@ -1,30 +1,40 @@
-"""Warm starts for the fixture servers built on the Python SDK: one process (the zygote)
-imports the SDK once and forks a server for each start, so a start costs a fork instead of
-0.7 s of CPU spent importing `mcp` (pydantic building the protocol's models).
+"""Warm starts for the processes the suite starts most: the fixture servers built on the
+Python SDK and the pytest runs under test. A process (a zygote) imports once what they import
+and forks one for each start, so a start costs a fork instead of the imports: 0.7 s of CPU
+for a server (`mcp`: pydantic building the protocol's models), 0.5 s for a pytest run
+(pytest, hypothesis, jsonschema, this plugin).
 
 Measured on the suite (issue 27): a run started 558 fixture servers, 0.73 s of CPU each on
 the SDK (0.12 s for the standard-library ones of tests/servers/_legacy.py, which import
 jsonschema), about half of the suite's CPU; a fork and a small launcher cost about 0.03 s.
+With the servers warm, the 250 or so pytest processes were the largest share left.
 
 One file, three roles (only the standard library at the top: the launcher runs under
 `python -S`, which skips site-packages and starts in about 10 ms):
 
-- the launcher, ``python -S warm_servers.py SCRIPT [ARGS]`` (what ``command`` gives): the
-  process the plugin starts, in a session of its own. It hands its stdin, stdout and stderr
-  to the zygote, which forks the server onto them, then forwards the signals it gets to the
-  server and exits as the server did (its exit status, or the same signal). When no zygote
-  answers it becomes the server itself (``exec python SCRIPT``): a cold start.
-- the zygote, ``python warm_servers.py --serve SOCKET``: imports what the fixture servers
-  import and forks one server per launcher.
-- ``start``/``command``: for tests/conftest.py, which starts one zygote per test session.
+- the launcher, ``python -S warm_servers.py SCRIPT [ARGS]`` or ``... -m pytest [ARGS]``
+  (what ``command`` and ``pytest_command`` give): the process the plugin or pytester
+  starts, in a session of its own. It hands its stdin, stdout and stderr to the zygote of
+  its kind, which forks the server or the pytest run onto them, then forwards the signals
+  it gets and exits as the forked process did (its exit status, or the same signal). When
+  no zygote answers it becomes the process itself (``exec python SCRIPT``): a cold start.
+- a zygote, ``python warm_servers.py --serve SOCKET KIND``: imports what its kind imports
+  and forks one process per launcher.
+- ``start``/``command``/``pytest_command``: for tests/conftest.py, which starts one zygote of
+  each kind per test session.
 
-What a warm server is, against a cold one: the same script run as ``__main__`` from its top,
-in a process of its own, on the very pipes the plugin made, with the launcher's arguments,
-environment and working directory. What differs: it is not in the launcher's process group
-(a SIGKILL of the group reaches it through its death pipe: SIGIO when the launcher's end
-closes, whatever the server is doing), so the plugin's memory cap, which sums the group's
-memory from /proc, does not see it (tests about the cap use ``cold_servers``); and it is not
-the process whose pid the plugin holds.
+What a warm process is, against a cold one: the same script (or module, for ``-m``) run as
+``__main__`` from its top, in a process of its own, on the very pipes its parent made, with
+the launcher's arguments, environment (``PYTHONPATH`` included) and working directory. An
+environment that sets what the interpreter reads only as it starts (``AT_START``)
+differently from the zygote's gets a cold start. What differs: it is not in the launcher's
+process group (a SIGKILL of the group reaches it through its death pipe: SIGIO when the
+launcher's end closes, whatever it is doing), so the plugin's memory cap, which sums the
+group's memory from /proc, does not see a warm server (tests about the cap use
+``cold_servers``); it is not the process whose pid its parent holds; and what the zygote
+imported is already imported, so a warm pytest run does not show which modules a run
+imports, nor rewrite the assertions of the plugins' own modules (tests about its imports
+use ``cold_pytest``).
 """
 
 from __future__ import annotations
@@ -42,7 +52,33 @@ if TYPE_CHECKING:
     import subprocess
     from typing import Any
 
-SOCKET_ENV = "MCP_TEST_WARM_SERVERS"  # where the zygote listens; unset: cold starts
+SOCKET_ENV = "MCP_TEST_WARM_SERVERS"  # where the servers' zygote listens; unset: cold starts
+PYTEST_SOCKET_ENV = "MCP_TEST_WARM_PYTEST"  # where the pytest runs' zygote listens
+SOCKETS = {"servers": SOCKET_ENV, "pytest": PYTEST_SOCKET_ENV}
+# What the interpreter reads from the environment only as it starts (``python --help-env``):
+# a forked process cannot take it from its launcher, so a launcher whose environment sets
+# one of these otherwise than the zygote's gets a cold start.
+AT_START = (
+    "PYTHONHASHSEED",
+    "PYTHONWARNINGS",
+    "PYTHONDEVMODE",
+    "PYTHONOPTIMIZE",
+    "PYTHONMALLOC",
+    "PYTHONFAULTHANDLER",
+    "PYTHONTRACEMALLOC",
+    "PYTHONSAFEPATH",
+    "PYTHONNOUSERSITE",
+    "PYTHONUSERBASE",
+    "PYTHONUTF8",
+    "PYTHONHOME",
+    "PYTHONPLATLIBDIR",
+    "PYTHONINTMAXSTRDIGITS",
+    "PYTHONNODEBUGRANGES",
+    "PYTHONPYCACHEPREFIX",
+    "PYTHONVERBOSE",
+    "PYTHONINSPECT",
+    "PYTHONDEBUG",
+)
 # Signals a launcher passes on to its server (the rest are the launcher's own, or SIGKILL).
 FORWARDED = (
     signal.SIGTERM,
@@ -65,35 +101,51 @@ def command(script: str, *args: str) -> list[str]:
     return [sys.executable, "-S", os.path.abspath(__file__), script, *args]
 
 
-def start() -> subprocess.Popen[bytes] | None:
-    """Start a zygote and point this process's environment (so every process started from
-    here on) at it; None if it is not ready within 60 s: cold starts, then. It ends when its
-    stdin, a pipe from this process, closes (``stop``, or this process's end)."""
+def pytest_command() -> tuple[str, ...]:
+    """What runs ``python -m pytest``: warm where a zygote of pytest runs listens, else that."""
+    if not os.environ.get(PYTEST_SOCKET_ENV):
+        return (sys.executable, "-mpytest")
+    return (sys.executable, "-S", os.path.abspath(__file__), "-m", "pytest")
+
+
+def start(*kinds: str) -> dict[str, subprocess.Popen[bytes]]:
+    """Start a zygote of each kind (``SOCKETS``), side by side, and point this process's
+    environment (so every process started from here on) at those ready within 60 s (the
+    others are stopped: cold starts, then). Each ends when its stdin, a pipe from this
+    process, closes (``stop``, or this process's end)."""
     import subprocess
     import tempfile
 
-    folder = tempfile.mkdtemp(prefix="mcp-warm-servers-")  # a Unix socket path is short
-    path = os.path.join(folder, "zygote.sock")
-    with open(os.path.join(folder, "zygote.log"), "wb") as log:
-        zygote = subprocess.Popen(
-            [sys.executable, os.path.abspath(__file__), "--serve", path],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=log,
-        )
-    assert zygote.stdout is not None
-    ready, _, _ = select.select([zygote.stdout], [], [], 60)
-    if ready and zygote.stdout.readline() == b"ready\n":
-        os.environ[SOCKET_ENV] = path
-        return zygote
-    stop(zygote)
-    return None
+    started = {}
+    for kind in kinds:
+        folder = tempfile.mkdtemp(prefix=f"mcp-warm-{kind}-")  # a Unix socket path is short
+        path = os.path.join(folder, "zygote.sock")
+        with open(os.path.join(folder, "zygote.log"), "wb") as log:
+            started[kind] = (
+                path,
+                subprocess.Popen(
+                    [sys.executable, os.path.abspath(__file__), "--serve", path, kind],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=log,
+                    cwd=folder,  # what its imports take from the working folder is not the suite's
+                ),
+            )
+    ready = {}
+    for kind, (path, zygote) in started.items():
+        assert zygote.stdout is not None
+        if select.select([zygote.stdout], [], [], 60)[0] and zygote.stdout.readline() == b"ready\n":
+            os.environ[SOCKETS[kind]] = path
+            ready[kind] = zygote
+        else:
+            stop(zygote, kind)
+    return ready
 
 
-def stop(zygote: subprocess.Popen[bytes]) -> None:
+def stop(zygote: subprocess.Popen[bytes], kind: str) -> None:
     import shutil
 
-    path = os.environ.pop(SOCKET_ENV, None)
+    path = os.environ.pop(SOCKETS[kind], None)
     assert zygote.stdin is not None and zygote.stdout is not None
     zygote.stdin.close()
     zygote.stdout.close()
@@ -110,9 +162,10 @@ def stop(zygote: subprocess.Popen[bytes]) -> None:
 
 
 def launch(argv: list[str]) -> None:
-    """Have the zygote fork the server ``argv`` (SCRIPT, ARGS) onto this process's stdio, and
-    end as it ends; without a zygote, exec it cold."""
-    path = os.environ.get(SOCKET_ENV)
+    """Have the zygote of its kind fork ``argv`` (SCRIPT, ARGS for a server; -m pytest, ARGS
+    for a pytest run) onto this process's stdio, and end as it ends; without a zygote, or
+    when it answers that it cannot, exec it cold."""
+    path = os.environ.get(PYTEST_SOCKET_ENV if argv[:1] == ["-m"] else SOCKET_ENV)
     zygote = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         if not path:
@@ -125,7 +178,7 @@ def launch(argv: list[str]) -> None:
         _send(zygote, json.dumps(request).encode(), [0, 1, 2, death])
         os.close(death)
         answers = zygote.makefile("rb")
-        pid = int(answers.readline().split()[1])
+        pid = int(answers.readline().split()[1])  # "cold" (AT_START) has no second word
     except (OSError, ValueError, IndexError):
         zygote.close()
         os.execv(sys.executable, [sys.executable, *argv])
@@ -164,13 +217,9 @@ def _send(sock: socket.socket, message: bytes, fds: list[int]) -> None:
 # -- the zygote ------------------------------------------------------------------------------
 
 
-def serve(path: str) -> tuple[dict[str, Any], list[int]]:
-    """Fork a server per launcher until stdin closes. Returns only in a forked server: its
-    request and the four descriptors it was handed."""
-    import threading
-
-    # What the SDK servers import, imported once: a server re-imports nothing of it. One
-    # MCPServer built, as each server builds one (its key derivation loads cryptography).
+def _preload_servers() -> None:
+    """What the SDK servers import, imported once: a server re-imports nothing of it. One
+    MCPServer built, as each server builds one (its key derivation loads cryptography)."""
     import anyio  # noqa: F401
     import jsonschema  # noqa: F401  (tests/servers/_legacy.py)
     import mcp.server.stdio
@@ -182,8 +231,49 @@ def serve(path: str) -> tuple[dict[str, Any], list[int]]:
     from mcp.server.mcpserver.exceptions import ToolError  # noqa: F401
 
     MCPServer("warm-up").streamable_http_app()
+
+
+def _preload_pytest() -> None:
+    """What a pytest run under test imports: pytest, pytest-xdist and every module of this
+    plugin, which brings hypothesis (its Unicode table given first, as in a run),
+    hypothesis-jsonschema and jsonschema. Not the SDK: the plugin's client needs none."""
+    import importlib
+    import pkgutil
+
+    import execnet  # noqa: F401
+    import pytest  # noqa: F401
+    import xdist.dsession
+    import xdist.plugin  # noqa: F401
+
+    import pytest_mcp_contracts
+
+    for module in pkgutil.walk_packages(pytest_mcp_contracts.__path__, "pytest_mcp_contracts."):
+        if module.name != "pytest_mcp_contracts.__main__":
+            importlib.import_module(module.name)
+
+
+PRELOAD = {"servers": _preload_servers, "pytest": _preload_pytest}
+# sys.path as the interpreter builds it, without what comes from the zygote's own script
+# folder and PYTHONPATH: each forked process puts its own in front (set by ``serve``).
+_BASE_PATH: list[str] = []
+
+
+def serve(path: str, kind: str) -> tuple[dict[str, Any], list[int]]:
+    """Fork a process of ``kind`` per launcher until stdin closes. Returns only in a forked
+    process: its request and the four descriptors it was handed."""
+    import gc
+    import threading
+
+    PRELOAD[kind]()
     # A fork copies only the thread that forks: nothing above may have left one running.
     assert threading.active_count() == 1, threading.enumerate()
+    # What was imported stays out of the collector's work in every forked process (as a
+    # process's own imports would after its first collections, and as the plugin freezes
+    # its own at configure): each full collection would walk it otherwise.
+    gc.freeze()
+    at_start = {name: os.environ.get(name) for name in AT_START}
+    own = {os.path.abspath(entry) for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep)}
+    _BASE_PATH[:] = [entry for entry in sys.path[1:] if entry not in own]
 
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
@@ -203,6 +293,13 @@ def serve(path: str) -> tuple[dict[str, Any], list[int]]:
                 launcher.settimeout(10)
                 request, fds = _receive(launcher)
             except (OSError, ValueError):
+                launcher.close()
+                continue
+            if {name: request["env"].get(name) for name in AT_START} != at_start:
+                for fd in fds:
+                    os.close(fd)
+                with contextlib.suppress(OSError):
+                    launcher.sendall(b"cold\n")
                 launcher.close()
                 continue
             pid = os.fork()
@@ -255,10 +352,12 @@ def _receive(sock: socket.socket) -> tuple[dict[str, Any], list[int]]:
     return json.loads(body), list(fds)
 
 
-def become_server(request: dict[str, Any], fds: list[int]) -> None:
-    """In a forked server: take the launcher's stdio, arguments, environment and working
-    directory, then run its script as ``python SCRIPT`` would."""
+def become(request: dict[str, Any], fds: list[int]) -> None:
+    """In a forked process: take the launcher's stdio, arguments, environment and working
+    directory, then run its script as ``python SCRIPT`` would (its module as ``python -m
+    MODULE``)."""
     import io
+    import runpy
     import types
 
     os.setsid()  # what the server itself spawns is its own group, not the zygote's
@@ -273,13 +372,21 @@ def become_server(request: dict[str, Any], fds: list[int]) -> None:
     os.environ.update(env)
     os.chdir(request["cwd"])
     sys.dont_write_bytecode = bool(env.get("PYTHONDONTWRITEBYTECODE"))
-    script = request["argv"][0]
-    sys.argv = list(request["argv"])
-    if os.path.isdir(script):  # python FOLDER runs FOLDER/__main__.py, FOLDER first on the path
-        sys.path[0] = script
+    argv = list(request["argv"])
+    module = argv[1] if argv[0] == "-m" else None
+    script = argv[0]
+    if module is not None:  # python -m MODULE: the working folder first on the path
+        first = os.getcwd()
+    elif os.path.isdir(script):  # python FOLDER runs FOLDER/__main__.py, FOLDER first
+        first = script
         script = os.path.join(script, "__main__.py")
     else:
-        sys.path[0] = os.path.dirname(os.path.abspath(script))
+        first = os.path.dirname(os.path.abspath(script))
+    python_path = env.get("PYTHONPATH", "")
+    extra = (
+        [os.path.abspath(entry) for entry in python_path.split(os.pathsep)] if python_path else []
+    )
+    sys.path[:] = [first, *extra, *_BASE_PATH]
     # Standard streams as the interpreter makes them from this environment.
     unbuffered = bool(env.get("PYTHONUNBUFFERED"))
     encoding, _, errors = env.get("PYTHONIOENCODING", "").partition(":")
@@ -301,13 +408,21 @@ def become_server(request: dict[str, Any], fds: list[int]) -> None:
     sys.stdin = sys.__stdin__ = stream(0, "r", errors or sys.__stdin__.errors, False)
     sys.stdout = sys.__stdout__ = stream(1, "w", errors or sys.__stdout__.errors, os.isatty(1))
     sys.stderr = sys.__stderr__ = stream(2, "w", "backslashreplace", True)
-    main = types.ModuleType("__main__")
-    main.__file__ = script
-    sys.modules["__main__"] = main
-    with open(script, "rb") as source:
-        code = compile(source.read(), script, "exec")
+    if module is not None:
+        if module == "pytest":
+            _as_a_new_pytest_process()
+        sys.argv = [module, *argv[2:]]  # runpy puts the module's file first, as -m does
+        run = lambda: runpy.run_module(module, run_name="__main__", alter_sys=True)  # noqa: E731
+    else:
+        sys.argv = argv
+        main = types.ModuleType("__main__")
+        main.__file__ = script
+        sys.modules["__main__"] = main
+        with open(script, "rb") as source:
+            code = compile(source.read(), script, "exec")
+        run = lambda: exec(code, main.__dict__)  # noqa: E731
     try:
-        exec(code, main.__dict__)
+        run()
     except SystemExit as exc:
         _exit(exc.code)
     except KeyboardInterrupt:
@@ -319,6 +434,26 @@ def become_server(request: dict[str, Any], fds: list[int]) -> None:
         sys.excepthook(type(exc), exc, exc.__traceback__)
         _exit(1)
     _exit(0)
+
+
+def _as_a_new_pytest_process() -> None:
+    """What a pytest process takes from its environment and working folder as it imports
+    hypothesis (the zygote imported it elsewhere, without this environment): the profile
+    ("ci" when it sees a CI variable) and the folder of its storage (``.hypothesis/`` in the
+    working folder). What the zygote did is not the run's to be warned of: that it read
+    hypothesis's storage (for the Unicode table) before hypothesis's pytest plugin loaded,
+    and that it imported the plugins' modules before pytest could rewrite their assertions."""
+    from pathlib import Path
+
+    from _pytest.assertion.rewrite import AssertionRewritingHook
+    from hypothesis import configuration, settings
+    from hypothesis._settings import is_in_ci
+
+    settings.load_profile("ci" if is_in_ci() else "default")
+    setattr(configuration, "__hypothesis_home_directory_default", Path.cwd() / ".hypothesis")
+    configuration.set_hypothesis_home_dir(None)  # taken from the default at first use
+    configuration.notice_initialization_restarted(warn=False)
+    AssertionRewritingHook._warn_already_imported = lambda self, name: None  # type: ignore[method-assign]
 
 
 def _exit(code: object) -> None:
@@ -360,6 +495,6 @@ def _die_with_launcher(death: int) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--serve"]:
-        become_server(*serve(sys.argv[2]))
+        become(*serve(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "servers"))
     else:
         launch(sys.argv[1:])

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from .. import warm_servers
 from ..conftest import server_command
 
 # Every tool gets one more finding, as a client profile would give it: a rule, a client,
@@ -63,7 +64,7 @@ def _summary(stdout: str) -> list[str]:
 def test_findings_are_reported_per_tool_and_summed_up_by_rule_serial_and_parallel(
     pytester: pytest.Pytester,
 ) -> None:
-    base = [sys.executable, "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider"]
+    base = [*warm_servers.pytest_command(), "-p", "no:randomly", "-p", "no:cacheprovider"]
     argv = [*base, f"--mcp-server={server_command('bad_schemas.py')}", "-k", ONLY_SCHEMA]
     argv += ["--mcp-sequences=off", "--mcp-report=report.json", "-W", "default"]
     runs = {}

@@ -50,7 +50,7 @@ def test_the_call_that_drives_a_server_over_the_cap_fails_and_the_run_goes_on(
         ) in lines[1]
         assert f"tool: {tool}    check: contract" in lines
         # What is reported reproduces on a fresh server, and really needs about the cap:
-        # pages of a megabyte that, with the server's own ~60 MB, reach 300M.
+        # pages of a megabyte that, with the server's own ~20 MB, reach 300M.
         if tool == "render":  # holds memory only during the call: the call alone fails
             shown = lines[lines.index("smallest input found:") + 1]
             assert json.loads(shown)["pages"] > 150

@@ -108,7 +108,7 @@ def test_under_ci_the_short_summary_shows_the_first_line_of_a_failure(
     ) in summary
 
 
-def test_unused_plugin_imports_nothing_heavy(pytester: pytest.Pytester) -> None:
+def test_unused_plugin_imports_nothing_heavy(pytester: pytest.Pytester, cold_pytest: None) -> None:
     pytester.makepyfile(
         """
         import sys
@@ -172,7 +172,11 @@ def pytest_sessionfinish(session):
     ],
 )
 def test_a_run_imports_what_its_checks_need_and_no_more(
-    run_mcp: RunMcp, pytester: pytest.Pytester, args: tuple[str, ...], loaded: list[str]
+    run_mcp: RunMcp,
+    pytester: pytest.Pytester,
+    args: tuple[str, ...],
+    loaded: list[str],
+    cold_pytest: None,
 ) -> None:
     pytester.makeconftest(LOADED_AT_THE_END)
     result = run_mcp("legacy_only.py", args=(NO_SEQUENCES, FEW, "--mcp-report=report.json", *args))

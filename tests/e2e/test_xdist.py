@@ -7,12 +7,12 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from .. import warm_servers
 from ..conftest import server_command, without_durations
 
 pytest.importorskip("xdist")
@@ -23,7 +23,7 @@ ARGS = ("--hypothesis-seed=3", "--mcp-max-examples=20", "--mcp-report=report.jso
 
 def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     cwd.mkdir(exist_ok=True)
-    argv = [sys.executable, "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider"]
+    argv = [*warm_servers.pytest_command(), "-p", "no:randomly", "-p", "no:cacheprovider"]
     argv += [f"--mcp-server={server_command(s)}" for s in SERVERS]
     return subprocess.run(
         [*argv, *ARGS, *args], cwd=cwd, capture_output=True, text=True, timeout=300
@@ -174,7 +174,7 @@ def test_serial_and_parallel_runs_report_and_summarize_the_same(
         "notes_store.py",
         "surface_bugs.py",
     )
-    base = [sys.executable, "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider"]
+    base = [*warm_servers.pytest_command(), "-p", "no:randomly", "-p", "no:cacheprovider"]
     env = {**os.environ, "MCP_FIXTURE_VARIANT": "v2"}  # surface.py drifted from v1
     runs = {}
     for name, extra in (("serial", ()), ("parallel", ("-n", "2"))):

@@ -7,14 +7,13 @@ import gc
 import os
 import shlex
 import subprocess
-import sys
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import IO, Any
 
 import pytest
 
-from tests import warm_servers
+from tests import fixture_builds, warm_servers
 
 SERVERS = Path(__file__).parent / "servers"
 
@@ -373,84 +372,29 @@ def ts_server_command(ts_servers: Callable[[str], str]) -> str:
 @pytest.fixture(scope="session")
 def ts_servers() -> Callable[[str], str]:
     """The command for a TypeScript-SDK fixture server in tests/servers/ts_legacy/, its
-    node_modules installed from the folder's lock file once."""
-    import fcntl
+    node_modules installed from the folder's lock file once (tests/fixture_builds.py)."""
     import shutil
-    import subprocess
 
-    folder = SERVERS / "ts_legacy"
     node, npm = shutil.which("node"), shutil.which("npm")
     if node is None or npm is None:
         pytest.skip("Node.js and npm are needed for the TypeScript-SDK fixture server")
-    # Under pytest-xdist every worker gets here: `npm ci` deletes node_modules before it
-    # installs, so a second install would pull the modules from under a server the first
-    # worker has started. An exclusive lock on the folder itself (no lock file to leave
-    # behind) makes the check and the install one step for every process on this checkout.
-    descriptor = os.open(folder, os.O_RDONLY)
     try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
-        # npm writes node_modules/.package-lock.json last: without it, an install was cut off.
-        if not (folder / "node_modules" / ".package-lock.json").is_file():
-            subprocess.run(
-                [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-                cwd=folder,
-                check=True,
-                capture_output=True,
-                timeout=300,
-            )
-    finally:
-        os.close(descriptor)  # releases the lock
-    return lambda name: shlex.join([node, str(folder / name)])
+        fixture_builds.ts_node_modules(npm)
+    except fixture_builds.BuildError as exc:
+        pytest.fail(str(exc))
+    return lambda name: shlex.join([node, str(fixture_builds.TS_LEGACY / name)])
 
 
 @pytest.fixture(scope="session")
 def old_sdk_command() -> Callable[[str], str]:
     """The command for a fixture server in tests/servers/old_sdk/, run by the old Python SDK
     its requirements.txt pins, in a virtualenv built once per checkout (in the folder's
-    .venv/, which git ignores) and rebuilt when the pins change."""
-    import fcntl
-    import hashlib
-    import shutil
-    import subprocess
-
-    folder = SERVERS / "old_sdk"
-    requirements = folder / "requirements.txt"
-    venv = folder / ".venv"
-    python = venv / "bin" / "python"
-    stamp = venv / "requirements.sha256"  # written last: a venv without it is incomplete
-    wanted = hashlib.sha256(requirements.read_bytes()).hexdigest()
-    # As for ts_servers: under pytest-xdist every worker gets here, and a second build would
-    # delete the venv under a server the first worker has started. An exclusive lock on the
-    # folder makes the check and the build one step for every process on this checkout.
-    descriptor = os.open(folder, os.O_RDONLY)
+    .venv/, which git ignores) and rebuilt when the pins change (tests/fixture_builds.py)."""
     try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
-        if not (stamp.is_file() and stamp.read_text() == wanted):
-            shutil.rmtree(venv, ignore_errors=True)
-            for step in (
-                [sys.executable, "-m", "venv", str(venv)],
-                [
-                    str(python),
-                    "-m",
-                    "pip",
-                    "install",
-                    "--quiet",
-                    "--disable-pip-version-check",
-                    "--no-deps",
-                    "-r",
-                    str(requirements),
-                ],
-            ):
-                done = subprocess.run(step, capture_output=True, text=True, timeout=600)
-                if done.returncode != 0:
-                    pytest.fail(
-                        f"could not build the old-SDK fixture's virtualenv ({shlex.join(step)}, "
-                        f"exit status {done.returncode}):\n{done.stderr[-3000:]}"
-                    )
-            stamp.write_text(wanted)
-    finally:
-        os.close(descriptor)  # releases the lock
-    return lambda name: shlex.join([str(python), str(folder / name)])
+        python = fixture_builds.old_sdk_python()
+    except fixture_builds.BuildError as exc:
+        pytest.fail(str(exc))
+    return lambda name: shlex.join([str(python), str(fixture_builds.OLD_SDK / name)])
 
 
 HttpServer = Callable[..., str]
@@ -548,7 +492,7 @@ def run_call(argv: list[str], cwd: Path) -> tuple[int, list[dict[str, Any]]]:
 
     assert argv[:2] == ["mcp-contracts", "call"]
     done = subprocess.run(
-        [sys.executable, "-m", "pytest_mcp_contracts", *argv[1:]],
+        [*warm_servers.module_command("pytest_mcp_contracts"), *argv[1:]],
         cwd=cwd,
         capture_output=True,
         text=True,

@@ -105,7 +105,15 @@ def pytest_command() -> tuple[str, ...]:
     """What runs ``python -m pytest``: warm where a zygote of pytest runs listens, else that."""
     if not os.environ.get(PYTEST_SOCKET_ENV):
         return (sys.executable, "-mpytest")
-    return (sys.executable, "-S", os.path.abspath(__file__), "-m", "pytest")
+    return module_command("pytest")
+
+
+def module_command(module: str) -> tuple[str, ...]:
+    """What runs ``python -m MODULE`` (pytest, or this plugin's command line), forked from
+    the zygote of pytest runs where it listens, which has imported what both import."""
+    if not os.environ.get(PYTEST_SOCKET_ENV):
+        return (sys.executable, "-m", module)
+    return (sys.executable, "-S", os.path.abspath(__file__), "-m", module)
 
 
 def start(*kinds: str) -> dict[str, subprocess.Popen[bytes]]:
@@ -409,8 +417,7 @@ def become(request: dict[str, Any], fds: list[int]) -> None:
     sys.stdout = sys.__stdout__ = stream(1, "w", errors or sys.__stdout__.errors, os.isatty(1))
     sys.stderr = sys.__stderr__ = stream(2, "w", "backslashreplace", True)
     if module is not None:
-        if module == "pytest":
-            _as_a_new_pytest_process()
+        _as_a_new_pytest_process()
         sys.argv = [module, *argv[2:]]  # runpy puts the module's file first, as -m does
         run = lambda: runpy.run_module(module, run_name="__main__", alter_sys=True)  # noqa: E731
     else:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from typing import Any
 
 import pytest
 
 from tests.conftest import NO_SEQUENCES, RunMcp, replay_argv, run_call, server_command
+from tests.warm_servers import module_command
 
 # The sequences item would find counter_state's bug as well; these tests are about the
 # contract item's own report.
@@ -162,7 +162,7 @@ def test_mcp_contracts_call_takes_a_file_and_refuses_bad_input(pytester: pytest.
         ([], "no calls given"),
     ]:
         done = subprocess.run(
-            [sys.executable, "-m", "pytest_mcp_contracts", "call", f"--server={server}", *argv],
+            [*module_command("pytest_mcp_contracts"), "call", f"--server={server}", *argv],
             capture_output=True,
             text=True,
             timeout=60,

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from ..conftest import NO_SEQUENCES, SERVERS, HttpServer, RunPytest, server_command
+from ..warm_servers import module_command
 
 TRANSPORTS = ("stdio", "http", "app")
 NOUN = {"stdio": "command", "http": "url", "app": "app"}
@@ -270,12 +271,11 @@ def test_every_transport_writes_the_same_files(
 def test_inspect_shows_the_same_tools(reach: Reach) -> None:
     import json
     import subprocess
-    import sys
 
     flag, value = reach.args("typed_ok.py")[0].removeprefix("--mcp-").split("=", 1)
     option = {"server": "--server", "url": "--url", "app": "--app"}[flag]
     done = subprocess.run(
-        [sys.executable, "-m", "pytest_mcp_contracts", "inspect", option, value, "--json"],
+        [*module_command("pytest_mcp_contracts"), "inspect", option, value, "--json"],
         capture_output=True,
         text=True,
         timeout=60,

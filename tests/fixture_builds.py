@@ -1,0 +1,102 @@
+"""The suite's two fixture builds, each made once per checkout: the old Python SDK's
+virtualenv (tests/servers/old_sdk/.venv, from its requirements.txt) and the TypeScript SDK's
+node_modules (tests/servers/ts_legacy, ``npm ci`` from its lock file).
+
+Standard library only: tests/conftest.py's session fixtures (``old_sdk_command``,
+``ts_servers``) call these functions, and ``.ci/run`` runs this file with the machine's
+``python3`` beside the project's own install, before pytest is there (the builds take 20 s
+of CPU, which the install leaves idle on the second core; beside the suite they took it
+from the tests).
+
+Each build runs under an exclusive lock on its folder (no lock file to leave behind), so the
+check and the build are one step for every process on this checkout: under pytest-xdist
+every worker gets here, and a second build would delete the venv or the node_modules under
+a server the first worker has started. Each writes its completion mark last, so a build
+that was cut off is made again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+SERVERS = Path(__file__).parent / "servers"
+OLD_SDK = SERVERS / "old_sdk"
+TS_LEGACY = SERVERS / "ts_legacy"
+
+
+class BuildError(Exception):
+    """A build step failed: its command, exit status and the end of its error output."""
+
+
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # releases the lock
+
+
+def _run(step: list[str], what: str, cwd: Path | None = None) -> None:
+    done = subprocess.run(step, cwd=cwd, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        raise BuildError(
+            f"could not build {what} ({shlex.join(step)}, exit status {done.returncode}):\n"
+            + (done.stderr or done.stdout)[-3000:]
+        )
+
+
+def old_sdk_python(python: str = sys.executable) -> Path:
+    """The interpreter of the old SDK's virtualenv, built with ``python`` when missing or
+    when requirements.txt changed (its hash is the completion mark)."""
+    requirements = OLD_SDK / "requirements.txt"
+    venv = OLD_SDK / ".venv"
+    stamp = venv / "requirements.sha256"
+    wanted = hashlib.sha256(requirements.read_bytes()).hexdigest()
+    with _locked(OLD_SDK):
+        if not (stamp.is_file() and stamp.read_text() == wanted):
+            shutil.rmtree(venv, ignore_errors=True)
+            what = "the old-SDK fixture's virtualenv"
+            _run([python, "-m", "venv", str(venv)], what)
+            pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]
+            pip += ["--disable-pip-version-check", "--no-deps", "-r", str(requirements)]
+            _run(pip, what)
+            stamp.write_text(wanted)
+    return venv / "bin" / "python"
+
+
+def ts_node_modules(npm: str) -> None:
+    """``npm ci`` in tests/servers/ts_legacy when its node_modules is missing or incomplete
+    (npm writes node_modules/.package-lock.json last)."""
+    with _locked(TS_LEGACY):
+        if not (TS_LEGACY / "node_modules" / ".package-lock.json").is_file():
+            step = [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"]
+            _run(step, "the TypeScript fixture's node_modules", cwd=TS_LEGACY)
+
+
+def main() -> int:
+    """Both builds (the TypeScript one only where node and npm are installed, as the suite
+    skips its tests otherwise); exit status 1 with what failed."""
+    try:
+        old_sdk_python()
+        npm = shutil.which("npm")
+        if npm is not None and shutil.which("node") is not None:
+            ts_node_modules(npm)
+    except (BuildError, OSError, subprocess.TimeoutExpired) as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

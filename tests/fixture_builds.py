@@ -3,10 +3,8 @@ virtualenv (tests/servers/old_sdk/.venv, from its requirements.txt) and the Type
 node_modules (tests/servers/ts_legacy, ``npm ci`` from its lock file).
 
 Standard library only: tests/conftest.py's session fixtures (``old_sdk_command``,
-``ts_servers``) call these functions, and ``.ci/run`` runs this file with the machine's
-``python3`` beside the project's own install, before pytest is there (the builds take 20 s
-of CPU, which the install leaves idle on the second core; beside the suite they took it
-from the tests).
+``ts_servers``) call these functions, and ``.ci/run`` runs this file beside the suite,
+without a pytest process of its own (``python tests/fixture_builds.py``).
 
 Each build runs under an exclusive lock on its folder (no lock file to leave behind), so the
 check and the build are one step for every process on this checkout: under pytest-xdist

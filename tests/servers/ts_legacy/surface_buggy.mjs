@@ -85,7 +85,7 @@ server.registerResource(
   }),
   { title: "Note", description: "A note by its name.", mimeType: "text/markdown" },
   async (uri, { name }) => {
-    const note = NOTES[name];
+    const note = Object.hasOwn(NOTES, name) ? NOTES[name] : undefined; // not __proto__'s
     if (note === undefined) {
       throw new McpError(RESOURCE_NOT_FOUND, `Resource ${uri.href} not found`);
     }

@@ -73,7 +73,7 @@ server.registerResource(
   }),
   { title: "Note", description: "A note by its name.", mimeType: "text/markdown" },
   async (uri, { name }) => {
-    const text = NOTES[name];
+    const text = Object.hasOwn(NOTES, name) ? NOTES[name] : undefined; // not __proto__'s
     if (text === undefined) {
       throw new McpError(RESOURCE_NOT_FOUND, `Resource ${uri.href} not found`);
     }

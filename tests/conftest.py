@@ -319,18 +319,11 @@ def _imported_for_good() -> None:
     cryptography's Python classes no longer matches its Rust bindings ("Expected instance
     of hashes.HashAlgorithm"). Building one server (and one HTTP client) here imports all of
     that for good."""
-    import importlib
-    import pkgutil
-
     import hypothesis_jsonschema  # noqa: F401
     import jsonschema  # noqa: F401
     from mcp.server import MCPServer
 
-    import pytest_mcp_contracts
-
-    for module in pkgutil.walk_packages(pytest_mcp_contracts.__path__, "pytest_mcp_contracts."):
-        if module.name != "pytest_mcp_contracts.__main__":
-            importlib.import_module(module.name)
+    warm_servers.import_the_plugin()
     MCPServer("warm-up")
     # httpx2 (kept above) imports its connection layer, httpcore2, when a client is first
     # built: imported afresh by each run, its errors would be classes the kept httpx2 does

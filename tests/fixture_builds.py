@@ -54,8 +54,8 @@ def _run(step: list[str], what: str, cwd: Path | None = None) -> None:
         )
 
 
-def old_sdk_python(python: str = sys.executable) -> Path:
-    """The interpreter of the old SDK's virtualenv, built with ``python`` when missing or
+def old_sdk_python() -> Path:
+    """The interpreter of the old SDK's virtualenv, built with this one when missing or
     when requirements.txt changed (its hash is the completion mark)."""
     requirements = OLD_SDK / "requirements.txt"
     venv = OLD_SDK / ".venv"
@@ -65,7 +65,7 @@ def old_sdk_python(python: str = sys.executable) -> Path:
         if not (stamp.is_file() and stamp.read_text() == wanted):
             shutil.rmtree(venv, ignore_errors=True)
             what = "the old-SDK fixture's virtualenv"
-            _run([python, "-m", "venv", str(venv)], what)
+            _run([sys.executable, "-m", "venv", str(venv)], what)
             pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]
             pip += ["--disable-pip-version-check", "--no-deps", "-r", str(requirements)]
             _run(pip, what)

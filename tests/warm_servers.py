@@ -103,8 +103,6 @@ def command(script: str, *args: str) -> list[str]:
 
 def pytest_command() -> tuple[str, ...]:
     """What runs ``python -m pytest``: warm where a zygote of pytest runs listens, else that."""
-    if not os.environ.get(PYTEST_SOCKET_ENV):
-        return (sys.executable, "-mpytest")
     return module_command("pytest")
 
 
@@ -245,13 +243,19 @@ def _preload_pytest() -> None:
     """What a pytest run under test imports: pytest, pytest-xdist and every module of this
     plugin, which brings hypothesis (its Unicode table given first, as in a run),
     hypothesis-jsonschema and jsonschema. Not the SDK: the plugin's client needs none."""
-    import importlib
-    import pkgutil
-
     import execnet  # noqa: F401
     import pytest  # noqa: F401
     import xdist.dsession
     import xdist.plugin  # noqa: F401
+
+    import_the_plugin()
+
+
+def import_the_plugin() -> None:
+    """Every module of this plugin but ``__main__`` (also what tests/conftest.py keeps
+    imported for the in-process runs)."""
+    import importlib
+    import pkgutil
 
     import pytest_mcp_contracts
 
@@ -444,7 +448,9 @@ def become(request: dict[str, Any], fds: list[int]) -> None:
 
 
 def _as_a_new_pytest_process() -> None:
-    """What a pytest process takes from its environment and working folder as it imports
+    """(For every ``-m MODULE`` process, the pytest zygote's kind: pytest runs and this
+    plugin's command line.) What a pytest process takes from its environment and working
+    folder as it imports
     hypothesis (the zygote imported it elsewhere, without this environment): the profile
     ("ci" when it sees a CI variable) and the folder of its storage (``.hypothesis/`` in the
     working folder). What the zygote did is not the run's to be warned of: that it read

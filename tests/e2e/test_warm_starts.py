@@ -43,12 +43,17 @@ def _seen(pytester: pytest.Pytester) -> tuple[dict[str, object], dict[str, int]]
     return seen, result.parseoutcomes()
 
 
-def test_a_warm_pytest_run_sees_what_a_cold_one_sees(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def seen_test(pytester: pytest.Pytester) -> None:
+    """The run's test that writes what it sees, where a zygote of pytest runs listens."""
     if not os.environ.get(warm_servers.PYTEST_SOCKET_ENV):
         pytest.skip("no zygote for pytest runs in this session (MCP_TEST_COLD_PYTEST)")
     pytester.makepyfile(test_seen=SEEN)
+
+
+def test_a_warm_pytest_run_sees_what_a_cold_one_sees(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, seen_test: None
+) -> None:
     (pytester.path / "extra-on-the-path").mkdir()
     monkeypatch.setenv("PYTHONPATH", "extra-on-the-path")  # relative: to the run's folder
     monkeypatch.setenv("MCP_TEST_SEEN", "yes")
@@ -66,11 +71,8 @@ def test_a_warm_pytest_run_sees_what_a_cold_one_sees(
 
 
 def test_what_the_interpreter_reads_as_it_starts_gets_a_cold_start(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, seen_test: None
 ) -> None:
-    if not os.environ.get(warm_servers.PYTEST_SOCKET_ENV):
-        pytest.skip("no zygote for pytest runs in this session: every run starts cold")
-    pytester.makepyfile(test_seen=SEEN)
     monkeypatch.setenv("PYTHONHASHSEED", "123")  # a forked process keeps the zygote's
     seen, outcomes = _seen(pytester)
     assert outcomes == {"passed": 1}

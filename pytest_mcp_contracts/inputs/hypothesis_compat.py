@@ -37,6 +37,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import sys
 import types
 import unicodedata
 from collections.abc import Iterator
@@ -162,9 +163,16 @@ def _leave_own_modules_out() -> None:
     # lies there only through a link is left to it).
     folders = (*SITE_PACKAGES_DIRS, *STDLIB_DIRS)
     not_local = (own, *(os.path.join(str(folder), "") for folder in folders))
+    # Nor the script that started the process: ``pytest``'s console script (in the
+    # environment's bin/, local to hypothesis) under a plain ``pytest``, nothing under
+    # ``python -m pytest`` or in an xdist worker (whose ``__main__`` has no file). Its
+    # strings made the same seed draw other inputs in each of those.
+    script = getattr(sys.modules.get("__main__"), "__file__", None)
+    started_by = os.path.abspath(script) if isinstance(script, str) else None
 
     def is_local_module_file(path: str) -> bool:
-        return not os.path.abspath(path).startswith(not_local) and bool(local(path))
+        where = os.path.abspath(path)
+        return where != started_by and not where.startswith(not_local) and bool(local(path))
 
     is_local_module_file.leaves_out = own  # type: ignore[attr-defined]
     namespace["is_local_module_file"] = is_local_module_file

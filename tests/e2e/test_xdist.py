@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -234,3 +235,40 @@ def test_serial_and_parallel_runs_report_and_summarize_the_same(
     assert any("stdout before the first call" in line for line in summary), summary
     assert any(line.startswith("    inventory: declared") for line in summary), summary
     assert _summary(parallel.stdout) == summary
+
+
+def test_a_seed_draws_the_same_inputs_however_pytest_was_started(pytester: pytest.Pytester) -> None:
+    """``pytest`` (the console script) and ``pytest -n 1`` with one seed send the same calls.
+
+    hypothesis mixes the strings of every "local" module into what it draws, and the script
+    that started the process is one: the console script in the environment's bin/ under a
+    plain ``pytest``, none in an xdist worker (its ``__main__`` has no file) or under
+    ``python -m pytest``. The same seed then drew other sequences serially than under -n:
+    11/79/9 calls against 13/78/8 for this server's three tools."""
+    script = shutil.which("pytest", path=os.path.dirname(sys.executable))
+    assert script, f"no pytest console script beside {sys.executable}"
+    env = {**os.environ, "MCP_FIXTURE_BUGS": "0"}
+    argv = [
+        script,
+        "-p",
+        "no:randomly",
+        "-p",
+        "no:cacheprovider",
+        f"--mcp-server={server_command('memory_hog.py')}",
+        "--hypothesis-seed=1",
+        "-k",
+        "sequences",
+        "--mcp-report=report.json",
+    ]
+    calls = {}
+    for name, extra in (("serial", ()), ("worker", ("-n", "1"))):
+        cwd = pytester.path / name
+        cwd.mkdir()
+        run = subprocess.run(
+            [*argv, *extra], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+        )
+        assert run.returncode == 0, run.stdout + run.stderr
+        report = json.loads((cwd / "report.json").read_text(encoding="utf-8"))
+        calls[name] = {t["name"]: t["calls"] for s in report["servers"] for t in s["tools"]}
+    assert calls["serial"]["append"] > 10, calls
+    assert calls["worker"] == calls["serial"]

@@ -238,18 +238,18 @@ def test_serial_and_parallel_runs_report_and_summarize_the_same(
 
 
 def test_a_seed_draws_the_same_inputs_however_pytest_was_started(pytester: pytest.Pytester) -> None:
-    """``pytest`` (the console script) and ``pytest -n 1`` with one seed send the same calls.
+    """``pytest`` (the console script) and ``python -m pytest`` with one seed send the same
+    calls, as an xdist worker does (the serial and -n 2 runs above start as the latter).
 
     hypothesis mixes the strings of every "local" module into what it draws, and the script
     that started the process is one: the console script in the environment's bin/ under a
-    plain ``pytest``, none in an xdist worker (its ``__main__`` has no file) or under
-    ``python -m pytest``. The same seed then drew other sequences serially than under -n:
-    11/79/9 calls against 13/78/8 for this server's three tools."""
+    plain ``pytest``, none under ``python -m pytest`` or in an xdist worker (its
+    ``__main__`` has no file). The same seed then drew other sequences under ``pytest``
+    than under ``pytest -n 2``: 11/79/9 calls against 13/78/8 for this server's three tools."""
     script = shutil.which("pytest", path=os.path.dirname(sys.executable))
     assert script, f"no pytest console script beside {sys.executable}"
     env = {**os.environ, "MCP_FIXTURE_BUGS": "0"}
-    argv = [
-        script,
+    args = [
         "-p",
         "no:randomly",
         "-p",
@@ -261,14 +261,14 @@ def test_a_seed_draws_the_same_inputs_however_pytest_was_started(pytester: pytes
         "--mcp-report=report.json",
     ]
     calls = {}
-    for name, extra in (("serial", ()), ("worker", ("-n", "1"))):
+    for name, start in (("script", [script]), ("module", warm_servers.pytest_command())):
         cwd = pytester.path / name
         cwd.mkdir()
         run = subprocess.run(
-            [*argv, *extra], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+            [*start, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
         )
         assert run.returncode == 0, run.stdout + run.stderr
         report = json.loads((cwd / "report.json").read_text(encoding="utf-8"))
         calls[name] = {t["name"]: t["calls"] for s in report["servers"] for t in s["tools"]}
-    assert calls["serial"]["append"] > 10, calls
-    assert calls["worker"] == calls["serial"]
+    assert calls["script"]["append"] > 10, calls
+    assert calls["module"] == calls["script"]

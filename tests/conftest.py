@@ -48,16 +48,21 @@ _ZYGOTES = pytest.StashKey[dict[str, subprocess.Popen[bytes]]]()
 
 
 def _start_warm_servers(config: pytest.Config) -> None:
-    """Two zygotes for the whole session (tests/warm_servers.py): the fixture servers built
-    on the SDK start from one in milliseconds instead of 0.7 s of CPU each, the pytest runs
-    under test (``runpytest_subprocess``, ``record_once``) from the other instead of 0.5 s
-    each. Started here, before pytest-xdist starts its workers, so that every process of
-    the session (workers, the pytest runs under test, their workers) finds them in the
-    environment. MCP_TEST_COLD_SERVERS=1 turns the first off (every server a cold ``python
-    SCRIPT``), MCP_TEST_COLD_PYTEST=1 the second (every run a cold ``python -m pytest``)."""
+    """Zygotes for the whole session (tests/warm_servers.py): the fixture servers built on
+    the SDK start from one in milliseconds instead of 0.7 s of CPU each, the pytest runs
+    under test (``runpytest_subprocess``, ``record_once``) and the first xdist worker of each
+    from another instead of 0.5 s each, the second worker from a third. Started here, before
+    pytest-xdist starts its workers, so that every process of the session (workers, the
+    pytest runs under test, their workers) finds them in the environment.
+    MCP_TEST_COLD_SERVERS=1 turns the first off (every server a cold ``python SCRIPT``),
+    MCP_TEST_COLD_PYTEST=1 the others (every run and its workers cold)."""
     kinds = [
         kind
-        for kind, off in (("servers", "MCP_TEST_COLD_SERVERS"), ("pytest", "MCP_TEST_COLD_PYTEST"))
+        for kind, off in (
+            ("servers", "MCP_TEST_COLD_SERVERS"),
+            ("pytest", "MCP_TEST_COLD_PYTEST"),
+            ("workers", "MCP_TEST_COLD_PYTEST"),  # the second xdist worker of a run under test
+        )
         # off, or a session under test inherits the zygote of the one running it
         if not os.environ.get(off) and not os.environ.get(warm_servers.SOCKETS[kind])
     ]
@@ -170,8 +175,22 @@ def cold_servers(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def cold_pytest(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pytest runs under test started as ``python -m pytest``, not forked from the zygote:
-    for tests about the pytest process itself (which modules a run imports)."""
+    for tests about the pytest process itself (which modules a run imports). Their xdist
+    workers start cold too."""
     monkeypatch.delenv(warm_servers.PYTEST_SOCKET_ENV, raising=False)
+    monkeypatch.delenv(warm_servers.WORKERS_SOCKET_ENV, raising=False)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _warm_xdist_workers() -> Generator[None]:
+    """The xdist workers of the in-process runs (``inprocess_pytest`` and others with -n 2)
+    fork from the zygotes, as those of the runs in a subprocess do
+    (warm_servers.warm_xdist_workers). A fixture, not a configure hook: only the processes
+    that run tests have it, never the controller of this suite's own -n run, whose workers
+    are this suite's."""
+    undo = warm_servers.warm_xdist_workers()
+    yield
+    undo()
 
 
 @pytest.fixture(autouse=True)

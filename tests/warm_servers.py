@@ -1,8 +1,8 @@
 """Warm starts for the processes the suite starts most: the fixture servers built on the
-Python SDK and the pytest runs under test. A process (a zygote) imports once what they import
-and forks one for each start, so a start costs a fork instead of the imports: 0.7 s of CPU
-for a server (`mcp`: pydantic building the protocol's models), 0.5 s for a pytest run
-(pytest, hypothesis, jsonschema, this plugin).
+Python SDK, the pytest runs under test and their xdist workers. A process (a zygote) imports
+once what they import and forks one for each start, so a start costs a fork instead of the
+imports: 0.7 s of CPU for a server (`mcp`: pydantic building the protocol's models), 0.5 s
+for a pytest run (pytest, hypothesis, jsonschema, this plugin).
 
 Measured on the suite (issue 27): a run started 558 fixture servers, 0.73 s of CPU each on
 the SDK (0.12 s for the standard-library ones of tests/servers/_legacy.py, which import
@@ -13,15 +13,17 @@ One file, three roles (only the standard library at the top: the launcher runs u
 `python -S`, which skips site-packages and starts in about 10 ms):
 
 - the launcher, ``python -S warm_servers.py SCRIPT [ARGS]`` or ``... -m pytest [ARGS]``
-  (what ``command`` and ``pytest_command`` give): the process the plugin or pytester
-  starts, in a session of its own. It hands its stdin, stdout and stderr to the zygote of
-  its kind, which forks the server or the pytest run onto them, then forwards the signals
-  it gets and exits as the forked process did (its exit status, or the same signal). When
-  no zygote answers it becomes the process itself (``exec python SCRIPT``): a cold start.
+  (what ``command`` and ``pytest_command`` give), or ``... --zygote KIND -u -c CODE`` (an
+  xdist worker as execnet starts one, ``warm_xdist_workers``): the process the plugin,
+  pytester or xdist starts, in a session of its own. It hands its stdin, stdout and stderr
+  to the zygote of its kind, which forks the server or the pytest run onto them, then
+  forwards the signals it gets and exits as the forked process did (its exit status, or the
+  same signal). When no zygote answers it becomes the process itself (``exec python
+  SCRIPT``): a cold start.
 - a zygote, ``python warm_servers.py --serve SOCKET KIND``: imports what its kind imports
   and forks one process per launcher.
-- ``start``/``command``/``pytest_command``: for tests/conftest.py, which starts one zygote of
-  each kind per test session.
+- ``start``/``command``/``pytest_command``/``warm_xdist_workers``: for tests/conftest.py,
+  which starts one zygote of each kind per test session.
 
 What a warm process is, against a cold one: the same script (or module, for ``-m``) run as
 ``__main__`` from its top, in a process of its own, on the very pipes its parent made, with
@@ -50,11 +52,17 @@ import sys
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import subprocess
+    from collections.abc import Callable
     from typing import Any
 
 SOCKET_ENV = "MCP_TEST_WARM_SERVERS"  # where the servers' zygote listens; unset: cold starts
 PYTEST_SOCKET_ENV = "MCP_TEST_WARM_PYTEST"  # where the pytest runs' zygote listens
-SOCKETS = {"servers": SOCKET_ENV, "pytest": PYTEST_SOCKET_ENV}
+# A second zygote like the pytest runs' one, for the second xdist worker of a run (see
+# ``warm_xdist_workers``): each zygote has a hash seed of its own, as each cold process has.
+WORKERS_SOCKET_ENV = "MCP_TEST_WARM_WORKERS"
+SOCKETS = {"servers": SOCKET_ENV, "pytest": PYTEST_SOCKET_ENV, "workers": WORKERS_SOCKET_ENV}
+# The zygote each xdist worker of a warm pytest run forks from, by its id; the others start cold.
+WORKER_ZYGOTES = {"gw0": "pytest", "gw1": "workers"}
 # What the interpreter reads from the environment only as it starts (``python --help-env``):
 # a forked process cannot take it from its launcher, so a launcher whose environment sets
 # one of these otherwise than the zygote's gets a cold start.
@@ -169,9 +177,14 @@ def stop(zygote: subprocess.Popen[bytes], kind: str) -> None:
 
 def launch(argv: list[str]) -> None:
     """Have the zygote of its kind fork ``argv`` (SCRIPT, ARGS for a server; -m pytest, ARGS
-    for a pytest run) onto this process's stdio, and end as it ends; without a zygote, or
-    when it answers that it cannot, exec it cold."""
-    path = os.environ.get(PYTEST_SOCKET_ENV if argv[:1] == ["-m"] else SOCKET_ENV)
+    for a pytest run; ``--zygote KIND -u -c CODE`` for an xdist worker) onto this process's
+    stdio, and end as it ends; without a zygote, or when it answers that it cannot, exec it
+    cold."""
+    if argv[:1] == ["--zygote"]:
+        kind, argv = argv[1], argv[2:]
+    else:
+        kind = "pytest" if argv[:1] == ["-m"] else "servers"
+    path = os.environ.get(SOCKETS[kind])
     zygote = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         if not path:
@@ -264,7 +277,7 @@ def import_the_plugin() -> None:
             importlib.import_module(module.name)
 
 
-PRELOAD = {"servers": _preload_servers, "pytest": _preload_pytest}
+PRELOAD = {"servers": _preload_servers, "pytest": _preload_pytest, "workers": _preload_pytest}
 # sys.path as the interpreter builds it, without what comes from the zygote's own script
 # folder and PYTHONPATH: each forked process puts its own in front (set by ``serve``).
 _BASE_PATH: list[str] = []
@@ -385,10 +398,18 @@ def become(request: dict[str, Any], fds: list[int]) -> None:
     os.chdir(request["cwd"])
     sys.dont_write_bytecode = bool(env.get("PYTHONDONTWRITEBYTECODE"))
     argv = list(request["argv"])
+    unbuffered = bool(env.get("PYTHONUNBUFFERED"))
+    while argv[0] in ("-u", "-B"):  # what execnet gives an xdist worker's interpreter
+        unbuffered = unbuffered or argv[0] == "-u"
+        sys.dont_write_bytecode = sys.dont_write_bytecode or argv[0] == "-B"
+        argv.pop(0)
     module = argv[1] if argv[0] == "-m" else None
+    command = argv[1] if argv[0] == "-c" else None
     script = argv[0]
     if module is not None:  # python -m MODULE: the working folder first on the path
         first = os.getcwd()
+    elif command is not None:  # python -c COMMAND: the working folder, by an empty entry
+        first = ""
     elif os.path.isdir(script):  # python FOLDER runs FOLDER/__main__.py, FOLDER first
         first = script
         script = os.path.join(script, "__main__.py")
@@ -400,7 +421,6 @@ def become(request: dict[str, Any], fds: list[int]) -> None:
     )
     sys.path[:] = [first, *extra, *_BASE_PATH]
     # Standard streams as the interpreter makes them from this environment.
-    unbuffered = bool(env.get("PYTHONUNBUFFERED"))
     encoding, _, errors = env.get("PYTHONIOENCODING", "").partition(":")
     encoding = encoding or sys.__stdout__.encoding
 
@@ -424,6 +444,13 @@ def become(request: dict[str, Any], fds: list[int]) -> None:
         _as_a_new_pytest_process()
         sys.argv = [module, *argv[2:]]  # runpy puts the module's file first, as -m does
         run = lambda: runpy.run_module(module, run_name="__main__", alter_sys=True)  # noqa: E731
+    elif command is not None:  # an xdist worker: execnet's bootstrap, as ``python -c`` runs it
+        _as_a_new_pytest_process()
+        sys.argv = ["-c", *argv[2:]]
+        main = types.ModuleType("__main__")
+        sys.modules["__main__"] = main
+        code = compile(command, "<string>", "exec")
+        run = lambda: exec(code, main.__dict__)  # noqa: E731
     else:
         sys.argv = argv
         main = types.ModuleType("__main__")
@@ -467,6 +494,41 @@ def _as_a_new_pytest_process() -> None:
     configuration.set_hypothesis_home_dir(None)  # taken from the default at first use
     configuration.notice_initialization_restarted(warn=False)
     AssertionRewritingHook._warn_already_imported = lambda self, name: None  # type: ignore[method-assign]
+    # xdist hands its workers the path the controller had as it imported xdist, at start-up:
+    # this run's, not the zygote's (which imported it). Before, the workers of a warm run
+    # had the zygote's path, without the run's folder first.
+    import xdist.plugin
+    import xdist.workermanage
+
+    xdist.plugin._sys_path = xdist.workermanage._sys_path = list(sys.path)
+    warm_xdist_workers()
+
+
+def warm_xdist_workers() -> Callable[[], None]:
+    """Have the xdist workers of the pytest runs this process starts fork from zygotes too
+    (a warm run's, and tests/conftest.py's in-process runs): the first from the pytest runs'
+    zygote, the second from the workers' one, any more cold. Returns what undoes it. A cold
+    worker costs 0.6-0.9 s of CPU (pytest, hypothesis and the plugin imported again), and
+    the suite's 40 or so ``-n 2`` runs start two each.
+
+    Never two workers from one zygote: forked processes share its hash seed, so a collection
+    whose order followed a set's would look the same on both, and xdist's "Different tests
+    were collected" (which a user's ``-n 2`` run shows) could not fail here. Each zygote, as
+    each cold worker, has a seed of its own. A worker given its own interpreter
+    (``--tx popen//python=...``) starts as it asks."""
+    from execnet import gateway_io
+
+    cold = gateway_io.popen_args
+
+    def popen_args(spec: Any) -> list[str]:
+        args = cold(spec)
+        kind = WORKER_ZYGOTES.get(spec.id or "")
+        if spec.python or kind is None or not os.environ.get(SOCKETS[kind]):
+            return args
+        return [sys.executable, "-S", os.path.abspath(__file__), "--zygote", kind, *args[1:]]
+
+    gateway_io.popen_args = popen_args
+    return lambda: setattr(gateway_io, "popen_args", cold)
 
 
 def _exit(code: object) -> None:

@@ -20,7 +20,7 @@ import hypothesis
 from hypothesis import configuration
 
 
-def test_seen():
+def test_seen(request):
     seen = {
         "warm": "--serve" in sys.orig_argv,
         "cwd": os.getcwd(),
@@ -31,8 +31,10 @@ def test_seen():
         "storage": str(configuration.storage_directory("x").path),
         "bytecode": sys.dont_write_bytecode,
         "main": sys.modules["__main__"].__name__,
+        "hash": hash("seen"),
     }
-    with open("seen.json", "w") as out:
+    worker = getattr(request.config, "workerinput", {}).get("workerid")
+    with open(f"seen-{worker}.json" if worker else "seen.json", "w") as out:
         json.dump(seen, out)
 """
 
@@ -62,6 +64,7 @@ def test_a_warm_pytest_run_sees_what_a_cold_one_sees(
     monkeypatch.delenv(warm_servers.PYTEST_SOCKET_ENV)
     cold, cold_outcomes = _seen(pytester)
     assert (warm.pop("warm"), cold.pop("warm")) == (True, False)
+    assert warm.pop("hash") != cold.pop("hash")  # seeds of their own, as in any two processes
     assert warm == cold
     assert warm["profile"] == "ci" and warm["variable"] == "yes"
     assert str(pytester.path / "extra-on-the-path") in warm["path"]
@@ -77,3 +80,32 @@ def test_what_the_interpreter_reads_as_it_starts_gets_a_cold_start(
     seen, outcomes = _seen(pytester)
     assert outcomes == {"passed": 1}
     assert seen["warm"] is False
+
+
+def _workers_seen(pytester: pytest.Pytester) -> dict[str, dict[str, object]]:
+    result = pytester.runpytest_subprocess(
+        "-p", "no:randomly", "-p", "no:cacheprovider", "-n", "2", "--dist", "each"
+    )
+    assert result.parseoutcomes() == {"passed": 2}, result.stdout.str()
+    return {
+        worker: json.loads((pytester.path / f"seen-{worker}.json").read_text())
+        for worker in ("gw0", "gw1")
+    }
+
+
+def test_the_xdist_workers_of_a_warm_run_see_what_cold_ones_see_each_with_its_own_hash_seed(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, seen_test: None
+) -> None:
+    """A warm run's two workers fork from two zygotes: like two cold workers they have hash
+    seeds of their own, so a collection that followed a set's order would differ between
+    them and xdist would fail the run, as a user's ``-n 2`` run does."""
+    monkeypatch.setenv("CI", "true")
+    warm = _workers_seen(pytester)
+    monkeypatch.delenv(warm_servers.PYTEST_SOCKET_ENV)
+    cold = _workers_seen(pytester)
+    assert [seen.pop("warm") for seen in warm.values()] == [True, True]
+    assert [seen.pop("warm") for seen in cold.values()] == [False, False]
+    hashes = {seen.pop("hash") for run in (warm, cold) for seen in run.values()}
+    assert len(hashes) == 4
+    assert warm == cold
+    assert warm["gw0"]["profile"] == "ci" and warm["gw0"]["argv0"] == "-c"

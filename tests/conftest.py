@@ -129,36 +129,45 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
     """Each test collects only its own garbage: what the process holds when the test
     starts (the suite's modules, what earlier tests left) is frozen out of the collections
-    the test triggers, and given back after it. The heap grows over a session, and each
-    full collection walks all of it: run in one process after the unit tests,
-    test_no_flaps.py's recording spent 3.6 of its 6.2 s collecting (1.6 s with this).
-    Under -n auto, where the slowest files run first on small heaps, it saves nothing
-    measurable (bench/README.md). In-process runs freeze again at their start
-    (_as_in_a_fresh_process)."""
-    gc.freeze()
-    held = gc.get_freeze_count()
+    the test triggers. The heap grows over a session, and each full collection walks all of
+    it: run in one process after the unit tests, test_no_flaps.py's recording spent 3.6 of
+    its 6.2 s collecting (1.6 s with this). Under -n auto, where the slowest files run first
+    on small heaps, it saves nothing measurable (bench/README.md). In-process runs freeze
+    again at their start (_as_in_a_fresh_process)."""
+    _HEAP.freeze()
     try:
         return (yield)
     finally:
-        gc.unfreeze()
-        _HEAP.after_a_test(held)
+        _HEAP.after_a_test()
 
 
 class _Heap:
-    """When the garbage that frozen objects hold is collected: no collection during a test
-    sees it, so one is made between tests once the heap a test starts on has grown by half
-    since the last (a bound on the memory, and a full collection every few tests instead of
-    dozens in each)."""
+    """What stays frozen and when it is collected: the objects a test leaves are frozen
+    after it with the rest, and no collection during a test sees their garbage, so one is
+    made between tests once the heap has grown by half since the last (a bound on the
+    memory, and a full collection every few tests instead of dozens in each).
+
+    The growth is counted as objects are frozen: those of the young generations, which hold
+    only what was made since the last freeze. Not the frozen heap's size
+    (``gc.get_freeze_count`` walks the whole of it: 13 ms at the 800,000 objects a worker
+    holds late in a session; asked before each test, 30 s or so of the suite's CPU)."""
 
     def __init__(self) -> None:
-        self.collected = 0  # objects tracked after the last full collection made here
+        self.collected = 0  # objects frozen after the last full collection made here
+        self.grown = 0  # objects frozen since
 
-    def after_a_test(self, held: int) -> None:
-        if held > 1.5 * max(self.collected, 100_000):
+    def freeze(self) -> None:
+        self.grown += sum(len(gc.get_objects(generation)) for generation in range(3))
+        gc.freeze()
+
+    def after_a_test(self) -> None:
+        self.freeze()
+        if self.grown > 0.5 * max(self.collected, 100_000):
+            gc.unfreeze()
             gc.collect()
             gc.freeze()
             self.collected = gc.get_freeze_count()
-            gc.unfreeze()
+            self.grown = 0
 
 
 _HEAP = _Heap()
@@ -359,15 +368,15 @@ def _as_in_a_fresh_process() -> Iterator[None]:
     seed (its pytest plugin sets both from --hypothesis-profile/--hypothesis-seed, for good).
 
     And the garbage collector's work as a new process has it: what this worker held when
-    the run started is left out of the collections the run triggers (pytest_runtest_protocol,
-    above, gives it back)."""
+    the run started is left out of the collections the run triggers (collected between
+    tests: _Heap, above)."""
     from hypothesis import core, settings
     from hypothesis._settings import is_in_ci
 
     profile, seed = settings.get_current_profile_name(), core.global_force_seed
     settings.load_profile("ci" if is_in_ci() else "default")
     core.global_force_seed = None
-    gc.freeze()  # what earlier runs of the test left (pytest_runtest_protocol thaws it)
+    _HEAP.freeze()  # what earlier runs of the test left (collected between tests: _Heap)
     try:
         yield
     finally:

@@ -150,7 +150,9 @@ class _Heap:
     The growth is counted as objects are frozen: those of the young generations, which hold
     only what was made since the last freeze. Not the frozen heap's size
     (``gc.get_freeze_count`` walks the whole of it: 13 ms at the 800,000 objects a worker
-    holds late in a session; asked before each test, 30 s or so of the suite's CPU)."""
+    holds late in a session). Asking it before each test and thawing the heap after each
+    (so that the interpreter's own full collections, due between tests, walked all of it)
+    took about a quarter of the suite's CPU: 510 s against 390 s (bench/README.md)."""
 
     def __init__(self) -> None:
         self.collected = 0  # objects frozen after the last full collection made here

@@ -444,20 +444,18 @@ def become(request: dict[str, Any], fds: list[int]) -> None:
         _as_a_new_pytest_process()
         sys.argv = [module, *argv[2:]]  # runpy puts the module's file first, as -m does
         run = lambda: runpy.run_module(module, run_name="__main__", alter_sys=True)  # noqa: E731
-    elif command is not None:  # an xdist worker: execnet's bootstrap, as ``python -c`` runs it
-        _as_a_new_pytest_process()
-        sys.argv = ["-c", *argv[2:]]
-        main = types.ModuleType("__main__")
-        sys.modules["__main__"] = main
-        code = compile(command, "<string>", "exec")
-        run = lambda: exec(code, main.__dict__)  # noqa: E731
     else:
-        sys.argv = argv
         main = types.ModuleType("__main__")
-        main.__file__ = script
+        if command is not None:  # an xdist worker: execnet's bootstrap, as ``python -c``
+            _as_a_new_pytest_process()
+            sys.argv = ["-c", *argv[2:]]
+            code = compile(command, "<string>", "exec")
+        else:
+            sys.argv = argv
+            main.__file__ = script
+            with open(script, "rb") as source:
+                code = compile(source.read(), script, "exec")
         sys.modules["__main__"] = main
-        with open(script, "rb") as source:
-            code = compile(source.read(), script, "exec")
         run = lambda: exec(code, main.__dict__)  # noqa: E731
     try:
         run()
@@ -475,8 +473,8 @@ def become(request: dict[str, Any], fds: list[int]) -> None:
 
 
 def _as_a_new_pytest_process() -> None:
-    """(For every ``-m MODULE`` process, the pytest zygote's kind: pytest runs and this
-    plugin's command line.) What a pytest process takes from its environment and working
+    """(For every ``-m MODULE`` process, pytest runs and this plugin's command line, and
+    every xdist worker.) What a pytest process takes from its environment and working
     folder as it imports
     hypothesis (the zygote imported it elsewhere, without this environment): the profile
     ("ci" when it sees a CI variable) and the folder of its storage (``.hypothesis/`` in the

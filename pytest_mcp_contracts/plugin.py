@@ -15,9 +15,21 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_mcp_contracts.pytest import fixtures
-from pytest_mcp_contracts.pytest.keys import HAND_OVER_KEY, RECORDER_KEY, SERVERS_KEY, SETTINGS_KEY
-from pytest_mcp_contracts.pytest.settings import (
+from pytest_mcp_contracts.pytest.imports import PLUGIN_PACKAGE, load_plainly
+
+# Before the plugin's other modules are imported: pytest would rewrite their asserts, at a
+# cost in every run where it cannot cache the result (pytest/imports.py). Hence the imports
+# below this line (E402).
+load_plainly(PLUGIN_PACKAGE)
+
+from pytest_mcp_contracts.pytest import fixtures  # noqa: E402
+from pytest_mcp_contracts.pytest.keys import (  # noqa: E402
+    HAND_OVER_KEY,
+    RECORDER_KEY,
+    SERVERS_KEY,
+    SETTINGS_KEY,
+)
+from pytest_mcp_contracts.pytest.settings import (  # noqa: E402
     OPTIONS,
     Option,
     Settings,
@@ -25,7 +37,7 @@ from pytest_mcp_contracts.pytest.settings import (
     resolve,
     value_read_as_test_path,
 )
-from pytest_mcp_contracts.vocabulary import NODE_PREFIX, DescriptionDrift
+from pytest_mcp_contracts.vocabulary import NODE_PREFIX, DescriptionDrift  # noqa: E402
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.reporting.facts import RunFacts
@@ -108,6 +120,7 @@ def _add_option(parser: pytest.Parser, group: pytest.OptionGroup, option: Option
         parser.addini(option.ini, option.help, default=None)
 
 
+@pytest.hookimpl(tryfirst=True)  # before hypothesis's, which may import hypothesis
 def pytest_configure(config: pytest.Config) -> None:
     def cli(flag: str) -> Any:
         return config.getoption(flag.removeprefix("--").replace("-", "_"))
@@ -125,6 +138,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # mcp_server and mcp_servers, for hand-written tests (an error when no server is set).
     config.pluginmanager.register(fixtures, "mcp-contracts-fixtures")
     if settings.active:
+        load_plainly("hypothesis")  # the checks import it: pytest/imports.py
         from pytest_mcp_contracts.contracts.record import Recorder
         from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
         from pytest_mcp_contracts.pytest.heap import LongLived

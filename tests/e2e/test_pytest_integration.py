@@ -119,16 +119,33 @@ def test_unused_plugin_imports_nothing_heavy(pytester: pytest.Pytester, cold_pyt
             # Nor any room of the pipeline: a plugin that is installed but unused stays cheap.
             ours = {m for m in sys.modules if m.startswith("pytest_mcp_contracts.")}
             # vocabulary.py is names and defaults only: it imports nothing from the package;
-            # pytest/fixtures.py defines mcp_server and mcp_servers, and imports nothing heavy.
+            # pytest/fixtures.py defines mcp_server and mcp_servers, and imports nothing heavy;
+            # pytest/imports.py keeps the plugin's modules out of assertion rewriting.
             light = {
                 "plugin", "hooks", "pytest", "pytest.keys", "pytest.settings", "project",
-                "vocabulary", "pytest.fixtures",
+                "vocabulary", "pytest.fixtures", "pytest.imports",
             }
             assert ours <= {f"pytest_mcp_contracts.{m}" for m in light}, sorted(ours)
         """
     )
+    # hypothesis's pytest plugin imports hypothesis as the run ends: through pytest's
+    # assertion rewriting, as in any run without this plugin (pytest/imports.py leaves it
+    # alone in a run that tests no server).
+    pytester.makeconftest(
+        """
+        import json
+        import sys
+
+        def pytest_unconfigure(config):
+            loader = getattr(sys.modules.get("hypothesis.core"), "__spec__", None).loader
+            with open("hypothesis.json", "w", encoding="utf-8") as handle:
+                json.dump(type(loader).__name__, handle)
+        """
+    )
     result = pytester.runpytest_subprocess(NO_SEQUENCES, "-p", "no:randomly")
     result.assert_outcomes(passed=1)
+    loader = json.loads((pytester.path / "hypothesis.json").read_text(encoding="utf-8"))
+    assert loader == "AssertionRewritingHook"
     # ...and the plugin was loaded all the same.
     assert "--mcp-server" in pytester.runpytest_subprocess(NO_SEQUENCES, "--help").stdout.str()
 
@@ -158,7 +175,24 @@ def pytest_collection_finish(session):
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session):
     loaded("loaded.json")
+    rewritten = [
+        name
+        for name, module in sorted(sys.modules.items())
+        if name.partition(".")[0] in ("hypothesis", "pytest_mcp_contracts")
+        and type(getattr(module.__spec__, "loader", None)).__name__ == "AssertionRewritingHook"
+    ]
+    with open("rewritten.json", "w", encoding="utf-8") as handle:
+        json.dump(rewritten, handle)
 """
+
+# What is imported before the plugin can keep the rest out of pytest's assertion rewriting
+# (pytest/imports.py).
+REWRITTEN_FIRST = [
+    "pytest_mcp_contracts",
+    "pytest_mcp_contracts.plugin",
+    "pytest_mcp_contracts.pytest",
+    "pytest_mcp_contracts.pytest.imports",
+]
 
 
 @pytest.mark.parametrize(
@@ -179,9 +213,20 @@ def test_a_run_imports_what_its_checks_need_and_no_more(
     cold_pytest: None,
 ) -> None:
     pytester.makeconftest(LOADED_AT_THE_END)
-    result = run_mcp("legacy_only.py", args=(NO_SEQUENCES, FEW, "--mcp-report=report.json", *args))
+    # -p marks the plugin's package for assertion rewriting, as pytest marks it when it is
+    # installed as users install it (here it is installed in editable mode, which pytest
+    # does not mark).
+    marked = ("-p", "pytest_mcp_contracts")
+    result = run_mcp(
+        "legacy_only.py", args=(NO_SEQUENCES, FEW, "--mcp-report=report.json", *marked, *args)
+    )
     assert result.ret == 0, result.stdout.str()
     assert json.loads((pytester.path / "loaded.json").read_text(encoding="utf-8")) == loaded
+    # Neither the plugin's modules nor hypothesis's are rewritten (hypothesis's would be in
+    # a run that tests no server: test_unused_plugin_imports_nothing_heavy).
+    rewritten = json.loads((pytester.path / "rewritten.json").read_text(encoding="utf-8"))
+    assert "pytest_mcp_contracts.plugin" in rewritten  # -p marked the package indeed
+    assert set(rewritten) <= set(REWRITTEN_FIRST), rewritten
     # A whole run imports what its checks need while its servers start; a run that selects
     # with -k leaves it to the items it selected.
     collected = json.loads((pytester.path / "collected.json").read_text(encoding="utf-8"))

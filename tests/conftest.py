@@ -394,18 +394,19 @@ def ts_server_command(ts_servers: Callable[[str], str]) -> str:
 
 @pytest.fixture(scope="session")
 def ts_servers() -> Callable[[str], str]:
-    """The command for a TypeScript-SDK fixture server in tests/servers/ts_legacy/, its
-    node_modules installed from the folder's lock file once (tests/fixture_builds.py)."""
+    """The command for a TypeScript-SDK fixture server in tests/servers/ts_legacy/: its
+    bundle, built with the folder's node_modules (installed from its lock file) once, and
+    again when a server changes (tests/fixture_builds.py)."""
     import shutil
 
     node, npm = shutil.which("node"), shutil.which("npm")
     if node is None or npm is None:
         pytest.skip("Node.js and npm are needed for the TypeScript-SDK fixture server")
     try:
-        fixture_builds.ts_node_modules(npm)
+        bundles = fixture_builds.ts_bundles(npm)
     except fixture_builds.BuildError as exc:
         pytest.fail(str(exc))
-    return lambda name: shlex.join([node, str(fixture_builds.TS_LEGACY / name)])
+    return lambda name: shlex.join([node, str(bundles / name)])
 
 
 @pytest.fixture(scope="session")

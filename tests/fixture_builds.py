@@ -1,6 +1,7 @@
 """The suite's two fixture builds, each made once per checkout: the old Python SDK's
 virtualenv (tests/servers/old_sdk/.venv, from its requirements.txt) and the TypeScript SDK's
-node_modules (tests/servers/ts_legacy, ``npm ci`` from its lock file).
+servers (tests/servers/ts_legacy: ``npm ci`` from its lock file, then each server bundled
+into bundled/).
 
 Standard library only: tests/conftest.py's session fixtures (``old_sdk_command``,
 ``ts_servers``) call these functions, and ``.ci/run`` runs this file beside the suite,
@@ -73,13 +74,35 @@ def old_sdk_python() -> Path:
     return venv / "bin" / "python"
 
 
-def ts_node_modules(npm: str) -> None:
+def ts_bundles(npm: str) -> Path:
     """``npm ci`` in tests/servers/ts_legacy when its node_modules is missing or incomplete
-    (npm writes node_modules/.package-lock.json last)."""
+    (npm writes node_modules/.package-lock.json last), then each server bundled with its
+    dependencies into one file when a server or the lock file changed (the hash of them all
+    is the completion mark). Returns the folder of the bundles.
+
+    Bundled, because that is most of a server's start: Node 20 resolves and loads the SDK's
+    and zod's modules one by one (some 200 files) in 0.45 s of CPU, the bundle in 0.25 s, and
+    the suite starts these servers about 80 times. The bundle runs the same code (esbuild,
+    a dev dependency of the folder, pinned in its lock file); the sources stay what a
+    reader opens, and are what a bundle is checked against."""
+    bundles = TS_LEGACY / "bundled"
     with _locked(TS_LEGACY):
         if not (TS_LEGACY / "node_modules" / ".package-lock.json").is_file():
             step = [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"]
             _run(step, "the TypeScript fixture's node_modules", cwd=TS_LEGACY)
+        sources = sorted(TS_LEGACY.glob("*.mjs"))
+        digest = hashlib.sha256((TS_LEGACY / "package-lock.json").read_bytes())
+        for source in sources:
+            digest.update(source.name.encode() + b"\0" + source.read_bytes())
+        stamp = bundles / "sources.sha256"
+        if not (stamp.is_file() and stamp.read_text() == digest.hexdigest()):
+            shutil.rmtree(bundles, ignore_errors=True)
+            esbuild = TS_LEGACY / "node_modules" / ".bin" / "esbuild"
+            step = [str(esbuild), *(s.name for s in sources), "--bundle", "--platform=node"]
+            step += ["--format=esm", f"--outdir={bundles}", "--out-extension:.js=.mjs"]
+            _run([*step, "--log-level=warning"], "the TypeScript fixture's bundles", TS_LEGACY)
+            stamp.write_text(digest.hexdigest())
+    return bundles
 
 
 def main() -> int:
@@ -89,7 +112,7 @@ def main() -> int:
         old_sdk_python()
         npm = shutil.which("npm")
         if npm is not None and shutil.which("node") is not None:
-            ts_node_modules(npm)
+            ts_bundles(npm)
     except (BuildError, OSError, subprocess.TimeoutExpired) as exc:
         print(exc, file=sys.stderr)
         return 1

@@ -33,9 +33,13 @@ PLUGIN_PACKAGE = __name__.partition(".")[0]
 
 
 class PlainImports(importlib.abc.MetaPathFinder):
-    """Ahead of pytest's rewriting hook in ``sys.meta_path``: finds the modules of the given
+    """Ahead of pytest's rewriting hook in ``sys.meta_path``: finds the modules in the given
     top-level packages as Python's own path finder does (the rewriting hook, which would
-    otherwise take them, finds them that way too), and nothing else."""
+    otherwise take them, finds them that way too), and nothing else.
+
+    Not the top-level packages themselves (their ``__init__``): pytest marks those names
+    again in a run inside the run (pytester's in-process runs) and warns, for each one
+    already imported, that it was imported without it."""
 
     def __init__(self) -> None:
         self.packages: set[str] = set()
@@ -46,7 +50,8 @@ class PlainImports(importlib.abc.MetaPathFinder):
         path: Sequence[str] | None = None,
         target: ModuleType | None = None,
     ) -> importlib.machinery.ModuleSpec | None:
-        if fullname.partition(".")[0] not in self.packages:
+        package, dot, _ = fullname.partition(".")
+        if not dot or package not in self.packages:
             return None
         # None (not found on that path) hands the name on to the finders after this one.
         return importlib.machinery.PathFinder.find_spec(fullname, path, target)

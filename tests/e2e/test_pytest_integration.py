@@ -185,9 +185,10 @@ def pytest_sessionfinish(session):
         json.dump(rewritten, handle)
 """
 
-# What is imported before the plugin can keep the rest out of pytest's assertion rewriting
-# (pytest/imports.py).
+# What pytest rewrites of the plugin's modules and hypothesis's (pytest/imports.py): what is
+# imported before the plugin can keep the rest from it, and the top-level packages.
 REWRITTEN_FIRST = [
+    "hypothesis",
     "pytest_mcp_contracts",
     "pytest_mcp_contracts.plugin",
     "pytest_mcp_contracts.pytest",

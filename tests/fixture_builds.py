@@ -24,7 +24,7 @@ import shlex
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 SERVERS = Path(__file__).parent / "servers"
@@ -55,56 +55,71 @@ def _run(step: list[str], what: str, cwd: Path | None = None) -> None:
         )
 
 
+def _made(target: Path, stamp: Path, wanted: str, make: Callable[[], None]) -> None:
+    """Make ``target`` (a folder) anew unless ``stamp`` holds ``wanted``, the hash of what
+    it is made from. The stamp is written last, so a build that was cut off is made again."""
+    if stamp.is_file() and stamp.read_text() == wanted:
+        return
+    shutil.rmtree(target, ignore_errors=True)
+    make()
+    stamp.write_text(wanted)
+
+
+def _digest(*files: Path) -> str:
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(file.name.encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()
+
+
 def old_sdk_python() -> Path:
     """The interpreter of the old SDK's virtualenv, built with this one when missing or
-    when requirements.txt changed (its hash is the completion mark)."""
+    when requirements.txt changed."""
     requirements = OLD_SDK / "requirements.txt"
     venv = OLD_SDK / ".venv"
-    stamp = venv / "requirements.sha256"
-    wanted = hashlib.sha256(requirements.read_bytes()).hexdigest()
+
+    def make() -> None:
+        what = "the old-SDK fixture's virtualenv"
+        # This interpreter's pip installs into it (--python): a pip of its own would cost a
+        # third of the build; the servers compile what they import as they first start.
+        _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], what)
+        pip = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python")]
+        pip += ["install", "--quiet", "--disable-pip-version-check", "--no-compile"]
+        pip += ["--no-deps", "-r", str(requirements)]
+        _run(pip, what)
+
     with _locked(OLD_SDK):
-        if not (stamp.is_file() and stamp.read_text() == wanted):
-            shutil.rmtree(venv, ignore_errors=True)
-            what = "the old-SDK fixture's virtualenv"
-            # This interpreter's pip installs into it (--python): a pip of its own would cost
-            # a third of the build; the servers compile what they import as they first start.
-            _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], what)
-            pip = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python")]
-            pip += ["install", "--quiet", "--disable-pip-version-check", "--no-compile"]
-            pip += ["--no-deps", "-r", str(requirements)]
-            _run(pip, what)
-            stamp.write_text(wanted)
+        _made(venv, venv / "requirements.sha256", _digest(requirements), make)
     return venv / "bin" / "python"
 
 
 def ts_bundles(npm: str) -> Path:
-    """``npm ci`` in tests/servers/ts_legacy when its node_modules is missing or incomplete
-    (npm writes node_modules/.package-lock.json last), then each server bundled with its
-    dependencies into one file when a server or the lock file changed (the hash of them all
-    is the completion mark). Returns the folder of the bundles.
+    """``npm ci`` in tests/servers/ts_legacy when its node_modules is missing or the lock
+    file changed, then each server bundled with its dependencies into one file when a server
+    or the lock file changed. Returns the folder of the bundles.
 
     Bundled, because that is most of a server's start: Node 20 resolves and loads the SDK's
     and zod's modules one by one (some 200 files) in 0.45 s of CPU, the bundle in 0.25 s, and
     the suite starts these servers about 80 times. The bundle runs the same code (esbuild,
     a dev dependency of the folder, pinned in its lock file); the sources stay what a
     reader opens, and are what a bundle is checked against."""
-    bundles = TS_LEGACY / "bundled"
+    lock = TS_LEGACY / "package-lock.json"
+    modules, bundles = TS_LEGACY / "node_modules", TS_LEGACY / "bundled"
+    sources = sorted(TS_LEGACY.glob("*.mjs"))
+
+    def install() -> None:
+        step = [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"]
+        _run(step, "the TypeScript fixture's node_modules", cwd=TS_LEGACY)
+
+    def bundle() -> None:
+        step = [str(modules / ".bin" / "esbuild"), *(s.name for s in sources), "--bundle"]
+        step += ["--platform=node", "--format=esm", f"--outdir={bundles}"]
+        step += ["--out-extension:.js=.mjs", "--log-level=warning"]
+        _run(step, "the TypeScript fixture's bundles", cwd=TS_LEGACY)
+
     with _locked(TS_LEGACY):
-        if not (TS_LEGACY / "node_modules" / ".package-lock.json").is_file():
-            step = [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"]
-            _run(step, "the TypeScript fixture's node_modules", cwd=TS_LEGACY)
-        sources = sorted(TS_LEGACY.glob("*.mjs"))
-        digest = hashlib.sha256((TS_LEGACY / "package-lock.json").read_bytes())
-        for source in sources:
-            digest.update(source.name.encode() + b"\0" + source.read_bytes())
-        stamp = bundles / "sources.sha256"
-        if not (stamp.is_file() and stamp.read_text() == digest.hexdigest()):
-            shutil.rmtree(bundles, ignore_errors=True)
-            esbuild = TS_LEGACY / "node_modules" / ".bin" / "esbuild"
-            step = [str(esbuild), *(s.name for s in sources), "--bundle", "--platform=node"]
-            step += ["--format=esm", f"--outdir={bundles}", "--out-extension:.js=.mjs"]
-            _run([*step, "--log-level=warning"], "the TypeScript fixture's bundles", TS_LEGACY)
-            stamp.write_text(digest.hexdigest())
+        _made(modules, modules / "package-lock.sha256", _digest(lock), install)
+        _made(bundles, bundles / "sources.sha256", _digest(lock, *sources), bundle)
     return bundles
 
 

@@ -137,7 +137,7 @@ def test_unused_plugin_imports_nothing_heavy(pytester: pytest.Pytester, cold_pyt
         import sys
 
         def pytest_unconfigure(config):
-            loader = getattr(sys.modules.get("hypothesis.core"), "__spec__", None).loader
+            loader = sys.modules["hypothesis.core"].__spec__.loader
             with open("hypothesis.json", "w", encoding="utf-8") as handle:
                 json.dump(type(loader).__name__, handle)
         """

@@ -410,15 +410,25 @@ def ts_servers() -> Callable[[str], str]:
 
 
 @pytest.fixture(scope="session")
-def old_sdk_command() -> Callable[[str], str]:
+def old_sdk_command() -> Iterator[Callable[[str], str]]:
     """The command for a fixture server in tests/servers/old_sdk/, run by the old Python SDK
     its requirements.txt pins, in a virtualenv built once per checkout (in the folder's
-    .venv/, which git ignores) and rebuilt when the pins change (tests/fixture_builds.py)."""
+    .venv/, which git ignores) and rebuilt when the pins change (tests/fixture_builds.py).
+    Warm, from a zygote on that virtualenv's interpreter (tests/warm_servers.py), started
+    here, by the first test that needs it: 0.7 s of CPU a start cold, about 20 starts."""
     try:
-        python = fixture_builds.old_sdk_python()
+        python = str(fixture_builds.old_sdk_python())
     except fixture_builds.BuildError as exc:
         pytest.fail(str(exc))
-    return lambda name: shlex.join([str(python), str(fixture_builds.OLD_SDK / name)])
+    warm = not os.environ.get("MCP_TEST_COLD_SERVERS") and not os.environ.get(
+        warm_servers.OLD_SDK_SOCKET_ENV
+    )
+    zygotes = warm_servers.start("old_sdk", python=python) if warm else {}
+    yield lambda name: shlex.join(
+        warm_servers.command(str(fixture_builds.OLD_SDK / name), python=python, kind="old_sdk")
+    )
+    for kind, zygote in zygotes.items():
+        warm_servers.stop(zygote, kind)
 
 
 HttpServer = Callable[..., str]

@@ -60,7 +60,14 @@ PYTEST_SOCKET_ENV = "MCP_TEST_WARM_PYTEST"  # where the pytest runs' zygote list
 # A second zygote like the pytest runs' one, for the second xdist worker of a run (see
 # ``warm_xdist_workers``): each zygote has a hash seed of its own, as each cold process has.
 WORKERS_SOCKET_ENV = "MCP_TEST_WARM_WORKERS"
-SOCKETS = {"servers": SOCKET_ENV, "pytest": PYTEST_SOCKET_ENV, "workers": WORKERS_SOCKET_ENV}
+# The servers of tests/servers/old_sdk/, whose zygote runs that folder's virtualenv's Python.
+OLD_SDK_SOCKET_ENV = "MCP_TEST_WARM_OLD_SDK"
+SOCKETS = {
+    "servers": SOCKET_ENV,
+    "pytest": PYTEST_SOCKET_ENV,
+    "workers": WORKERS_SOCKET_ENV,
+    "old_sdk": OLD_SDK_SOCKET_ENV,
+}
 # The zygote each xdist worker of a warm pytest run forks from, by its id; the others start cold.
 WORKER_ZYGOTES = {"gw0": "pytest", "gw1": "workers"}
 # What the interpreter reads from the environment only as it starts (``python --help-env``):
@@ -101,12 +108,16 @@ FORWARDED = (
 # -- the test session's side -----------------------------------------------------------------
 
 
-def command(script: str, *args: str) -> list[str]:
-    """The argv that starts fixture server ``script``: warm where a zygote runs, else the
-    cold ``python SCRIPT``."""
-    if not os.environ.get(SOCKET_ENV):
-        return [sys.executable, script, *args]
-    return [sys.executable, "-S", os.path.abspath(__file__), script, *args]
+def command(
+    script: str, *args: str, python: str = sys.executable, kind: str = "servers"
+) -> list[str]:
+    """The argv that starts fixture server ``script``: warm where a zygote of ``kind`` runs,
+    else the cold ``python SCRIPT`` (``python``: the interpreter a cold start runs; the
+    launcher runs on it too, and falls back to it)."""
+    if not os.environ.get(SOCKETS[kind]):
+        return [python, script, *args]
+    chosen = [] if kind == "servers" else ["--zygote", kind]
+    return [python, "-S", os.path.abspath(__file__), *chosen, script, *args]
 
 
 def pytest_command() -> tuple[str, ...]:
@@ -122,10 +133,10 @@ def module_command(module: str) -> tuple[str, ...]:
     return (sys.executable, "-S", os.path.abspath(__file__), "-m", module)
 
 
-def start(*kinds: str) -> dict[str, subprocess.Popen[bytes]]:
-    """Start a zygote of each kind (``SOCKETS``), side by side, and point this process's
-    environment (so every process started from here on) at those ready within 60 s (the
-    others are stopped: cold starts, then). Each ends when its stdin, a pipe from this
+def start(*kinds: str, python: str = sys.executable) -> dict[str, subprocess.Popen[bytes]]:
+    """Start a zygote of each kind (``SOCKETS``) on ``python``, side by side, and point this
+    process's environment (so every process started from here on) at those ready within 60 s
+    (the others are stopped: cold starts, then). Each ends when its stdin, a pipe from this
     process, closes (``stop``, or this process's end)."""
     import subprocess
     import tempfile
@@ -138,7 +149,7 @@ def start(*kinds: str) -> dict[str, subprocess.Popen[bytes]]:
             started[kind] = (
                 path,
                 subprocess.Popen(
-                    [sys.executable, os.path.abspath(__file__), "--serve", path, kind],
+                    [python, os.path.abspath(__file__), "--serve", path, kind],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     stderr=log,
@@ -177,7 +188,8 @@ def stop(zygote: subprocess.Popen[bytes], kind: str) -> None:
 
 def launch(argv: list[str]) -> None:
     """Have the zygote of its kind fork ``argv`` (SCRIPT, ARGS for a server; -m pytest, ARGS
-    for a pytest run; ``--zygote KIND -u -c CODE`` for an xdist worker) onto this process's
+    for a pytest run; ``--zygote KIND -u -c CODE`` for an xdist worker, ``--zygote old_sdk
+    SCRIPT, ARGS`` for a server of the old SDK) onto this process's
     stdio, and end as it ends; without a zygote, or when it answers that it cannot, exec it
     cold."""
     if argv[:1] == ["--zygote"]:
@@ -236,32 +248,66 @@ def _send(sock: socket.socket, message: bytes, fds: list[int]) -> None:
 # -- the zygote ------------------------------------------------------------------------------
 
 
-def _preload_servers() -> None:
-    """What the SDK servers import, imported once: a server re-imports nothing of it. One
-    MCPServer built, as each server builds one (its key derivation loads cryptography)."""
+def _import_the_sdk() -> None:
+    """The Python SDK, as its servers (and the apps of ``--mcp-app``) import it: pydantic
+    building the protocol's models, about 0.4 s of CPU in each process that imports it."""
     import anyio  # noqa: F401
-    import jsonschema  # noqa: F401  (tests/servers/_legacy.py)
     import mcp.server.stdio
+    import mcp.shared.memory
+    import mcp.shared.message
     import mcp.types  # noqa: F401
     import pydantic  # noqa: F401
-    import uvicorn  # noqa: F401  (tests/servers/http_serve.py)
     from mcp.server import MCPServer, Server  # noqa: F401
     from mcp.server.mcpserver import ListRoots  # noqa: F401
     from mcp.server.mcpserver.exceptions import ToolError  # noqa: F401
 
+
+def _preload_servers() -> None:
+    """What the SDK servers import, imported once: a server re-imports nothing of it. One
+    MCPServer built, as each server builds one (its key derivation loads cryptography)."""
+    import jsonschema  # noqa: F401  (tests/servers/_legacy.py)
+    import uvicorn  # noqa: F401  (tests/servers/http_serve.py)
+    from mcp.server import MCPServer
+
+    _import_the_sdk()
     MCPServer("warm-up").streamable_http_app()
 
 
+def _preload_old_sdk() -> None:
+    """FastMCP of the old SDK (tests/servers/old_sdk/), in that folder's virtualenv: 0.7 s
+    of CPU a server started cold."""
+    import mcp.server.stdio  # noqa: F401
+    from mcp.server.fastmcp import FastMCP  # noqa: F401
+    from mcp.server.session import ServerSession  # noqa: F401
+
+
 def _preload_pytest() -> None:
-    """What a pytest run under test imports: pytest, pytest-xdist and every module of this
-    plugin, which brings hypothesis (its Unicode table given first, as in a run),
-    hypothesis-jsonschema and jsonschema. Not the SDK: the plugin's client needs none."""
+    """What a pytest run under test imports: pytest with its own plugins and every installed
+    one (pytest-xdist, syrupy, anyio's...), every module of this plugin, which brings
+    hypothesis (its Unicode table given first, as in a run), hypothesis-jsonschema and
+    jsonschema, and the SDK, which the plugin's client needs not but the apps of the
+    in-process runs import (``--mcp-app``). What a run imported after the fork before (one
+    run on a fixture server; the in-process runs): 0.1 s of CPU and 0.4 s more.
+
+    Not hypothesis's pytest plugin: its import counts how deep hypothesis is in a pytest
+    run's start-up (``_hypothesis_globals.in_initialization``), which each run does itself."""
+    import importlib
+    from importlib.metadata import entry_points
+
     import execnet  # noqa: F401
     import pytest  # noqa: F401
-    import xdist.dsession
-    import xdist.plugin  # noqa: F401
+    import xdist.dsession  # noqa: F401
+    from _pytest.config import default_plugins
 
-    import_the_plugin()
+    import_the_plugin()  # first: it hands hypothesis its Unicode table before hypothesis loads
+    import hypothesis.stateful  # noqa: F401  (the sequences)
+
+    for name in default_plugins:
+        importlib.import_module(f"_pytest.{name}")
+    for plugin in entry_points(group="pytest11"):
+        if plugin.module != "_hypothesis_pytestplugin":
+            importlib.import_module(plugin.module)
+    _import_the_sdk()
 
 
 def import_the_plugin() -> None:
@@ -277,7 +323,12 @@ def import_the_plugin() -> None:
             importlib.import_module(module.name)
 
 
-PRELOAD = {"servers": _preload_servers, "pytest": _preload_pytest, "workers": _preload_pytest}
+PRELOAD = {
+    "servers": _preload_servers,
+    "pytest": _preload_pytest,
+    "workers": _preload_pytest,
+    "old_sdk": _preload_old_sdk,
+}
 # sys.path as the interpreter builds it, without what comes from the zygote's own script
 # folder and PYTHONPATH: each forked process puts its own in front (set by ``serve``).
 _BASE_PATH: list[str] = []

@@ -146,6 +146,43 @@ def test_a_busy_machine_does_not_slow_the_watch_past_a_short_peak(
 
 
 @pytest.mark.skipif(not can_watch(), reason="no /proc on this system")
+def test_a_costly_scan_of_proc_comes_seldom_and_the_known_processes_are_still_measured(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each scan made to cost 50 ms of CPU (a machine of several thousand processes): the
+    next comes 10 s later, at its share of a core, yet the leader, found by the first, is
+    measured every 0.1 s in between and caught holding 200 MB for one second. Spaced at
+    2 % of a core with nothing measured between, the next scan came 2.5 s later: after
+    the peak."""
+    from pytest_mcp_contracts.transport import memory
+
+    scan = memory._scan
+    scans: list[float] = []
+
+    def costly(pgid: int) -> tuple[list[int], int]:
+        scans.append(time.monotonic())
+        started = time.thread_time()
+        while time.thread_time() - started < 0.05:
+            pass
+        return scan(pgid)
+
+    monkeypatch.setattr(memory, "_scan", costly)
+    peak = "import time; time.sleep(0.6); held = b'x' * (200 << 20); time.sleep(1); print('done')"
+    leader = subprocess.Popen([sys.executable, "-c", peak], start_new_session=True)
+    seen: list[int] = []
+    watch = MemoryWatch(leader.pid, 150 << 20, seen.append).start()
+    try:
+        assert leader.wait(timeout=10) == -9
+        assert seen and seen[0] > 150 << 20
+        assert len(scans) == 1
+    finally:
+        watch.stop()
+        if leader.poll() is None:
+            os.killpg(leader.pid, 9)
+            leader.wait()
+
+
+@pytest.mark.skipif(not can_watch(), reason="no /proc on this system")
 def test_the_watch_ends_when_its_group_is_gone() -> None:
     leader = subprocess.Popen([sys.executable, "-c", "pass"], start_new_session=True)
     leader.wait()  # reaped: nothing is left in the group

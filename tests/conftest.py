@@ -155,8 +155,8 @@ class _Heap:
     (so that the interpreter's own full collections, due between tests, walked all of it)
     took about a quarter of the suite's CPU: 510 s against 390 s (bench/README.md). Freezing
     what a test left uncollected, and walking the whole heap for it every few tests, took a
-    twelfth of what was left (tests/unit and three e2e files in one process: 94-101 s of
-    CPU, 363 MB, against 88-95 s, 322 MB)."""
+    tenth of what was left (tests/unit and three e2e files in one process: 105-110 s of
+    CPU, 363 MB, against 95-103 s, 322 MB)."""
 
     def __init__(self) -> None:
         self.collected = 0  # objects frozen after the last full collection made here

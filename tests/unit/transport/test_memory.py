@@ -115,6 +115,23 @@ def test_a_group_under_the_cap_is_left_alone() -> None:
     assert seen == []
 
 
+def _the_peak_is_caught() -> None:
+    """A leader that holds 200 MB for one second, watched under a 150 MB cap, is killed, and
+    the watch told what it saw over the cap."""
+    peak = "import time; time.sleep(0.6); held = b'x' * (200 << 20); time.sleep(1); print('done')"
+    leader = subprocess.Popen([sys.executable, "-c", peak], start_new_session=True)
+    seen: list[int] = []
+    watch = MemoryWatch(leader.pid, 150 << 20, seen.append).start()
+    try:
+        assert leader.wait(timeout=10) == -9
+        assert seen and seen[0] > 150 << 20
+    finally:
+        watch.stop()
+        if leader.poll() is None:
+            os.killpg(leader.pid, 9)
+            leader.wait()
+
+
 @pytest.mark.skipif(not can_watch(), reason="no /proc on this system")
 def test_a_busy_machine_does_not_slow_the_watch_past_a_short_peak(
     monkeypatch: pytest.MonkeyPatch,
@@ -131,18 +148,7 @@ def test_a_busy_machine_does_not_slow_the_watch_past_a_short_peak(
         return scan(pgid)
 
     monkeypatch.setattr(memory, "_scan", waited_for_a_core)
-    peak = "import time; time.sleep(0.6); held = b'x' * (200 << 20); time.sleep(1); print('done')"
-    leader = subprocess.Popen([sys.executable, "-c", peak], start_new_session=True)
-    seen: list[int] = []
-    watch = MemoryWatch(leader.pid, 150 << 20, seen.append).start()
-    try:
-        assert leader.wait(timeout=10) == -9
-        assert seen and seen[0] > 150 << 20
-    finally:
-        watch.stop()
-        if leader.poll() is None:
-            os.killpg(leader.pid, 9)
-            leader.wait()
+    _the_peak_is_caught()
 
 
 @pytest.mark.skipif(not can_watch(), reason="no /proc on this system")
@@ -167,19 +173,8 @@ def test_a_costly_scan_of_proc_comes_seldom_and_the_known_processes_are_still_me
         return scan(pgid)
 
     monkeypatch.setattr(memory, "_scan", costly)
-    peak = "import time; time.sleep(0.6); held = b'x' * (200 << 20); time.sleep(1); print('done')"
-    leader = subprocess.Popen([sys.executable, "-c", peak], start_new_session=True)
-    seen: list[int] = []
-    watch = MemoryWatch(leader.pid, 150 << 20, seen.append).start()
-    try:
-        assert leader.wait(timeout=10) == -9
-        assert seen and seen[0] > 150 << 20
-        assert len(scans) == 1
-    finally:
-        watch.stop()
-        if leader.poll() is None:
-            os.killpg(leader.pid, 9)
-            leader.wait()
+    _the_peak_is_caught()
+    assert len(scans) == 1
 
 
 @pytest.mark.skipif(not can_watch(), reason="no /proc on this system")

@@ -56,17 +56,23 @@ def _start_warm_servers(config: pytest.Config) -> None:
     pytest runs under test, their workers) finds them in the environment.
     MCP_TEST_COLD_SERVERS=1 turns the first off (every server a cold ``python SCRIPT``),
     MCP_TEST_COLD_PYTEST=1 the others (every run and its workers cold)."""
-    kinds = [
-        kind
-        for kind, off in (
-            ("servers", "MCP_TEST_COLD_SERVERS"),
-            ("pytest", "MCP_TEST_COLD_PYTEST"),
-            ("workers", "MCP_TEST_COLD_PYTEST"),  # the second xdist worker of a run under test
-        )
-        # off, or a session under test inherits the zygote of the one running it
-        if not os.environ.get(off) and not os.environ.get(warm_servers.SOCKETS[kind])
-    ]
+    kinds = [kind for kind in ("servers", "pytest", "workers") if _zygote_wanted(kind)]
     config.stash[_ZYGOTES] = warm_servers.start(*kinds)
+
+
+# What turns each kind of zygote off (the old SDK's is started by old_sdk_command).
+_COLD = {
+    "servers": "MCP_TEST_COLD_SERVERS",
+    "old_sdk": "MCP_TEST_COLD_SERVERS",
+    "pytest": "MCP_TEST_COLD_PYTEST",
+    "workers": "MCP_TEST_COLD_PYTEST",  # the second xdist worker of a run under test
+}
+
+
+def _zygote_wanted(kind: str) -> bool:
+    """Neither turned off, nor already running: a session under test inherits the zygote of
+    the one running it."""
+    return not os.environ.get(_COLD[kind]) and not os.environ.get(warm_servers.SOCKETS[kind])
 
 
 # The files that hold the longest tests, the file of the longest single test first (its
@@ -425,10 +431,7 @@ def old_sdk_command() -> Iterator[Callable[[str], str]]:
         python = str(fixture_builds.old_sdk_python())
     except fixture_builds.BuildError as exc:
         pytest.fail(str(exc))
-    warm = not os.environ.get("MCP_TEST_COLD_SERVERS") and not os.environ.get(
-        warm_servers.OLD_SDK_SOCKET_ENV
-    )
-    zygotes = warm_servers.start("old_sdk", python=python) if warm else {}
+    zygotes = warm_servers.start("old_sdk", python=python) if _zygote_wanted("old_sdk") else {}
     yield lambda name: shlex.join(
         warm_servers.command(str(fixture_builds.OLD_SDK / name), python=python, kind="old_sdk")
     )

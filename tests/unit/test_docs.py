@@ -55,11 +55,12 @@ def test_the_readme_commands_are_the_ones_ci_runs() -> None:
     commands = _readme_commands()
     assert len(commands) == 2, commands
     main_job, suite = (command.split(" && ") for command in commands)
-    assert main_job[2] == "pip install ."
-    assert suite[2] == "pip install -e '.[dev]'"
-    assert "python -m pip install --quiet -e '.[dev]'" in ci
+    assert main_job[2:-1] == ["pip install ."]
+    assert suite[2:-1] == ["pip install --upgrade pip", "pip install -e '.[test]'"]
+    assert "python -m pip install --quiet --upgrade pip\n" in ci
+    assert "python -m pip install --quiet -e '.[test]'\n" in ci
     for words in (main_job, suite):
-        run = words[3]
+        run = words[-1]
         assert run.startswith("pytest ")
         assert re.search(rf"^(background main )?{re.escape(run)}$", ci, re.MULTILINE), run
 

@@ -29,7 +29,9 @@ RunMcp = Callable[..., pytest.RunResult]
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Let the processes this suite starts cache their bytecode.
+    """Parse what is installed once in this process, for all its in-process runs
+    (``warm_servers.remember_installed``), and let the processes this suite starts cache
+    their bytecode.
 
     Most tests here start a fresh pytest process and a server process or two. Where
     PYTHONDONTWRITEBYTECODE is set (as on this project's CI machines), no process may cache
@@ -39,6 +41,7 @@ def pytest_configure(config: pytest.Config) -> None:
     drops the variable before pytest-xdist starts its workers, so every process started
     from here on inherits that; caches are written by atomic rename, so parallel writers
     are safe."""
+    warm_servers.remember_installed()
     if not hasattr(config, "workerinput"):
         os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
         _start_warm_servers(config)

@@ -56,9 +56,9 @@ def test_the_readme_commands_are_the_ones_ci_runs() -> None:
     assert len(commands) == 2, commands
     main_job, suite = (command.split(" && ") for command in commands)
     assert main_job[2:-1] == ["pip install ."]
-    assert suite[2:-1] == ["pip install --upgrade pip", "pip install -e '.[test]'"]
+    assert suite[2:-1] == ["pip install --upgrade pip", "pip install -e '.[dev]'"]
     assert "python -m pip install --quiet --upgrade pip\n" in ci
-    assert "python -m pip install --quiet -e '.[test]'\n" in ci
+    assert "python -m pip install --quiet -e '.[dev]'\n" in ci
     for words in (main_job, suite):
         run = words[-1]
         assert run.startswith("pytest ")

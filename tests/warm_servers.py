@@ -330,14 +330,16 @@ def remember_installed() -> None:
     distribution's metadata folder and that folder's modification time, so a distribution
     installed, rewritten or removed meanwhile is read afresh; which distributions there are
     is still looked up on ``sys.path`` at each call (importlib.metadata caches each folder's
-    listing by its modification time itself). Called again, it does nothing."""
+    listing by its modification time itself). Called again, in this process or in one forked
+    from a zygote that called it (where this module is ``__main__``, not ``tests.warm_servers``),
+    it changes nothing."""
     import importlib.metadata
 
     distribution = importlib.metadata.Distribution
-    if _INSTALLED:
-        return
     for name in ("entry_points", "files"):
         parse = distribution.__dict__[name].fget
+        if getattr(parse, "remembers", False):
+            continue
 
         def get(dist: Any, name: str = name, parse: Callable[[Any], Any] = parse) -> Any:
             folder = getattr(dist, "_path", None)  # a PathDistribution's metadata folder
@@ -349,6 +351,7 @@ def remember_installed() -> None:
                 _INSTALLED[key] = parse(dist)
             return _INSTALLED[key]
 
+        get.remembers = True  # type: ignore[attr-defined]
         setattr(distribution, name, property(get))
     for dist in importlib.metadata.distributions():
         if any(entry.group == "pytest11" for entry in dist.entry_points):

@@ -332,7 +332,7 @@ def remember_installed() -> None:
     is still looked up on ``sys.path`` at each call (importlib.metadata caches each folder's
     listing by its modification time itself). Called again, in this process or in one forked
     from a zygote that called it (where this module is ``__main__``, not ``tests.warm_servers``),
-    it changes nothing."""
+    it wraps nothing twice: it only reads the plugins' metadata through what is kept."""
     import importlib.metadata
 
     distribution = importlib.metadata.Distribution

@@ -33,6 +33,7 @@ from pytest_mcp_contracts.pytest.settings import (
     unknown_tool_tables,
 )
 from pytest_mcp_contracts.reporting.runreport import for_the_wire
+from pytest_mcp_contracts.schema.formats import import_jsonschema
 from pytest_mcp_contracts.transport.client import Client, ClientSettings
 from pytest_mcp_contracts.transport.discover import (
     ServerSurface,
@@ -165,6 +166,7 @@ def _import_checks(config: pytest.Config, settings: Settings) -> None:
     import importlib
 
     with contextlib.suppress(Exception), importing():
+        import_jsonschema()
         for module in CHECK_MODULES + (SEQUENCE_MODULES if settings.sequences else ()):
             importlib.import_module(module)
 

@@ -227,6 +227,10 @@ class Bench:
         return run, read_report(cwd / "report.json", run)["servers"][0]
 
 
+# The slowest CPU's time for cpu_speeds()'s loop over the fastest's beyond which the figures'
+# footer warns: the same loop on the same CPU varies by about a tenth.
+UNEVEN_CPUS = 1.2
+
 # What every measured run of the plugin adds to its arguments (Bench.reported).
 REPORTED = ("--mcp-report=report.json", "-p", "no:randomly", "-q")
 
@@ -1358,7 +1362,39 @@ def table(figures: list[Figure]) -> str:
     return "\n".join(lines)
 
 
-def environment_facts(sizes: Sizes, loads: list[tuple[float, float, float]]) -> dict[str, Any]:
+def cpu_speeds() -> dict[int, float]:
+    """Milliseconds of one fixed pure-Python loop on each CPU this process may use, the
+    process pinned to each in turn (the fastest of three): on a shared virtual machine one
+    CPU can run slower than another for minutes (a busy neighbour on its physical core),
+    and a measured process is as fast as the CPU it lands on. Empty where Python cannot pin
+    a process (not Linux)."""
+    if not hasattr(os, "sched_setaffinity"):
+        return {}
+    allowed = os.sched_getaffinity(0)
+    speeds = {}
+    try:
+        for cpu in sorted(allowed):
+            os.sched_setaffinity(0, {cpu})
+            times = []
+            for _ in range(3):
+                start = time.perf_counter()
+                total = 0
+                for number in range(400_000):
+                    total += number * number
+                times.append(time.perf_counter() - start)
+            speeds[cpu] = 1000 * min(times)
+    finally:
+        os.sched_setaffinity(0, allowed)
+    return speeds
+
+
+def speeds_line(label: str, speeds: dict[int, float]) -> str:
+    return f"{label}: " + ", ".join(f"cpu{cpu} {ms:.0f} ms" for cpu, ms in speeds.items())
+
+
+def environment_facts(
+    sizes: Sizes, loads: list[tuple[float, float, float]], speeds: list[dict[int, float]]
+) -> dict[str, Any]:
     def version(name: str) -> str | None:
         try:
             return importlib.metadata.version(name)
@@ -1380,6 +1416,8 @@ def environment_facts(sizes: Sizes, loads: list[tuple[float, float, float]]) -> 
         "cpus": os.cpu_count(),
         "load_average_start": loads[0],
         "load_average_end": loads[-1],
+        "cpu_loop_ms_start": speeds[0],
+        "cpu_loop_ms_end": speeds[-1],
         "packages": {name: version(name) for name in packages},
         "sizes": dataclasses.asdict(sizes),
     }
@@ -1427,6 +1465,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sizes = sizes_for(args.quick, args.repeat)
     started = time.perf_counter()
     loads = [os.getloadavg()]
+    speeds = [cpu_speeds()]
     figures: list[Figure] = []
     failures: list[str] = []
     try:
@@ -1449,8 +1488,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 failures.append(f"{title}: {exc}")
                 figures.append(Figure(key, f"{title}", "-", error=str(exc)))
     loads.append(os.getloadavg())
+    speeds.append(cpu_speeds())
     elapsed = time.perf_counter() - started
-    facts = environment_facts(sizes, loads)
+    facts = environment_facts(sizes, loads, speeds)
     print()
     print(table(figures))
     print()
@@ -1463,8 +1503,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"average {loads[0][0]:.2f} at start, {loads[-1][0]:.2f} at end; "
         f"{platform.python_implementation()} {facts['python']}"
     )
+    if speeds[0]:
+        print(
+            f"the same loop on each CPU ({speeds_line('at start', speeds[0])}; "
+            f"{speeds_line('at end', speeds[-1])})"
+        )
     if max(loads[0][0], loads[-1][0]) > 0.5 * cpus:
         print("caution: the machine was busy with other work; wall-clock figures are noisy")
+    uneven = [max(s.values()) / min(s.values()) for s in speeds if s]
+    if uneven and max(uneven) > UNEVEN_CPUS:
+        print(
+            f"caution: one CPU ran the same loop {max(uneven):.1f}x slower than another: a "
+            "run's wall time depends on the CPU it lands on; compare ratios, not seconds"
+        )
     if args.json is not None:
         document = {
             "format": "pytest-mcp-contracts/bench",

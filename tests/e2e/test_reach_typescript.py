@@ -52,9 +52,10 @@ def test_a_bug_behind_an_id_only_a_create_makes_is_found_by_the_default_sequence
     result = inprocess_pytest(server, "--hypothesis-seed=1", "--mcp-report=run.json")
     out = result.stdout.str()
     # Alone, read_item never gets an id that exists: its contract item passes, barely
-    # exercised; its real results come from the sequences that fed it create_item's ids.
+    # exercised; the sequences feed it create_item's ids (the bug-free twin below: its
+    # real results), and the first sequence's calls go round the tools, so the bug comes
+    # with the first id fed.
     assert "FAILED mcp:ts-reach::read_item::contract" not in out
-    assert _tools(pytester)["read_item"]["real_results"] > 0
     assert "FAILED mcp:ts-reach::sequences" in out
     assert "Cannot read properties of undefined (reading 'toUpperCase')" in out
     assert re.search(r"create_item .*\n.*\n.*read_item .*\(item_id from call \d+\)", out), out

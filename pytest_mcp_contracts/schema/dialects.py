@@ -15,8 +15,6 @@ from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contracts.schema.formats import import_jsonschema
-
 if TYPE_CHECKING:
     import referencing
     from jsonschema.protocols import Validator
@@ -43,7 +41,6 @@ DIALECTS: Final = tuple(_VALIDATOR_NAMES)
 @cache
 def validator_class(dialect: str) -> type[Validator]:
     """jsonschema's validator class for one of ``DIALECTS`` (KeyError for another)."""
-    import_jsonschema()
     import jsonschema
 
     cls: type[Validator] = getattr(jsonschema, _VALIDATOR_NAMES[dialect])

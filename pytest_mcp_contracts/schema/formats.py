@@ -17,7 +17,10 @@ format by format and draft by draft, so a jsonschema release that gives these li
 more formats fails there rather than losing a check.
 
 Where jsonschema or either library is already imported, or jsonschema found another library
-for a format (rfc3987, where it is installed, checks ``uri`` first), it changes nothing.
+for a format (rfc3987, where it is installed, checks ``uri`` first), it changes nothing. A
+whole run calls it first thing as it imports its checks (``pytest/session._import_checks``);
+a run that selects with ``-k`` imports jsonschema, and the libraries, where an item first
+needs it.
 """
 
 from __future__ import annotations

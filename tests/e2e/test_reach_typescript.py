@@ -56,6 +56,7 @@ def test_a_bug_behind_an_id_only_a_create_makes_is_found_by_the_default_sequence
     # real results), and the first sequence's calls go round the tools, so the bug comes
     # with the first id fed.
     assert "FAILED mcp:ts-reach::read_item::contract" not in out
+    assert "ways to reach it: sequences: create_item return(s) what its item_id can take" in out
     assert "FAILED mcp:ts-reach::sequences" in out
     assert "Cannot read properties of undefined (reading 'toUpperCase')" in out
     assert re.search(r"create_item .*\n.*\n.*read_item .*\(item_id from call \d+\)", out), out

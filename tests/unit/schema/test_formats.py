@@ -22,38 +22,39 @@ SAMPLES = {
 }
 NOT_STRINGS = [3, None, ["P1D"]]
 
+# Run after each side's own setup lines: what jsonschema's checkers say of the samples.
 REPORT = """
 import json, sys
-{setup}
 import jsonschema
 deferred = sorted(name for name in ("rfc3986_validator", "isoduration") if name in sys.modules)
-checkers = {{"FormatChecker": jsonschema.FormatChecker()}}
+checkers = {"FormatChecker": jsonschema.FormatChecker()}
 for draft in ("3", "4", "6", "7", "201909", "202012"):
-    checkers[draft] = getattr(jsonschema, f"Draft{{draft}}Validator").FORMAT_CHECKER
+    checkers[draft] = getattr(jsonschema, f"Draft{draft}Validator").FORMAT_CHECKER
 samples = json.loads(sys.argv[1])
-verdicts = {{}}
+verdicts = {}
 for where, checker in checkers.items():
     for name, values in samples.items():
         for value in values:
             try:
                 checker.check(value, name)
-                verdicts[f"{{where}} {{name}} {{value!r}}"] = "ok"
+                verdicts[f"{where} {name} {value!r}"] = "ok"
             except jsonschema.exceptions.FormatError as error:
                 cause = type(error.cause).__name__ if error.cause is not None else None
-                verdicts[f"{{where}} {{name}} {{value!r}}"] = f"refused, cause {{cause}}"
-print(json.dumps({{
+                verdicts[f"{where} {name} {value!r}"] = f"refused, cause {cause}"
+print(json.dumps({
     "deferred_before_checks": deferred,
-    "formats": {{where: sorted(c.checkers) for where, c in checkers.items()}},
+    "formats": {where: sorted(c.checkers) for where, c in checkers.items()},
     "verdicts": verdicts,
     "loaded_after": sorted(n for n in ("rfc3986_validator", "isoduration") if n in sys.modules),
-}}))
+}))
 """
+DEFER = "from pytest_mcp_contracts.schema.formats import import_jsonschema\nimport_jsonschema()\n"
 
 
 def _report(setup: str) -> dict[str, Any]:
     samples = {name: [*values, *NOT_STRINGS] for name, values in SAMPLES.items()}
     done = subprocess.run(
-        [sys.executable, "-c", REPORT.format(setup=setup), json.dumps(samples)],
+        [sys.executable, "-c", setup + REPORT, json.dumps(samples)],
         capture_output=True,
         text=True,
         check=False,
@@ -70,8 +71,7 @@ def plain() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def deferred() -> dict[str, Any]:
-    setup = "from pytest_mcp_contracts.schema.formats import import_jsonschema\nimport_jsonschema()"
-    return _report(setup)
+    return _report(DEFER)
 
 
 def test_the_libraries_wait_for_a_value_of_their_format(
@@ -102,8 +102,5 @@ def test_every_value_gets_the_same_verdict(plain: dict[str, Any], deferred: dict
 
 
 def test_an_imported_jsonschema_is_left_alone() -> None:
-    report = _report(
-        "import jsonschema\n"
-        "from pytest_mcp_contracts.schema.formats import import_jsonschema\nimport_jsonschema()"
-    )
+    report = _report("import jsonschema\n" + DEFER)
     assert report["deferred_before_checks"] == ["isoduration", "rfc3986_validator"]

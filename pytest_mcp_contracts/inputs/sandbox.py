@@ -29,6 +29,7 @@ import re
 import shutil
 import stat
 import struct
+import time
 import wave
 import zipfile
 import zlib
@@ -362,6 +363,7 @@ class Sandbox:
         if source is not None:
             _check_source(source)
         self.layings = 0
+        self.laid_at = 0.0  # time.monotonic() when the tree was last written
         self._paths: SandboxPaths | None = None
         self._laid: dict[str, tuple[int, bytes | None]] | None = None  # _laid_tree, once laid
         # A failure's input points into the root: the run leaves it (laid afresh) for the
@@ -406,6 +408,7 @@ class Sandbox:
                 f"left there may be in the way): {exc}"
             ) from None
         self.layings += 1
+        self.laid_at = time.monotonic()
         if self._paths is None:
             self._paths = self._listing()
         if self.source is None:

@@ -110,6 +110,11 @@ class ServerCollector(_ServerNode):
             # each collects it (a server whose start-up output varies by process gets
             # xdist's "different tests were collected" error: loud, never a silent pass).
             yield StdoutItem.from_parent(self, name=StdoutItem.check)
+        if self.config.stash[SETTINGS_KEY].sequences:
+            # First: its sequences start from a fresh server, which the server is before any
+            # tool's item calls it (fresh_server then restarts nothing); run later (-p
+            # randomly, a -k that leaves it for last), it restarts the server first.
+            yield SequencesItem.from_parent(self, name=SequencesItem.check)
         for tool in surface.tools:
             yield ToolCollector.from_parent(self, name=tool.node_name, tool=tool)
         # A recorded tool the server no longer lists keeps a drift item: its removal breaks
@@ -136,9 +141,6 @@ class ServerCollector(_ServerNode):
         for file in recorder.stale_listed(self.server.node_name, surface):
             name = f"{listed_kind(file)}:{file.rpartition('/')[2]}"
             yield RemovedListedCollector.from_parent(self, name=name, file=file)
-        if self.config.stash[SETTINGS_KEY].sequences:
-            # Last: it restarts the server, and runs on the state the tools' items left.
-            yield SequencesItem.from_parent(self, name=SequencesItem.check)
 
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
@@ -1133,12 +1135,18 @@ class SequencesItem(_RendersFailures):
 
 def fresh_server(config: pytest.Config, server: ManagedServer, check: str) -> None:
     """Lay the roots sandbox anew, run the user's reset command, then restart the server
-    (over HTTP: a new session)."""
+    (over HTTP: a new session). No restart where it would only repeat the state the server
+    is in: nothing sent since it started but its handshake and listings, on the sandbox as
+    it was laid before the start, and no reset command (a restart of a Python server on
+    the SDK takes about a second)."""
     import shlex
     import subprocess
 
     _laid_sandbox(config)
     command = config.stash[SETTINGS_KEY].reset_command
+    sandbox = config.stash.get(SANDBOX_KEY, None)
+    if not command and server.untouched and (sandbox is None or sandbox.laid_at < server.opened_at):
+        return
     if command:
         done = subprocess.run(shlex.split(command), capture_output=True, text=True, timeout=60)
         if done.returncode != 0:

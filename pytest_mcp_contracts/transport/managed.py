@@ -252,6 +252,10 @@ class ManagedServer:
     # then sent again alone (transport/inflight): no later call shows them as its context.
     _unseen_stderr: list[tuple[int, int]] = field(default_factory=list, repr=False)
     _conn: RpcConnection | None = field(default=None, repr=False)
+    # time.monotonic() when the live connection was opened (the process started), and that
+    # connection while nothing but its handshake and listings has been sent on it (untouched).
+    opened_at: float = field(default=0.0, repr=False)
+    _untouched: RpcConnection | None = field(default=None, repr=False)
 
     def _open(self, *, legacy: bool = False) -> RpcConnection:
         return open_server(
@@ -266,7 +270,8 @@ class ManagedServer:
     def start(self) -> ServerSurface:
         """Start the server (or open an HTTP session), complete the handshake and read its
         tool list."""
-        self._conn = self._open()
+        self.opened_at = time.monotonic()
+        self._conn = self._untouched = self._open()
         self.probe_failure = self._conn.probe_failure
         try:
             self.surface = discover(self._conn, timeout=self.startup_timeout)
@@ -316,7 +321,9 @@ class ManagedServer:
         self._noise_seen = 0  # a new connection counts from zero
         self._unseen_stderr = []
         try:
+            self.opened_at = time.monotonic()
             self._conn = self._open(legacy=self.protocol_version not in ("", MODERN_VERSION))
+            self._untouched = self._conn
             # Its banner, up to the handshake's answer, is no part of the next call.
             self._account_stray_stdout(self._conn.noise_answered)
             if isinstance(self.command, ServerCommand):
@@ -331,6 +338,13 @@ class ManagedServer:
                 ) from None
             raise
         return self._conn
+
+    @property
+    def untouched(self) -> bool:
+        """Whether the live connection has carried nothing since it opened but its handshake
+        and listings: the server is as its start left it, so a restart would only repeat
+        that (``pytest/items.fresh_server``)."""
+        return self._conn is not None and self._conn is self._untouched and self._conn.alive
 
     def live_connection(self) -> RpcConnection | None:
         """The connection when it is alive; None, never a restart, when it is not."""
@@ -476,6 +490,8 @@ class ManagedServer:
         belongs up to it. Nothing here is about the order of calls: several may be in flight
         at once (transport/inflight), so stray output is judged by the caller, and a
         connection that died is not restarted."""
+        if conn is self._untouched:
+            self._untouched = None
         outcome = CallOutcome(arguments, conn.request_message(method, params))
         outcome.client = CallTranscript(
             server=self.surface.name if self.surface else "", tool=subject
@@ -552,7 +568,7 @@ class ManagedServer:
         if self._conn is not None:
             self._conn.close()
             self._account_stray_stdout()
-            self._conn = None
+            self._conn = self._untouched = None
 
 
 def _blame_stray_output(

@@ -8,6 +8,7 @@ about the run as a whole."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -29,15 +30,15 @@ def test_correct_legacy_server_passes(run_mcp_inprocess: RunMcp) -> None:
 def test_collect_only_lists_stable_node_ids(run_mcp_inprocess: RunMcp) -> None:
     result = run_mcp_inprocess("paginated.py", args=("--collect-only", "-q"))
     ids = [line for line in result.stdout.lines if line.startswith("mcp:")]
-    # Seven tools over three pages, one of them reached through an empty-string cursor;
-    # the server's sequences item last.
+    # The server's sequences item first (it needs no restart on a server nothing has
+    # called), then seven tools over three pages, one reached through an empty-string cursor.
     assert ids == [
+        "mcp:paginated::sequences",
         *(
             f"mcp:paginated::echo_{n}::{check}"
             for n in range(1, 8)
             for check in ("schema", "drift", "contract", "rejects_invalid")
         ),
-        "mcp:paginated::sequences",
     ]
     assert result.ret == 0
     assert "MCP contracts" not in result.stdout.str()  # nothing ran: nothing to summarize
@@ -220,6 +221,64 @@ def test_one_server_process_per_run_and_it_is_gone_afterwards(
     status = Path(f"/proc/{pids[0]}/status")
     # Gone, or at most a zombie waiting for a reaper that is not ours.
     assert not status.exists() or "State:\tZ" in status.read_text()
+
+
+LAST_SEQUENCES = """
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: item.name == "sequences")
+"""
+
+
+@pytest.mark.parametrize(
+    ("conftest", "args", "starts"),
+    [
+        # The sequences item comes first, on the server as it started: nothing to restart.
+        ("", (), 1),
+        # Run after the tools' items, it starts from a fresh server, as it always did.
+        (LAST_SEQUENCES, (), 2),
+        # A reset command resets state a restart does not: it runs, and the restart follows.
+        ("", ("--mcp-reset-command=true",), 2),
+    ],
+    ids=["first", "last", "reset-command"],
+)
+def test_the_sequences_item_restarts_only_a_server_something_called(
+    run_mcp_inprocess: RunMcp,
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    conftest: str,
+    args: tuple[str, ...],
+    starts: int,
+) -> None:
+    pid_file = pytester.path / "pids.txt"
+    monkeypatch.setenv("MCP_FIXTURE_PID_FILE", str(pid_file))
+    pytester.makeconftest(conftest)
+    result = run_mcp_inprocess("legacy_only.py", args=("--mcp-max-examples=5", "-v", *args))
+    result.assert_outcomes(passed=9)
+    names = [line.split()[0] for line in result.stdout.lines if " PASSED " in line]
+    assert names[-1 if conftest else 0] == "mcp:legacy-only::sequences"
+    assert len(pid_file.read_text().split()) == starts
+
+
+def test_a_server_the_sequences_item_left_crashed_costs_the_tools_items_no_restart(
+    run_mcp_inprocess: RunMcp, pytester: pytest.Pytester
+) -> None:
+    """The sequences item shrinks a crash on fresh servers, and the last attempt leaves the
+    server dead. The tools' items after it get it back alive without a restart counted
+    against them or in the summary: as many as when the item runs last, after them."""
+
+    def restarts(conftest: str) -> int:
+        pytester.makeconftest(conftest)
+        result = run_mcp_inprocess(
+            "crash.py", args=("--hypothesis-seed=1", "--mcp-report=report.json")
+        )
+        result.assert_outcomes(passed=6, failed=2, skipped=1)
+        out = result.stdout.str()
+        assert "FAILED mcp:crash::sequences - the call killed the server" in out
+        assert "FAILED mcp:crash::divide::contract - the call killed the server" in out
+        (server,) = json.loads((pytester.path / "report.json").read_text())["servers"]
+        return int(server["restarts"])
+
+    assert restarts("") == restarts(LAST_SEQUENCES)
 
 
 def test_a_fixed_seed_makes_the_run_reproducible(run_mcp_inprocess: RunMcp) -> None:

@@ -185,6 +185,11 @@ class FakeStoreServer(FakeStore):
     def count_disguised(self, tool: str, kind: str) -> None:
         self.disguised.append(tool)
 
+    def uncounted(self) -> Any:
+        import contextlib
+
+        return contextlib.nullcontext()
+
 
 def test_check_sequences_raises_a_typed_failure_of_the_shortest_sequence() -> None:
     from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, Severity

@@ -342,9 +342,12 @@ class ManagedServer:
     @property
     def untouched(self) -> bool:
         """Whether the live connection has carried nothing since it opened but its handshake
-        and listings: the server is as its start left it, so a restart would only repeat
-        that (``pytest/items.fresh_server``)."""
-        return self._conn is not None and self._conn is self._untouched and self._conn.alive
+        and listings, and no earlier call stands for state it carries (``revive`` keeps
+        them; a URL's server or an in-process app keeps what they stored across a restart):
+        the server is as its start left it, so a restart would only repeat that
+        (``pytest/items.fresh_server``)."""
+        conn = self._conn
+        return conn is not None and conn is self._untouched and conn.alive and not self.recent_calls
 
     def live_connection(self) -> RpcConnection | None:
         """The connection when it is alive; None, never a restart, when it is not."""

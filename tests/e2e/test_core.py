@@ -203,24 +203,29 @@ def test_error_results_are_counted_and_a_barely_exercised_tool_warns(
     assert 'refuses them (the last said: "no record with id ' in result.stdout.str()
 
 
-def test_one_server_process_per_run_and_it_is_gone_afterwards(
-    run_mcp_inprocess: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("servers", [1, 2])
+def test_one_process_per_server_and_run_and_it_is_gone_afterwards(
+    run_mcp_inprocess: RunMcp,
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    servers: int,
 ) -> None:
     pid_file = pytester.path / "pids.txt"
     monkeypatch.setenv("MCP_FIXTURE_PID_FILE", str(pid_file))
     result = run_mcp_inprocess(
-        "paginated.py",
+        *["paginated.py"] * servers,
         args=(
             NO_SEQUENCES,
             "--mcp-max-examples=5",
         ),
     )
-    result.assert_outcomes(passed=28)
+    result.assert_outcomes(passed=28 * servers)
     pids = [int(line) for line in pid_file.read_text().split()]
-    assert len(pids) == 1, "every item must reuse the one server process"
-    status = Path(f"/proc/{pids[0]}/status")
-    # Gone, or at most a zombie waiting for a reaper that is not ours.
-    assert not status.exists() or "State:\tZ" in status.read_text()
+    assert len(pids) == servers, "every item must reuse its server's one process"
+    for pid in pids:  # several servers are closed side by side, each waited for
+        status = Path(f"/proc/{pid}/status")
+        # Gone, or at most a zombie waiting for a reaper that is not ours.
+        assert not status.exists() or "State:\tZ" in status.read_text()
 
 
 LAST_SEQUENCES = """

@@ -56,11 +56,13 @@ class XdistHooks:
         self.run = run
 
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        from pytest_mcp_contracts.reporting.runreport import from_the_wire
+
         output = getattr(node, "workeroutput", {})
-        facts = output.get(WORKER_OUTPUT_KEY)
+        facts = from_the_wire(output.get(WORKER_OUTPUT_KEY))
         worker = str(getattr(node.gateway, "id", id(node)))
         if HAND_OVER_KEY in output:
-            self.run.handed_over[worker] = output[HAND_OVER_KEY]
+            self.run.handed_over[worker] = from_the_wire(output[HAND_OVER_KEY])
         if facts is not None:
             self.run.add_worker(worker, facts)  # JSON: read back into WorkerFacts
         elif worker not in self.run.workers:

@@ -493,20 +493,31 @@ def _findings_summary(document: Mapping[str, Any]) -> list[str]:
 
 # What execnet (pytest-xdist's channel) can carry: builtins only, no subclasses of them.
 _WIRE_SCALARS: Final = (bool, str, int, float, bytes, type(None))  # bool before int
+# execnet 2.1 writes an int as four bytes unless it is above their range, so an int below
+# it fails to pack ("'i' format requires ..."): the TypeScript SDK's zod gives every
+# `.int()` the bounds -9007199254740991 and 9007199254740991, and a worker whose recorded
+# schemas held one lost all its results. Such an int travels as ("int", its digits): no
+# other tuple is left once a value is made ready for the wire, so the controller knows it.
+_INT4: Final = range(-(2**31), 2**31)
+_BIG_INT: Final = "int"
 
 
 def for_the_wire(value: Any, where: str = "facts") -> Any:
-    """``value`` as builtins that an xdist worker can send to its controller.
+    """``value`` as builtins that an xdist worker can send to its controller
+    (``from_the_wire`` reads it back there).
 
-    A ``str`` or ``int`` subclass (an enum) becomes its plain value, a tuple a list; anything
-    else is a bug in what this process collected, named with its path, so that it fails here,
-    in the worker's own report, and not as a silent ``DumpError`` that drops the worker's
-    results (which happened with isError classes as ``StrEnum`` keys)."""
+    A ``str`` or ``int`` subclass (an enum) becomes its plain value, a tuple a list, an int
+    beyond four bytes a tagged tuple; anything else is a bug in what this process collected,
+    named with its path, so that it fails here, in the worker's own report, and not as a
+    silent ``DumpError`` that drops the worker's results (which happened with isError
+    classes as ``StrEnum`` keys)."""
     if isinstance(value, dict):
         return {for_the_wire(k, where): for_the_wire(v, f"{where}.{k}") for k, v in value.items()}
     if isinstance(value, list | tuple | set | frozenset):
         items = sorted(value) if isinstance(value, set | frozenset) else value
         return [for_the_wire(v, f"{where}[{i}]") for i, v in enumerate(items)]
+    if isinstance(value, int) and not isinstance(value, bool) and value not in _INT4:
+        return (_BIG_INT, str(int(value)))
     if value is None or type(value) in _WIRE_SCALARS:
         return value
     if isinstance(value, bool):
@@ -518,3 +529,14 @@ def for_the_wire(value: Any, where: str = "facts") -> Any:
     if isinstance(value, float):
         return float(value)
     raise TypeError(f"{where}: {type(value).__name__} cannot be sent from an xdist worker")
+
+
+def from_the_wire(value: Any) -> Any:
+    """What ``for_the_wire`` sent, as it was collected: its ints beyond four bytes back."""
+    if isinstance(value, dict):
+        return {from_the_wire(k): from_the_wire(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [from_the_wire(v) for v in value]
+    if isinstance(value, tuple) and len(value) == 2 and value[0] == _BIG_INT:
+        return int(value[1])
+    return value

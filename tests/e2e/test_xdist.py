@@ -82,6 +82,31 @@ def test_a_parallel_run_writes_and_prunes_what_a_serial_run_does(
     assert "inferred (protocol 2025-11-25): 4 tools," in parallel.stdout
 
 
+def test_a_schema_with_zods_integer_bounds_reaches_the_controller(
+    pytester: pytest.Pytester,
+) -> None:
+    """zod bounds every integer by -9007199254740991, below what execnet packs as an int:
+    every worker of an -n 2 run on a TypeScript-SDK server once lost its results (the run
+    failed, "ended without sending its MCP results"). Now it writes what a serial run does."""
+    base = [*warm_servers.pytest_command(), "-p", "no:randomly", "-p", "no:cacheprovider"]
+    argv = [*base, f"--mcp-server={server_command('zod_int_bounds.py')}", *ARGS]
+    runs = {}
+    for name, extra in (("serial", ()), ("parallel", ("-n", "2"))):
+        folder = pytester.path / name
+        folder.mkdir()
+        runs[name] = subprocess.run(
+            [*argv, *extra], cwd=folder, capture_output=True, text=True, timeout=300
+        )
+        assert runs[name].returncode == 0, runs[name].stdout + runs[name].stderr
+    assert "without sending" not in runs["parallel"].stdout
+    assert (
+        '"minimum": -9007199254740991'
+        in _files(pytester.path / "serial")["zod-int-bounds/tally.json"].decode()
+    )
+    _assert_same_files(pytester.path / "parallel", pytester.path / "serial")
+    assert _checks(pytester.path / "parallel") == _checks(pytester.path / "serial")
+
+
 # What each tool's numbers are in a run report, without what depends on the process layout
 # (restarts, durations): serial and -n 2 must agree on all of it.
 _COUNTED = (

@@ -729,6 +729,22 @@ def test_facts_for_the_wire_are_builtins_only() -> None:
         for_the_wire({"servers": [object()]})
 
 
+@pytest.mark.parametrize(
+    "number",
+    [-9007199254740991, 9007199254740991, -(2**31) - 1, -(2**31), 2**31 - 1, 2**31, -(10**40)],
+)
+def test_ints_beyond_four_bytes_cross_execnet_and_come_back(number: int) -> None:
+    """execnet 2.1 packs an int below -2**31 into four bytes and fails: zod's `.int()`
+    bounds (-9007199254740991) in a recorded schema once dropped a worker's results."""
+    execnet = pytest.importorskip("execnet")
+    from pytest_mcp_contracts.reporting.runreport import for_the_wire, from_the_wire
+
+    facts = {"schema": {"minimum": number, "enum": [number, 1]}, "calls": 3, "ok": True}
+    sent = execnet.loads(execnet.dumps(for_the_wire(facts)))
+    assert from_the_wire(sent) == facts
+    assert type(from_the_wire(sent)["schema"]["minimum"]) is int
+
+
 def test_a_servers_stdout_check_is_its_own_and_counted(validator: Draft202012Validator) -> None:
     """mcp:<server>::stdout is the server's own item, like sequences: not taken for a tool
     the server no longer lists, counted in its checks, listed among the failing checks."""

@@ -112,8 +112,8 @@ class ServerCollector(_ServerNode):
             yield StdoutItem.from_parent(self, name=StdoutItem.check)
         if self.config.stash[SETTINGS_KEY].sequences:
             # First: its sequences start from a fresh server, which the server is before any
-            # tool's item calls it (fresh_server then restarts nothing); run later (-p
-            # randomly, a -k that leaves it for last), it restarts the server first.
+            # tool's item calls it (fresh_server then restarts nothing); run after other
+            # items (-p randomly, a conftest that reorders), it restarts the server first.
             yield SequencesItem.from_parent(self, name=SequencesItem.check)
         for tool in surface.tools:
             yield ToolCollector.from_parent(self, name=tool.node_name, tool=tool)

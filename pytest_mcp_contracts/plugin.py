@@ -224,8 +224,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
         with ThreadPoolExecutor(max_workers=len(servers)) as pool:
             list(pool.map(lambda server: server.close(), servers))
-    for server in servers:
-        server.close()  # the only one, or nothing left to do
+    elif servers:
+        servers[0].close()
     run = session.config.stash.get(RUN_FACTS_KEY, None)
     recorder = session.config.stash.get(RECORDER_KEY, None)
     if recorder is not None:

@@ -22,10 +22,12 @@ SERVERS = ("inferred.py", "typed_ok.py")
 ARGS = ("--hypothesis-seed=3", "--mcp-max-examples=20", "--mcp-report=report.json")
 
 
-def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _run(
+    cwd: Path, *args: str, servers: tuple[str, ...] = SERVERS
+) -> subprocess.CompletedProcess[str]:
     cwd.mkdir(exist_ok=True)
     argv = [*warm_servers.pytest_command(), "-p", "no:randomly", "-p", "no:cacheprovider"]
-    argv += [f"--mcp-server={server_command(s)}" for s in SERVERS]
+    argv += [f"--mcp-server={server_command(s)}" for s in servers]
     return subprocess.run(
         [*argv, *ARGS, *args], cwd=cwd, capture_output=True, text=True, timeout=300
     )
@@ -88,15 +90,9 @@ def test_a_schema_with_zods_integer_bounds_reaches_the_controller(
     """zod bounds every integer by -9007199254740991, below what execnet packs as an int:
     every worker of an -n 2 run on a TypeScript-SDK server once lost its results (the run
     failed, "ended without sending its MCP results"). Now it writes what a serial run does."""
-    base = [*warm_servers.pytest_command(), "-p", "no:randomly", "-p", "no:cacheprovider"]
-    argv = [*base, f"--mcp-server={server_command('zod_int_bounds.py')}", *ARGS]
     runs = {}
     for name, extra in (("serial", ()), ("parallel", ("-n", "2"))):
-        folder = pytester.path / name
-        folder.mkdir()
-        runs[name] = subprocess.run(
-            [*argv, *extra], cwd=folder, capture_output=True, text=True, timeout=300
-        )
+        runs[name] = _run(pytester.path / name, *extra, servers=("zod_int_bounds.py",))
         assert runs[name].returncode == 0, runs[name].stdout + runs[name].stderr
     assert "without sending" not in runs["parallel"].stdout
     assert (

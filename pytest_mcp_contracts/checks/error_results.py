@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from pytest_mcp_contracts.checks.tracebacks import RUNTIME_WORDS, Origin, RaiseSite, raise_site
 from pytest_mcp_contracts.contracts.classify import parse_json_text
 from pytest_mcp_contracts.vocabulary import FAILING_CLASSES, ErrorClass
 
@@ -49,15 +50,6 @@ class ErrorVerdict:
 REFUSAL: Final = ErrorVerdict(ErrorClass.REFUSAL)
 
 # -- SDK wordings ------------------------------------------------------------------------
-# Python mcp 2.x MCPServer: a crash, or a return value its output conversion refuses, is
-# exactly "Error executing tool <name>" (nested: ": Error executing tool <other>"), and the
-# server logs "Tool '<name>' raised an unexpected exception" with the traceback. A ToolError
-# or failed argument validation keeps its own text after "Error executing tool <name>: ".
-# Rich (installed with mcp[cli]) wraps log lines at 80 columns: words may be split by
-# newlines and indentation.
-_PY_UNEXPECTED_LOG = re.compile(
-    r"Tool\s+'[^']*'\s+raised\s+an\s+unexpected(?:\s+\S+\.py:\d+)?\s+exception"
-)
 # Outputs an SDK refused to send because they break the tool's own outputSchema or model:
 # TypeScript 1.x (with "MCP error -32602: " before it), fastmcp, Python 1.x low-level server;
 # Java; the Go SDK; mcp-go; rmcp; Python 1.x FastMCP's output model (after its prefix).
@@ -81,13 +73,40 @@ _ARGUMENTS_REFUSED: Final = re.compile(
     r"|^Invalid parameters for tool '",
     re.M,
 )
-# Other SDKs' generic wordings for a crash (docs/explanation/iserror.md's table names them).
-_OTHER_SDK_CRASH: Final = (
-    (re.compile(r"^Error calling tool '[^']*'(?:: .*)?$"), "fastmcp's wording for a crash"),
-    (re.compile(r"^An error occurred invoking '[^']*'\.$"), "the C# SDK's wording for a crash"),
-    (re.compile(r"^panic recovered in \S+ tool handler:"), "mcp-go's wording for a panic"),
-    (re.compile(r"^Internal error calling tool "), "the Ruby SDK's wording for a crash"),
-    (re.compile(r"^Error executing tool \S+: null$"), "the Kotlin SDK's wording for a crash"),
+# Phrases an SDK (or a server's catch-all) puts around the message of *any* exception: they
+# say an exception happened, not which kind, so they are taken off before the message is
+# judged (docs/error-results.md names each SDK's). Python mcp 1.x FastMCP and 2.x MCPServer:
+# "Error executing tool <name>: <message>" (2.x: no message unless a ToolError); fastmcp 2-4:
+# "Error calling tool '<name>': <message>"; the TypeScript SDK: "MCP error <code>: "; C#,
+# Ruby, Kotlin: their own; and the "Error: " a server's own catch-all writes.
+_WRAPPERS: Final = re.compile(
+    r"MCP error -?\d+:\s*"
+    r"|Error executing tool \S+?(?::\s+|$)"
+    r"|Error calling tool '[^']*'(?::\s*|$)"
+    r"|An error occurred invoking '[^']*'(?:[.:]\s*|$)"
+    r"|Internal error calling tool \S+(?::\s*|$)"
+    r"|(?:Tool )?(?:execution )?(?:error|exception)\s*:\s*",
+    re.I,
+)
+# A server's own catch-all wrapper: words that say only that something failed, then a colon
+# or a dash ("Failed to read sheet: ", "Error while saving - ").
+_FAILURE_WRAPPER: Final = re.compile(
+    r"\b(?:fail(?:ed|ure|s)?|errors?|exceptions?|unable to|could ?n[o']t|can ?n[o']t|can't)\b"
+    r"[^:\n]{0,80}[:\-\u2014]\s*$",
+    re.I,
+)
+# A panic is the Go runtime's crash, whoever recovered it.
+_PANIC: Final = re.compile(r"^panic recovered in \S+ tool handler:")
+# What a wrapper holds for an exception without a message (Kotlin's "null").
+_NO_MESSAGE: Final = frozenset({"", "null", "undefined", "None"})
+# Python's KeyError says only the key: "Error executing tool t: 'id'".
+_KEY_ERROR: Final = re.compile(r"'[^'\n]{1,200}'|\"[^\"\n]{1,200}\"|-?\d{1,20}")
+# How a server frames a refused input: it is invalid, unknown, missing, not found, not allowed.
+_INPUT_REFUSED: Final = re.compile(
+    r"\b(?:invalid|unknown|unsupported|missing|required|must|expected|not (?:found|allowed|"
+    r"permitted|supported|valid|a valid)|no such|does ?n[o']t exist|out of range|bad (?:request|"
+    r"input|argument|parameter)|(?:access|permission) denied|outside (?:of )?(?:the )?allowed)\b",
+    re.I,
 )
 
 # -- stack traces and runtime errors -----------------------------------------------------
@@ -97,88 +116,6 @@ _TRACEBACKS: Final = (
     (re.compile(r"^goroutine \d+ \[", re.M), "a Go panic trace"),
     (re.compile(r"^\s+at [\w$.]+\([\w$]+\.(?:java|kt):\d+\)$", re.M), "a Java stack trace"),
     (re.compile(r"thread '.*' panicked at"), "a Rust panic"),
-)
-# What a language runtime says about its own errors: never a deliberate refusal.
-_RUNTIME_ERRORS: Final = re.compile(
-    "|".join(
-        (
-            # JavaScript (V8, JavaScriptCore)
-            r"Cannot read propert(?:y|ies) of (?:undefined|null)",
-            r"Cannot set propert(?:y|ies) of (?:undefined|null)",
-            r"Cannot destructure property",
-            r"\b[\w$.\[\]()]+ is not a (?:function|constructor)\b",
-            r"\b[\w$.\[\]()]+ is not iterable\b",
-            r"\bis not defined$",
-            r"Cannot access '[^']*' before initialization",
-            r"Assignment to constant variable",
-            r"Cannot convert undefined or null to object",
-            r"Reduce of empty array with no initial value",
-            r"Maximum call stack size exceeded",
-            r"Invalid array length",
-            r"Invalid time value",
-            r"Converting circular structure to JSON",
-            r"Do not know how to serialize a BigInt",
-            r"(?:undefined|null) is not an object \(evaluating",
-            r"\b(?:TypeError|ReferenceError|RangeError|SyntaxError): ",
-            r"Unexpected token .* in JSON at position \d+|Unexpected end of JSON input",
-            r"is not valid JSON\b",
-            r"^\[object Object\]$",
-            # Python
-            r"'[\w.]+' object (?:has no attribute|is not (?:subscriptable|callable|iterable))",
-            r"object of type '[\w.]+' has no len\(\)",
-            r"\b(?:list|string|tuple|bytes|range object) index out of range",
-            r"\bdivision by zero\b|\bdivision or modulo by zero\b",
-            r"unsupported operand type\(s\) for",
-            r"can only concatenate \w+ \(not \"\w+\"\) to \w+",
-            r"not supported between instances of",
-            r"\bmissing \d+ required (?:positional|keyword-only) arguments?",
-            r"takes \d+ positional arguments? but \d+ (?:were|was) given",
-            r"got an unexpected keyword argument",
-            r"\bname '\w+' is not defined",
-            r"cannot access local variable '\w+'",
-            r"local variable '\w+' referenced before assignment",
-            r"maximum recursion depth exceeded",
-            r"not enough values to unpack|too many values to unpack",
-            r"unhashable type: '",
-            r"argument of type '\w+' is not iterable",
-            r"Object of type \w+ is not JSON serializable",
-            r"No module named '",
-            r"\b(?:KeyError|IndexError|AttributeError|TypeError|ZeroDivisionError|NameError|"
-            r"UnboundLocalError|RecursionError|AssertionError|NotImplementedError): ",
-            # Go
-            r"runtime error: (?:index out of range|invalid memory address|"
-            r"integer divide by zero|slice bounds out of range)",
-            r"nil pointer dereference",
-            r"assignment to entry in nil map",
-            r"interface conversion: .+ is .+, not",
-            # Java / Kotlin
-            r"java\.lang\.\w+(?:Exception|Error)\b",
-            r"\b(?:NullPointerException|ArrayIndexOutOfBoundsException|IndexOutOfBoundsException|"
-            r"StringIndexOutOfBoundsException|ClassCastException|"
-            r"ConcurrentModificationException|StackOverflowError|ArithmeticException)\b",
-            r'Cannot invoke "[^"]+" because "[^"]+" is null',
-            r"Index -?\d+ out of bounds for length \d+",
-            r"lateinit property \w+ has not been initialized",
-            # C# / .NET
-            r"Object reference not set to an instance of an object",
-            r"Index was outside the bounds of the array",
-            r"Index was out of range\. Must be non-negative",
-            r"Sequence contains no (?:matching )?elements?",
-            r"The given key '.*' was not present in the dictionary",
-            r"Unable to cast object of type '.+' to type '.+'",
-            r"Nullable object must have a value",
-            # Rust
-            r"called `(?:Option|Result)::(?:unwrap|expect)\(\)` on an? `(?:None|Err)",
-            r"index out of bounds: the len is \d+ but the index is \d+",
-            r"attempt to (?:add|subtract|multiply|divide|negate) with overflow",
-            # Ruby / PHP
-            r"undefined method [`'][^']+' for (?:nil|an instance of)",
-            r"undefined local variable or method",
-            r"Call to a member function \w+\(\) on null",
-            r'Attempt to read property "\w+" on (?:null|bool|int|string)',
-        )
-    ),
-    re.M,
 )
 # Often a crash, sometimes a deliberate message: counted, never failed on.
 _SUGGESTIVE: Final = re.compile(
@@ -211,25 +148,23 @@ def judge_error_result(
     stderr: str | None,
     arguments: Any = None,
 ) -> ErrorVerdict:
-    """Classify one ``isError: true`` result of a schema-valid input.
+    """Classify one ``isError: true`` result by where its exception came from.
 
-    ``stderr`` is what the server wrote while this call ran (None: the transport has none).
-    Evidence that lies inside a quote of the input, in the text or on stderr, does not
-    count: a refusal that echoes its input ("unknown sku: 'panic'") must not be judged by
-    what the generator sent (and hypothesis also draws string constants from local code,
-    this package's own evidence patterns included). Evidence around a quoted input still
-    counts, so an input such as "line" cannot hide a real traceback.
+    The evidence order (docs/explanation/iserror.md): an SDK's refusal of the tool's own
+    output first; then (a) a trace at hand, in the text or on ``stderr`` while this call ran
+    (None: the transport has none), judged by its raise site (``checks/tracebacks``); then
+    (b) the message, unwrapped from the neutral phrases SDKs put around any exception
+    (``_by_message``). Evidence that lies inside a quote of the input, in the text or on
+    stderr, does not count: a refusal that echoes its input ("unknown sku: 'panic'") must not
+    be judged by what the generator sent (and hypothesis also draws string constants from
+    local code, this package's own evidence patterns included). Evidence around a quoted
+    input still counts, so an input such as "line" cannot hide a real traceback.
     """
     echo = _Echo(arguments)
     # The evidence is near the start; huge texts are cut.
     text = result_text(result)[:20_000]
     during = (stderr or "")[-200_000:]
     first = text.strip().splitlines()[0] if text.strip() else ""
-    crash_log = echo.search(_PY_UNEXPECTED_LOG, during)
-    traceback = _traceback_in(during, echo)
-    py_generic = re.fullmatch(
-        rf"Error executing tool {re.escape(tool_name)}(?:: Error executing tool .*)?", first
-    ) and not echo.quotes(first)
     for pattern, whose in _OUTPUT_INVALID:
         if echo.search(pattern, first) or (
             pattern.pattern[0] != "^" and echo.search(pattern, text)
@@ -239,49 +174,129 @@ def judge_error_result(
                 f"{whose} wording for an output that breaks the tool's outputSchema",
                 paths=_ts_paths(text) or _pydantic_paths(text),
             )
-    if py_generic or crash_log:
-        why = (
-            "the Python SDK's wording for a crash (only 'Error executing tool <name>')"
-            if py_generic
-            else 'the server logged "raised an unexpected exception" on stderr during the call'
-        )
-        exception = _exception_in(during)
-        if _output_conversion_failed(during):
-            return ErrorVerdict(
-                ErrorClass.OUTPUT_INVALID,
-                f"{why}; the traceback shows the return value failing the tool's output model",
-                exception=exception,
-                paths=_pydantic_paths(during),
-            )
-        return ErrorVerdict(ErrorClass.UNEXPECTED_EXCEPTION, why, exception=exception)
-    for pattern, what in _OTHER_SDK_CRASH:
-        if echo.search(pattern, first):
-            return ErrorVerdict(ErrorClass.UNEXPECTED_EXCEPTION, what)
-    in_text = _traceback_in(text, echo)
-    if in_text:
+    logged = _traced(during, echo)
+    if logged is not None and _output_conversion_failed(during):
         return ErrorVerdict(
-            ErrorClass.UNEXPECTED_EXCEPTION, f"{in_text} in the result text", _exception_in(text)
+            ErrorClass.OUTPUT_INVALID,
+            "the traceback on stderr shows the return value failing the tool's output model",
+            exception=logged.exception,
+            paths=_pydantic_paths(during),
         )
-    runtime = echo.search(_RUNTIME_ERRORS, text)
-    if runtime:
+    site = _traced(text, echo) or logged
+    if site is not None:
+        verdict = _by_site(site, ErrorClass.REFUSAL, ErrorClass.UNEXPECTED_EXCEPTION)
+        if verdict is not None:
+            return verdict
+        # The tool's own frame, its line not shown: the exception's own words decide.
+        return _traced_message(site, _by_message(site.exception, site.exception, echo))
+    panic = echo.search(_PANIC, first)
+    if panic is not None:
+        return ErrorVerdict(ErrorClass.UNEXPECTED_EXCEPTION, "mcp-go's wording for a panic")
+    return _by_message(_unwrapped(first, echo), text, echo)
+
+
+def _traced_message(site: RaiseSite, verdict: ErrorVerdict) -> ErrorVerdict:
+    evidence = f"{site.words()}; {verdict.evidence}" if verdict.evidence else site.words()
+    return ErrorVerdict(verdict.kind, evidence, verdict.exception or site.exception[:300])
+
+
+def _traced(text: str, echo: _Echo) -> RaiseSite | None:
+    """The raise site of a trace in ``text`` that is not a quote of the input."""
+    if not text or not _traceback_in(text, echo):
+        return None
+    return raise_site(text)
+
+
+def _by_site(site: RaiseSite, refusal: ErrorClass, crash: ErrorClass) -> ErrorVerdict | None:
+    """Rule (a): a deliberate raise is ``refusal``, the runtime's or a library's exception
+    ``crash``, a validation library's suspect; None when the frame does not show its line."""
+    if site.origin is Origin.DELIBERATE:
+        return ErrorVerdict(refusal, site.words(), exception=site.exception[:300])
+    if site.origin in (Origin.RUNTIME, Origin.LIBRARY):
+        return ErrorVerdict(crash, site.words(), exception=site.exception[:300])
+    if site.origin is Origin.VALIDATION:
+        suspect = ErrorClass.SUSPECT if crash is ErrorClass.UNEXPECTED_EXCEPTION else refusal
+        return ErrorVerdict(suspect, site.words(), exception=site.exception[:300])
+    return None
+
+
+def _framed_runtime(
+    message: str, runtime: re.Match[str], echo: _Echo, refusal: ErrorClass, suspect: ErrorClass
+) -> ErrorVerdict:
+    """A runtime's error message quoted after the server's own words: a refusal when those
+    words frame a refused input ("invalid arguments: '<' not supported between ..."), a crash
+    when they only say that something failed ("Failed to read sheet: list index out of
+    range": a catch-all's wrapper, as neutral as an SDK's), else suspect."""
+    before = message[: runtime.start()]
+    framed = echo.search(_INPUT_REFUSED, before)
+    words = runtime.group(0).strip()
+    if framed is not None:
+        return ErrorVerdict(
+            refusal,
+            f"framed as a refused input ({framed.group(0).strip()!r}) before it quotes a "
+            f"runtime's message ({words!r})",
+        )
+    if _FAILURE_WRAPPER.search(before):
+        crash = (
+            ErrorClass.UNEXPECTED_EXCEPTION
+            if refusal is ErrorClass.REFUSAL
+            else ErrorClass.ERROR_AS_RESULT
+        )
+        return ErrorVerdict(
+            crash,
+            f"a language runtime's own error message ({words!r}) after a wrapper that says "
+            "only that something failed",
+            exception=message[:300],
+        )
+    return ErrorVerdict(suspect, f"a language runtime's words inside the server's own ({words!r})")
+
+
+def _unwrapped(line: str, echo: _Echo) -> str:
+    """The message inside the neutral phrases an SDK (or a server's catch-all) puts around
+    any exception: ``Error executing tool t: 'NoneType' ...`` is the runtime's message."""
+    for _ in range(5):  # nested wrappers ("Error executing tool a: Error executing tool b")
+        wrapper = echo.search(_WRAPPERS, line)
+        if wrapper is None or wrapper.start() != 0:
+            break
+        line = line[wrapper.end() :].strip()
+    return line
+
+
+def _by_message(message: str, text: str, echo: _Echo) -> ErrorVerdict:
+    """Rule (b), without a trace: a runtime's own error message, alone or inside a wrapper,
+    is a crash; the same words after the server's own framing of a refused input are a
+    refusal (it caught the error and said no); a wrapper with no message, words that say
+    something unexpected happened, or a runtime's words after other framing are suspect
+    (rule c). Anything else is the server's own words in an isError result: a refusal."""
+    if message in _NO_MESSAGE:
+        if not text.strip():
+            return REFUSAL  # isError and nothing more: nothing says it crashed
+        return ErrorVerdict(
+            ErrorClass.SUSPECT,
+            "an SDK's wrapper with no message: an exception was raised, of no known kind",
+        )
+    runtime = echo.search(RUNTIME_WORDS, message)
+    if runtime is not None and runtime.start() <= 4:
         return ErrorVerdict(
             ErrorClass.UNEXPECTED_EXCEPTION,
             f"a language runtime's own error message ({runtime.group(0).strip()!r})",
-            exception=first[:300],
+            exception=message[:300],
         )
-    if traceback:
+    if _KEY_ERROR.fullmatch(message):
         return ErrorVerdict(
             ErrorClass.UNEXPECTED_EXCEPTION,
-            f"{traceback} on the server's stderr during the call",
-            exception=_exception_in(during),
+            "a bare quoted key, as a Python KeyError says",
+            exception=f"KeyError: {message}",
         )
     if echo.search(_ARGUMENTS_REFUSED, text):
         return ErrorVerdict(
             ErrorClass.SUSPECT,
             "the server's own argument validation refused an input its inputSchema allows",
         )
-    suggestive = echo.search(_SUGGESTIVE, text)
-    if suggestive:
+    if runtime is not None:
+        return _framed_runtime(message, runtime, echo, ErrorClass.REFUSAL, ErrorClass.SUSPECT)
+    suggestive = echo.search(_SUGGESTIVE, message)
+    if suggestive is not None:
         return ErrorVerdict(ErrorClass.SUSPECT, f"the words {suggestive.group(0).strip()!r}")
     return REFUSAL
 
@@ -330,17 +345,28 @@ _ERROR_SHAPE: Final = frozenset(
 def judge_success_result(
     result: Mapping[str, Any], arguments: Any = None, *, declared: bool = False
 ) -> ErrorVerdict | None:
-    """Judge a result without ``isError`` by its text: None for a real result, else
-    ``error-as-result`` (a crash's evidence: a traceback, a runtime's own error words) or
-    ``disguised-refusal`` (refusal-like words: the tool said no without saying isError).
+    """Judge a result without ``isError``: None for a real result, else ``error-as-result``
+    (a crash's evidence, by the same rules as an isError result: a trace whose raise site is
+    the runtime or a library, a runtime's own error message) or ``disguised-refusal`` (the
+    tool said no without saying isError).
 
-    ``declared``: the tool declares an outputSchema; its structured content, when present,
-    is the result whatever the text says (check_result validates it), unless it is only a
-    string in a wrapper: ``{"result": "Error: ..."}`` is how the Python SDK sends any tool
-    annotated ``-> str``. Evidence inside a quote of the input does not count, as for
-    isError results.
+    Rule 2 of the evidence order: a result whose *structure* says error is no real result,
+    wherever the error sits: ``{"error": "..."}``, ``{"success": false, ...}`` or
+    ``{"status": "error", ...}`` at the top of the structured content or of a JSON text, or
+    one level down under a single wrapper key (``{"result": {"error": ...}}``: how FastMCP in
+    ``mcp`` 1.x sends a tool's dict). Then the text: its first line refusing, or a short
+    text's first line saying a thing does not exist.
+
+    ``declared``: the tool declares an outputSchema; its structured content, when it does
+    not say error, is the result whatever the text says (check_result validates it), unless
+    it is only a string in a wrapper: ``{"result": "Error: ..."}`` is how the Python SDK
+    sends any tool annotated ``-> str``. Evidence inside a quote of the input does not
+    count, as for isError results.
     """
     structured = result.get("structuredContent")
+    said = _said_in_json(structured)
+    if said is not None:
+        return _said_verdict(said, _Echo(arguments), "the structured content says it is an error")
     if declared and structured is not None and not _wrapped_string(structured):
         return None
     text = result_text(result)
@@ -373,28 +399,43 @@ def judge_success_result(
         echo.search(_REFUSAL_WORDS, lead) if short else None
     )
     head = "\n".join(text.splitlines()[: 50 if refusal or said is not None else 3])
-    stack = _traceback_in(head, echo)
-    if stack:
-        return ErrorVerdict(
-            ErrorClass.ERROR_AS_RESULT, f"{stack} in the result text", _exception_in(head)
-        )
-    # A runtime's words count in a short text only, and only when it starts with them or
-    # like a refusal: a commit message, an issue or a search hit that quotes an exception
-    # is content.
-    runtime = echo.search(_RUNTIME_ERRORS, text if refusal else lead) if short else None
-    if runtime and not refusal and runtime.start() > 4:
-        runtime = None
-    if runtime:
-        return ErrorVerdict(
-            ErrorClass.ERROR_AS_RESULT,
-            f"a language runtime's own error message ({runtime.group(0).strip()!r})",
-            exception=lead[:300],
-        )
+    if _traceback_in(head, echo):
+        site = raise_site(head)
+        if site is None:
+            return ErrorVerdict(
+                ErrorClass.DISGUISED_REFUSAL, "a trace in the result text, its frames not read"
+            )
+        by_site = _by_site(site, ErrorClass.DISGUISED_REFUSAL, ErrorClass.ERROR_AS_RESULT)
+        return by_site or _traced_message(site, _said_verdict(site.exception, echo, ""))
+    if short:
+        verdict = _said_verdict(lead, echo, "")
+        if verdict.kind is ErrorClass.ERROR_AS_RESULT:
+            return verdict
     if said is not None:
         return ErrorVerdict(ErrorClass.DISGUISED_REFUSAL, "a JSON text that says it is an error")
     if refusal:
         return ErrorVerdict(ErrorClass.DISGUISED_REFUSAL, f"the words {refusal.group(0).strip()!r}")
     return None
+
+
+def _said_verdict(message: str, echo: _Echo, evidence: str) -> ErrorVerdict:
+    """What an error message the tool returned as a result is: a runtime's own message,
+    alone or after a neutral wrapper ("Error: 'NoneType' object has no attribute ..."), is a
+    crash returned as a result; anything else a refusal."""
+    unwrapped = _unwrapped(message.strip().split("\n", 1)[0], echo)
+    runtime = echo.search(RUNTIME_WORDS, unwrapped)
+    if runtime is not None and runtime.start() <= 4:
+        return ErrorVerdict(
+            ErrorClass.ERROR_AS_RESULT,
+            f"a language runtime's own error message ({runtime.group(0).strip()!r})",
+            exception=unwrapped[:300],
+        )
+    if runtime is not None:
+        disguised = ErrorClass.DISGUISED_REFUSAL
+        verdict = _framed_runtime(unwrapped, runtime, echo, disguised, disguised)
+        if verdict.kind is ErrorClass.ERROR_AS_RESULT:
+            return verdict
+    return ErrorVerdict(ErrorClass.DISGUISED_REFUSAL, evidence)
 
 
 def _wrapped_string(structured: Any) -> bool:
@@ -410,6 +451,8 @@ def _said_in_json(value: object) -> str | None:
     None."""
     if not isinstance(value, dict):
         return None
+    if len(value) == 1 and isinstance(next(iter(value.values())), dict):
+        return _said_in_json(next(iter(value.values())))  # {"result": {"error": ...}}
     for key in _ERROR_KEYS:
         message = value.get(key)
         if isinstance(message, dict):

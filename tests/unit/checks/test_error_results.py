@@ -74,14 +74,21 @@ def test_python_sdk_crash_is_certain_with_the_root_exception_from_stderr() -> No
     verdict = judge("Error executing tool initial", CRASH_TRACEBACK, tool="initial")
     assert verdict.kind is ErrorClass.UNEXPECTED_EXCEPTION and verdict.certain
     assert verdict.exception == "IndexError: string index out of range"
-    # Over HTTP there is no stderr: the SDK's exact wording is enough on its own.
-    assert judge("Error executing tool initial", None, tool="initial").certain
+    assert "raised by the language runtime in the tool's own code" in verdict.evidence
+    assert "server.py:12 (return word[0])" in verdict.evidence
+
+
+def test_an_sdk_wrapper_alone_is_no_evidence_of_a_crash() -> None:
+    # Over HTTP there is no stderr: "Error executing tool <name>" says that an exception was
+    # raised (MCPServer 2.x masks every one that is not a ToolError), not which kind.
+    verdict = judge("Error executing tool initial", None, tool="initial")
+    assert verdict.kind is ErrorClass.SUSPECT and not verdict.certain
 
 
 def test_rich_formatted_logs_are_read_too() -> None:
     verdict = judge("failed", RICH_TRACEBACK, tool="initial")
     assert verdict.kind is ErrorClass.UNEXPECTED_EXCEPTION
-    assert "raised an unexpected exception" in verdict.evidence
+    assert "Python traceback" in verdict.evidence
     assert verdict.exception == "IndexError: string index out of range"
 
 
@@ -110,27 +117,135 @@ def test_typescript_sdk_output_validation_names_the_field() -> None:
         "items.map is not a function",
         "Error executing tool t: 'NoneType' object has no attribute 'id'",  # FastMCP 1.x
         "Error executing tool t: list index out of range",
-        "Error calling tool 'lookup': boom",  # fastmcp 2/3
-        "Error calling tool 'lookup'",  # fastmcp, mask_error_details
-        "An error occurred invoking 'lookup'.",  # C#
-        "Internal error calling tool lookup",  # Ruby
-        "Error executing tool lookup: null",  # Kotlin
+        "Error executing tool t: 'id'",  # FastMCP 1.x: a KeyError says only the key
+        "Error calling tool 'lookup': division by zero",  # fastmcp 2-4
+        "MCP error -32603: Cannot read properties of null (reading 'x')",
+        "panic recovered in lookup tool handler: runtime error: index out of range",  # mcp-go
         "runtime error: invalid memory address or nil pointer dereference",  # Go
         "Object reference not set to an instance of an object",  # .NET
         "called `Option::unwrap()` on a `None` value",  # Rust
         "Traceback (most recent call last):\n  File \"x.py\", line 1\nKeyError: 'id'",
         "TypeError: x is undefined\n    at lookup (/srv/tools.js:10:5)",
+        "Failed to look it up: list index out of range",  # a catch-all's neutral wrapper
     ],
 )
 def test_runtime_and_sdk_crash_wordings_are_certain(text: str) -> None:
     assert judge(text, tool="lookup").kind is ErrorClass.UNEXPECTED_EXCEPTION
 
 
-def test_a_traceback_on_stderr_during_the_call_is_certain() -> None:
-    stderr = 'Traceback (most recent call last):\n  File "x.py"\nValueError: bad\n'
-    verdict = judge("could not look that up", stderr)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Error calling tool 'lookup'",  # fastmcp, mask_error_details
+        "An error occurred invoking 'lookup'.",  # C#
+        "Internal error calling tool lookup",  # Ruby
+        "Error executing tool lookup: null",  # Kotlin, an exception without a message
+    ],
+)
+def test_a_wrapper_without_the_message_is_suspect(text: str) -> None:
+    verdict = judge(text, tool="lookup")
+    assert verdict.kind is ErrorClass.SUSPECT and not verdict.certain
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # fastmcp 3.x renders a ValueError a tool raises to refuse as a crash's wrapper
+        "Error calling tool 'search': limit must be at least 1",
+        "Error executing tool search: limit must be at least 1",  # FastMCP in mcp 1.x
+        # The server caught the runtime's error and framed it as a refused input.
+        "invalid arguments: '<' not supported between instances of 'str' and 'int'",
+        "Error calling tool 'sort': Invalid key: 'NoneType' object is not subscriptable",
+    ],
+)
+def test_a_wrapper_is_neutral_and_a_refusal_framing_wins(text: str) -> None:
+    verdict = judge(text, tool="search")
+    assert verdict.kind is ErrorClass.REFUSAL, verdict
+
+
+PLAIN_DELIBERATE = """\
+ERROR:server:Tool open_file failed
+Traceback (most recent call last):
+  File "/srv/app/server.py", line 41, in logged
+    return fn(*args, **kwargs)
+           ^^^^^^^^^^^^^^^^^^^
+  File "/srv/app/tools.py", line 12, in open_file
+    raise RuntimeError("path must be absolute")
+RuntimeError: path must be absolute
+"""
+
+PLAIN_LIBRARY = """\
+Traceback (most recent call last):
+  File "/srv/app/tools.py", line 20, in load
+    return json.loads(text)
+  File "/usr/lib/python3.11/json/__init__.py", line 346, in loads
+    return _default_decoder.decode(s)
+  File "/usr/lib/python3.11/json/decoder.py", line 355, in raw_decode
+    raise JSONDecodeError("Expecting value", s, err.value) from None
+json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)
+"""
+
+# A refusal in the tool's own words, raised from the runtime's error it caught; the SDK's
+# wrapper around both (mcp 1.x FastMCP raises ToolError "from" it) is skipped.
+CHAINED_REFUSAL = """\
+Traceback (most recent call last):
+  File "/venv/lib/python3.11/site-packages/notes_server/store.py", line 30, in get
+    return self.notes[note_id]
+           ~~~~~~~~~~^^^^^^^^^
+KeyError: 'n-9'
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/venv/lib/python3.11/site-packages/mcp/server/fastmcp/tools/base.py", line 90, in run
+    return await self.fn_metadata.call_fn_with_arg_validation(
+  File "/venv/lib/python3.11/site-packages/notes_server/store.py", line 32, in get
+    raise ValueError(f"no note {note_id!r}")
+ValueError: no note 'n-9'
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "/venv/lib/python3.11/site-packages/mcp/server/fastmcp/tools/base.py", line 94, in run
+    raise ToolError(f"Error executing tool {self.name}: {e}") from e
+mcp.server.fastmcp.exceptions.ToolError: Error executing tool get: no note 'n-9'
+"""
+
+# Rich, as MCPServer logs through it when rich is installed (log columns, box, guides).
+RICH_DELIBERATE = """\
+[12/01/26 15:41:11] ERROR    Tool 'refuse' raised an unexpected exception   server.py:14
+                             ╭──── Traceback (most recent call last) ────╮
+                             │ /srv/server.py:7 in refuse                │
+                             │                                           │
+                             │    6 │   if limit < 1:                   │
+                             │ ❱  7 │   │   raise ValueError("limit mus │
+                             │    8 │   return limit                    │
+                             ╰───────────────────────────────────────────╯
+                             ValueError: limit must be at least 1
+"""
+
+
+@pytest.mark.parametrize("stderr", [PLAIN_DELIBERATE, CHAINED_REFUSAL, RICH_DELIBERATE])
+def test_a_deliberate_raise_is_a_refusal_though_its_traceback_was_logged(stderr: str) -> None:
+    verdict = judge("Error executing tool t", stderr, tool="t")
+    assert verdict.kind is ErrorClass.REFUSAL, verdict
+    assert "raised on purpose by the tool's own code" in verdict.evidence
+
+
+def test_an_exception_that_escaped_a_library_is_a_crash() -> None:
+    verdict = judge("could not load", PLAIN_LIBRARY)
     assert verdict.kind is ErrorClass.UNEXPECTED_EXCEPTION
-    assert verdict.exception == "ValueError: bad"
+    assert "escaped from a library" in verdict.evidence
+    assert verdict.exception.startswith("json.decoder.JSONDecodeError: Expecting value")
+
+
+def test_a_traceback_on_stderr_during_the_call_is_judged_by_its_raise_site() -> None:
+    crash = 'Traceback (most recent call last):\n  File "x.py", line 3, in f\n    return d[k]\nKeyError: 3\n'
+    verdict = judge("could not look that up", crash)
+    assert verdict.kind is ErrorClass.UNEXPECTED_EXCEPTION
+    assert verdict.exception == "KeyError: 3"
+    refused = crash.replace("return d[k]", 'raise KeyError("no such key")')
+    assert judge("could not look that up", refused).kind is ErrorClass.REFUSAL
 
 
 @pytest.mark.parametrize(

@@ -343,7 +343,10 @@ _ERROR_SHAPE: Final = frozenset(
 
 
 def judge_success_result(
-    result: Mapping[str, Any], arguments: Any = None, *, declared: bool = False
+    result: Mapping[str, Any],
+    arguments: Any = None,
+    *,
+    output_schema: Mapping[str, Any] | None = None,
 ) -> ErrorVerdict | None:
     """Judge a result without ``isError``: None for a real result, else ``error-as-result``
     (a crash's evidence, by the same rules as an isError result: a trace whose raise site is
@@ -357,21 +360,23 @@ def judge_success_result(
     ``mcp`` 1.x sends a tool's dict). Then the text: its first line refusing, or a short
     text's first line saying a thing does not exist.
 
-    ``declared``: the tool declares an outputSchema; its structured content, when it does
-    not say error, is the result whatever the text says (check_result validates it), unless
-    it is only a string in a wrapper: ``{"result": "Error: ..."}`` is how the Python SDK
-    sends any tool annotated ``-> str``. Evidence inside a quote of the input does not
-    count, as for isError results.
+    ``output_schema``: the tool's declared one; an error key it declares is a field of the
+    result, not an error (``{"valid": false, "error": "..."}`` from a validator). Its
+    structured content, when it does not say error, is the result whatever the text says
+    (check_result validates it), unless it is only a string in a wrapper:
+    ``{"result": "Error: ..."}`` is how the Python SDK sends any tool annotated ``-> str``.
+    Evidence inside a quote of the input does not count, as for isError results.
     """
     structured = result.get("structuredContent")
-    said = _said_in_json(structured)
+    fields = _declared_fields(output_schema)
+    said = _said_in_json(structured, fields)
     if said is not None:
         return _said_verdict(said, _Echo(arguments), "the structured content says it is an error")
-    if declared and structured is not None and not _wrapped_string(structured):
+    if output_schema is not None and structured is not None and not _wrapped_string(structured):
         return None
     text = result_text(result)
     data = parse_json_text(text)
-    said = _said_in_json(data)
+    said = _said_in_json(data, fields)
     if said is not None:
         text = said if said else text
     elif data is not None:
@@ -446,14 +451,30 @@ def _wrapped_string(structured: Any) -> bool:
     )
 
 
-def _said_in_json(value: object) -> str | None:
+def _declared_fields(schema: Mapping[str, Any] | None) -> frozenset[str]:
+    """The property names an outputSchema declares at its top and one level down."""
+    if not isinstance(schema, Mapping):
+        return frozenset()
+    names: set[str] = set()
+    properties = schema.get("properties")
+    for name, sub in properties.items() if isinstance(properties, Mapping) else ():
+        names.add(name)
+        inner = sub.get("properties") if isinstance(sub, Mapping) else None
+        names.update(inner if isinstance(inner, Mapping) else ())
+    return frozenset(names)
+
+
+def _said_in_json(value: object, declared: frozenset[str] = frozenset()) -> str | None:
     """The message of a JSON value that says it is an error ("" when it has none), else
     None."""
     if not isinstance(value, dict):
         return None
     if len(value) == 1 and isinstance(next(iter(value.values())), dict):
-        return _said_in_json(next(iter(value.values())))  # {"result": {"error": ...}}
+        # {"result": {"error": ...}}: FastMCP in mcp 1.x wraps a tool's dict so
+        return _said_in_json(next(iter(value.values())), declared)
     for key in _ERROR_KEYS:
+        if key in declared:
+            continue
         message = value.get(key)
         if isinstance(message, dict):
             message = message.get("message")

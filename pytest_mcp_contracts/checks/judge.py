@@ -10,6 +10,7 @@ the isError verdict and the result's own checks.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Final
 
 from pytest_mcp_contracts.checks.error_results import (
@@ -21,6 +22,7 @@ from pytest_mcp_contracts.checks.error_results import (
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding
 from pytest_mcp_contracts.checks.result import check_result, empty_content_finding
 from pytest_mcp_contracts.checks.stdout import noise_finding
+from pytest_mcp_contracts.contracts.classify import parse_json_text
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
 from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerDied
 from pytest_mcp_contracts.transport.stdio import StdoutNoise
@@ -153,8 +155,8 @@ def error_verdict(tool: ToolSpec, outcome: CallOutcome) -> ErrorVerdict | None:
         return None
     if outcome.is_error_result:
         return judge_error_result(tool.name, outcome.result, outcome.stderr, outcome.arguments)
-    declared = isinstance(tool.output_schema, dict)
-    return judge_success_result(outcome.result, outcome.arguments, declared=declared)
+    declared = tool.output_schema if isinstance(tool.output_schema, dict) else None
+    return judge_success_result(outcome.result, outcome.arguments, output_schema=declared)
 
 
 def judge_invalid(outcome: CallOutcome, tool_name: str, protocol_version: str) -> Finding | None:
@@ -173,6 +175,37 @@ def judge_invalid(outcome: CallOutcome, tool_name: str, protocol_version: str) -
                 kind=FailureKind.UNEXPECTED_EXCEPTION,
             )
     return None
+
+
+def refused_in_words(outcome: CallOutcome, path: str, why: str) -> str | None:
+    """Why a success answer to an invalid input is a refusal in words (None: it is evidence
+    that the tool ran on the input, so the tool accepted it).
+
+    A refusal says what is wrong with the input; a result speaks of the tool's subject. So an
+    answer is a refusal when the judge finds it no real result (an error-shaped structure,
+    refusal words, a crash's text: ``judge_success_result``), or when it is short prose, not
+    data, whose first line names the argument that was made invalid ("limit should be a
+    positive whole number"): the server explained the input back instead of using it."""
+    result = outcome.result
+    if result is None:
+        return None
+    verdict = judge_success_result(result, outcome.arguments)
+    if verdict is not None:
+        return verdict.evidence or str(verdict.kind)
+    text = result_text(result).strip()
+    if result.get("structuredContent") is not None or not text or len(text) > _SHORT_PROSE:
+        return None
+    if parse_json_text(text) is not None:
+        return None  # data: the tool answered with what it does
+    first = text.splitlines()[0].lower()
+    names = {path.rsplit(".", 1)[-1], *re.findall(r"'([^']+)'", why)}
+    for name in sorted(names, key=len, reverse=True):
+        if len(name) >= 2 and re.search(rf"(?<![\w-]){re.escape(name.lower())}(?![\w-])", first):
+            return f"a short answer that names the argument made invalid ({name!r})"
+    return None
+
+
+_SHORT_PROSE: Final = 400
 
 
 def kept_reporting_progress(timeout: CallTimeout) -> bool:

@@ -196,8 +196,9 @@ RUNTIME_WORDS: Final = re.compile(
 # Rich cuts the heading short in a narrow box ("Traceback (most recent call last─╮").
 _PY_START: Final = re.compile(r"Traceback \(most recent call last")
 _PY_FRAME: Final = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
-_RICH_FRAME: Final = re.compile(r"^[│|]\s+(\S.*?):(\d+) in (\S+)\s*[│|]?$")
-_RICH_CURRENT: Final = re.compile(r"^[│|]\s*❱\s*(\d+)\s*(.*?)\s*[│|]?$")
+_RICH_BOX: Final = re.compile(r"^(?:│(.*?)│?|╰.*)\s*$")
+_RICH_CODE: Final = re.compile(r"^(❱)?\s*(\d+)\s*[│|]\s?(.*)$")
+_RICH_HEADER: Final = re.compile(r"^(\S+?):(\d+)\s*in\s*(\S+)$")
 _CHAIN: Final = re.compile(
     r"The above exception was the direct|During handling of the above"  # Rich wraps them
 )
@@ -237,6 +238,7 @@ def _last_python_chain(text: str) -> list[_Block]:
     block: _Block | None = None
     chained = False  # a chain message came: the next traceback belongs to this chain
     source_next = False  # a plain traceback's frame line: its source line follows
+    header = ""  # a frame's heading in a Rich box, as far as it has come
     for line in _unframed(text[_line_start(text, first.start()) :]):
         stripped = line.strip()
         if _PY_START.search(stripped):
@@ -250,16 +252,27 @@ def _last_python_chain(text: str) -> list[_Block]:
         if block is None or block.exception:
             continue
         plain = _PY_FRAME.match(line)
-        frame = plain or _RICH_FRAME.match(stripped)
-        if frame is not None:
-            if len(block.frames) < _MAX_FRAMES:
-                block.frames.append(Frame(frame[1], int(frame[2]), frame[3] or ""))
-            source_next = plain is not None
+        if plain is not None:
+            _add_frame(block, plain)
+            source_next = True
             continue
-        current = _RICH_CURRENT.match(stripped)
-        if current is not None and block.frames and int(current[1]) == block.frames[-1].line:
-            _set_source(block, re.sub(r"^[│|\s]+", "", current[2]))
+        box = _RICH_BOX.match(stripped)
+        if box is not None:
+            # Rich draws a frame as its "path:line in function" (wrapped over several lines
+            # in a narrow box), an empty line, then numbered code, the current line marked.
+            content = (box[1] or "").strip()  # a box's last line ends the frame too
+            code = _RICH_CODE.match(content)
+            if code is None and content and "frames hidden" not in content:
+                header += content
+                continue
+            rich = _RICH_HEADER.match(header)
+            if rich is not None:
+                _add_frame(block, rich)
+            header = ""
+            if code is not None and code[1] and _is_current(block, int(code[2])):
+                _set_source(block, re.sub(r"^[│|\s]+", "", code[3]))
             continue
+        header = ""
         if source_next and line[:1].isspace() and stripped and not _CARETS.fullmatch(stripped):
             _set_source(block, stripped)
             source_next = False
@@ -268,6 +281,15 @@ def _last_python_chain(text: str) -> list[_Block]:
         if _EXCEPTION_LINE.match(stripped):
             block.exception = stripped
     return [block for block in chain if block.exception]
+
+
+def _is_current(block: _Block, line: int) -> bool:
+    return bool(block.frames) and block.frames[-1].line == line
+
+
+def _add_frame(block: _Block, match: re.Match[str]) -> None:
+    if len(block.frames) < _MAX_FRAMES:
+        block.frames.append(Frame(match[1], int(match[2]), match[3] or ""))
 
 
 def _set_source(block: _Block, source: str) -> None:

@@ -240,7 +240,10 @@ def test_an_exception_that_escaped_a_library_is_a_crash() -> None:
 
 
 def test_a_traceback_on_stderr_during_the_call_is_judged_by_its_raise_site() -> None:
-    crash = 'Traceback (most recent call last):\n  File "x.py", line 3, in f\n    return d[k]\nKeyError: 3\n'
+    crash = (
+        'Traceback (most recent call last):\n  File "x.py", line 3, in f\n'
+        "    return d[k]\nKeyError: 3\n"
+    )
     verdict = judge("could not look that up", crash)
     assert verdict.kind is ErrorClass.UNEXPECTED_EXCEPTION
     assert verdict.exception == "KeyError: 3"
@@ -450,13 +453,31 @@ def test_validated_structured_content_is_a_result_whatever_its_text_says() -> No
     from pytest_mcp_contracts.checks.error_results import judge_success_result
 
     result = _ok("Error: not found", structuredContent={"status": "not found", "n": 0})
-    assert judge_success_result(result, {}, declared=True) is None
-    verdict = judge_success_result(result, {}, declared=False)
+    assert judge_success_result(result, {}, output_schema={"type": "object"}) is None
+    verdict = judge_success_result(result, {}, output_schema=None)
     assert verdict is not None and verdict.kind is ErrorClass.DISGUISED_REFUSAL
     # MCPServer sends a tool annotated -> str as {"result": "..."}: that string is the text.
     wrapped = _ok("Error: not found", structuredContent={"result": "Error: not found"})
-    verdict = judge_success_result(wrapped, {}, declared=True)
+    verdict = judge_success_result(wrapped, {}, output_schema={"type": "object"})
     assert verdict is not None and verdict.kind is ErrorClass.DISGUISED_REFUSAL
+
+
+def test_an_error_one_level_down_in_structured_content_is_no_real_result() -> None:
+    # FastMCP in mcp 1.x wraps a tool's dict return: {"result": {"error": ...}}, isError false.
+    from pytest_mcp_contracts.checks.error_results import judge_success_result
+
+    wrapped = {"result": {"error": "nothing is open"}}
+    declared = {"type": "object", "properties": {"result": {"type": "object"}}}
+    result = _ok('{\n  "error": "nothing is open"\n}', structuredContent=wrapped)
+    verdict = judge_success_result(result, {}, output_schema=declared)
+    assert verdict is not None and verdict.kind is ErrorClass.DISGUISED_REFUSAL
+    crashed = _ok("{}", structuredContent={"result": {"error": "list index out of range"}})
+    verdict = judge_success_result(crashed, {}, output_schema=declared)
+    assert verdict is not None and verdict.kind is ErrorClass.ERROR_AS_RESULT
+    # An error field the outputSchema declares is part of the result.
+    validator = {"type": "object", "properties": {"valid": {}, "error": {}}}
+    said = _ok("{}", structuredContent={"valid": False, "error": "missing comma at 3"})
+    assert judge_success_result(said, {}, output_schema=validator) is None
 
 
 def test_a_result_that_is_the_input_echoed_is_not_judged_by_it() -> None:

@@ -156,3 +156,44 @@ def test_a_failure_carries_its_kind_and_severity_for_the_run_report() -> None:
     assert (error.kind, error.severity) == ("crash", "critical")
     assert str(error) == "the call killed the server"
     assert report.render().splitlines()[0] == "the call killed the server"
+
+
+def _answer(text: str, **extra: object) -> CallOutcome:
+    result = {"content": [{"type": "text", "text": text}], **extra}
+    return CallOutcome({"limit": "many"}, {"method": "tools/call"}, result=result)
+
+
+@pytest.mark.parametrize(
+    ("text", "extra"),
+    [
+        ("limit should be a positive whole number", {}),  # words no list holds
+        ("The value given for 'limit' cannot be used.", {}),
+        ("Error: something is off", {}),
+        ("{}", {"structuredContent": {"result": {"error": "nothing is open"}}}),
+    ],
+)
+def test_an_answer_to_an_invalid_input_that_explains_the_input_is_a_refusal(
+    text: str, extra: dict[str, object]
+) -> None:
+    from pytest_mcp_contracts.checks.judge import refused_in_words
+
+    why = "property 'limit' must be integer, got a string"
+    assert refused_in_words(_answer(text, **extra), "limit", why) is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "extra"),
+    [
+        ("Hello, many!", {}),  # the tool ran on it
+        ('{"items": [], "limit": "many"}', {}),  # data that names the field: a result
+        ("3 notes found", {"structuredContent": {"count": 3}}),
+        ("Listed with a limit of many. " * 20, {}),  # a long text is content
+    ],
+)
+def test_an_answer_to_an_invalid_input_that_uses_it_is_an_acceptance(
+    text: str, extra: dict[str, object]
+) -> None:
+    from pytest_mcp_contracts.checks.judge import refused_in_words
+
+    why = "property 'limit' must be integer, got a string"
+    assert refused_in_words(_answer(text, **extra), "limit", why) is None

@@ -107,18 +107,22 @@ def short_json(value: Any, limit: int = INPUT_CHARS_SHOWN) -> str:
     return text
 
 
-# rich's traceback box, which Python servers that log through rich (FastMCP and the MCP
-# Python SDK's MCPServer, when rich is installed) print instead of Python's own traceback.
-_RICH_TRACEBACK = re.compile(r"^(\s*)╭─+ Traceback \(most recent call last\) ─+╮$")
+# rich's traceback box, which Python servers that log through rich (FastMCP, fastmcp and the
+# MCP Python SDK's MCPServer, when rich is installed) print instead of Python's own
+# traceback. A narrow box cuts the heading short ("Traceback (most recent call last─╮").
+_RICH_TRACEBACK = re.compile(r"^(\s*)╭─+ Traceback \(most recent call last")
 _RICH_LOG_SOURCE = re.compile(r"\s{2,}[\w.-]+\.py:\d+$")  # a log line's right column
+_RICH_CODE = re.compile(r"^(❱)?\s*(\d+)\s*│\s?(.*)$")  # "❱ 40 │   raise ...": a code line
+_RICH_HEADING = re.compile(r"^(\S+?):(\d+)\s*in\s*(\S+)$")  # "path:line in function"
 
 
 def plain_traceback(text: str) -> str:
-    """``text`` with a rich-rendered traceback written as Python writes one: the box drawn
-    around the frames taken off, the log's message column and a line's padding removed.
-    The exception lines ("RuntimeError: ...", a pydantic error's fields) then start the
-    line as they do in a plain traceback, so that the evidence found in stderr is the same
-    whichever way a server logs. Other text comes back as it was."""
+    """``text`` with a rich-rendered traceback written as Python writes one: each frame's
+    heading (wrapped over several lines in a narrow box) as ``File "path", line N, in f``
+    with the line rich marks as current under it, the box, the other code lines, the log's
+    message column and a line's padding taken off. The evidence found in stderr is then
+    the same whichever way a server logs (``checks/tracebacks`` reads Python's format
+    only). Other text comes back as it was."""
     if "╭" not in text:  # every call's stderr passes here: most have no box at all
         return text
     lines = text.splitlines()
@@ -128,20 +132,38 @@ def plain_traceback(text: str) -> str:
     )
     if column is None:
         return text
-    plain = []
+    plain: list[str] = []
+    heading = ""  # a frame's heading, as far as it has come
+
+    def end_heading() -> None:
+        nonlocal heading
+        frame = _RICH_HEADING.match(heading)
+        if frame is not None:
+            plain.append(f'  File "{frame[1]}", line {frame[2]}, in {frame[3]}')
+        heading = ""
+
     for line in lines:
         line = line.rstrip()
         if line[:column].strip():  # a log record's first line: "[time] ERROR  message"
+            end_heading()
             plain.append(_RICH_LOG_SOURCE.sub("", line))
             continue
         body = line[column:]
         if body.startswith("╭"):
+            end_heading()
             plain.append("Traceback (most recent call last):")
         elif body.startswith("│"):
-            frame = body[1:].removesuffix("│").strip()
-            if frame:
-                plain.append(f"  {frame}")
-        elif not body.startswith("╰"):
+            content = body[1:].removesuffix("│").strip()
+            code = _RICH_CODE.match(content)
+            if code is None and content and "frames hidden" not in content:
+                heading += content
+                continue
+            end_heading()
+            if code is not None and code[1]:  # the frame's current line
+                plain.append("    " + code[3].lstrip("│ "))
+        elif body.startswith("╰"):
+            end_heading()
+        else:
             plain.append(body)
     return "\n".join(plain) + ("\n" if text.endswith("\n") else "")
 

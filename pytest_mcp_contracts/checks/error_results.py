@@ -1,25 +1,32 @@
-"""Judge an ``isError`` result: the tool's own refusal, or a server failure an SDK wrapped.
+"""Judge a call that failed: the tool's own refusal, or a crash.
 
 The official SDKs turn a tool's crash into an ordinary ``isError: true`` result, so a client
 sees the same shape for ``unknown sku`` (a clean answer) and for an ``IndexError`` (a bug).
-What tells them apart is evidence, sorted here into two grades:
+What tells them apart is where the exception came from, read from the evidence in one order
+(docs/explanation/iserror.md, "The evidence order"):
 
-- **certain**: an SDK's own wording for a crash or for an output that broke the tool's
-  output model / outputSchema; a stack trace; a Python traceback or the SDK's "raised an
-  unexpected exception" log line on stderr *while that call ran*; the words a language
-  runtime uses for its own errors (``Cannot read properties of undefined``,
-  ``'NoneType' object has no attribute``): nobody writes those as a refusal. Certain
-  evidence fails the contract item, unless the user turned that class into a warning.
-- **suggestive**: words that often mean a crash but can be a deliberate message ("internal
-  error", ``ValueError: ...``), and an SDK's argument validation refusing an input the
-  inputSchema allows (the schema and the validation disagree). Counted and named in a warning.
+1. An SDK's own refusal of the tool's *output* (its outputSchema or output model): a defect
+   of the tool, ``output-invalid``.
+2. **(a)** A trace at hand, in the result text or on the server's stderr while this call ran:
+   its raise site (``checks/tracebacks``). Raised by the tool's own code with an explicit
+   ``raise``/``throw`` and a message: a refusal. Raised by the runtime at a line of the
+   tool's own code, or escaped from a library: a crash.
+3. **(b)** Without a trace, the message, taken out of the phrases an SDK puts around *any*
+   exception (``Error executing tool <name>:``, ``Error calling tool '<name>':``: neutral,
+   ``_WRAPPERS``). A language runtime's own error message (``Cannot read properties of
+   undefined``, ``'NoneType' object has no attribute``) is a crash; the same words after the
+   server framed the input as refused are a refusal.
+4. **(c)** Anything that says only that something unexpected happened (a wrapper with no
+   message, "internal error") is ``suspect``: counted and named in a warning, never a
+   failure. An isError result in the server's own words is a refusal.
 
-Everything else is a refusal. The same evidence in a result *without* ``isError`` (a server
-that caught its own exception and returned the message) makes it an ``error-as-result``,
-which fails like a crash; refusal-like words there make it a ``disguised-refusal``, counted
-apart from real results (``judge_success_result``). Pure: the text of the result and the
-call's stderr go in, a ``ErrorVerdict`` comes out. The SDK wordings were read from their
-sources; docs/explanation/iserror.md lists them, docs/error-results.md by SDK.
+Certain evidence of a crash fails the contract item, unless the user made that class a
+warning. The same evidence in a result *without* ``isError`` (a server that caught its own
+exception and returned the message) makes it an ``error-as-result``, which fails like a
+crash; a refusal there, in words or in an error-shaped structure, is a
+``disguised-refusal``, counted apart from real results (``judge_success_result``). Pure: the
+text of the result and the call's stderr go in, an ``ErrorVerdict`` comes out. The SDK
+wordings were checked on the wire (docs/error-results.md, by SDK generation).
 """
 
 from __future__ import annotations

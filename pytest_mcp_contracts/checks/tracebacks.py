@@ -2,7 +2,8 @@
 
 A traceback is not by itself evidence of a crash: many servers log every exception, their
 tools' deliberate refusals included. What tells a refusal from a crash is the frame that
-raised it (docs/explanation/iserror.md, "The evidence order"):
+raised it (docs/explanation/iserror.md, "The evidence order"; rich's boxed tracebacks reach
+here as Python's own, ``text.plain_traceback`` rewrites every call's stderr):
 
 - raised by the tool's **own code** with an explicit ``raise`` (a JavaScript ``throw`` of
   something that is not the engine's own error) and a message: a deliberate refusal;
@@ -24,6 +25,7 @@ Pure and bounded: a text goes in, a ``RaiseSite`` or None comes out.
 
 from __future__ import annotations
 
+import builtins
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -59,6 +61,7 @@ class RaiseSite:
     frame: Frame | None
     origin: Origin
     language: str  # "Python" or "JavaScript"
+    sdk: bool = False  # raised in the SDK's own code, not the tool's
 
     @property
     def where(self) -> str:
@@ -71,12 +74,13 @@ class RaiseSite:
 
     def words(self) -> str:
         """The evidence in words, for a verdict."""
+        whose = "the SDK's code" if self.sdk else "the tool's own code"
         what = {
-            Origin.DELIBERATE: "raised on purpose by the tool's own code",
-            Origin.RUNTIME: "raised by the language runtime in the tool's own code",
+            Origin.DELIBERATE: f"raised on purpose by {whose}",
+            Origin.RUNTIME: f"raised by the language runtime in {whose}",
             Origin.LIBRARY: "escaped from a library the tool called",
             Origin.VALIDATION: "raised by a validation library",
-            Origin.UNKNOWN: "raised in the tool's own code, at a line the trace does not show",
+            Origin.UNKNOWN: f"raised in {whose}, at a line the trace does not show",
         }[self.origin]
         trace = "traceback" if self.language == "Python" else "stack"
         return f"a {self.language} {trace}: {self.exception[:200]!r} {what}, at {self.where}"
@@ -196,9 +200,6 @@ RUNTIME_WORDS: Final = re.compile(
 # Rich cuts the heading short in a narrow box ("Traceback (most recent call last─╮").
 _PY_START: Final = re.compile(r"Traceback \(most recent call last")
 _PY_FRAME: Final = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
-_RICH_BOX: Final = re.compile(r"^(?:│(.*?)│?|╰.*)\s*$")
-_RICH_CODE: Final = re.compile(r"^(❱)?\s*(\d+)\s*[│|]\s?(.*)$")
-_RICH_HEADER: Final = re.compile(r"^(\S+?):(\d+)\s*in\s*(\S+)$")
 _CHAIN: Final = re.compile(
     r"The above exception was the direct|During handling of the above"  # Rich wraps them
 )
@@ -206,7 +207,9 @@ _EXCEPTION_LINE: Final = re.compile(
     r"^(?:[A-Za-z_][\w.]*\.)?([A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning|Group)|"
     r"[A-Z]\w*)(?::\s*(.*))?$"
 )
-_RAISE: Final = re.compile(r"^raise\s+[\w.]+\s*\(\s*(?!\))")
+# An explicit raise of something ("raise ValueError(...)", "raise error"), not a bare
+# re-raise; rich cuts long code lines short ("raise ValueErro").
+_RAISE: Final = re.compile(r"^raise\s+(?!from\b)[A-Za-z_]")
 _CARETS: Final = re.compile(r"[~^\s]+")
 _GROUP_MARGIN: Final = re.compile(r"^\s*(?:\| |\+-[-+ \d.]*$)")
 
@@ -238,7 +241,6 @@ def _last_python_chain(text: str) -> list[_Block]:
     block: _Block | None = None
     chained = False  # a chain message came: the next traceback belongs to this chain
     source_next = False  # a plain traceback's frame line: its source line follows
-    header = ""  # a frame's heading in a Rich box, as far as it has come
     for line in _unframed(text[_line_start(text, first.start()) :]):
         stripped = line.strip()
         if _PY_START.search(stripped):
@@ -256,23 +258,6 @@ def _last_python_chain(text: str) -> list[_Block]:
             _add_frame(block, plain)
             source_next = True
             continue
-        box = _RICH_BOX.match(stripped)
-        if box is not None:
-            # Rich draws a frame as its "path:line in function" (wrapped over several lines
-            # in a narrow box), an empty line, then numbered code, the current line marked.
-            content = (box[1] or "").strip()  # a box's last line ends the frame too
-            code = _RICH_CODE.match(content)
-            if code is None and content and "frames hidden" not in content:
-                header += content
-                continue
-            rich = _RICH_HEADER.match(header)
-            if rich is not None:
-                _add_frame(block, rich)
-            header = ""
-            if code is not None and code[1] and _is_current(block, int(code[2])):
-                _set_source(block, re.sub(r"^[│|\s]+", "", code[3]))
-            continue
-        header = ""
         if source_next and line[:1].isspace() and stripped and not _CARETS.fullmatch(stripped):
             _set_source(block, stripped)
             source_next = False
@@ -281,10 +266,6 @@ def _last_python_chain(text: str) -> list[_Block]:
         if _EXCEPTION_LINE.match(stripped):
             block.exception = stripped
     return [block for block in chain if block.exception]
-
-
-def _is_current(block: _Block, line: int) -> bool:
-    return bool(block.frames) and block.frames[-1].line == line
 
 
 def _add_frame(block: _Block, match: re.Match[str]) -> None:
@@ -329,20 +310,21 @@ def _python_site(chain: list[_Block]) -> RaiseSite | None:
         if owner == "sdk" and block is not chain[0]:
             continue
         name = _exception_name(block.exception)
-        if owner == "own":
-            if _RAISE.match(frame.source) and _has_message(block.exception):
-                origin = Origin.DELIBERATE
-            elif frame.source and not frame.source.startswith(("raise", "assert")):
-                origin = Origin.RUNTIME
-            else:
-                origin = Origin.UNKNOWN
-        elif name.endswith("ValidationError") or owner == "validation":
+        if name.endswith("ValidationError") or owner == "validation":
             origin = Origin.VALIDATION
-        elif owner == "sdk":
-            return None  # the SDK's own exception, not the tool's: the message decides
-        else:
+        elif owner == "library":
             origin = Origin.LIBRARY
-        return RaiseSite(block.exception, frame, origin, "Python")
+        elif _RAISE.match(frame.source) or not _builtin(name):
+            # Only an explicit raise puts an exception of a class of its own (a ToolError,
+            # a server's NotFound) at a frame: the runtime raises the built-in ones.
+            origin = Origin.DELIBERATE if _has_message(block.exception) else Origin.UNKNOWN
+        elif frame.source and not frame.source.startswith(("raise", "assert")):
+            origin = Origin.RUNTIME
+        else:
+            origin = Origin.UNKNOWN
+        # An SDK's exception with nothing around it is the SDK's own doing (a prompt's
+        # arguments it refused, a bug of its own), judged like the tool's code.
+        return RaiseSite(block.exception, frame, origin, "Python", sdk=owner == "sdk")
     return None
 
 
@@ -389,6 +371,13 @@ def _top(package: str) -> str:
 def _exception_name(line: str) -> str:
     match = _EXCEPTION_LINE.match(line)
     return match[1] if match else ""
+
+
+def _builtin(name: str) -> bool:
+    """Whether ``name`` is one of Python's built-in exception classes (the ones the runtime
+    raises); an unparsed name counts as built-in, so that it decides nothing."""
+    found = getattr(builtins, name, None) if name else BaseException
+    return isinstance(found, type) and issubclass(found, BaseException)
 
 
 def _has_message(line: str) -> bool:

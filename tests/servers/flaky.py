@@ -37,7 +37,7 @@ def roll(sides: Annotated[int, Field(ge=1, le=100)]) -> Roll:
     calls += 1
     if BUGS and MARK and calls == FAILING_CALL and not Path(MARK).exists():
         Path(MARK).touch()
-        raise RuntimeError("the dice fell off the table")
+        {}["dice"]  # the bug: a KeyError, once
     return Roll(value=random.randint(1, sides))
 
 

@@ -125,9 +125,8 @@ async def grade(level: Literal["easy", "fair", "good", "hard", "refuse", "top"])
     await anyio.sleep(0.02)
     if level == "refuse":
         raise ToolError("that level is not graded")
-    if level == "hard":
-        raise RuntimeError("no score for hard")
-    return Grade(level=level, score=len(level))
+    scores = {"easy": 4, "fair": 4, "good": 4, "top": 3}
+    return Grade(level=level, score=scores[level])  # "hard": a KeyError, the bug
 
 
 def ask_if_asked(choice: str) -> Elicit[Sure] | AcceptedElicitation[Sure]:
@@ -143,8 +142,8 @@ async def confirm(
 ) -> Confirmed:
     """Confirms a choice; "ask" asks the client first."""
     await anyio.sleep(0.02)
-    if answer.action == "accept":
-        raise RuntimeError("confirmed, and then broke")
+    if answer.action == "accept":  # the bug: an AttributeError
+        return Confirmed(choice=choice, action=answer.data.missing)  # type: ignore[union-attr]
     return Confirmed(choice=choice, action=answer.action)
 
 

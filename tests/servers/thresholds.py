@@ -43,25 +43,32 @@ class Options(BaseModel):
     verbose: bool = False
 
 
+# The bugs are the runtime's (an index or a key past what a table holds), not a deliberate
+# raise: a tool refusing on purpose is a refusal (docs/explanation/iserror.md).
+_BUFFERS = [0] * 101
+_LEVELS = list(range(11))
+_RATES = dict.fromkeys(range(101), 1)
+
+
 @app.tool()
 def resize(width: Annotated[int, Field(ge=0, le=1000)], label: str = "") -> Done:
-    if BUGS and width > 100:
-        raise ValueError(f"no buffer for width {width}")
+    if BUGS:
+        _BUFFERS[width]  # the bug: an IndexError past 100
     return Done(value=width)
 
 
 @app.tool()
 def tile(step: Annotated[int, Field(multiple_of=5, gt=10, le=1000)], name: str = "") -> Done:
-    if BUGS and step > 100:
-        raise ValueError(f"step {step} overruns the tile")
+    if BUGS:
+        _BUFFERS[step]  # the bug: an IndexError past 100
     return Done(value=step)
 
 
 @app.tool()
 def render(name: str, options: Options | None = None) -> Done:
     depth = options.depth if options is not None else 0
-    if BUGS and depth > 10:
-        raise RecursionError(f"depth {depth}")
+    if BUGS:
+        _LEVELS[depth]  # the bug: an IndexError past 10
     return Done(value=depth)
 
 
@@ -69,8 +76,8 @@ def render(name: str, options: Options | None = None) -> Done:
 def convert(amount: Annotated[int, Field(ge=0, le=1000)]) -> Done:
     if BUGS and amount > 500:
         return {"value": f"{amount} units"}  # type: ignore[return-value]  # breaks Done
-    if BUGS and amount > 100:
-        raise ArithmeticError(f"amount {amount} out of range")
+    if BUGS:
+        _RATES[amount]  # the bug: a KeyError past 100
     return Done(value=amount)
 
 

@@ -98,11 +98,41 @@ def test_a_rich_traceback_reads_as_pythons_own() -> None:
     assert plain_traceback(RICH).splitlines() == [
         "[11/25/26 03:04:58] ERROR    Tool 'roll' raised an unexpected exception",
         "Traceback (most recent call last):",
-        "  /srv/tools.py:40 in roll",
-        '  ❱ 40 │   raise RuntimeError("off the table")',
+        '  File "/srv/tools.py", line 40, in roll',
+        '    raise RuntimeError("off the table")',
         "RuntimeError: off the table",
         "size",
         "  Input should be a valid integer",
+    ]
+
+
+# fastmcp 3.x through rich in a narrow box: headings wrapped, code with indent guides.
+NARROW = """\
+                    ╭──── Traceback (most recent call last) ─────╮
+                    │                 ... 7 frames hidden ...    │
+                    │                                            │
+                    │ /venv/lib/python3.11/site-packages/fastmcp │
+                    │ /tools/function_tool.py:95 in wrapper      │
+                    │                                            │
+                    │ /srv/app/sdk_tools.py:67 in                │
+                    │ refuse_raise                               │
+                    │                                            │
+                    │    66 │   │   if limit < 1:                │
+                    │ ❱  67 │   │   │   raise ValueError("limit  │
+                    │    68 │   │   return f"{limit} items"      │
+                    ╰────────────────────────────────────────────╯
+                    ValueError: limit must be at least 1
+"""
+
+
+def test_a_narrow_rich_box_reads_as_pythons_own() -> None:
+    assert plain_traceback(NARROW).splitlines() == [
+        "Traceback (most recent call last):",
+        '  File "/venv/lib/python3.11/site-packages/fastmcp/tools/function_tool.py", line 95, '
+        "in wrapper",
+        '  File "/srv/app/sdk_tools.py", line 67, in refuse_raise',
+        '    raise ValueError("limit',
+        "ValueError: limit must be at least 1",
     ]
 
 

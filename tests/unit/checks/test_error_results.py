@@ -8,6 +8,7 @@ import pytest
 
 from pytest_mcp_contracts.checks.error_results import judge_error_result
 from pytest_mcp_contracts.project import WARNABLE_CLASSES
+from pytest_mcp_contracts.text import plain_traceback
 from pytest_mcp_contracts.vocabulary import ErrorClass
 
 # The traceback MCPServer (mcp 2.3) logs when a tool's return value fails its output model.
@@ -65,6 +66,8 @@ RICH_TRACEBACK = """\
 
 
 def judge(text: str, stderr: str | None = None, tool: str = "t"):  # type: ignore[no-untyped-def]
+    # As a call's stderr reaches the judge: rich's boxes rewritten (transport/managed).
+    stderr = plain_traceback(stderr) if stderr is not None else None
     return judge_error_result(
         tool, {"isError": True, "content": [{"type": "text", "text": text}]}, stderr
     )

@@ -112,6 +112,9 @@ class ContractStats:
     last_outcome: CallOutcome | None = None
     # Calls answered with -32042: the user had to open a URL first (no result to check).
     url_required: int = 0
+    # JSON-RPC errors without a crash's evidence (a refusal on the wrong channel, or no
+    # telling): (code, message) each.
+    rpc_refusals: list[tuple[int, str]] = field(default_factory=list)
     # Calls still reporting progress when --mcp-max-call-time ran out: input and message.
     still_working: list[tuple[dict[str, Any], str]] = field(default_factory=list)
     # Lints at warning level that results showed: the first finding of each, with its
@@ -129,7 +132,9 @@ class ContractStats:
         """Whether the output contract was barely exercised: nearly every call came back an
         error, and none of the user's examples came back a real result (the examples are
         the advice the warning gives; random inputs a data store refuses are no news)."""
-        unchecked = self.error_results + self.url_required + self.disguised.total()
+        unchecked = (
+            self.error_results + self.url_required + self.disguised.total() + len(self.rpc_refusals)
+        )
         return (
             self.calls >= 5 and unchecked >= MOSTLY_ERRORS * self.calls and not self.configured_real
         )
@@ -148,6 +153,8 @@ class ContractStats:
         text = f"{self.calls} calls, {self.error_results} returned isError"
         if self.url_required:
             text += f", {self.url_required} needed a URL elicitation (-32042)"
+        if self.rpc_refusals:
+            text += f", {len(self.rpc_refusals)} answered with a JSON-RPC error"
         if self.error_results:
             text += (
                 " (" + ", ".join(f"{n} {k}" for k, n in sorted(self.error_classes.items())) + ")"
@@ -379,6 +386,8 @@ def run_contract(
         stats.distinct_inputs.add(repr(arguments))
         if outcome.rpc_error is not None and outcome.rpc_error.code == URL_ELICITATION_REQUIRED:
             stats.url_required += 1
+        elif outcome.rpc_error is not None:
+            stats.rpc_refusals.append((outcome.rpc_error.code, outcome.rpc_error.message))
         # An answer that stood in flight was judged there: its verdict, and no finding.
         verdict = flown_verdict if stood else error_verdict(tool, outcome)
         if verdict is not None and outcome.result is not None:
@@ -764,6 +773,15 @@ def error_result_notes(tool: ToolSpec, stats: ContractStats, ways: Sequence[str]
                 if len(stats.still_working) >= STILL_WORKING_CALLS
                 else ""
             )
+        )
+    if stats.rpc_refusals:
+        code, message = stats.rpc_refusals[0]
+        notes.append(
+            f"{len(stats.rpc_refusals)} of {stats.calls} calls were answered with a JSON-RPC "
+            f"error (the first: {code} {' '.join(message.split())[:150]!r}) instead of a "
+            "result with isError: true, which clients show the model. Nothing shows a crash "
+            "(a trace, a runtime's error message), so it is no failure; an SDK older than "
+            "isError for thrown errors answers every one so (upgrade it)"
         )
     suspects = stats.error_classes[ErrorClass.SUSPECT]
     if suspects:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Final
 
 from pytest_mcp_contracts.checks.error_results import (
     ErrorVerdict,
+    judge_error_message,
     judge_error_result,
     judge_success_result,
     result_text,
@@ -94,21 +95,44 @@ def judge_call(
     if invalid:
         if error.code == INVALID_PARAMS:
             return None  # refused: what rejects_invalid asks for
+        verdict = rpc_error_verdict(outcome)
+        if verdict is not None and not verdict.certain:
+            return None  # refused on another code: rejects_invalid counts it
         return Finding(
             check,
             f"an invalid input was answered with JSON-RPC error {error.code} ({error.message}), "
             "an internal error, instead of a refusal",
             kind=FailureKind.RPC_ERROR,
         )
+    verdict = rpc_error_verdict(outcome)
+    if verdict is not None and not verdict.certain:
+        # A refusal sent on the wrong channel (the TypeScript SDK 1.0 sends every throw as
+        # -32603, older servers refuse arguments with -32602): the contract check counts it
+        # and warns once (rpc_refusal_note), the author's refusal is no crash.
+        return None
+    evidence = (
+        (f"evidence: {verdict.evidence}",) if verdict is not None and verdict.evidence else ()
+    )
     return Finding(
         check,
         f"a schema-valid input was answered with JSON-RPC error {error.code}: {error.message}",
         details=(
+            *evidence,
             "tool failures belong in a result with isError: true; JSON-RPC errors are for "
             "protocol problems",
         ),
         kind=FailureKind.RPC_ERROR,
     )
+
+
+def rpc_error_verdict(outcome: CallOutcome) -> ErrorVerdict | None:
+    """What a JSON-RPC error answering a tool call says of the tool, judged as an isError
+    text is (its message and the call's stderr: where the exception came from); None when
+    the answer is no JSON-RPC error."""
+    error = outcome.rpc_error
+    if error is None:
+        return None
+    return judge_error_message(error.message, outcome.stderr, outcome.arguments)
 
 
 def judge(

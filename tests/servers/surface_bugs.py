@@ -33,7 +33,8 @@ def ok() -> str:
 @app.resource("file:///broken.txt", name="broken", mime_type="text/plain")
 def broken() -> str:
     """A file whose read raises."""
-    raise OSError("the disk is gone")
+    with open("/nonexistent-disk/broken.txt") as file:  # the bug: a FileNotFoundError
+        return file.read()
 
 
 @app.resource("users://{user_id}/profile", name="profile", mime_type="application/json")
@@ -42,12 +43,14 @@ def profile(user_id: str) -> str:
     return json.dumps({"initial": user_id[0]})  # IndexError on ""
 
 
+_SHIPPED: dict[str, str | None] = {"o-13": None}  # the bug: an order without a date
+
+
 @app.resource("orders://{order_id}", name="order", mime_type="text/plain")
 def order(order_id: str) -> str:
     """An order."""
-    if order_id == "o-13":
-        raise KeyError(order_id)
-    return f"order {order_id}"
+    shipped = _SHIPPED.get(order_id, "not yet")
+    return f"order {order_id}, shipped {shipped.lower()}"  # AttributeError on "o-13"
 
 
 @app.completion()

@@ -63,11 +63,11 @@ def _outcome(**fields: Any) -> CallOutcome:
             "not JSON-RPC messages",
         ),
         (
-            {"rpc_error": RpcError(-32603, "internal")},
+            {"rpc_error": RpcError(-32603, "list index out of range")},
             FailureKind.RPC_ERROR,
-            "a schema-valid input was answered with JSON-RPC error -32603: internal",
-            "an invalid input was answered with JSON-RPC error -32603 (internal), an internal "
-            "error, instead of a refusal",
+            "a schema-valid input was answered with JSON-RPC error -32603: list index out of range",
+            "an invalid input was answered with JSON-RPC error -32603 (list index out of range), "
+            "an internal error, instead of a refusal",
         ),
     ],
 )
@@ -88,11 +88,24 @@ def test_one_judge_words_a_call_for_valid_and_invalid_inputs(
     assert judge_invalid(_outcome(**fields), "t", MODERN) == invalid
 
 
-def test_a_refusal_is_wrong_only_for_a_valid_input() -> None:
-    refused = {"rpc_error": RpcError(-32602, "Invalid params")}
-    assert judge_call(_outcome(**refused), MODERN, invalid=True) is None
-    found = judge_call(_outcome(**refused), MODERN)
+def test_a_json_rpc_error_fails_a_valid_input_only_with_a_crashs_evidence() -> None:
+    # A refusal sent on the wrong channel (-32602 before SEP-1303; the TypeScript SDK 1.0
+    # sends every throw as -32603) is counted and warned about, not failed.
+    for error in (RpcError(-32602, "Invalid params"), RpcError(-32603, "limit must be >= 1")):
+        assert judge_call(_outcome(rpc_error=error), MODERN) is None
+    crash = RpcError(-32603, "Cannot read properties of undefined (reading 'id')")
+    found = judge_call(_outcome(rpc_error=crash), MODERN)
     assert found is not None and found.kind is FailureKind.RPC_ERROR
+    assert "evidence: a language runtime's own error message" in found.details[0]
+    # The low-level Python server: "Internal server error", the traceback on stderr decides.
+    traceback = 'Traceback (most recent call last):\n  File "/srv/tools.py", line 9, in get\n'
+    masked = RpcError(-32603, "Internal server error")
+    crashed = _outcome(rpc_error=masked, stderr=traceback + "    return d[k]\nKeyError: 'k'\n")
+    assert judge_call(crashed, MODERN) is not None
+    refused = traceback + '    raise LookupError("no such note")\nLookupError: no such note\n'
+    assert judge_call(_outcome(rpc_error=masked, stderr=refused), MODERN) is None
+    # For an invalid input, -32602 is the refusal asked for; another code fails.
+    assert judge_call(_outcome(rpc_error=RpcError(-32602, "x")), MODERN, invalid=True) is None
 
 
 def test_still_working_at_the_maximum_is_no_failure_for_a_valid_input_only() -> None:

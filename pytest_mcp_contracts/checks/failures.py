@@ -301,6 +301,30 @@ class Finding:
         return same_problem_key(self.headline)
 
 
+# The exception a finding names: its "exception: KeyError: 'x'" detail, the type in
+# "raise an unexpected exception (KeyError: 'x')", or a text that starts with one.
+_EXCEPTION_DETAIL = re.compile(r"^exception: ([A-Za-z_][\w.]*)(?::|$)")
+_EXCEPTION_IN_MESSAGE = re.compile(r"unexpected exception \(([A-Za-z_][\w.]*)[:)]")
+_EXCEPTION_TEXT = re.compile(r"^(?:isError )?text: ([A-Za-z_][\w.]*(?:Error|Exception|Exit)):")
+
+
+def failure_identity(finding: Finding) -> tuple[str, str]:
+    """What makes two findings of one tool the same failure for a check that goes on after
+    its first (the sequences check, rejects_invalid): the failure kind and, for a crash,
+    the exception type when the finding names one ("" when it does not). The message is no
+    part of it: a "not found" that quotes each id would make every call a new failure."""
+    name = ""
+    for line in finding.details:
+        match = _EXCEPTION_DETAIL.match(line) or _EXCEPTION_TEXT.match(line)
+        if match:
+            name = match.group(1)
+            break
+    else:
+        match = _EXCEPTION_IN_MESSAGE.search(finding.message)
+        name = match.group(1) if match else ""
+    return str(finding.kind), name
+
+
 CALLS_IN_COMMAND: Final = 10  # more than this many calls go in a file (--file)
 
 
@@ -383,6 +407,9 @@ class FailureReport:
     replay_command: str = ""
     # What ``tool`` names: a tool, or a prompt, resource or template (its key).
     subject: str = "tool"
+    # Other failures the same check found after this one, each in its own report (its own
+    # input or sequence and reproduction), shown after this one's.
+    also: Sequence[FailureReport] = ()
 
     @property
     def severity(self) -> Severity:
@@ -492,6 +519,10 @@ class FailureReport:
             self.stderr_tail, call_output_shown=self.call_stderr is not None
         )
         parts += ["", block] if block else []
+        total = len(self.also) + 1
+        for number, other in enumerate(self.also, 2):
+            parts += ["", f"failure {number} of {total} of this check:"]
+            parts += [indent(line) if line else "" for line in other.render().splitlines()]
         return "\n".join(parts)
 
 
@@ -520,6 +551,18 @@ class ContractFailure(Exception):
     @property
     def severity(self) -> Severity:
         return self.report.severity
+
+
+def combined_failure(errors: Sequence[ContractFailure]) -> ContractFailure:
+    """One failure for an item whose check went on after its first failure and found
+    others: the first as the headline (its kind is the item's), the others shown after it
+    (``FailureReport.also``), each with its own input and reproduction."""
+    first, others = errors[0], errors[1:]
+    if others:
+        more = f"{len(others)} more failure{'s' if len(others) > 1 else ''}"
+        first.report.problem = f"{first.report.problem} (and {more} of this check below)"
+        first.report.also = [error.report for error in others]
+    return first
 
 
 EARLIER_CALLS_SHOWN: Final = 5

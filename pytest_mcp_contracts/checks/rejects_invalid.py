@@ -2,8 +2,14 @@
 
 A refusal is a result with ``isError: true`` or the JSON-RPC error -32602 (invalid params).
 A crash, a hang, a broken reply or any other JSON-RPC error (an internal error) fails the
-check at once: a server must survive bad input. A success result means the tool accepted an
-input its own schema forbids; the item warns or fails on those (``--mcp-rejects-invalid``).
+check: a server must survive bad input. A success result means the tool accepted an input
+its own schema forbids; the item warns or fails on those (``--mcp-rejects-invalid``).
+
+One failing input does not end the check: the other cases are still sent (a server that
+died or hung is started again, within the tool's restart budget), so that a hang on an
+out-of-range value is found even when a wrongly typed value failed first. A failure of the
+same kind (and exception type) as an earlier one is counted; each distinct failure keeps
+its own input, up to ``MAX_FAILURES`` of them, the first met as the item's headline.
 """
 
 from __future__ import annotations
@@ -12,8 +18,13 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from pytest_mcp_contracts.checks.contract import TimeBudget, budget_words, server_unavailable
-from pytest_mcp_contracts.checks.failures import ContractFailure, FailureReport, Finding
-from pytest_mcp_contracts.checks.judge import INVALID_PARAMS, judge_invalid
+from pytest_mcp_contracts.checks.failures import (
+    ContractFailure,
+    FailureReport,
+    Finding,
+    failure_identity,
+)
+from pytest_mcp_contracts.checks.judge import INVALID_PARAMS, judge_invalid, refused_in_words
 from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.inputs.invalid import InvalidInput
 from pytest_mcp_contracts.transport.discover import ToolSpec
@@ -26,27 +37,44 @@ HOW_TO_REFUSE: Final = (
     "refuse arguments the inputSchema does not allow with a result with isError: true and a "
     "message saying what is wrong (or the JSON-RPC error -32602 Invalid params)"
 )
+# Distinct failures looked for at most: each is replayed on a fresh server before it is
+# shown, and a hang costs --mcp-call-timeout every time it is met.
+MAX_FAILURES: Final = 3
 
 
 @dataclass
 class Refusals:
-    """How the tool answered the invalid inputs it was sent; ``failure`` when an answer broke
-    the check at once (the run stops there)."""
+    """How the tool answered the invalid inputs it was sent; ``failures``: each distinct way
+    an answer failed the check (its first input), the first met first."""
 
     sent: int = 0
     accepted: list[tuple[InvalidInput, CallOutcome]] = field(default_factory=list)
     coerced: list[tuple[InvalidInput, CallOutcome]] = field(default_factory=list)  # lax cases
     protocol_refusals: int = 0  # -32602 where the negotiated protocol asks for isError
-    failure: ContractFailure | None = None
+    in_words: int = 0  # success results that refused in words (judge.refused_in_words)
+    failures: list[ContractFailure] = field(default_factory=list)
+    # Inputs that failed, by failure (checks/failures.failure_identity): repeats are counted.
+    failed: dict[tuple[str, str], int] = field(default_factory=dict)
     planned: int = 0  # the cases there were
     out_of_time: float | None = None  # the time budget, when it ran out before the cases
+    stopped: str = ""  # why the cases stopped before the last, when not the time budget
+
+    @property
+    def failure(self) -> ContractFailure | None:
+        """The first failure met: the item's headline."""
+        return self.failures[0] if self.failures else None
 
     @property
     def refused(self) -> int:
-        return self.sent - len(self.accepted) - len(self.coerced)
+        failed = sum(self.failed.values())
+        return self.sent - len(self.accepted) - len(self.coerced) - failed
 
     def summary(self) -> str:
         text = f"{self.sent} invalid inputs sent, {self.refused} refused"
+        if self.failed:
+            text += f", {sum(self.failed.values())} failed ({len(self.failures)} distinct ways)"
+        if self.in_words:
+            text += f" ({self.in_words} of them in words, without isError)"
         if self.coerced:
             text += f", {len(self.coerced)} look-alikes accepted (lenient coercion, not a failure)"
             text += "".join(f"\n  coerced: {line}" for line in accepted_lines(self.coerced))
@@ -57,6 +85,8 @@ class Refusals:
             )
         if self.out_of_time is not None:
             text += f"; {budget_words(self.out_of_time, self.sent, self.planned, 'invalid inputs')}"
+        if self.stopped:
+            text += f"; {self.stopped}"
         return text
 
 
@@ -66,17 +96,19 @@ def run_rejects_invalid(
     cases: list[InvalidInput],
     tally: ToolStats | None = None,
     time_budget: float | None = None,
+    max_restarts: int | None = None,
 ) -> Refusals:
-    """Send every case; stop with a ``failure`` at the first that breaks the server, or
-    without one when ``time_budget`` seconds have passed (``out_of_time``). The calls,
-    look-alikes accepted and -32602 refusals are counted in ``tally``."""
+    """Send every case, past failing ones; stop when ``time_budget`` seconds have passed
+    (``out_of_time``), when ``MAX_FAILURES`` distinct failures are found, when the server
+    that died or hung would need more than ``max_restarts`` restarts, or when it does not
+    start again (``stopped``). The calls, look-alikes accepted and -32602 refusals are
+    counted in ``tally``."""
     refusals = Refusals(planned=len(cases))
     tally = ToolStats() if tally is None else tally
-    _send(server, tool, cases, refusals, tally, time_budget)
+    _send(server, tool, cases, refusals, tally, time_budget, max_restarts)
     tally.out_of_time += refusals.out_of_time is not None
-    if refusals.failure is None:  # a broken server's item reports its failure, not these
-        tally.coercions_accepted += len(refusals.coerced)
-        tally.protocol_refusals += refusals.protocol_refusals
+    tally.coercions_accepted += len(refusals.coerced)
+    tally.protocol_refusals += refusals.protocol_refusals
     return refusals
 
 
@@ -87,17 +119,37 @@ def _send(
     refusals: Refusals,
     tally: ToolStats,
     time_budget: float | None,
+    max_restarts: int | None,
 ) -> None:
     budget = TimeBudget(time_budget)
+    restarts_at_start = server.restarts
     for case in cases:
         if budget.spent():
             refusals.out_of_time = time_budget
             return
+        restarts = server.restarts - restarts_at_start
+        if (
+            max_restarts is not None
+            and restarts >= max_restarts
+            and server.live_connection() is None
+        ):
+            # The last input killed or hung the server, and starting it again would spend
+            # a restart past the tool's budget.
+            refusals.stopped = (
+                f"stopped after {refusals.sent} of {refusals.planned}: the last one killed or "
+                f"hung the server, and the budget of {max_restarts} restarts per tool, "
+                "--mcp-max-restarts, is spent"
+            )
+            return
         limit = budget.left()
         try:
             outcome = server.call(tool.name, case.arguments, invalid=True, limit=limit)
-        except ServerError as exc:
-            refusals.failure = server_unavailable(server, tool, exc, CHECK)
+        except ServerError as exc:  # it died and did not start again: nothing more to send
+            refusals.failures.append(server_unavailable(server, tool, exc, CHECK))
+            refusals.stopped = (
+                f"stopped after {refusals.sent} of {refusals.planned}: the server did not start "
+                "again"
+            )
             return
         if budget.cut_short(outcome, limit):  # not judged: it might have answered in time
             server.revive()
@@ -114,9 +166,24 @@ def _send(
             refusals.coerced.append((case, outcome))
             continue
         if problem is not None:
-            refusals.failure = _broken(server, tool, case, outcome, problem)
-            return
-        if succeeded:
+            # Recorded, not a stop: the next cases may fail another way (a hang on an
+            # out-of-range value behind a -32603 on a wrongly typed one).
+            key = failure_identity(problem)
+            if key in refusals.failed:
+                refusals.failed[key] += 1
+                continue
+            refusals.failed[key] = 1
+            refusals.failures.append(_broken(server, tool, case, outcome, problem))
+            if len(refusals.failures) >= MAX_FAILURES:
+                refusals.stopped = (
+                    f"stopped after {refusals.sent} of {refusals.planned}: {MAX_FAILURES} "
+                    "distinct failures found, the most the check looks for"
+                )
+                return
+            continue
+        if succeeded and refused_in_words(outcome, case.path, case.why) is not None:
+            refusals.in_words += 1  # refused without isError: counted, not held against it
+        elif succeeded:
             refusals.accepted.append((case, outcome))
         elif (
             outcome.rpc_error is not None

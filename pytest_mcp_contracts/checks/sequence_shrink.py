@@ -83,8 +83,15 @@ def shrink(
     the calls of earlier sequences that touched its values are put in front of it. Then calls
     are dropped one at a time (the newest first), and each input is replaced by its tool's
     simplest input. At most ``budget`` attempts (each costs a restart), and none started
-    after ``seconds``."""
+    after ``seconds``.
+
+    A replay goes past other failures (a known shallow one on the way to a deeper one), as
+    the generation phase did: only the failure shrunk ends it."""
     target = (found.steps[-1].tool, found.finding.problem)
+
+    def is_target(step: Step, finding: Finding) -> bool:
+        return (step.tool, finding.problem) == target
+
     history = sequencer.history
     attempts = 0
     until = None if seconds is None else time.monotonic() + seconds
@@ -96,8 +103,8 @@ def shrink(
         nonlocal attempts
         attempts += 1
         fresh()
-        steps, finding = sequencer.replay(plan)
-        if finding is not None and (steps[-1].tool, finding.problem) == target:
+        steps, finding = sequencer.replay(plan, until=is_target)
+        if finding is not None and is_target(steps[-1], finding):
             return steps, finding
         return None
 

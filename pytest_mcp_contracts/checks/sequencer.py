@@ -1,5 +1,11 @@
 """Running sequences: the calls of a sequence made, fed and judged (``Sequencer``), and
 hypothesis's rule-based state machine drawing them (``generate_sequences``).
+
+One finding does not end the search: a failing call is recorded (``Sequencer.failures``,
+one entry per tool, failure kind and exception type, the first sequence that met it kept)
+and then treated as a refusal (its output feeds nothing), and the sequences go on, so that
+a shallow failure (a "not found" answered as JSON-RPC -32603) does not hide a deeper one
+that only a later state reaches.
 """
 
 from __future__ import annotations
@@ -8,8 +14,9 @@ import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
+from pytest_mcp_contracts.checks.failures import FailureKind, failure_identity
 from pytest_mcp_contracts.checks.feeding import (
     POOL_LIMIT,
     Choice,
@@ -118,6 +125,7 @@ class SequenceStats:
     reached: set[tuple[str, bool, frozenset[str]]] = field(default_factory=set)
     gained_at: int = 0  # the last sequence that reached something new
     stopped: str = ""  # why generation ended before its last sequence, if it did
+    breaks: int = 0  # failing calls that killed or hung the server (each needs a restart)
     # The calls for the run report, each under the tool it called (shrinking's replays too).
     tally: CheckStats = field(default_factory=lambda: CheckStats())
 
@@ -128,6 +136,29 @@ class SequenceStats:
             f"{self.sequences} sequences, {self.calls} calls, {self.fed_calls} of them with "
             f"values from earlier outputs; real results by tool: {real or 'none'}{stopped}"
         )
+
+
+# What makes two failing calls the same failure: the tool, the failure kind, and the
+# exception type when the finding names one (checks/failures.failure_identity).
+FailureKey = tuple[str, str, str]
+
+
+def failure_key(tool: str, finding: Finding) -> FailureKey:
+    return (tool, *failure_identity(finding))
+
+
+# Failures after which the server must be started again: the sequence that met one ends
+# (the state it built is gone), and each counts against the restart budget.
+BREAKS_SERVER: Final = frozenset({FailureKind.CRASH, FailureKind.TIMEOUT})
+
+
+@dataclass
+class KnownFailure:
+    """A distinct failure the sequences met: the first sequence that met it, and how many
+    failing calls were this failure in all."""
+
+    found: SequenceFound
+    count: int = 1
 
 
 def sequence_tools(
@@ -188,6 +219,8 @@ class Sequencer:
     warn_only: Mapping[str, frozenset[str]]
     stats: SequenceStats = field(default_factory=lambda: SequenceStats())
     history: list[tuple[Planned, dict[str, Any] | None]] = field(default_factory=list)
+    # Every distinct failure met, in the order first met (dicts keep it).
+    failures: dict[FailureKey, KnownFailure] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         from pytest_mcp_contracts.schema.dialects import make_validator
@@ -228,6 +261,8 @@ class Sequencer:
         arguments, fed = feed(generated, self.slots[tool], pool, choose, self.valid(tool))
         planned = Planned(index, tool, arguments, tuple(fed))
         step, finding, real = self.call(planned, index)
+        if finding is not None:
+            real = None  # a failing call is a refusal for chaining: its output feeds nothing
         self.history.append((planned, real))
         self.stats.calls += 1
         self.stats.fed_calls += bool(fed)
@@ -243,9 +278,27 @@ class Sequencer:
                 pool.acted_on.setdefault(value, set()).add(tool)
         return step, finding
 
-    def replay(self, plan: Sequence[Planned]) -> tuple[list[Step], Finding | None]:
+    def record(self, found: SequenceFound) -> bool:
+        """Count a failing call (the last of ``found``); True when it is a failure not met
+        before, which is then kept with its sequence (reaching it is a gain)."""
+        key = failure_key(found.steps[-1].tool, found.finding)
+        known = self.failures.get(key)
+        if known is not None:
+            known.count += 1
+            return False
+        self.failures[key] = KnownFailure(found)
+        self.stats.gained_at = self.stats.sequences
+        return True
+
+    def replay(
+        self,
+        plan: Sequence[Planned],
+        until: Callable[[Step, Finding], bool] | None = None,
+    ) -> tuple[list[Step], Finding | None]:
         """Make the calls of ``plan`` again, in order, each fed from where its values came
-        from in this replay; stop at the first failing call."""
+        from in this replay; stop at the first failing call, or with ``until`` at the first
+        failing call it accepts (another failure is passed as a refusal, its output feeding
+        nothing, as the generation phase passed it)."""
         outputs: dict[int, dict[str, Any]] = {}
         names: Names = {}
         steps = []
@@ -257,7 +310,9 @@ class Sequencer:
                 Planned(planned.index, planned.tool, arguments, tuple(fed)), planned.index
             )
             steps.append(step)
-            if real is not None:
+            if finding is not None and until is not None and not until(step, finding):
+                continue  # another failure than the one replayed: a refusal here
+            if real is not None and finding is None:
                 outputs[planned.index] = real
                 first_run = (
                     self.history[planned.index][1] if planned.index < len(self.history) else None
@@ -296,12 +351,9 @@ class BadUserStrategy(BaseException):
         self.error = error
 
 
-class _Found(BaseException):
-    # A BaseException so hypothesis lets it through at once: the generation phase stops at
-    # the first failing sequence, and shrinking happens on fresh servers (see shrink()).
-    def __init__(self, found: SequenceFound) -> None:
-        super().__init__(found.finding.message)
-        self.found = found
+# Distinct failures the generation phase looks for at most: each is shrunk on fresh
+# servers and reported, so the search stops at this many (the report says so).
+MAX_FAILURES: Final = 3
 
 
 def generate_sequences(
@@ -313,15 +365,25 @@ def generate_sequences(
     seed: Any = None,
     time_budget: float | None = None,
     patience: int | None = None,
+    max_restarts: int | None = None,
+    max_failures: int = MAX_FAILURES,
 ) -> SequenceFound | None:
     """hypothesis's rule-based state machine draws sequences of calls (a tool, its input,
     and for each slot whether to feed it and with which pool value); the first sequence with
-    a failing call is returned, unshrunk.
+    a failing call is returned, unshrunk, and every distinct failure is in
+    ``sequencer.failures``.
 
-    No new sequence starts once ``time_budget`` seconds have passed, or once ``patience``
-    sequences in a row reached nothing new (``SequenceStats.reached``): on a server whose
-    tools take no ids the sequences stop early, and a slow server does not hold a run for
-    long. ``stats.stopped`` says which ended it.
+    A failing call does not end the search: it is recorded (``Sequencer.record``: a failure
+    met before is counted) and passed as a refusal, and the sequence goes on, unless the
+    call killed or hung the server (its state is gone: the sequence ends, and the next call
+    starts the server again). A new distinct failure is a gain, as a new tool or answer is.
+
+    No new sequence starts once ``time_budget`` seconds have passed, once ``patience``
+    sequences in a row reached nothing new (``SequenceStats.reached``), once failing calls
+    have killed or hung the server ``max_restarts`` times, or once ``max_failures``
+    distinct failures are found: on a server whose tools take no ids the sequences stop
+    early, and a slow or broken server does not hold a run for long. ``stats.stopped`` says
+    which ended it.
 
     The server's state is not reset between sequences (a restart per sequence costs about a
     second on a Python server), so hypothesis does not shrink here: its replays would meet
@@ -333,6 +395,7 @@ def generate_sequences(
     from hypothesis.stateful import RuleBasedStateMachine, get_state_machine_test, rule
 
     from pytest_mcp_contracts.inputs.generate import UserStrategyError
+    from pytest_mcp_contracts.transport.jsonrpc import ServerError
 
     names = sorted(strategies)
     # Call k of a sequence draws its tool from the names turned k places, so that the
@@ -354,17 +417,26 @@ def generate_sequences(
             if patience is not None and stats.sequences - stats.gained_at >= patience:
                 stats.stopped = (
                     f"stopped after {stats.sequences} sequences: the last {patience} reached "
-                    "no tool, answer or chain of calls the earlier ones had not"
+                    "no tool, answer, failure or chain of calls the earlier ones had not"
+                )
+                raise _Enough
+            if max_restarts is not None and stats.breaks >= max_restarts:
+                stats.stopped = (
+                    f"stopped after {stats.sequences} sequences: failing calls killed or hung "
+                    f"the server {stats.breaks} times, each a restart (--mcp-max-restarts)"
                 )
                 raise _Enough
             super().__init__()
             self.pool = Pool()
             self.start = len(sequencer.history)
             self.steps: list[Step] = []
+            self.ended = False  # a call killed or hung the server: the state is gone
             sequencer.stats.sequences += 1
 
         @rule(data=st.data())
         def call(self, data: Any) -> None:
+            if self.ended:
+                return  # hypothesis cannot end a sequence early: its last steps do nothing
             name = data.draw(turns[len(self.steps) % len(turns)], label="tool")
             try:
                 generated = data.draw(strategies[name], label="arguments")
@@ -377,10 +449,27 @@ def generate_sequences(
                 index = data.draw(st.integers(0, POOL_LIMIT - 1), label=f"{slot.name} pool")
                 return None if keep else index
 
-            step, finding = sequencer.generated_step(self.pool, name, generated, choose)
+            try:
+                step, finding = sequencer.generated_step(self.pool, name, generated, choose)
+            except ServerError as exc:  # a server that died did not start again
+                stats.stopped = (
+                    f"stopped after {stats.sequences} sequences: the server could not be "
+                    f"started again: {exc.message}"
+                )
+                raise _Enough from None
             self.steps.append(step)
-            if finding is not None:
-                raise _Found(SequenceFound(self.start, list(self.steps), finding))
+            if finding is None:
+                return
+            new = sequencer.record(SequenceFound(self.start, list(self.steps), finding))
+            if finding.kind in BREAKS_SERVER:
+                stats.breaks += 1
+                self.ended = True
+            if new and len(sequencer.failures) >= max_failures:
+                stats.stopped = (
+                    f"stopped after {stats.sequences} sequences: {max_failures} distinct "
+                    "failures found, the most the check looks for"
+                )
+                raise _Enough
 
     Sequences.__name__ = Sequences.__qualname__ = "Sequences"
     run_settings = settings(
@@ -417,8 +506,6 @@ def generate_sequences(
     test._hypothesis_internal_database_key = b"pytest-mcp-contracts:sequences"  # type: ignore[attr-defined]
     try:
         test()
-    except _Found as exc:
-        return exc.found
     except _Enough:
         pass
     except FlakyStrategyDefinition:
@@ -427,7 +514,8 @@ def generate_sequences(
         # after the stop, so the sequences already run stand.
         if not stats.stopped:
             raise
-    return None
+    first = next(iter(sequencer.failures.values()), None)
+    return first.found if first is not None else None
 
 
 def call_and_judge(

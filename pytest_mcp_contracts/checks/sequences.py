@@ -6,6 +6,12 @@ whose inputs are fed from earlier outputs (``checks/feeding``), made and judged 
 ``Sequencer`` that hypothesis drives (``checks/sequencer``); a failing sequence is shrunk to
 the shortest that still shows it, on fresh servers (``checks/sequence_shrink``).
 ``check_sequences`` runs all of it for one server.
+
+One finding does not end the search: a failure met again on the same tool (same kind, same
+exception type) is counted, and a failing call is a refusal for chaining, so the sequences
+go on to the deeper failures a shallow one stood in front of. Each distinct failure is
+shrunk to its own shortest sequence (at most ``MAX_SHRUNK``), and the item's one failure
+shows them all, the first met first.
 """
 
 from __future__ import annotations
@@ -19,10 +25,13 @@ from pytest_mcp_contracts.checks.failures import (
     ContractFailure,
     FailureKind,
     FailureReport,
+    combined_failure,
 )
 from pytest_mcp_contracts.checks.sequence_shrink import ShrunkSequence, shrink
 from pytest_mcp_contracts.checks.sequencer import (
     BadUserStrategy,
+    KnownFailure,
+    SequenceFound,
     Sequencer,
     SequenceStats,
     generate_sequences,
@@ -78,6 +87,8 @@ SEQUENCE_PATIENCE: Final = 5
 # The sequences still interleave the tools on one server state (counter_state's bug).
 UNFED_PATIENCE: Final = 2
 SHRINK_ATTEMPTS: Final = 30  # replays of a failing sequence while shrinking it: a restart each
+# Distinct failures shrunk and reported at most: each costs up to SHRINK_ATTEMPTS restarts.
+MAX_SHRUNK: Final = 3
 _NOT_RESET: Final = (
     "(a restart did not reset this server's state (an --mcp-url server, or an --mcp-app "
     "module), and no --mcp-reset-command is set: the sequence may rely on what earlier calls "
@@ -99,7 +110,15 @@ class SequencesPlan:
         return self.sequencer.stats
 
     def summary_lines(self) -> list[str]:
-        return [self.stats.summary(), *(f"not called: {why}" for why in self.left_out)]
+        met = [
+            f"{tool}: {kind}{f' ({exception})' if exception else ''}, {known.count}x"
+            for (tool, kind, exception), known in self.sequencer.failures.items()
+        ]
+        return [
+            self.stats.summary(),
+            *([f"failures met: {'; '.join(met)}"] if met else []),
+            *(f"not called: {why}" for why in self.left_out),
+        ]
 
 
 def plan_sequences(
@@ -168,11 +187,14 @@ def check_sequences(
     seed: Any,
     time_budget: float | None,
     resets: bool,
+    max_restarts: int | None = None,
 ) -> None:
     """Run the sequences of ``plan`` from a fresh server (``fresh``: the sandbox laid anew,
-    the reset command, a restart) and raise the ContractFailure of the shortest failing one.
+    the reset command, a restart) and raise one ContractFailure for every distinct failure
+    they met, each shrunk to its shortest sequence, the first met as the headline.
     ``simplest`` gives a strategy's simplest input; ``resets``: a restart or the reset
-    command resets the server's state."""
+    command resets the server's state; ``max_restarts``: the sequences stop once failing
+    calls killed or hung the server this many times."""
     sequencer, strategies = plan.sequencer, plan.strategies
     server = sequencer.server
     fresh()  # a restart between phases: sequences start from a clean state
@@ -188,6 +210,8 @@ def check_sequences(
             seed=seed,
             time_budget=time_budget,
             patience=SEQUENCE_PATIENCE if sequencer.feeds_any else UNFED_PATIENCE,
+            max_restarts=max_restarts,
+            max_failures=MAX_SHRUNK,
         )
     except BadUserStrategy as exc:
         raise ContractFailure(
@@ -202,18 +226,41 @@ def check_sequences(
         ) from None
     if found is None:
         return
-    # Each attempt on a fresh server; the items after this one (it is the server's first)
-    # get the server back alive if the last attempt crashed it, without a restart to count.
-    with server.uncounted():
-        shrunk = shrink(
-            sequencer,
-            found,
-            fresh,
-            lambda name: simplest(strategies[name]),
-            budget=SHRINK_ATTEMPTS,
-        )
-    tool = sequencer.tools[shrunk.steps[-1].tool]
-    error = sequence_failure(server, tool, shrunk)
-    if not resets:
-        error.report.notes.append(_NOT_RESET)
-    raise error
+    errors = []
+    for known in list(sequencer.failures.values())[:MAX_SHRUNK]:
+        # Each attempt on a fresh server; the items after this one (it is the server's
+        # first) get the server back alive if the last attempt crashed it, without a
+        # restart to count.
+        with server.uncounted():
+            shrunk = _shrunk(sequencer, known.found, fresh, lambda name: simplest(strategies[name]))
+        error = sequence_failure(server, sequencer.tools[shrunk.steps[-1].tool], shrunk)
+        error.report.notes.extend(_repeats(known))
+        if not resets:
+            error.report.notes.append(_NOT_RESET)
+        errors.append(error)
+    raise combined_failure(errors)
+
+
+def _shrunk(
+    sequencer: Sequencer,
+    found: SequenceFound,
+    fresh: Callable[[], None],
+    simplest: Callable[[str], dict[str, Any] | None],
+) -> ShrunkSequence:
+    """``found`` shrunk on fresh servers; as it was met when no fresh server starts."""
+    from pytest_mcp_contracts.transport.jsonrpc import ServerError
+
+    try:
+        return shrink(sequencer, found, fresh, simplest, budget=SHRINK_ATTEMPTS)
+    except ServerError as exc:
+        note = f"(not shrunk: a fresh server did not start: {exc.message}; the calls as sent)"
+        return ShrunkSequence(found.steps, found.finding, from_fresh=False, notes=[note])
+
+
+def _repeats(known: KnownFailure) -> list[str]:
+    if known.count == 1:
+        return []
+    return [
+        f"(the sequences met this failure {known.count} times; after the first, each was "
+        "counted and passed as a refusal, and the search went on)"
+    ]

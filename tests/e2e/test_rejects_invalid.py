@@ -173,3 +173,33 @@ def test_the_valid_input_invalid_ones_start_from_is_remembered_across_runs(
     run_mcp_inprocess("lookup.py", args=args).assert_outcomes(passed=1, deselected=7)
     assert '"B-77"' not in sent()
     assert json.loads(kept[0].read_text()) == {"order_id": "A-0", "verbose": False}
+
+
+def test_a_hang_behind_a_first_failing_input_is_reported_too(run_mcp: RunMcp) -> None:
+    """tests/servers/deep_invalid.py answers a wrongly typed value with JSON-RPC -32603 and
+    hangs on a value above its maximum, which comes later among the cases: the item goes
+    on after the first failure and reports both, each with its own input and replay."""
+    result = run_mcp("deep_invalid.py", args=(NO_SEQUENCES, *ARGS))
+    result.assert_outcomes(failed=1, deselected=3)
+    result.stdout.fnmatch_lines(
+        [
+            "an invalid input was answered with JSON-RPC error -32603 (Internal error), an "
+            "internal error, instead of a refusal (and 1 more failure of this check below)",
+            "  the input is invalid because 'seconds' has the wrong type *",
+            "invalid input sent:",
+            '    {"seconds": "not a number"}',
+            "or with one command:",
+            '    mcp-contracts call *--server=* pause \'{"seconds": "not a number"}\'',
+            "(it fails alone on a freshly started server too)",
+            "failure 2 of 2 of this check:",
+            "    an invalid input hung the tool: no answer to tools/call within 2 s",
+            "      the input is invalid because 'seconds' is 6, above maximum 5",
+            "    invalid input sent:",
+            '        {"seconds": 6}',
+            "    or with one command:",
+            "        mcp-contracts call *--server=* pause '{\"seconds\": 6}'",
+            "    (it fails alone on a freshly started server too)",
+        ]
+    )
+    # Every case was sent: the hang's restart let the cases after it through.
+    result.stdout.fnmatch_lines(["* invalid inputs sent, * refused, 2 failed (2 distinct ways)*"])

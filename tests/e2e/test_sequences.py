@@ -276,5 +276,88 @@ def test_tools_that_take_no_ids_are_interleaved_until_two_sequences_reach_nothin
     clean = run_inprocess("counter_state.py", args=args)
     clean.assert_outcomes(passed=1)
     clean.stdout.fnmatch_lines(
-        ["*stopped after * sequences: the last 2 reached no tool, answer or chain of calls*"]
+        [
+            "*stopped after * sequences: the last 2 reached no tool, answer, failure or chain "
+            "of calls*"
+        ]
     )
+
+
+def test_a_shallow_failure_does_not_hide_the_deeper_one_behind_it(
+    run_mcp_inprocess: RunMcp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """tests/servers/shallow_deep.py answers an unknown id with JSON-RPC -32603 on the first
+    lookup of every run, and dies on a lookup once two memories are stored: the sequences
+    go on past the first failure, and the item reports both, each with its own shortest
+    sequence and its own replay (issue 43, rule 3)."""
+    args = ("-k", "sequences", "--hypothesis-seed=1")
+    result = run_mcp_inprocess("shallow_deep.py", args=args)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "a schema-valid input was answered with JSON-RPC error -32603: Internal error: "
+            "memory '' not found (call 1 of a sequence) (and 1 more failure of this check "
+            "below)",
+            "tool: get_memory    check: sequences",
+            "shortest sequence found (each call, then its answer):",
+            '    1. get_memory {"memory_id": ""}',
+            "       -> JSON-RPC error -32603: Internal error: memory '' not found",
+            "reproduce on a freshly started server: *",
+            "(the sequences met this failure * times; after the first, each was counted and "
+            "passed as a refusal, and the search went on)",
+            "failure 2 of 2 of this check:",
+            "    the call killed the server: * (exit status 5) (call 3 of a sequence)",
+            "    tool: get_memory    check: sequences",
+            '        1. store_memory {"text": ""}',
+            '           -> ok: {"memory_id": "m-6b86b273ff", "text": ""}',
+            '        2. store_memory {"text": ""}',
+            "           -> ok: *",
+            '        3. get_memory {"memory_id": "m-*"}  (memory_id from call *)',
+            "           -> failed: *exit status 5*",
+            "    reproduce on a freshly started server: *",
+            "*IndexError: list index out of range",
+        ]
+    )
+    out = result.stdout.str()
+    deep = out.split("failure 2 of 2 of this check:")[1]
+    block = deep.split("reproduce on a freshly started server:")[1].split("\n\n")[0]
+    lines = [line.strip() for line in block.splitlines()[1:] if line.strip()]
+    # The deep failure's lines alone kill a freshly started server: the shallow failure is
+    # no part of its sequence.
+    answers, status = _replay_until_exit("shallow_deep.py", lines)
+    assert [a["result"]["structuredContent"]["memory_id"] for a in answers[1:]] == [
+        "m-6b86b273ff",
+        "m-d4735e3a26",
+    ]
+    assert status == 5
+    result.stdout.fnmatch_lines(["failures met: get_memory: rpc_error, *x; get_memory: crash, *x"])
+
+    monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
+    run_mcp_inprocess("shallow_deep.py", args=args).assert_outcomes(passed=1)
+
+
+def _replay_until_exit(server_file: str, lines: list[str]) -> tuple[list[dict[str, Any]], int]:
+    """Each line to a freshly started server, each request after the answer to the one
+    before (a notification gets none); the answers, and the exit status it ended with."""
+    server = subprocess.Popen(
+        [sys.executable, str(SERVERS / server_file)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    answers = []
+    try:
+        for line in lines:
+            server.stdin.write(line + "\n")
+            server.stdin.flush()
+            if "id" in json.loads(line):
+                answer = server.stdout.readline()
+                if not answer:
+                    break
+                answers.append(json.loads(answer))
+        return answers, server.wait(timeout=10)
+    finally:
+        server.kill()
+        server.wait()

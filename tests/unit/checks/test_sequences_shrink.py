@@ -15,6 +15,7 @@ from pytest_mcp_contracts.checks.feeding import Pool, Slot
 from pytest_mcp_contracts.checks.sequence_shrink import shrink
 from pytest_mcp_contracts.checks.sequencer import SequenceFound, Sequencer, generate_sequences
 from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.jsonrpc import RpcError
 from pytest_mcp_contracts.transport.managed import CallOutcome
 
 ID = {"type": "object", "properties": {"note_id": {"type": "string"}}, "required": ["note_id"]}
@@ -59,7 +60,9 @@ def _text(value: Any, *, error: bool = False) -> dict[str, Any]:
 
 
 class FakeStore:
-    """The notes store's bug: a read of an updated note crashes (Python SDK's wording)."""
+    """The notes store's bug: a read of an updated note fails with JSON-RPC -32603 (an
+    internal error whatever the judge's reading of error texts: what is tested here is the
+    sequences' mechanics)."""
 
     protocol_version = "2026-07-28"
 
@@ -93,7 +96,9 @@ class FakeStore:
             note["updated"] = True
             outcome.result = _text({"ok": True})
         elif note["updated"]:
-            outcome.result = _text(f"Error executing tool {tool}", error=True)
+            outcome.rpc_error = RpcError(
+                -32603, f"Internal error: 'NoneType' object has no attribute 'words' ({tool})"
+            )
         else:
             outcome.result = _text({"note_id": arguments["note_id"]})
         return outcome
@@ -119,7 +124,7 @@ def test_generation_finds_the_bug_and_shrinking_leaves_create_update_read() -> N
     assert shrunk.from_fresh and shrunk.notes == []
     first_id = "n-919"  # what a fresh store names its first note
     assert [s.arguments.get("note_id") for s in shrunk.steps] == [None, first_id, first_id]
-    assert "Error executing tool read_note" in shrunk.steps[-1].summary
+    assert "JSON-RPC error -32603: Internal error: 'NoneType'" in shrunk.steps[-1].summary
 
 
 def test_the_same_seed_makes_the_same_run() -> None:
@@ -210,7 +215,7 @@ def test_check_sequences_raises_a_typed_failure_of_the_shortest_sequence() -> No
             resets=False,
         )
     error = caught.value
-    assert (error.kind, error.severity) == (FailureKind.UNEXPECTED_EXCEPTION, Severity.HIGH)
+    assert (error.kind, error.severity) == (FailureKind.RPC_ERROR, Severity.HIGH)
     report = error.report
     assert report.check == "sequences" and report.tool == "read_note"
     assert report.problem.endswith("(call 3 of a sequence)")

@@ -7,6 +7,12 @@ again on a fresh server: alone first, then after the earlier calls made on the s
 process; the shortest prefix of those that still makes it fail is found by the sequences
 shrinker (``sequence_shrink.shrink``), each attempt on a fresh server. The report then shows the
 call alone, that sequence, or says plainly that nothing reproduced it.
+
+A restarted server is fresh only when its state lived in its process: one that keeps it in a
+file reads back what the run stored. Before a replay is called fresh, the files its server
+could carry over (``transport/state``) are compared with what they were at its first start;
+when some changed, the report says which, replays the calls its server process made before
+the failing one, and says how to reset them (``--mcp-reset-command``).
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ if TYPE_CHECKING:
     from pytest_mcp_contracts.inputs.sandbox import Sandbox
     from pytest_mcp_contracts.transport.discover import ToolSpec
     from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer, PastCall
+    from pytest_mcp_contracts.transport.state import Carried
 
 # Each attempt restarts the server (about a second for a Python server): at most this many,
 # and none started after REPLAY_SECONDS.
@@ -62,10 +69,18 @@ class Reproduction:
     earlier: int  # earlier calls of the server process that were tried in front of it
     notes: list[str] = field(default_factory=list)
     replayed: bool = True  # False: no fresh server could be had
+    # The restarted servers read back state the run left (transport/state): no replay was on
+    # a fresh server. ``calls`` are then the calls before the failing one and it, to replay.
+    carried: Carried | None = None
+    calls: list[tuple[str, dict[str, Any]]] | None = None
 
     def apply(self, server: ManagedServer, report: FailureReport) -> None:
         """Put what the replay showed into the failure's report."""
         report.notes = [*report.notes, *self.notes]
+        if self.calls is not None:
+            report.earlier_calls = ()  # the replay command holds them
+            report.replay_command = call_command_line(server.command, self.calls)
+            return
         if self.steps is None:  # the call as it was made, to try by hand
             report.replay_command = call_command_line(
                 server.command, [(report.tool, report.arguments)]
@@ -166,10 +181,49 @@ def reproduce(
     replayer.history = [(planned, None) for planned in plan]
     started = time.monotonic()
     fresh()
+    carried = server.carried_state()
     steps, finding = replayer.replay(plan[-1:])
     if finding is not None and finding.problem == same_problem_key(message):
+        if carried is not None:
+            return _not_fresh(plan, earlier, position, carried)
         return Reproduction(steps, 0, ["(it fails alone on a freshly started server too)"])
-    return _after_earlier(replayer, plan, failing, earlier, position, first, fresh, marked, started)
+    found = _after_earlier(
+        replayer, plan, failing, earlier, position, first, fresh, marked, started
+    )
+    if carried is not None:
+        found.carried = carried
+        found.notes.append(
+            f"(the restarted servers it was replayed on were not fresh: {carried.words()})"
+        )
+    return found
+
+
+def _not_fresh(
+    plan: list[Planned], earlier: list[PastCall], position: int | None, carried: Carried
+) -> Reproduction:
+    """The failing call failed again alone on a restarted server that read back state the
+    run left: not shown to fail on a fresh one. The calls its server process made before it
+    are the ones known to have stored that state: the replay command sends them first."""
+    if earlier:
+        made = (
+            f"the command below replays {_calls(len(earlier), 'the')} its server "
+            "process made before it, then it (calls of its earlier processes in the run, "
+            "which the files kept too, are not known)"
+        )
+    elif position is not None:
+        made = (
+            "its server process made no call before it; calls of its earlier processes in the "
+            "run did, and they are not known"
+        )
+    else:
+        made = "the calls before it are not known: its server process was restarted since"
+    note = (
+        "(it failed again alone on a restarted server, but that server was not fresh, so "
+        f"whether it fails alone is not known: {carried.words()}. The calls that "
+        f"stored that state: {made})"
+    )
+    calls = [(p.tool, p.arguments) for p in plan]
+    return Reproduction(None, len(earlier), [note], carried=carried, calls=calls)
 
 
 def alone(
@@ -301,6 +355,7 @@ def replay_failure(
             reproduction is not None
             and reproduction.replayed
             and reproduction.steps is None
+            and reproduction.carried is None  # a retry would be on no fresher server
             and first is not None
         ):
             # Shrinking may have walked up to a limit (a time or a memory cap) that the
@@ -353,6 +408,7 @@ def replay_alone(
     try:
         with server.uncounted():
             fresh()
+            carried = server.carried_state()
             again = server.request(
                 failing.method,
                 params,
@@ -364,10 +420,17 @@ def replay_alone(
     except ServerError as exc:
         return f"(not replayed: a fresh server did not start: {exc.message})"
     finding = problem_of(again)
-    where = server.command.fresh_start
-    if finding is not None and finding.problem == same_problem_key(problem):
-        return f"(replayed alone on {where}: it failed the same way)"
+    failed = finding is not None and finding.problem == same_problem_key(problem)
     said = finding.headline if finding is not None else "no failure"
+    if carried is not None:
+        how = "it failed the same way" if failed else f"it did not fail the same way: {said}"
+        return (
+            f"(replayed alone on a restarted server, {how}; but that server was not fresh: "
+            f"{carried.words()})"
+        )
+    where = server.command.fresh_start
+    if failed:
+        return f"(replayed alone on {where}: it failed the same way)"
     return f"(replayed alone on {where}, it did not fail the same way: {said})"
 
 

@@ -97,6 +97,7 @@ class ServerCollector(_ServerNode):
         surface = self.server.surface
         assert surface is not None
         self._warn_once(self.server.probe_warning())
+        self._warn_once(self.server.state_warning())
         # Lint warnings are said here, one per lint for the whole server, so that 30 tools
         # without annotations make one warning; a lint made an error fails the schema item.
         from pytest_mcp_contracts.checks.lints import grouped_warnings
@@ -888,7 +889,8 @@ class ContractItem(_McpItem):
 
 class RejectsInvalidItem(_McpItem):
     """Dynamic: inputs the inputSchema refuses must be refused (isError or -32602), and must
-    never crash, hang or break the server."""
+    never crash, hang or break the server. Every input is sent past a failing one, and each
+    distinct failure is replayed and shown with its own input."""
 
     check = Check.REJECTS_INVALID.value
 
@@ -917,32 +919,50 @@ class RejectsInvalidItem(_McpItem):
             cases,
             self.mcp_stats.tool(self.tool.name),
             time_budget=settings.time_budget(own),
+            max_restarts=settings.max_restarts,
         )
-        if refusals.failure is not None:
-            raise self._sandbox_note(_reproduced(self, refusals.failure, own.warn_only))
         self.user_properties.append(("mcp_invalid_sent", refusals.sent))
         self.user_properties.append(("mcp_invalid_accepted", len(refusals.accepted)))
         self.user_properties.append(("mcp_invalid_coerced", len(refusals.coerced)))
         self.add_report_section("call", "mcp", refusals.summary())
+        # Each distinct failure replayed on a fresh server before it is shown, so that each
+        # keeps a reproduction of its own; the first met is the item's headline.
+        failures = [
+            self._sandbox_note(_reproduced(self, failure, own.warn_only))
+            for failure in refusals.failures
+        ]
+        notes = []
         if refusals.out_of_time is not None:
             from pytest_mcp_contracts.checks.contract import budget_words
 
             budget, planned = refusals.out_of_time, refusals.planned
-            self._warn(budget_words(budget, refusals.sent, planned, "invalid inputs"))
-        if not refusals.accepted:
-            return
-        problem = (
-            f"accepts invalid input: {len(refusals.accepted)} of {refusals.sent} inputs the "
-            "inputSchema refuses returned a success result"
-        )
-        lines = tuple(accepted_lines(refusals.accepted))
-        if mode == RejectsInvalidMode.FAIL:
-            from pytest_mcp_contracts.checks.rejects_invalid import HOW_TO_REFUSE
+            notes.append(budget_words(budget, refusals.sent, planned, "invalid inputs"))
+        if refusals.accepted:
+            problem = (
+                f"accepts invalid input: {len(refusals.accepted)} of {refusals.sent} inputs the "
+                "inputSchema refuses returned a success result"
+            )
+            lines = tuple(accepted_lines(refusals.accepted))
+            if mode == RejectsInvalidMode.FAIL:
+                from pytest_mcp_contracts.checks.rejects_invalid import HOW_TO_REFUSE
 
-            raise self._fail(problem, (*lines, HOW_TO_REFUSE), FailureKind.ACCEPTS_INVALID)
-        self._warn(
-            f"{problem} (first: {lines[0]}); --mcp-rejects-invalid=fail makes this a failure"
-        )
+                failures.append(
+                    self._fail(problem, (*lines, HOW_TO_REFUSE), FailureKind.ACCEPTS_INVALID)
+                )
+            else:
+                notes.append(
+                    f"{problem} (first: {lines[0]}); --mcp-rejects-invalid=fail makes this a "
+                    "failure"
+                )
+        try:
+            for note in notes:
+                self._warn(note)
+        finally:
+            # A warning made an error (-W error) does not hide the failures.
+            if failures:
+                from pytest_mcp_contracts.checks.failures import combined_failure
+
+                raise combined_failure(failures)
 
     def _valid_input(self, own: ToolConfig) -> dict[str, Any]:
         """The valid input the invalid ones are derived from: a configured or schema example
@@ -1070,7 +1090,8 @@ class StdoutItem(_RendersFailures):
 
 class SequencesItem(_RendersFailures):
     """Dynamic, one per server: sequences of calls in which values from earlier outputs
-    (ids, names, paths) feed later inputs; a failure is shrunk to the shortest sequence."""
+    (ids, names, paths) feed later inputs; each distinct failure (up to 3) is shrunk to its
+    own shortest sequence, and the one failure of the item shows them all."""
 
     check = Check.SEQUENCES.value
 
@@ -1123,6 +1144,7 @@ class SequencesItem(_RendersFailures):
                 seed=_hypothesis_seed(self.config),
                 time_budget=settings.sequences_time,
                 resets=can_start_fresh(self.config, server),
+                max_restarts=settings.max_restarts,
             )
         finally:
             self.user_properties.append(("mcp_sequence_calls", plan.stats.calls))
@@ -1148,6 +1170,7 @@ def fresh_server(config: pytest.Config, server: ManagedServer, check: str) -> No
     if not command and server.untouched and (sandbox is None or sandbox.laid_at < server.opened_at):
         return
     if command:
+        command = server.own_text(command)  # {worker}, this worker's copies of state files
         done = subprocess.run(shlex.split(command), capture_output=True, text=True, timeout=60)
         if done.returncode != 0:
             raise ContractFailure(

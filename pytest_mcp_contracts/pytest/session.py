@@ -43,9 +43,14 @@ from pytest_mcp_contracts.transport.discover import (
 from pytest_mcp_contracts.transport.inprocess import ServerApp
 from pytest_mcp_contracts.transport.jsonrpc import ServerError
 from pytest_mcp_contracts.transport.managed import ManagedServer
+from pytest_mcp_contracts.transport.stdio import ServerCommand
 
 if TYPE_CHECKING:
-    pass
+    from collections.abc import Callable
+
+    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.http import ServerUrl
+    from pytest_mcp_contracts.transport.state import WorkerPlace
 
 
 def _start(server: ManagedServer) -> ServerSurface | ServerError:
@@ -92,10 +97,66 @@ def client_settings(config: pytest.Config, settings: Settings) -> ClientSettings
     )
 
 
+def worker_places(
+    config: pytest.Config, commands: tuple[ServerCommand | ServerUrl | ServerApp, ...]
+) -> tuple[str, list[WorkerPlace | None]]:
+    """This process's worker id (``main`` without xdist) and how it starts each server
+    command: ``{worker}`` expanded and, under xdist, each in a folder of its own (its TMPDIR,
+    and its copies of the state files its command names, which every worker's process would
+    otherwise share: transport/state.for_worker). The folders go at the end of the run."""
+    from pytest_mcp_contracts.transport.state import SERIAL_WORKER, for_worker
+
+    workerinput = getattr(config, "workerinput", None)
+    worker = str(workerinput["workerid"]) if workerinput is not None else SERIAL_WORKER
+    private: Path | None = None
+    if workerinput is not None and any(isinstance(c, ServerCommand) for c in commands):
+        folder = Path(tempfile.mkdtemp(prefix=f"pytest-mcp-{worker}-")).resolve()
+        config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+        private = folder
+    places: list[WorkerPlace | None] = []
+    for index, command in enumerate(commands):
+        own = None
+        if private is not None:
+            own = private / str(index)
+            own.mkdir()
+        places.append(
+            for_worker(command, worker, own) if isinstance(command, ServerCommand) else None
+        )
+    return worker, places
+
+
+def state_tools(settings: Settings) -> Callable[[ServerSurface], list[ToolSpec]]:
+    """Which of a server's tools may be asked what state it holds (ManagedServer's
+    ``state_tools``): read-only, taking no arguments, and called by this run anyway (the
+    call policy and the tool tables allow it)."""
+
+    def pick(surface: ServerSurface) -> list[ToolSpec]:
+        from pytest_mcp_contracts.transport.managed import tool_refusal
+
+        found = []
+        for tool in surface.tools:
+            schema = tool.input_schema if isinstance(tool.input_schema, dict) else {}
+            if tool.annotations.get("readOnlyHint") is not True:
+                continue
+            if schema.get("properties") or schema.get("required"):
+                continue  # a tool that takes arguments: {} is not what it is called with
+            own = settings.tool(surface.name, tool.name)
+            policy = settings.call_policy
+            if tool_refusal(
+                tool, surface.capabilities, policy=policy, own_call=own.call, skip=own.skip
+            ):
+                continue
+            found.append(tool)
+        return found
+
+    return pick
+
+
 def collect_servers(
     session: pytest.Session, settings: Settings, started: list[ManagedServer]
 ) -> list[pytest.Collector]:
     answers = client_settings(session.config, settings)
+    worker, places = worker_places(session.config, settings.servers)
     servers = [
         ManagedServer(
             command=command,
@@ -105,8 +166,11 @@ def collect_servers(
             max_call_time=settings.max_call_time,
             max_memory=settings.max_server_memory,
             client=Client(answers),
+            place=place,
+            worker=worker,
+            state_tools=state_tools(settings),
         )
-        for command in settings.servers
+        for command, place in zip(settings.servers, places, strict=True)
     ]
     started.extend(servers)
     with ThreadPoolExecutor(max_workers=len(servers)) as pool:

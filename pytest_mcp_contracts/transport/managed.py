@@ -41,6 +41,7 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     ServerStartError,
     last_words,
 )
+from pytest_mcp_contracts.transport.state import Carried, StateWatch, WorkerPlace
 from pytest_mcp_contracts.transport.stdio import ServerCommand, StdoutNoise, open_stdio
 from pytest_mcp_contracts.vocabulary import MODERN_VERSION, CallPolicy
 
@@ -73,6 +74,12 @@ def call_refusal(annotations: dict[str, Any], policy: str) -> str | None:
 
 
 SKIPPED_BY_TABLE: Final = "skipped by [tool.mcp-contracts.tools] skip = true"
+
+# Read-only tools without arguments asked what they answer before the first call of a run
+# (each twice: an answer that changes by itself says nothing about state), and again after a
+# restart a replay makes: at most this many, each within this many seconds.
+STATE_TOOLS: Final = 3
+STATE_TOOL_TIMEOUT: Final = 5.0
 
 
 def tool_refusal(
@@ -256,10 +263,21 @@ class ManagedServer:
     # connection while nothing but its handshake and listings has been sent on it (untouched).
     opened_at: float = field(default=0.0, repr=False)
     _untouched: RpcConnection | None = field(default=None, repr=False)
+    # What a started process could leave for the next one (files under its working directory,
+    # paths its command names), as it was at the first start: "fresh" is checked, not assumed.
+    state: StateWatch | None = None
+    # The command as this worker starts it (``{worker}`` expanded, its own copies of shared
+    # state files: transport/state); ``command`` stays as the user named it, for reports.
+    place: WorkerPlace | None = None
+    worker: str = ""
+    # Which tools may be asked for the state (read-only, taking no arguments, allowed by the
+    # call policy and the tool tables): pytest/session hands it in; None asks none.
+    state_tools: Callable[[ServerSurface], list[ToolSpec]] | None = None
+    _first_conn: RpcConnection | None = field(default=None, repr=False)
 
     def _open(self, *, legacy: bool = False) -> RpcConnection:
         return open_server(
-            self.command,
+            self.started_command,
             startup_timeout=self.startup_timeout,
             max_message_bytes=self.max_message_bytes,
             legacy=legacy,
@@ -278,6 +296,12 @@ class ManagedServer:
         except ServerError:
             self._conn.kill()
             raise
+        started = self.started_command
+        if isinstance(started, ServerCommand) and self.state is None:
+            # After the handshake: what the server writes as it starts (an empty state file)
+            # it writes again at every start, and is no state a restart carries over.
+            self.state = StateWatch.take(started)
+            self._first_conn = self._conn
         # Blamed on no call: what the server printed on stdout before its tool list was
         # answered (a banner). Counted up to that answer, not up to now: a line written just
         # after it may or may not have been read yet.
@@ -338,6 +362,91 @@ class ManagedServer:
                 ) from None
             raise
         return self._conn
+
+    def _ask_state_first(self) -> None:
+        """Before the first request of a run, while the server is as it started: what its
+        read-only tools without arguments answer (``StateWatch.answers_at_start``), the same
+        twice. Not a call of any check: not counted, not among the recent calls, and the
+        server stays untouched."""
+        state, conn = self.state, self._conn
+        if state is None or state.answers_at_start is not None:
+            return
+        state.answers_at_start = {}
+        if conn is None or conn is not self._first_conn or conn is not self._untouched:
+            return  # something was sent already (calls in flight): too late to ask
+        if self.state_tools is None or self.surface is None:
+            return
+        tools = self.state_tools(self.surface)[:STATE_TOOLS]
+        first = self._answers(tools)
+        second = self._answers([t for t in tools if t.name in first])
+        state.answers_at_start = {n: a for n, a in first.items() if second.get(n) == a}
+
+    def _answers(self, tools: list[ToolSpec]) -> dict[str, str]:
+        """What ``tools`` answer now to a call without arguments, by name, on the live
+        connection (each answer as sorted JSON; a tool that does not answer is left out). A
+        server the asking broke is started again, as if nothing had been asked."""
+        conn = self.live_connection()
+        found: dict[str, str] = {}
+        if conn is None:
+            return found
+        noise, broke = conn.noise_count, False
+        for tool in tools:
+            server = self.surface.name if self.surface else ""
+            transcript = CallTranscript(server=server, tool=tool.name)
+            try:
+                result = conn.call_tool(
+                    {"name": tool.name, "arguments": {}},
+                    transcript,
+                    timeout=min(self.call_timeout, STATE_TOOL_TIMEOUT),
+                    max_total=min(self.call_timeout, STATE_TOOL_TIMEOUT),
+                )
+            except ServerError:
+                broke = True  # a hang or a death: the tool's own items will meet it
+                break
+            except RpcError:
+                continue
+            answer = {k: v for k, v in result.items() if k != "_meta"}
+            found[tool.name] = json.dumps(answer, sort_keys=True, default=str)
+        if broke or not conn.alive:
+            if conn.alive:
+                conn.kill()  # a pending answer must not reach a later call
+            restarts, recent = self.restarts, list(self.recent_calls)
+            with contextlib.suppress(ServerError):
+                self.connection()
+            self.restarts = restarts
+            self.recent_calls.extend(recent)
+            return {}
+        if conn.noise_count > noise:  # its stdout lines belong to no check's call
+            self._noise_seen = max(self._noise_seen, conn.noise_count)
+        return found
+
+    @property
+    def started_command(self) -> ServerCommand | ServerUrl | ServerApp:
+        return self.place.command if self.place is not None else self.command
+
+    def carried_state(self) -> Carried | None:
+        """What of ``state`` (watched since the first start) changed since: what a restarted
+        process may read back. None when nothing did, or for a target that is no process
+        the plugin started."""
+        if self.state is None:
+            return None
+        asked = self.state.answers_at_start
+        now = None
+        if asked and self.surface is not None:
+            now = self._answers([t for t in self.surface.tools if t.name in asked])
+        carried = self.state.carried(now)
+        if carried is None or self.place is None:
+            return carried
+        return self.place.as_named(carried)  # the files as the user named them
+
+    def state_warning(self) -> str | None:
+        """For the user, once: the state files this xdist worker's server was given a copy of."""
+        return self.place.warning() if self.place is not None else None
+
+    def own_text(self, text: str) -> str:
+        """``text`` (the reset command) with the places this worker's command has:
+        ``{worker}`` expanded, shared state files replaced by this worker's copies."""
+        return self.place.text(text, self.worker) if self.place is not None else text
 
     @property
     def untouched(self) -> bool:
@@ -471,6 +580,7 @@ class ManagedServer:
         limit: float | None,
     ) -> CallOutcome:
         """One request and its answer, with everything that happened on the way."""
+        self._ask_state_first()
         conn = self.connection()
         garbage_before, noise_sent = conn.garbage_count, conn.noise_count
         outcome, noise_upto = self.send_on(conn, method, params, arguments, subject, limit)

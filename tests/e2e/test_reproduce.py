@@ -79,7 +79,7 @@ def test_a_failure_nothing_reproduces_says_so(
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(
         [
-            "  exception: RuntimeError: the dice fell off the table",
+            "  exception: KeyError: 'dice'",
             "tool: roll    check: contract",
             "(did not fail again on a freshly started server, *: it may depend on timing or "
             "outside state)",

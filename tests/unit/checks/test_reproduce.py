@@ -51,6 +51,9 @@ class FakeCounter:
         self.count, self.starts = 0, self.starts + 1
         self.recent_calls.clear()
 
+    def carried_state(self) -> None:
+        return None  # a new process starts from nothing: no state outlives it
+
     def call(self, tool: str, arguments: dict[str, Any], *, invalid: bool = False) -> CallOutcome:
         outcome = CallOutcome(arguments, {"method": "tools/call", "params": {"name": tool}})
         if tool == "bump":
@@ -246,6 +249,9 @@ class FakeNearALimit:
     def fresh(self) -> None:
         self.limit = 150
         self.recent_calls.clear()
+
+    def carried_state(self) -> None:
+        return None
 
     def uncounted(self) -> Any:
         import contextlib

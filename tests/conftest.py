@@ -431,7 +431,7 @@ def old_sdk_command() -> Iterator[Callable[[str], str]]:
     Warm, from a zygote on that virtualenv's interpreter (tests/warm_servers.py), started
     here, by the first test that needs it: 0.7 s of CPU a start cold, about 20 starts."""
     try:
-        python = str(fixture_builds.old_sdk_python())
+        python = str(fixture_builds.sdk_python("old_sdk"))
     except fixture_builds.BuildError as exc:
         pytest.fail(str(exc))
     zygotes = warm_servers.start("old_sdk", python=python) if _zygote_wanted("old_sdk") else {}
@@ -440,6 +440,23 @@ def old_sdk_command() -> Iterator[Callable[[str], str]]:
     )
     for kind, zygote in zygotes.items():
         warm_servers.stop(zygote, kind)
+
+
+@pytest.fixture(scope="session")
+def sdk_command() -> Callable[[str, str], str]:
+    """The command for fixture server ``name`` of tests/servers/sdks/ run on the Python SDK
+    stack ``stack`` (a folder there whose requirements.txt pins it), in that stack's
+    virtualenv, built once per checkout and again when its pins change
+    (tests/fixture_builds.py). Cold starts: no test starts these servers often."""
+
+    def command(stack: str, name: str) -> str:
+        try:
+            python = fixture_builds.sdk_python(stack)
+        except fixture_builds.BuildError as exc:
+            pytest.fail(str(exc))
+        return shlex.join([str(python), str(fixture_builds.SDKS / name)])
+
+    return command
 
 
 HttpServer = Callable[..., str]

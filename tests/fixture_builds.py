@@ -1,11 +1,11 @@
-"""The suite's two fixture builds, each made once per checkout: the old Python SDK's
-virtualenv (tests/servers/old_sdk/.venv, from its requirements.txt) and the TypeScript SDK's
-servers (tests/servers/ts_legacy: ``npm ci`` from its lock file, then each server bundled
-into bundled/).
+"""The suite's fixture builds, each made once per checkout: a virtualenv per pinned Python SDK
+stack (``STACKS``: tests/servers/old_sdk/ and each folder of tests/servers/sdks/, from its
+requirements.txt, into its .venv) and the TypeScript SDKs' servers (tests/servers/ts_legacy:
+``npm ci`` from its lock file, then each server bundled into bundled/).
 
 Standard library only: tests/conftest.py's session fixtures (``old_sdk_command``,
-``ts_servers``) call these functions, and ``.ci/run`` runs this file beside the suite,
-without a pytest process of its own (``python tests/fixture_builds.py``).
+``sdk_command``, ``ts_servers``) call these functions, and ``.ci/run`` runs this file beside
+the suite, without a pytest process of its own (``python tests/fixture_builds.py``).
 
 Each build runs under an exclusive lock on its folder (no lock file to leave behind), so the
 check and the build are one step for every process on this checkout: under pytest-xdist
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import os
 import shlex
@@ -29,7 +30,15 @@ from pathlib import Path
 
 SERVERS = Path(__file__).parent / "servers"
 OLD_SDK = SERVERS / "old_sdk"
+SDKS = SERVERS / "sdks"
 TS_LEGACY = SERVERS / "ts_legacy"
+# Every Python SDK stack by name: a folder whose requirements.txt pins every package its
+# virtualenv holds. One virtualenv per distinct pin set, however many SDK generations run on
+# it (tests/servers/sdks/README.md says which).
+STACKS = {
+    "old_sdk": OLD_SDK,
+    **{pins.parent.name: pins.parent for pins in sorted(SDKS.glob("*/requirements.txt"))},
+}
 
 
 class BuildError(Exception):
@@ -72,23 +81,26 @@ def _digest(*files: Path) -> str:
     return digest.hexdigest()
 
 
-def old_sdk_python() -> Path:
-    """The interpreter of the old SDK's virtualenv, built with this one when missing or
-    when requirements.txt changed."""
-    requirements = OLD_SDK / "requirements.txt"
-    venv = OLD_SDK / ".venv"
+def sdk_python(stack: str) -> Path:
+    """The interpreter of ``stack``'s virtualenv (``STACKS``), built with this one when
+    missing or when its requirements.txt changed."""
+    folder = STACKS[stack]
+    requirements = folder / "requirements.txt"
+    venv = folder / ".venv"
 
     def make() -> None:
-        what = "the old-SDK fixture's virtualenv"
+        what = f"the virtualenv of {folder.relative_to(SERVERS.parent)}"
         # This interpreter's pip installs into it (--python): a pip of its own would cost a
         # third of the build; the servers compile what they import as they first start.
+        # Every package is pinned and none resolved (--no-deps): the fixture stays the stack
+        # it was checked to be, and a build costs the downloads only.
         _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], what)
         pip = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python")]
         pip += ["install", "--quiet", "--disable-pip-version-check", "--no-compile"]
         pip += ["--no-deps", "-r", str(requirements)]
         _run(pip, what)
 
-    with _locked(OLD_SDK):
+    with _locked(folder):
         _made(venv, venv / "requirements.sha256", _digest(requirements), make)
     return venv / "bin" / "python"
 
@@ -124,13 +136,20 @@ def ts_bundles(npm: str) -> Path:
 
 
 def main() -> int:
-    """Both builds (the TypeScript one only where node and npm are installed, as the suite
-    skips its tests otherwise); exit status 1 with what failed."""
+    """Every build (the TypeScript one only where node and npm are installed, as the suite
+    skips its tests otherwise); exit status 1 with what failed.
+
+    Side by side, each in a thread: a build mostly waits for its downloads."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    npm = shutil.which("npm")
+    builds: list[Callable[[], Path]] = [functools.partial(sdk_python, stack) for stack in STACKS]
+    if npm is not None and shutil.which("node") is not None:
+        builds.append(functools.partial(ts_bundles, npm))
     try:
-        old_sdk_python()
-        npm = shutil.which("npm")
-        if npm is not None and shutil.which("node") is not None:
-            ts_bundles(npm)
+        with ThreadPoolExecutor(max_workers=len(builds)) as pool:
+            for started in [pool.submit(build) for build in builds]:
+                started.result()
     except (BuildError, OSError, subprocess.TimeoutExpired) as exc:
         print(exc, file=sys.stderr)
         return 1

@@ -1,0 +1,232 @@
+"""One verdict for every SDK generation: a refusal passes, a crash fails, an error returned as
+a dict is a refusal and never a real result, whichever SDK built the server and whatever it
+logs.
+
+The fixtures serve the same tools on each generation (tests/servers/sdks/sdk_tools.py,
+tests/servers/ts_legacy/sdk_tools.mjs; what each sends is docs/error-results.md's table):
+`refuse_raise` (the tool's own `raise ValueError` / `throw new Error`), `refuse_sdk` (the
+SDK's refusal type, or an `isError` result), `crash_key` and `crash_none` (a runtime error
+escaping the tool), the `error_dict*` tools (`{"error": "nothing is open"}` returned, under
+each return annotation), and `ok`. A `-logged` server is the same one started with
+MCP_FIXTURE_LOG_TRACEBACKS=1: every exception's traceback goes to stderr, a deliberate raise's
+too.
+
+One pytest run per stack tests all of its servers at once (contract items only, few
+examples, no sequences), and each test here reads its tool's verdict from that run's report:
+under pytest-xdist, the first worker that needs a run makes it and the others read its report.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import fixture_builds, warm_servers
+from tests.conftest import NEIGHBOURS_OFF, NO_SEQUENCES, SPEC_RULES_ONLY
+
+
+@dataclass(frozen=True)
+class Generation:
+    server: str  # the name it serves under: its node id is mcp:<server>::<tool>::contract
+    run: str  # the run that tests it: its Python SDK stack (tests/servers/sdks/), or "ts"
+    file: str  # its server, in tests/servers/sdks/ or tests/servers/ts_legacy/bundled/
+    logged: bool = False  # started with MCP_FIXTURE_LOG_TRACEBACKS=1
+
+    @property
+    def tools(self) -> tuple[str, ...]:
+        return TS_TOOLS if self.run == "ts" else PYTHON_TOOLS
+
+
+PYTHON_TOOLS = (
+    "refuse_raise",
+    "refuse_sdk",
+    "crash_key",
+    "crash_none",
+    "error_dict",
+    "error_dict_bare",
+    "error_dict_typed",
+    "error_dict_wrapped",
+    "ok",
+)
+TS_TOOLS = ("refuse_raise", "refuse_sdk", "crash_key", "error_dict", "ok")
+
+# fastmcp 2, 3, 4, MCPServer and the low-level Server of mcp 2.3 log every exception but
+# their refusal type with its traceback themselves: they have no -logged twin.
+GENERATIONS = (
+    Generation("mcp1.30.0-fastmcp", "mcp1-fastmcp3", "mcp1_fastmcp.py"),
+    Generation("mcp1.30.0-fastmcp-logged", "mcp1-fastmcp3", "mcp1_fastmcp.py", logged=True),
+    Generation("mcp1.30.0-lowlevel", "mcp1-fastmcp3", "mcp1_lowlevel.py"),
+    Generation("mcp1.30.0-lowlevel-logged", "mcp1-fastmcp3", "mcp1_lowlevel.py", logged=True),
+    Generation("fastmcp3.4.11", "mcp1-fastmcp3", "fastmcp_server.py"),
+    Generation("mcp1.16.0-fastmcp", "mcp1.16-fastmcp2", "mcp1_fastmcp.py"),
+    Generation("fastmcp2.12.5", "mcp1.16-fastmcp2", "fastmcp_server.py"),
+    Generation("mcp2.3.0-mcpserver", "mcp2-fastmcp4", "mcp2_mcpserver.py"),
+    Generation("mcp2.3.0-lowlevel", "mcp2-fastmcp4", "mcp2_lowlevel.py"),
+    Generation("fastmcp4.2.3", "mcp2-fastmcp4", "fastmcp_server.py"),
+    Generation("ts-sdk1.0.1", "ts", "sdk_1_0_1.mjs"),
+    Generation("ts-sdk1.0.1-logged", "ts", "sdk_1_0_1.mjs", logged=True),
+    Generation("ts-sdk1.32.2", "ts", "sdk_1_32.mjs"),
+    Generation("ts-sdk1.32.2-logged", "ts", "sdk_1_32.mjs", logged=True),
+    Generation("ts-server2.4.0", "ts", "sdk_2.mjs"),
+    Generation("ts-server2.4.0-logged", "ts", "sdk_2.mjs", logged=True),
+)
+
+# The failure kinds of a crash: an exception the SDK wrapped into isError, or one it answered
+# as a JSON-RPC error.
+CRASHES = {"unexpected_exception", "rpc_error"}
+# Arguments of each run: contract items only, and few examples (the coverage phase alone sends
+# a limit of 0 and -1, and an empty word; one seed, so that every run draws the same words).
+RUN_ARGS = ("-k", "contract", "--mcp-max-examples=10", "--hypothesis-seed=1", NO_SEQUENCES)
+
+
+def _cases(*kinds: str) -> list[Any]:
+    return [
+        pytest.param(generation, tool, id=f"{generation.server}::{tool}")
+        for generation in GENERATIONS
+        for tool in generation.tools
+        if any(tool.startswith(kind) for kind in kinds)
+    ]
+
+
+def _run(folder: Path, commands: list[str]) -> dict[str, Any]:
+    """Run pytest on the servers of ``commands``: each server's tools' reports, by server and
+    tool name (``servers``), or what the run printed when it wrote no report (``failed``)."""
+    environ = {**os.environ, "PYTEST_ADDOPTS": f"{SPEC_RULES_ONLY} {NEIGHBOURS_OFF}"}
+    environ.pop("CI", None)  # a local run: it records contracts, and none is missing
+    argv = [*warm_servers.pytest_command(), "-p", "no:randomly", "-p", "no:cacheprovider"]
+    argv += [f"--mcp-server={command}" for command in commands]
+    argv += [*RUN_ARGS, "--mcp-report=report.json"]
+    done = subprocess.run(argv, cwd=folder, env=environ, capture_output=True, timeout=300)
+    report = folder / "report.json"
+    if not report.is_file():
+        return {"failed": (done.stdout + done.stderr).decode(errors="replace")[-5000:]}
+    servers = json.loads(report.read_text())["servers"]
+    return {
+        "servers": {
+            server["name"]: {tool["name"]: tool for tool in server["tools"]} for server in servers
+        }
+    }
+
+
+@pytest.fixture(scope="module")
+def _runs() -> dict[str, dict[str, Any]]:
+    return {}
+
+
+@pytest.fixture
+def tool_report(
+    generation: Generation,
+    tool: str,
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    _runs: dict[str, dict[str, Any]],
+) -> dict[str, Any]:
+    """The run report's entry for ``tool`` of ``generation``, from its stack's one run."""
+    if generation.run not in _runs:
+        servers: Callable[[str], str]
+        if generation.run == "ts":
+            servers = request.getfixturevalue("ts_servers")
+        else:
+            sdk_command = request.getfixturevalue("sdk_command")
+            servers = lambda name: sdk_command(generation.run, name)  # noqa: E731
+        commands = [
+            ("env MCP_FIXTURE_LOG_TRACEBACKS=1 " if each.logged else "") + servers(each.file)
+            for each in GENERATIONS
+            if each.run == generation.run
+        ]
+        # Shared by the xdist workers of this session (their base temps' parent), under a
+        # lock: the first to need a run makes it, the others read its answer, a failed run's
+        # too (it is not made again for each of its tests).
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        base = tmp_path_factory.getbasetemp()
+        folder = (base.parent if worker else base) / f"sdk-generations-{generation.run}"
+        folder.mkdir(exist_ok=True)
+        answer = folder / "tools.json"
+        descriptor = os.open(folder, os.O_RDONLY)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+            if not answer.is_file():
+                answer.write_text(json.dumps(_run(folder, commands)))
+        finally:
+            os.close(descriptor)  # releases the lock
+        _runs[generation.run] = json.loads(answer.read_text())
+    run = _runs[generation.run]
+    if "failed" in run:
+        pytest.fail(f"the run of {generation.run} wrote no report:\n{run['failed']}")
+    assert generation.server in run["servers"], sorted(run["servers"])
+    return dict(run["servers"][generation.server][tool])
+
+
+def _verdict(report: dict[str, Any]) -> str:
+    contract = report["checks"]["contract"]
+    return f"{contract['outcome']}: {contract.get('message', '')} {json.dumps(contract)}"
+
+
+@pytest.mark.parametrize(("generation", "tool"), _cases("refuse_", "error_dict"))
+def test_a_refusal_passes(generation: Generation, tool: str, tool_report: dict[str, Any]) -> None:
+    assert tool_report["checks"]["contract"]["outcome"] == "passed", _verdict(tool_report)
+    assert tool_report["calls"] > 0
+
+
+@pytest.mark.parametrize(("generation", "tool"), _cases("error_dict"))
+def test_an_error_dict_is_never_a_real_result(
+    generation: Generation, tool: str, tool_report: dict[str, Any]
+) -> None:
+    assert tool_report["calls"] > 0
+    assert tool_report["real_results"] == 0, _verdict(tool_report)
+
+
+@pytest.mark.parametrize(("generation", "tool"), _cases("crash_"))
+def test_a_crash_fails_as_a_crash(
+    generation: Generation, tool: str, tool_report: dict[str, Any]
+) -> None:
+    contract = tool_report["checks"]["contract"]
+    assert contract["outcome"] == "failed", _verdict(tool_report)
+    assert contract["failure"]["kind"] in CRASHES, _verdict(tool_report)
+
+
+@pytest.mark.parametrize(("generation", "tool"), _cases("ok"))
+def test_a_real_result_passes(
+    generation: Generation, tool: str, tool_report: dict[str, Any]
+) -> None:
+    assert tool_report["checks"]["contract"]["outcome"] == "passed", _verdict(tool_report)
+    assert tool_report["real_results"] == tool_report["calls"] > 0
+
+
+def test_every_python_stack_holds_the_sdks_it_names() -> None:
+    """The stacks hold the SDK versions the servers' names and docs/error-results.md give: a pin
+    changed without them is caught here."""
+    for stack, packages in {
+        "mcp1-fastmcp3": {"mcp": "1.30.0", "fastmcp": "3.4.11"},
+        "mcp1.16-fastmcp2": {"mcp": "1.16.0", "fastmcp": "2.12.5"},
+        "mcp2-fastmcp4": {"mcp": "2.3.0", "fastmcp": "4.2.3"},
+    }.items():
+        code = "import importlib.metadata as m, json, sys; "
+        code += "print(json.dumps({p: m.version(p) for p in sys.argv[1:]}))"
+        python = fixture_builds.sdk_python(stack)
+        done = subprocess.run(
+            [python, "-c", code, *packages], capture_output=True, text=True, timeout=60
+        )
+        assert json.loads(done.stdout) == packages, done.stderr
+
+
+def test_every_typescript_generation_is_the_sdk_it_names(ts_servers: Callable[[str], str]) -> None:
+    """As above, for the TypeScript SDKs the lock file installs (ts_servers builds them)."""
+    modules = fixture_builds.TS_LEGACY / "node_modules"
+    installed = {
+        package: json.loads((modules / package / "package.json").read_text())["version"]
+        for package in ("sdk-1.0.1", "@modelcontextprotocol/sdk", "@modelcontextprotocol/server")
+    }
+    assert installed == {
+        "sdk-1.0.1": "1.0.1",
+        "@modelcontextprotocol/sdk": "1.32.2",
+        "@modelcontextprotocol/server": "2.4.0",
+    }

@@ -80,7 +80,7 @@ class RaiseSite:
             Origin.RUNTIME: f"raised by the language runtime in {whose}",
             Origin.LIBRARY: "escaped from a library the tool called",
             Origin.VALIDATION: "raised by a validation library",
-            Origin.UNKNOWN: f"raised in {whose}, at a line the trace does not show",
+            Origin.UNKNOWN: f"raised in {whose} (the line is not shown)",
         }[self.origin]
         trace = "traceback" if self.language == "Python" else "stack"
         return f"a {self.language} {trace}: {self.exception[:200]!r} {what}, at {self.where}"

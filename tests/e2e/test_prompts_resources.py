@@ -229,7 +229,7 @@ def test_fastmcps_refusal_of_a_missing_argument_passes_and_a_crash_replays_the_s
             "without its required argument 'error_message': the server failed on this request: "
             "JSON-RPC error -32603 (Error rendering prompt 'explain_error': 'error_message')",
             "  evidence: a Python traceback: \"KeyError: 'error_message'\" raised in the SDK's"
-            " code, at a line the trace does not show; a language runtime's own error message*",
+            " code (the line is not shown), at *function_prompt.py:361; a language runtime's*",
             "(replayed alone on a freshly started server: it failed the same way)",
         ],
         consecutive=False,

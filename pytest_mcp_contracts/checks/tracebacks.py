@@ -310,9 +310,9 @@ def _python_site(chain: list[_Block]) -> RaiseSite | None:
         if owner == "sdk" and block is not chain[0]:
             continue
         name = _exception_name(block.exception)
-        if name.endswith("ValidationError") or owner == "validation":
+        if name.endswith("ValidationError"):
             origin = Origin.VALIDATION
-        elif owner == "library":
+        elif owner in ("library", "validation"):
             origin = Origin.LIBRARY
         elif _RAISE.match(frame.source) or not _builtin(name):
             # Only an explicit raise puts an exception of a class of its own (a ToolError,

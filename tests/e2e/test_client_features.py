@@ -100,8 +100,8 @@ def test_a_call_still_reporting_progress_at_the_maximum_is_warned_about_not_fail
 def test_what_the_server_asked_is_in_the_failure_report(
     pytester: pytest.Pytester, run_mcp_inprocess: RunMcp
 ) -> None:
-    # The hook answers summarize's sampling request with no text, which the tool refuses by
-    # raising: the report shows the exchange that led there.
+    # The hook answers summarize's sampling request with no text, on which the tool
+    # crashes: the report shows the exchange that led there.
     pytester.makeconftest(
         """
         def pytest_mcp_sampling_reply(server, tool, params):

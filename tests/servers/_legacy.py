@@ -24,6 +24,7 @@ can check that the process is gone after the run.
 import json
 import os
 import sys
+import traceback
 
 SUPPORTED = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 
@@ -146,7 +147,9 @@ def serve(
         except RpcError as exc:
             error = {"code": exc.code, "message": exc.message}
             send({"jsonrpc": "2.0", "id": msg["id"], "error": error})
-        except Exception as exc:
-            print(f"{name}: internal error: {exc!r}", file=sys.stderr)
+        except Exception:
+            # As the SDKs' low-level servers do: the traceback on stderr, the client told
+            # only "Internal error".
+            traceback.print_exc(file=sys.stderr)
             error = {"code": -32603, "message": "Internal error"}
             send({"jsonrpc": "2.0", "id": msg["id"], "error": error})

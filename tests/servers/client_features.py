@@ -58,9 +58,9 @@ def get_roots() -> ListRoots:
 async def summarize(topic: str, sampled: Annotated[CreateMessageResult, Resolve(ask_model)]) -> str:
     """A one-line summary of a topic, written by the client's model."""
     content = sampled.content
-    if not isinstance(content, TextContent) or not content.text:
-        raise ValueError(f"the client's model answered no text: {sampled!r}")
-    return f"summary of {topic!r}: {content.text}"
+    text = content.text if isinstance(content, TextContent) else ""
+    first = text.splitlines()[0]  # the bug: an IndexError when the model answered no text
+    return f"summary of {topic!r}: {first}"
 
 
 @app.tool()

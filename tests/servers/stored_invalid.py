@@ -3,14 +3,13 @@ breaks on what was stored: the listing's failure comes from an earlier call, not
 
 - `add_tag(tag)`: the inputSchema wants lowercase letters; arguments are not validated, so
   whatever comes is stored;
-- `list_tags()` (readOnlyHint): answers JSON-RPC -32603 once a stored tag is not a string of
-  lowercase letters.
+- `list_tags()` (readOnlyHint): crashes (JSON-RPC -32603, a traceback on stderr) once a
+  stored tag is not a string.
 """
 
 import json
-import re
 
-from _legacy import RpcError, serve, text_result
+from _legacy import serve, text_result
 
 TOOLS = [
     {
@@ -35,9 +34,9 @@ def call(name, args):
     if name == "add_tag":
         tags.append(args.get("tag"))
         return text_result("added")
-    if any(not isinstance(t, str) or not re.fullmatch("[a-z]+", t) for t in tags):
-        raise RpcError(-32603, "internal error: the tag store holds a malformed tag")
-    return text_result(json.dumps(tags))
+    # The bug: a stored tag that is no string (a missing one: None) breaks the listing, an
+    # AttributeError that the server answers with -32603 and its traceback on stderr.
+    return text_result(json.dumps(sorted(tag.lower() for tag in tags)))
 
 
 serve("stored-invalid", TOOLS, call, validate=False)

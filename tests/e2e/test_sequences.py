@@ -286,9 +286,9 @@ def test_a_shallow_failure_does_not_hide_the_deeper_one_behind_it(
     run_mcp_inprocess: RunMcp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """tests/servers/shallow_deep.py crashes on an unknown id (JSON-RPC -32603 with a
-    runtime's message) on the first lookup of every run, and dies on a lookup once two memories are stored: the sequences
-    go on past the first failure, and the item reports both, each with its own shortest
-    sequence and its own replay (issue 43, rule 3)."""
+    runtime's message) on the first lookup of every run, and dies on a lookup once two
+    memories are stored: the sequences go on past the first failure, and the item reports
+    both, each with its own shortest sequence and its own replay (issue 43, rule 3)."""
     args = ("-k", "sequences", "--hypothesis-seed=1")
     result = run_mcp_inprocess("shallow_deep.py", args=args)
     result.assert_outcomes(failed=1)

@@ -555,9 +555,12 @@ class ContractFailure(Exception):
 
 def combined_failure(errors: Sequence[ContractFailure]) -> ContractFailure:
     """One failure for an item whose check went on after its first failure and found
-    others: the first as the headline (its kind is the item's), the others shown after it
-    (``FailureReport.also``), each with its own input and reproduction."""
-    first, others = errors[0], errors[1:]
+    others: the gravest (``SEVERITY_ORDER``; of equals, the first met) as the headline, its
+    kind the item's, so the run report and SARIF count a crash found behind a shallower
+    failure as a crash; the others shown after it (``FailureReport.also``), each with its
+    own input and reproduction."""
+    ranked = sorted(errors, key=lambda error: SEVERITY_ORDER.index(error.severity))
+    first, others = ranked[0], ranked[1:]
     if others:
         more = f"{len(others)} more failure{'s' if len(others) > 1 else ''}"
         first.report.problem = f"{first.report.problem} (and {more} of this check below)"

@@ -177,28 +177,31 @@ def test_the_valid_input_invalid_ones_start_from_is_remembered_across_runs(
 
 
 def test_a_hang_behind_a_first_failing_input_is_reported_too(run_mcp: RunMcp) -> None:
-    """tests/servers/deep_invalid.py answers a wrongly typed value with JSON-RPC -32603 and
-    hangs on a value above its maximum, which comes later among the cases: the item goes
-    on after the first failure and reports both, each with its own input and replay."""
+    """tests/servers/deep_invalid.py crashes on a wrongly typed value (JSON-RPC -32603, its
+    traceback on stderr) and hangs on a value above its maximum, which comes later among the
+    cases: the item goes on after the first failure and reports both, each with its own input
+    and replay, the gravest first."""
     result = run_mcp("deep_invalid.py", args=(NO_SEQUENCES, *ARGS))
     result.assert_outcomes(failed=1, deselected=3)
     result.stdout.fnmatch_lines(
         [
-            "an invalid input was answered with JSON-RPC error -32603 (Internal error), an "
-            "internal error, instead of a refusal (and 1 more failure of this check below)",
-            "  the input is invalid because 'seconds' has the wrong type *",
+            # The gravest first: the hang (critical) heads the item, the -32603 follows.
+            "an invalid input hung the tool: no answer to tools/call within 2 s (and 1 more "
+            "failure of this check below)",
+            "  the input is invalid because 'seconds' is 6, above maximum 5",
             "invalid input sent:",
-            '    {"seconds": "not a number"}',
+            '    {"seconds": 6}',
             "or with one command:",
-            '    mcp-contracts call *--server=* pause \'{"seconds": "not a number"}\'',
+            "    mcp-contracts call *--server=* pause '{\"seconds\": 6}'",
             "(it fails alone on a freshly started server too)",
             "failure 2 of 2 of this check:",
-            "    an invalid input hung the tool: no answer to tools/call within 2 s",
-            "      the input is invalid because 'seconds' is 6, above maximum 5",
+            "    an invalid input was answered with JSON-RPC error -32603 (Internal error), an "
+            "internal error, instead of a refusal",
+            "      the input is invalid because 'seconds' has the wrong type *",
             "    invalid input sent:",
-            '        {"seconds": 6}',
+            '        {"seconds": "not a number"}',
             "    or with one command:",
-            "        mcp-contracts call *--server=* pause '{\"seconds\": 6}'",
+            '        mcp-contracts call *--server=* pause \'{"seconds": "not a number"}\'',
             "    (it fails alone on a freshly started server too)",
         ]
     )

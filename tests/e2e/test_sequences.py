@@ -294,31 +294,33 @@ def test_a_shallow_failure_does_not_hide_the_deeper_one_behind_it(
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
-            "a schema-valid input was answered with JSON-RPC error -32603: Cannot read "
-            "properties of undefined (reading 'text') (call 1 of a sequence) (and 1 more "
+            # The gravest first: the deep crash heads the item (its kind is the item's).
+            "the call killed the server: * (exit status 5) (call 3 of a sequence) (and 1 more "
             "failure of this check below)",
             "tool: get_memory    check: sequences",
             "shortest sequence found (each call, then its answer):",
-            '    1. get_memory {"memory_id": ""}',
-            "       -> JSON-RPC error -32603: Cannot read properties of undefined (reading 'text')",
+            '    1. store_memory {"text": ""}',
+            '       -> ok: {"memory_id": "m-6b86b273ff", "text": ""}',
+            '    2. store_memory {"text": ""}',
+            "       -> ok: *",
+            '    3. get_memory {"memory_id": "m-*"}  (memory_id from call *)',
+            "       -> failed: *exit status 5*",
             "reproduce on a freshly started server: *",
-            "(the sequences met this failure * times; after the first, each was counted and "
-            "passed as a refusal, and the search went on)",
-            "failure 2 of 2 of this check:",
-            "    the call killed the server: * (exit status 5) (call 3 of a sequence)",
-            "    tool: get_memory    check: sequences",
-            '        1. store_memory {"text": ""}',
-            '           -> ok: {"memory_id": "m-6b86b273ff", "text": ""}',
-            '        2. store_memory {"text": ""}',
-            "           -> ok: *",
-            '        3. get_memory {"memory_id": "m-*"}  (memory_id from call *)',
-            "           -> failed: *exit status 5*",
-            "    reproduce on a freshly started server: *",
             "*IndexError: list index out of range",
+            "failure 2 of 2 of this check:",
+            "    a schema-valid input was answered with JSON-RPC error -32603: Cannot read "
+            "properties of undefined (reading 'text') (call 1 of a sequence)",
+            "    tool: get_memory    check: sequences",
+            '        1. get_memory {"memory_id": ""}',
+            "           -> JSON-RPC error -32603: Cannot read properties of undefined (reading "
+            "'text')",
+            "    reproduce on a freshly started server: *",
+            "    (the sequences met this failure * times; after the first, each was counted and "
+            "passed as a refusal, and the search went on)",
         ]
     )
     out = result.stdout.str()
-    deep = out.split("failure 2 of 2 of this check:")[1]
+    deep = out.split("failure 2 of 2 of this check:")[0]
     block = deep.split("reproduce on a freshly started server:")[1].split("\n\n")[0]
     lines = [line.strip() for line in block.splitlines()[1:] if line.strip()]
     # The deep failure's lines alone kill a freshly started server: the shallow failure is

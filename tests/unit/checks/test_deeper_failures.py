@@ -333,22 +333,24 @@ def test_check_sequences_reports_every_distinct_failure_with_its_own_sequence() 
             resets=True,
         )
     report = caught.value.report
-    assert caught.value.kind is FailureKind.RPC_ERROR  # the first met is the headline
-    assert report.problem.startswith("a schema-valid input was answered with JSON-RPC error")
+    # The gravest is the headline (its kind the item's): the crash, met after the rpc_error.
+    assert caught.value.kind is FailureKind.CRASH
+    assert report.problem.startswith("the call killed the server")
     assert report.problem.endswith(
-        "(call 1 of a sequence) (and 1 more failure of this check below)"
+        "(call 3 of a sequence) (and 1 more failure of this check below)"
     )
-    assert [other.kind for other in report.also] == [FailureKind.CRASH]
-    deep = report.also[0]
-    assert deep.problem.endswith("(call 3 of a sequence)")
-    assert [line.split(" ")[1] for line in deep.sequence[::2]] == [
+    assert [line.split(" ")[1] for line in report.sequence[::2]] == [
         "store_memory",
         "store_memory",
         "get_memory",
     ]
+    assert [other.kind for other in report.also] == [FailureKind.RPC_ERROR]
+    shallow = report.also[0]
+    assert shallow.problem.startswith("a schema-valid input was answered with JSON-RPC error")
+    assert shallow.problem.endswith("(call 1 of a sequence)")
     text = report.render()
     assert text.splitlines()[0] == report.problem
-    assert "\nfailure 2 of 2 of this check:\n    the call killed the server" in text
+    assert "\nfailure 2 of 2 of this check:\n    a schema-valid input was answered" in text
     assert text.count("reproduce on a freshly started server") == 2
     assert any(
         line.startswith("failures met: get_memory: rpc_error, ") for line in plan.summary_lines()

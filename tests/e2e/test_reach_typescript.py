@@ -36,7 +36,7 @@ def test_the_three_hidden_bugs_are_found_with_defaults(
     # 2. An error returned as an ordinary result.
     assert "FAILED mcp:ts-reach::word_count::contract" in out
     assert "the tool returned an error as a successful result" in out
-    # 3. The sequences item stops at its first failure: word_count's, met again in a sequence.
+    # 3. The sequences item reports word_count's failure, met again in a sequence.
     assert "FAILED mcp:ts-reach::sequences" in out
     result.assert_outcomes(failed=3, passed=14)
 

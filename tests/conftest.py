@@ -88,6 +88,8 @@ SLOW_FIRST = (
     "test_xdist.py",
     "test_memory_cap.py",
     "test_eras.py",
+    "test_sdk_generations.py",
+    "test_state_outlives.py",
     "test_app.py",
     "test_shrink_corners.py",
     "test_in_flight.py",

@@ -201,15 +201,16 @@ def judge_invalid(outcome: CallOutcome, tool_name: str, protocol_version: str) -
     return None
 
 
-def refused_in_words(outcome: CallOutcome, path: str, why: str) -> str | None:
+def refused_in_words(outcome: CallOutcome, tool: ToolSpec, path: str, why: str) -> str | None:
     """Why a success answer to an invalid input is a refusal in words (None: it is evidence
     that the tool ran on the input, so the tool accepted it).
 
     A refusal says what is wrong with the input; a result speaks of the tool's subject. So an
     answer is a refusal when the judge finds it no real result (an error-shaped structure,
     refusal words, a crash's text: ``judge_success_result``), or when it is short prose, not
-    data, whose first line names the argument that was made invalid ("limit should be a
-    positive whole number"): the server explained the input back instead of using it."""
+    data, whose first line names the argument that was made invalid or another of the tool's
+    arguments ("limit should be a positive whole number"): the server explained the input
+    back instead of using it."""
     result = outcome.result
     if result is None:
         return None
@@ -222,7 +223,11 @@ def refused_in_words(outcome: CallOutcome, path: str, why: str) -> str | None:
     if parse_json_text(text) is not None:
         return None  # data: the tool answered with what it does
     first = text.splitlines()[0].lower()
-    names = {path.rsplit(".", 1)[-1], *re.findall(r"'([^']+)'", why)}
+    properties = (
+        tool.input_schema.get("properties") if isinstance(tool.input_schema, dict) else None
+    )
+    arguments = properties if isinstance(properties, dict) else {}
+    names = {path.rsplit(".", 1)[-1], *re.findall(r"'([^']+)'", why), *arguments}
     for name in sorted(names, key=len, reverse=True):
         if len(name) >= 2 and re.search(rf"(?<![\w-]){re.escape(name.lower())}(?![\w-])", first):
             return f"a short answer that names the argument made invalid ({name!r})"

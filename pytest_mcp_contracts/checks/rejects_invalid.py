@@ -181,7 +181,7 @@ def _send(
                 )
                 return
             continue
-        if succeeded and refused_in_words(outcome, case.path, case.why) is not None:
+        if succeeded and refused_in_words(outcome, tool, case.path, case.why) is not None:
             refusals.in_words += 1  # refused without isError: counted, not held against it
         elif succeeded:
             refusals.accepted.append((case, outcome))

@@ -207,3 +207,16 @@ def test_a_hang_behind_a_first_failing_input_is_reported_too(run_mcp: RunMcp) ->
     )
     # Every case was sent: the hang's restart let the cases after it through.
     result.stdout.fnmatch_lines(["* invalid inputs sent, * refused, 2 failed (2 distinct ways)*"])
+
+
+def test_a_refusal_in_words_no_list_holds_is_no_acceptance(run_mcp: RunMcp) -> None:
+    """tests/servers/wordy_refusals.py answers invalid input, without isError, with a
+    sentence that explains the argument back: a refusal (issue 43, class 4), not the
+    "accepts invalid input" warning. A tool that runs on the invalid input is still warned
+    about."""
+    result = run_mcp("wordy_refusals.py", args=(NO_SEQUENCES, *ARGS))
+    result.assert_outcomes(passed=2, deselected=6)
+    out = result.stdout.str()
+    assert "wordy-refusals list_items: accepts invalid input" not in out
+    assert "wordy-refusals echo_limit: accepts invalid input" in out
+    result.stdout.fnmatch_lines(["*invalid inputs sent, * refused (* of them in words, without*"])

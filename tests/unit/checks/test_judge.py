@@ -191,7 +191,7 @@ def test_an_answer_to_an_invalid_input_that_explains_the_input_is_a_refusal(
     from pytest_mcp_contracts.checks.judge import refused_in_words
 
     why = "property 'limit' must be integer, got a string"
-    assert refused_in_words(_answer(text, **extra), "limit", why) is not None
+    assert refused_in_words(_answer(text, **extra), TOOL, "limit", why) is not None
 
 
 @pytest.mark.parametrize(
@@ -209,4 +209,4 @@ def test_an_answer_to_an_invalid_input_that_uses_it_is_an_acceptance(
     from pytest_mcp_contracts.checks.judge import refused_in_words
 
     why = "property 'limit' must be integer, got a string"
-    assert refused_in_words(_answer(text, **extra), "limit", why) is None
+    assert refused_in_words(_answer(text, **extra), TOOL, "limit", why) is None

@@ -227,32 +227,32 @@ def _by_site(site: RaiseSite, refusal: ErrorClass, crash: ErrorClass) -> ErrorVe
     return None
 
 
-def _framed_runtime(
-    message: str, runtime: re.Match[str], echo: _Echo, refusal: ErrorClass, suspect: ErrorClass
-) -> ErrorVerdict:
-    """A runtime's error message quoted after the server's own words: a refusal when those
-    words frame a refused input ("invalid arguments: '<' not supported between ..."), a crash
-    when they only say that something failed ("Failed to read sheet: list index out of
-    range": a catch-all's wrapper, as neutral as an SDK's), else suspect."""
+def _runtime_verdict(
+    message: str, echo: _Echo, crash: ErrorClass, refusal: ErrorClass, suspect: ErrorClass
+) -> ErrorVerdict | None:
+    """Rule (b) on a message that holds a language runtime's own error words (None: it
+    holds none). Alone, or after a wrapper of the server's own that says only that something
+    failed ("Failed to read sheet: list index out of range": a catch-all, as neutral as an
+    SDK's), they are a ``crash``; after words that frame a refused input ("invalid
+    arguments: '<' not supported between ...") a ``refusal``: the server caught the error
+    and said no; inside any other sentence ``suspect``."""
+    runtime = echo.search(RUNTIME_WORDS, message)
+    if runtime is None:
+        return None
+    words = runtime.group(0).strip()
     before = message[: runtime.start()]
     framed = echo.search(_INPUT_REFUSED, before)
-    words = runtime.group(0).strip()
-    if framed is not None:
+    if runtime.start() > 4 and framed is not None:
         return ErrorVerdict(
             refusal,
             f"framed as a refused input ({framed.group(0).strip()!r}) before it quotes a "
             f"runtime's message ({words!r})",
         )
-    if _FAILURE_WRAPPER.search(before):
-        crash = (
-            ErrorClass.UNEXPECTED_EXCEPTION
-            if refusal is ErrorClass.REFUSAL
-            else ErrorClass.ERROR_AS_RESULT
-        )
+    if runtime.start() <= 4 or _FAILURE_WRAPPER.search(before):
+        wrapped = " after a wrapper that says only that something failed" if before else ""
         return ErrorVerdict(
             crash,
-            f"a language runtime's own error message ({words!r}) after a wrapper that says "
-            "only that something failed",
+            f"a language runtime's own error message ({words!r}){wrapped}",
             exception=message[:300],
         )
     return ErrorVerdict(suspect, f"a language runtime's words inside the server's own ({words!r})")
@@ -282,13 +282,10 @@ def _by_message(message: str, text: str, echo: _Echo) -> ErrorVerdict:
             ErrorClass.SUSPECT,
             "an SDK's wrapper with no message: an exception was raised, of no known kind",
         )
-    runtime = echo.search(RUNTIME_WORDS, message)
-    if runtime is not None and runtime.start() <= 4:
-        return ErrorVerdict(
-            ErrorClass.UNEXPECTED_EXCEPTION,
-            f"a language runtime's own error message ({runtime.group(0).strip()!r})",
-            exception=message[:300],
-        )
+    crash = ErrorClass.UNEXPECTED_EXCEPTION
+    runtime = _runtime_verdict(message, echo, crash, ErrorClass.REFUSAL, ErrorClass.SUSPECT)
+    if runtime is not None:
+        return runtime
     if _KEY_ERROR.fullmatch(message):
         return ErrorVerdict(
             ErrorClass.UNEXPECTED_EXCEPTION,
@@ -300,8 +297,6 @@ def _by_message(message: str, text: str, echo: _Echo) -> ErrorVerdict:
             ErrorClass.SUSPECT,
             "the server's own argument validation refused an input its inputSchema allows",
         )
-    if runtime is not None:
-        return _framed_runtime(message, runtime, echo, ErrorClass.REFUSAL, ErrorClass.SUSPECT)
     suggestive = echo.search(_SUGGESTIVE, message)
     if suggestive is not None:
         return ErrorVerdict(ErrorClass.SUSPECT, f"the words {suggestive.group(0).strip()!r}")
@@ -435,19 +430,11 @@ def _said_verdict(message: str, echo: _Echo, evidence: str) -> ErrorVerdict:
     alone or after a neutral wrapper ("Error: 'NoneType' object has no attribute ..."), is a
     crash returned as a result; anything else a refusal."""
     unwrapped = _unwrapped(message.strip().split("\n", 1)[0], echo)
-    runtime = echo.search(RUNTIME_WORDS, unwrapped)
-    if runtime is not None and runtime.start() <= 4:
-        return ErrorVerdict(
-            ErrorClass.ERROR_AS_RESULT,
-            f"a language runtime's own error message ({runtime.group(0).strip()!r})",
-            exception=unwrapped[:300],
-        )
-    if runtime is not None:
-        disguised = ErrorClass.DISGUISED_REFUSAL
-        verdict = _framed_runtime(unwrapped, runtime, echo, disguised, disguised)
-        if verdict.kind is ErrorClass.ERROR_AS_RESULT:
-            return verdict
-    return ErrorVerdict(ErrorClass.DISGUISED_REFUSAL, evidence)
+    disguised = ErrorClass.DISGUISED_REFUSAL
+    verdict = _runtime_verdict(unwrapped, echo, ErrorClass.ERROR_AS_RESULT, disguised, disguised)
+    if verdict is not None and verdict.kind is ErrorClass.ERROR_AS_RESULT:
+        return verdict
+    return ErrorVerdict(disguised, evidence)
 
 
 def _wrapped_string(structured: Any) -> bool:

@@ -60,15 +60,19 @@ def test_a_bug_behind_create_update_read_is_shrunk_to_that_sequence(
     lines = _replay_lines(out)
     assert len(lines) == 3  # a 2026-07-28 server: no handshake lines
     # The replay lines reproduce the bug on a fresh server.
-    answers = _replay(lines)
+    answers, _ = _replay(lines)
     assert [a["result"].get("isError") for a in answers] == [False, False, True]
     assert answers[-1]["result"]["content"][0]["text"] == "Error executing tool read_note"
 
 
-def _replay(lines: list[str]) -> list[dict[str, Any]]:
-    """Each line to a freshly started server, each after the answer to the one before."""
+def _replay(
+    lines: list[str], server_file: str = "notes_store.py", *, until_exit: bool = False
+) -> tuple[list[dict[str, Any]], int | None]:
+    """Each line to a freshly started server, each request after the answer to the one
+    before (a notification gets none); the answers, and with ``until_exit`` the exit status
+    the server ended with (it must end by itself)."""
     server = subprocess.Popen(
-        [sys.executable, str(SERVERS / "notes_store.py")],
+        [sys.executable, str(SERVERS / server_file)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -80,11 +84,15 @@ def _replay(lines: list[str]) -> list[dict[str, Any]]:
         for line in lines:
             server.stdin.write(line + "\n")
             server.stdin.flush()
-            answers.append(json.loads(server.stdout.readline()))
+            if "id" in json.loads(line):
+                answer = server.stdout.readline()
+                if not answer:
+                    break
+                answers.append(json.loads(answer))
+        return answers, server.wait(timeout=10) if until_exit else None
     finally:
         server.kill()
         server.wait()
-    return answers
 
 
 def test_without_the_bug_lookups_and_updates_return_real_results(
@@ -325,7 +333,7 @@ def test_a_shallow_failure_does_not_hide_the_deeper_one_behind_it(
     lines = [line.strip() for line in block.splitlines()[1:] if line.strip()]
     # The deep failure's lines alone kill a freshly started server: the shallow failure is
     # no part of its sequence.
-    answers, status = _replay_until_exit("shallow_deep.py", lines)
+    answers, status = _replay(lines, "shallow_deep.py", until_exit=True)
     assert [a["result"]["structuredContent"]["memory_id"] for a in answers[1:]] == [
         "m-6b86b273ff",
         "m-d4735e3a26",
@@ -335,30 +343,3 @@ def test_a_shallow_failure_does_not_hide_the_deeper_one_behind_it(
 
     monkeypatch.setenv("MCP_FIXTURE_BUGS", "0")
     run_mcp_inprocess("shallow_deep.py", args=args).assert_outcomes(passed=1)
-
-
-def _replay_until_exit(server_file: str, lines: list[str]) -> tuple[list[dict[str, Any]], int]:
-    """Each line to a freshly started server, each request after the answer to the one
-    before (a notification gets none); the answers, and the exit status it ended with."""
-    server = subprocess.Popen(
-        [sys.executable, str(SERVERS / server_file)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    assert server.stdin is not None and server.stdout is not None
-    answers = []
-    try:
-        for line in lines:
-            server.stdin.write(line + "\n")
-            server.stdin.flush()
-            if "id" in json.loads(line):
-                answer = server.stdout.readline()
-                if not answer:
-                    break
-                answers.append(json.loads(answer))
-        return answers, server.wait(timeout=10)
-    finally:
-        server.kill()
-        server.wait()

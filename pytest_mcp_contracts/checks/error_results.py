@@ -70,6 +70,8 @@ _OUTPUT_INVALID: Final = (
     (re.compile(r"^output schema validation failed:|^invalid structured content:"), "mcp-go's"),
     (re.compile(r"^Failed to serialize structured content:"), "rmcp's"),
     (re.compile(r"\d+ validation errors? for \w*Output\b"), "the Python SDK's"),
+    # Python mcp 1.x FastMCP: a prompt that returned what cannot be a message.
+    (re.compile(r"Could not convert prompt result to message"), "the Python SDK 1.x's"),
 )
 # An SDK's own argument validation: on a schema-valid input, the schema and the server's
 # validation disagree (suggestive: lenient schemas, formats checked differently).
@@ -92,6 +94,10 @@ _WRAPPERS: Final = re.compile(
     r"|Error calling tool '[^']*'(?::\s*|$)"
     r"|An error occurred invoking '[^']*'(?:[.:]\s*|$)"
     r"|Internal error calling tool \S+(?::\s*|$)"
+    # Reads and gets: Python mcp 1.x FastMCP and fastmcp ("Error rendering prompt <name>:
+    # <exception text>", no traceback in 1.x), MCPServer 2.x (no message at all).
+    r"|Error rendering prompt \S+?(?::\s+|$)"
+    r"|Error (?:creating resource from template|reading resource) \S+?(?::\s+|$)"
     r"|(?:Tool )?(?:execution )?(?:error|exception)\s*:\s*",
     re.I,
 )
@@ -171,14 +177,18 @@ def judge_error_result(
     # The evidence is near the start; huge texts are cut.
     text = result_text(result)[:20_000]
     during = (stderr or "")[-200_000:]
-    first = text.strip().splitlines()[0] if text.strip() else ""
+    # An error-shaped JSON text ({"error": "..."}, pretty-printed over lines) says its
+    # message in its error key: that is the line to judge (rule 2, as without isError).
+    said = _said_in_json(parse_json_text(text)) or _said_in_json(result.get("structuredContent"))
+    first = said.splitlines()[0] if said else text.strip().splitlines()[0] if text.strip() else ""
     for pattern, whose in _OUTPUT_INVALID:
         if echo.search(pattern, first) or (
             pattern.pattern[0] != "^" and echo.search(pattern, text)
         ):
             return ErrorVerdict(
                 ErrorClass.OUTPUT_INVALID,
-                f"{whose} wording for an output that breaks the tool's outputSchema",
+                f"{whose} wording for an output that breaks what it declares (an outputSchema, "
+                "a model, a prompt's messages)",
                 paths=_ts_paths(text) or _pydantic_paths(text),
             )
     logged = _traced(during, echo)

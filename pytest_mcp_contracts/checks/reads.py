@@ -74,9 +74,6 @@ INTERNAL_ERROR: Final = -32603
 _ID_LIKE: Final = re.compile(
     r"(?i:(?:^|[_-])id)$|[a-z0-9](?:Id|ID)$|(?i:^(?:page|index|num|number|n))$"
 )
-# Python mcp 1.x FastMCP: a prompt function that raised, or returned what cannot be a
-# message, is code 0 "Error rendering prompt <name>: <exception text>" with no traceback.
-_PY1_PROMPT_RAISED: Final = re.compile(r"^Error rendering prompt \S+: ")
 #: The JSON-RPC errors that refuse a generated template value or prompt argument.
 REFUSALS: Final = {INVALID_PARAMS: "invalid params", RESOURCE_NOT_FOUND: "resource not found"}
 #: A prompt's required arguments each left out once, at most this many.
@@ -193,8 +190,6 @@ def judge_answer(
         evidence, exception = verdict.evidence, verdict.exception
         sdk_refusal = sdk_missing_argument_refusal(outcome.stderr)
         crash = verdict.certain and not sdk_refusal
-        if not crash and check == Check.GET and _PY1_PROMPT_RAISED.match(error.message):
-            crash, evidence = True, "the Python SDK 1.x's wording for a prompt that raised"
         if crash:
             details = [f"evidence: {evidence}"] if evidence else []
             if exception and exception not in error.message:

@@ -557,3 +557,33 @@ def test_an_echo_of_an_input_with_line_breaks_is_still_not_evidence() -> None:
 
     said = "Error: 'NoneType' object\nhas no attribute"
     assert judge_success_result(_ok(said), {"message": said}) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # @executeautomation/database-server: a catch-all's JSON, pretty-printed over lines.
+        (
+            '{\n  "error": "SQL Error: Cannot read properties of undefined (reading \'trim\')"\n}',
+            ErrorClass.UNEXPECTED_EXCEPTION,
+        ),
+        ('{\n  "error": "SQL Error: Only SELECT queries are allowed"\n}', ErrorClass.REFUSAL),
+    ],
+)
+def test_an_error_shaped_json_text_is_judged_by_its_message(text: str, kind: ErrorClass) -> None:
+    assert judge(text).kind is kind
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        # mcp 1.x FastMCP: a prompt that raised, code 0, no traceback: the wrapper is neutral.
+        ("Error rendering prompt brief: 'NoneType' object has no attribute 'lower'", "crash"),
+        ("Error rendering prompt code_review: Project '' not found", "refusal"),
+    ],
+)
+def test_a_prompts_wrapper_is_neutral(message: str, kind: str) -> None:
+    from pytest_mcp_contracts.checks.error_results import judge_error_message
+
+    verdict = judge_error_message(message, None)
+    assert verdict.certain is (kind == "crash"), verdict

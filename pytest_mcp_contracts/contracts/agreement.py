@@ -15,7 +15,11 @@ contradicts the structured content:
 - a text block that is, character for character, the string ``structuredContent`` holds (or
   its one value): a ``-> str`` tool that returns a JSON document, such as a file's text;
 - the text blocks in order, one per item, equal that list (``structuredContent`` or its one
-  value): MCPServer writes a list one block per item, strings without JSON quotes.
+  value): MCPServer writes a list one block per item, strings without JSON quotes;
+- ``structuredContent`` (or its one value) is the content blocks themselves, their texts
+  those of the text blocks: FastMCP in ``mcp`` 1.x renders a tool that returns a list of
+  ``TextContent`` as ``{"result": [{"type": "text", "text": ...}]}``, the SDK's rendering of
+  the content, not data of the tool's.
 
 A text block that is not a JSON object or array (prose, a bare scalar, a Python repr) is
 never compared. Values compare as JSON: 1 and 1.0 are the same number, ``true`` is not 1. A
@@ -55,7 +59,7 @@ def text_contradiction(
         return None
     texts = _texts(content)
     parsed = [value for value in map(parse_json_text, texts) if value is not None]
-    if not parsed:
+    if not parsed or _is_the_content(structured, texts):
         return None
     schema = _Schema(output_schema)
     readings = _readings(structured, schema)
@@ -84,6 +88,17 @@ def mirrors(result: Mapping[str, Any], output_schema: object = None) -> bool:
     return structured is not None and _mirrored(
         texts, parsed, _readings(structured, schema), schema
     )
+
+
+def _is_the_content(structured: Any, texts: list[str]) -> bool:
+    """Whether ``structured`` (or its one value) is a list of content blocks whose texts are
+    ``texts``: the content rendered again, which cannot contradict it."""
+    if isinstance(structured, Mapping) and len(structured) == 1:
+        structured = next(iter(structured.values()))
+    if not isinstance(structured, list) or not structured:
+        return False
+    blocks = [b for b in structured if isinstance(b, Mapping) and isinstance(b.get("type"), str)]
+    return len(blocks) == len(structured) and _texts(blocks) == texts
 
 
 def _texts(content: object) -> list[str]:

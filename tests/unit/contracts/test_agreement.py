@@ -152,3 +152,15 @@ def test_a_key_the_model_dropped_is_no_contradiction_unless_the_schema_forbids_i
     declared = {"type": "object", "properties": {"total": {}, "debug": {}}}
     assert text_contradiction(result, declared) is not None  # declared, yet not sent
     assert text_contradiction(result) is not None  # no schema: the server wrote both
+
+
+def test_structured_content_that_is_the_content_blocks_agrees() -> None:
+    # mcp-text-editor on FastMCP (mcp 1.30): a tool returning Sequence[TextContent] gets
+    # structuredContent {"result": [<the blocks>]} beside the blocks themselves.
+    text = '{"path": "a.txt", "hash": "x1"}'
+    blocks = [{"type": "text", "text": text}]
+    result = {"content": blocks, "structuredContent": {"result": [{**blocks[0], "meta": None}]}}
+    assert text_contradiction(result) is None
+    # Blocks whose texts differ from the text blocks are data that can contradict.
+    other = {"content": blocks, "structuredContent": {"result": [{"type": "text", "text": "{}"}]}}
+    assert text_contradiction(other) is not None

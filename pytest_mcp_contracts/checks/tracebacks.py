@@ -331,8 +331,9 @@ def _python_site(chain: list[_Block]) -> RaiseSite | None:
 def _own_package(chain: list[_Block]) -> str | None:
     """The installed package the tool's code lives in: that of the first frame, from the
     outside in, that is neither the SDK's nor the standard library's (None: the tool's code is
-    not an installed package, or no frame says)."""
-    for block in chain:
+    not an installed package, or no frame says). The outermost exception's frames start at
+    the SDK's dispatch; the root one's may start inside a library the tool called."""
+    for block in reversed(chain):
         for frame in block.frames:
             if _STDLIB.search(frame.path) and not _INSTALLED.search(frame.path):
                 continue

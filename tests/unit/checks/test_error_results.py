@@ -587,3 +587,29 @@ def test_a_prompts_wrapper_is_neutral(message: str, kind: str) -> None:
 
     verdict = judge_error_message(message, None)
     assert verdict.certain is (kind == "crash"), verdict
+
+
+# mcp-json-yaml-toml (fastmcp 3.x), offline: the tool's own error class, raised from the HTTP
+# client's error it caught; the root exception's frames start inside httpx.
+OWN_CLASS_FROM_A_LIBRARY = """\
+Traceback (most recent call last):
+  File "/venv/lib/python3.11/site-packages/httpx/_transports/default.py", line 101, in map
+    raise mapped_exc(message) from exc
+httpx.ConnectError: [Errno -2] Name or service not known
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "/venv/lib/python3.11/site-packages/fastmcp/tools/base.py", line 421, in _run
+  File "/venv/lib/python3.11/site-packages/mcp_json_yaml_toml/backends/yq.py", line 235, in run
+  File "/venv/lib/python3.11/site-packages/mcp_json_yaml_toml/binary.py", line 600, in get
+YQBinaryNotFoundError: yq binary not found and auto-download failed: Network error
+"""
+
+
+def test_the_tools_package_is_found_from_the_outermost_exception() -> None:
+    verdict = judge(
+        "Error calling tool 'data_query': yq binary not found", OWN_CLASS_FROM_A_LIBRARY
+    )
+    assert verdict.kind is ErrorClass.REFUSAL, verdict
+    assert "raised on purpose by the tool's own code" in verdict.evidence

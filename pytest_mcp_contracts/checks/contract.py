@@ -113,8 +113,9 @@ class ContractStats:
     # Calls answered with -32042: the user had to open a URL first (no result to check).
     url_required: int = 0
     # JSON-RPC errors without a crash's evidence (a refusal on the wrong channel, or no
-    # telling): (code, message) each.
-    rpc_refusals: list[tuple[int, str]] = field(default_factory=list)
+    # telling), and the first one's code and message, for the warning.
+    rpc_refusals: int = 0
+    first_rpc_refusal: tuple[int, str] | None = None
     # Calls still reporting progress when --mcp-max-call-time ran out: input and message.
     still_working: list[tuple[dict[str, Any], str]] = field(default_factory=list)
     # Lints at warning level that results showed: the first finding of each, with its
@@ -133,7 +134,7 @@ class ContractStats:
         error, and none of the user's examples came back a real result (the examples are
         the advice the warning gives; random inputs a data store refuses are no news)."""
         unchecked = (
-            self.error_results + self.url_required + self.disguised.total() + len(self.rpc_refusals)
+            self.error_results + self.url_required + self.disguised.total() + self.rpc_refusals
         )
         return (
             self.calls >= 5 and unchecked >= MOSTLY_ERRORS * self.calls and not self.configured_real
@@ -154,7 +155,7 @@ class ContractStats:
         if self.url_required:
             text += f", {self.url_required} needed a URL elicitation (-32042)"
         if self.rpc_refusals:
-            text += f", {len(self.rpc_refusals)} answered with a JSON-RPC error"
+            text += f", {self.rpc_refusals} answered with a JSON-RPC error"
         if self.error_results:
             text += (
                 " (" + ", ".join(f"{n} {k}" for k, n in sorted(self.error_classes.items())) + ")"
@@ -387,7 +388,11 @@ def run_contract(
         if outcome.rpc_error is not None and outcome.rpc_error.code == URL_ELICITATION_REQUIRED:
             stats.url_required += 1
         elif outcome.rpc_error is not None:
-            stats.rpc_refusals.append((outcome.rpc_error.code, outcome.rpc_error.message))
+            stats.rpc_refusals += 1
+            stats.first_rpc_refusal = stats.first_rpc_refusal or (
+                outcome.rpc_error.code,
+                outcome.rpc_error.message[:300],
+            )
         # An answer that stood in flight was judged there: its verdict, and no finding.
         verdict = flown_verdict if stood else error_verdict(tool, outcome)
         if verdict is not None and outcome.result is not None:
@@ -774,10 +779,10 @@ def error_result_notes(tool: ToolSpec, stats: ContractStats, ways: Sequence[str]
                 else ""
             )
         )
-    if stats.rpc_refusals:
-        code, message = stats.rpc_refusals[0]
+    if stats.first_rpc_refusal is not None:
+        code, message = stats.first_rpc_refusal
         notes.append(
-            f"{len(stats.rpc_refusals)} of {stats.calls} calls were answered with a JSON-RPC "
+            f"{stats.rpc_refusals} of {stats.calls} calls were answered with a JSON-RPC "
             f"error (the first: {code} {' '.join(message.split())[:150]!r}) instead of a "
             "result with isError: true, which clients show the model. Nothing shows a crash "
             "(a trace, a runtime's error message), so it is no failure; an SDK older than "

@@ -37,7 +37,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from pytest_mcp_contracts.checks.tracebacks import RUNTIME_WORDS, Origin, RaiseSite, raise_site
+from pytest_mcp_contracts.checks.tracebacks import (
+    RUNTIME_WORDS,
+    TRACE_MARKERS,
+    Origin,
+    RaiseSite,
+    raise_site,
+)
 from pytest_mcp_contracts.contracts.classify import parse_json_text
 from pytest_mcp_contracts.vocabulary import FAILING_CLASSES, ErrorClass
 
@@ -122,14 +128,6 @@ _INPUT_REFUSED: Final = re.compile(
     re.I,
 )
 
-# -- stack traces and runtime errors -----------------------------------------------------
-_TRACEBACKS: Final = (
-    (re.compile(r"Traceback \(most recent call last"), "a Python traceback"),
-    (re.compile(r"^\s+at (?:async )?[\w$.<>\[\] ]*\(?\S+:\d+:\d+\)?$", re.M), "a JavaScript stack"),
-    (re.compile(r"^goroutine \d+ \[", re.M), "a Go panic trace"),
-    (re.compile(r"^\s+at [\w$.]+\([\w$]+\.(?:java|kt):\d+\)$", re.M), "a Java stack trace"),
-    (re.compile(r"thread '.*' panicked at"), "a Rust panic"),
-)
 # Often a crash, sometimes a deliberate message: counted, never failed on.
 _SUGGESTIVE: Final = re.compile(
     r"\binternal (?:server )?error\b|\bunexpected (?:error|exception)\b|\bunhandled\b"
@@ -201,7 +199,8 @@ def judge_error_result(
         )
     site = _traced(text, echo) or logged
     if site is not None:
-        verdict = _by_site(site, ErrorClass.REFUSAL, ErrorClass.UNEXPECTED_EXCEPTION)
+        crash, suspect = ErrorClass.UNEXPECTED_EXCEPTION, ErrorClass.SUSPECT
+        verdict = _by_site(site, ErrorClass.REFUSAL, crash, suspect)
         if verdict is not None:
             return verdict
         # The tool's own frame, its line not shown: the exception's own words decide.
@@ -224,15 +223,17 @@ def _traced(text: str, echo: _Echo) -> RaiseSite | None:
     return raise_site(text)
 
 
-def _by_site(site: RaiseSite, refusal: ErrorClass, crash: ErrorClass) -> ErrorVerdict | None:
+def _by_site(
+    site: RaiseSite, refusal: ErrorClass, crash: ErrorClass, suspect: ErrorClass
+) -> ErrorVerdict | None:
     """Rule (a): a deliberate raise is ``refusal``, the runtime's or a library's exception
-    ``crash``, a validation library's suspect; None when the frame does not show its line."""
+    ``crash``, a validation library's ``suspect``; None when the frame does not show its
+    line."""
     if site.origin is Origin.DELIBERATE:
         return ErrorVerdict(refusal, site.words(), exception=site.exception[:300])
     if site.origin in (Origin.RUNTIME, Origin.LIBRARY):
         return ErrorVerdict(crash, site.words(), exception=site.exception[:300])
     if site.origin is Origin.VALIDATION:
-        suspect = ErrorClass.SUSPECT if crash is ErrorClass.UNEXPECTED_EXCEPTION else refusal
         return ErrorVerdict(suspect, site.words(), exception=site.exception[:300])
     return None
 
@@ -418,11 +419,10 @@ def judge_success_result(
     head = "\n".join(text.splitlines()[: 50 if refusal or said is not None else 3])
     if _traceback_in(head, echo):
         site = raise_site(head)
-        if site is None:
-            return ErrorVerdict(
-                ErrorClass.DISGUISED_REFUSAL, "a trace in the result text, its frames not read"
-            )
-        by_site = _by_site(site, ErrorClass.DISGUISED_REFUSAL, ErrorClass.ERROR_AS_RESULT)
+        if site is None:  # a trace whose frames tell nothing (Java's): its words decide
+            return _said_verdict(lead, echo, "a trace in the result text")
+        disguised = ErrorClass.DISGUISED_REFUSAL
+        by_site = _by_site(site, disguised, ErrorClass.ERROR_AS_RESULT, disguised)
         return by_site or _traced_message(site, _said_verdict(site.exception, echo, ""))
     if short:
         verdict = _said_verdict(lead, echo, "")
@@ -560,7 +560,7 @@ def _strings(value: Any, depth: int, *, shortest: int = 3) -> list[str]:
 
 
 def _traceback_in(text: str, echo: _Echo) -> str:
-    for pattern, what in _TRACEBACKS:
+    for pattern, what in TRACE_MARKERS:
         if echo.search(pattern, text):
             return what
     return ""

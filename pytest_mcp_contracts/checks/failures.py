@@ -308,6 +308,19 @@ _EXCEPTION_IN_MESSAGE = re.compile(r"unexpected exception \(([A-Za-z_][\w.]*)[:)
 _EXCEPTION_TEXT = re.compile(r"^(?:isError )?text: ([A-Za-z_][\w.]*(?:Error|Exception|Exit)):")
 
 
+# Distinct failures one check looks for at most before it stops (sequences, rejects_invalid):
+# each is replayed or shrunk on fresh servers, and a hang costs a call timeout every time.
+MAX_DISTINCT_FAILURES: Final = 3
+
+
+def enough_failures_words(sent: str) -> str:
+    """Why a check stopped at ``MAX_DISTINCT_FAILURES``, after ``sent`` (what it had made)."""
+    return (
+        f"stopped after {sent}: {MAX_DISTINCT_FAILURES} distinct failures found, the most "
+        "the check looks for"
+    )
+
+
 def failure_identity(finding: Finding) -> tuple[str, str]:
     """What makes two findings of one tool the same failure for a check that goes on after
     its first (the sequences check, rejects_invalid): the failure kind and, for a crash,

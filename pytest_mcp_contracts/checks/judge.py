@@ -97,7 +97,7 @@ def judge_call(
             return None  # refused: what rejects_invalid asks for
         verdict = rpc_error_verdict(outcome)
         if verdict is not None and not verdict.certain:
-            return None  # refused on another code: rejects_invalid counts it
+            return None  # refused on another code, with no crash's evidence: a refusal
         return Finding(
             check,
             f"an invalid input was answered with JSON-RPC error {error.code} ({error.message}), "

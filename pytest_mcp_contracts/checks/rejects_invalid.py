@@ -9,7 +9,7 @@ One failing input does not end the check: the other cases are still sent (a serv
 died or hung is started again, within the tool's restart budget), so that a hang on an
 out-of-range value is found even when a wrongly typed value failed first. A failure of the
 same kind (and exception type) as an earlier one is counted; each distinct failure keeps
-its own input, up to ``MAX_FAILURES`` of them, the first met as the item's headline.
+its own input, up to ``MAX_DISTINCT_FAILURES`` of them, the first met as the item's headline.
 """
 
 from __future__ import annotations
@@ -19,9 +19,11 @@ from typing import Final
 
 from pytest_mcp_contracts.checks.contract import TimeBudget, budget_words, server_unavailable
 from pytest_mcp_contracts.checks.failures import (
+    MAX_DISTINCT_FAILURES,
     ContractFailure,
     FailureReport,
     Finding,
+    enough_failures_words,
     failure_identity,
 )
 from pytest_mcp_contracts.checks.judge import INVALID_PARAMS, judge_invalid, refused_in_words
@@ -37,9 +39,6 @@ HOW_TO_REFUSE: Final = (
     "refuse arguments the inputSchema does not allow with a result with isError: true and a "
     "message saying what is wrong (or the JSON-RPC error -32602 Invalid params)"
 )
-# Distinct failures looked for at most: each is replayed on a fresh server before it is
-# shown, and a hang costs --mcp-call-timeout every time it is met.
-MAX_FAILURES: Final = 3
 
 
 @dataclass
@@ -99,7 +98,7 @@ def run_rejects_invalid(
     max_restarts: int | None = None,
 ) -> Refusals:
     """Send every case, past failing ones; stop when ``time_budget`` seconds have passed
-    (``out_of_time``), when ``MAX_FAILURES`` distinct failures are found, when the server
+    (``out_of_time``), when ``MAX_DISTINCT_FAILURES`` distinct failures are found, when the server
     that died or hung would need more than ``max_restarts`` restarts, or when it does not
     start again (``stopped``). The calls, look-alikes accepted and -32602 refusals are
     counted in ``tally``."""
@@ -174,11 +173,8 @@ def _send(
                 continue
             refusals.failed[key] = 1
             refusals.failures.append(_broken(server, tool, case, outcome, problem))
-            if len(refusals.failures) >= MAX_FAILURES:
-                refusals.stopped = (
-                    f"stopped after {refusals.sent} of {refusals.planned}: {MAX_FAILURES} "
-                    "distinct failures found, the most the check looks for"
-                )
+            if len(refusals.failures) >= MAX_DISTINCT_FAILURES:
+                refusals.stopped = enough_failures_words(f"{refusals.sent} of {refusals.planned}")
                 return
             continue
         if succeeded and refused_in_words(outcome, tool, case.path, case.why) is not None:

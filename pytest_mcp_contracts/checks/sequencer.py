@@ -4,7 +4,7 @@ hypothesis's rule-based state machine drawing them (``generate_sequences``).
 One finding does not end the search: a failing call is recorded (``Sequencer.failures``,
 one entry per tool, failure kind and exception type, the first sequence that met it kept)
 and then treated as a refusal (its output feeds nothing), and the sequences go on, so that
-a shallow failure (a "not found" answered as JSON-RPC -32603) does not hide a deeper one
+a shallow failure (a lookup crashing on an unknown id) does not hide a deeper one
 that only a later state reaches.
 """
 
@@ -16,7 +16,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contracts.checks.failures import FailureKind, failure_identity
+from pytest_mcp_contracts.checks.failures import (
+    MAX_DISTINCT_FAILURES,
+    FailureKind,
+    enough_failures_words,
+    failure_identity,
+)
 from pytest_mcp_contracts.checks.feeding import (
     POOL_LIMIT,
     Choice,
@@ -351,11 +356,6 @@ class BadUserStrategy(BaseException):
         self.error = error
 
 
-# Distinct failures the generation phase looks for at most: each is shrunk on fresh
-# servers and reported, so the search stops at this many (the report says so).
-MAX_FAILURES: Final = 3
-
-
 def generate_sequences(
     sequencer: Sequencer,
     strategies: Mapping[str, Any],
@@ -366,7 +366,7 @@ def generate_sequences(
     time_budget: float | None = None,
     patience: int | None = None,
     max_restarts: int | None = None,
-    max_failures: int = MAX_FAILURES,
+    max_failures: int = MAX_DISTINCT_FAILURES,
 ) -> SequenceFound | None:
     """hypothesis's rule-based state machine draws sequences of calls (a tool, its input,
     and for each slot whether to feed it and with which pool value); the first sequence with
@@ -465,10 +465,7 @@ def generate_sequences(
                 stats.breaks += 1
                 self.ended = True
             if new and len(sequencer.failures) >= max_failures:
-                stats.stopped = (
-                    f"stopped after {stats.sequences} sequences: {max_failures} distinct "
-                    "failures found, the most the check looks for"
-                )
+                stats.stopped = enough_failures_words(f"{stats.sequences} sequences")
                 raise _Enough
 
     Sequences.__name__ = Sequences.__qualname__ = "Sequences"

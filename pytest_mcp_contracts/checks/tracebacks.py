@@ -82,7 +82,7 @@ class RaiseSite:
             Origin.VALIDATION: "raised by a validation library",
             Origin.UNKNOWN: f"raised in {whose} (the line is not shown)",
         }[self.origin]
-        trace = "traceback" if self.language == "Python" else "stack"
+        trace = {"Python": "traceback", "JavaScript": "stack"}.get(self.language, "panic")
         return f"a {self.language} {trace}: {self.exception[:200]!r} {what}, at {self.where}"
 
 
@@ -196,6 +196,18 @@ RUNTIME_WORDS: Final = re.compile(
     re.M,
 )
 
+_GO_PANIC: Final = re.compile(r"^goroutine \d+ \[", re.M)
+_RUST_PANIC: Final = re.compile(r"thread '.*' panicked at")
+# How each language starts a trace: what says that a text holds one (error_results looks
+# for these outside any quote of the input before a trace is read).
+TRACE_MARKERS: Final = (
+    (re.compile(r"Traceback \(most recent call last"), "a Python traceback"),
+    (re.compile(r"^\s+at (?:async )?[\w$.<>\[\] ]*\(?\S+:\d+:\d+\)?$", re.M), "a JavaScript stack"),
+    (_GO_PANIC, "a Go panic trace"),
+    (re.compile(r"^\s+at [\w$.]+\([\w$]+\.(?:java|kt):\d+\)$", re.M), "a Java stack trace"),
+    (_RUST_PANIC, "a Rust panic"),
+)
+
 # -- Python ---------------------------------------------------------------------------------
 # Rich cuts the heading short in a narrow box ("Traceback (most recent call last─╮").
 _PY_START: Final = re.compile(r"Traceback \(most recent call last")
@@ -229,7 +241,17 @@ def raise_site(text: str) -> RaiseSite | None:
     python = _last_python_chain(text)
     if python:
         return _python_site(python)
-    return _javascript_site(text)
+    script = _javascript_site(text)
+    if script is not None:
+        return script
+    # A panic is how the Go and Rust runtimes report a crash, whoever started it; a Java
+    # stack's top frame says nothing the exception's own words do not (the message decides).
+    for pattern, language in ((_GO_PANIC, "Go"), (_RUST_PANIC, "Rust")):
+        panic = pattern.search(text)
+        if panic is not None:
+            line = text[_line_start(text, panic.start()) :].split("\n", 1)[0].strip()
+            return RaiseSite(line[:300], None, Origin.RUNTIME, language)
+    return None
 
 
 def _last_python_chain(text: str) -> list[_Block]:
@@ -312,7 +334,7 @@ def _python_site(chain: list[_Block]) -> RaiseSite | None:
         name = _exception_name(block.exception)
         if name.endswith("ValidationError"):
             origin = Origin.VALIDATION
-        elif owner in ("library", "validation"):
+        elif owner == "library":
             origin = Origin.LIBRARY
         elif _RAISE.match(frame.source) or not _builtin(name):
             # Only an explicit raise puts an exception of a class of its own (a ToolError,
@@ -335,9 +357,9 @@ def _own_package(chain: list[_Block]) -> str | None:
     the SDK's dispatch; the root one's may start inside a library the tool called."""
     for block in reversed(chain):
         for frame in block.frames:
-            if _STDLIB.search(frame.path) and not _INSTALLED.search(frame.path):
-                continue
             installed = _INSTALLED.search(frame.path)
+            if installed is None and _STDLIB.search(frame.path):
+                continue
             if installed is None:
                 return None
             package = installed[1] or installed[2]
@@ -354,11 +376,7 @@ def _owner(path: str, own_package: str | None) -> str:
         package = installed[1] or installed[2]
         if own_package is not None and package == own_package:
             return "own"
-        if _top(package) in _SDK_PACKAGES:
-            return "sdk"
-        if _top(package) in _VALIDATION_PACKAGES:
-            return "validation"
-        return "library"
+        return "sdk" if _top(package) in _SDK_PACKAGES else "library"
     if _STDLIB.search(path):
         return "library"
     return "own"

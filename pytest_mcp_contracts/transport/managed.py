@@ -408,12 +408,9 @@ class ManagedServer:
             answer = {k: v for k, v in result.items() if k != "_meta"}
             found[tool.name] = json.dumps(answer, sort_keys=True, default=str)
         if broke or not conn.alive:
-            if conn.alive:
+            recent = list(self.recent_calls)
+            with self.uncounted():  # started again, as if nothing had been asked
                 conn.kill()  # a pending answer must not reach a later call
-            restarts, recent = self.restarts, list(self.recent_calls)
-            with contextlib.suppress(ServerError):
-                self.connection()
-            self.restarts = restarts
             self.recent_calls.extend(recent)
             return {}
         if conn.noise_count > noise:  # its stdout lines belong to no check's call

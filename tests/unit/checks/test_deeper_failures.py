@@ -199,7 +199,7 @@ def test_a_call_that_killed_the_server_ends_its_sequence_and_the_restarts_are_bo
 
 
 def test_the_search_stops_at_the_most_distinct_failures_it_looks_for() -> None:
-    from pytest_mcp_contracts.checks.sequencer import MAX_FAILURES
+    from pytest_mcp_contracts.checks.failures import MAX_DISTINCT_FAILURES
 
     tools = tuple(
         ToolSpec(name, name, {"name": name, "inputSchema": {"type": "object"}})
@@ -212,7 +212,7 @@ def test_the_search_stops_at_the_most_distinct_failures_it_looks_for() -> None:
 
     sequencer = _sequencer(Broken(tools), tools)
     generate_sequences(sequencer, _strategies(tools), max_examples=10, max_steps=20, seed=1)
-    assert len(sequencer.failures) == MAX_FAILURES == 3
+    assert len(sequencer.failures) == MAX_DISTINCT_FAILURES == 3
     assert sequencer.stats.calls == 3  # the first sequence goes round the tools: a, b, c
     assert "3 distinct failures found" in sequencer.stats.stopped
 
@@ -444,7 +444,8 @@ def test_rejects_invalid_counts_a_known_failure_and_stops_within_the_restart_bud
 
 
 def test_rejects_invalid_stops_at_the_most_distinct_failures_it_looks_for() -> None:
-    from pytest_mcp_contracts.checks.rejects_invalid import MAX_FAILURES, run_rejects_invalid
+    from pytest_mcp_contracts.checks.failures import MAX_DISTINCT_FAILURES
+    from pytest_mcp_contracts.checks.rejects_invalid import run_rejects_invalid
 
     ways = iter(
         [
@@ -465,7 +466,7 @@ def test_rejects_invalid_stops_at_the_most_distinct_failures_it_looks_for() -> N
 
     server = Pause(each_another_way)
     refusals = run_rejects_invalid(server, PAUSE, _cases(), max_restarts=5)  # type: ignore[arg-type]
-    assert len(refusals.failures) == MAX_FAILURES == 3
+    assert len(refusals.failures) == MAX_DISTINCT_FAILURES == 3
     assert len(server.sent) == 3
     assert "3 distinct failures found" in refusals.stopped
 

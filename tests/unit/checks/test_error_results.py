@@ -613,3 +613,18 @@ def test_the_tools_package_is_found_from_the_outermost_exception() -> None:
     )
     assert verdict.kind is ErrorClass.REFUSAL, verdict
     assert "raised on purpose by the tool's own code" in verdict.evidence
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "thread 'main' panicked at src/tools.rs:12:5:\nindex out of bounds",
+        "goroutine 7 [running]:\nmain.lookup(...)\n\t/srv/tools.go:12 +0x1d",
+    ],
+)
+def test_a_panic_is_the_runtimes_crash_report(text: str) -> None:
+    from pytest_mcp_contracts.checks.error_results import judge_success_result
+
+    assert judge(text).kind is ErrorClass.UNEXPECTED_EXCEPTION
+    returned = judge_success_result(_ok(text), {})
+    assert returned is not None and returned.kind is ErrorClass.ERROR_AS_RESULT

@@ -15,6 +15,7 @@ RUN_ONLY_OPTIONS: Final = (
     "--junitprefix",
     "--junit-prefix",
     "--mcp-report",
+    "--mcp-sarif",
     "--hypothesis-seed",
     "--numprocesses",
     "--maxprocesses",

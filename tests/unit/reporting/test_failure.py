@@ -63,6 +63,14 @@ def test_the_suggested_command_leaves_out_the_runs_own_reports_workers_and_seed(
     assert command == "pytest '--mcp-server=python -m shop' -k get_order --no-header"
 
 
+def test_the_suggested_command_leaves_out_the_sarif_file() -> None:
+    """A SARIF file is CI's code-scanning upload: a local rerun must not overwrite it."""
+    for args in (["--mcp-sarif=out/mcp.sarif"], ["--mcp-sarif", "out/mcp.sarif"]):
+        assert rerun_command(["--mcp-server=python -m shop", *args, "-k", "get_order"]) == (
+            "pytest '--mcp-server=python -m shop' -k get_order"
+        )
+
+
 def _tool(name: str, output: dict[str, Any] | None) -> dict[str, Any]:
     return {
         "name": name,

@@ -28,7 +28,7 @@ class Check(StrEnum):
     # Of a whole stdio server that printed on stdout while it started: mcp:<server>::stdout
     STDOUT = "stdout"
     # Of a listed resource or template (mcp:<server>::resource:<uri>::read) and of a prompt
-    # (mcp:<server>::prompt:<name>::get): the calls of issue 25.
+    # (mcp:<server>::prompt:<name>::get): their calls, judged as a tool's are.
     READ = "read"
     GET = "get"
 
@@ -199,8 +199,8 @@ DESCRIPTION_DRIFT_MODES: Final = tuple(str(mode) for mode in DescriptionDrift)
 NODE_PREFIX: Final = "mcp:"  # every node id of this plugin starts with it
 
 # -- protocol versions ------------------------------------------------------------------------
-# Literals, not mcp_types' constants: importing mcp_types (pydantic) costs ~0.2 s on the stdio
-# path, which otherwise never imports the SDK; tests/unit/test_connect.py keeps them equal.
+# Literals, not mcp_types' constants: importing mcp_types brings pydantic onto the stdio path,
+# which otherwise never imports the SDK; tests/unit/transport/test_stdio.py keeps them equal.
 MODERN_VERSION: Final = "2026-07-28"  # server/discover, no handshake
 HANDSHAKE_VERSION: Final = "2025-11-25"  # the newest version with the initialize handshake
 HANDSHAKE_VERSIONS: Final = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")

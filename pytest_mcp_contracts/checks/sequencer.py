@@ -488,8 +488,8 @@ def generate_sequences(
         return Sequences()
 
     # hypothesis names a state machine by a digest of its factory's source: of a class,
-    # inspect finds it by parsing the whole module (20 ms of this file); of this function,
-    # by reading its two lines.
+    # inspect finds it by parsing the whole module; of this function, by reading its two
+    # lines.
     if seed is not None:
         # hypothesis's @seed works this way on a state machine's factory
         sequences._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
@@ -498,8 +498,8 @@ def generate_sequences(
     # called with no arguments"; its annotation says a class.
     test = get_state_machine_test(sequences, settings=run_settings)  # type: ignore[arg-type]
     # hypothesis keys a test's examples in its database by a digest of the test's source,
-    # here its own stateful runner's, which it tokenizes afresh (4-9 ms a run). There is no
-    # database (run_settings), so the test carries a key instead, as hypothesis.find's do.
+    # here its own stateful runner's, which it tokenizes afresh in every process. There is
+    # no database (run_settings), so the test carries a key instead, as hypothesis.find's do.
     test._hypothesis_internal_database_key = b"pytest-mcp-contracts:sequences"  # type: ignore[attr-defined]
     try:
         test()

@@ -6,7 +6,7 @@ only what every observation agreed on: types, which properties were always prese
 shapes, and a string format only when every string had it. Never enums, lengths or ranges:
 a sample cannot tell a limit from a coincidence.
 
-Two more things keep a committed contract honest (issue 15):
+Two more things keep a committed contract honest:
 
 - **Breaking needs evidence.** ``seen`` counts the non-null values at each path, capped at
   ``ESTABLISHED``: a new type where only ``null`` was seen, or where fewer than
@@ -46,8 +46,7 @@ MAX_ITEMS: Final = 200
 MAX_PROPERTIES: Final = 500
 MAX_FORMAT_LENGTH: Final = 2048  # longer strings never get a format: the checkers are not cheap
 
-# Strict and mutually exclusive, so "every string had format F" needs one format per node;
-# in the priority order the product issue gives.
+# Strict and mutually exclusive, so "every string had format F" needs one format per node.
 _FORMATS: Final = {
     "date-time": re.compile(
         r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?"
@@ -58,7 +57,7 @@ _FORMATS: Final = {
     "email": re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"),
     "uri": re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#]+[^\s]*"),
 }
-#: JSON types in the order reports list them.
+#: The only keywords a learned schema uses; reading a recorded one refuses any other.
 _KEYWORDS: Final = frozenset(
     {"type", "properties", "required", "items", "format", "additionalProperties"}
 )

@@ -19,9 +19,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
-# 2: inferred output sections keep capped per-path counts and a quality reason, and no
-# longer exact observation counts (issue 15). Version 1 files are still read as they are;
-# --mcp-snapshot-update rewrites them as version 2.
+# 2: inferred output sections keep capped per-path counts and a quality reason, not exact
+# observation counts (which changed the file on every update run). Version 1 files are
+# still read as they are; --mcp-snapshot-update rewrites them as version 2.
 FORMAT_VERSION: Final = 2
 READABLE_VERSIONS: Final = (1, 2)
 SUFFIX: Final = ".json"

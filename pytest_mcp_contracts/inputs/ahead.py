@@ -1,8 +1,8 @@
 """Random inputs drawn one ahead: hypothesis draws the next input while a call is out.
 
-Run inline (``given(strategy)(call)``), a call's time is hypothesis's draw (about 0.3 ms of
-pure Python for a flat schema, its engine's bookkeeping included), then the request, the
-server's work and the answer, then the judging, one after the other. Drawn ahead,
+Run inline (``given(strategy)(call)``), a call's time is hypothesis's draw (pure Python,
+its engine's bookkeeping included), then the request, the server's work and the answer,
+then the judging, one after the other. Drawn ahead,
 hypothesis draws in a thread of its own, exactly one input ahead: while the caller's thread
 waits for the server (holding no GIL), the next input is drawn, so a call costs the longer
 of the two, not their sum, on a machine with a core to spare. Calls are still made one at a
@@ -130,9 +130,9 @@ def replay_supported() -> bool:
 
 
 #: A call must take this long (seconds, the median of a tool's explicit calls) for drawing
-#: ahead to pay: the two threads hand each input over (two thread switches, about 0.1 ms of
-#: CPU), and what they win is the part of the draw (about 0.3 ms for a flat schema) that the
-#: call's wait covers. A server that answers in 50 µs (a standard-library one) loses by it.
+#: ahead to pay: the two threads hand each input over (two thread switches of CPU), and what
+#: they win is the part of the draw that the call's wait covers. A server faster than the
+#: handoff (a standard-library one) loses by it (bench/README.md, figure 2, has both costs).
 WORTH_DRAWING_AHEAD: Final = 0.00025
 
 

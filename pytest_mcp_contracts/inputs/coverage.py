@@ -342,8 +342,8 @@ def pattern_example(pattern: str) -> str | None:
     """The simplest string that matches a regex: read off the parsed pattern when it uses
     only plain constructs (each repeat at its minimum, the first branch and the first
     character of each class), else the simplest one hypothesis finds (derandomized and
-    shrunk, so deterministic too, but about 100 ms). None when Python cannot read the pattern
-    or nothing is found quickly."""
+    shrunk, so deterministic too, but a search, far slower than the reading). None when
+    Python cannot read the pattern or nothing is found quickly."""
     import re
 
     try:

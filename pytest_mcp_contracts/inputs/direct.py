@@ -117,9 +117,9 @@ def utf8_alphabet() -> _from_schema.CharStrategy:
     """The characters of every generated string, here and in hypothesis-jsonschema
     (``generate._build``): what ``CharStrategy.from_args(allow_x00=True, codec="utf-8")``
     gives, built from the intervals UTF-8 is known to encode. hypothesis finds a codec's
-    characters by encoding each of the 1.1 million code points (3 s of CPU) and keeps the
-    table in its storage folder, ``.hypothesis/``, which a CI checkout starts without: so
-    every run in CI paid the 3 s before its first string."""
+    characters by encoding each of the 1.1 million code points, seconds of CPU, and keeps
+    the table in its storage folder, ``.hypothesis/``, which a CI checkout starts without:
+    so every run in CI would pay them before its first string."""
     alphabet = _from_schema.CharStrategy(
         IntervalSet(UTF8_INTERVALS), force_repr="characters(codec='utf-8')"
     )

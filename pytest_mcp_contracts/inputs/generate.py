@@ -543,8 +543,8 @@ def _check_schema(doc: SchemaDocument) -> None:
 
 @lru_cache(maxsize=256)
 def _schema_problem(dialect: str, schema_json: str) -> tuple[str, str] | None:
-    # Validating against the metaschema costs milliseconds a schema; a tool's inputSchema
-    # is checked for its strategy and again for its coverage plan.
+    # Validating against the metaschema walks the whole metaschema; a tool's inputSchema
+    # is checked for its strategy and again for its coverage plan, so once is kept.
     return _problem_of(SchemaDocument(json.loads(schema_json), dialect))
 
 

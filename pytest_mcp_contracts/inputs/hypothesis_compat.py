@@ -17,12 +17,12 @@ string and number literals of every loaded module outside site-packages and the 
 library into what it draws.  Installed editable (``pip install -e``, as in this project's
 CI and any contributor's checkout), this plugin's own modules count as local, so the
 inputs sent to a server depended on how the plugin was installed, and each new process
-with an empty ``.hypothesis/`` parsed the plugin's ~90 modules first: 0.3 s of CPU (0.04 s
-with hypothesis's cache of them).  ``install`` leaves the plugin's own files out; a user's
-local modules (a ``--mcp-app`` server's source among them) still count.
+with an empty ``.hypothesis/`` parsed the plugin's modules first.  ``install`` leaves the
+plugin's own files out; a user's local modules (a ``--mcp-app`` server's source among them)
+still count.
 
 And its Unicode table: importing hypothesis-jsonschema (its regex strategies) makes
-hypothesis sort every code point by category, 0.1 s of CPU, unless ``.hypothesis/`` holds
+hypothesis sort every code point by category, unless ``.hypothesis/`` holds
 the table from an earlier run in that folder. In CI, whose checkout is new each time, and
 in every new project, no run had. The table depends only on the interpreter's Unicode
 version, so the package ships it for the versions of the Pythons it was made with
@@ -145,7 +145,7 @@ def _leave_own_modules_out() -> None:
 
     And to say no at once for a file under the standard library's or site-packages'
     folders as hypothesis names them (``scrutineer``): it resolves each path first (a
-    system call per folder of it), 17 ms for the 600 modules of a run, once per process."""
+    system call per folder of it) for every module of a run, once per process."""
     try:
         from hypothesis.internal.conjecture import providers
     except ImportError:  # pragma: no cover - a hypothesis without the provider module

@@ -3,8 +3,8 @@
 A run imports in phases (the plugin at start, jsonschema with the first validator,
 hypothesis with the first random input), and every full collection after an import walks
 all it created: modules, classes, compiled patterns, which live as long as the process. In
-a small server's whole run that was about a tenth of its time, pytest's own collections at
-exit included (bench/README.md, figure 8). ``gc.freeze()`` moves what the process holds
+a small server's whole run that was a sizeable share of its time, pytest's own collections
+at exit included (bench/README.md, figure 8). ``gc.freeze()`` moves what the process holds
 into the permanent generation, which no collection walks; objects made afterwards are
 collected as before.
 
@@ -13,8 +13,7 @@ freezes are few (the plugin's configure, the checks' imports while the servers s
 which run with the collector off: ``importing``; the end of collection; then only after an
 item that imported modules: once per phase) and the plugin's own items run between them,
 so what stays is bounded by a handful of items' leftovers, not by the length of the run
-(small.py's peak memory: 0.5 MB more). The collector's time in small.py's whole run: 95 ms
-before, 55 ms with the freezes, 25 ms with the imports run without it.
+(what that costs in memory, and what the freezes save: bench/README.md, figure 8).
 """
 
 from __future__ import annotations

@@ -8,11 +8,10 @@ rewritten module is never loaded from the bytecode pip compiled at install time:
 compiles it from source on first import and caches the result beside it
 (``__pycache__/*-pytest-*.pyc``). Where that cache cannot be written
 (``PYTHONDONTWRITEBYTECODE``, which many container images set; a read-only
-site-packages), every run compiles them all again: a small server's whole run, installed as
-users install it (``pip install .``), with ``PYTHONDONTWRITEBYTECODE=1``, took 3.0 s, and
-1.7 s with this module (bench/README.md). Where the cache can be written, the first run
-after an install pays that, and later runs read the cache by a slower path than Python's
-own (1.5 s, and 1.25 s with this module).
+site-packages), every run compiles them all again, a large share of a small server's whole
+run. Where the cache can be written, the first run after an install pays that, and later
+runs read the cache by a slower path than Python's own (both measured: bench/README.md,
+"Measured by hand").
 
 Nothing here is a test helper: the asserts in these modules state the plugin's own
 invariants, and rewriting them only changes the message should one fail. A user's test

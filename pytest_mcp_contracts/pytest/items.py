@@ -982,8 +982,8 @@ class RejectsInvalidItem(_McpItem):
             if examples:
                 return examples[0]
             # Without the user's strategies, the schema alone makes this input, and hypothesis
-            # finds the same one on every run (derandomized, then shrunk; tens of
-            # milliseconds a tool): it is remembered, unless it names a sandbox path.
+            # finds the same one on every run (derandomized, then shrunk, a search worth
+            # skipping): it is remembered, unless it names a sandbox path.
             sandboxed = sandbox.all if sandbox is not None else frozenset()
             remembered = (
                 _RememberedInput(self.config, self.tool.input_schema, sandboxed)

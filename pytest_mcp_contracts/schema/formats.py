@@ -3,9 +3,9 @@
 jsonschema imports the library of every format checker it finds as it is itself imported.
 Two of them cost more than the rest of jsonschema's formats together: rfc3986-validator
 compiles its URI grammar (two regular expressions, of 2 and 5 kB) and isoduration imports
-arrow and dateutil. About 45 ms of CPU on the project's machine, a twentieth of a small
-server's whole run (bench/README.md), in every run that checks anything, for three formats
-(``uri``, ``uri-reference``, ``duration``) that most tools' schemas never name.
+arrow and dateutil: a measurable share of a small server's whole run (bench/README.md,
+figure 9), paid in every run that checks anything, for three formats (``uri``,
+``uri-reference``, ``duration``) that most tools' schemas never name.
 
 ``import_jsonschema`` imports jsonschema with those two libraries hidden, then registers,
 where jsonschema would have registered its own, checkers that import the library on their

@@ -208,8 +208,8 @@ def node_names(names: Sequence[str], *, limit: int = 64) -> list[str]:
 
 
 def former_node_names(names: Sequence[str], *, limit: int = 64) -> list[str]:
-    """The node names versions before issue 26 gave these entries (a hash on every name
-    that had to change): where their recorded contracts were written."""
+    """The node names earlier versions gave these entries (a hash on every name that had
+    to change): where their recorded contracts were written, still read."""
     return _unique(
         name if _cleaned(name, limit) == name else _hashed(name, limit) for name in names
     )

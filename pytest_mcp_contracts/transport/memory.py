@@ -9,14 +9,14 @@ would be exact but need a delegated hierarchy that CI machines seldom grant. RSS
 over the group counts pages two processes share twice: the cap errs on the safe side.
 
 The watchdog measures the processes it knows of every ``MIN_INTERVAL`` (one small file read
-each, about 4 us), so a server that grows is caught within a tenth of a second whatever the
-machine. Finding the group's processes takes a scan of every ``/proc/<pid>/stat``: about
-0.5 ms where 60 processes run, 5 ms where 550 do (a busy test machine). The scans are spaced
-so that they take at most ``SCAN_SHARE`` of one core, and a process the server spawns is
-counted from the next one: within 0.1 s on the first machine, a second on the second.
-Scanning every 0.1 s at up to 2 % of a core, as it did, took that much of a busy machine in
-every run, for every server. In the calls' path is only ``MemoryWatch.check`` as each call
-ends: the known processes measured once more.
+each), so a server that grows is caught within a tenth of a second whatever the machine.
+Finding the group's processes takes a scan of every ``/proc/<pid>/stat``, which costs in
+proportion to the processes the machine runs (bench/README.md, "Measured by hand"). The
+scans are spaced so that they take at most ``SCAN_SHARE`` of one core, and a process the
+server spawns is counted from the next one: soon on a quiet machine, later on a busy one.
+Scanning at a fixed short interval would cost a busy machine more the more processes it
+runs, in every run, for every server. In the calls' path is only ``MemoryWatch.check`` as
+each call ends: the known processes measured once more.
 Where ``/proc`` does not exist (macOS) no cap applies.
 """
 

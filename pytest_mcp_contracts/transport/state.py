@@ -34,9 +34,9 @@ from pytest_mcp_contracts.transport.stdio import ServerCommand
 WORKER_PLACEHOLDER: Final = "{worker}"
 SERIAL_WORKER: Final = "main"  # what {worker} is without xdist
 
-# The walk of a folder is bounded: a server started in a large tree costs a few
-# milliseconds, not a scan of the disk. Folders that tools, not servers, write to during a
-# run (hypothesis's database, caches, bytecode) are left out.
+# The walk of a folder is bounded (depth and entries): a server started in a large tree
+# costs no scan of the disk. Folders that tools, not servers, write to during a run
+# (hypothesis's database, caches, bytecode) are left out.
 MAX_DEPTH: Final = 3
 MAX_ENTRIES: Final = 2000
 SKIPPED_DIRS: Final = frozenset(

@@ -398,9 +398,9 @@ def open_stdio(
 def wait_exit(proc: subprocess.Popen[bytes], timeout: float) -> bool:
     """Wait up to ``timeout`` seconds for ``proc`` to exit and reap it; whether it did.
 
-    Woken by the exit itself where Linux offers a pidfd: ``Popen.wait(timeout)`` polls,
-    sleeping 0.5, 1, 2 ... 50 ms between looks, so a server that exits 9 ms after its stdin
-    closes was seen gone at 15 ms, once per server stopped."""
+    Woken by the exit itself where Linux offers a pidfd: ``Popen.wait(timeout)`` polls with
+    growing sleeps between its looks, so a server that exits soon after its stdin closes
+    would be seen gone late, once per server stopped."""
     if proc.poll() is not None:
         return True
     try:

@@ -517,16 +517,6 @@ class _Echo:
                 at = text.find(form, at + 1)
         return found
 
-    def quotes(self, text: str) -> bool:
-        """Whether all of ``text`` but its surrounding blanks lies inside a quote of the
-        input."""
-        stripped = text.strip()
-        if not stripped:
-            return False
-        start = text.index(stripped)
-        end = start + len(stripped)
-        return any(left <= start and end <= right for left, right in self.spans(text))
-
     def search(self, pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
         """The first match of ``pattern`` in ``text`` that is not inside a quote of the
         input."""
@@ -563,23 +553,6 @@ def _traceback_in(text: str, echo: _Echo) -> str:
     for pattern, what in TRACE_MARKERS:
         if echo.search(pattern, text):
             return what
-    return ""
-
-
-_CHAINED = ("The above exception was", "During handling of the above")
-
-
-def _exception_in(text: str) -> str:
-    """The line that names the root exception ("IndexError: string index out of range"):
-    in a chained traceback the first one, not the SDK's wrapper around it."""
-    lines = text.splitlines()
-    chained = next(
-        (i for i, line in enumerate(lines) if line.strip().startswith(_CHAINED)), len(lines)
-    )
-    for line in reversed(lines[:chained]):
-        match = _EXCEPTION_LINE.match(line.strip())
-        if match:
-            return match.group(1)[:300]
     return ""
 
 

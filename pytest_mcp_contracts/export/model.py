@@ -62,8 +62,6 @@ SCALARS: Final = ("string", "integer", "number", "boolean", "null")
 STRING_CHECKS: Final = ("minLength", "maxLength", "pattern")
 NUMBER_CHECKS: Final = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
 ARRAY_CHECKS: Final = ("minItems", "maxItems")
-#: Formats every target knows by name (zod checks them; the others declare them).
-KNOWN_FORMATS: Final = ("date-time", "date", "time", "uuid", "email", "uri", "ipv4", "ipv6")
 
 #: Keywords read as documentation or bookkeeping: nothing to express.
 _ANNOTATIONS: Final = frozenset(

@@ -53,7 +53,6 @@ MAX_ITEMS: Final = 1_000  # longest array built to break a size bound
 _KINDS: Final = 4  # missing required, wrong type, constraint, extra property
 LOOK_ALIKES: Final = 3  # lax look-alikes sent besides (kind 5), outside the limit
 _UNEVALUATED: Final = frozenset({"2019-09", "2020-12"})
-_NUMBER_TYPES: Final = frozenset({"integer", "number"})
 
 # "type" names as sets of atoms, so that "number" contains "integer".
 _ATOMS: Final[dict[str, frozenset[str]]] = {

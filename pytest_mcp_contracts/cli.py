@@ -45,6 +45,14 @@ from pytest_mcp_contracts.export.document import FORMATS as EXPORT_FORMATS
 from pytest_mcp_contracts.export.document import RecordedTool, Source, export_file_name
 from pytest_mcp_contracts.export.document import render as render_export
 from pytest_mcp_contracts.inputs.elicitation import form_content
+from pytest_mcp_contracts.options import (
+    DEFAULT_CALL_POLICY,
+    DEFAULT_CALL_TIMEOUT,
+    DEFAULT_CLIENTS,
+    DEFAULT_MAX_RESULT_BYTES,
+    DEFAULT_SNAPSHOT_DIR,
+    DEFAULT_STARTUP_TIMEOUT,
+)
 from pytest_mcp_contracts.project import (
     SettingsError,
     ToolConfig,
@@ -75,12 +83,6 @@ from pytest_mcp_contracts.transport.managed import open_server, probe_warning, t
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 from pytest_mcp_contracts.vocabulary import (
     CALL_POLICIES,
-    DEFAULT_CALL_POLICY,
-    DEFAULT_CALL_TIMEOUT,
-    DEFAULT_CLIENTS,
-    DEFAULT_MAX_RESULT_BYTES,
-    DEFAULT_SNAPSHOT_DIR,
-    DEFAULT_STARTUP_TIMEOUT,
     HANDSHAKE_VERSION,
     ClientSettingError,
     Quality,

@@ -337,7 +337,7 @@ def test_help_is_plain_text(argv: list[str], capsys: pytest.CaptureFixture[str])
 
 def test_the_plugins_options_help_is_plain_text() -> None:
     # What `pytest --help` prints for each option (and its ini key).
-    from pytest_mcp_contracts.pytest.settings import OPTIONS
+    from pytest_mcp_contracts.options import OPTIONS
 
     marked = [option.flag for option in OPTIONS if REST_MARKUP.search(option.help)]
     assert marked == []

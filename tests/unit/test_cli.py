@@ -1,5 +1,5 @@
-"""cli.py without a server: how calls are read, what a tool's view says, and the usage errors
-`mcp-contracts` gives before it starts anything."""
+"""The mcp-contracts commands (cli/) without a server: how calls are read, what a tool's view
+says, and the usage errors `mcp-contracts` gives before it starts anything."""
 
 from __future__ import annotations
 
@@ -10,15 +10,11 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts import cli
-from pytest_mcp_contracts.cli import (
-    ToolView,
-    main,
-    output_contract,
-    parse_calls,
-    render_list,
-    tool_json,
-)
+from pytest_mcp_contracts.cli import main
+from pytest_mcp_contracts.cli.call import parse_calls
+from pytest_mcp_contracts.cli.command import USAGE_ERROR, CommandError
+from pytest_mcp_contracts.cli.render import render_list, tool_json
+from pytest_mcp_contracts.cli.views import ToolView, output_contract
 
 SCHEMA = {"type": "object", "properties": {"n": {"type": "integer"}}}
 
@@ -45,10 +41,10 @@ def test_calls_are_pairs_then_the_lines_of_the_file_in_order() -> None:
 def test_bad_calls_are_refused_with_where_they_are(
     words: list[str], lines: list[str], message: str
 ) -> None:
-    with pytest.raises(cli._Failure) as caught:
+    with pytest.raises(CommandError) as caught:
         parse_calls(words, lines)
     assert message in str(caught.value)
-    assert caught.value.status == cli.USAGE_ERROR
+    assert caught.value.status == USAGE_ERROR
 
 
 def test_a_declared_schema_wins_over_a_recorded_one() -> None:
@@ -122,7 +118,7 @@ def test_tool_json_says_where_the_output_schema_comes_from() -> None:
 def test_call_refuses_bad_usage_before_it_starts_a_server(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(argv) == cli.USAGE_ERROR
+    assert main(argv) == USAGE_ERROR
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith("mcp-contracts: ") and message in err, err
@@ -132,14 +128,14 @@ def test_a_missing_calls_file_is_a_usage_error(
     tmp_path: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     missing = tmp_path / "calls.txt"
-    assert main(["call", "--server", "x", "--file", str(missing)]) == cli.USAGE_ERROR
+    assert main(["call", "--server", "x", "--file", str(missing)]) == USAGE_ERROR
     assert f"mcp-contracts: --file {missing}: " in capsys.readouterr().err
 
 
 def test_inspect_refuses_a_field_budget_under_three(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["inspect", "--max-fields", "2"])
-    assert exited.value.code == cli.USAGE_ERROR
+    assert exited.value.code == USAGE_ERROR
     assert "--max-fields must be 3 or more" in capsys.readouterr().err
 
 

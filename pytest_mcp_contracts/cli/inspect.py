@@ -33,7 +33,7 @@ from pytest_mcp_contracts.cli.render import (
 )
 from pytest_mcp_contracts.cli.target import check_header, open_target
 from pytest_mcp_contracts.cli.views import (
-    LISTEDLISTED_SPECS,
+    LISTED_SPECS,
     ListedView,
     ToolView,
     content_contract,
@@ -146,11 +146,11 @@ def _listed_from_snapshots(store: SnapshotStore, server: str) -> list[ListedView
             surface = None
         if kind is None or not isinstance(surface, dict):
             continue  # unreadable: the run's drift item says so, with the file's name
-        spec = LISTEDLISTED_SPECS[kind]
+        spec = LISTED_SPECS[kind]
         key = surface.get(spec.key_field)
         entry = spec(key if isinstance(key, str) else "", file.rpartition("/")[2], surface)
         views.append(_listed_view(entry, store, server, HANDSHAKE_VERSION))
-    order = list(LISTEDLISTED_SPECS)
+    order = list(LISTED_SPECS)
     return sorted(views, key=lambda v: order.index(v.entry.kind))
 
 
@@ -195,7 +195,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 "callPolicySource": calls.source,
                 "tools": [tool_json(v) for v in views],
             }
-            for kind, spec in LISTEDLISTED_SPECS.items():
+            for kind, spec in LISTED_SPECS.items():
                 name = "templates" if kind == TemplateSpec.kind else spec.array
                 payload[name] = [listed_json(v) for v in listed if v.entry.kind == kind]
             out.write(json.dumps(payload, indent=2, sort_keys=True) + "\n")

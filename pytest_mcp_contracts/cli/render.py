@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pytest_mcp_contracts.cli.call_plan import CallPlan
-from pytest_mcp_contracts.cli.views import LISTEDLISTED_SPECS, ListedView, ToolView
+from pytest_mcp_contracts.cli.views import LISTED_SPECS, ListedView, ToolView
 from pytest_mcp_contracts.options import CALL_OPTION
 from pytest_mcp_contracts.reporting.findings import render
 from pytest_mcp_contracts.schema.summarize import summarize
@@ -147,7 +147,7 @@ def render_listed(views: Sequence[ListedView], args: argparse.Namespace) -> str:
     """Prompts, then resources, then templates: one line each, and under it its content
     contract folded to a summary (schema/summarize) when one is recorded."""
     lines: list[str] = []
-    for kind, spec in LISTEDLISTED_SPECS.items():
+    for kind, spec in LISTED_SPECS.items():
         mine = [v for v in views if v.entry.kind == kind]
         if not mine:
             continue

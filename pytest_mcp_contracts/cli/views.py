@@ -129,7 +129,7 @@ def _open_paths(section: dict[str, Any]) -> tuple[str, ...]:
 
 # -- prompts, resources and templates ---------------------------------------------------------
 
-LISTEDLISTED_SPECS: Final[dict[str, type[ListedSpec]]] = {
+LISTED_SPECS: Final[dict[str, type[ListedSpec]]] = {
     spec.kind: spec for spec in (PromptSpec, ResourceSpec, TemplateSpec)
 }
 

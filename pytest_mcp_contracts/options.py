@@ -82,7 +82,9 @@ class CliFlag:
     names: tuple[str, ...]  # the first one names the argparse destination
     commands: tuple[Command, ...]
     help: str | None = None  # None: --help shows the flag without a text
-    metavar: str | None = None  # None: argparse's own, from the flag's name
+    # The value's placeholder: "" for the option's (Option.shown_metavar), None for
+    # argparse's own (the choices, for a choice).
+    metavar: str | None = ""
     repeat: bool = False  # each use adds one value (a list, empty when not given)
     # False: the flag is None when not given, for a command that tells "not given" apart
     # (it resolves the setting as a pytest run would, or leaves it out of a command line).
@@ -130,7 +132,6 @@ OPTIONS: Final = (
                 ("--server",),
                 (Command.INSPECT, Command.CALL),
                 "start this MCP server over stdio",
-                "CMD",
                 target=True,
             ),
         ),
@@ -164,7 +165,6 @@ OPTIONS: Final = (
                 ("--app",),
                 (Command.INSPECT, Command.CALL),
                 "this Python server object, run in-process",
-                "MODULE:ATTR",
                 target=True,
             ),
         ),
@@ -182,7 +182,6 @@ OPTIONS: Final = (
                 ("--header",),
                 (Command.INSPECT, Command.CALL),
                 "an HTTP header for --url (repeatable; $VAR is read from the environment)",
-                "'NAME: VALUE'",
                 repeat=True,
             ),
         ),
@@ -274,6 +273,7 @@ OPTIONS: Final = (
                 "the call policy to say which tools pytest calls under, as --mcp-call "
                 "(default: what a plain pytest run there uses: --mcp-call in PYTEST_ADDOPTS or "
                 f"addopts, else mcp_call, else {DEFAULT_CALL_POLICY})",
+                metavar=None,  # argparse shows the choices
                 table_default=False,
             ),
         ),
@@ -328,7 +328,6 @@ OPTIONS: Final = (
                 (Command.CALL,),
                 "offer this folder as the client's one root (roots/list), as the run did: a "
                 "failure whose input points into the run's roots sandbox names it",
-                "DIR",
             ),
         ),
     ),
@@ -438,14 +437,12 @@ OPTIONS: Final = (
                 (Command.INSPECT,),
                 f"recorded contracts to read (default ./{DEFAULT_SNAPSHOT_DIR}); without "
                 "--server, only these are read and no server is started",
-                "DIR",
                 table_default=False,
             ),
             CliFlag(
                 ("--snapshot-dir", "--snapshots"),
                 (Command.EXPORT,),
                 f"the recorded contracts (default ./{DEFAULT_SNAPSHOT_DIR}, as --mcp-snapshot-dir)",
-                "DIR",
                 table_default=False,  # the export's own command line names it only if given
             ),
         ),

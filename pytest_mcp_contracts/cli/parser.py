@@ -58,7 +58,8 @@ def add_settings(command: argparse.ArgumentParser, name: Command, *, target_requ
                 if targets is None:
                     targets = command.add_mutually_exclusive_group(required=target_required)
                 into = targets
-            settings: dict[str, Any] = {"help": flag.help, "metavar": flag.metavar}
+            metavar = option.shown_metavar if flag.metavar == "" else flag.metavar
+            settings: dict[str, Any] = {"help": flag.help, "metavar": metavar}
             if flag.repeat:
                 settings.update(action="append", default=[])
             else:

@@ -374,3 +374,46 @@ def test_inspect_shows_each_input_limit_in_the_text_and_the_json(
         {"path": "$.sort", "enumSize": 3},
         {"path": "$.ids[]", "maxLength": 12, "pattern": "^A-[0-9]+$"},
     ]
+
+
+def test_the_commands_take_their_shared_settings_from_the_options_table() -> None:
+    from pytest_mcp_contracts.cli.parser import build_parser
+    from pytest_mcp_contracts.options import (
+        DEFAULT_CALL_TIMEOUT,
+        DEFAULT_CLIENTS,
+        DEFAULT_STARTUP_TIMEOUT,
+    )
+
+    parser = build_parser()
+    call = parser.parse_args(["call", "--server", "x"])
+    assert (call.startup_timeout, call.call_timeout, call.roots, call.header) == (
+        DEFAULT_STARTUP_TIMEOUT,
+        DEFAULT_CALL_TIMEOUT,
+        None,
+        [],
+    )
+    inspect = parser.parse_args(["inspect"])
+    assert (inspect.startup_timeout, inspect.clients) == (
+        DEFAULT_STARTUP_TIMEOUT,
+        ",".join(DEFAULT_CLIENTS),
+    )
+    # Not given: resolved as a plain pytest run would, or left out of export's command line.
+    assert (inspect.call, inspect.snapshots, inspect.lints) == (None, None, None)
+    assert parser.parse_args(["export", "--format", "zod"]).snapshot_dir is None
+    with pytest.raises(SystemExit):
+        parser.parse_args(["inspect", "--call", "sometimes"])  # not one of --mcp-call's
+
+
+def test_each_commands_flags_are_named_once() -> None:
+    from pytest_mcp_contracts.options import OPTIONS, Command
+
+    for command in Command:
+        names = [
+            name
+            for option in OPTIONS
+            for flag in option.cli
+            if command in flag.commands
+            for name in flag.names
+        ]
+        assert len(names) == len(set(names)), command
+    assert len({option.dest for option in OPTIONS}) == len(OPTIONS)

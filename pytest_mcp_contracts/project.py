@@ -190,10 +190,10 @@ def load_project_table(
 #
 # The one reading of them outside pytest, for ``mcp-contracts``; a pytest run uses pytest's
 # own (``config.rootpath``, ``config.getini``). The CLI cannot ask pytest: its finder is
-# private (``_pytest.config.findpaths``, whose signature and file list change between the
-# pytest versions this plugin supports), and a public ``pytest.Config`` is only made by
-# loading every installed plugin and conftest, which a command that reads a listing must
-# not run (nor pay for).
+# private API (``_pytest.config.findpaths``, free to change in any release: pytest 9 added
+# the pytest.toml files to it), and a public ``pytest.Config`` is only made by loading every
+# installed plugin and conftest, which a command that reads a listing must not run (nor pay
+# for).
 _INI_FILES: Final = (
     "pytest.toml",
     ".pytest.toml",

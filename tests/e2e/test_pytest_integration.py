@@ -119,8 +119,9 @@ def test_unused_plugin_imports_nothing_heavy(pytester: pytest.Pytester, cold_pyt
             # Nor any room of the pipeline: a plugin that is installed but unused stays cheap.
             ours = {m for m in sys.modules if m.startswith("pytest_mcp_contracts.")}
             # vocabulary.py is names only: it imports nothing from the package; options.py is
-            # the options table and its defaults, over vocabulary alone; pytest/fixtures.py defines mcp_server and mcp_servers, and imports nothing heavy;
-            # pytest/imports.py keeps the plugin's modules out of assertion rewriting.
+            # the options table and its defaults, over vocabulary alone; pytest/fixtures.py
+            # defines mcp_server and mcp_servers, and imports nothing heavy; pytest/imports.py
+            # keeps the plugin's modules out of assertion rewriting.
             light = {
                 "plugin", "hooks", "pytest", "pytest.keys", "pytest.settings", "project",
                 "options", "vocabulary", "pytest.fixtures", "pytest.imports",

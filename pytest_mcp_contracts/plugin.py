@@ -22,6 +22,7 @@ from pytest_mcp_contracts.pytest.imports import PLUGIN_PACKAGE, load_plainly
 # below this line (E402).
 load_plainly(PLUGIN_PACKAGE)
 
+from pytest_mcp_contracts.options import BY_FLAG, OPTIONS, Option  # noqa: E402
 from pytest_mcp_contracts.pytest import fixtures  # noqa: E402
 from pytest_mcp_contracts.pytest.keys import (  # noqa: E402
     HAND_OVER_KEY,
@@ -30,8 +31,6 @@ from pytest_mcp_contracts.pytest.keys import (  # noqa: E402
     SETTINGS_KEY,
 )
 from pytest_mcp_contracts.pytest.settings import (  # noqa: E402
-    OPTIONS,
-    Option,
     Settings,
     SettingsError,
     resolve,
@@ -102,7 +101,7 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
 
 
 def _add_option(parser: pytest.Parser, group: pytest.OptionGroup, option: Option) -> None:
-    dest = option.flag.removeprefix("--").replace("-", "_")
+    dest = option.dest
     if option.kind in ("servers", "lines"):
         group.addoption(
             option.flag,
@@ -125,7 +124,7 @@ def _add_option(parser: pytest.Parser, group: pytest.OptionGroup, option: Option
 @pytest.hookimpl(tryfirst=True)  # before hypothesis's, which may import hypothesis
 def pytest_configure(config: pytest.Config) -> None:
     def cli(flag: str) -> Any:
-        return config.getoption(flag.removeprefix("--").replace("-", "_"))
+        return config.getoption(BY_FLAG[flag].dest)
 
     words = [*shlex.split(os.environ.get("PYTEST_ADDOPTS", "")), *config.invocation_params.args]
     misread = value_read_as_test_path(words, config.invocation_params.dir)

@@ -2,7 +2,7 @@
 tool's table, the servers' extra environment, the prompts, resources and templates excluded
 from their calls), read the same way by the plugin's settings and by ``mcp-contracts``,
 which runs without pytest; and, for ``mcp-contracts`` alone, the ``mcp_call`` ini value a
-project gives pytest.
+project gives pytest (the option as ``options`` declares it).
 """
 
 from __future__ import annotations
@@ -14,12 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from pytest_mcp_contracts.vocabulary import (
-    CALL_POLICIES,
-    DEFAULT_CALL_POLICY,
-    FAILING_CLASSES,
-    REJECTS_INVALID_MODES,
-)
+from pytest_mcp_contracts.options import CALL_OPTION
+from pytest_mcp_contracts.vocabulary import CALL_POLICIES, FAILING_CLASSES, REJECTS_INVALID_MODES
 
 
 class SettingsError(ValueError):
@@ -191,6 +187,13 @@ def load_project_table(
 # The files pytest takes its configuration from, in the order it looks for them in each
 # folder from the invocation folder up (pytest's own findpaths): a dedicated file counts
 # even when empty; the others only with pytest's table or section in them.
+#
+# The one reading of them outside pytest, for ``mcp-contracts``; a pytest run uses pytest's
+# own (``config.rootpath``, ``config.getini``). The CLI cannot ask pytest: its finder is
+# private API (``_pytest.config.findpaths``, free to change in any release: pytest 9 added
+# the pytest.toml files to it), and a public ``pytest.Config`` is only made by loading every
+# installed plugin and conftest, which a command that reads a listing must not run (nor pay
+# for).
 _INI_FILES: Final = (
     "pytest.toml",
     ".pytest.toml",
@@ -248,39 +251,39 @@ def configured_call_policy(
             f"addopts in {found[0] if found else ''}",
         ),
     ]
+    flag, ini = CALL_OPTION.flag, CALL_OPTION.ini
     for words, where in places:
         try:
-            value = _last_call_option(shlex.split(words))
+            value = _last_value(flag, shlex.split(words))
         except ValueError as exc:  # unbalanced quotes: pytest would fail on them too
             raise SettingsError(f"{where}: {exc}") from None
         if value is not None:
-            return _policy(value, f"--mcp-call in {where}")
-    value = section.get("mcp_call")
+            return _policy(value, flag, where)
+    value = section.get(ini)
     if found is None or value is None:
-        return DEFAULT_CALL_POLICY, "the default"
-    return _policy(value, f"mcp_call in {found[0]}")
+        return str(CALL_OPTION.default), "the default"
+    return _policy(value, ini, f"{found[0]}")
 
 
-def _last_call_option(words: list[str]) -> str | None:
-    """The value of the last ``--mcp-call`` among command-line words (as argparse takes it:
-    ``--mcp-call=X`` or ``--mcp-call X``), or None."""
+def _last_value(flag: str, words: list[str]) -> str | None:
+    """The value of the last ``flag`` among command-line words (as argparse takes it:
+    ``--flag=X`` or ``--flag X``), or None."""
     value = None
     for i, word in enumerate(words):
-        if word.startswith("--mcp-call="):
+        if word.startswith(f"{flag}="):
             value = word.split("=", 1)[1]
-        elif word == "--mcp-call" and i + 1 < len(words):
+        elif word == flag and i + 1 < len(words):
             value = words[i + 1]
     return value
 
 
-def _policy(value: Any, where: str) -> tuple[str, str]:
-    if value not in CALL_POLICIES:
-        name = "--mcp-call" if where.startswith("--") else "mcp_call"
+def _policy(value: Any, name: str, where: str) -> tuple[str, str]:
+    """A call policy read as ``name`` (the flag or the ini key) in ``where``, and where."""
+    if value not in CALL_OPTION.choices:
         raise SettingsError(
-            f"{where.split(' in ', 1)[1]}: {name} must be one of {', '.join(CALL_POLICIES)}, "
-            f"got {value!r}"
+            f"{where}: {name} must be one of {', '.join(CALL_OPTION.choices)}, got {value!r}"
         )
-    return str(value), where
+    return str(value), f"{name} in {where}"
 
 
 def _pytest_section(path: Path) -> Mapping[str, Any] | None:

@@ -1,6 +1,6 @@
 """The names every layer shares: checks, drift severities, contract qualities, snapshot modes,
-call policies, isError classes, the node prefix, the protocol versions and the defaults of the
-settings.
+call policies, isError classes, the node prefix and the protocol versions (the settings'
+defaults are in ``options``, beside the options they belong to).
 
 It imports nothing from the package (the import-linter contract puts it at the bottom), so
 the CLI, the transports and the reporters read one spelling of each without importing the
@@ -151,15 +151,6 @@ class ClientProfile(StrEnum):
 
 
 CLIENT_PROFILES: Final = tuple(str(profile) for profile in ClientProfile)
-# The clients most users run a server in, whose rules a server that works "everywhere" already
-# follows: Claude, VS Code/Copilot and OpenAI's ordinary function calling. Strict mode and the
-# Gemini API refuse schemas that the common SDKs emit (open objects, $defs, nullable unions) and
-# stay opt-in; docs/clients.md says why.
-DEFAULT_CLIENTS: Final = (
-    ClientProfile.CLAUDE.value,
-    ClientProfile.OPENAI.value,
-    ClientProfile.VSCODE.value,
-)
 CLIENTS_ALL: Final = "all"
 CLIENTS_NONE: Final = "none"
 
@@ -209,28 +200,6 @@ HANDSHAKE_VERSIONS: Final = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-
 URL_ELICITATION_PROTOCOL: Final = "2025-11-25"
 ISERROR_REFUSAL_SINCE: Final = "2025-11-25"
 
-# -- defaults shared by the pytest settings and the mcp-contracts CLI ---------------------------
-DEFAULT_MAX_EXAMPLES: Final = 50
-DEFAULT_CALL_TIMEOUT: Final = 10.0
-DEFAULT_STARTUP_TIMEOUT: Final = 30.0
-DEFAULT_MAX_RESULT_BYTES: Final = 64 * 1024 * 1024
-DEFAULT_MAX_RESTARTS: Final = 3
-DEFAULT_SNAPSHOT_DIR: Final = "mcp-contracts"
-DEFAULT_MAX_CALL_TIME: Final = 120.0
-DEFAULT_SHRINK_TIME: Final = 60.0
-DEFAULT_SEQUENCES_TIME: Final = 20.0
-# Seconds each check may spend calling one tool (docs/how-to/slow-tools.md): a tool that
-# answers within a second or so sends all its inputs well within it at the default
-# --mcp-max-examples; a tool that sleeps by design (10 s a call) stops after a minute per
-# check instead of taking eight.
-DEFAULT_TOOL_TIME: Final = 60.0
-# Calls of one tool in flight at once in its coverage phase, when the tool says its calls
-# are independent (bench/README.md, "Calls in flight", for how it was chosen).
-DEFAULT_IN_FLIGHT: Final = 4
-DEFAULT_SAMPLING_TEXT: Final = "This is a canned reply from pytest-mcp-contracts."
-DEFAULT_CALL_POLICY: Final = CallPolicy.NONDESTRUCTIVE.value
-DEFAULT_REJECTS_INVALID: Final = RejectsInvalidMode.WARN.value
-DEFAULT_DESCRIPTION_DRIFT: Final = DescriptionDrift.WARN.value
 # Listed resources read per server: a server may list thousands (a file tree); the others
 # get no read item, and one warning for the server says so (pytest/items.ServerCollector,
 # which collects without loading the read check).

@@ -7,7 +7,7 @@ file to regenerate or to merge: ``mkdocs build --strict`` in .ci/run renders it 
 and a marker this module does not know fails the build.
 
 Only modules that import nothing outside the standard library are read here
-(``pytest/settings``, ``checks/failures``, ``vocabulary``), so the docs build needs mkdocs
+(``options``, ``checks/failures``, ``vocabulary``), so the docs build needs mkdocs
 and this checkout, not the package's dependencies: .ci/run builds in a virtualenv that holds
 only the ``docs`` extra.
 """
@@ -31,8 +31,7 @@ from pytest_mcp_contracts.checks.failures import (  # noqa: E402
     FailureKind,
     Severity,
 )
-from pytest_mcp_contracts.pytest.settings import OPTIONS, Option  # noqa: E402
-from pytest_mcp_contracts.vocabulary import DEFAULT_MAX_RESULT_BYTES  # noqa: E402
+from pytest_mcp_contracts.options import DEFAULT_MAX_RESULT_BYTES, OPTIONS, Option  # noqa: E402
 
 MARKER = re.compile(r"^<!-- generated: ([a-z-]+) -->$", re.MULTILINE)
 
@@ -70,7 +69,7 @@ def _escape(text: str) -> str:
 
 
 def options_markdown() -> str:
-    """Every option of ``pytest/settings.OPTIONS``, in its order: flag, ini key, default,
+    """Every option of ``options.OPTIONS``, in its order: flag, ini key, default,
     values, and the help text ``pytest --help`` prints."""
     lines = []
     for option in OPTIONS:

@@ -14,6 +14,7 @@ from urllib.parse import unquote
 from pytest_mcp_contracts.checks.clients import check_clients
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding
 from pytest_mcp_contracts.checks.lints import LintLevels, tool_lints
+from pytest_mcp_contracts.options import DEFAULT_CLIENTS
 from pytest_mcp_contracts.schema.dialects import UnsupportedDialect, dialect_of, validator_class
 from pytest_mcp_contracts.schema.document import SchemaDocument
 from pytest_mcp_contracts.schema.paths import json_path
@@ -24,7 +25,7 @@ from pytest_mcp_contracts.schema.refs import (
 )
 from pytest_mcp_contracts.text import shorten
 from pytest_mcp_contracts.transport.discover import ToolSpec
-from pytest_mcp_contracts.vocabulary import DEFAULT_CLIENTS, MODERN_VERSION, ClientProfile
+from pytest_mcp_contracts.vocabulary import MODERN_VERSION, ClientProfile
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError

@@ -1,5 +1,6 @@
 """Settings: every option resolved once (command line, then ini / pyproject, then default).
 
+The options themselves (flag, ini key, kind, default, help) are declared in ``options``.
 Kept free of pytest imports at runtime: the plugin passes in a lookup function.
 """
 
@@ -12,7 +13,23 @@ import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pytest_mcp_contracts.options import (
+    DEFAULT_CLIENTS,
+    DEFAULT_DESCRIPTION_DRIFT,
+    DEFAULT_ELICITATION,
+    DEFAULT_IN_FLIGHT,
+    DEFAULT_MAX_CALL_TIME,
+    DEFAULT_SAMPLING_TEXT,
+    DEFAULT_SEQUENCES_TIME,
+    DEFAULT_SHRINK_TIME,
+    DEFAULT_TOOL_TIME,
+    NO_SANDBOX,
+    OPTIONS,
+    TARGETS,
+    Option,
+)
 
 # The error of every setting, the project table's too: the plugin turns it into a UsageError.
 from pytest_mcp_contracts.project import SettingsError as SettingsError
@@ -22,32 +39,7 @@ from pytest_mcp_contracts.project import (
     load_project_table,
     tool_config,
 )
-from pytest_mcp_contracts.vocabulary import (
-    CALL_POLICIES,
-    CLIENT_PROFILES,
-    DEFAULT_CALL_POLICY,
-    DEFAULT_CALL_TIMEOUT,
-    DEFAULT_CLIENTS,
-    DEFAULT_DESCRIPTION_DRIFT,
-    DEFAULT_IN_FLIGHT,
-    DEFAULT_MAX_CALL_TIME,
-    DEFAULT_MAX_EXAMPLES,
-    DEFAULT_MAX_RESTARTS,
-    DEFAULT_MAX_RESULT_BYTES,
-    DEFAULT_REJECTS_INVALID,
-    DEFAULT_SAMPLING_TEXT,
-    DEFAULT_SEQUENCES_TIME,
-    DEFAULT_SHRINK_TIME,
-    DEFAULT_SNAPSHOT_DIR,
-    DEFAULT_STARTUP_TIMEOUT,
-    DEFAULT_TOOL_TIME,
-    DESCRIPTION_DRIFT_MODES,
-    ELICITATION_ANSWERS,
-    REJECTS_INVALID_MODES,
-    ClientSettingError,
-    SnapshotMode,
-    parse_clients,
-)
+from pytest_mcp_contracts.vocabulary import ClientSettingError, SnapshotMode, parse_clients
 
 if TYPE_CHECKING:  # the transports are imported only when a server is configured
     from pytest_mcp_contracts.checks.lints import LintLevels
@@ -99,345 +91,6 @@ def unknown_listed_tables(
 
 
 @dataclass(frozen=True)
-class Option:
-    """One setting: its command-line flag, ini key and help text, declared in one place."""
-
-    flag: str
-    ini: str
-    help: str
-    kind: str  # "servers", "lines", "int", "float", "path", "flag", "choice", "text", "size",
-    # "clients", "budget" (seconds, or 0/off for none)
-    default: Any = None
-    ini_too: bool = True
-    metavar: str = ""  # for the help text; by kind when empty
-    choices: tuple[str, ...] = ()
-
-    @property
-    def shown_metavar(self) -> str:
-        """The value's placeholder in ``--help`` and the options reference (docs/reference)."""
-        if self.metavar:
-            return self.metavar
-        return {"servers": "CMD", "lines": "CMD", "path": "DIR"}.get(self.kind, "N")
-
-
-COVERAGE: Final = ("on", "off")
-
-OPTIONS: Final = (
-    Option(
-        "--mcp-server",
-        "mcp_server",
-        "start this MCP server over stdio and contract-test its tools (repeatable; "
-        'shell-like splitting, e.g. --mcp-server="python -m my_server")',
-        "servers",
-    ),
-    Option(
-        "--mcp-url",
-        "mcp_url",
-        "contract-test the MCP server at this Streamable HTTP URL (repeatable; the server "
-        "must already be running: it is not started, stopped or restarted)",
-        "lines",
-        metavar="URL",
-    ),
-    Option(
-        "--mcp-app",
-        "mcp_app",
-        "contract-test this Python server object in-process, without a subprocess "
-        "(repeatable): module:attribute or path/to/file.py:attribute naming an MCPServer, a "
-        "low-level Server, or a function returning one; imported from the rootdir",
-        "lines",
-        metavar="MODULE:ATTR",
-    ),
-    Option(
-        "--mcp-header",
-        "mcp_header",
-        "an HTTP header sent with every request to an --mcp-url server, 'Name: value' "
-        "(repeatable). $VAR and ${VAR} in the value are read from the environment, so "
-        "tokens stay out of command lines; values are never printed",
-        "lines",
-        metavar="'NAME: VALUE'",
-    ),
-    Option(
-        "--mcp-max-examples",
-        "mcp_max_examples",
-        f"generated inputs per tool (default {DEFAULT_MAX_EXAMPLES})",
-        "int",
-        DEFAULT_MAX_EXAMPLES,
-    ),
-    Option(
-        "--mcp-coverage",
-        "mcp_coverage",
-        "the coverage phase: before random inputs, the contract check sends inputs that visit "
-        "every corner of the inputSchema (enum values, branches, bounds, optional properties, "
-        "pairs), within --mcp-max-examples (on, the default, or off)",
-        "choice",
-        "on",
-        metavar="ON|OFF",
-        choices=COVERAGE,
-    ),
-    Option(
-        "--mcp-sequences",
-        "mcp_sequences",
-        "the sequences check, one item per server: chains of calls in which ids, names, paths, "
-        "uris and keys from earlier outputs feed later inputs, so lookups and updates get "
-        "real ids; up to half of --mcp-max-examples sequences of up to 20 calls, within "
-        "--mcp-sequences-time (on, the default, or off)",
-        "choice",
-        "on",
-        metavar="ON|OFF",
-        choices=COVERAGE,
-    ),
-    Option(
-        "--mcp-sequences-time",
-        "mcp_sequences_time",
-        "seconds the sequences check may spend drawing sequences per server (shrinking a "
-        "failing one has its own bound); it also stops when the last sequences reached "
-        f"nothing new (default {DEFAULT_SEQUENCES_TIME:g})",
-        "float",
-        DEFAULT_SEQUENCES_TIME,
-    ),
-    Option(
-        "--mcp-reset-command",
-        "mcp_reset_command",
-        "a command run before the server is restarted for the sequences check (and again "
-        "before a failing sequence or call is replayed), for a server that keeps state outside its "
-        "process: e.g. 'rm -f /tmp/test-memory.jsonl'",
-        "text",
-        None,
-        metavar="CMD",
-    ),
-    Option(
-        "--mcp-clients",
-        "mcp_clients",
-        "the clients whose own schema rules the schema check applies, beside the spec's: a "
-        f"comma list of {', '.join(CLIENT_PROFILES)}, or all or none (default "
-        f"{','.join(DEFAULT_CLIENTS)}: the clients most users have; openai-strict and gemini "
-        "refuse what common SDKs emit). A place a chosen client refuses fails the tool's "
-        "schema item, naming the rule and the fix (docs/clients.md)",
-        "clients",
-        ",".join(DEFAULT_CLIENTS),
-        metavar="CLIENTS",
-    ),
-    Option(
-        "--mcp-call",
-        "mcp_call",
-        "which tools are called: readonly (readOnlyHint true), nondestructive (all but those "
-        "declaring destructiveHint true; the default) or all. Annotations are hints: the real "
-        "safeguard is a disposable test instance of the server",
-        "choice",
-        DEFAULT_CALL_POLICY,
-        metavar="POLICY",
-        choices=CALL_POLICIES,
-    ),
-    Option(
-        "--mcp-rejects-invalid",
-        "mcp_rejects_invalid",
-        "the rejects_invalid check sends inputs the inputSchema refuses; a crash, hang or "
-        "internal error always fails it. A success result (the tool accepted invalid input) "
-        "is a warning (warn, the default) or a failure (fail); off sends no invalid input",
-        "choice",
-        DEFAULT_REJECTS_INVALID,
-        metavar="WHAT",
-        choices=REJECTS_INVALID_MODES,
-    ),
-    Option(
-        "--mcp-call-timeout",
-        "mcp_call_timeout",
-        f"seconds a tool call may take (default {DEFAULT_CALL_TIMEOUT:g})",
-        "float",
-        DEFAULT_CALL_TIMEOUT,
-    ),
-    Option(
-        "--mcp-max-call-time",
-        "mcp_max_call_time",
-        "each tool call carries a progress token; a progress notification for it restarts "
-        "the call timeout, up to this many seconds for the whole call "
-        f"(default {DEFAULT_MAX_CALL_TIME:g}; never less than --mcp-call-timeout)",
-        "float",
-        DEFAULT_MAX_CALL_TIME,
-    ),
-    Option(
-        "--mcp-roots",
-        "mcp_roots",
-        "the folder of sample files copied into the sandbox the client offers as its one root "
-        "(roots/list), and whose paths inputs draw on; relative to the rootdir (default: "
-        "built-in sample files; none: an empty folder, and no input drawn from it)",
-        "path",
-        None,
-        metavar="DIR",
-    ),
-    Option(
-        "--mcp-sampling-text",
-        "mcp_sampling_text",
-        "the assistant text the client answers every sampling/createMessage with (per tool: "
-        "sampling_text in [tool.mcp-contracts.tools.<name>]; per call: the "
-        "pytest_mcp_sampling_reply hook)",
-        "text",
-        DEFAULT_SAMPLING_TEXT,
-        metavar="TEXT",
-    ),
-    Option(
-        "--mcp-elicitation",
-        "mcp_elicitation",
-        "how the client answers elicitation/create: vary (the default: per tool, accept, "
-        "decline, accept, cancel in turn, since declining and cancelling are paths a tool "
-        "must handle too), or always accept, decline or cancel. Accepted forms carry the "
-        "simplest content valid for the requested schema",
-        "choice",
-        "vary",
-        metavar="ANSWER",
-        choices=ELICITATION_ANSWERS,
-    ),
-    Option(
-        "--mcp-startup-timeout",
-        "mcp_startup_timeout",
-        f"seconds a server may take to start and answer the handshake "
-        f"(default {DEFAULT_STARTUP_TIMEOUT:g})",
-        "float",
-        DEFAULT_STARTUP_TIMEOUT,
-    ),
-    Option(
-        "--mcp-max-result-bytes",
-        "mcp_max_result_bytes",
-        f"largest message accepted from a server, in bytes (default {DEFAULT_MAX_RESULT_BYTES})",
-        "int",
-        DEFAULT_MAX_RESULT_BYTES,
-    ),
-    Option(
-        "--mcp-max-server-memory",
-        "mcp_max_server_memory",
-        "memory each server the plugin starts may use, with every process it spawns (resident "
-        "memory, read from /proc); over it the server is killed and the call that drove it "
-        "there fails. A size like 2G or 512M, or 0/off for no cap (default: a quarter of "
-        "the machine's physical memory, shared among the servers that run at once: "
-        "--mcp-server count times xdist workers)",
-        "size",
-        None,
-        metavar="SIZE",
-    ),
-    Option(
-        "--mcp-max-restarts",
-        "mcp_max_restarts",
-        "restarts of a server that died or hung that one item (a tool's contract check, a "
-        "resource's read, a prompt's get) may spend while it shrinks a failing input; then "
-        "the smallest failing input so far is reported. Restarts between items are not "
-        f"counted (default {DEFAULT_MAX_RESTARTS})",
-        "int",
-        DEFAULT_MAX_RESTARTS,
-    ),
-    Option(
-        "--mcp-tool-time",
-        "mcp_tool_time",
-        "seconds each check that calls a tool (contract: its examples, coverage inputs and "
-        "random inputs; rejects_invalid: its invalid inputs) may spend on it; then it draws "
-        "no more inputs and says how many it sent. Never a failure by itself, and a failure "
-        "found before still shrinks within --mcp-shrink-time. Per tool: tool_time under "
-        "[tool.mcp-contracts.tools.<name>]. 0 or off: no budget "
-        f"(default {DEFAULT_TOOL_TIME:g})",
-        "budget",
-        DEFAULT_TOOL_TIME,
-        metavar="SECONDS",
-    ),
-    Option(
-        "--mcp-in-flight",
-        "mcp_in_flight",
-        "calls of one tool in flight at once in the contract check's examples and coverage "
-        "phase, for a tool annotated readOnlyHint or idempotentHint and for every tool of a "
-        "Streamable HTTP server that keeps no session; answers are still judged in input "
-        "order, and any answer that cannot be told to be its own call's is sent again "
-        f"alone. 1: one call at a time (default {DEFAULT_IN_FLIGHT})",
-        "int",
-        DEFAULT_IN_FLIGHT,
-        metavar="N",
-    ),
-    Option(
-        "--mcp-shrink-time",
-        "mcp_shrink_time",
-        "seconds the contract check may spend making a failing input smaller; then it "
-        f"reports the smallest failing input so far (default {DEFAULT_SHRINK_TIME:g})",
-        "float",
-        DEFAULT_SHRINK_TIME,
-    ),
-    Option(
-        "--mcp-snapshot-dir",
-        "mcp_snapshot_dir",
-        f"folder of the recorded contracts, relative to the rootdir "
-        f"(default {DEFAULT_SNAPSHOT_DIR})",
-        "path",
-        DEFAULT_SNAPSHOT_DIR,
-    ),
-    Option(
-        "--mcp-snapshot-update",
-        "",
-        "merge this run's observations into the recorded contracts, accept drift and prune "
-        "contracts of tools that no longer exist (never under CI)",
-        "flag",
-        False,
-        ini_too=False,
-    ),
-    Option(
-        "--mcp-strict",
-        "mcp_strict",
-        "fail on any drift from the recorded contracts, additive and cosmetic included",
-        "flag",
-        False,
-    ),
-    Option(
-        "--mcp-descriptions",
-        "mcp_descriptions",
-        "a changed tool or property description (an instruction to the model, and the way "
-        "tool poisoning arrives after review) is a warning on the drift check (warn, the "
-        "default) or fails it until accepted with --mcp-snapshot-update (pin: for a server "
-        "you do not own, whose descriptions your agents trust as you reviewed them)",
-        "choice",
-        DEFAULT_DESCRIPTION_DRIFT,
-        metavar="WARN|PIN",
-        choices=DESCRIPTION_DRIFT_MODES,
-    ),
-    Option(
-        "--mcp-export-schemas",
-        "",
-        "write a proposed outputSchema for every tool that declares none into this folder",
-        "path",
-        None,
-        ini_too=False,
-    ),
-    Option(
-        "--mcp-lints",
-        "mcp_lints",
-        "each lint's level, as id:off, id:warning or id:error (space- or comma-separated; "
-        "all:error for every lint, a later word wins): lints are warnings by default. Ids: "
-        "no-description, no-property-description, no-annotations, model-instructions, "
-        "hidden-text, too-many-tools, listing-too-large, empty-content (docs/lints.md)",
-        "text",
-        None,
-        metavar="ID:LEVEL",
-    ),
-    Option(
-        "--mcp-report",
-        "mcp_report",
-        "write a JSON run report (servers, tools, every check's outcome, calls, coverage, "
-        "drift; format in docs/run-report.schema.json) to this file, relative to the rootdir",
-        "path",
-        None,
-        metavar="PATH",
-    ),
-    Option(
-        "--mcp-sarif",
-        "mcp_sarif",
-        "write a SARIF 2.1.0 file for code scanning to this file, relative to the rootdir: "
-        "a result per failed check, its failure's kind the rule (docs/how-to/ci.md)",
-        "path",
-        None,
-        metavar="PATH",
-    ),
-)
-
-
-TARGET_FLAGS: Final = ("--mcp-server", "--mcp-url", "--mcp-app")
-TARGET_KEYS: Final = tuple(flag.removeprefix("--").replace("-", "_") for flag in TARGET_FLAGS)
-
-
-@dataclass(frozen=True)
 class Settings:
     servers: tuple[ServerCommand | ServerUrl | ServerApp, ...]
     max_examples: int
@@ -464,7 +117,7 @@ class Settings:
     roots: Path | None = None  # copied into the sandbox; None: the built-in sample files
     sandbox: bool = True  # False (--mcp-roots=none): an empty root, no paths drawn from it
     sampling_text: str = DEFAULT_SAMPLING_TEXT
-    elicitation: str = "vary"
+    elicitation: str = DEFAULT_ELICITATION
     sequences: bool = True  # the sequences check (--mcp-sequences)
     sequences_time: float = DEFAULT_SEQUENCES_TIME
     reset_command: str | None = None  # run before the server is restarted for it
@@ -622,12 +275,12 @@ def resolve(
     raws: dict[str, Any] = {}  # as written, before paths are joined to the rootdir
     # Targets on the command line replace the ini's target lists, all three of them: a user
     # who points one run at one server does not want the configured ones started as well.
-    ini_targets = not any(get_cli(flag) for flag in TARGET_FLAGS)
+    ini_targets = not any(get_cli(target.flag) for target in TARGETS)
     for option in OPTIONS:
-        key = option.flag.removeprefix("--").replace("-", "_")
+        key = option.dest
         cli = get_cli(option.flag)
         if option.kind in ("servers", "lines"):
-            use_ini = ini_targets or option.flag not in TARGET_FLAGS
+            use_ini = ini_targets or option not in TARGETS
             ini_list = (get_ini(option.ini) or []) if use_ini else []
             servers = option.kind == "servers"
             values[key] = _servers(cli, ini_list) if servers else _lines(cli, ini_list)
@@ -717,7 +370,7 @@ def resolve(
         max_server_memory=values["mcp_max_server_memory"],
         descriptions=values["mcp_descriptions"],
         # Read only for a run with servers: a run without any imports none of the checks.
-        lints=_lints(values["mcp_lints"]) if any(values[t] for t in TARGET_KEYS) else None,
+        lints=_lints(values["mcp_lints"]) if any(values[t.dest] for t in TARGETS) else None,
         clients=values["mcp_clients"],
     )
 
@@ -731,9 +384,6 @@ def _lints(raw: str | None) -> LintLevels | None:
         return LintLevels.parse(raw, option="--mcp-lints (ini mcp_lints)")
     except LintSettingError as exc:
         raise SettingsError(str(exc)) from None
-
-
-NO_SANDBOX = "none"  # --mcp-roots=none (a folder of that name: ./none)
 
 
 def _clients(option: Option, raw: Any) -> tuple[str, ...]:

@@ -27,11 +27,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from pytest_mcp_contracts.vocabulary import (
-    DEFAULT_SAMPLING_TEXT,
-    URL_ELICITATION_PROTOCOL,
-    ElicitationAnswer,
-)
+from pytest_mcp_contracts.options import DEFAULT_SAMPLING_TEXT
+from pytest_mcp_contracts.vocabulary import URL_ELICITATION_PROTOCOL, ElicitationAnswer
 
 # What the client declares: the same object in ``initialize`` and in a 2026-07-28 request's
 # ``_meta``. Sub-objects a version does not know are ignored by its servers (capabilities

@@ -118,12 +118,13 @@ def test_unused_plugin_imports_nothing_heavy(pytester: pytest.Pytester, cold_pyt
             assert not heavy & set(sys.modules)
             # Nor any room of the pipeline: a plugin that is installed but unused stays cheap.
             ours = {m for m in sys.modules if m.startswith("pytest_mcp_contracts.")}
-            # vocabulary.py is names and defaults only: it imports nothing from the package;
-            # pytest/fixtures.py defines mcp_server and mcp_servers, and imports nothing heavy;
-            # pytest/imports.py keeps the plugin's modules out of assertion rewriting.
+            # vocabulary.py is names only: it imports nothing from the package; options.py is
+            # the options table and its defaults, over vocabulary alone; pytest/fixtures.py
+            # defines mcp_server and mcp_servers, and imports nothing heavy; pytest/imports.py
+            # keeps the plugin's modules out of assertion rewriting.
             light = {
                 "plugin", "hooks", "pytest", "pytest.keys", "pytest.settings", "project",
-                "vocabulary", "pytest.fixtures", "pytest.imports",
+                "options", "vocabulary", "pytest.fixtures", "pytest.imports",
             }
             assert ours <= {f"pytest_mcp_contracts.{m}" for m in light}, sorted(ours)
         """

@@ -1,5 +1,5 @@
-"""cli.py without a server: how calls are read, what a tool's view says, and the usage errors
-`mcp-contracts` gives before it starts anything."""
+"""The mcp-contracts commands (cli/) without a server: how calls are read, what a tool's view
+says, and the usage errors `mcp-contracts` gives before it starts anything."""
 
 from __future__ import annotations
 
@@ -10,15 +10,11 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts import cli
-from pytest_mcp_contracts.cli import (
-    ToolView,
-    main,
-    output_contract,
-    parse_calls,
-    render_list,
-    tool_json,
-)
+from pytest_mcp_contracts.cli import main
+from pytest_mcp_contracts.cli.call import parse_calls
+from pytest_mcp_contracts.cli.command import USAGE_ERROR, CommandError
+from pytest_mcp_contracts.cli.render import render_list, tool_json
+from pytest_mcp_contracts.cli.views import ToolView, output_contract
 
 SCHEMA = {"type": "object", "properties": {"n": {"type": "integer"}}}
 
@@ -45,10 +41,10 @@ def test_calls_are_pairs_then_the_lines_of_the_file_in_order() -> None:
 def test_bad_calls_are_refused_with_where_they_are(
     words: list[str], lines: list[str], message: str
 ) -> None:
-    with pytest.raises(cli._Failure) as caught:
+    with pytest.raises(CommandError) as caught:
         parse_calls(words, lines)
     assert message in str(caught.value)
-    assert caught.value.status == cli.USAGE_ERROR
+    assert caught.value.status == USAGE_ERROR
 
 
 def test_a_declared_schema_wins_over_a_recorded_one() -> None:
@@ -122,7 +118,7 @@ def test_tool_json_says_where_the_output_schema_comes_from() -> None:
 def test_call_refuses_bad_usage_before_it_starts_a_server(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(argv) == cli.USAGE_ERROR
+    assert main(argv) == USAGE_ERROR
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith("mcp-contracts: ") and message in err, err
@@ -132,14 +128,14 @@ def test_a_missing_calls_file_is_a_usage_error(
     tmp_path: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     missing = tmp_path / "calls.txt"
-    assert main(["call", "--server", "x", "--file", str(missing)]) == cli.USAGE_ERROR
+    assert main(["call", "--server", "x", "--file", str(missing)]) == USAGE_ERROR
     assert f"mcp-contracts: --file {missing}: " in capsys.readouterr().err
 
 
 def test_inspect_refuses_a_field_budget_under_three(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["inspect", "--max-fields", "2"])
-    assert exited.value.code == cli.USAGE_ERROR
+    assert exited.value.code == USAGE_ERROR
     assert "--max-fields must be 3 or more" in capsys.readouterr().err
 
 
@@ -337,7 +333,7 @@ def test_help_is_plain_text(argv: list[str], capsys: pytest.CaptureFixture[str])
 
 def test_the_plugins_options_help_is_plain_text() -> None:
     # What `pytest --help` prints for each option (and its ini key).
-    from pytest_mcp_contracts.pytest.settings import OPTIONS
+    from pytest_mcp_contracts.options import OPTIONS
 
     marked = [option.flag for option in OPTIONS if REST_MARKUP.search(option.help)]
     assert marked == []
@@ -378,3 +374,46 @@ def test_inspect_shows_each_input_limit_in_the_text_and_the_json(
         {"path": "$.sort", "enumSize": 3},
         {"path": "$.ids[]", "maxLength": 12, "pattern": "^A-[0-9]+$"},
     ]
+
+
+def test_the_commands_take_their_shared_settings_from_the_options_table() -> None:
+    from pytest_mcp_contracts.cli.parser import build_parser
+    from pytest_mcp_contracts.options import (
+        DEFAULT_CALL_TIMEOUT,
+        DEFAULT_CLIENTS,
+        DEFAULT_STARTUP_TIMEOUT,
+    )
+
+    parser = build_parser()
+    call = parser.parse_args(["call", "--server", "x"])
+    assert (call.startup_timeout, call.call_timeout, call.roots, call.header) == (
+        DEFAULT_STARTUP_TIMEOUT,
+        DEFAULT_CALL_TIMEOUT,
+        None,
+        [],
+    )
+    inspect = parser.parse_args(["inspect"])
+    assert (inspect.startup_timeout, inspect.clients) == (
+        DEFAULT_STARTUP_TIMEOUT,
+        ",".join(DEFAULT_CLIENTS),
+    )
+    # Not given: resolved as a plain pytest run would, or left out of export's command line.
+    assert (inspect.call, inspect.snapshots, inspect.lints) == (None, None, None)
+    assert parser.parse_args(["export", "--format", "zod"]).snapshot_dir is None
+    with pytest.raises(SystemExit):
+        parser.parse_args(["inspect", "--call", "sometimes"])  # not one of --mcp-call's
+
+
+def test_each_commands_flags_are_named_once() -> None:
+    from pytest_mcp_contracts.options import OPTIONS, Command
+
+    for command in Command:
+        names = [
+            name
+            for option in OPTIONS
+            for flag in option.cli
+            if command in flag.commands
+            for name in flag.names
+        ]
+        assert len(names) == len(set(names)), command
+    assert len({option.dest for option in OPTIONS}) == len(OPTIONS)

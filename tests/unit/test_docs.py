@@ -16,7 +16,7 @@ import pytest
 
 from pytest_mcp_contracts.checks.failures import SEVERITY, FailureKind
 from pytest_mcp_contracts.cli import main as cli_main
-from pytest_mcp_contracts.pytest.settings import OPTIONS
+from pytest_mcp_contracts.options import OPTIONS
 from pytest_mcp_contracts.vocabulary import Check
 
 ROOT = Path(__file__).resolve().parents[2]

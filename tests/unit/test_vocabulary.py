@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_mcp_contracts import vocabulary
+from pytest_mcp_contracts import options, vocabulary
 from pytest_mcp_contracts.reporting.runreport import for_the_wire
 from pytest_mcp_contracts.vocabulary import (
     GRAVITY,
@@ -80,8 +80,8 @@ def test_option_choices_are_plain_strings() -> None:
         vocabulary.ELICITATION_ANSWERS,
     ):
         assert all(type(choice) is str for choice in choices)
-    assert vocabulary.DEFAULT_CALL_POLICY in vocabulary.CALL_POLICIES
-    assert vocabulary.DEFAULT_REJECTS_INVALID in vocabulary.REJECTS_INVALID_MODES
+    assert options.DEFAULT_CALL_POLICY in vocabulary.CALL_POLICIES
+    assert options.DEFAULT_REJECTS_INVALID in vocabulary.REJECTS_INVALID_MODES
 
 
 def test_it_imports_nothing_from_the_package() -> None:

@@ -15,7 +15,8 @@ from pytest_mcp_contracts.checks.failures import FailureKind, Finding, call_comm
 from pytest_mcp_contracts.checks.feeding import ways_to_reach
 from pytest_mcp_contracts.checks.reproduce import reproduce
 from pytest_mcp_contracts.checks.sequencer import Sequencer, generate_sequences
-from pytest_mcp_contracts.cli import _Failure, parse_calls
+from pytest_mcp_contracts.cli.call import parse_calls
+from pytest_mcp_contracts.cli.command import CommandError
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.transport.managed import CallOutcome, PastCall
 from pytest_mcp_contracts.transport.stdio import ServerCommand
@@ -166,7 +167,7 @@ def test_calls_are_parsed_from_pairs_and_a_file() -> None:
         (["bump", "3"], "must be a JSON object"),
         ([], "no calls given"),
     ]:
-        with pytest.raises(_Failure, match=said):
+        with pytest.raises(CommandError, match=said):
             parse_calls(words, [])
 
 

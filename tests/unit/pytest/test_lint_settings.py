@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from pytest_mcp_contracts.checks.lints import LINTS, LintLevel
-from pytest_mcp_contracts.pytest.settings import OPTIONS, SettingsError, resolve
+from pytest_mcp_contracts.options import OPTIONS
+from pytest_mcp_contracts.pytest.settings import SettingsError, resolve
 
 
 def settings(cli: dict[str, Any], ini: dict[str, Any]) -> Any:

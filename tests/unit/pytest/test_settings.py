@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.pytest.settings import SettingsError, resolve
-from pytest_mcp_contracts.vocabulary import (
+from pytest_mcp_contracts.options import (
     DEFAULT_IN_FLIGHT,
     DEFAULT_MAX_EXAMPLES,
     DEFAULT_TOOL_TIME,
 )
+from pytest_mcp_contracts.pytest.settings import SettingsError, resolve
 
 ROOT = Path("/repo")
 

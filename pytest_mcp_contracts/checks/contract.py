@@ -1,20 +1,30 @@
-"""The contract check: generate inputs, call the tool, check every result, shrink failures.
+"""The contract check: a tool called on generated inputs, every result judged.
 
-Hypothesis drives the loop so that a failure is shrunk to the smallest input that shows it.
-Shrinking is bounded twice: by time (--mcp-shrink-time; an attempt still running then is
-cut short and not judged), and, since shrinking a crash or a hang costs a server restart per
-attempt, by the restart budget. Either way we stop and report the smallest failing input so
-far.
+A driver of the one loop (``checks/engine``, which draws, calls, shrinks and keeps the
+budget): this module says how one call of a tool is judged (the one judge, then the
+recorded output contract) and counted (``ContractStats``), sends explicit inputs ahead in
+flight when the tool says its calls are independent, and turns what the search came to into
+the check's verdict and warnings.
 """
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from pytest_mcp_contracts.checks.engine import (
+    Budget,
+    Engine,
+    Given,
+    Judgement,
+    Sent,
+    StopCalling,
+    Violation,
+    budget_words,
+    failure_kind,
+)
 from pytest_mcp_contracts.checks.error_results import ErrorVerdict, result_text
 from pytest_mcp_contracts.checks.failures import (
     USER_STRATEGY_REFUSED,
@@ -29,7 +39,6 @@ from pytest_mcp_contracts.checks.result import empty_content_finding
 from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.contracts.observe import ToolObservations
-from pytest_mcp_contracts.inputs.ahead import call_drawn, worth_drawing_ahead
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
 from pytest_mcp_contracts.transport.discover import ToolSpec
@@ -39,61 +48,19 @@ from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 from pytest_mcp_contracts.vocabulary import ErrorClass
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from pytest_mcp_contracts.checks.lints import LintLevels
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan
 
-_SHRINK = "--mcp-shrink-time"
-# Headings of an input reported as it was sent: "smallest input found" only for a shrunk one.
-# hypothesis never shrinks explicit examples; and when the first failure spends the restart
-# budget, no smaller input can be tried.
-_EXAMPLE_LABEL = "input (an example you gave, or the inputSchema's; examples are not shrunk):"
-_NOT_SHRUNK_LABEL = "input (not shrunk):"
+# The heading of an example's failing input: hypothesis never shrinks examples, and a user's
+# example is the realistic input to show.
+EXAMPLE_LABEL: Final = "input (an example you gave, or the inputSchema's; examples are not shrunk):"
 # Warn when at least this share of calls came back isError or a disguised refusal: the
 # contract was barely exercised.
 MOSTLY_ERRORS = 0.9
 # Calls that ran to --mcp-max-call-time while still reporting progress, after which a tool's
-# contract run ends (see _StopCalling).
+# contract run ends (more calls would make the run as long as the inputs ask:
+# server-everything's long-running operation sleeps for up to 2^31 s, and say little new).
 STILL_WORKING_CALLS = 2
-
-
-class _Violation(Exception):
-    """Raised inside the hypothesis test so it shrinks; carries the failing call."""
-
-    def __init__(self, outcome: CallOutcome, finding: Finding, kind: str = "") -> None:
-        super().__init__(finding.message)
-        self.outcome = outcome
-        self.finding = finding
-        self.kind = kind  # what sort of failure (_failure_kind): shrinking keeps to one sort
-        self.label: str | None = None  # the input's heading, when not "smallest input found"
-        self.notes: list[str] = []  # for the report, beside the input
-
-
-class _ServerGone(BaseException):
-    # The server could not be restarted: nothing more can be learned from this tool.
-    # ``cause`` is the last input that killed or hung it, when there was one: that input is
-    # the finding, not the failed restart.
-    def __init__(self, error: ServerError, cause: _Violation | None) -> None:
-        super().__init__(error.message)
-        self.error = error
-        self.cause = cause
-
-
-class _StopCalling(BaseException):
-    # Enough calls ran to --mcp-max-call-time while the tool kept working, or the tool's
-    # time budget (--mcp-tool-time) is spent: more calls would make the run as long as the
-    # inputs ask (server-everything's long-running operation sleeps for up to 2^31 s), and
-    # say little new. The tool's run ends there, not failed.
-    pass
-
-
-class _StopShrinking(BaseException):
-    # A BaseException so hypothesis lets it through at once instead of shrinking on.
-    def __init__(self, violation: _Violation, why: str) -> None:
-        super().__init__(str(violation))
-        self.violation = violation
-        self.why = why  # for the report: "(not shrunk further: <why>)"
 
 
 @dataclass
@@ -260,7 +227,7 @@ def contract_call_failure(
 
 
 def _violation_failure(
-    server: ManagedServer, tool: ToolSpec, violation: _Violation, *, note: str | None = None
+    server: ManagedServer, tool: ToolSpec, violation: Violation
 ) -> ContractFailure:
     return contract_call_failure(
         server,
@@ -268,7 +235,6 @@ def _violation_failure(
         violation.outcome,
         violation.finding,
         label=violation.label,
-        note=note,
         notes=violation.notes,
     )
 
@@ -278,223 +244,65 @@ def run_contract(
     tool: ToolSpec,
     *,
     strategy: Any,
-    max_examples: int,
+    budget: Budget,
     examples: list[dict[str, Any]] | None = None,
     configured: int = 0,
     coverage: CoveragePlan | None = None,
-    max_restarts: int,
-    shrink_time: float,
     observations: ToolObservations | None = None,
     drift_hint: str = "",
     warn_only: frozenset[str] = frozenset(),
-    seed: Any = None,
     tally: ToolStats | None = None,
     lints: LintLevels | None = None,
     in_flight: int = 1,
-    time_budget: float | None = None,
 ) -> ContractRun:
-    """Run the tool on generated inputs; a failing run carries the shrunk failing input.
+    """Run the tool on generated inputs through the engine (``checks/engine``); a failing
+    run carries the shrunk failing input.
 
-    Shrinking stops when it has taken ``shrink_time`` seconds, or when it has used up
-    ``max_restarts`` server restarts: the smallest failing input so far is reported. The
-    ``examples`` run first (the first ``configured`` of them the user's own), then the
-    ``coverage`` phase's inputs; a failing coverage input is
-    shrunk by our own search (``_shrink_corner``) under the same two bounds, an example is
-    reported as it is. An explicit ``seed`` (--hypothesis-seed) wins over a derandomized
-    profile (CI's). Every call is counted in ``tally`` (the tool's stats for the run
-    report), shrinking attempts too, whatever the run comes to.
+    The ``examples`` run first (the first ``configured`` of them the user's own, reported as
+    sent when they fail), then the ``coverage`` phase's inputs (shrunk by our own search),
+    then ``budget.max_examples`` random ones from ``strategy``. Every call is counted in
+    ``tally`` (the tool's stats for the run report), shrinking attempts too, whatever the
+    run comes to.
 
     Up to ``in_flight`` explicit inputs are in flight at once when the tool says its calls
-    are independent (``in_flight_width``); their answers are judged here one by one, in
-    input order, as if each had been sent alone. No new input is drawn once ``time_budget``
-    seconds have passed (the run passes, saying how many it sent), except to shrink a
-    failure found before.
-
-    Explicit inputs are sent without hypothesis; random ones are drawn one ahead of the
-    calls when the explicit calls took long enough for that to pay (``inputs/ahead``:
-    hypothesis draws the next input while a call is out)."""
-    stats = ContractStats()
+    are independent (``in_flight_width``); their answers are judged one by one, in input
+    order, as if each had been sent alone."""
     tally = ToolStats() if tally is None else tally
-    protocol = server.protocol_version
-    restarts_at_start = server.restarts
-    broke_server: _Violation | None = None  # the last input that killed or hung the server
-    # Once an input has failed, hypothesis only tries smaller ones: the last to fail is the
-    # smallest so far, and the clock says how long shrinking has taken.
-    smallest: _Violation | None = None
-    shrinking_since = 0.0
-    # Explicit inputs run first, in order, one call each, and the first failure ends them:
-    # the number of the call that failed first says which one failed.
+    calls = _ToolCalls(
+        server, tool, ContractStats(), tally, configured, warn_only, lints, observations, drift_hint
+    )
     corners = [item.arguments for item in coverage.inputs] if coverage is not None else []
-    explicit = [*(examples or []), *corners]
-    stats.planned = len(explicit) + max_examples
-    first_failure_call = 0
-    budget = TimeBudget(time_budget)
-
-    def out_of_time() -> BaseException:
-        assert budget.seconds is not None
-        stats.out_of_time = budget.seconds
-        tally.out_of_time += 1
-        return _StopCalling()
-
-    width = in_flight_width(server, tool, in_flight) if len(explicit) > 1 else 1
-    window = None
+    given = [Given(arguments, as_sent=EXAMPLE_LABEL) for arguments in examples or []]
+    given += [Given(arguments) for arguments in corners]
+    calls.stats.planned = len(given) + budget.max_examples
+    engine = Engine(server, calls, budget)
+    width = in_flight_width(server, tool, in_flight) if len(given) > 1 else 1
     if width > 1:
-        window = CallWindow(server, tool.name, explicit, width, budget.deadline)
-
-    first_found: list[CallOutcome] = []  # the first failing call, before shrinking
-    call_seconds: list[float] = []  # how long each call took, to tell a slow server
-
-    def call_tool(arguments: dict[str, Any]) -> None:
-        nonlocal broke_server, smallest, shrinking_since, first_failure_call
-        limit = None
-        if smallest is not None:
-            # Shrinking: no attempt may outlast the time left for it. One cut short by
-            # that is not judged (it might have answered in time); the smallest input
-            # that failed is reported.
-            limit = shrink_time - (time.monotonic() - shrinking_since)
-            if limit <= 0:
-                raise _StopShrinking(smallest, f"shrinking took {shrink_time:g} s, {_SHRINK}")
-        elif budget.spent():
-            raise out_of_time()
-        outcome, flown_note, stood, flown_verdict = None, None, False, None
-        if window is not None and smallest is None:
-            outcome, flown_note, stood, flown_verdict = _answer_sent_ahead(
-                window, server, tool, arguments, protocol, warn_only, lints, observations
-            )
-            if outcome is None and budget.spent():
-                raise out_of_time()  # set aside as the budget ran out: not sent again
-        if smallest is None:
-            limit = budget.left()
-        try:
-            if outcome is None:
-                outcome = server.call(tool.name, arguments, limit=limit)
-        except ServerError as exc:
-            raise _ServerGone(exc, broke_server) from None
-        if smallest is None and budget.cut_short(outcome, limit):
-            server.revive()  # stopped by the budget: a restart the tool is not to blame for
-            raise out_of_time()
-        tally.count_call(outcome)
-        call_seconds.append(outcome.elapsed)
-        if smallest is not None and TimeBudget.cut_short(outcome, limit):
-            why = f"shrinking took {shrink_time:g} s, {_SHRINK}; the last attempt was cut short"
-            raise _StopShrinking(smallest, why)
-        stats.calls += 1
-        stats.last_outcome = outcome
-        if isinstance(outcome.failure, CallTimeout) and kept_reporting_progress(outcome.failure):
-            stats.still_working.append((arguments, outcome.failure.message))
-            if len(stats.still_working) >= STILL_WORKING_CALLS and smallest is None:
-                raise _StopCalling
-        stats.distinct_inputs.add(repr(arguments))
-        if outcome.rpc_error is not None and outcome.rpc_error.code == URL_ELICITATION_REQUIRED:
-            stats.url_required += 1
-        elif outcome.rpc_error is not None:
-            stats.rpc_refusals += 1
-            stats.first_rpc_refusal = stats.first_rpc_refusal or (
-                outcome.rpc_error.code,
-                outcome.rpc_error.message[:300],
-            )
-        # An answer that stood in flight was judged there: its verdict, and no finding.
-        verdict = flown_verdict if stood else error_verdict(tool, outcome)
-        if verdict is not None and outcome.result is not None:
-            text = result_text(outcome.result)
-            if outcome.is_error_result:
-                stats.count(verdict, text)
-                tally.error_classes[str(verdict.kind)] += 1
-            else:
-                stats.count(verdict, text, is_error=False)
-                tally.count_disguised(verdict.kind)
-        if stats.calls <= configured and outcome.result is not None and verdict is None:
-            stats.configured_real += 1  # explicit inputs run first, in order: one of theirs
-        finding = (
-            _observed(outcome, observations, drift_hint)
-            if stood
-            else judge_contract_call(
-                tool,
-                outcome,
-                protocol,
-                verdict,
-                warn_only=warn_only,
-                lints=lints,
-                observations=observations,
-                drift_hint=drift_hint,
-            )
-        )
-        if finding is None and lints is not None and outcome.result is not None:
-            # A result lint at warning level: said once for the tool, after the run.
-            lint = empty_content_finding(outcome.result, lints)
-            if lint is not None and lint.severity == "warning":
-                stats.lint_warnings.setdefault(str(lint.rule), (lint, arguments))
-        if finding is None:
-            return
-        violation = _Violation(outcome, finding, _failure_kind(outcome, finding, verdict))
-        if flown_note is not None:
-            violation.notes.append(flown_note)
-        first = smallest is None
-        if first:
-            if window is not None:
-                window.close()  # shrinking's calls are made one at a time
-            shrinking_since = time.monotonic()
-            first_failure_call = stats.calls
-            first_found.append(outcome)
-        smallest = violation
-        if outcome.failure is not None:
-            broke_server = violation
-            if server.restarts - restarts_at_start >= max_restarts:
-                why = (
-                    "each attempt needs a server restart and the budget of "
-                    f"{max_restarts} restarts per tool, --mcp-max-restarts, is spent"
-                )
-                if first:
-                    violation.label = _NOT_SHRUNK_LABEL
-                raise _StopShrinking(violation, why)
-        raise violation
-
-    def random_settings(**overrides: Any) -> Any:
-        from hypothesis import HealthCheck, settings
-
-        chosen: dict[str, Any] = {
-            "max_examples": max_examples,
-            "deadline": None,
-            "database": None,
-            "report_multiple_bugs": False,
-            "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
-        }
-        return settings(**{**chosen, **overrides})
-
+        explicit = [item.arguments for item in given]
+        window = CallWindow(server, tool.name, explicit, width, engine.spending.deadline)
+        engine.window = _ToolWindow(window, calls)
     try:
-        try:
-            for given_input in explicit:
-                # Explicit inputs run first, in order, one call each; they are not shrunk by
-                # hypothesis (a coverage input is, by our own search: _shrink_corner).
-                call_tool(given_input)
-        finally:
-            if window is not None:
-                window.close()  # only explicit inputs fly: the random ones go one at a time
-                window = None  # and go straight to the server, not through the window
-        if max_examples > 0:
-            call_drawn(
-                strategy,
-                call_tool,
-                test_settings=random_settings,
-                seed=seed,
-                # A derandomized run (CI's profile) draws by this: each tool its own inputs.
-                digest=f"{server.command.display}::{tool.name}".encode(),
-                ahead=worth_drawing_ahead(call_seconds),
-            )
-    except _StopCalling:
-        return ContractRun(stats)
-    except BaseException as exc:
-        if isinstance(exc, _Violation) and 0 < first_failure_call <= len(explicit):
-            if first_failure_call > len(explicit) - len(corners) and coverage is not None:
-                exc = _shrink_corner(call_tool, exc, coverage)
-            else:
-                exc.label = _EXAMPLE_LABEL
-        found = _run_failure(server, tool, exc)
+        search = engine.search(given, strategy, coverage)
+    except Exception as exc:
+        found = _generation_failure_of(server, tool, exc)
         if found is None:
             raise
-        if first_found and found.outcome is not first_found[0]:
-            found.first_outcome = first_found[0]
-        return ContractRun(stats, found)
+        return ContractRun(calls.stats, found)
+    stats = calls.stats
+    if search.out_of_time:
+        stats.out_of_time = budget.tool_time
+        tally.out_of_time += 1
+    failure = None
+    if search.found is not None:
+        failure = _violation_failure(server, tool, search.found)
+    elif search.gone is not None:
+        failure = server_unavailable(server, tool, search.gone)
+    if failure is not None:
+        if search.first is not None and failure.outcome is not search.first:
+            failure.first_outcome = search.first
+        return ContractRun(stats, failure)
+    if search.stopped:
+        return ContractRun(stats)
     if always_fails(tool, stats) and ErrorClass.ALWAYS_ERROR not in warn_only:
         assert stats.last_outcome is not None
         finding = Finding(
@@ -507,56 +315,134 @@ def run_contract(
             ),
             kind=FailureKind.ALWAYS_ERRORS,
         )
-        return ContractRun(
-            stats, _violation_failure(server, tool, _Violation(stats.last_outcome, finding))
-        )
+        return ContractRun(stats, contract_call_failure(server, tool, stats.last_outcome, finding))
     return ContractRun(stats)
 
 
-def _failure_kind(outcome: CallOutcome, finding: Finding, verdict: ErrorVerdict | None) -> str:
-    """What sort of failure a call had: a shrinking attempt counts only if it fails the same
-    way (a crash does not stand in for a timeout, nor one exception for another)."""
-    if outcome.failure is not None:
-        return type(outcome.failure).__name__
-    if outcome.rpc_error is not None:
-        return f"JSON-RPC error {outcome.rpc_error.code}"
-    if verdict is not None and verdict.certain:
-        exception = (verdict.exception or "").split(":", 1)[0]
-        return f"isError {verdict.kind} {exception}".rstrip()
-    # A result check or drift: each has its own words before any colon; after it come values.
-    return finding.message.split(":", 1)[0]
+@dataclass(frozen=True)
+class _Stood:
+    """An answer that came back from flight standing: judged there, without a finding;
+    ``verdict`` is its error verdict (None: a real result)."""
+
+    verdict: ErrorVerdict | None
 
 
 @dataclass
-class TimeBudget:
-    """How long a check may spend calling one tool (--mcp-tool-time): no input is drawn once
-    it is spent, and no call outlasts it. A call it cuts short is not judged (it might have
-    answered in time), as an attempt cut short by --mcp-shrink-time is not."""
+class _ToolCalls:
+    """The contract check as the engine's subject: a tool's calls, each judged by the one
+    judge and the recorded output contract, and counted in the contract's own numbers."""
 
-    seconds: float | None  # None: no budget
-    started: float = field(default_factory=time.monotonic)
+    server: ManagedServer
+    tool: ToolSpec
+    stats: ContractStats
+    tally: ToolStats
+    configured: int
+    warn_only: frozenset[str]
+    lints: LintLevels | None
+    observations: ToolObservations | None
+    drift_hint: str
 
     @property
-    def deadline(self) -> float | None:
-        return None if self.seconds is None else self.started + self.seconds
+    def key(self) -> str:
+        return f"{self.server.command.display}::{self.tool.name}"
 
-    def left(self) -> float | None:
-        """Seconds left (at least a little), or None: the call's own timeouts alone."""
-        deadline = self.deadline
-        return None if deadline is None else max(deadline - time.monotonic(), 0.001)
+    def send(self, arguments: dict[str, Any], limit: float | None) -> Sent:
+        return Sent(self.server.call(self.tool.name, arguments, limit=limit))
 
-    def spent(self) -> bool:
-        deadline = self.deadline
-        return deadline is not None and time.monotonic() >= deadline
+    def count(self, outcome: CallOutcome) -> None:
+        self.tally.count_call(outcome)
 
-    @staticmethod
-    def cut_short(outcome: CallOutcome, limit: float | None) -> bool:
-        """Whether a call given ``limit`` seconds ran into it: a timeout at the limit."""
-        return (
-            limit is not None
-            and isinstance(outcome.failure, CallTimeout)
-            and outcome.elapsed >= limit - 0.05
+    def judge(self, sent: Sent, *, shrinking: bool) -> Judgement:
+        outcome, stats, tool = sent.outcome, self.stats, self.tool
+        arguments = outcome.arguments
+        stats.calls += 1
+        stats.last_outcome = outcome
+        if isinstance(outcome.failure, CallTimeout) and kept_reporting_progress(outcome.failure):
+            stats.still_working.append((arguments, outcome.failure.message))
+            if len(stats.still_working) >= STILL_WORKING_CALLS and not shrinking:
+                raise StopCalling
+        stats.distinct_inputs.add(repr(arguments))
+        if outcome.rpc_error is not None and outcome.rpc_error.code == URL_ELICITATION_REQUIRED:
+            stats.url_required += 1
+        elif outcome.rpc_error is not None:
+            stats.rpc_refusals += 1
+            stats.first_rpc_refusal = stats.first_rpc_refusal or (
+                outcome.rpc_error.code,
+                outcome.rpc_error.message[:300],
+            )
+        stood = sent.prejudged if isinstance(sent.prejudged, _Stood) else None
+        verdict = stood.verdict if stood is not None else error_verdict(tool, outcome)
+        if verdict is not None and outcome.result is not None:
+            text = result_text(outcome.result)
+            if outcome.is_error_result:
+                stats.count(verdict, text)
+                self.tally.error_classes[str(verdict.kind)] += 1
+            else:
+                stats.count(verdict, text, is_error=False)
+                self.tally.count_disguised(verdict.kind)
+        if stats.calls <= self.configured and outcome.result is not None and verdict is None:
+            stats.configured_real += 1  # explicit inputs run first, in order: one of theirs
+        protocol = self.server.protocol_version
+        finding = (
+            _observed(outcome, self.observations, self.drift_hint)
+            if stood is not None
+            else judge_contract_call(
+                tool,
+                outcome,
+                protocol,
+                verdict,
+                warn_only=self.warn_only,
+                lints=self.lints,
+                observations=self.observations,
+                drift_hint=self.drift_hint,
+            )
         )
+        if finding is None and self.lints is not None and outcome.result is not None:
+            # A result lint at warning level: said once for the tool, after the run.
+            lint = empty_content_finding(outcome.result, self.lints)
+            if lint is not None and lint.severity == "warning":
+                stats.lint_warnings.setdefault(str(lint.rule), (lint, arguments))
+        if finding is None:
+            return Judgement()
+        return Judgement(finding, _failure_kind(outcome, finding, verdict))
+
+
+@dataclass
+class _ToolWindow:
+    """A tool's explicit inputs in flight (``transport/inflight.CallWindow``), each answer
+    handed to the engine only when it stands as if sent alone (``_answer_sent_ahead``)."""
+
+    window: CallWindow
+    calls: _ToolCalls
+
+    def take(self, arguments: dict[str, Any]) -> Sent | None:
+        calls = self.calls
+        outcome, note, stood, verdict = _answer_sent_ahead(
+            self.window,
+            calls.server,
+            calls.tool,
+            arguments,
+            calls.server.protocol_version,
+            calls.warn_only,
+            calls.lints,
+            calls.observations,
+        )
+        if outcome is None:
+            return None
+        return Sent(outcome, note, _Stood(verdict) if stood else None)
+
+    def close(self) -> None:
+        self.window.close()
+
+
+def _failure_kind(outcome: CallOutcome, finding: Finding, verdict: ErrorVerdict | None) -> str:
+    """What sort of failure a call had (``engine.failure_kind``), an isError crash told
+    apart by its class and exception: one exception does not stand in for another."""
+    unanswered = outcome.failure is not None or outcome.rpc_error is not None
+    if not unanswered and verdict is not None and verdict.certain:
+        exception = (verdict.exception or "").split(":", 1)[0]
+        return f"isError {verdict.kind} {exception}".rstrip()
+    return failure_kind(outcome, finding)
 
 
 def in_flight_width(server: ManagedServer, tool: ToolSpec, window: int) -> int:
@@ -639,65 +525,12 @@ _GONE_IN_FLIGHT: Final = (
 )
 
 
-def budget_words(budget: float, sent: int, planned: int, inputs: str = "inputs") -> str:
-    """What a check stopped by the tool's time budget says: how far it got, that this is
-    no failure, and how to give the tool more time."""
-    return (
-        f"the tool's time budget of {budget:g} s (--mcp-tool-time) ran out after {sent} of "
-        f"up to {planned} {inputs} (judged; none is sent or runs past it). Not a failure: "
-        "give this tool more time with tool_time under [tool.mcp-contracts.tools.<name>]"
-    )
-
-
-def _shrink_corner(
-    attempt: Callable[[dict[str, Any]], None], found: _Violation, coverage: CoveragePlan
-) -> BaseException:
-    """A failing coverage input shrunk by ``inputs/shrink``, each attempt a call through
-    ``attempt`` (the run's own call_tool: the shrink clock and the restart budget apply);
-    the smallest input that failed the same way as ``found``, or, when the search stopped
-    early, a _StopShrinking that says why."""
-    from pytest_mcp_contracts.inputs.shrink import SearchStopped, shrink_input
-
-    if coverage.is_valid is None:  # no schema to keep attempts valid: none is made
-        found.label = _NOT_SHRUNK_LABEL
-        return found
-    failed: list[tuple[dict[str, Any], _Violation]] = []
-
-    def fails(arguments: dict[str, Any]) -> bool:
-        try:
-            attempt(arguments)
-        except _Violation as violation:
-            if violation.kind != found.kind:
-                return False
-            failed.append((arguments, violation))
-            return True
-        except _StopShrinking as stop:
-            # Stopped by this attempt's own failure (the last restart) or before its call.
-            same = (
-                stop.violation.outcome.arguments is arguments and stop.violation.kind == found.kind
-            )
-            if same:
-                failed.append((arguments, stop.violation))
-            raise SearchStopped(stop.why, failed=same) from None
-        except _ServerGone as gone:
-            raise SearchStopped(f"the server did not come back: {gone.error.message}") from None
-        return False
-
-    shrunk = shrink_input(found.outcome.arguments, coverage.schema, coverage.is_valid, fails)
-    smallest = next((v for a, v in reversed(failed) if a == shrunk.value), found)
-    if shrunk.stopped is not None:
-        if smallest is found:
-            smallest.label = _NOT_SHRUNK_LABEL
-        return _StopShrinking(smallest, shrunk.stopped)
-    return smallest
-
-
-def _run_failure(
-    server: ManagedServer, tool: ToolSpec, exc: BaseException
+def _generation_failure_of(
+    server: ManagedServer, tool: ToolSpec, exc: Exception
 ) -> ContractFailure | None:
-    """The failure that an exception ending the hypothesis run stands for, or None for one
-    that is no verdict on the tool (an interrupt, a bug of ours): that one propagates."""
-    from hypothesis.errors import FailedHealthCheck, FlakyFailure, Unsatisfiable
+    """The failure that an input strategy's error stands for (it ends the search before a
+    verdict on any call), or None for an exception that is no verdict on the tool."""
+    from hypothesis.errors import FailedHealthCheck, Unsatisfiable
 
     from pytest_mcp_contracts.inputs.generate import (
         GenerationError,
@@ -706,22 +539,6 @@ def _run_failure(
     )
 
     match exc:
-        case _Violation():
-            return _violation_failure(server, tool, exc)
-        case _StopShrinking():
-            note = f"(not shrunk further: {exc.why})"
-            return _violation_failure(server, tool, exc.violation, note=note)
-        case _ServerGone(cause=None):
-            return server_unavailable(server, tool, exc.error)
-        case _ServerGone(cause=_Violation() as cause):
-            note = f"(not shrunk further: the server did not come back: {exc.error.message})"
-            return _violation_failure(server, tool, cause, note=note)
-        case FlakyFailure():
-            violation = next((e for e in exc.exceptions if isinstance(e, _Violation)), None)
-            if violation is None:
-                return None
-            note = "(flaky: the same input did not fail again when it was sent a second time)"
-            return _violation_failure(server, tool, violation, note=note)
         case UserStrategyError():  # before GenerationError: it is one
             return ContractFailure(
                 FailureReport.for_tool(

@@ -24,12 +24,20 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contracts.checks.contents import check_prompt_result, check_read_result
+from pytest_mcp_contracts.checks.engine import (
+    Budget,
+    Engine,
+    Given,
+    Judgement,
+    Search,
+    Sent,
+    StopCalling,
+)
 from pytest_mcp_contracts.checks.error_results import (
     judge_error_message,
     judge_success_result,
@@ -93,6 +101,9 @@ LISTED_MAX_EXAMPLES: Final = 20
 #: Warnings one read or get item says (each rule once).
 MAX_NOTES: Final = 5
 MAX_OBSERVED: Final = 100  # results kept for the content contract of one entry
+# The headings of a failing request: as it was sent (a listed resource, a probe), or shrunk.
+REQUEST_LABEL: Final = "request:"
+SMALLEST_LABEL: Final = "smallest arguments found:"
 
 
 @dataclass
@@ -108,6 +119,10 @@ class ListedRun:
 
     def count(self, outcome: CallOutcome, judged: Judged) -> None:
         self.stats.count_call(outcome)
+        self.take(outcome, judged)
+
+    def take(self, outcome: CallOutcome, judged: Judged) -> None:
+        """Count a call's verdict (the call itself is counted already)."""
         self.stats.refused += judged.refused
         if judged.disguised is not None:
             self.stats.count_disguised(judged.disguised[0])
@@ -271,33 +286,29 @@ def _as_text_result(result: Mapping[str, Any]) -> dict[str, Any]:
 # -- a listed resource -------------------------------------------------------------------------
 
 
-def run_read(server: ManagedServer, resource: ResourceSpec) -> ListedRun:
+def run_read(server: ManagedServer, resource: ResourceSpec, budget: Budget) -> ListedRun:
     """Read a listed resource; it must succeed. One that holds JSON is read until its shape
     rests on ESTABLISHED reads (contracts/infer), so that its content contract can hold a
     member as always present: a resource takes no input, and a later read may still differ
     (a status document, a feed)."""
-    from pytest_mcp_contracts.contracts.content import read_observable
     from pytest_mcp_contracts.contracts.infer import ESTABLISHED
 
     run = ListedRun()
-    for attempt in range(ESTABLISHED):
-        try:
-            outcome = read_resource(server, resource.key, {"uri": resource.key})
-        except ServerError as exc:
-            run.failure = unavailable(server, resource, exc)
-            return run
-        judged = judge_answer(outcome, server.protocol_version, check=Check.READ, must_succeed=True)
-        run.count(outcome, judged)
-        if judged.finding is not None:
-            note = (
-                f"(read {attempt + 1} of the resource; the earlier ones passed)" if attempt else ""
-            )
-            run.failure = call_failure(
-                server, resource, judged.finding, outcome, label="request:", note=note
-            )
-            return run
-        if read_observable(outcome.result or {}) is None:
-            return run  # no JSON: no content contract to learn
+    subject = _EntryCalls(
+        server,
+        resource,
+        Check.READ,
+        lambda _: read_resource(server, resource.key, {"uri": resource.key}),
+        run,
+        must_succeed=True,
+    )
+    reads = [Given({"uri": resource.key}, as_sent=REQUEST_LABEL)] * ESTABLISHED
+    search = Engine(server, subject, dataclasses.replace(budget, max_examples=0)).search(
+        reads, None
+    )
+    if search.found is not None and search.calls > 1:
+        search.found.notes.append(f"(read {search.calls} of the resource; the earlier ones passed)")
+    run.failure = _search_failure(server, resource, search)
     return run
 
 
@@ -337,30 +348,42 @@ def prompt_subject(server: ManagedServer, prompt: PromptSpec) -> Subject:
     return Subject(prompt, Check.GET, prompt_schema(prompt.raw.get("arguments")), send)
 
 
-@dataclass(frozen=True)
-class Budget:
-    max_examples: int
-    max_restarts: int
-    shrink_time: float
-    seed: Any = None
-    coverage: bool = True
+@dataclass
+class _EntryCalls:
+    """A resource's, template's or prompt's requests as the engine's subject: each answer
+    judged by ``judge_answer`` and counted in the entry's ``ListedRun``. A resource that
+    holds no JSON is read once: there is no content contract to learn."""
 
+    server: ManagedServer
+    entry: ListedSpec
+    check: str
+    request: Callable[[dict[str, Any]], CallOutcome]
+    run: ListedRun
+    must_succeed: bool = False
 
-class _Violation(Exception):
-    def __init__(self, outcome: CallOutcome, finding: Finding) -> None:
-        super().__init__(finding.message)
-        self.outcome = outcome
-        self.finding = finding
-        self.note = ""
+    @property
+    def key(self) -> str:
+        return f"{self.server.command.display}::{self.entry.node}"
 
+    def send(self, arguments: dict[str, Any], limit: float | None) -> Sent:
+        return Sent(self.request(arguments))
 
-class _Stop(BaseException):
-    # Shrinking ran out of time or restarts, or the server did not come back: the smallest
-    # failure so far is the verdict. A BaseException so that hypothesis lets it through.
-    def __init__(self, violation: _Violation | None, why: str) -> None:
-        super().__init__(why)
-        self.violation = violation
-        self.why = why
+    def count(self, outcome: CallOutcome) -> None:
+        self.run.stats.count_call(outcome)
+
+    def judge(self, sent: Sent, *, shrinking: bool) -> Judgement:
+        from pytest_mcp_contracts.contracts.content import read_observable
+
+        outcome = sent.outcome
+        judged = judge_answer(
+            outcome, self.server.protocol_version, check=self.check, must_succeed=self.must_succeed
+        )
+        self.run.take(outcome, judged)
+        if judged.finding is not None:
+            return Judgement(judged.finding)
+        if self.must_succeed and read_observable(outcome.result or {}) is None:
+            raise StopCalling  # no JSON: no content contract to learn from more reads
+        return Judgement()
 
 
 def run_generated(
@@ -368,141 +391,46 @@ def run_generated(
     subject: Subject,
     budget: Budget,
     known: Sequence[dict[str, str]] = (),
+    *,
+    coverage: bool = True,
 ) -> ListedRun:
-    """Call the subject with the known inputs, the coverage phase's and random ones; the
-    first failure ends the run, shrunk to the smallest input that fails the same way."""
-    from hypothesis import HealthCheck, example, given, settings
-    from hypothesis import seed as use_seed
-
+    """Call the subject with the known inputs, the coverage phase's and random ones through
+    the engine (``checks/engine``); the first failure ends the run, shrunk to the smallest
+    input that fails the same way."""
     from pytest_mcp_contracts.inputs.coverage import coverage_budget, random_share
     from pytest_mcp_contracts.inputs.generate import coverage_plan, input_strategy
 
     run = ListedRun()
-    protocol = server.protocol_version
-    restarts_at_start = server.restarts
     max_examples = max(1, min(budget.max_examples, LISTED_MAX_EXAMPLES))
     plan: CoveragePlan | None = (
-        coverage_plan(subject.schema, coverage_budget(max_examples)) if budget.coverage else None
+        coverage_plan(subject.schema, coverage_budget(max_examples)) if coverage else None
     )
     corners = [item.arguments for item in plan.inputs] if plan is not None else []
-    explicit = [dict(values) for values in known] + corners
-    smallest: _Violation | None = None
-    since = 0.0
-    first_failure_call = 0
-
-    def attempt(arguments: dict[str, Any]) -> None:
-        nonlocal smallest, since, first_failure_call
-        if smallest is not None and time.monotonic() - since > budget.shrink_time:
-            raise _Stop(smallest, f"shrinking took {budget.shrink_time:g} s, --mcp-shrink-time")
-        try:
-            outcome = subject.send(arguments)
-        except ServerError as exc:
-            raise _Stop(smallest, f"the server did not come back: {exc.message}") from None
-        judged = judge_answer(outcome, protocol, check=subject.check)
-        run.count(outcome, judged)
-        if judged.finding is None:
-            return
-        violation = _Violation(outcome, judged.finding)
-        if smallest is None:
-            since, first_failure_call = time.monotonic(), run.stats.calls
-        elif _kind(violation) != _kind(smallest):
-            return  # a different failure: shrinking keeps to the first one's kind
-        smallest = violation
-        spent = server.restarts - restarts_at_start >= budget.max_restarts
-        if outcome.failure is not None and spent:
-            raise _Stop(
-                violation,
-                "each attempt needs a server restart and the budget of "
-                f"{budget.max_restarts} restarts, --mcp-max-restarts, is spent",
-            )
-        raise violation
-
-    def call(arguments: dict[str, Any]) -> None:
-        attempt(arguments)
-
-    test = call
-    for given_input in reversed(explicit):
-        test = example(given_input)(test)
-    strategy = input_strategy(subject.schema)
-    hypothesis_test = settings(
-        max_examples=random_share(max_examples, len(corners)),
-        deadline=None,
-        database=None,
-        report_multiple_bugs=False,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )(given(strategy)(test))
-    if budget.seed is not None:
-        hypothesis_test = use_seed(budget.seed)(hypothesis_test)
-    from hypothesis.errors import FlakyFailure
-
-    try:
-        hypothesis_test()
-    except FlakyFailure as flaky:
-        found = next((e for e in flaky.exceptions if isinstance(e, _Violation)), None)
-        if found is None:
-            raise
-        note = "(flaky: the same input did not fail again when it was sent a second time)"
-        run.failure = call_failure(server, subject.entry, found.finding, found.outcome, note=note)
-    except _Violation as violation:
-        found, note = violation, ""
-        if 0 < first_failure_call <= len(explicit) and plan is not None:
-            found, note = _shrink_explicit(attempt, violation, plan)
-        run.failure = call_failure(server, subject.entry, found.finding, found.outcome, note=note)
-    except _Stop as stop:
-        if stop.violation is None:
-            run.failure = unavailable(server, subject.entry, ServerError(stop.why))
-        else:
-            run.failure = call_failure(
-                server,
-                subject.entry,
-                stop.violation.finding,
-                stop.violation.outcome,
-                note=f"(not shrunk further: {stop.why})",
-            )
+    given = [Given(dict(values)) for values in known] + [Given(values) for values in corners]
+    calls = _EntryCalls(server, subject.entry, subject.check, subject.send, run)
+    spend = dataclasses.replace(budget, max_examples=random_share(max_examples, len(corners)))
+    search = Engine(server, calls, spend).search(given, input_strategy(subject.schema), plan)
+    run.failure = _search_failure(server, subject.entry, search)
     run.note_unreached(subject.entry)
     return run
 
 
-def _kind(violation: _Violation) -> str:
-    """The sort of failure, for "fails the same way": a crash does not stand in for a hang."""
-    outcome = violation.outcome
-    if outcome.failure is not None:
-        return type(outcome.failure).__name__
-    if outcome.rpc_error is not None:
-        return f"JSON-RPC error {outcome.rpc_error.code}"
-    return violation.finding.message.split(":", 1)[0]
-
-
-def _shrink_explicit(
-    attempt: Callable[[dict[str, Any]], None], found: _Violation, plan: CoveragePlan
-) -> tuple[_Violation, str]:
-    """A failing known or coverage input shrunk by ``inputs/shrink`` (hypothesis does not
-    shrink explicit examples): optional arguments dropped, strings shortened."""
-    from pytest_mcp_contracts.inputs.shrink import SearchStopped, shrink_input
-
-    if plan.is_valid is None:
-        return found, ""
-    failed: list[_Violation] = [found]
-
-    def fails(arguments: dict[str, Any]) -> bool:
-        try:
-            attempt(arguments)
-        except _Violation as violation:
-            if _kind(violation) != _kind(found):
-                return False
-            failed.append(violation)
-            return True
-        except _Stop as stop:
-            same = stop.violation is not None and stop.violation.outcome.arguments is arguments
-            if same and stop.violation is not None:
-                failed.append(stop.violation)
-            raise SearchStopped(stop.why, failed=same) from None
-        return False
-
-    shrunk = shrink_input(found.outcome.arguments, plan.schema, plan.is_valid, fails)
-    smallest = next((v for v in reversed(failed) if v.outcome.arguments == shrunk.value), found)
-    note = f"(not shrunk further: {shrunk.stopped})" if shrunk.stopped else ""
-    return smallest, note
+def _search_failure(
+    server: ManagedServer, entry: ListedSpec, search: Search
+) -> ContractFailure | None:
+    """The entry's failure that the engine's search came to, or None."""
+    if search.gone is not None:
+        return unavailable(server, entry, search.gone)
+    found = search.found
+    if found is None:
+        return None
+    label = found.label or SMALLEST_LABEL
+    failure = call_failure(
+        server, entry, found.finding, found.outcome, notes=found.notes, label=label
+    )
+    if search.first is not None and found.outcome is not search.first:
+        failure.first_outcome = search.first
+    return failure
 
 
 # -- the missing-argument probe ----------------------------------------------------------------
@@ -533,7 +461,7 @@ def probe_missing_arguments(
                 prompt,
                 dataclasses.replace(finding, message=message),
                 outcome,
-                label="request:",
+                label=REQUEST_LABEL,
             )
             failure.replay_problem = finding.problem
             return failure
@@ -668,7 +596,8 @@ def call_failure(
     outcome: CallOutcome,
     *,
     note: str = "",
-    label: str = "smallest arguments found:",
+    notes: Sequence[str] = (),
+    label: str = SMALLEST_LABEL,
 ) -> ContractFailure:
     report = FailureReport.for_call(
         server,
@@ -678,7 +607,7 @@ def call_failure(
         finding.kind,
         outcome,
         details=finding.all_details,
-        notes=[note] if note else [],
+        notes=[*notes, *([note] if note else [])],
     )
     report.subject = entry.kind
     report.input_label = label

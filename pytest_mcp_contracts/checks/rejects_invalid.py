@@ -17,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from pytest_mcp_contracts.checks.contract import TimeBudget, budget_words, server_unavailable
+from pytest_mcp_contracts.checks.contract import server_unavailable
+from pytest_mcp_contracts.checks.engine import Budget, Spending, budget_words
 from pytest_mcp_contracts.checks.failures import (
     MAX_DISTINCT_FAILURES,
     ContractFailure,
@@ -93,18 +94,17 @@ def run_rejects_invalid(
     server: ManagedServer,
     tool: ToolSpec,
     cases: list[InvalidInput],
+    budget: Budget,
     tally: ToolStats | None = None,
-    time_budget: float | None = None,
-    max_restarts: int | None = None,
 ) -> Refusals:
-    """Send every case, past failing ones; stop when ``time_budget`` seconds have passed
-    (``out_of_time``), when ``MAX_DISTINCT_FAILURES`` distinct failures are found, when the server
-    that died or hung would need more than ``max_restarts`` restarts, or when it does not
-    start again (``stopped``). The calls, look-alikes accepted and -32602 refusals are
-    counted in ``tally``."""
+    """Send every case, past failing ones; stop when the tool's time (``budget.tool_time``)
+    is spent (``out_of_time``), when ``MAX_DISTINCT_FAILURES`` distinct failures are found,
+    when the server that died or hung would need more than ``budget.max_restarts`` restarts,
+    or when it does not start again (``stopped``). The calls, look-alikes accepted and
+    -32602 refusals are counted in ``tally``."""
     refusals = Refusals(planned=len(cases))
     tally = ToolStats() if tally is None else tally
-    _send(server, tool, cases, refusals, tally, time_budget, max_restarts)
+    _send(server, tool, cases, refusals, tally, Spending(budget, server))
     tally.out_of_time += refusals.out_of_time is not None
     tally.coercions_accepted += len(refusals.coerced)
     tally.protocol_refusals += refusals.protocol_refusals
@@ -117,21 +117,14 @@ def _send(
     cases: list[InvalidInput],
     refusals: Refusals,
     tally: ToolStats,
-    time_budget: float | None,
-    max_restarts: int | None,
+    spending: Spending,
 ) -> None:
-    budget = TimeBudget(time_budget)
-    restarts_at_start = server.restarts
+    time_budget, max_restarts = spending.budget.tool_time, spending.budget.max_restarts
     for case in cases:
-        if budget.spent():
+        if spending.spent():
             refusals.out_of_time = time_budget
             return
-        restarts = server.restarts - restarts_at_start
-        if (
-            max_restarts is not None
-            and restarts >= max_restarts
-            and server.live_connection() is None
-        ):
+        if spending.restarts_spent() and server.live_connection() is None:
             # The last input killed or hung the server, and starting it again would spend
             # a restart past the tool's budget.
             refusals.stopped = (
@@ -140,7 +133,7 @@ def _send(
                 "--mcp-max-restarts, is spent"
             )
             return
-        limit = budget.left()
+        limit = spending.left()
         try:
             outcome = server.call(tool.name, case.arguments, invalid=True, limit=limit)
         except ServerError as exc:  # it died and did not start again: nothing more to send
@@ -150,7 +143,7 @@ def _send(
                 "again"
             )
             return
-        if budget.cut_short(outcome, limit):  # not judged: it might have answered in time
+        if spending.cut_short(outcome, limit):  # not judged: it might have answered in time
             server.revive()
             refusals.out_of_time = time_budget
             return

@@ -11,11 +11,11 @@ that only a later state reaches.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from pytest_mcp_contracts.checks.engine import Budget, Spending
 from pytest_mcp_contracts.checks.failures import (
     MAX_DISTINCT_FAILURES,
     FailureKind,
@@ -359,13 +359,10 @@ class BadUserStrategy(BaseException):
 def generate_sequences(
     sequencer: Sequencer,
     strategies: Mapping[str, Any],
+    budget: Budget,
     *,
-    max_examples: int,
     max_steps: int,
-    seed: Any = None,
-    time_budget: float | None = None,
     patience: int | None = None,
-    max_restarts: int | None = None,
     max_failures: int = MAX_DISTINCT_FAILURES,
 ) -> SequenceFound | None:
     """hypothesis's rule-based state machine draws sequences of calls (a tool, its input,
@@ -378,9 +375,10 @@ def generate_sequences(
     call killed or hung the server (its state is gone: the sequence ends, and the next call
     starts the server again). A new distinct failure is a gain, as a new tool or answer is.
 
-    No new sequence starts once ``time_budget`` seconds have passed, once ``patience``
-    sequences in a row reached nothing new (``SequenceStats.reached``), once failing calls
-    have killed or hung the server ``max_restarts`` times, or once ``max_failures``
+    ``budget.max_examples`` sequences at most. No new sequence starts once
+    ``budget.tool_time`` seconds have passed, once ``patience`` sequences in a row reached
+    nothing new (``SequenceStats.reached``), once failing calls have killed or hung the
+    server ``budget.max_restarts`` times, or once ``max_failures``
     distinct failures are found: on a server whose tools take no ids the sequences stop
     early, and a slow or broken server does not hold a run for long. ``stats.stopped`` says
     which ended it.
@@ -404,14 +402,15 @@ def generate_sequences(
     # calling the first name twenty times. The same draws still make the same calls.
     turns = [st.sampled_from(names[k:] + names[:k]) for k in range(len(names))]
     stats = sequencer.stats
-    started = time.monotonic()
+    spending = Spending(budget)  # the breaks are counted here, as the sequences meet them
+    time_budget, max_restarts, seed = budget.tool_time, budget.max_restarts, budget.seed
 
     class Sequences(RuleBasedStateMachine):
         def __init__(self) -> None:
-            if time_budget is not None and time.monotonic() - started >= time_budget:
+            if spending.spent():
                 stats.stopped = (
                     f"stopped after {stats.sequences} sequences: the time for them "
-                    f"({time_budget:g} s, --mcp-sequences-time) is spent"
+                    f"({time_budget or 0:g} s, --mcp-sequences-time) is spent"
                 )
                 raise _Enough
             if patience is not None and stats.sequences - stats.gained_at >= patience:
@@ -470,7 +469,7 @@ def generate_sequences(
 
     Sequences.__name__ = Sequences.__qualname__ = "Sequences"
     run_settings = settings(
-        max_examples=max_examples,
+        max_examples=budget.max_examples,
         stateful_step_count=max_steps,
         deadline=None,
         database=None,

@@ -16,10 +16,12 @@ shows them all, the first met first.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from pytest_mcp_contracts.checks.engine import Budget
 from pytest_mcp_contracts.checks.failures import (
     USER_STRATEGY_REFUSED,
     ContractFailure,
@@ -182,19 +184,17 @@ def check_sequences(
     plan: SequencesPlan,
     fresh: Callable[[], None],
     simplest: Callable[[Any], dict[str, Any] | None],
+    budget: Budget,
     *,
-    max_examples: int,
-    seed: Any,
-    time_budget: float | None,
     resets: bool,
-    max_restarts: int | None = None,
 ) -> None:
     """Run the sequences of ``plan`` from a fresh server (``fresh``: the sandbox laid anew,
     the reset command, a restart) and raise one ContractFailure for every distinct failure
     they met, each shrunk to its shortest sequence, the first met as the headline.
     ``simplest`` gives a strategy's simplest input; ``resets``: a restart or the reset
-    command resets the server's state; ``max_restarts``: the sequences stop once failing
-    calls killed or hung the server this many times."""
+    command resets the server's state. The ``budget``: as many sequences as half its
+    examples, its time (--mcp-sequences-time), and its restarts: the sequences stop once
+    failing calls killed or hung the server that many times."""
     sequencer, strategies = plan.sequencer, plan.strategies
     server = sequencer.server
     fresh()  # a restart between phases: sequences start from a clean state
@@ -205,12 +205,9 @@ def check_sequences(
             # Half as many sequences as a tool's inputs, each up to 20 calls: long enough for
             # a create to come before the lookups, about as many calls as a tool's contract
             # item.
-            max_examples=max(max_examples // 2, 1),
+            dataclasses.replace(budget, max_examples=max(budget.max_examples // 2, 1)),
             max_steps=SEQUENCE_STEPS,
-            seed=seed,
-            time_budget=time_budget,
             patience=SEQUENCE_PATIENCE if sequencer.feeds_any else UNFED_PATIENCE,
-            max_restarts=max_restarts,
             max_failures=MAX_SHRUNK,
         )
     except BadUserStrategy as exc:

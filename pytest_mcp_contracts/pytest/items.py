@@ -55,7 +55,8 @@ from pytest_mcp_contracts.vocabulary import (
 # that `--collect-only`, `-k schema` or `-k drift` load no more of the plugin than they use.
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.contract import ContractRun, ContractStats
-    from pytest_mcp_contracts.checks.reads import Budget, ListedRun
+    from pytest_mcp_contracts.checks.engine import Budget
+    from pytest_mcp_contracts.checks.reads import ListedRun
     from pytest_mcp_contracts.contracts.content import ListedObservations
     from pytest_mcp_contracts.contracts.observe import ToolObservations
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan
@@ -636,14 +637,14 @@ class _ListedCallItem(_ListedItem):
         raise NotImplementedError
 
     def _budget(self, settings: Settings) -> Budget:
-        from pytest_mcp_contracts.checks.reads import Budget
+        from pytest_mcp_contracts.checks.engine import Budget
 
         return Budget(
             max_examples=settings.max_examples,
             max_restarts=settings.max_restarts,
             shrink_time=settings.shrink_time,
+            tool_time=settings.tool_time,
             seed=_hypothesis_seed(self.config),
-            coverage=settings.coverage,
         )
 
 
@@ -665,7 +666,7 @@ class ReadItem(_ListedCallItem):
         surface = self.server.surface
         assert surface is not None
         if isinstance(self.entry, ResourceSpec):
-            return run_read(self.server, self.entry)
+            return run_read(self.server, self.entry, self._budget(settings))
         assert isinstance(self.entry, TemplateSpec)
         names = template_variables(self.entry.key)
         if not names:
@@ -676,7 +677,9 @@ class ReadItem(_ListedCallItem):
         uris = [resource.key for resource in surface.resources]
         known = known_inputs(self.server, self.entry, names, names, uris)
         subject = template_subject(self.server, self.entry)
-        return run_generated(self.server, subject, self._budget(settings), known)
+        return run_generated(
+            self.server, subject, self._budget(settings), known, coverage=settings.coverage
+        )
 
 
 class GetItem(_ListedCallItem):
@@ -698,7 +701,9 @@ class GetItem(_ListedCallItem):
         names, required = list(schema["properties"]), list(schema["required"])
         known = known_inputs(self.server, self.entry, names, required)
         subject = prompt_subject(self.server, self.entry)
-        run = run_generated(self.server, subject, self._budget(settings), known)
+        run = run_generated(
+            self.server, subject, self._budget(settings), known, coverage=settings.coverage
+        )
         if run.failure is None:
             run.failure = probe_missing_arguments(self.server, self.entry, run)
         return run
@@ -757,6 +762,7 @@ class ContractItem(_McpItem):
 
     def runtest(self) -> None:
         from pytest_mcp_contracts.checks.contract import run_contract
+        from pytest_mcp_contracts.checks.engine import Budget
         from pytest_mcp_contracts.contracts.snapshot import SnapshotError
         from pytest_mcp_contracts.inputs.coverage import coverage_line, random_share
         from pytest_mcp_contracts.inputs.generate import (
@@ -806,17 +812,19 @@ class ContractItem(_McpItem):
                 examples=self._examples(own.examples),
                 configured=len(own.examples),
                 coverage=plan,
-                max_examples=random_share(max_examples, len(plan.inputs)),
-                max_restarts=settings.max_restarts,
-                shrink_time=settings.shrink_time,
+                budget=Budget(
+                    max_examples=random_share(max_examples, len(plan.inputs)),
+                    max_restarts=settings.max_restarts,
+                    shrink_time=settings.shrink_time,
+                    tool_time=settings.time_budget(own),
+                    seed=_hypothesis_seed(self.config),
+                ),
                 observations=observations,
                 drift_hint=drift_hint(self.config),
                 warn_only=own.warn_only,
-                seed=_hypothesis_seed(self.config),
                 tally=tally,
                 lints=settings.lint_levels,
                 in_flight=settings.in_flight,
-                time_budget=settings.time_budget(own),
             )
             if run.failure is not None:
                 raise self._sandbox_note(_reproduced(self, run.failure, own.warn_only))
@@ -869,7 +877,8 @@ class ContractItem(_McpItem):
         # A plain str: user_properties cross to an xdist controller, and execnet refuses enums.
         self.user_properties.append(("mcp_output_quality", str(observations.quality)))
         self.add_report_section("call", "mcp", stats.summary())
-        from pytest_mcp_contracts.checks.contract import budget_words, error_result_notes
+        from pytest_mcp_contracts.checks.contract import error_result_notes
+        from pytest_mcp_contracts.checks.engine import budget_words
         from pytest_mcp_contracts.checks.feeding import ways_to_reach
 
         settings = self.config.stash[SETTINGS_KEY]
@@ -895,6 +904,7 @@ class RejectsInvalidItem(_McpItem):
     check = Check.REJECTS_INVALID.value
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.engine import Budget
         from pytest_mcp_contracts.checks.rejects_invalid import accepted_lines, run_rejects_invalid
         from pytest_mcp_contracts.inputs.invalid import invalid_inputs
 
@@ -917,9 +927,13 @@ class RejectsInvalidItem(_McpItem):
             self.server,
             self.tool,
             cases,
+            Budget(
+                max_examples=0,
+                max_restarts=settings.max_restarts,
+                shrink_time=0,
+                tool_time=settings.time_budget(own),
+            ),
             self.mcp_stats.tool(self.tool.name),
-            time_budget=settings.time_budget(own),
-            max_restarts=settings.max_restarts,
         )
         self.user_properties.append(("mcp_invalid_sent", refusals.sent))
         self.user_properties.append(("mcp_invalid_accepted", len(refusals.accepted)))
@@ -933,7 +947,7 @@ class RejectsInvalidItem(_McpItem):
         ]
         notes = []
         if refusals.out_of_time is not None:
-            from pytest_mcp_contracts.checks.contract import budget_words
+            from pytest_mcp_contracts.checks.engine import budget_words
 
             budget, planned = refusals.out_of_time, refusals.planned
             notes.append(budget_words(budget, refusals.sent, planned, "invalid inputs"))
@@ -1096,6 +1110,7 @@ class SequencesItem(_RendersFailures):
     check = Check.SEQUENCES.value
 
     def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.engine import Budget
         from pytest_mcp_contracts.checks.sequences import check_sequences, plan_sequences
 
         assert isinstance(self.parent, ServerCollector)
@@ -1140,11 +1155,14 @@ class SequencesItem(_RendersFailures):
                 plan,
                 lambda: fresh_server(self.config, server, self.check),
                 _simplest,
-                max_examples=settings.max_examples,
-                seed=_hypothesis_seed(self.config),
-                time_budget=settings.sequences_time,
+                Budget(
+                    max_examples=settings.max_examples,
+                    max_restarts=settings.max_restarts,
+                    shrink_time=settings.shrink_time,
+                    tool_time=settings.sequences_time,
+                    seed=_hypothesis_seed(self.config),
+                ),
                 resets=can_start_fresh(self.config, server),
-                max_restarts=settings.max_restarts,
             )
         finally:
             self.user_properties.append(("mcp_sequence_calls", plan.stats.calls))

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.contract import budget_words, in_flight_width
+from pytest_mcp_contracts.checks.contract import in_flight_width
+from pytest_mcp_contracts.checks.engine import budget_words
 from pytest_mcp_contracts.transport.discover import ToolSpec
 from pytest_mcp_contracts.transport.managed import ManagedServer
 from pytest_mcp_contracts.transport.stdio import ServerCommand

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from pytest_mcp_contracts.checks.engine import Budget
 from pytest_mcp_contracts.checks.failures import (
     ContractFailure,
     FailureKind,
@@ -147,7 +148,12 @@ def _sequencer(server: FakeServer, tools: tuple[ToolSpec, ...] = TOOLS) -> Seque
 def test_a_shallow_failure_does_not_hide_the_deeper_one_behind_it(seed: int) -> None:
     store = MemoryStore()
     sequencer = _sequencer(store)
-    first = generate_sequences(sequencer, _strategies(), max_examples=10, max_steps=20, seed=seed)
+    first = generate_sequences(
+        sequencer,
+        _strategies(),
+        Budget(max_examples=10, max_restarts=None, shrink_time=30.0, seed=seed),
+        max_steps=20,
+    )
     assert first is not None
     assert list(sequencer.failures) == [
         ("get_memory", "rpc_error", ""),
@@ -185,7 +191,10 @@ def test_a_call_that_killed_the_server_ends_its_sequence_and_the_restarts_are_bo
 
     sequencer = Watched(store, {t.name: t for t in TOOLS}, {})  # type: ignore[arg-type]
     generate_sequences(
-        sequencer, _strategies(), max_examples=50, max_steps=20, seed=1, max_restarts=2
+        sequencer,
+        _strategies(),
+        Budget(max_examples=50, max_restarts=2, shrink_time=30.0, seed=1),
+        max_steps=20,
     )
     stats = sequencer.stats
     assert stats.breaks == 2 and store.restarts == 1  # the second crash needs no restart yet
@@ -211,7 +220,12 @@ def test_the_search_stops_at_the_most_distinct_failures_it_looks_for() -> None:
             outcome.rpc_error = RpcError(-32603, f"{tool}.map is not a function")
 
     sequencer = _sequencer(Broken(tools), tools)
-    generate_sequences(sequencer, _strategies(tools), max_examples=10, max_steps=20, seed=1)
+    generate_sequences(
+        sequencer,
+        _strategies(tools),
+        Budget(max_examples=10, max_restarts=None, shrink_time=30.0, seed=1),
+        max_steps=20,
+    )
     assert len(sequencer.failures) == MAX_DISTINCT_FAILURES == 3
     assert sequencer.stats.calls == 3  # the first sequence goes round the tools: a, b, c
     assert "3 distinct failures found" in sequencer.stats.stopped
@@ -327,9 +341,7 @@ def test_check_sequences_reports_every_distinct_failure_with_its_own_sequence() 
             plan,
             server.fresh,
             lambda _s: None,
-            max_examples=20,
-            seed=1,
-            time_budget=None,
+            Budget(max_examples=20, max_restarts=None, shrink_time=30.0, tool_time=None, seed=1),
             resets=True,
         )
     report = caught.value.report
@@ -406,6 +418,12 @@ def _deep_invalid(arguments: dict[str, Any], outcome: CallOutcome) -> None:
         outcome.result = _result({"paused": seconds})
 
 
+def _budget(max_restarts: int) -> Any:
+    from pytest_mcp_contracts.checks.engine import Budget
+
+    return Budget(max_examples=0, max_restarts=max_restarts, shrink_time=0)
+
+
 def _cases() -> list[Any]:
     from pytest_mcp_contracts.inputs.invalid import invalid_inputs
 
@@ -417,7 +435,7 @@ def test_rejects_invalid_goes_on_after_its_first_failing_input() -> None:
 
     server = Pause(_deep_invalid)
     cases = _cases()
-    refusals = run_rejects_invalid(server, PAUSE, cases, max_restarts=3)  # type: ignore[arg-type]
+    refusals = run_rejects_invalid(server, PAUSE, cases, _budget(3))  # type: ignore[arg-type]
     assert len(server.sent) == len(cases)  # every case was sent
     assert [f.kind for f in refusals.failures] == [FailureKind.RPC_ERROR, FailureKind.TIMEOUT]
     first, hang = (f.report.arguments for f in refusals.failures)
@@ -436,7 +454,7 @@ def test_rejects_invalid_counts_a_known_failure_and_stops_within_the_restart_bud
         outcome.failure = CallTimeout("no answer to tools/call within 1 s")
 
     server = Pause(hangs)
-    refusals = run_rejects_invalid(server, PAUSE, _cases(), max_restarts=1)  # type: ignore[arg-type]
+    refusals = run_rejects_invalid(server, PAUSE, _cases(), _budget(1))  # type: ignore[arg-type]
     assert len(server.sent) == 2  # the first hang, and one restart's worth
     assert [f.kind for f in refusals.failures] == [FailureKind.TIMEOUT]
     assert sum(refusals.failed.values()) == 2
@@ -465,7 +483,7 @@ def test_rejects_invalid_stops_at_the_most_distinct_failures_it_looks_for() -> N
             setattr(outcome, name, value)
 
     server = Pause(each_another_way)
-    refusals = run_rejects_invalid(server, PAUSE, _cases(), max_restarts=5)  # type: ignore[arg-type]
+    refusals = run_rejects_invalid(server, PAUSE, _cases(), _budget(5))  # type: ignore[arg-type]
     assert len(refusals.failures) == MAX_DISTINCT_FAILURES == 3
     assert len(server.sent) == 3
     assert "3 distinct failures found" in refusals.stopped
@@ -475,5 +493,5 @@ def test_a_refusing_tool_still_passes() -> None:
     from pytest_mcp_contracts.checks.rejects_invalid import run_rejects_invalid
 
     server = Pause(_refusing)
-    refusals = run_rejects_invalid(server, PAUSE, _cases(), max_restarts=3)  # type: ignore[arg-type]
+    refusals = run_rejects_invalid(server, PAUSE, _cases(), _budget(3))  # type: ignore[arg-type]
     assert refusals.failures == [] and refusals.refused == refusals.sent == len(_cases())

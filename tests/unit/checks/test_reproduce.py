@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from pytest_mcp_contracts.checks.engine import Budget
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding, call_command_line
 from pytest_mcp_contracts.checks.feeding import ways_to_reach
 from pytest_mcp_contracts.checks.reproduce import reproduce
@@ -216,9 +217,10 @@ def test_sequences_stop_once_nothing_new_is_reached(derandomize: bool) -> None:
     found = generate_sequences(
         sequencer,
         _strategies(),
-        max_examples=25,
+        Budget(
+            max_examples=25, max_restarts=None, shrink_time=30.0, seed=None if derandomize else 3
+        ),
         max_steps=5,
-        seed=None if derandomize else 3,
         patience=3,
     )
     assert found is None
@@ -230,7 +232,10 @@ def test_sequences_stop_once_nothing_new_is_reached(derandomize: bool) -> None:
 def test_sequences_stop_when_their_time_is_spent() -> None:
     sequencer = Sequencer(_Quiet(), {t.name: t for t in TOOLS}, {})  # type: ignore[arg-type]
     generate_sequences(
-        sequencer, _strategies(), max_examples=25, max_steps=5, seed=1, time_budget=0.0
+        sequencer,
+        _strategies(),
+        Budget(max_examples=25, max_restarts=None, shrink_time=30.0, tool_time=0.0, seed=1),
+        max_steps=5,
     )
     assert sequencer.stats.sequences == 0
     assert "--mcp-sequences-time" in sequencer.stats.stopped

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from pytest_mcp_contracts.checks.engine import Budget
 from pytest_mcp_contracts.checks.feeding import Pool, Slot
 from pytest_mcp_contracts.checks.sequence_shrink import shrink
 from pytest_mcp_contracts.checks.sequencer import SequenceFound, Sequencer, generate_sequences
@@ -117,7 +118,12 @@ def _strategies() -> dict[str, Any]:
 def test_generation_finds_the_bug_and_shrinking_leaves_create_update_read() -> None:
     store = FakeStore()
     sequencer = _sequencer(store)
-    found = generate_sequences(sequencer, _strategies(), max_examples=25, max_steps=20, seed=4)
+    found = generate_sequences(
+        sequencer,
+        _strategies(),
+        Budget(max_examples=25, max_restarts=None, shrink_time=30.0, seed=4),
+        max_steps=20,
+    )
     assert found is not None
     shrunk = shrink(sequencer, found, store.fresh, lambda _name: None, budget=30)
     assert [s.tool for s in shrunk.steps] == ["create_note", "update_note", "read_note"]
@@ -132,7 +138,12 @@ def test_the_same_seed_makes_the_same_run() -> None:
     for _ in range(2):
         store = FakeStore()
         sequencer = _sequencer(store)
-        found = generate_sequences(sequencer, _strategies(), max_examples=25, max_steps=20, seed=7)
+        found = generate_sequences(
+            sequencer,
+            _strategies(),
+            Budget(max_examples=25, max_restarts=None, shrink_time=30.0, seed=7),
+            max_steps=20,
+        )
         runs.append((found is not None, [(p.tool, p.arguments) for p, _ in sequencer.history]))
     assert runs[0] == runs[1]
 
@@ -209,9 +220,7 @@ def test_check_sequences_raises_a_typed_failure_of_the_shortest_sequence() -> No
             plan,
             server.fresh,
             lambda _s: None,
-            max_examples=50,
-            seed=4,
-            time_budget=None,
+            Budget(max_examples=50, max_restarts=None, shrink_time=30.0, tool_time=None, seed=4),
             resets=False,
         )
     error = caught.value

@@ -1,0 +1,241 @@
+"""The one loop (checks/engine.py) against in-memory subjects: no subprocess, no pytest run.
+
+A subject here is a tool made of a Python function: it answers a result, or fails the way a
+server fails (a death that costs a restart, a timeout), and a finding says which answers fail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from pytest_mcp_contracts.checks.engine import (
+    NOT_SHRUNK_LABEL,
+    Budget,
+    Engine,
+    Given,
+    Judgement,
+    Search,
+    Sent,
+    StopCalling,
+)
+from pytest_mcp_contracts.checks.failures import FailureKind, Finding
+from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerDied, ServerError
+from pytest_mcp_contracts.transport.managed import CallOutcome
+
+NUMBER = {
+    "type": "object",
+    "properties": {"n": {"type": "integer", "minimum": 0, "maximum": 1000}},
+    "required": ["n"],
+}
+TEXT = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
+
+
+@dataclass
+class MemoryTool:
+    """A tool and its server in memory. ``answer`` gives a result (a dict), or raises
+    ``ServerDied`` / ``CallTimeout`` (the server then restarts, counted), or ``ServerError``
+    (the server cannot start again). A result with ``"bad": True`` fails its check."""
+
+    answer: Callable[[dict[str, Any]], dict[str, Any]]
+    restarts: int = 0
+    revived: int = 0
+    sent: list[dict[str, Any]] = field(default_factory=list)
+    counted: int = 0
+    stop_after: int | None = None  # the judge ends the run after this many calls
+
+    key = "memory::tool"
+
+    def revive(self) -> None:
+        self.revived += 1
+
+    def send(self, arguments: dict[str, Any], limit: float | None) -> Sent:
+        self.sent.append(arguments)
+        outcome = CallOutcome(
+            arguments, {"method": "tools/call", "params": {"arguments": arguments}}
+        )
+        try:
+            outcome.result = self.answer(arguments)
+        except (ServerDied, CallTimeout) as exc:
+            outcome.failure = exc
+            self.restarts += 1
+        return Sent(outcome)
+
+    def count(self, outcome: CallOutcome) -> None:
+        self.counted += 1
+
+    def judge(self, sent: Sent, *, shrinking: bool) -> Judgement:
+        if self.stop_after is not None and len(self.sent) >= self.stop_after:
+            raise StopCalling
+        outcome = sent.outcome
+        if outcome.failure is not None:
+            kind = FailureKind.CRASH if isinstance(outcome.failure, ServerDied) else None
+            return Judgement(
+                Finding("contract", "the server died", kind=kind or FailureKind.TIMEOUT)
+            )
+        if outcome.result and outcome.result.get("bad"):
+            why = outcome.result["why"]
+            return Judgement(
+                Finding("contract", f"bad result: {why}", kind=FailureKind.OUTPUT_SCHEMA)
+            )
+        return Judgement()
+
+
+def _search(
+    tool: MemoryTool,
+    *,
+    given: list[Given] = (),  # type: ignore[assignment]
+    schema: dict[str, Any] = NUMBER,
+    coverage: Any = None,
+    **budget: Any,
+) -> Search:
+    from pytest_mcp_contracts.inputs.generate import input_strategy
+
+    chosen = {"max_examples": 50, "max_restarts": 10, "shrink_time": 30.0, "seed": 1, **budget}
+    engine = Engine(tool, tool, Budget(**chosen))
+    return engine.search(given, input_strategy(schema), coverage)
+
+
+def _bad_from(limit: int) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    return lambda a: {"bad": a["n"] >= limit, "why": "too big"}
+
+
+def test_explicit_inputs_go_first_in_order_then_random_ones() -> None:
+    tool = MemoryTool(lambda a: {"n": a["n"]})
+    given = [Given({"n": 7}), Given({"n": 3})]
+    search = _search(tool, given=given, max_examples=10)
+    assert tool.sent[:2] == [{"n": 7}, {"n": 3}]
+    assert len(tool.sent) > 2 and search.calls == len(tool.sent) == tool.counted
+    assert not search.failed and not search.stopped
+
+
+def test_a_random_failure_is_shrunk_to_the_smallest_input() -> None:
+    tool = MemoryTool(_bad_from(10))
+    search = _search(tool, max_examples=200)
+    assert search.found is not None
+    assert search.found.outcome.arguments == {"n": 10}
+    assert search.found.label is None  # "smallest input found"
+    assert search.first is not None and search.first.arguments["n"] >= 10
+
+
+def test_a_failing_explicit_input_is_shrunk_by_our_own_search() -> None:
+    from pytest_mcp_contracts.inputs.coverage import coverage_budget
+    from pytest_mcp_contracts.inputs.generate import coverage_plan
+
+    plan = coverage_plan(TEXT, coverage_budget(10))
+    tool = MemoryTool(lambda a: {"bad": len(a["text"]) >= 5, "why": "long"})
+    search = _search(tool, given=[Given({"text": "x" * 200})], schema=TEXT, coverage=plan)
+    assert search.found is not None
+    assert len(search.found.outcome.arguments["text"]) == 5
+    assert search.found.label is None
+
+
+def test_an_input_reported_as_sent_is_not_shrunk() -> None:
+    tool = MemoryTool(_bad_from(10))
+    search = _search(tool, given=[Given({"n": 500}, as_sent="example:")])
+    assert search.found is not None
+    assert search.found.outcome.arguments == {"n": 500}
+    assert search.found.label == "example:"
+    assert tool.sent == [{"n": 500}]  # nothing else was sent
+
+
+def test_shrinking_keeps_to_the_first_failures_kind() -> None:
+    from pytest_mcp_contracts.inputs.coverage import coverage_budget
+    from pytest_mcp_contracts.inputs.generate import coverage_plan
+
+    def answer(a: dict[str, Any]) -> dict[str, Any]:
+        if len(a["text"]) >= 50:
+            raise ServerDied("the server exited")
+        return {"bad": len(a["text"]) >= 5, "why": "long"}
+
+    tool = MemoryTool(answer)
+    plan = coverage_plan(TEXT, coverage_budget(10))
+    search = _search(tool, given=[Given({"text": "x" * 200})], schema=TEXT, coverage=plan)
+    assert search.found is not None
+    # Shorter inputs fail too, with a bad result; the death is what is shrunk and shown.
+    assert search.found.finding.message == "the server died"
+    assert len(search.found.outcome.arguments["text"]) == 50
+    assert any(len(sent["text"]) < 50 for sent in tool.sent)
+
+
+def test_without_a_schema_to_shrink_by_an_explicit_failure_is_shown_as_sent() -> None:
+    tool = MemoryTool(_bad_from(10))
+    search = _search(tool, given=[Given({"n": 900})], coverage=None)
+    assert search.found is not None
+    assert search.found.outcome.arguments == {"n": 900}
+    assert search.found.label == NOT_SHRUNK_LABEL
+
+
+def test_a_spent_restart_budget_stops_shrinking_with_the_smallest_so_far() -> None:
+    def answer(a: dict[str, Any]) -> dict[str, Any]:
+        if a["n"] >= 10:
+            raise ServerDied("the server exited")
+        return {}
+
+    tool = MemoryTool(answer)
+    search = _search(tool, max_examples=200, max_restarts=1)
+    assert search.found is not None
+    assert search.found.label == NOT_SHRUNK_LABEL  # the first failure spent the budget
+    assert any("--mcp-max-restarts, is spent" in note for note in search.found.notes)
+    assert tool.restarts == 1
+
+
+def test_shrinking_stops_when_its_time_is_spent() -> None:
+    tool = MemoryTool(_bad_from(10))
+    search = _search(tool, max_examples=200, shrink_time=0.0)
+    assert search.found is not None
+    assert any("shrinking took 0 s, --mcp-shrink-time" in note for note in search.found.notes)
+
+
+def test_a_spent_tool_time_ends_the_run_without_a_failure() -> None:
+    tool = MemoryTool(lambda a: {})
+    search = _search(tool, given=[Given({"n": 1})], tool_time=0.0)
+    assert search.out_of_time and search.stopped and not search.failed
+    assert tool.sent == []
+
+
+def test_a_call_the_tool_time_cuts_short_is_not_judged_and_the_server_is_revived() -> None:
+    def answer(a: dict[str, Any]) -> dict[str, Any]:
+        raise CallTimeout("no answer within the tool's time")
+
+    tool = MemoryTool(answer)
+    tool_time = 0.5
+    engine = Engine(tool, tool, Budget(10, 10, 30.0, tool_time=tool_time, seed=1))
+
+    def slow_send(arguments: dict[str, Any], limit: float | None) -> Sent:
+        sent = MemoryTool.send(tool, arguments, limit)
+        sent.outcome.elapsed = limit or 0.0  # it ran to the limit it was given
+        return sent
+
+    tool.send = slow_send  # type: ignore[method-assign]
+    search = engine.search([Given({"n": 1})], None)
+    assert search.out_of_time and not search.failed
+    assert tool.revived == 1 and tool.counted == 0
+
+
+def test_a_server_that_cannot_start_again_ends_the_run() -> None:
+    def answer(a: dict[str, Any]) -> dict[str, Any]:
+        raise ServerError("could not start")
+
+    tool = MemoryTool(answer)
+    search = _search(tool, given=[Given({"n": 1})])
+    assert search.gone is not None and search.gone.message == "could not start"
+    assert search.found is None
+
+
+def test_the_judge_may_end_the_run_without_a_failure() -> None:
+    tool = MemoryTool(lambda a: {}, stop_after=3)
+    search = _search(tool, max_examples=20)
+    assert search.stopped and not search.out_of_time and not search.failed
+    assert len(tool.sent) == 3
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_same_seed_sends_the_same_inputs(seed: int) -> None:
+    first, second = MemoryTool(lambda a: {}), MemoryTool(lambda a: {})
+    _search(first, seed=seed, max_examples=15)
+    _search(second, seed=seed, max_examples=15)
+    assert first.sent == second.sent and len(first.sent) == 15

@@ -65,15 +65,14 @@ STILL_WORKING_CALLS = 2
 
 @dataclass
 class ContractStats:
-    calls: int = 0
-    error_results: int = 0
+    """What the contract check learns from a tool's calls beyond the counts every check
+    keeps: those (calls, isError results by class, errors without isError) are the tool's
+    ``ToolStats``, counted once, here read through."""
+
+    tally: ToolStats = field(default_factory=ToolStats)
     distinct_inputs: set[str] = field(default_factory=set)
-    # isError results by class (vocabulary.ErrorClass values), and for each class that
-    # does not fail the item the first evidence and result text, for the warning.
-    error_classes: Counter[str] = field(default_factory=Counter)
-    # Results without isError that were errors all the same, by class (error-as-result,
-    # disguised-refusal): not real results.
-    disguised: Counter[str] = field(default_factory=Counter)
+    # For each isError class that does not fail the item, the first evidence, and the last
+    # error's text, for the warning.
     first_evidence: dict[str, str] = field(default_factory=dict)
     last_error_text: str = ""
     last_outcome: CallOutcome | None = None
@@ -96,6 +95,25 @@ class ContractStats:
     planned: int = 0  # inputs the run meant to send: explicit ones, then up to max_examples
 
     @property
+    def calls(self) -> int:
+        return self.tally.calls
+
+    @property
+    def error_results(self) -> int:
+        return self.tally.error_results
+
+    @property
+    def error_classes(self) -> Counter[str]:
+        """isError results by class (vocabulary.ErrorClass values)."""
+        return self.tally.error_classes
+
+    @property
+    def disguised(self) -> Counter[str]:
+        """Results without isError that were errors all the same, by class (error-as-result,
+        disguised-refusal): not real results."""
+        return self.tally.disguised_errors
+
+    @property
     def mostly_errors(self) -> bool:
         """Whether the output contract was barely exercised: nearly every call came back an
         error, and none of the user's examples came back a real result (the examples are
@@ -108,11 +126,11 @@ class ContractStats:
         )
 
     def count(self, verdict: ErrorVerdict, text: str, *, is_error: bool = True) -> None:
+        """An error result's class (the call itself is counted already)."""
         if is_error:
-            self.error_results += 1
-            self.error_classes[verdict.kind] += 1
+            self.error_classes[str(verdict.kind)] += 1
         else:
-            self.disguised[verdict.kind] += 1
+            self.tally.count_disguised(verdict.kind)
         self.last_error_text = text
         if verdict.evidence:
             self.first_evidence.setdefault(verdict.kind, verdict.evidence)
@@ -269,7 +287,7 @@ def run_contract(
     order, as if each had been sent alone."""
     tally = ToolStats() if tally is None else tally
     calls = _ToolCalls(
-        server, tool, ContractStats(), tally, configured, warn_only, lints, observations, drift_hint
+        server, tool, ContractStats(tally), configured, warn_only, lints, observations, drift_hint
     )
     corners = [item.arguments for item in coverage.inputs] if coverage is not None else []
     given = [Given(arguments, as_sent=EXAMPLE_LABEL) for arguments in examples or []]
@@ -335,7 +353,6 @@ class _ToolCalls:
     server: ManagedServer
     tool: ToolSpec
     stats: ContractStats
-    tally: ToolStats
     configured: int
     warn_only: frozenset[str]
     lints: LintLevels | None
@@ -350,12 +367,11 @@ class _ToolCalls:
         return Sent(self.server.call(self.tool.name, arguments, limit=limit))
 
     def count(self, outcome: CallOutcome) -> None:
-        self.tally.count_call(outcome)
+        self.stats.tally.count_call(outcome)
 
     def judge(self, sent: Sent, *, shrinking: bool) -> Judgement:
         outcome, stats, tool = sent.outcome, self.stats, self.tool
         arguments = outcome.arguments
-        stats.calls += 1
         stats.last_outcome = outcome
         if isinstance(outcome.failure, CallTimeout) and kept_reporting_progress(outcome.failure):
             stats.still_working.append((arguments, outcome.failure.message))
@@ -374,12 +390,7 @@ class _ToolCalls:
         verdict = stood.verdict if stood is not None else error_verdict(tool, outcome)
         if verdict is not None and outcome.result is not None:
             text = result_text(outcome.result)
-            if outcome.is_error_result:
-                stats.count(verdict, text)
-                self.tally.error_classes[str(verdict.kind)] += 1
-            else:
-                stats.count(verdict, text, is_error=False)
-                self.tally.count_disguised(verdict.kind)
+            stats.count(verdict, text, is_error=outcome.is_error_result)
         if stats.calls <= self.configured and outcome.result is not None and verdict is None:
             stats.configured_real += 1  # explicit inputs run first, in order: one of theirs
         protocol = self.server.protocol_version

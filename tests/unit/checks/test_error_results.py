@@ -308,22 +308,24 @@ def test_settings_spell_the_failing_classes() -> None:
 
 def test_calls_that_needed_a_url_count_toward_a_barely_exercised_contract() -> None:
     from pytest_mcp_contracts.checks.contract import ContractStats, error_result_notes
+    from pytest_mcp_contracts.checks.stats import ToolStats
     from pytest_mcp_contracts.transport.discover import ToolSpec
 
     schema = {"type": "object", "properties": {"folder": {"type": "string"}}}
     tool = ToolSpec("open_drive", "open_drive", {"name": "open_drive", "inputSchema": schema})
-    stats = ContractStats(calls=20, error_results=4, url_required=15)
+    stats = ContractStats(ToolStats(calls=20, error_results=4), url_required=15)
     assert stats.mostly_errors
     (note,) = error_result_notes(tool, stats)
     assert note.startswith("4 of 20 calls returned isError and 15 needed the user to open a URL")
-    assert not ContractStats(calls=20, error_results=4, url_required=10).mostly_errors
+    assert not ContractStats(ToolStats(calls=20, error_results=4), url_required=10).mostly_errors
 
 
 def test_a_configured_example_that_answered_for_real_is_exercise_enough() -> None:
     from pytest_mcp_contracts.checks.contract import ContractStats
+    from pytest_mcp_contracts.checks.stats import ToolStats
 
-    assert ContractStats(calls=50, error_results=50).mostly_errors
-    assert not ContractStats(calls=50, error_results=49, configured_real=1).mostly_errors
+    assert ContractStats(ToolStats(calls=50, error_results=50)).mostly_errors
+    assert not ContractStats(ToolStats(calls=50, error_results=49), configured_real=1).mostly_errors
 
 
 @pytest.mark.parametrize(
@@ -365,12 +367,13 @@ def test_a_traceback_the_server_logs_as_its_input_is_no_evidence() -> None:
 
 def test_a_barely_exercised_contract_says_what_the_tool_said_last() -> None:
     from pytest_mcp_contracts.checks.contract import ContractStats, error_result_notes
+    from pytest_mcp_contracts.checks.stats import ToolStats
     from pytest_mcp_contracts.transport.discover import ToolSpec
 
     schema = {"type": "object", "properties": {"repo_path": {"type": "string"}}}
     tool = ToolSpec("git_status", "git_status", {"name": "git_status", "inputSchema": schema})
     refusal = "Repository path 'x' is outside\n  the allowed repository '/srv/repo'" + "!" * 200
-    stats = ContractStats(calls=50, error_results=50, last_error_text=refusal)
+    stats = ContractStats(ToolStats(calls=50, error_results=50), last_error_text=refusal)
     (note,) = error_result_notes(tool, stats)
     assert note.startswith("50 of 50 calls returned isError, so the output contract was barely")
     # On one line (the warning is one), cut at 150 characters.
@@ -493,11 +496,12 @@ def test_a_result_that_is_the_input_echoed_is_not_judged_by_it() -> None:
 def test_disguised_refusals_feed_the_barely_exercised_warning() -> None:
     from pytest_mcp_contracts.checks.contract import ContractStats, error_result_notes
     from pytest_mcp_contracts.checks.error_results import ErrorVerdict
+    from pytest_mcp_contracts.checks.stats import ToolStats
     from pytest_mcp_contracts.transport.discover import ToolSpec
 
     schema = {"type": "object", "properties": {"filename": {"type": "string"}}}
     tool = ToolSpec("get_text", "get_text", {"name": "get_text", "inputSchema": schema})
-    stats = ContractStats(calls=20, error_results=2)
+    stats = ContractStats(ToolStats(calls=20, error_results=2))
     for _ in range(17):
         stats.count(
             ErrorVerdict(ErrorClass.DISGUISED_REFUSAL, "the words 'does not exist'"),

@@ -120,6 +120,7 @@ class RunContext:
     seed: Any = None  # --hypothesis-seed, handed to every check explicitly
     strategy_answers: StrategyAnswers = lambda server, tool: ()
     cache: InputCache | None = None  # None: nothing is kept between runs
+    version: str = ""  # the plugin's: what a run keeps in the cache is kept by it
     record_command: str = ""  # the command that runs this run again, and so records
     accept_command: str = ""  # the words that say how to accept drift
     # How a check the run cannot set up fails: under pytest, the item or the hand-written

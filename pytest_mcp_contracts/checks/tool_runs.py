@@ -304,7 +304,9 @@ def valid_input(context: RunContext, tool: ToolSpec) -> dict[str, Any]:
         # unless it names a sandbox path.
         sandboxed = sandbox.all if sandbox is not None else frozenset()
         remembered = (
-            RememberedInput(context.cache, tool.input_schema, sandboxed) if user is None else None
+            RememberedInput(context.cache, tool.input_schema, sandboxed, context.version)
+            if user is None
+            else None
         )
         if remembered is not None and remembered.value is not None:
             return remembered.value
@@ -332,13 +334,15 @@ class RememberedInput:
     _DIRECTORY = "mcp-contracts/simplest-input"
 
     def __init__(
-        self, cache: InputCache | None, schema: dict[str, Any], sandboxed: frozenset[str]
+        self,
+        cache: InputCache | None,
+        schema: dict[str, Any],
+        sandboxed: frozenset[str],
+        version: str,  # the plugin's
     ) -> None:
         import hashlib
 
         import hypothesis
-
-        from pytest_mcp_contracts import __version__
 
         self.cache = cache
         self.schema = schema
@@ -346,7 +350,7 @@ class RememberedInput:
         # A run with a sandbox finds another input (a real file) than one without: an input
         # kept by a run without one (a bare "a" for a path) is not for a run with one.
         text = json.dumps(
-            [schema, bool(sandboxed), hypothesis.__version__, __version__], sort_keys=True
+            [schema, bool(sandboxed), hypothesis.__version__, version], sort_keys=True
         )
         digest = hashlib.sha256(text.encode()).hexdigest()[:32]
         self.key = f"{self._DIRECTORY}/{digest}"

@@ -231,11 +231,15 @@ def test_an_input_remembered_without_a_sandbox_is_not_one_for_a_run_with_one() -
     another one (a real file) than a run without, so each keeps its own."""
     cache = _Cache()
     schema = {"type": "object", "properties": {"path": {"type": "string"}}}
-    without = RememberedInput(cache, schema, frozenset())
+    without = RememberedInput(cache, schema, frozenset(), "1.0")
     without.keep({"path": "a"})
-    assert RememberedInput(cache, schema, frozenset()).value == {"path": "a"}
-    assert RememberedInput(cache, schema, frozenset({"/tmp/sandbox/notes.txt"})).value is None
+    assert RememberedInput(cache, schema, frozenset(), "1.0").value == {"path": "a"}
+    assert (
+        RememberedInput(cache, schema, frozenset({"/tmp/sandbox/notes.txt"}), "1.0").value is None
+    )
     # Without a cache (-p no:cacheprovider) nothing is kept.
-    nowhere = RememberedInput(None, schema, frozenset())
+    nowhere = RememberedInput(None, schema, frozenset(), "1.0")
     nowhere.keep({"path": "a"})
     assert nowhere.value is None
+    # Nor is one kept by another version of the plugin used.
+    assert RememberedInput(cache, schema, frozenset(), "1.1").value is None

@@ -90,11 +90,11 @@ def test_rejects_invalid_fails_on_accepted_inputs_when_told_to(tmp_path: Path) -
 
 
 def test_rejects_invalid_skips_when_off_or_nothing_is_invalid(tmp_path: Path) -> None:
-    with pytest.raises(Skipped, match="^--mcp-rejects-invalid=off$"):
+    with pytest.raises(Skipped, match=r"^--mcp-rejects-invalid=off$"):
         check_rejects_invalid(
             context(tmp_path, AcceptingServer(), rejects_invalid="off"), ADD, ItemFacts(), Said()
         )
-    with pytest.raises(Skipped, match="^no input is certainly invalid"):
+    with pytest.raises(Skipped, match=r"^no input is certainly invalid"):
         check_rejects_invalid(context(tmp_path, AcceptingServer()), DELETE, ItemFacts(), Said())
 
 
@@ -160,7 +160,7 @@ def test_a_listed_entry_a_table_skips_is_not_read(tmp_path: Path) -> None:
 def test_sequences_skip_when_no_tool_can_be_called(tmp_path: Path) -> None:
     tools = {"add": ToolConfig(skip=True), "delete": ToolConfig(call="readonly")}
     facts = ItemFacts()
-    with pytest.raises(Skipped, match="^no tool can be called"):
+    with pytest.raises(Skipped, match=r"^no tool can be called"):
         check_server_sequences(context(tmp_path, AcceptingServer(), tools=tools), facts)
     assert facts.stats is None
 

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+
 from pytest_mcp_contracts.checks import drift_gate
 from pytest_mcp_contracts.pytest import items, session
 from pytest_mcp_contracts.pytest.keys import SETTINGS_KEY

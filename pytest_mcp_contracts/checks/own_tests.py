@@ -13,7 +13,8 @@ is the report those items print, replayed on a fresh server as theirs are. ``inp
 strategy the contract item draws from.
 
 What the run decides (settings, the recorder, the conftest hooks, the sandbox, how to get a
-fresh server) comes in through ``RunContext``: no pytest here.
+fresh server) comes in through the server's ``context.RunContext``, the one its generated
+items ask: no pytest here.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import copy
 import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NoReturn, Protocol
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, Finding
 from pytest_mcp_contracts.text import json_text, short_json, shown
@@ -31,10 +32,8 @@ from pytest_mcp_contracts.vocabulary import Check
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-    from pytest_mcp_contracts.checks.lints import LintLevels
+    from pytest_mcp_contracts.checks.context import RunContext
     from pytest_mcp_contracts.contracts.observe import ToolObservations
-    from pytest_mcp_contracts.contracts.record import Recorder
-    from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxPaths
     from pytest_mcp_contracts.transport.discover import (
         ListedSpec,
         PromptSpec,
@@ -163,36 +162,6 @@ def _check_failed(error: ContractFailure) -> CheckFailed:
     found = CheckFailed(error.report)
     found.__dict__.update(vars(error))
     return found
-
-
-class RunContext(Protocol):
-    """What the run decides for the calls of its hand-written tests (the pytest layer
-    supplies it from its settings and hooks)."""
-
-    @property
-    def lints(self) -> LintLevels | None: ...  # the --mcp-lints levels: an error lint fails
-
-    @property
-    def recorder(self) -> Recorder | None: ...  # the recorded contracts (None: none)
-
-    @property
-    def sandbox(self) -> Sandbox | None: ...  # the client's root with sample files
-
-    @property
-    def fresh_possible(self) -> bool: ...  # whether a fresh server can be had for a replay
-
-    @property
-    def drift_hint(self) -> str: ...  # how to accept drift, for its failure
-
-    def warn_only(self, tool: ToolSpec) -> frozenset[str]: ...  # isError classes only warned
-
-    def overrides(self, tool: ToolSpec) -> Any: ...  # pytest_mcp_tool_strategy's answer
-
-    def examples(self, tool: ToolSpec) -> list[dict[str, Any]]: ...  # configured, schema's
-
-    def sandbox_paths(self, tool: ToolSpec) -> SandboxPaths | None: ...
-
-    def fresh(self) -> None: ...  # a fresh server: the sandbox laid, the reset command, restart
 
 
 def _in_hypothesis_attempt() -> bool:

@@ -16,25 +16,14 @@ Loading this module (the plugin does, for every pytest run) imports nothing heav
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_mcp_contracts.pytest.keys import (
-    OWN_TESTS_KEY,
-    RECORDER_KEY,
-    SANDBOX_KEY,
-    SERVERS_KEY,
-    SETTINGS_KEY,
-)
+from pytest_mcp_contracts.pytest.keys import CONTEXTS_KEY, SERVERS_KEY, SETTINGS_KEY
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.lints import LintLevels
     from pytest_mcp_contracts.checks.own_tests import ServerUnderTest
-    from pytest_mcp_contracts.contracts.record import Recorder
-    from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxPaths
-    from pytest_mcp_contracts.transport.discover import ToolSpec
-    from pytest_mcp_contracts.transport.managed import ManagedServer
 
 NO_SERVER = (
     "no MCP server is configured for this run, so there is none to test: pass "
@@ -98,79 +87,8 @@ class ServerMap(Mapping[str, "ServerUnderTest"]):
         return f"; the server {commands} did not start (its collection error says why)"
 
 
-class _FromTheRun:
-    """What this run decides for one server's hand-written calls (checks/own_tests.RunContext):
-    its settings, recorder, conftest hooks and sandbox, as its generated items read them."""
-
-    def __init__(self, config: pytest.Config, server: ManagedServer) -> None:
-        self._config = config
-        self._server = server
-        self._settings = config.stash[SETTINGS_KEY]
-
-    @property
-    def lints(self) -> LintLevels | None:
-        return self._settings.lint_levels
-
-    @property
-    def recorder(self) -> Recorder | None:
-        return self._config.stash.get(RECORDER_KEY, None)
-
-    @property
-    def sandbox(self) -> Sandbox | None:
-        return self._config.stash.get(SANDBOX_KEY, None)
-
-    @property
-    def fresh_possible(self) -> bool:
-        from pytest_mcp_contracts.pytest.items import can_start_fresh
-
-        return can_start_fresh(self._config, self._server)
-
-    @property
-    def drift_hint(self) -> str:
-        from pytest_mcp_contracts.pytest.items import drift_hint
-
-        return drift_hint(self._config)
-
-    def _own(self, tool: ToolSpec) -> Any:
-        assert self._server.surface is not None
-        return self._settings.tool(self._server.surface.name, tool.name)
-
-    def warn_only(self, tool: ToolSpec) -> frozenset[str]:
-        return frozenset(self._own(tool).warn_only)
-
-    def overrides(self, tool: ToolSpec) -> Any:
-        from pytest_mcp_contracts.inputs.generate import UserStrategyError
-        from pytest_mcp_contracts.pytest.items import user_strategies
-
-        assert self._server.surface is not None
-        try:
-            return user_strategies(self._config, self._server.surface.name, tool)
-        except UserStrategyError as exc:
-            raise ValueError(str(exc)) from None
-
-    def examples(self, tool: ToolSpec) -> list[dict[str, Any]]:
-        from pytest_mcp_contracts.inputs.generate import given_inputs
-
-        given = given_inputs(tool.input_schema, self._own(tool).examples)
-        if given.refused_configured is not None:
-            number, example, why = given.refused_configured
-            raise ValueError(
-                f"configured example {number} is not valid for the inputSchema\n"
-                f"{example!r}: {why}\nfix it under [tool.mcp-contracts.tools]"
-            )
-        return given.inputs
-
-    def sandbox_paths(self, tool: ToolSpec) -> SandboxPaths | None:
-        from pytest_mcp_contracts.pytest.items import tool_paths
-
-        sandbox = self.sandbox
-        return None if sandbox is None else tool_paths(sandbox, tool, self._server)
-
-    def fresh(self) -> None:
-        from pytest_mcp_contracts.pytest.items import fresh_server
-        from pytest_mcp_contracts.vocabulary import Check
-
-        fresh_server(self._config, self._server, Check.CONTRACT)
+# The servers as hand-written tests reach them, once a test asked for one.
+OWN_TESTS_KEY: pytest.StashKey[ServerMap] = pytest.StashKey()
 
 
 def servers_under_test(config: pytest.Config) -> ServerMap:
@@ -183,13 +101,16 @@ def servers_under_test(config: pytest.Config) -> ServerMap:
         pytest.fail(NO_SERVER, pytrace=False)
     from pytest_mcp_contracts.checks.own_tests import ServerUnderTest
 
+    # Each reached through the context its generated items ask (pytest/session.run_context).
+    contexts = config.stash.get(CONTEXTS_KEY, {})
     started: dict[str, ServerUnderTest] = {}
     not_started: list[str] = []
     for server in config.stash[SERVERS_KEY]:
-        if server.surface is None or not server.node_name:
+        context = contexts.get(server.node_name) if server.surface is not None else None
+        if context is None:
             not_started.append(server.command.display)
         else:
-            started[server.node_name] = ServerUnderTest(server, _FromTheRun(config, server))
+            started[server.node_name] = ServerUnderTest(server, context)
     found = config.stash[OWN_TESTS_KEY] = ServerMap(started, not_started)
     return found
 

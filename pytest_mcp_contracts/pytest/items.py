@@ -6,7 +6,6 @@ all see one stable name per check.
 
 from __future__ import annotations
 
-import json
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,17 +21,17 @@ from pytest_mcp_contracts.checks.failures import (
 )
 from pytest_mcp_contracts.checks.stats import CheckStats
 from pytest_mcp_contracts.pytest.keys import (
+    CONTEXTS_KEY,
     RECORDER_KEY,
     SANDBOX_KEY,
     SETTINGS_KEY,
     WARNED_RULES_KEY,
 )
-from pytest_mcp_contracts.pytest.settings import Settings
 from pytest_mcp_contracts.reporting.failure import (
     accept_command,
     rerun_command,
 )
-from pytest_mcp_contracts.text import short_json, shown
+from pytest_mcp_contracts.text import shown
 from pytest_mcp_contracts.transport.discover import (
     ListedSpec,
     ListingFailure,
@@ -47,20 +46,13 @@ from pytest_mcp_contracts.vocabulary import (
     MAX_RESOURCE_READS,
     NODE_PREFIX,
     Check,
-    RejectsInvalidMode,
     SnapshotMode,
 )
 
 # Collection builds items and nothing else: each item imports its check when it runs, so
 # that `--collect-only`, `-k schema` or `-k drift` load no more of the plugin than they use.
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.contract import ContractRun, ContractStats
-    from pytest_mcp_contracts.checks.engine import Budget
-    from pytest_mcp_contracts.checks.reads import ListedRun
-    from pytest_mcp_contracts.contracts.content import ListedObservations
-    from pytest_mcp_contracts.contracts.observe import ToolObservations
-    from pytest_mcp_contracts.inputs.coverage import CoveragePlan
-    from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxPaths
+    from pytest_mcp_contracts.checks.context import ItemFacts, RunContext, Warn
     from pytest_mcp_contracts.project import ToolConfig
 
 
@@ -563,150 +555,38 @@ class ListedSchemaItem(_ListedItem):
 
 
 class _ListedCallItem(_ListedItem):
-    """Dynamic: the calls of a prompt, resource or template (checks/reads). Reads and gets
-    change no state by the spec, so they run under every --mcp-call policy."""
+    """Dynamic: the calls of a prompt, resource or template (checks/listed_runs)."""
 
     entry: ListedSpec
 
-    def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.reads import replay_request
-
-        settings = self.config.stash[SETTINGS_KEY]
-        entry = self.entry
-        if (entry.kind, entry.key) in settings.listed_skips:
-            pytest.skip(
-                f"{self.nodeid}: skipped by [tool.mcp-contracts.{entry.kind}s."
-                f"{json.dumps(entry.key)}] skip = true"
-            )
-        from pytest_mcp_contracts.contracts.snapshot import SnapshotError
-
-        recorder = self.config.stash[RECORDER_KEY]
-        try:
-            content = recorder.start_listed(self.server.node_name, entry)
-        except SnapshotError as exc:
-            raise self._fail(exc.render(), (), FailureKind.SETUP) from None
-        passed = False
-        try:
-            run = self._run(settings)
-            # Keyed "<kind>:<key>": no tool name has a colon (the spec's name rules).
-            self.mcp_stats = CheckStats({f"{entry.kind}:{entry.key}": run.stats})
-            self.add_report_section("call", "mcp", run.summary())
-            self.user_properties.append(("mcp_calls", run.stats.calls))
-            self.user_properties.append(("mcp_refused", run.stats.refused))
-            if run.failure is not None:
-                raise replay_request(
-                    self.server,
-                    run.failure,
-                    lambda: fresh_server(self.config, self.server, self.check),
-                )
-            self._check_content(content, run)
-            for note in run.notes:
-                self._warn(note)
-            passed = True
-        finally:
-            # Only an item that passed teaches the recorder a content contract.
-            assert self.server.surface is not None
-            recorder.finish_listed(
-                self.server.surface, self.server.node_name, content, passed=passed
-            )
-
-    def _check_content(self, content: ListedObservations, run: ListedRun) -> None:
-        """The results against the recorded content contract (contracts/content), and in CI
-        the contract an entry that returned JSON must have."""
-        from pytest_mcp_contracts.checks.reads import content_drift_finding
-
-        recorder = self.config.stash[RECORDER_KEY]
-        hint = drift_hint(self.config)
-        for arguments, result in run.results:
-            drift = content.observe(arguments, result)
-            found = content_drift_finding(self.check, drift, arguments, hint)
-            if found is not None:
-                raise self._fail(found.message, found.details, found.kind)
-        if recorder.content_missing_in_ci(content):
-            from pytest_mcp_contracts.contracts.record import listed_file
-
-            path = recorder.path(self.server.node_name, listed_file(self.entry))
-            raise self._fail(
-                f"no content contract is recorded for this {self.entry.kind} ({path}), and CI "
-                "is set, so none is written",
-                (f"record it locally with: {_command(self.config)}  and commit the file",),
-                FailureKind.MISSING_RECORD,
-            )
-
-    def _run(self, settings: Settings) -> ListedRun:
-        raise NotImplementedError
-
-    def _budget(self, settings: Settings) -> Budget:
-        from pytest_mcp_contracts.checks.engine import Budget
-
-        return Budget(
-            max_examples=settings.max_examples,
-            max_restarts=settings.max_restarts,
-            shrink_time=settings.shrink_time,
-            tool_time=settings.tool_time,
-            seed=_hypothesis_seed(self.config),
-        )
+    def _say(self, message: str, *, lint: bool = False) -> None:
+        self._warn(message)
 
 
 class ReadItem(_ListedCallItem):
-    """A listed resource read (it must succeed), or a template expanded with generated
-    values and read (each answer a result or a refusal, never a crash)."""
+    """A listed resource read, or a template expanded and read (checks/listed_runs)."""
 
     check = Check.READ.value
 
-    def _run(self, settings: Settings) -> ListedRun:
-        from pytest_mcp_contracts.checks.reads import (
-            known_inputs,
-            run_generated,
-            run_read,
-            template_subject,
-        )
-        from pytest_mcp_contracts.inputs.listed import template_variables
+    def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.listed_runs import check_read
 
-        surface = self.server.surface
-        assert surface is not None
-        if isinstance(self.entry, ResourceSpec):
-            return run_read(self.server, self.entry, self._budget(settings))
-        assert isinstance(self.entry, TemplateSpec)
-        names = template_variables(self.entry.key)
-        if not names:
-            pytest.skip(
-                f"{self.nodeid}: the URI template has no variables to fill in, or is not valid "
-                "RFC 6570 (see its schema check)"
-            )
-        uris = [resource.key for resource in surface.resources]
-        known = known_inputs(self.server, self.entry, names, names, uris)
-        subject = template_subject(self.server, self.entry)
-        return run_generated(
-            self.server, subject, self._budget(settings), known, coverage=settings.coverage
-        )
+        entry = self.entry
+        _run_check(self, self.server, lambda run, facts: check_read(run, entry, facts, self._say))
 
 
 class GetItem(_ListedCallItem):
-    """A prompt got with generated arguments, and without each required one."""
+    """A prompt got with generated arguments, and without each required one
+    (checks/listed_runs)."""
 
     check = Check.GET.value
 
-    def _run(self, settings: Settings) -> ListedRun:
-        from pytest_mcp_contracts.checks.reads import (
-            known_inputs,
-            probe_missing_arguments,
-            prompt_subject,
-            run_generated,
-        )
-        from pytest_mcp_contracts.inputs.listed import prompt_schema
+    def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.listed_runs import check_get
 
         assert isinstance(self.entry, PromptSpec)
-        schema = prompt_schema(self.entry.raw.get("arguments"))
-        names, required = list(schema["properties"]), list(schema["required"])
-        known = known_inputs(self.server, self.entry, names, required)
-        subject = prompt_subject(self.server, self.entry)
-        run = run_generated(
-            self.server, subject, self._budget(settings), known, coverage=settings.coverage
-        )
-        if run.failure is None:
-            run.failure = probe_missing_arguments(self.server, self.entry, run)
-        return run
+        entry = self.entry
+        _run_check(self, self.server, lambda run, facts: check_get(run, entry, facts, self._say))
 
 
 class ListedDriftItem(_ListedItem):
@@ -756,322 +636,32 @@ class RemovedListedItem(_RendersFailures):
 
 class ContractItem(_McpItem):
     """Dynamic: generated inputs, real calls, every result checked against the declared or
-    the recorded contract; what was learned goes to the recorder."""
+    the recorded contract; what was learned goes to the recorder (checks/tool_runs)."""
 
     check = Check.CONTRACT.value
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.contract import run_contract
-        from pytest_mcp_contracts.checks.engine import Budget
-        from pytest_mcp_contracts.contracts.snapshot import SnapshotError
-        from pytest_mcp_contracts.inputs.coverage import coverage_line, random_share
-        from pytest_mcp_contracts.inputs.generate import (
-            GenerationError,
-            UserStrategyError,
-            input_strategy,
+        from pytest_mcp_contracts.checks.tool_runs import check_contract
+
+        _run_check(
+            self, self.server, lambda run, facts: check_contract(run, self.tool, facts, _say(self))
         )
-
-        settings = self.config.stash[SETTINGS_KEY]
-        own = self._callable_settings()
-        if self.tool.malformed:
-            raise self._fail(
-                "the tool cannot be called: its listing entry is malformed (see its schema check)",
-                kind=FailureKind.INVALID_LISTING,
-            )
-        recorder = self.config.stash[RECORDER_KEY]
-        try:
-            observations = recorder.start_tool(self.server.node_name, self.tool)
-        except SnapshotError as exc:
-            raise self._fail(exc.render()) from None
-        run: ContractRun | None = None
-        plan = None
-        passed = False
-        self.mcp_stats = CheckStats(uses_sandbox=_sandbox_test(self.config))
-        tally = self.mcp_stats.tool(self.tool.name)
-        try:
-            user = self._user_strategies()
-            sandbox = _laid_sandbox(self.config, self.tool, self.server)
-            try:
-                strategy = input_strategy(self.tool.input_schema, user, sandbox=sandbox)
-            except UserStrategyError as exc:
-                raise self._fail(
-                    "pytest_mcp_tool_strategy cannot be used here", (str(exc),)
-                ) from None
-            except GenerationError as exc:
-                raise self._fail(
-                    f"no inputs can be generated from the inputSchema at {shown(exc.pointer, 120)}",
-                    (str(exc),),
-                ) from None
-            max_examples = own.max_examples or settings.max_examples
-            plan = self._coverage_plan(max_examples, settings.coverage, user is not None, sandbox)
-            run = run_contract(
-                self.server,
-                self.tool,
-                strategy=strategy,
-                # Configured and schema examples first, then the coverage phase.
-                examples=self._examples(own.examples),
-                configured=len(own.examples),
-                coverage=plan,
-                budget=Budget(
-                    max_examples=random_share(max_examples, len(plan.inputs)),
-                    max_restarts=settings.max_restarts,
-                    shrink_time=settings.shrink_time,
-                    tool_time=settings.time_budget(own),
-                    seed=_hypothesis_seed(self.config),
-                ),
-                observations=observations,
-                drift_hint=drift_hint(self.config),
-                warn_only=own.warn_only,
-                tally=tally,
-                lints=settings.lint_levels,
-                in_flight=settings.in_flight,
-            )
-            if run.failure is not None:
-                raise self._sandbox_note(_reproduced(self, run.failure, own.warn_only))
-            self._report(run.stats, observations)  # -W error can fail the item here
-            if recorder.missing_in_ci(observations.has_record):
-                path = recorder.path(self.server.node_name, self.tool.node_name)
-                raise self._fail(
-                    f"no contract is recorded for this tool ({path}), and CI is set, so none "
-                    "is written",
-                    (f"record it locally with: {self._command()}  and commit the file",),
-                    FailureKind.MISSING_RECORD,
-                )
-            passed = True
-        finally:
-            # Only an item that passed teaches the recorder an output contract.
-            recorder.finish_tool(self.surface, self.server.node_name, observations, passed=passed)
-            if plan is not None:
-                # No run: the item failed before it, or it raised an error of ours; no
-                # call is known to have been sent.
-                sent = run.stats.distinct_inputs if run is not None else set()
-                timed_out = run is not None and run.stats.out_of_time is not None
-                stopped_by = "the tool's time budget" if timed_out else "a failure"
-                report = plan.report(lambda arguments: repr(arguments) in sent, stopped_by)
-                tally.input_coverage = report
-                self.add_report_section("call", "mcp coverage", coverage_line(report))
-
-    def _coverage_plan(
-        self, max_examples: int, enabled: bool, user: bool, sandbox: SandboxPaths | None
-    ) -> CoveragePlan:
-        """The coverage phase's inputs, or an empty plan saying why there are none."""
-        from pytest_mcp_contracts.inputs.coverage import CoveragePlan, coverage_budget
-        from pytest_mcp_contracts.inputs.generate import GenerationError, coverage_plan
-
-        if not enabled:
-            return CoveragePlan(note="the coverage phase is off (--mcp-coverage=off)")
-        if user:
-            return CoveragePlan(note="inputs come from pytest_mcp_tool_strategy")
-        try:
-            budget = coverage_budget(max_examples)
-            return coverage_plan(self.tool.input_schema, budget, sandbox=sandbox)
-        except GenerationError as exc:  # input_strategy said it already; say why here
-            return CoveragePlan(note=f"no coverage inputs: {str(exc).splitlines()[0]}")
-
-    def _command(self) -> str:
-        return _command(self.config)
-
-    def _report(self, stats: ContractStats, observations: ToolObservations) -> None:
-        self.user_properties.append(("mcp_calls", stats.calls))
-        self.user_properties.append(("mcp_error_results", stats.error_results))
-        # A plain str: user_properties cross to an xdist controller, and execnet refuses enums.
-        self.user_properties.append(("mcp_output_quality", str(observations.quality)))
-        self.add_report_section("call", "mcp", stats.summary())
-        from pytest_mcp_contracts.checks.contract import error_result_notes
-        from pytest_mcp_contracts.checks.engine import budget_words
-        from pytest_mcp_contracts.checks.feeding import ways_to_reach
-
-        settings = self.config.stash[SETTINGS_KEY]
-        ways = ways_to_reach(self.tool, self.surface.tools, sequences=settings.sequences)
-        notes = observations.warnings() + error_result_notes(self.tool, stats, ways)
-        if stats.out_of_time is not None:
-            notes.append(budget_words(stats.out_of_time, stats.calls, stats.planned))
-        for note in notes:
-            self._warn(note)
-        for finding, arguments in stats.lint_warnings.values():
-            self._warn(
-                f"{finding.headline}, e.g. for the input {short_json(arguments)}; "
-                f"fix: {finding.fix}",
-                McpLintWarning,
-            )
 
 
 class RejectsInvalidItem(_McpItem):
     """Dynamic: inputs the inputSchema refuses must be refused (isError or -32602), and must
-    never crash, hang or break the server. Every input is sent past a failing one, and each
-    distinct failure is replayed and shown with its own input."""
+    never crash, hang or break the server (checks/tool_runs)."""
 
     check = Check.REJECTS_INVALID.value
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.engine import Budget
-        from pytest_mcp_contracts.checks.rejects_invalid import accepted_lines, run_rejects_invalid
-        from pytest_mcp_contracts.inputs.invalid import invalid_inputs
+        from pytest_mcp_contracts.checks.tool_runs import check_rejects_invalid
 
-        settings = self.config.stash[SETTINGS_KEY]
-        own = self._callable_settings()
-        mode = own.rejects_invalid or settings.rejects_invalid
-        if mode == RejectsInvalidMode.OFF:
-            pytest.skip(f"{self.nodeid}: --mcp-rejects-invalid=off")
-        if self.tool.malformed:
-            pytest.skip(f"{self.nodeid}: the listing entry is malformed (see its schema check)")
-        base = self._valid_input(own)
-        cases = invalid_inputs(self.tool.input_schema, base)
-        if not cases:
-            pytest.skip(
-                f"{self.nodeid}: no input is certainly invalid: the inputSchema requires, types "
-                "and constrains nothing that a mutation of a valid input could break"
-            )
-        self.mcp_stats = CheckStats(uses_sandbox=_sandbox_test(self.config))
-        refusals = run_rejects_invalid(
+        _run_check(
+            self,
             self.server,
-            self.tool,
-            cases,
-            Budget(
-                max_examples=0,
-                max_restarts=settings.max_restarts,
-                shrink_time=0,
-                tool_time=settings.time_budget(own),
-            ),
-            self.mcp_stats.tool(self.tool.name),
+            lambda run, facts: check_rejects_invalid(run, self.tool, facts, _say(self)),
         )
-        self.user_properties.append(("mcp_invalid_sent", refusals.sent))
-        self.user_properties.append(("mcp_invalid_accepted", len(refusals.accepted)))
-        self.user_properties.append(("mcp_invalid_coerced", len(refusals.coerced)))
-        self.add_report_section("call", "mcp", refusals.summary())
-        # Each distinct failure replayed on a fresh server before it is shown, so that each
-        # keeps a reproduction of its own; the first met is the item's headline.
-        failures = [
-            self._sandbox_note(_reproduced(self, failure, own.warn_only))
-            for failure in refusals.failures
-        ]
-        notes = []
-        if refusals.out_of_time is not None:
-            from pytest_mcp_contracts.checks.engine import budget_words
-
-            budget, planned = refusals.out_of_time, refusals.planned
-            notes.append(budget_words(budget, refusals.sent, planned, "invalid inputs"))
-        if refusals.accepted:
-            problem = (
-                f"accepts invalid input: {len(refusals.accepted)} of {refusals.sent} inputs the "
-                "inputSchema refuses returned a success result"
-            )
-            lines = tuple(accepted_lines(refusals.accepted))
-            if mode == RejectsInvalidMode.FAIL:
-                from pytest_mcp_contracts.checks.rejects_invalid import HOW_TO_REFUSE
-
-                failures.append(
-                    self._fail(problem, (*lines, HOW_TO_REFUSE), FailureKind.ACCEPTS_INVALID)
-                )
-            else:
-                notes.append(
-                    f"{problem} (first: {lines[0]}); --mcp-rejects-invalid=fail makes this a "
-                    "failure"
-                )
-        try:
-            for note in notes:
-                self._warn(note)
-        finally:
-            # A warning made an error (-W error) does not hide the failures.
-            if failures:
-                from pytest_mcp_contracts.checks.failures import combined_failure
-
-                raise combined_failure(failures)
-
-    def _valid_input(self, own: ToolConfig) -> dict[str, Any]:
-        """The valid input the invalid ones are derived from: a configured or schema example
-        when there is one, else a small generated input with as many properties as it gets."""
-        from hypothesis.errors import HypothesisException
-
-        from pytest_mcp_contracts.inputs.examples import simplest_example
-        from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy
-
-        try:
-            user, sandbox = (
-                self._user_strategies(),
-                _laid_sandbox(self.config, self.tool, self.server),
-            )
-            strategy = input_strategy(self.tool.input_schema, user, sandbox=sandbox)
-            examples = self._examples(own.examples)
-            if examples:
-                return examples[0]
-            # Without the user's strategies, the schema alone makes this input, and hypothesis
-            # finds the same one on every run (derandomized, then shrunk, a search worth
-            # skipping): it is remembered, unless it names a sandbox path.
-            sandboxed = sandbox.all if sandbox is not None else frozenset()
-            remembered = (
-                _RememberedInput(self.config, self.tool.input_schema, sandboxed)
-                if user is None
-                else None
-            )
-            if remembered is not None and remembered.value is not None:
-                return remembered.value
-            declared = self.tool.input_schema.get("properties")
-            wanted = set(declared) if isinstance(declared, dict) else set()
-            try:
-                found: dict[str, Any] = simplest_example(strategy, lambda v: wanted <= v.keys())
-            except HypothesisException:  # no input has every property at once
-                found = simplest_example(strategy)
-            if remembered is not None:
-                remembered.keep(found)
-            return found
-        except (GenerationError, HypothesisException) as exc:
-            pytest.skip(
-                f"{self.nodeid}: no valid input to derive invalid ones from "
-                f"(see the contract check): {str(exc).splitlines()[0]}"
-            )
-
-
-class _RememberedInput:
-    """The simplest valid input of an inputSchema, kept across runs in pytest's cache
-    (``.pytest_cache``; none with ``-p no:cacheprovider``): by the schema's content and the
-    versions that find it, and used only while the schema still accepts it."""
-
-    _DIRECTORY = "mcp-contracts/simplest-input"
-
-    def __init__(
-        self, config: pytest.Config, schema: dict[str, Any], sandboxed: frozenset[str]
-    ) -> None:
-        import hashlib
-
-        import hypothesis
-
-        from pytest_mcp_contracts import __version__
-
-        self.cache = getattr(config, "cache", None)
-        self.schema = schema
-        self.sandboxed = sandboxed  # a path in the sandbox is this run's, not the next one's
-        # A run with a sandbox finds another input (a real file) than one without: an input
-        # kept by a run without one (a bare "a" for a path) is not for a run with one.
-        text = json.dumps(
-            [schema, bool(sandboxed), hypothesis.__version__, __version__], sort_keys=True
-        )
-        digest = hashlib.sha256(text.encode()).hexdigest()[:32]
-        self.key = f"{self._DIRECTORY}/{digest}"
-        self.value = self._read()
-
-    def _read(self) -> dict[str, Any] | None:
-        if self.cache is None:
-            return None
-        from pytest_mcp_contracts.schema.dialects import validator_for_schema
-
-        value = self.cache.get(self.key, None)
-        if not isinstance(value, dict) or not validator_for_schema(self.schema).is_valid(value):
-            return None
-        return None if self._in_sandbox(value) else value
-
-    def _in_sandbox(self, value: dict[str, Any]) -> bool:
-        from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
-
-        return uses_sandbox(value, self.sandboxed)
-
-    def keep(self, value: dict[str, Any]) -> None:
-        import contextlib
-
-        if self.cache is None or self._in_sandbox(value):
-            return
-        with contextlib.suppress(TypeError, ValueError):  # not JSON: not kept
-            self.cache.set(self.key, value)
 
 
 class StdoutItem(_RendersFailures):
@@ -1081,22 +671,10 @@ class StdoutItem(_RendersFailures):
     check = Check.STDOUT.value
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.stdout import check_startup_stdout
+        from pytest_mcp_contracts.checks.server_runs import check_server_stdout
 
         assert isinstance(self.parent, ServerCollector)
-        server = self.parent.server
-        finding = check_startup_stdout(self.check, server.startup_stdout)
-        if finding is not None:
-            raise ContractFailure(
-                FailureReport.for_tool(
-                    server,
-                    "(all)",
-                    self.check,
-                    finding.message,
-                    finding.kind,
-                    details=finding.details,
-                )
-            )
+        _run_check(self, self.parent.server, lambda run, facts: check_server_stdout(run))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.nodeid} [stdout]"
@@ -1105,187 +683,52 @@ class StdoutItem(_RendersFailures):
 class SequencesItem(_RendersFailures):
     """Dynamic, one per server: sequences of calls in which values from earlier outputs
     (ids, names, paths) feed later inputs; each distinct failure (up to 3) is shrunk to its
-    own shortest sequence, and the one failure of the item shows them all."""
+    own shortest sequence, and the one failure of the item shows them all
+    (checks/server_runs)."""
 
     check = Check.SEQUENCES.value
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.engine import Budget
-        from pytest_mcp_contracts.checks.sequences import check_sequences, plan_sequences
+        from pytest_mcp_contracts.checks.server_runs import check_server_sequences
 
         assert isinstance(self.parent, ServerCollector)
-        server = self.parent.server
-        surface = server.surface
-        assert surface is not None
-        settings = self.config.stash[SETTINGS_KEY]
-
-        def refusal(tool: ToolSpec) -> str | None:
-            own = settings.tool(surface.name, tool.name)
-            why = tool_refusal(
-                tool,
-                surface.capabilities,
-                policy=settings.call_policy,
-                own_call=own.call,
-                skip=own.skip,
-            )
-            return why.removeprefix("not called: ") if why else None
-
-        def given(tool: ToolSpec) -> tuple[Any, list[dict[str, Any]]]:
-            # What the contract item is given for the tool: the hook's strategies, and the
-            # configured and schema examples that the inputSchema accepts.
-            from pytest_mcp_contracts.inputs.generate import given_inputs
-
-            examples = settings.tool(surface.name, tool.name).examples
-            user = user_strategies(self.config, surface.name, tool)
-            return user, given_inputs(tool.input_schema, examples).inputs
-
-        plan = plan_sequences(
-            server,
-            refusal,
-            lambda tool: settings.tool(surface.name, tool.name).warn_only,
-            _laid_sandbox(self.config),
-            CheckStats(uses_sandbox=_sandbox_test(self.config)),
-            given,
-        )
-        if isinstance(plan, str):
-            pytest.skip(f"{self.nodeid}: {plan}")
-        self.mcp_stats = plan.stats.tally  # each call under the tool it called
-        try:
-            check_sequences(
-                plan,
-                lambda: fresh_server(self.config, server, self.check),
-                _simplest,
-                Budget(
-                    max_examples=settings.max_examples,
-                    max_restarts=settings.max_restarts,
-                    shrink_time=settings.shrink_time,
-                    tool_time=settings.sequences_time,
-                    seed=_hypothesis_seed(self.config),
-                ),
-                resets=can_start_fresh(self.config, server),
-            )
-        finally:
-            self.user_properties.append(("mcp_sequence_calls", plan.stats.calls))
-            self.user_properties.append(("mcp_sequence_fed_calls", plan.stats.fed_calls))
-            self.add_report_section("call", "mcp sequences", "\n".join(plan.summary_lines()))
+        _run_check(self, self.parent.server, check_server_sequences)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.nodeid} [sequences]"
 
 
-def fresh_server(config: pytest.Config, server: ManagedServer, check: str) -> None:
-    """Lay the roots sandbox anew, run the user's reset command, then restart the server
-    (over HTTP: a new session). No restart where it would only repeat the state the server
-    is in: nothing sent since it started but its handshake and listings, on the sandbox as
-    it was laid before the start, and no reset command (a restart of a Python server on
-    the SDK takes about a second)."""
-    import shlex
-    import subprocess
+def _run_check(
+    item: _RendersFailures,
+    server: ManagedServer,
+    check: Callable[[RunContext, ItemFacts], None],
+) -> None:
+    """Run ``check`` on its server's context (pytest/session.run_context) and turn what it
+    says into pytest's outcomes: a skip named after the item (-rs shows where a skip was
+    raised, not which item), and what it counted on the item's report whatever the
+    outcome."""
+    from pytest_mcp_contracts.checks.context import ItemFacts, Skipped
 
-    _laid_sandbox(config)
-    command = config.stash[SETTINGS_KEY].reset_command
-    sandbox = config.stash.get(SANDBOX_KEY, None)
-    if not command and server.untouched and (sandbox is None or sandbox.laid_at < server.opened_at):
-        return
-    if command:
-        command = server.own_text(command)  # {worker}, this worker's copies of state files
-        done = subprocess.run(shlex.split(command), capture_output=True, text=True, timeout=60)
-        if done.returncode != 0:
-            raise ContractFailure(
-                FailureReport.for_tool(
-                    server,
-                    "(all)",
-                    check,
-                    f"--mcp-reset-command failed with exit status {done.returncode}",
-                    FailureKind.SETUP,
-                    details=(command, *done.stderr.strip().splitlines()[-5:]),
-                )
-            )
-    # A restart on purpose is not one the summary counts (a server that died or hung).
-    restarts = server.restarts
-    server.close()
-    server.connection()
-    server.restarts = restarts
-
-
-def _reproduced(
-    item: _McpItem, error: ContractFailure, warn_only: frozenset[str]
-) -> ContractFailure:
-    """``error`` with what replaying its call on a fresh server showed (checks/reproduce)."""
-    from pytest_mcp_contracts.checks.reproduce import replay_failure
-
-    server = item.server
-    return replay_failure(
-        server,
-        item.tool,
-        error,
-        lambda: fresh_server(item.config, server, item.check),
-        warn_only=warn_only,
-        fresh_possible=can_start_fresh(item.config, server),
-        lints=item.config.stash[SETTINGS_KEY].lint_levels,
-    )
-
-
-def _sandbox_test(config: pytest.Config) -> Callable[[dict[str, Any]], bool] | None:
-    """Whether a call's arguments use the roots sandbox, for the sandbox_calls count."""
-    sandbox = config.stash.get(SANDBOX_KEY, None)
-    if sandbox is None:
-        return None
-    from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
-
-    values = sandbox.paths.all
-    return lambda arguments: uses_sandbox(arguments, values)
-
-
-def _simplest(strategy: Any) -> dict[str, Any] | None:
-    from hypothesis.errors import HypothesisException
-
-    from pytest_mcp_contracts.inputs.examples import simplest_example
-
+    facts = ItemFacts()
     try:
-        found: dict[str, Any] = simplest_example(strategy)
-    except HypothesisException:
-        return None
-    return found
+        check(item.config.stash[CONTEXTS_KEY][server.node_name], facts)
+    except Skipped as exc:
+        pytest.skip(f"{item.nodeid}: {exc}")
+    finally:
+        if facts.stats is not None:
+            item.mcp_stats = facts.stats
+        item.user_properties.extend(facts.properties)
+        for title, text in facts.sections:
+            item.add_report_section("call", title, text)
 
 
-def _laid_sandbox(
-    config: pytest.Config, tool: ToolSpec | None = None, server: ManagedServer | None = None
-) -> SandboxPaths | None:
-    """Lay the roots sandbox anew before a tool's calls (so that no tool's writes become
-    another tool's inputs) and return its values (for ``tool``: see ``for_tool``); None
-    under --mcp-roots=none."""
-    from pytest_mcp_contracts.inputs.sandbox import SandboxError
+def _say(item: _McpItem) -> Warn:
+    """How a tool's check warns: at the tool's node, a lint as a McpLintWarning."""
 
-    sandbox = config.stash.get(SANDBOX_KEY, None)
-    if sandbox is None:
-        return None
-    try:
-        sandbox.lay()
-    except SandboxError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    if tool is None:
-        return sandbox.paths
-    return tool_paths(sandbox, tool, server)
+    def say(message: str, *, lint: bool = False) -> None:
+        item._warn(message, McpLintWarning if lint else McpContractWarning)
 
-
-def tool_paths(sandbox: Sandbox, tool: ToolSpec, server: ManagedServer | None) -> SandboxPaths:
-    """The sandbox's values as ``tool`` draws them (``SandboxPaths.for_tool``: the kinds
-    its description and the server's command name first)."""
-    argv = getattr(server.command, "argv", ()) if server is not None else ()
-    return sandbox.paths.for_listed_tool(tool, tuple(argv))
-
-
-def _hypothesis_seed(config: pytest.Config) -> Any:
-    """``--hypothesis-seed`` as hypothesis's own plugin reads it (an int when it is one).
-    Passed on explicitly: under CI, hypothesis's derandomized profile would ignore it."""
-    raw = config.getoption("hypothesis_seed", default=None)
-    if raw is None:
-        return None
-    try:
-        return int(raw)
-    except ValueError:
-        return raw
+    return say
 
 
 def _command(config: pytest.Config) -> str:
@@ -1294,17 +737,6 @@ def _command(config: pytest.Config) -> str:
 
 def _accept(config: pytest.Config) -> str:
     return accept_command(_command(config), ci=config.stash[SETTINGS_KEY].mode == SnapshotMode.CI)
-
-
-def drift_hint(config: pytest.Config) -> str:
-    """The line under a drift failure that says how to accept the change."""
-    return f"if the change is intended, {_accept(config)}"
-
-
-def can_start_fresh(config: pytest.Config, server: ManagedServer) -> bool:
-    """Whether a failure can be replayed on a freshly started server: one the plugin starts
-    itself, or any with --mcp-reset-command."""
-    return server.command.noun == "command" or bool(config.stash[SETTINGS_KEY].reset_command)
 
 
 def start_failure_text(server: ManagedServer, problem: str, stderr_tail: str) -> str:

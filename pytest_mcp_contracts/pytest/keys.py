@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
+    from pytest_mcp_contracts.checks.context import RunContext
     from pytest_mcp_contracts.contracts.record import Recorder
     from pytest_mcp_contracts.inputs.sandbox import Sandbox
-    from pytest_mcp_contracts.pytest.fixtures import ServerMap
     from pytest_mcp_contracts.pytest.settings import Settings
     from pytest_mcp_contracts.transport.managed import ManagedServer
 
@@ -22,8 +22,9 @@ RECORDER_KEY: pytest.StashKey[Recorder] = pytest.StashKey()
 # The client's root laid with sample files; absent under --mcp-roots=none.
 SANDBOX_KEY: pytest.StashKey[Sandbox] = pytest.StashKey()
 
-# The servers as hand-written tests reach them (pytest/fixtures), once a test asked for one.
-OWN_TESTS_KEY: pytest.StashKey[ServerMap] = pytest.StashKey()
+# What the run decides for each started server's checks and hand-written calls, by the
+# server's node name (made by pytest/session.collect_servers; read by items and fixtures).
+CONTEXTS_KEY: pytest.StashKey[dict[str, RunContext]] = pytest.StashKey()
 
 # (server node name, rule) pairs whose warning this process has raised: once per server.
 WARNED_RULES_KEY: pytest.StashKey[set[tuple[str, str]]] = pytest.StashKey()

@@ -8,7 +8,7 @@ import shutil
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
@@ -23,9 +23,16 @@ from pytest_mcp_contracts.pytest.heap import importing
 from pytest_mcp_contracts.pytest.items import (
     ServerCollector,
     ServerStartFailure,
+    _accept,
+    _command,
     start_failure_text,
 )
-from pytest_mcp_contracts.pytest.keys import HAND_OVER_KEY, RECORDER_KEY, SANDBOX_KEY
+from pytest_mcp_contracts.pytest.keys import (
+    CONTEXTS_KEY,
+    HAND_OVER_KEY,
+    RECORDER_KEY,
+    SANDBOX_KEY,
+)
 from pytest_mcp_contracts.pytest.settings import (
     Settings,
     SettingsError,
@@ -46,8 +53,9 @@ from pytest_mcp_contracts.transport.managed import ManagedServer
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
+    from pytest_mcp_contracts.checks.context import RunContext
     from pytest_mcp_contracts.transport.discover import ToolSpec
     from pytest_mcp_contracts.transport.http import ServerUrl
     from pytest_mcp_contracts.transport.state import WorkerPlace
@@ -185,6 +193,7 @@ def collect_servers(
         for server, outcome in zip(servers, outcomes, strict=True)
     ]
     recorder = session.config.stash.get(RECORDER_KEY, None)
+    contexts = session.config.stash.setdefault(CONTEXTS_KEY, {})
     for server, outcome, name, former in zip(
         servers, outcomes, node_names(names), former_node_names(names), strict=True
     ):
@@ -195,8 +204,56 @@ def collect_servers(
             server.node_name = name
             if recorder is not None:
                 follow_former_names(recorder.store, name, former, outcome)
+                contexts[name] = run_context(session.config, settings, recorder, server)
             collectors.append(ServerCollector.create(session, name, server=server))
     return collectors
+
+
+def run_context(
+    config: pytest.Config, settings: Settings, recorder: Recorder, server: ManagedServer
+) -> RunContext:
+    """What this run decides for one started server's checks (checks/context), from its
+    settings, stash, conftest hooks and command line."""
+    from pytest_mcp_contracts import __version__
+    from pytest_mcp_contracts.checks.context import RunContext
+
+    hook = config.hook.pytest_mcp_tool_strategy
+
+    def strategy_answers(server: str, tool: ToolSpec) -> Sequence[Any]:
+        answers: Sequence[Any] = hook(
+            server=server, tool=tool.name, input_schema=tool.input_schema, config=config
+        )
+        return answers
+
+    return RunContext(
+        server,
+        settings,
+        recorder,
+        sandbox=config.stash.get(SANDBOX_KEY, None),
+        seed=hypothesis_seed(config),
+        strategy_answers=strategy_answers,
+        cache=getattr(config, "cache", None),
+        version=__version__,
+        record_command=_command(config),
+        accept_command=_accept(config),
+        unusable=_fail_plainly,
+    )
+
+
+def _fail_plainly(text: str) -> NoReturn:
+    pytest.fail(text, pytrace=False)
+
+
+def hypothesis_seed(config: pytest.Config) -> Any:
+    """``--hypothesis-seed`` as hypothesis's own plugin reads it (an int when it is one).
+    Passed on explicitly: under CI, hypothesis's derandomized profile would ignore it."""
+    raw = config.getoption("hypothesis_seed", default=None)
+    if raw is None:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        return raw
 
 
 # What the items of a whole run import when they first run (jsonschema, hypothesis,

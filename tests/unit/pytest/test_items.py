@@ -1,5 +1,6 @@
 """pytest/items.py's helpers, without a session: what a failure shows as its one line, how
-drift is listed, the seed handed to the checks, and the change attributed to a tool."""
+drift is listed, and the change attributed to a tool; and the seed pytest/session hands to
+the checks."""
 
 from __future__ import annotations
 
@@ -8,10 +9,9 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from hypothesis import strategies as st
 
 from pytest_mcp_contracts.checks import drift_gate
-from pytest_mcp_contracts.pytest import items
+from pytest_mcp_contracts.pytest import items, session
 from pytest_mcp_contracts.pytest.keys import SETTINGS_KEY
 
 
@@ -38,7 +38,7 @@ class _Change:
 @pytest.mark.parametrize(("raw", "seed"), [(None, None), ("12", 12), ("abc", "abc")])
 def test_the_seed_is_an_int_when_it_is_one(raw: str | None, seed: object) -> None:
     # hypothesis's own plugin reads --hypothesis-seed the same way.
-    assert items._hypothesis_seed(_config(seed=raw)) == seed
+    assert session.hypothesis_seed(_config(seed=raw)) == seed
 
 
 def test_a_failure_is_its_own_text_summed_up_by_its_first_line() -> None:
@@ -94,35 +94,3 @@ def test_an_attributed_change_keeps_its_tool_severity_and_text() -> None:
         "breaking",
         "$.hits: removed",
     )
-
-
-def test_the_simplest_input_or_none_when_there_is_none() -> None:
-    found = items._simplest(st.fixed_dictionaries({"n": st.integers(min_value=3)}))
-    assert found == {"n": 3}
-    assert items._simplest(st.nothing()) is None
-
-
-class _Cache:
-    def __init__(self) -> None:
-        self.values: dict[str, object] = {}
-
-    def get(self, key: str, default: object) -> object:
-        return self.values.get(key, default)
-
-    def set(self, key: str, value: object) -> None:
-        self.values[key] = value
-
-
-def test_an_input_remembered_without_a_sandbox_is_not_one_for_a_run_with_one() -> None:
-    """rejects_invalid's valid input, kept in pytest's cache: a run with a roots sandbox finds
-    another one (a real file) than a run without, so each keeps its own."""
-    from types import SimpleNamespace
-
-    from pytest_mcp_contracts.pytest.items import _RememberedInput
-
-    config: Any = SimpleNamespace(cache=_Cache())
-    schema = {"type": "object", "properties": {"path": {"type": "string"}}}
-    without = _RememberedInput(config, schema, frozenset())
-    without.keep({"path": "a"})
-    assert _RememberedInput(config, schema, frozenset()).value == {"path": "a"}
-    assert _RememberedInput(config, schema, frozenset({"/tmp/sandbox/notes.txt"})).value is None

@@ -1,0 +1,332 @@
+"""What the run decides for one server's checks, in one object: the settings that bear on
+checks, the recorder, the roots sandbox, the hypothesis seed, the conftest hooks' strategies,
+the configured examples, how a server is had fresh, and the commands a failure names.
+
+The pytest layer builds one ``RunContext`` per started server (``pytest/session``); each
+generated item and the ``mcp_server`` fixture ask it, so no decision about a run lives in
+``pytest/``. No pytest here: a check reports a skip as ``Skipped``, and its numbers, user
+properties and report sections in ``ItemFacts``; the item turns them into pytest's outcomes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
+
+from pytest_mcp_contracts.checks.engine import Budget
+from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, FailureReport
+from pytest_mcp_contracts.checks.stats import CheckStats
+from pytest_mcp_contracts.vocabulary import Check
+
+if TYPE_CHECKING:
+    from pytest_mcp_contracts.checks.lints import LintLevels
+    from pytest_mcp_contracts.contracts.record import Recorder
+    from pytest_mcp_contracts.inputs.generate import GivenInputs
+    from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxPaths
+    from pytest_mcp_contracts.project import ToolConfig
+    from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
+    from pytest_mcp_contracts.transport.managed import ManagedServer
+
+
+class Skipped(BaseException):
+    """The check does not apply (its item skips, saying why). A BaseException, as pytest's
+    own outcomes are: no ``except Exception`` between the check and its item takes it."""
+
+
+class Unusable(Exception):
+    """The run cannot set a check up (the roots sandbox cannot be laid), where no pytest
+    layer says how it fails (``RunContext.unusable``)."""
+
+
+def _unusable(text: str) -> NoReturn:
+    raise Unusable(text)
+
+
+class Warn(Protocol):
+    """How a check says something that does not fail its item: a warning located at the
+    item (``lint``: a lint's warning, of its own category). Under ``-W error`` it raises,
+    where the check said it."""
+
+    def __call__(self, message: str, *, lint: bool = False) -> None: ...
+
+
+@dataclass
+class ItemFacts:
+    """What a check leaves on its item's test report whatever its outcome, filled in as it
+    goes (a failure keeps what was counted before it): its numbers (``CheckStats``), user
+    properties (JUnit, the xdist controller) and report sections, each in the order met."""
+
+    stats: CheckStats | None = None
+    properties: list[tuple[str, object]] = field(default_factory=list)
+    sections: list[tuple[str, str]] = field(default_factory=list)
+
+    def section(self, title: str, text: str) -> None:
+        self.sections.append((title, text))
+
+
+class CheckSettings(Protocol):
+    """The run's settings that bear on checks (``pytest/settings.Settings`` is one)."""
+
+    @property
+    def max_examples(self) -> int: ...
+    @property
+    def max_restarts(self) -> int: ...
+    @property
+    def shrink_time(self) -> float: ...
+    @property
+    def coverage(self) -> bool: ...
+    @property
+    def in_flight(self) -> int: ...
+    @property
+    def call_policy(self) -> str: ...
+    @property
+    def rejects_invalid(self) -> str: ...
+    @property
+    def sequences(self) -> bool: ...
+    @property
+    def sequences_time(self) -> float: ...
+    @property
+    def reset_command(self) -> str | None: ...
+    @property
+    def listed_skips(self) -> frozenset[tuple[str, str]]: ...
+    @property
+    def lint_levels(self) -> LintLevels: ...
+
+    def tool(self, server: str, name: str) -> ToolConfig: ...
+
+    def time_budget(self, own: ToolConfig) -> float | None: ...
+
+    @property
+    def tool_time(self) -> float | None: ...
+
+
+class InputCache(Protocol):
+    """Where values outlive the run (pytest's ``config.cache``)."""
+
+    def get(self, key: str, default: Any) -> Any: ...
+
+    def set(self, key: str, value: Any) -> None: ...
+
+
+# What the conftest hooks answer for a tool (``pytest_mcp_tool_strategy``): by server name.
+StrategyAnswers = Callable[[str, "ToolSpec"], Sequence[Any]]
+
+
+@dataclass
+class RunContext:
+    """What the run decides for one started server's checks and hand-written calls."""
+
+    server: ManagedServer
+    settings: CheckSettings
+    recorder: Recorder
+    sandbox: Sandbox | None = None  # the client's root laid with sample files
+    seed: Any = None  # --hypothesis-seed, handed to every check explicitly
+    strategy_answers: StrategyAnswers = lambda server, tool: ()
+    cache: InputCache | None = None  # None: nothing is kept between runs
+    version: str = ""  # the plugin's: what a run keeps in the cache is kept by it
+    record_command: str = ""  # the command that runs this run again, and so records
+    accept_command: str = ""  # the words that say how to accept drift
+    # How a check the run cannot set up fails: under pytest, the item or the hand-written
+    # test fails with the text alone, no traceback.
+    unusable: Callable[[str], NoReturn] = _unusable
+
+    @property
+    def surface(self) -> ServerSurface:
+        assert self.server.surface is not None
+        return self.server.surface
+
+    def budget(self, *, tool_time: float | None, max_examples: int | None = None) -> Budget:
+        """What one check may spend (``checks/engine.Budget``): the run's examples (or
+        ``max_examples``), restarts, shrink time and seed, and the check's own time
+        (``tool_time``: a tool's, the sequences')."""
+        settings = self.settings
+        return Budget(
+            max_examples=settings.max_examples if max_examples is None else max_examples,
+            max_restarts=settings.max_restarts,
+            shrink_time=settings.shrink_time,
+            tool_time=tool_time,
+            seed=self.seed,
+        )
+
+    @property
+    def drift_hint(self) -> str:
+        """The line under a drift failure that says how to accept the change."""
+        return f"if the change is intended, {self.accept_command}"
+
+    @property
+    def lints(self) -> LintLevels:
+        return self.settings.lint_levels
+
+    # -- one tool --------------------------------------------------------------------------
+
+    def tool_settings(self, tool: ToolSpec) -> ToolConfig:
+        """The tool's own table: ``"server/tool"`` first, then the bare tool name."""
+        return self.settings.tool(self.surface.name, tool.name)
+
+    def refusal(self, tool: ToolSpec) -> str | None:
+        """Why the run does not call ``tool`` (its table, the call policy, the server's
+        capabilities), or None."""
+        from pytest_mcp_contracts.transport.managed import tool_refusal
+
+        own = self.tool_settings(tool)
+        return tool_refusal(
+            tool,
+            self.surface.capabilities,
+            policy=self.settings.call_policy,
+            own_call=own.call,
+            skip=own.skip,
+        )
+
+    def callable_settings(self, tool: ToolSpec) -> ToolConfig:
+        """The tool's own table; Skipped when it or the call policy forbid calling it."""
+        refusal = self.refusal(tool)
+        if refusal is not None:
+            raise Skipped(refusal)
+        return self.tool_settings(tool)
+
+    def warn_only(self, tool: ToolSpec) -> frozenset[str]:
+        """The isError classes the tool's table only warns about."""
+        return frozenset(self.tool_settings(tool).warn_only)
+
+    def user_strategies(self, tool: ToolSpec) -> Any:
+        """What conftest.py files supply for a tool through ``pytest_mcp_tool_strategy``:
+        one strategy for the whole input, or strategies by property name (merged across
+        conftests), or None; UserStrategyError when their answers cannot be combined."""
+        from pytest_mcp_contracts.inputs.generate import UserStrategyError
+
+        answers = self.strategy_answers(self.surface.name, tool)
+        whole = [a for a in answers if not isinstance(a, dict)]
+        fields: dict[str, Any] = {}
+        for answer in answers:
+            if isinstance(answer, dict):
+                clash = fields.keys() & answer.keys()
+                if clash:
+                    raise UserStrategyError(
+                        f"pytest_mcp_tool_strategy: two implementations supply {sorted(clash)}"
+                    )
+                fields.update(answer)
+        if len(whole) > 1 or (whole and fields):
+            raise UserStrategyError(
+                "pytest_mcp_tool_strategy: more than one implementation supplies inputs for "
+                "this tool; return one strategy for the whole input, or strategies by property"
+            )
+        return whole[0] if whole else (fields or None)
+
+    def given(self, tool: ToolSpec) -> GivenInputs:
+        """The tool's configured examples and its inputSchema's own, each judged by it."""
+        from pytest_mcp_contracts.inputs.generate import given_inputs
+
+        return given_inputs(tool.input_schema, self.tool_settings(tool).examples)
+
+    # As a hand-written test meets them (checks/own_tests): a mistake of the user's is a
+    # ValueError there, not a failure of a generated item.
+
+    def overrides(self, tool: ToolSpec) -> Any:
+        from pytest_mcp_contracts.inputs.generate import UserStrategyError
+
+        try:
+            return self.user_strategies(tool)
+        except UserStrategyError as exc:
+            raise ValueError(str(exc)) from None
+
+    def examples(self, tool: ToolSpec) -> list[dict[str, Any]]:
+        given = self.given(tool)
+        if given.refused_configured is not None:
+            number, example, why = given.refused_configured
+            raise ValueError(
+                f"configured example {number} is not valid for the inputSchema\n"
+                f"{example!r}: {why}\nfix it under [tool.mcp-contracts.tools]"
+            )
+        return given.inputs
+
+    # -- the roots sandbox -----------------------------------------------------------------
+
+    def sandbox_paths(self, tool: ToolSpec) -> SandboxPaths | None:
+        """The sandbox's values as ``tool`` draws them (``SandboxPaths.for_listed_tool``:
+        the kinds its description and the server's command name first); None without one."""
+        if self.sandbox is None:
+            return None
+        argv = getattr(self.server.command, "argv", ())
+        return self.sandbox.paths.for_listed_tool(tool, tuple(argv))
+
+    def laid_sandbox(self, tool: ToolSpec | None = None) -> SandboxPaths | None:
+        """Lay the roots sandbox anew before a check's calls (so that no tool's writes
+        become another tool's inputs) and return its values (for ``tool``: as it draws
+        them); None under --mcp-roots=none."""
+        from pytest_mcp_contracts.inputs.sandbox import SandboxError
+
+        if self.sandbox is None:
+            return None
+        try:
+            self.sandbox.lay()
+        except SandboxError as exc:
+            self.unusable(str(exc))
+        return self.sandbox.paths if tool is None else self.sandbox_paths(tool)
+
+    def sandbox_test(self) -> Callable[[dict[str, Any]], bool] | None:
+        """Whether a call's arguments use the roots sandbox, for the sandbox_calls count."""
+        if self.sandbox is None:
+            return None
+        from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
+
+        values = self.sandbox.paths.all
+        return lambda arguments: uses_sandbox(arguments, values)
+
+    # -- a fresh server --------------------------------------------------------------------
+
+    @property
+    def fresh_possible(self) -> bool:
+        """Whether a failure can be replayed on a freshly started server: one the plugin
+        starts itself, or any with --mcp-reset-command."""
+        return self.server.command.noun == "command" or bool(self.settings.reset_command)
+
+    def fresh(self, check: str = Check.CONTRACT) -> None:
+        """Lay the roots sandbox anew, run the user's reset command, then restart the server
+        (over HTTP: a new session). No restart where it would only repeat the state the
+        server is in: nothing sent since it started but its handshake and listings, on the
+        sandbox as it was laid before the start, and no reset command (a restart of a
+        Python server on the SDK takes about a second). ``check`` names the check in the
+        failure of a reset command."""
+        import shlex
+        import subprocess
+
+        server, sandbox = self.server, self.sandbox
+        self.laid_sandbox()
+        command = self.settings.reset_command
+        laid_before = sandbox is None or sandbox.laid_at < server.opened_at
+        if not command and server.untouched and laid_before:
+            return
+        if command:
+            command = server.own_text(command)  # {worker}, this worker's copies of state files
+            done = subprocess.run(shlex.split(command), capture_output=True, text=True, timeout=60)
+            if done.returncode != 0:
+                raise ContractFailure(
+                    FailureReport.for_tool(
+                        server,
+                        "(all)",
+                        check,
+                        f"--mcp-reset-command failed with exit status {done.returncode}",
+                        FailureKind.SETUP,
+                        details=(command, *done.stderr.strip().splitlines()[-5:]),
+                    )
+                )
+        # A restart on purpose is not one the summary counts (a server that died or hung).
+        restarts = server.restarts
+        server.close()
+        server.connection()
+        server.restarts = restarts
+
+
+def tool_failure(
+    server: ManagedServer,
+    tool: ToolSpec,
+    check: str,
+    problem: str,
+    details: tuple[str, ...] = (),
+    kind: FailureKind = FailureKind.SETUP,
+) -> ContractFailure:
+    """A failure of ``check`` for ``tool`` that is no call's (its setup, a missing record)."""
+    return ContractFailure(
+        FailureReport.for_tool(server, tool.name, check, problem, kind, details=details)
+    )

@@ -1,0 +1,181 @@
+"""The calling checks of a prompt, resource or template as their items run them: ``read``
+(a resource read, a template expanded and read) and ``get`` (a prompt got).
+
+Reads and gets change no state by the spec, so they run under every ``--mcp-call`` policy;
+a ``[tool.mcp-contracts.<kind>s]`` table may skip them. Each takes the server's
+``RunContext``: the recorder's content contract (started, judged, taught only by a passing
+check), the replay of a failure on a fresh server, and the verdict on a content contract
+missing in CI. A failure is raised as ``ContractFailure``, a skip as ``context.Skipped``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from pytest_mcp_contracts.checks.context import ItemFacts, RunContext, Skipped, Warn
+from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, FailureReport
+from pytest_mcp_contracts.checks.stats import CheckStats
+from pytest_mcp_contracts.vocabulary import Check
+
+if TYPE_CHECKING:
+    from pytest_mcp_contracts.checks.reads import ListedRun
+    from pytest_mcp_contracts.contracts.content import ListedObservations
+    from pytest_mcp_contracts.transport.discover import ListedSpec, PromptSpec
+
+
+def check_read(context: RunContext, entry: ListedSpec, facts: ItemFacts, warn: Warn) -> None:
+    """A listed resource read (it must succeed), or a template expanded with generated
+    values and read (each answer a result or a refusal, never a crash)."""
+    _check_calls(context, entry, Check.READ.value, _read, facts, warn)
+
+
+def check_get(context: RunContext, entry: PromptSpec, facts: ItemFacts, warn: Warn) -> None:
+    """A prompt got with generated arguments, and without each required one."""
+    _check_calls(context, entry, Check.GET.value, _get, facts, warn)
+
+
+def listed_failure(
+    context: RunContext,
+    entry: ListedSpec,
+    check: str,
+    problem: str,
+    details: tuple[str, ...] = (),
+    kind: FailureKind = FailureKind.SETUP,
+) -> ContractFailure:
+    """A failure of ``check`` for ``entry`` that is no call's (its setup, a missing record,
+    drifted content)."""
+    key = entry.key or "(no " + entry.key_field + ")"
+    report = FailureReport.for_tool(context.server, key, check, problem, kind, details=details)
+    report.subject = entry.kind
+    return ContractFailure(report)
+
+
+def _check_calls(
+    context: RunContext,
+    entry: ListedSpec,
+    check: str,
+    run: Callable[[RunContext, ListedSpec], ListedRun],
+    facts: ItemFacts,
+    warn: Warn,
+) -> None:
+    from pytest_mcp_contracts.checks.reads import replay_request
+    from pytest_mcp_contracts.contracts.snapshot import SnapshotError
+
+    server = context.server
+    if (entry.kind, entry.key) in context.settings.listed_skips:
+        raise Skipped(
+            f"skipped by [tool.mcp-contracts.{entry.kind}s.{json.dumps(entry.key)}] skip = true"
+        )
+    recorder = context.recorder
+    try:
+        content = recorder.start_listed(server.node_name, entry)
+    except SnapshotError as exc:
+        raise listed_failure(context, entry, check, exc.render()) from None
+    passed = False
+    try:
+        done = run(context, entry)
+        # Keyed "<kind>:<key>": no tool name has a colon (the spec's name rules).
+        facts.stats = CheckStats({f"{entry.kind}:{entry.key}": done.stats})
+        facts.section("mcp", done.summary())
+        facts.properties.append(("mcp_calls", done.stats.calls))
+        facts.properties.append(("mcp_refused", done.stats.refused))
+        if done.failure is not None:
+            raise replay_request(server, done.failure, lambda: context.fresh(check))
+        _check_content(context, entry, check, content, done)
+        for note in done.notes:
+            warn(note)
+        passed = True
+    finally:
+        # Only a check that passed teaches the recorder a content contract.
+        recorder.finish_listed(context.surface, server.node_name, content, passed=passed)
+
+
+def _check_content(
+    context: RunContext, entry: ListedSpec, check: str, content: ListedObservations, run: ListedRun
+) -> None:
+    """The results against the recorded content contract (contracts/content), and in CI
+    the contract an entry that returned JSON must have."""
+    from pytest_mcp_contracts.checks.reads import content_drift_finding
+
+    for arguments, result in run.results:
+        drift = content.observe(arguments, result)
+        found = content_drift_finding(check, drift, arguments, context.drift_hint)
+        if found is not None:
+            raise listed_failure(context, entry, check, found.message, found.details, found.kind)
+    missing = missing_content(context, entry, check, content)
+    if missing is not None:
+        raise missing
+
+
+def missing_content(
+    context: RunContext, entry: ListedSpec, check: str, content: ListedObservations
+) -> ContractFailure | None:
+    """In CI, an entry that returned JSON must have its content contract recorded: none is
+    written there."""
+    recorder = context.recorder
+    if not recorder.content_missing_in_ci(content):
+        return None
+    from pytest_mcp_contracts.contracts.record import listed_file
+
+    path = recorder.path(context.server.node_name, listed_file(entry))
+    return listed_failure(
+        context,
+        entry,
+        check,
+        f"no content contract is recorded for this {entry.kind} ({path}), and CI is set, so "
+        "none is written",
+        (f"record it locally with: {context.record_command}  and commit the file",),
+        FailureKind.MISSING_RECORD,
+    )
+
+
+def _read(context: RunContext, entry: ListedSpec) -> ListedRun:
+    from pytest_mcp_contracts.checks.reads import (
+        known_inputs,
+        run_generated,
+        run_read,
+        template_subject,
+    )
+    from pytest_mcp_contracts.inputs.listed import template_variables
+    from pytest_mcp_contracts.transport.discover import ResourceSpec, TemplateSpec
+
+    server = context.server
+    if isinstance(entry, ResourceSpec):
+        return run_read(server, entry, context.budget(tool_time=context.settings.tool_time))
+    assert isinstance(entry, TemplateSpec)
+    names = template_variables(entry.key)
+    if not names:
+        raise Skipped(
+            "the URI template has no variables to fill in, or is not valid RFC 6570 (see its "
+            "schema check)"
+        )
+    uris = [resource.key for resource in context.surface.resources]
+    known = known_inputs(server, entry, names, names, uris)
+    subject = template_subject(server, entry)
+    budget = context.budget(tool_time=context.settings.tool_time)
+    return run_generated(server, subject, budget, known, coverage=context.settings.coverage)
+
+
+def _get(context: RunContext, entry: ListedSpec) -> ListedRun:
+    from pytest_mcp_contracts.checks.reads import (
+        known_inputs,
+        probe_missing_arguments,
+        prompt_subject,
+        run_generated,
+    )
+    from pytest_mcp_contracts.inputs.listed import prompt_schema
+    from pytest_mcp_contracts.transport.discover import PromptSpec
+
+    assert isinstance(entry, PromptSpec)
+    server = context.server
+    schema = prompt_schema(entry.raw.get("arguments"))
+    names, required = list(schema["properties"]), list(schema["required"])
+    known = known_inputs(server, entry, names, required)
+    subject = prompt_subject(server, entry)
+    budget = context.budget(tool_time=context.settings.tool_time)
+    run = run_generated(server, subject, budget, known, coverage=context.settings.coverage)
+    if run.failure is None:
+        run.failure = probe_missing_arguments(server, entry, run)
+    return run

@@ -1,0 +1,433 @@
+"""The calling checks of one tool as its items run them: ``contract`` and ``rejects_invalid``.
+
+Each takes the server's ``RunContext`` and makes every decision its item used to: whether the
+tool is called at all, its strategy, examples and coverage plan, the recorder's start and
+finish, the replay of a failure on a fresh server, and the verdicts around the calls (a
+contract missing in CI, invalid inputs accepted: a failure or a warning). A failure is raised
+as ``ContractFailure``; a skip as ``context.Skipped``; warnings go through ``warn``; numbers,
+user properties and report sections into ``ItemFacts``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from pytest_mcp_contracts.checks.context import (
+    ItemFacts,
+    RunContext,
+    Skipped,
+    Warn,
+    tool_failure,
+)
+from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind
+from pytest_mcp_contracts.checks.stats import CheckStats
+from pytest_mcp_contracts.text import short_json, shown
+from pytest_mcp_contracts.vocabulary import Check, RejectsInvalidMode
+
+if TYPE_CHECKING:
+    from pytest_mcp_contracts.checks.context import InputCache
+    from pytest_mcp_contracts.checks.contract import ContractStats
+    from pytest_mcp_contracts.checks.rejects_invalid import Refusals
+    from pytest_mcp_contracts.contracts.observe import ToolObservations
+    from pytest_mcp_contracts.inputs.coverage import CoveragePlan
+    from pytest_mcp_contracts.inputs.sandbox import SandboxPaths
+    from pytest_mcp_contracts.transport.discover import ToolSpec
+
+
+def check_contract(context: RunContext, tool: ToolSpec, facts: ItemFacts, warn: Warn) -> None:
+    """Generated inputs, real calls, every result checked against the declared or the
+    recorded contract; what was learned goes to the recorder when the check passes."""
+    from pytest_mcp_contracts.checks.contract import run_contract
+    from pytest_mcp_contracts.contracts.snapshot import SnapshotError
+    from pytest_mcp_contracts.inputs.coverage import coverage_line, random_share
+    from pytest_mcp_contracts.inputs.generate import (
+        GenerationError,
+        UserStrategyError,
+        input_strategy,
+    )
+
+    server, settings, check = context.server, context.settings, Check.CONTRACT.value
+    own = context.callable_settings(tool)
+    if tool.malformed:
+        raise tool_failure(
+            server,
+            tool,
+            check,
+            "the tool cannot be called: its listing entry is malformed (see its schema check)",
+            kind=FailureKind.INVALID_LISTING,
+        )
+    recorder = context.recorder
+    try:
+        observations = recorder.start_tool(server.node_name, tool)
+    except SnapshotError as exc:
+        raise tool_failure(server, tool, check, exc.render()) from None
+    run = None
+    plan = None
+    passed = False
+    facts.stats = CheckStats(uses_sandbox=context.sandbox_test())
+    tally = facts.stats.tool(tool.name)
+    try:
+        user = _user_strategies(context, tool, check)
+        sandbox = context.laid_sandbox(tool)
+        try:
+            strategy = input_strategy(tool.input_schema, user, sandbox=sandbox)
+        except UserStrategyError as exc:
+            raise tool_failure(
+                server, tool, check, "pytest_mcp_tool_strategy cannot be used here", (str(exc),)
+            ) from None
+        except GenerationError as exc:
+            raise tool_failure(
+                server,
+                tool,
+                check,
+                f"no inputs can be generated from the inputSchema at {shown(exc.pointer, 120)}",
+                (str(exc),),
+            ) from None
+        max_examples = own.max_examples or settings.max_examples
+        plan = coverage_plan(tool, max_examples, settings.coverage, user is not None, sandbox)
+        run = run_contract(
+            server,
+            tool,
+            strategy=strategy,
+            # Configured and schema examples first, then the coverage phase.
+            examples=_examples(context, tool, check, warn),
+            configured=len(own.examples),
+            coverage=plan,
+            budget=context.budget(
+                max_examples=random_share(max_examples, len(plan.inputs)),
+                tool_time=settings.time_budget(own),
+            ),
+            observations=observations,
+            drift_hint=context.drift_hint,
+            warn_only=own.warn_only,
+            tally=tally,
+            lints=settings.lint_levels,
+            in_flight=settings.in_flight,
+        )
+        if run.failure is not None:
+            raise replayed(context, tool, check, run.failure)
+        _report(context, tool, run.stats, observations, facts, warn)  # -W error raises here
+        missing = missing_record(context, tool, has_record=observations.has_record)
+        if missing is not None:
+            raise missing
+        passed = True
+    finally:
+        # Only a check that passed teaches the recorder an output contract.
+        recorder.finish_tool(context.surface, server.node_name, observations, passed=passed)
+        if plan is not None:
+            # No run: the check failed before it, or it raised an error of ours; no call is
+            # known to have been sent.
+            sent = run.stats.distinct_inputs if run is not None else set()
+            timed_out = run is not None and run.stats.out_of_time is not None
+            stopped_by = "the tool's time budget" if timed_out else "a failure"
+            report = plan.report(lambda arguments: repr(arguments) in sent, stopped_by)
+            tally.input_coverage = report
+            facts.section("mcp coverage", coverage_line(report))
+
+
+def missing_record(
+    context: RunContext, tool: ToolSpec, *, has_record: bool
+) -> ContractFailure | None:
+    """In CI, a tool must have its contract recorded: none is written there."""
+    recorder = context.recorder
+    if not recorder.missing_in_ci(has_record):
+        return None
+    path = recorder.path(context.server.node_name, tool.node_name)
+    return tool_failure(
+        context.server,
+        tool,
+        Check.CONTRACT.value,
+        f"no contract is recorded for this tool ({path}), and CI is set, so none is written",
+        (f"record it locally with: {context.record_command}  and commit the file",),
+        FailureKind.MISSING_RECORD,
+    )
+
+
+def coverage_plan(
+    tool: ToolSpec, max_examples: int, enabled: bool, user: bool, sandbox: SandboxPaths | None
+) -> CoveragePlan:
+    """The coverage phase's inputs, or an empty plan saying why there are none."""
+    from pytest_mcp_contracts.inputs.coverage import CoveragePlan, coverage_budget
+    from pytest_mcp_contracts.inputs.generate import GenerationError
+    from pytest_mcp_contracts.inputs.generate import coverage_plan as plan_for
+
+    if not enabled:
+        return CoveragePlan(note="the coverage phase is off (--mcp-coverage=off)")
+    if user:
+        return CoveragePlan(note="inputs come from pytest_mcp_tool_strategy")
+    try:
+        budget = coverage_budget(max_examples)
+        return plan_for(tool.input_schema, budget, sandbox=sandbox)
+    except GenerationError as exc:  # input_strategy said it already; say why here
+        return CoveragePlan(note=f"no coverage inputs: {str(exc).splitlines()[0]}")
+
+
+def _report(
+    context: RunContext,
+    tool: ToolSpec,
+    stats: ContractStats,
+    observations: ToolObservations,
+    facts: ItemFacts,
+    warn: Warn,
+) -> None:
+    facts.properties.append(("mcp_calls", stats.calls))
+    facts.properties.append(("mcp_error_results", stats.error_results))
+    # A plain str: user_properties cross to an xdist controller, and execnet refuses enums.
+    facts.properties.append(("mcp_output_quality", str(observations.quality)))
+    facts.section("mcp", stats.summary())
+    from pytest_mcp_contracts.checks.contract import error_result_notes
+    from pytest_mcp_contracts.checks.engine import budget_words
+    from pytest_mcp_contracts.checks.feeding import ways_to_reach
+
+    sequences = context.settings.sequences
+    ways = ways_to_reach(tool, context.surface.tools, sequences=sequences)
+    notes = observations.warnings() + error_result_notes(tool, stats, ways)
+    if stats.out_of_time is not None:
+        notes.append(budget_words(stats.out_of_time, stats.calls, stats.planned))
+    for note in notes:
+        warn(note)
+    for finding, arguments in stats.lint_warnings.values():
+        warn(
+            f"{finding.headline}, e.g. for the input {short_json(arguments)}; fix: {finding.fix}",
+            lint=True,
+        )
+
+
+def check_rejects_invalid(
+    context: RunContext, tool: ToolSpec, facts: ItemFacts, warn: Warn
+) -> None:
+    """Inputs the inputSchema refuses must be refused (isError or -32602), and must never
+    crash, hang or break the server. Every input is sent past a failing one, and each
+    distinct failure is replayed and shown with its own input."""
+    from pytest_mcp_contracts.checks.rejects_invalid import run_rejects_invalid
+    from pytest_mcp_contracts.inputs.invalid import invalid_inputs
+
+    server, settings, check = context.server, context.settings, Check.REJECTS_INVALID.value
+    own = context.callable_settings(tool)
+    mode = own.rejects_invalid or settings.rejects_invalid
+    if mode == RejectsInvalidMode.OFF:
+        raise Skipped("--mcp-rejects-invalid=off")
+    if tool.malformed:
+        raise Skipped("the listing entry is malformed (see its schema check)")
+    base = valid_input(context, tool)
+    cases = invalid_inputs(tool.input_schema, base)
+    if not cases:
+        raise Skipped(
+            "no input is certainly invalid: the inputSchema requires, types and constrains "
+            "nothing that a mutation of a valid input could break"
+        )
+    facts.stats = CheckStats(uses_sandbox=context.sandbox_test())
+    refusals = run_rejects_invalid(
+        server,
+        tool,
+        cases,
+        context.budget(max_examples=0, tool_time=settings.time_budget(own)),
+        facts.stats.tool(tool.name),
+    )
+    facts.properties.append(("mcp_invalid_sent", refusals.sent))
+    facts.properties.append(("mcp_invalid_accepted", len(refusals.accepted)))
+    facts.properties.append(("mcp_invalid_coerced", len(refusals.coerced)))
+    facts.section("mcp", refusals.summary())
+    # Each distinct failure replayed on a fresh server before it is shown, so that each
+    # keeps a reproduction of its own; the first met is the check's headline.
+    failures = [replayed(context, tool, check, failure) for failure in refusals.failures]
+    notes = []
+    if refusals.out_of_time is not None:
+        from pytest_mcp_contracts.checks.engine import budget_words
+
+        budget, planned = refusals.out_of_time, refusals.planned
+        notes.append(budget_words(budget, refusals.sent, planned, "invalid inputs"))
+    accepted = accepts_invalid(context, tool, refusals, mode)
+    if isinstance(accepted, ContractFailure):
+        failures.append(accepted)
+    elif accepted is not None:
+        notes.append(accepted)
+    try:
+        for note in notes:
+            warn(note)
+    finally:
+        # A warning made an error (-W error) does not hide the failures.
+        if failures:
+            from pytest_mcp_contracts.checks.failures import combined_failure
+
+            raise combined_failure(failures)
+
+
+def accepts_invalid(
+    context: RunContext, tool: ToolSpec, refusals: Refusals, mode: str
+) -> ContractFailure | str | None:
+    """The verdict on the invalid inputs the tool took as valid: a failure under
+    ``--mcp-rejects-invalid=fail``, the words of a warning under ``warn``, None when it
+    refused them all."""
+    from pytest_mcp_contracts.checks.rejects_invalid import HOW_TO_REFUSE, accepted_lines
+
+    if not refusals.accepted:
+        return None
+    problem = (
+        f"accepts invalid input: {len(refusals.accepted)} of {refusals.sent} inputs the "
+        "inputSchema refuses returned a success result"
+    )
+    lines = tuple(accepted_lines(refusals.accepted))
+    if mode == RejectsInvalidMode.FAIL:
+        return tool_failure(
+            context.server,
+            tool,
+            Check.REJECTS_INVALID.value,
+            problem,
+            (*lines, HOW_TO_REFUSE),
+            FailureKind.ACCEPTS_INVALID,
+        )
+    return f"{problem} (first: {lines[0]}); --mcp-rejects-invalid=fail makes this a failure"
+
+
+def valid_input(context: RunContext, tool: ToolSpec) -> dict[str, Any]:
+    """The valid input the invalid ones are derived from: a configured or schema example
+    when there is one, else a small generated input with as many properties as it gets;
+    Skipped when there is none."""
+    from hypothesis.errors import HypothesisException
+
+    from pytest_mcp_contracts.inputs.examples import simplest_example
+    from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy
+
+    check = Check.REJECTS_INVALID.value
+    try:
+        user = _user_strategies(context, tool, check)
+        sandbox = context.laid_sandbox(tool)
+        strategy = input_strategy(tool.input_schema, user, sandbox=sandbox)
+        examples = _examples(context, tool, check)
+        if examples:
+            return examples[0]
+        # Without the user's strategies, the schema alone makes this input, and hypothesis
+        # finds the same one on every run (derandomized, then shrunk): it is remembered,
+        # unless it names a sandbox path.
+        sandboxed = sandbox.all if sandbox is not None else frozenset()
+        remembered = (
+            RememberedInput(context.cache, tool.input_schema, sandboxed, context.version)
+            if user is None
+            else None
+        )
+        if remembered is not None and remembered.value is not None:
+            return remembered.value
+        declared = tool.input_schema.get("properties")
+        wanted = set(declared) if isinstance(declared, dict) else set()
+        try:
+            found: dict[str, Any] = simplest_example(strategy, lambda v: wanted <= v.keys())
+        except HypothesisException:  # no input has every property at once
+            found = simplest_example(strategy)
+        if remembered is not None:
+            remembered.keep(found)
+        return found
+    except (GenerationError, HypothesisException) as exc:
+        raise Skipped(
+            "no valid input to derive invalid ones from (see the contract check): "
+            f"{str(exc).splitlines()[0]}"
+        ) from None
+
+
+class RememberedInput:
+    """The simplest valid input of an inputSchema, kept across runs in ``cache`` (pytest's
+    ``.pytest_cache``; none with ``-p no:cacheprovider``): by the schema's content and the
+    versions that find it, and used only while the schema still accepts it."""
+
+    _DIRECTORY = "mcp-contracts/simplest-input"
+
+    def __init__(
+        self,
+        cache: InputCache | None,
+        schema: dict[str, Any],
+        sandboxed: frozenset[str],
+        version: str,  # the plugin's
+    ) -> None:
+        import hashlib
+
+        import hypothesis
+
+        self.cache = cache
+        self.schema = schema
+        self.sandboxed = sandboxed  # a path in the sandbox is this run's, not the next one's
+        # A run with a sandbox finds another input (a real file) than one without: an input
+        # kept by a run without one (a bare "a" for a path) is not for a run with one.
+        text = json.dumps(
+            [schema, bool(sandboxed), hypothesis.__version__, version], sort_keys=True
+        )
+        digest = hashlib.sha256(text.encode()).hexdigest()[:32]
+        self.key = f"{self._DIRECTORY}/{digest}"
+        self.value = self._read()
+
+    def _read(self) -> dict[str, Any] | None:
+        if self.cache is None:
+            return None
+        from pytest_mcp_contracts.schema.dialects import validator_for_schema
+
+        value = self.cache.get(self.key, None)
+        if not isinstance(value, dict) or not validator_for_schema(self.schema).is_valid(value):
+            return None
+        return None if self._in_sandbox(value) else value
+
+    def _in_sandbox(self, value: dict[str, Any]) -> bool:
+        from pytest_mcp_contracts.inputs.sandbox import uses_sandbox
+
+        return uses_sandbox(value, self.sandboxed)
+
+    def keep(self, value: dict[str, Any]) -> None:
+        import contextlib
+
+        if self.cache is None or self._in_sandbox(value):
+            return
+        with contextlib.suppress(TypeError, ValueError):  # not JSON: not kept
+            self.cache.set(self.key, value)
+
+
+def replayed(
+    context: RunContext, tool: ToolSpec, check: str, error: ContractFailure
+) -> ContractFailure:
+    """``error`` with what replaying its call on a fresh server showed (checks/reproduce),
+    and where its input's paths point (the sandbox kept for a replay)."""
+    from pytest_mcp_contracts.checks.reproduce import note_sandbox, replay_failure
+
+    server = context.server
+    error = replay_failure(
+        server,
+        tool,
+        error,
+        lambda: context.fresh(check),
+        warn_only=context.tool_settings(tool).warn_only,
+        fresh_possible=context.fresh_possible,
+        lints=context.lints,
+    )
+    return note_sandbox(error, context.sandbox)
+
+
+def _user_strategies(context: RunContext, tool: ToolSpec, check: str) -> Any:
+    from pytest_mcp_contracts.inputs.generate import UserStrategyError
+
+    try:
+        return context.user_strategies(tool)
+    except UserStrategyError as exc:
+        raise tool_failure(context.server, tool, check, str(exc)) from None
+
+
+def _examples(
+    context: RunContext, tool: ToolSpec, check: str, warn: Warn | None = None
+) -> list[dict[str, Any]]:
+    """Inputs that run before generated ones: the configured examples (which must be
+    valid), then the schema's own `examples` and `default`s (left out, with a warning
+    through ``warn``, when the schema refuses them)."""
+    given = context.given(tool)
+    if given.refused_configured is not None:
+        number, example, why = given.refused_configured
+        raise tool_failure(
+            context.server,
+            tool,
+            check,
+            f"configured example {number} is not valid for the inputSchema",
+            (f"{example!r}: {why}", "fix it under [tool.mcp-contracts.tools]"),
+        )
+    if warn is not None:  # said by the contract check alone, once per tool
+        for example in given.refused_from_schema:
+            warn(
+                f"the input {example!r}, from the inputSchema's own examples or defaults, "
+                "is not valid for it; it was not sent"
+            )
+    return given.inputs

@@ -37,10 +37,14 @@ from pytest_mcp_contracts.contracts.drift import HINT_DEFAULTS
 from pytest_mcp_contracts.contracts.record import (
     contract_problem,
     follow_former_names,
-    listed_file,
-    listed_kind,
 )
-from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore, write_atomic
+from pytest_mcp_contracts.contracts.snapshot import (
+    SnapshotError,
+    SnapshotStore,
+    file_of,
+    kind_of,
+    write_atomic,
+)
 from pytest_mcp_contracts.export.document import FORMATS as EXPORT_FORMATS
 from pytest_mcp_contracts.export.document import RecordedTool, Source, export_file_name
 from pytest_mcp_contracts.export.document import render as render_export
@@ -58,12 +62,9 @@ from pytest_mcp_contracts.schema.summarize import FieldPathError, limits, summar
 from pytest_mcp_contracts.text import stderr_block
 from pytest_mcp_contracts.transport.client import CallTranscript, Client, ClientSettings
 from pytest_mcp_contracts.transport.discover import (
-    ListedSpec,
-    PromptSpec,
-    ResourceSpec,
+    LISTINGS,
+    Entry,
     ServerSurface,
-    TemplateSpec,
-    ToolSpec,
     discover,
     former_node_names,
     node_names,
@@ -74,6 +75,7 @@ from pytest_mcp_contracts.transport.jsonrpc import RpcConnection, RpcError, Serv
 from pytest_mcp_contracts.transport.managed import open_server, probe_warning, tool_refusal
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 from pytest_mcp_contracts.vocabulary import (
+    BESIDE_TOOLS,
     CALL_POLICIES,
     DEFAULT_CALL_POLICY,
     DEFAULT_CALL_TIMEOUT,
@@ -83,6 +85,7 @@ from pytest_mcp_contracts.vocabulary import (
     DEFAULT_STARTUP_TIMEOUT,
     HANDSHAKE_VERSION,
     ClientSettingError,
+    EntryKind,
     Quality,
     parse_clients,
 )
@@ -216,7 +219,7 @@ def _recorded(store: SnapshotStore, server: str, tool: str) -> tuple[dict[str, A
         data = store.read(server, tool)
     except SnapshotError as exc:
         return None, f"{exc.path}: {exc.reason}"
-    problem = None if data is None else contract_problem(data, listed_kind(tool))
+    problem = None if data is None else contract_problem(data, kind_of(tool))
     if problem is not None:
         return None, f"{store.path_for(server, tool)}: not a contract: {problem}"
     return data, ""
@@ -231,7 +234,7 @@ class CallPlan:
     source: str  # "--call", "--mcp-call in addopts in <file>", "mcp_call in <file>", ...
     tools: dict[str, ToolConfig]
 
-    def refusal(self, server: str, tool: ToolSpec, capabilities: dict[str, Any]) -> str | None:
+    def refusal(self, server: str, tool: Entry, capabilities: dict[str, Any]) -> str | None:
         own = tool_config(self.tools, server, tool.name)
         why = tool_refusal(tool, capabilities, policy=self.policy, own_call=own.call, skip=own.skip)
         if why is None and tool.malformed:
@@ -260,7 +263,7 @@ def _call_plan(args: argparse.Namespace) -> CallPlan:
 
 
 def _findings(
-    tool: ToolSpec, protocol_version: str, args: argparse.Namespace
+    tool: Entry, protocol_version: str, args: argparse.Namespace
 ) -> tuple[dict[str, Any], ...]:
     """What the ``schema`` check finds in a listing entry: the same check, the same records
     the run report lists, under the client profiles and lint levels of ``--clients`` and
@@ -298,13 +301,13 @@ def _views_from_snapshots(
     store: SnapshotStore, server: str, args: argparse.Namespace, calls: CallPlan
 ) -> list[ToolView]:
     views = []
-    for name in store.recorded_tools(server):
+    for name in store.recorded(server, EntryKind.TOOL):
         recorded, problem = _recorded(store, server, name)
         data = recorded or {}
         surface = data.get("surface")
         raw = dict(surface) if isinstance(surface, dict) else {"name": data.get("tool", name)}
         tool_name = str(raw.get("name", name))
-        tool = ToolSpec(tool_name, name, raw)
+        tool = Entry(EntryKind.TOOL, tool_name, name, raw)
         # A snapshot does not record the protocol: judged by the newest handshake revision,
         # whose rules (an object outputSchema root) the most clients hold servers to.
         findings = _findings(tool, HANDSHAKE_VERSION, args) if isinstance(surface, dict) else None
@@ -447,16 +450,12 @@ def tool_json(view: ToolView) -> dict[str, Any]:
 
 # -- prompts, resources and templates ---------------------------------------------------------
 
-_SPECS: Final[dict[str, type[ListedSpec]]] = {
-    spec.kind: spec for spec in (PromptSpec, ResourceSpec, TemplateSpec)
-}
-
 
 @dataclass(frozen=True)
 class ListedView:
     """A prompt, resource or template as inspect shows it."""
 
-    entry: ListedSpec
+    entry: Entry
     findings: tuple[dict[str, Any], ...]
     content: OutputContract  # its recorded content contract ("none" when there is none)
 
@@ -465,7 +464,7 @@ class ListedView:
         """What a client needs to use it: a prompt's arguments, a resource's mimeType, a
         template's variables."""
         raw = self.entry.raw
-        if self.entry.kind == PromptSpec.kind:
+        if self.entry.kind == EntryKind.PROMPT:
             arguments = raw.get("arguments")
             names = [
                 f"{a['name']}{' (required)' if a.get('required') is True else ''}"
@@ -474,8 +473,8 @@ class ListedView:
             ]
             return f"arguments: {', '.join(names) or '-'}"
         mime = f"  {raw['mimeType']}" if isinstance(raw.get("mimeType"), str) else ""
-        if self.entry.kind == TemplateSpec.kind:
-            from pytest_mcp_contracts.contracts.content import template_variables
+        if self.entry.kind == EntryKind.TEMPLATE:
+            from pytest_mcp_contracts.schema.synthetic import template_variables
 
             variables = ", ".join(template_variables(self.entry.key)) or "-"
             return f"variables: {variables}{mime}"
@@ -493,11 +492,11 @@ def _content_contract(recorded: dict[str, Any] | None, problem: str) -> OutputCo
 
 
 def _listed_view(
-    entry: ListedSpec, store: SnapshotStore, server: str, protocol_version: str
+    entry: Entry, store: SnapshotStore, server: str, protocol_version: str
 ) -> ListedView:
     from pytest_mcp_contracts.checks.surface_listing import check_entry
 
-    recorded, problem = _recorded(store, server, listed_file(entry))
+    recorded, problem = _recorded(store, server, file_of(entry))
     found = check_entry(entry, protocol_version=protocol_version)
     return ListedView(
         entry, tuple(finding_record(f) for f in found), _content_contract(recorded, problem)
@@ -515,33 +514,32 @@ def _listed_from_snapshots(store: SnapshotStore, server: str) -> list[ListedView
     """The recorded prompts, resources and templates, judged as the tools' snapshots are (a
     snapshot does not record the protocol revision)."""
     views = []
-    for file in store.recorded_listed(server):
-        kind = listed_kind(file)
+    for file in store.recorded(server, *BESIDE_TOOLS):
+        kind = kind_of(file)
         try:
             # Its surface even when its content section is corrupted (shown as such below).
             surface = (store.read(server, file) or {}).get("surface")
         except SnapshotError:
             surface = None
-        if kind is None or not isinstance(surface, dict):
+        if not isinstance(surface, dict):
             continue  # unreadable: the run's drift item says so, with the file's name
-        spec = _SPECS[kind]
-        key = surface.get(spec.key_field)
-        entry = spec(key if isinstance(key, str) else "", file.rpartition("/")[2], surface)
+        key = surface.get(LISTINGS[kind].key_field)
+        node_name = file.rpartition("/")[2]
+        entry = Entry(kind, key if isinstance(key, str) else "", node_name, surface)
         views.append(_listed_view(entry, store, server, HANDSHAKE_VERSION))
-    order = list(_SPECS)
-    return sorted(views, key=lambda v: order.index(v.entry.kind))
+    return sorted(views, key=lambda v: BESIDE_TOOLS.index(v.entry.kind))
 
 
 def render_listed(views: Sequence[ListedView], args: argparse.Namespace) -> str:
     """Prompts, then resources, then templates: one line each, and under it its content
     contract folded to a summary (schema/summarize) when one is recorded."""
     lines: list[str] = []
-    for kind, spec in _SPECS.items():
+    for kind in BESIDE_TOOLS:
         mine = [v for v in views if v.entry.kind == kind]
         if not mine:
             continue
         width = max(len(v.entry.key) for v in mine)
-        lines += ["", f"{spec.array if kind != 'template' else 'templates'}:"]
+        lines += ["", f"{LISTINGS[kind].array if kind != 'template' else 'templates'}:"]
         for view in mine:
             findings = ToolView("", {}, view.content, view.findings).findings_label
             lines.append(
@@ -557,8 +555,8 @@ def render_listed(views: Sequence[ListedView], args: argparse.Namespace) -> str:
 def listed_json(view: ListedView) -> dict[str, Any]:
     entry, content = view.entry, view.content
     return {
-        "kind": entry.kind,
-        entry.key_field: entry.key,
+        "kind": str(entry.kind),
+        entry.listing.key_field: entry.key,
         "entry": entry.raw,
         "findings": list(view.findings),
         "contentContract": content.source,
@@ -846,8 +844,8 @@ def inspect_command(args: argparse.Namespace, out: TextIO) -> int:
                 "callPolicySource": calls.source,
                 "tools": [tool_json(v) for v in views],
             }
-            for kind, spec in _SPECS.items():
-                name = "templates" if kind == TemplateSpec.kind else spec.array
+            for kind in BESIDE_TOOLS:
+                name = "templates" if kind == EntryKind.TEMPLATE else LISTINGS[kind].array
                 payload[name] = [listed_json(v) for v in listed if v.entry.kind == kind]
             out.write(json.dumps(payload, indent=2, sort_keys=True) + "\n")
         else:
@@ -990,7 +988,7 @@ def _request_command(
 def _recorded_tools(store: SnapshotStore, server: str, wanted: Sequence[str]) -> list[RecordedTool]:
     """The recorded tools of a server, or those named in ``wanted``; a file that cannot be
     read among them is an error that names it (never a model made from half a contract)."""
-    files = store.recorded_tools(server)
+    files = store.recorded(server, EntryKind.TOOL)
     if not files:
         raise _Failure(f"no tools are recorded in {store.root / server}{os.sep}", USAGE_ERROR)
     tools, names = [], []

@@ -28,11 +28,11 @@ from pytest_mcp_contracts.checks.judge import error_verdict, judge, kept_reporti
 from pytest_mcp_contracts.checks.result import empty_content_finding
 from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.contracts.change import Change
-from pytest_mcp_contracts.contracts.observe import ToolObservations
+from pytest_mcp_contracts.contracts.observe import EntryObservations
 from pytest_mcp_contracts.inputs.ahead import call_drawn, worth_drawing_ahead
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
-from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.inflight import CallWindow
 from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerError
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
@@ -198,14 +198,14 @@ def _drift_finding(drift: list[Change], hint: str) -> Finding | None:
 
 
 def judge_contract_call(
-    tool: ToolSpec,
+    tool: Entry,
     outcome: CallOutcome,
     protocol_version: str,
     verdict: ErrorVerdict | None,
     *,
     warn_only: frozenset[str] = frozenset(),
     lints: LintLevels | None = None,
-    observations: ToolObservations | None = None,
+    observations: EntryObservations | None = None,
     drift_hint: str = "",
 ) -> Finding | None:
     """The contract check's verdict on one call of a valid input, or None: the one judge
@@ -218,7 +218,7 @@ def judge_contract_call(
 
 
 def _observed(
-    outcome: CallOutcome, observations: ToolObservations | None, drift_hint: str
+    outcome: CallOutcome, observations: EntryObservations | None, drift_hint: str
 ) -> Finding | None:
     """Fold a result the judge passed into the observations: the recorded output contract's
     drift, if any. A disguised refusal is still observed: a recorded contract learned from
@@ -230,7 +230,7 @@ def _observed(
 
 def contract_call_failure(
     server: ManagedServer,
-    tool: ToolSpec,
+    tool: Entry,
     outcome: CallOutcome,
     finding: Finding,
     *,
@@ -260,7 +260,7 @@ def contract_call_failure(
 
 
 def _violation_failure(
-    server: ManagedServer, tool: ToolSpec, violation: _Violation, *, note: str | None = None
+    server: ManagedServer, tool: Entry, violation: _Violation, *, note: str | None = None
 ) -> ContractFailure:
     return contract_call_failure(
         server,
@@ -275,7 +275,7 @@ def _violation_failure(
 
 def run_contract(
     server: ManagedServer,
-    tool: ToolSpec,
+    tool: Entry,
     *,
     strategy: Any,
     max_examples: int,
@@ -284,7 +284,7 @@ def run_contract(
     coverage: CoveragePlan | None = None,
     max_restarts: int,
     shrink_time: float,
-    observations: ToolObservations | None = None,
+    observations: EntryObservations | None = None,
     drift_hint: str = "",
     warn_only: frozenset[str] = frozenset(),
     seed: Any = None,
@@ -559,7 +559,7 @@ class TimeBudget:
         )
 
 
-def in_flight_width(server: ManagedServer, tool: ToolSpec, window: int) -> int:
+def in_flight_width(server: ManagedServer, tool: Entry, window: int) -> int:
     """How many of a tool's explicit inputs may be in flight at once (--mcp-in-flight):
     ``window`` when its calls say they are independent of each other, else 1.
 
@@ -584,12 +584,12 @@ def in_flight_width(server: ManagedServer, tool: ToolSpec, window: int) -> int:
 def _answer_sent_ahead(
     window: CallWindow,
     server: ManagedServer,
-    tool: ToolSpec,
+    tool: Entry,
     arguments: dict[str, Any],
     protocol: str,
     warn_only: frozenset[str],
     lints: LintLevels | None,
-    observations: ToolObservations | None,
+    observations: EntryObservations | None,
 ) -> tuple[CallOutcome | None, str | None, bool, ErrorVerdict | None]:
     """The answer to ``arguments``, sent ahead with others in flight, when it stands as if
     it had been sent alone; else None, and the caller sends it alone. With it, a note for
@@ -692,9 +692,7 @@ def _shrink_corner(
     return smallest
 
 
-def _run_failure(
-    server: ManagedServer, tool: ToolSpec, exc: BaseException
-) -> ContractFailure | None:
+def _run_failure(server: ManagedServer, tool: Entry, exc: BaseException) -> ContractFailure | None:
     """The failure that an exception ending the hypothesis run stands for, or None for one
     that is no verdict on the tool (an interrupt, a bug of ours): that one propagates."""
     from hypothesis.errors import FailedHealthCheck, FlakyFailure, Unsatisfiable
@@ -742,7 +740,7 @@ def _run_failure(
             return None
 
 
-def error_result_notes(tool: ToolSpec, stats: ContractStats, ways: Sequence[str] = ()) -> list[str]:
+def error_result_notes(tool: Entry, stats: ContractStats, ways: Sequence[str] = ()) -> list[str]:
     """Warnings about a tool's isError results that did not fail it: wrapped failures the
     user chose to be warned about (``warn_only``), suggestive evidence, and a tool that
     refused nearly everything it was sent (with ``ways`` that would reach it)."""
@@ -818,20 +816,20 @@ def error_result_notes(tool: ToolSpec, stats: ContractStats, ways: Sequence[str]
     return notes
 
 
-def takes_no_arguments(tool: ToolSpec) -> bool:
+def takes_no_arguments(tool: Entry) -> bool:
     properties = (
         tool.input_schema.get("properties") if isinstance(tool.input_schema, dict) else None
     )
     return not properties
 
 
-def always_fails(tool: ToolSpec, stats: ContractStats) -> bool:
+def always_fails(tool: Entry, stats: ContractStats) -> bool:
     """A tool without input properties whose every call returned isError."""
     return takes_no_arguments(tool) and stats.calls > 0 and stats.error_results == stats.calls
 
 
 def _generation_failure(
-    server: ManagedServer, tool: ToolSpec, why: str, pointer: str
+    server: ManagedServer, tool: Entry, why: str, pointer: str
 ) -> ContractFailure:
     problem = f"no inputs can be generated from the inputSchema at {shown(pointer, 120)}"
     return ContractFailure(
@@ -842,7 +840,7 @@ def _generation_failure(
 
 
 def server_unavailable(
-    server: ManagedServer, tool: ToolSpec, exc: ServerError, check: str = "contract"
+    server: ManagedServer, tool: Entry, exc: ServerError, check: str = "contract"
 ) -> ContractFailure:
     problem = f"the server could not be restarted for this tool: {exc.message}"
     return ContractFailure(

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.own_tests import ServerUnderTest
     from pytest_mcp_contracts.contracts.record import Recorder
     from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxPaths
-    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.discover import Entry
     from pytest_mcp_contracts.transport.managed import ManagedServer
 
 NO_SERVER = (
@@ -131,14 +131,14 @@ class _FromTheRun:
 
         return drift_hint(self._config)
 
-    def _own(self, tool: ToolSpec) -> Any:
+    def _own(self, tool: Entry) -> Any:
         assert self._server.surface is not None
         return self._settings.tool(self._server.surface.name, tool.name)
 
-    def warn_only(self, tool: ToolSpec) -> frozenset[str]:
+    def warn_only(self, tool: Entry) -> frozenset[str]:
         return frozenset(self._own(tool).warn_only)
 
-    def overrides(self, tool: ToolSpec) -> Any:
+    def overrides(self, tool: Entry) -> Any:
         from pytest_mcp_contracts.inputs.generate import UserStrategyError
         from pytest_mcp_contracts.pytest.items import user_strategies
 
@@ -148,7 +148,7 @@ class _FromTheRun:
         except UserStrategyError as exc:
             raise ValueError(str(exc)) from None
 
-    def examples(self, tool: ToolSpec) -> list[dict[str, Any]]:
+    def examples(self, tool: Entry) -> list[dict[str, Any]]:
         from pytest_mcp_contracts.inputs.generate import given_inputs
 
         given = given_inputs(tool.input_schema, self._own(tool).examples)
@@ -160,7 +160,7 @@ class _FromTheRun:
             )
         return given.inputs
 
-    def sandbox_paths(self, tool: ToolSpec) -> SandboxPaths | None:
+    def sandbox_paths(self, tool: Entry) -> SandboxPaths | None:
         from pytest_mcp_contracts.pytest.items import tool_paths
 
         sandbox = self.sandbox

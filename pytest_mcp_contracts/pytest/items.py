@@ -34,19 +34,16 @@ from pytest_mcp_contracts.reporting.failure import (
 )
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.discover import (
-    ListedSpec,
+    Entry,
     ListingFailure,
-    PromptSpec,
-    ResourceSpec,
     ServerSurface,
-    TemplateSpec,
-    ToolSpec,
 )
 from pytest_mcp_contracts.transport.managed import ManagedServer, tool_refusal
 from pytest_mcp_contracts.vocabulary import (
     MAX_RESOURCE_READS,
     NODE_PREFIX,
     Check,
+    EntryKind,
     RejectsInvalidMode,
     SnapshotMode,
 )
@@ -56,8 +53,7 @@ from pytest_mcp_contracts.vocabulary import (
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.contract import ContractRun, ContractStats
     from pytest_mcp_contracts.checks.reads import Budget, ListedRun
-    from pytest_mcp_contracts.contracts.content import ListedObservations
-    from pytest_mcp_contracts.contracts.observe import ToolObservations
+    from pytest_mcp_contracts.contracts.observe import EntryObservations
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan
     from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxPaths
     from pytest_mcp_contracts.project import ToolConfig
@@ -116,17 +112,20 @@ class ServerCollector(_ServerNode):
             # tool's item calls it (fresh_server then restarts nothing); run after other
             # items (-p randomly, a conftest that reorders), it restarts the server first.
             yield SequencesItem.from_parent(self, name=SequencesItem.check)
+        # A recorded entry the server no longer lists keeps a drift item: its removal breaks
+        # clients until it is accepted. Tools' come after the tools; then prompts, resources
+        # and templates, each listing the server declared but did not answer first (so that
+        # its failure hides none of the tools), and their removed ones last.
+        from pytest_mcp_contracts.contracts.snapshot import kind_of, node_of
+
+        stale = self.config.stash[RECORDER_KEY].stale(self.server.node_name, surface)
+        removed_tools = [file for file in stale if kind_of(file) is EntryKind.TOOL]
         for tool in surface.tools:
-            yield ToolCollector.from_parent(self, name=tool.node_name, tool=tool)
-        # A recorded tool the server no longer lists keeps a drift item: its removal breaks
-        # clients until it is accepted.
-        recorder = self.config.stash[RECORDER_KEY]
-        for name in recorder.stale(self.server.node_name, surface):
-            yield RemovedToolCollector.from_parent(self, name=name)
-        # Prompts, resources and templates, and each listing the server declared but did
-        # not answer (so that its failure hides none of the tools).
+            yield EntryCollector.from_parent(self, name=tool.node, entry=tool)
+        for file in removed_tools:
+            yield RemovedEntryCollector.from_parent(self, name=node_of(file), file=file)
         for failure in surface.listing_failures:
-            yield ListedCollector.from_parent(self, name=failure.node, entry=failure)
+            yield EntryCollector.from_parent(self, name=failure.node, entry=failure)
         unread = {id(entry) for entry in surface.resources[MAX_RESOURCE_READS:]}
         if len(surface.resources) > MAX_RESOURCE_READS:
             self._warn_once(
@@ -135,13 +134,10 @@ class ServerCollector(_ServerNode):
             )
         for entry in surface.listed:
             calls = id(entry) not in unread
-            yield ListedCollector.from_parent(self, name=entry.node, entry=entry, calls=calls)
-        # A recorded prompt, resource or template the server no longer lists, as tools'.
-        from pytest_mcp_contracts.contracts.record import listed_kind
-
-        for file in recorder.stale_listed(self.server.node_name, surface):
-            name = f"{listed_kind(file)}:{file.rpartition('/')[2]}"
-            yield RemovedListedCollector.from_parent(self, name=name, file=file)
+            yield EntryCollector.from_parent(self, name=entry.node, entry=entry, calls=calls)
+        for file in stale:
+            if file not in removed_tools:
+                yield RemovedEntryCollector.from_parent(self, name=node_of(file), file=file)
 
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
@@ -184,59 +180,44 @@ class ServerStartFailure(_ServerNode):
         return one_line_summary(excinfo)
 
 
-class ToolCollector(pytest.Collector):
-    def __init__(self, *, tool: ToolSpec, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.tool = tool
+class EntryCollector(pytest.Collector):
+    """A tool (``<name>``), prompt, resource or template (``<kind>:<key>``), or a listing of
+    them the server declared and did not answer (``listing:<kind>s``): its ``schema`` item,
+    then an entry's ``drift`` item and its call items (``CALL_ITEMS``)."""
 
-    def collect(self) -> Iterator[pytest.Item]:
-        yield SchemaItem.from_parent(self, name=SchemaItem.check, tool=self.tool)
-        yield DriftItem.from_parent(self, name=DriftItem.check, tool=self.tool)
-        yield ContractItem.from_parent(self, name=ContractItem.check, tool=self.tool)
-        yield RejectsInvalidItem.from_parent(self, name=RejectsInvalidItem.check, tool=self.tool)
-
-
-class ListedCollector(pytest.Collector):
-    """A prompt, resource or template (``<kind>:<key>``), or a listing of them the server
-    declared and did not answer (``listing:<kind>s``): its ``schema`` item, then an entry's
-    ``drift`` item and its call item: a resource's or template's ``read``, a prompt's ``get``."""
-
-    def __init__(
-        self, *, entry: ListedSpec | ListingFailure, calls: bool = True, **kwargs: Any
-    ) -> None:
+    def __init__(self, *, entry: Entry | ListingFailure, calls: bool = True, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.entry = entry
         self.calls = calls  # False: a resource past the read cap (checks/reads)
 
     def collect(self) -> Iterator[pytest.Item]:
-        yield ListedSchemaItem.from_parent(self, name=ListedSchemaItem.check, entry=self.entry)
-        if isinstance(self.entry, ListedSpec):
-            yield ListedDriftItem.from_parent(self, name=ListedDriftItem.check, entry=self.entry)
-        if not self.calls:
+        yield SchemaItem.from_parent(self, name=SchemaItem.check, entry=self.entry)
+        if isinstance(self.entry, ListingFailure):
             return
-        if isinstance(self.entry, PromptSpec):
-            yield GetItem.from_parent(self, name=GetItem.check, entry=self.entry)
-        elif isinstance(self.entry, (ResourceSpec, TemplateSpec)):
-            yield ReadItem.from_parent(self, name=ReadItem.check, entry=self.entry)
+        yield DriftItem.from_parent(self, name=DriftItem.check, entry=self.entry)
+        if self.calls:
+            for item in call_items(self.entry.kind):
+                yield item.from_parent(self, name=item.check, entry=self.entry)
 
 
-class RemovedListedCollector(pytest.Collector):
-    """A prompt, resource or template recorded in the snapshot folder that the server no
-    longer lists (``file``: ``<folder>/<node>`` in its server's folder)."""
+def call_items(kind: EntryKind) -> tuple[type[_EntryItem], ...]:
+    """The items that call an entry of ``kind``, in the order they run: a tool's contract
+    and rejects_invalid, a prompt's get, a resource's or template's read."""
+    if kind is EntryKind.TOOL:
+        return (ContractItem, RejectsInvalidItem)
+    return (GetItem,) if kind is EntryKind.PROMPT else (ReadItem,)
+
+
+class RemovedEntryCollector(pytest.Collector):
+    """An entry recorded in the snapshot folder that the server no longer lists (``file``:
+    its file name in its server's folder)."""
 
     def __init__(self, *, file: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.file = file
 
     def collect(self) -> Iterator[pytest.Item]:
-        yield RemovedListedItem.from_parent(self, name=Check.DRIFT.value)
-
-
-class RemovedToolCollector(pytest.Collector):
-    """A tool recorded in the snapshot folder that the server no longer lists."""
-
-    def collect(self) -> Iterator[pytest.Item]:
-        yield RemovedToolItem.from_parent(self, name=Check.DRIFT.value)
+        yield RemovedEntryItem.from_parent(self, name=Check.DRIFT.value)
 
 
 def one_line_summary(excinfo: pytest.ExceptionInfo[BaseException], *notes: str) -> Any:
@@ -303,15 +284,24 @@ def _server_of(item: pytest.Item) -> ManagedServer:
     return collector.server
 
 
-class _McpItem(_RendersFailures):
+class _EntryItem(_RendersFailures):
+    """An item of one entry (a tool, prompt, resource or template), or of a failed listing."""
+
     check = ""
 
-    def __init__(self, *, tool: ToolSpec, **kwargs: Any) -> None:
+    def __init__(self, *, entry: Entry | ListingFailure, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.tool = tool
+        self.entry = entry
         self.server = _server_of(self)
-        self.user_properties.append(("mcp_tool", tool.name))
+        if isinstance(entry, Entry) and entry.kind is EntryKind.TOOL:
+            self.user_properties.append(("mcp_tool", entry.name))
         self.user_properties.append(("mcp_check", self.check))
+
+    @property
+    def tool(self) -> Entry:
+        """The entry of a tool's item (the tool checks' word for it)."""
+        assert isinstance(self.entry, Entry)
+        return self.entry
 
     @property
     def surface(self) -> ServerSurface:
@@ -319,9 +309,23 @@ class _McpItem(_RendersFailures):
         return self.server.surface
 
     @property
+    def _subject(self) -> tuple[str, str]:
+        """What the item is about (``tool``, ``prompt``..., ``listing``), and its name as
+        the server gave it."""
+        entry = self.entry
+        if isinstance(entry, ListingFailure):
+            return "listing", entry.method
+        if entry.key or entry.kind is EntryKind.TOOL:
+            return str(entry.kind), entry.key
+        return str(entry.kind), f"(no {entry.listing.key_field})"
+
+    @property
     def label(self) -> str:
-        """Server and tool as they are safe to print."""
-        return f"{shown(self.surface.name)} {shown(self.tool.name)}"
+        """Server and entry as they are safe to print: a tool by its name alone, the others
+        after their kind."""
+        noun, name = self._subject
+        said = shown(name) if noun == EntryKind.TOOL else f"{noun} {shown(name)}"
+        return f"{shown(self.surface.name)} {said}"
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.label} [{self.check}]"
@@ -329,8 +333,8 @@ class _McpItem(_RendersFailures):
     def _warn(
         self, message: str, category: type[pytest.PytestWarning] = McpContractWarning
     ) -> None:
-        """Warn about this tool. The warning's location is the tool's node id, not a line of
-        this file: that is what pytest's warnings summary prints, and what the user can act on."""
+        """Warn about this entry. The warning's location is its node id, not a line of this
+        file: that is what pytest's warnings summary prints, and what the user can act on."""
         warnings.warn_explicit(
             category(f"{self.label}: {message}"),
             category,
@@ -339,19 +343,20 @@ class _McpItem(_RendersFailures):
             module=__name__,
         )
 
+    def _fail(
+        self, problem: str, details: tuple[str, ...] = (), kind: FailureKind = FailureKind.SETUP
+    ) -> ContractFailure:
+        noun, name = self._subject
+        report = FailureReport.for_tool(
+            self.server, name, self.check, problem, kind, details=details
+        )
+        report.subject = noun
+        return ContractFailure(report)
+
     def _sandbox_note(self, error: ContractFailure) -> ContractFailure:
         from pytest_mcp_contracts.checks.reproduce import note_sandbox
 
         return note_sandbox(error, self.config.stash.get(SANDBOX_KEY, None))
-
-    def _fail(
-        self, problem: str, details: tuple[str, ...] = (), kind: FailureKind = FailureKind.SETUP
-    ) -> ContractFailure:
-        return ContractFailure(
-            FailureReport.for_tool(
-                self.server, self.tool.name, self.check, problem, kind, details=details
-            )
-        )
 
     def _callable_settings(self) -> ToolConfig:
         """The tool's own settings; skips the item when they or the call policy forbid
@@ -400,7 +405,7 @@ class _McpItem(_RendersFailures):
         return given.inputs
 
 
-def user_strategies(config: pytest.Config, server: str, tool: ToolSpec) -> Any:
+def user_strategies(config: pytest.Config, server: str, tool: Entry) -> Any:
     """What conftest.py files supply for a tool through ``pytest_mcp_tool_strategy``: one
     strategy for the whole input, or strategies by property name (merged across
     conftests), or None; UserStrategyError when their answers cannot be combined."""
@@ -427,8 +432,10 @@ def user_strategies(config: pytest.Config, server: str, tool: ToolSpec) -> Any:
     return whole[0] if whole else (fields or None)
 
 
-class DriftItem(_McpItem):
-    """Static: the tool's surface (schemas, annotations, texts) against the recorded one."""
+class DriftItem(_EntryItem):
+    """Static: the entry's surface (a tool's schemas, annotations and texts; a prompt's,
+    resource's or template's listing entry) against the recorded one
+    (checks/drift_gate.gate_surface)."""
 
     check = Check.DRIFT.value  # a plain str: it is a user property, sent over xdist
 
@@ -447,18 +454,23 @@ class DriftItem(_McpItem):
             self._warn(warning)
 
 
-class RemovedToolItem(_RendersFailures):
-    """Fails while a recorded tool is missing from the listing: removing a tool is breaking."""
+class RemovedEntryItem(_RendersFailures):
+    """Fails while a recorded entry is missing from the listing: removing a tool, prompt,
+    resource or template is breaking."""
 
     def runtest(self) -> None:
         from pytest_mcp_contracts.checks.drift_gate import gate_removed
 
         collector = self.parent
-        assert collector is not None and isinstance(collector.parent, ServerCollector)
+        assert isinstance(collector, RemovedEntryCollector)
+        assert isinstance(collector.parent, ServerCollector)
+        server = collector.parent.server
+        assert server.surface is not None
         gate_removed(
             self.config.stash[RECORDER_KEY],
-            collector.parent.server,
-            collector.name,
+            server,
+            server.surface,
+            collector.file,
             accept=_accept(self.config),
         )
 
@@ -466,106 +478,56 @@ class RemovedToolItem(_RendersFailures):
         return self.path, None, f"{self.nodeid} [drift]"
 
 
-class SchemaItem(_McpItem):
-    """Static: the listing entry, its schemas in their own dialect, and the tool name."""
+class SchemaItem(_EntryItem):
+    """Static: the listing entry under the spec: a tool's, its schemas in their own dialect
+    and its name (checks/listing); a prompt's, resource's or template's (checks/
+    surface_listing); or the failure of a listing the server declared."""
 
     check = Check.SCHEMA.value
 
     def runtest(self) -> None:
+        entry = self.entry
+        if isinstance(entry, Entry) and entry.kind is EntryKind.TOOL:
+            findings = self._tool_findings(entry)
+            # Lint warnings were said once for the server (ServerCollector.collect).
+            said = [f for f in findings if f.kind is not FailureKind.LINT]
+            self._carry_findings(findings, said, self.server, self._warn, self._fail)
+            return
+        from pytest_mcp_contracts.checks.surface_listing import check_entry, listing_failure_finding
+
+        if isinstance(entry, ListingFailure):
+            findings = [listing_failure_finding(entry)]
+        else:
+            findings = check_entry(entry, protocol_version=self.surface.protocol_version)
+        self._carry_findings(
+            findings, findings, self.server, self._warn, self._fail, "prompts and resources"
+        )
+
+    def _tool_findings(self, tool: Entry) -> list[Finding]:
         from pytest_mcp_contracts.checks.listing import check_listing
 
         settings = self.config.stash[SETTINGS_KEY]
         levels = settings.lint_levels
         findings = check_listing(
-            self.tool,
+            tool,
             protocol_version=self.surface.protocol_version,
             clients=settings.clients,
             lints=levels,
         )
-        if self.tool is self.surface.tools[0]:
+        if tool is self.surface.tools[0]:
             # The listing's own lints (tool count, size) have no tool: the first one's
             # schema item carries them, the same item under pytest and -n 2.
             from pytest_mcp_contracts.checks.lints import server_lints
 
             findings += server_lints(self.surface.tools, levels)
-        # Lint warnings were said once for the server (ServerCollector.collect).
-        said = [f for f in findings if f.kind is not FailureKind.LINT]
-        self._carry_findings(findings, said, self.server, self._warn, self._fail)
+        return findings
 
 
-class _ListedItem(_RendersFailures):
-    """An item of a prompt, resource or template, or of a failed listing."""
-
-    check = ""
-
-    def __init__(self, *, entry: ListedSpec | ListingFailure, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.entry = entry
-        self.server = _server_of(self)
-        self.user_properties.append(("mcp_check", self.check))
-
-    @property
-    def _subject(self) -> tuple[str, str]:
-        """What the item is about, and its name as the server gave it."""
-        entry = self.entry
-        if isinstance(entry, ListingFailure):
-            return "listing", entry.method
-        return entry.kind, entry.key or "(no " + entry.key_field + ")"
-
-    def _warn(self, message: str) -> None:
-        assert self.server.surface is not None
-        kind, key = self._subject
-        warnings.warn_explicit(
-            McpContractWarning(f"{shown(self.server.surface.name)} {kind} {shown(key)}: {message}"),
-            McpContractWarning,
-            filename=self.nodeid.rsplit("::", 1)[0],
-            lineno=0,
-            module=__name__,
-        )
-
-    def _fail(self, problem: str, details: tuple[str, ...], kind: FailureKind) -> ContractFailure:
-        subject, key = self._subject
-        report = FailureReport.for_tool(
-            self.server, key, self.check, problem, kind, details=details
-        )
-        report.subject = subject
-        return ContractFailure(report)
-
-    def reportinfo(self) -> tuple[Path, int | None, str]:
-        assert self.server.surface is not None
-        kind, key = self._subject
-        return (
-            self.path,
-            None,
-            f"{shown(self.server.surface.name)} {kind} {shown(key)} [{self.check}]",
-        )
-
-
-class ListedSchemaItem(_ListedItem):
-    """Static: a prompt's, resource's or template's listing entry under the spec
-    (checks/surface_listing), or the failure of a listing the server declared."""
-
-    check = Check.SCHEMA.value
-
-    def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.surface_listing import check_entry, listing_failure_finding
-
-        assert self.server.surface is not None
-        entry = self.entry
-        if isinstance(entry, ListingFailure):
-            findings = [listing_failure_finding(entry)]
-        else:
-            findings = check_entry(entry, protocol_version=self.server.surface.protocol_version)
-        self._carry_findings(
-            findings, findings, self.server, self._warn, self._fail, "prompts and resources"
-        )
-
-
-class _ListedCallItem(_ListedItem):
+class _ContentItem(_EntryItem):
     """Dynamic: the calls of a prompt, resource or template (checks/reads). Reads and gets
     change no state by the spec, so they run under every --mcp-call policy."""
 
-    entry: ListedSpec
+    entry: Entry
 
     def runtest(self) -> None:
         from pytest_mcp_contracts.checks.reads import replay_request
@@ -581,7 +543,7 @@ class _ListedCallItem(_ListedItem):
 
         recorder = self.config.stash[RECORDER_KEY]
         try:
-            content = recorder.start_listed(self.server.node_name, entry)
+            content = recorder.start(self.server.node_name, entry)
         except SnapshotError as exc:
             raise self._fail(exc.render(), (), FailureKind.SETUP) from None
         passed = False
@@ -605,11 +567,9 @@ class _ListedCallItem(_ListedItem):
         finally:
             # Only an item that passed teaches the recorder a content contract.
             assert self.server.surface is not None
-            recorder.finish_listed(
-                self.server.surface, self.server.node_name, content, passed=passed
-            )
+            recorder.finish(self.server.surface, self.server.node_name, content, passed=passed)
 
-    def _check_content(self, content: ListedObservations, run: ListedRun) -> None:
+    def _check_content(self, content: EntryObservations, run: ListedRun) -> None:
         """The results against the recorded content contract (contracts/content), and in CI
         the contract an entry that returned JSON must have."""
         from pytest_mcp_contracts.checks.reads import content_drift_finding
@@ -622,9 +582,9 @@ class _ListedCallItem(_ListedItem):
             if found is not None:
                 raise self._fail(found.message, found.details, found.kind)
         if recorder.content_missing_in_ci(content):
-            from pytest_mcp_contracts.contracts.record import listed_file
+            from pytest_mcp_contracts.contracts.snapshot import file_of
 
-            path = recorder.path(self.server.node_name, listed_file(self.entry))
+            path = recorder.path(self.server.node_name, file_of(self.entry))
             raise self._fail(
                 f"no content contract is recorded for this {self.entry.kind} ({path}), and CI "
                 "is set, so none is written",
@@ -647,7 +607,7 @@ class _ListedCallItem(_ListedItem):
         )
 
 
-class ReadItem(_ListedCallItem):
+class ReadItem(_ContentItem):
     """A listed resource read (it must succeed), or a template expanded with generated
     values and read (each answer a result or a refusal, never a crash)."""
 
@@ -664,9 +624,9 @@ class ReadItem(_ListedCallItem):
 
         surface = self.server.surface
         assert surface is not None
-        if isinstance(self.entry, ResourceSpec):
+        if self.entry.kind is EntryKind.RESOURCE:
             return run_read(self.server, self.entry)
-        assert isinstance(self.entry, TemplateSpec)
+        assert self.entry.kind is EntryKind.TEMPLATE
         names = template_variables(self.entry.key)
         if not names:
             pytest.skip(
@@ -679,7 +639,7 @@ class ReadItem(_ListedCallItem):
         return run_generated(self.server, subject, self._budget(settings), known)
 
 
-class GetItem(_ListedCallItem):
+class GetItem(_ContentItem):
     """A prompt got with generated arguments, and without each required one."""
 
     check = Check.GET.value
@@ -693,7 +653,7 @@ class GetItem(_ListedCallItem):
         )
         from pytest_mcp_contracts.inputs.listed import prompt_schema
 
-        assert isinstance(self.entry, PromptSpec)
+        assert self.entry.kind is EntryKind.PROMPT
         schema = prompt_schema(self.entry.raw.get("arguments"))
         names, required = list(schema["properties"]), list(schema["required"])
         known = known_inputs(self.server, self.entry, names, required)
@@ -704,52 +664,7 @@ class GetItem(_ListedCallItem):
         return run
 
 
-class ListedDriftItem(_ListedItem):
-    """Static: a prompt's, resource's or template's listing entry against the recorded one
-    (checks/drift_gate.gate_listed)."""
-
-    check = Check.DRIFT.value
-
-    def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.drift_gate import gate_listed
-
-        assert isinstance(self.entry, ListedSpec) and self.server.surface is not None
-        warning = gate_listed(
-            self.config.stash[RECORDER_KEY],
-            self.server,
-            self.server.surface,
-            self.entry,
-            record_command=_command(self.config),
-            accept=_accept(self.config),
-        )
-        if warning is not None:
-            self._warn(warning)
-
-
-class RemovedListedItem(_RendersFailures):
-    """Fails while a recorded prompt, resource or template is missing from the listing."""
-
-    def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.drift_gate import gate_removed_listed
-
-        collector = self.parent
-        assert isinstance(collector, RemovedListedCollector)
-        assert isinstance(collector.parent, ServerCollector)
-        server = collector.parent.server
-        assert server.surface is not None
-        gate_removed_listed(
-            self.config.stash[RECORDER_KEY],
-            server,
-            server.surface,
-            collector.file,
-            accept=_accept(self.config),
-        )
-
-    def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, f"{self.nodeid} [drift]"
-
-
-class ContractItem(_McpItem):
+class ContractItem(_EntryItem):
     """Dynamic: generated inputs, real calls, every result checked against the declared or
     the recorded contract; what was learned goes to the recorder."""
 
@@ -774,7 +689,7 @@ class ContractItem(_McpItem):
             )
         recorder = self.config.stash[RECORDER_KEY]
         try:
-            observations = recorder.start_tool(self.server.node_name, self.tool)
+            observations = recorder.start(self.server.node_name, self.tool)
         except SnapshotError as exc:
             raise self._fail(exc.render()) from None
         run: ContractRun | None = None
@@ -832,7 +747,7 @@ class ContractItem(_McpItem):
             passed = True
         finally:
             # Only an item that passed teaches the recorder an output contract.
-            recorder.finish_tool(self.surface, self.server.node_name, observations, passed=passed)
+            recorder.finish(self.surface, self.server.node_name, observations, passed=passed)
             if plan is not None:
                 # No run: the item failed before it, or it raised an error of ours; no
                 # call is known to have been sent.
@@ -863,7 +778,7 @@ class ContractItem(_McpItem):
     def _command(self) -> str:
         return _command(self.config)
 
-    def _report(self, stats: ContractStats, observations: ToolObservations) -> None:
+    def _report(self, stats: ContractStats, observations: EntryObservations) -> None:
         self.user_properties.append(("mcp_calls", stats.calls))
         self.user_properties.append(("mcp_error_results", stats.error_results))
         # A plain str: user_properties cross to an xdist controller, and execnet refuses enums.
@@ -887,7 +802,7 @@ class ContractItem(_McpItem):
             )
 
 
-class RejectsInvalidItem(_McpItem):
+class RejectsInvalidItem(_EntryItem):
     """Dynamic: inputs the inputSchema refuses must be refused (isError or -32602), and must
     never crash, hang or break the server. Every input is sent past a failing one, and each
     distinct failure is replayed and shown with its own input."""
@@ -1104,7 +1019,7 @@ class SequencesItem(_RendersFailures):
         assert surface is not None
         settings = self.config.stash[SETTINGS_KEY]
 
-        def refusal(tool: ToolSpec) -> str | None:
+        def refusal(tool: Entry) -> str | None:
             own = settings.tool(surface.name, tool.name)
             why = tool_refusal(
                 tool,
@@ -1115,7 +1030,7 @@ class SequencesItem(_RendersFailures):
             )
             return why.removeprefix("not called: ") if why else None
 
-        def given(tool: ToolSpec) -> tuple[Any, list[dict[str, Any]]]:
+        def given(tool: Entry) -> tuple[Any, list[dict[str, Any]]]:
             # What the contract item is given for the tool: the hook's strategies, and the
             # configured and schema examples that the inputSchema accepts.
             from pytest_mcp_contracts.inputs.generate import given_inputs
@@ -1191,7 +1106,7 @@ def fresh_server(config: pytest.Config, server: ManagedServer, check: str) -> No
 
 
 def _reproduced(
-    item: _McpItem, error: ContractFailure, warn_only: frozenset[str]
+    item: _EntryItem, error: ContractFailure, warn_only: frozenset[str]
 ) -> ContractFailure:
     """``error`` with what replaying its call on a fresh server showed (checks/reproduce)."""
     from pytest_mcp_contracts.checks.reproduce import replay_failure
@@ -1232,7 +1147,7 @@ def _simplest(strategy: Any) -> dict[str, Any] | None:
 
 
 def _laid_sandbox(
-    config: pytest.Config, tool: ToolSpec | None = None, server: ManagedServer | None = None
+    config: pytest.Config, tool: Entry | None = None, server: ManagedServer | None = None
 ) -> SandboxPaths | None:
     """Lay the roots sandbox anew before a tool's calls (so that no tool's writes become
     another tool's inputs) and return its values (for ``tool``: see ``for_tool``); None
@@ -1251,7 +1166,7 @@ def _laid_sandbox(
     return tool_paths(sandbox, tool, server)
 
 
-def tool_paths(sandbox: Sandbox, tool: ToolSpec, server: ManagedServer | None) -> SandboxPaths:
+def tool_paths(sandbox: Sandbox, tool: Entry, server: ManagedServer | None) -> SandboxPaths:
     """The sandbox's values as ``tool`` draws them (``SandboxPaths.for_tool``: the kinds
     its description and the server's command name first)."""
     argv = getattr(server.command, "argv", ()) if server is not None else ()

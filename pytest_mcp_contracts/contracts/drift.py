@@ -232,7 +232,7 @@ def _listing_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Cha
 
 
 def moved(
-    kind: EntryKind, old: Mapping[str, Any], now_listed: Sequence[Mapping[str, Any]]
+    kind: EntryKind, old: Mapping[str, Any], listed_now: Sequence[Mapping[str, Any]]
 ) -> Change | None:
     """What a removed resource or template became, when an entry of the same kind now
     listed has its name: None when none has (or for a tool or prompt, whose name is its
@@ -241,7 +241,7 @@ def moved(
     if kind not in (EntryKind.RESOURCE, EntryKind.TEMPLATE) or not isinstance(name, str):
         return None
     key_field = LISTINGS[kind].key_field
-    same = [e for e in now_listed if e.get("name") == name]
+    same = [e for e in listed_now if e.get("name") == name]
     if len(same) != 1 or not isinstance(same[0].get(key_field), str):
         return None
     was, now = old.get(key_field), same[0][key_field]

@@ -119,10 +119,11 @@ class ServerCollector(_ServerNode):
         from pytest_mcp_contracts.contracts.snapshot import kind_of, node_of
 
         stale = self.config.stash[RECORDER_KEY].stale(self.server.node_name, surface)
-        removed_tools = [file for file in stale if kind_of(file) is EntryKind.TOOL]
+        tools_gone = [file for file in stale if kind_of(file) is EntryKind.TOOL]
+        others_gone = [file for file in stale if kind_of(file) is not EntryKind.TOOL]
         for tool in surface.tools:
             yield EntryCollector.from_parent(self, name=tool.node, entry=tool)
-        for file in removed_tools:
+        for file in tools_gone:
             yield RemovedEntryCollector.from_parent(self, name=node_of(file), file=file)
         for failure in surface.listing_failures:
             yield EntryCollector.from_parent(self, name=failure.node, entry=failure)
@@ -135,9 +136,8 @@ class ServerCollector(_ServerNode):
         for entry in surface.listed:
             calls = id(entry) not in unread
             yield EntryCollector.from_parent(self, name=entry.node, entry=entry, calls=calls)
-        for file in stale:
-            if file not in removed_tools:
-                yield RemovedEntryCollector.from_parent(self, name=node_of(file), file=file)
+        for file in others_gone:
+            yield RemovedEntryCollector.from_parent(self, name=node_of(file), file=file)
 
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None

@@ -89,7 +89,7 @@ def with_stats(
     return {**facts, "servers": servers}
 
 
-# The call item of each kind of listed entry (pytest/items.ListedCollector), and its numbers.
+# The call item of each kind of listed entry (pytest/items.call_items), and its numbers.
 _CALL_CHECKS: Final = {
     EntryKind.PROMPT.value: (Check.GET,),
     EntryKind.RESOURCE.value: (Check.READ,),

@@ -258,7 +258,7 @@ def test_check_refuses_a_tool_only_tasks_may_call() -> None:
 class _Recorder:
     """A recorder whose content contracts must never be shown a result."""
 
-    def recorded_content(self, server: str, entry: Any) -> Any:
+    def recorded(self, server: str, entry: Any) -> Any:
         class Content:
             def observe(self, arguments: Any, result: Any) -> list[Any]:
                 raise AssertionError(f"observed {result}")

@@ -875,7 +875,7 @@ def test_a_listed_entrys_surface_and_content_drift_are_its_drift_lines(tmp_path:
     recorder.observed[("shop", file)] = content
     # The drift item ran in one worker, the read item in another: both reach the report.
     parts = []
-    for kept in (("surface_drift",), ("listed",)):
+    for kept in (("surface_drift",), ("observed",)):
         alone = Recorder(recorder.store, "record")
         for attribute in kept:
             setattr(alone, attribute, getattr(recorder, attribute))

@@ -36,13 +36,19 @@ class Check(StrEnum):
 TOOL_CHECKS: Final = (Check.SCHEMA, Check.DRIFT, Check.CONTRACT, Check.REJECTS_INVALID)
 
 
-class ListedKind(StrEnum):
-    """What else a server lists beside tools, each the word of its node ids:
-    ``mcp:<server>::prompt:<name>::<check>``."""
+class EntryKind(StrEnum):
+    """What a server lists, each kind the word its entries are named by: a tool's node ids
+    are ``mcp:<server>::<name>::<check>``, the others' ``mcp:<server>::<kind>:<key>::<check>``
+    (``prompt:greet``)."""
 
+    TOOL = "tool"
     PROMPT = "prompt"
     RESOURCE = "resource"
     TEMPLATE = "template"
+
+
+#: What a server lists beside its tools, in the order their items are collected and counted.
+BESIDE_TOOLS: Final = (EntryKind.PROMPT, EntryKind.RESOURCE, EntryKind.TEMPLATE)
 
 
 class DriftSeverity(StrEnum):

@@ -27,7 +27,7 @@ from pytest_mcp_contracts.schema.document import declared_types
 from pytest_mcp_contracts.schema.paths import json_path
 from pytest_mcp_contracts.schema.refs import SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_SINGLES
 from pytest_mcp_contracts.text import shorten
-from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.vocabulary import (
     CLIENT_PROFILES,
     ClientProfile,
@@ -482,7 +482,7 @@ def chosen_profiles(names: Collection[str]) -> frozenset[ClientProfile]:
     return frozenset(chosen)
 
 
-def check_clients(tool: ToolSpec, clients: Collection[str]) -> list[Finding]:
+def check_clients(tool: Entry, clients: Collection[str]) -> list[Finding]:
     """Every place in the tool's schemas that a chosen client refuses: one finding per rule
     and place (``PLACES_SHOWN`` per rule, then one that counts the rest)."""
     chosen = chosen_profiles(clients)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from pytest_mcp_contracts.inputs.generate import GivenInputs
     from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxPaths
     from pytest_mcp_contracts.project import ToolConfig
-    from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
+    from pytest_mcp_contracts.transport.discover import Entry, ServerSurface
     from pytest_mcp_contracts.transport.managed import ManagedServer
 
 
@@ -110,7 +110,7 @@ class InputCache(Protocol):
 
 
 # What the conftest hooks answer for a tool (``pytest_mcp_tool_strategy``): by server name.
-StrategyAnswers = Callable[[str, "ToolSpec"], Sequence[Any]]
+StrategyAnswers = Callable[[str, "Entry"], Sequence[Any]]
 
 
 @dataclass
@@ -160,11 +160,11 @@ class RunContext:
 
     # -- one tool --------------------------------------------------------------------------
 
-    def tool_settings(self, tool: ToolSpec) -> ToolConfig:
+    def tool_settings(self, tool: Entry) -> ToolConfig:
         """The tool's own table: ``"server/tool"`` first, then the bare tool name."""
         return self.settings.tool(self.surface.name, tool.name)
 
-    def refusal(self, tool: ToolSpec) -> str | None:
+    def refusal(self, tool: Entry) -> str | None:
         """Why the run does not call ``tool`` (its table, the call policy, the server's
         capabilities), or None."""
         from pytest_mcp_contracts.transport.managed import tool_refusal
@@ -178,18 +178,18 @@ class RunContext:
             skip=own.skip,
         )
 
-    def callable_settings(self, tool: ToolSpec) -> ToolConfig:
+    def callable_settings(self, tool: Entry) -> ToolConfig:
         """The tool's own table; Skipped when it or the call policy forbid calling it."""
         refusal = self.refusal(tool)
         if refusal is not None:
             raise Skipped(refusal)
         return self.tool_settings(tool)
 
-    def warn_only(self, tool: ToolSpec) -> frozenset[str]:
+    def warn_only(self, tool: Entry) -> frozenset[str]:
         """The isError classes the tool's table only warns about."""
         return frozenset(self.tool_settings(tool).warn_only)
 
-    def user_strategies(self, tool: ToolSpec) -> Any:
+    def user_strategies(self, tool: Entry) -> Any:
         """What conftest.py files supply for a tool through ``pytest_mcp_tool_strategy``:
         one strategy for the whole input, or strategies by property name (merged across
         conftests), or None; UserStrategyError when their answers cannot be combined."""
@@ -213,7 +213,7 @@ class RunContext:
             )
         return whole[0] if whole else (fields or None)
 
-    def given(self, tool: ToolSpec) -> GivenInputs:
+    def given(self, tool: Entry) -> GivenInputs:
         """The tool's configured examples and its inputSchema's own, each judged by it."""
         from pytest_mcp_contracts.inputs.generate import given_inputs
 
@@ -222,7 +222,7 @@ class RunContext:
     # As a hand-written test meets them (checks/own_tests): a mistake of the user's is a
     # ValueError there, not a failure of a generated item.
 
-    def overrides(self, tool: ToolSpec) -> Any:
+    def overrides(self, tool: Entry) -> Any:
         from pytest_mcp_contracts.inputs.generate import UserStrategyError
 
         try:
@@ -230,7 +230,7 @@ class RunContext:
         except UserStrategyError as exc:
             raise ValueError(str(exc)) from None
 
-    def examples(self, tool: ToolSpec) -> list[dict[str, Any]]:
+    def examples(self, tool: Entry) -> list[dict[str, Any]]:
         given = self.given(tool)
         if given.refused_configured is not None:
             number, example, why = given.refused_configured
@@ -242,7 +242,7 @@ class RunContext:
 
     # -- the roots sandbox -----------------------------------------------------------------
 
-    def sandbox_paths(self, tool: ToolSpec) -> SandboxPaths | None:
+    def sandbox_paths(self, tool: Entry) -> SandboxPaths | None:
         """The sandbox's values as ``tool`` draws them (``SandboxPaths.for_listed_tool``:
         the kinds its description and the server's command name first); None without one."""
         if self.sandbox is None:
@@ -250,7 +250,7 @@ class RunContext:
         argv = getattr(self.server.command, "argv", ())
         return self.sandbox.paths.for_listed_tool(tool, tuple(argv))
 
-    def laid_sandbox(self, tool: ToolSpec | None = None) -> SandboxPaths | None:
+    def laid_sandbox(self, tool: Entry | None = None) -> SandboxPaths | None:
         """Lay the roots sandbox anew before a check's calls (so that no tool's writes
         become another tool's inputs) and return its values (for ``tool``: as it draws
         them); None under --mcp-roots=none."""
@@ -320,7 +320,7 @@ class RunContext:
 
 def tool_failure(
     server: ManagedServer,
-    tool: ToolSpec,
+    tool: Entry,
     check: str,
     problem: str,
     details: tuple[str, ...] = (),

@@ -38,10 +38,10 @@ from pytest_mcp_contracts.checks.judge import error_verdict, judge, kept_reporti
 from pytest_mcp_contracts.checks.result import empty_content_finding
 from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.contracts.change import Change
-from pytest_mcp_contracts.contracts.observe import ToolObservations
+from pytest_mcp_contracts.contracts.observe import EntryObservations
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
-from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.inflight import CallWindow
 from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerError
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
@@ -183,14 +183,14 @@ def _drift_finding(drift: list[Change], hint: str) -> Finding | None:
 
 
 def judge_contract_call(
-    tool: ToolSpec,
+    tool: Entry,
     outcome: CallOutcome,
     protocol_version: str,
     verdict: ErrorVerdict | None,
     *,
     warn_only: frozenset[str] = frozenset(),
     lints: LintLevels | None = None,
-    observations: ToolObservations | None = None,
+    observations: EntryObservations | None = None,
     drift_hint: str = "",
 ) -> Finding | None:
     """The contract check's verdict on one call of a valid input, or None: the one judge
@@ -203,7 +203,7 @@ def judge_contract_call(
 
 
 def _observed(
-    outcome: CallOutcome, observations: ToolObservations | None, drift_hint: str
+    outcome: CallOutcome, observations: EntryObservations | None, drift_hint: str
 ) -> Finding | None:
     """Fold a result the judge passed into the observations: the recorded output contract's
     drift, if any. A disguised refusal is still observed: a recorded contract learned from
@@ -215,7 +215,7 @@ def _observed(
 
 def contract_call_failure(
     server: ManagedServer,
-    tool: ToolSpec,
+    tool: Entry,
     outcome: CallOutcome,
     finding: Finding,
     *,
@@ -244,9 +244,7 @@ def contract_call_failure(
     return found
 
 
-def _violation_failure(
-    server: ManagedServer, tool: ToolSpec, violation: Violation
-) -> ContractFailure:
+def _violation_failure(server: ManagedServer, tool: Entry, violation: Violation) -> ContractFailure:
     return contract_call_failure(
         server,
         tool,
@@ -259,14 +257,14 @@ def _violation_failure(
 
 def run_contract(
     server: ManagedServer,
-    tool: ToolSpec,
+    tool: Entry,
     *,
     strategy: Any,
     budget: Budget,
     examples: list[dict[str, Any]] | None = None,
     configured: int = 0,
     coverage: CoveragePlan | None = None,
-    observations: ToolObservations | None = None,
+    observations: EntryObservations | None = None,
     drift_hint: str = "",
     warn_only: frozenset[str] = frozenset(),
     tally: ToolStats | None = None,
@@ -351,12 +349,12 @@ class _ToolCalls:
     judge and the recorded output contract, and counted in the contract's own numbers."""
 
     server: ManagedServer
-    tool: ToolSpec
+    tool: Entry
     stats: ContractStats
     configured: int
     warn_only: frozenset[str]
     lints: LintLevels | None
-    observations: ToolObservations | None
+    observations: EntryObservations | None
     drift_hint: str
 
     @property
@@ -456,7 +454,7 @@ def _failure_kind(outcome: CallOutcome, finding: Finding, verdict: ErrorVerdict 
     return failure_kind(outcome, finding)
 
 
-def in_flight_width(server: ManagedServer, tool: ToolSpec, window: int) -> int:
+def in_flight_width(server: ManagedServer, tool: Entry, window: int) -> int:
     """How many of a tool's explicit inputs may be in flight at once (--mcp-in-flight):
     ``window`` when its calls say they are independent of each other, else 1.
 
@@ -481,12 +479,12 @@ def in_flight_width(server: ManagedServer, tool: ToolSpec, window: int) -> int:
 def _answer_sent_ahead(
     window: CallWindow,
     server: ManagedServer,
-    tool: ToolSpec,
+    tool: Entry,
     arguments: dict[str, Any],
     protocol: str,
     warn_only: frozenset[str],
     lints: LintLevels | None,
-    observations: ToolObservations | None,
+    observations: EntryObservations | None,
 ) -> tuple[CallOutcome | None, str | None, bool, ErrorVerdict | None]:
     """The answer to ``arguments``, sent ahead with others in flight, when it stands as if
     it had been sent alone; else None, and the caller sends it alone. With it, a note for
@@ -537,7 +535,7 @@ _GONE_IN_FLIGHT: Final = (
 
 
 def _generation_failure_of(
-    server: ManagedServer, tool: ToolSpec, exc: Exception
+    server: ManagedServer, tool: Entry, exc: Exception
 ) -> ContractFailure | None:
     """The failure that an input strategy's error stands for (it ends the search before a
     verdict on any call), or None for an exception that is no verdict on the tool."""
@@ -570,7 +568,7 @@ def _generation_failure_of(
             return None
 
 
-def error_result_notes(tool: ToolSpec, stats: ContractStats, ways: Sequence[str] = ()) -> list[str]:
+def error_result_notes(tool: Entry, stats: ContractStats, ways: Sequence[str] = ()) -> list[str]:
     """Warnings about a tool's isError results that did not fail it: wrapped failures the
     user chose to be warned about (``warn_only``), suggestive evidence, and a tool that
     refused nearly everything it was sent (with ``ways`` that would reach it)."""
@@ -646,20 +644,20 @@ def error_result_notes(tool: ToolSpec, stats: ContractStats, ways: Sequence[str]
     return notes
 
 
-def takes_no_arguments(tool: ToolSpec) -> bool:
+def takes_no_arguments(tool: Entry) -> bool:
     properties = (
         tool.input_schema.get("properties") if isinstance(tool.input_schema, dict) else None
     )
     return not properties
 
 
-def always_fails(tool: ToolSpec, stats: ContractStats) -> bool:
+def always_fails(tool: Entry, stats: ContractStats) -> bool:
     """A tool without input properties whose every call returned isError."""
     return takes_no_arguments(tool) and stats.calls > 0 and stats.error_results == stats.calls
 
 
 def _generation_failure(
-    server: ManagedServer, tool: ToolSpec, why: str, pointer: str
+    server: ManagedServer, tool: Entry, why: str, pointer: str
 ) -> ContractFailure:
     problem = f"no inputs can be generated from the inputSchema at {shown(pointer, 120)}"
     return ContractFailure(
@@ -670,7 +668,7 @@ def _generation_failure(
 
 
 def server_unavailable(
-    server: ManagedServer, tool: ToolSpec, exc: ServerError, check: str = "contract"
+    server: ManagedServer, tool: Entry, exc: ServerError, check: str = "contract"
 ) -> ContractFailure:
     problem = f"the server could not be restarted for this tool: {exc.message}"
     return ContractFailure(

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 from pytest_mcp_contracts.contracts.classify import OutputKind, classify
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.discover import Entry
 
 # The names of values that identify something another tool can act on.
 BASES: Final = ("id", "name", "path", "uri", "key")
@@ -380,7 +380,7 @@ def _path_like(schema: Any) -> list[str]:
     return [str(n) for n in properties if any(w in _normalized(str(n)) for w in words)]
 
 
-def ways_to_reach(tool: ToolSpec, tools: Sequence[ToolSpec], *, sequences: bool) -> list[str]:
+def ways_to_reach(tool: Entry, tools: Sequence[Entry], *, sequences: bool) -> list[str]:
     """How a tool whose calls were nearly all refused could get inputs it accepts: values
     another tool's declared output holds (sequences), a folder of real files (roots) for a
     path-like input, and inputs the user writes (examples)."""

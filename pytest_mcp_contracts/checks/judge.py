@@ -31,7 +31,7 @@ from pytest_mcp_contracts.vocabulary import ErrorClass
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.lints import LintLevels
-    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.discover import Entry
     from pytest_mcp_contracts.transport.managed import CallOutcome
 
 INVALID_PARAMS: Final = -32602
@@ -136,7 +136,7 @@ def rpc_error_verdict(outcome: CallOutcome) -> ErrorVerdict | None:
 
 
 def judge(
-    tool: ToolSpec,
+    tool: Entry,
     outcome: CallOutcome,
     protocol_version: str,
     verdict: ErrorVerdict | None = None,
@@ -158,7 +158,7 @@ def judge(
 
 
 def judged(
-    tool: ToolSpec,
+    tool: Entry,
     outcome: CallOutcome,
     protocol_version: str,
     warn_only: frozenset[str],
@@ -171,7 +171,7 @@ def judged(
     return judge(tool, outcome, protocol_version, verdict, warn_only, lints), disguised
 
 
-def error_verdict(tool: ToolSpec, outcome: CallOutcome) -> ErrorVerdict | None:
+def error_verdict(tool: Entry, outcome: CallOutcome) -> ErrorVerdict | None:
     """What a result's text says of a failure: for an isError result, whether it is a
     refusal or a crash; for a success, whether it is an error in disguise (None: no result,
     or a success that shows nothing)."""
@@ -201,7 +201,7 @@ def judge_invalid(outcome: CallOutcome, tool_name: str, protocol_version: str) -
     return None
 
 
-def refused_in_words(outcome: CallOutcome, tool: ToolSpec, path: str, why: str) -> str | None:
+def refused_in_words(outcome: CallOutcome, tool: Entry, path: str, why: str) -> str | None:
     """Why a success answer to an invalid input is a refusal in words (None: it is evidence
     that the tool ran on the input, so the tool accepted it).
 

@@ -22,7 +22,7 @@ from pytest_mcp_contracts.checks.failures import FailureKind, Finding
 from pytest_mcp_contracts.text import shorten
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.discover import Entry
 
 
 class LintLevel(StrEnum):
@@ -193,7 +193,7 @@ def lint_finding(
 # -- static lints, per tool ----------------------------------------------------------------
 
 
-def tool_lints(tool: ToolSpec, levels: LintLevels) -> list[Finding]:
+def tool_lints(tool: Entry, levels: LintLevels) -> list[Finding]:
     """The listing lints of one tool: descriptions, annotations, orders to the model and
     invisible text, in the description and the top-level property descriptions."""
     found = [
@@ -204,7 +204,7 @@ def tool_lints(tool: ToolSpec, levels: LintLevels) -> list[Finding]:
     return [f for f in found if f is not None]
 
 
-def _description_lints(tool: ToolSpec, levels: LintLevels) -> Iterator[Finding | None]:
+def _description_lints(tool: Entry, levels: LintLevels) -> Iterator[Finding | None]:
     description = tool.raw.get("description")
     if not isinstance(description, str) or not description.strip():
         said = "no description" if description is None else "an empty description"
@@ -219,7 +219,7 @@ def _description_lints(tool: ToolSpec, levels: LintLevels) -> Iterator[Finding |
         )
 
 
-def _annotation_lints(tool: ToolSpec, levels: LintLevels) -> Iterator[Finding | None]:
+def _annotation_lints(tool: Entry, levels: LintLevels) -> Iterator[Finding | None]:
     annotations = tool.annotations
     unset = [hint for hint in ANNOTATION_HINTS if not isinstance(annotations.get(hint), bool)]
     if unset:
@@ -231,7 +231,7 @@ def _annotation_lints(tool: ToolSpec, levels: LintLevels) -> Iterator[Finding | 
         )
 
 
-def _text_lints(tool: ToolSpec, levels: LintLevels) -> Iterator[Finding | None]:
+def _text_lints(tool: Entry, levels: LintLevels) -> Iterator[Finding | None]:
     for where, text in _texts(tool):
         orders = list(model_instructions(text))
         if orders:
@@ -255,13 +255,13 @@ def _text_lints(tool: ToolSpec, levels: LintLevels) -> Iterator[Finding | None]:
             )
 
 
-def _properties(tool: ToolSpec) -> list[tuple[str, Any]]:
+def _properties(tool: Entry) -> list[tuple[str, Any]]:
     schema = tool.input_schema
     properties = schema.get("properties") if isinstance(schema, dict) else None
     return list(properties.items()) if isinstance(properties, dict) else []
 
 
-def _has_description(tool: ToolSpec, schema: Any) -> bool:
+def _has_description(tool: Entry, schema: Any) -> bool:
     """A property's own description, or that of the local definition it is a ``$ref`` to
     (or an ``allOf`` of one ref): pydantic puts a nested model's description there."""
     if not isinstance(schema, dict):
@@ -295,7 +295,7 @@ def _local_target(root: Any, ref: str) -> Any:
     return node
 
 
-def _texts(tool: ToolSpec) -> Iterator[tuple[str, str]]:
+def _texts(tool: Entry) -> Iterator[tuple[str, str]]:
     """The texts a model reads as instructions: the description, and each top-level
     property's description."""
     description = tool.raw.get("description")
@@ -437,12 +437,12 @@ def _smuggled(text: str) -> tuple[str, ...]:
 # -- server-level lints --------------------------------------------------------------------
 
 
-def listing_chars(tools: Iterable[ToolSpec]) -> int:
+def listing_chars(tools: Iterable[Entry]) -> int:
     """The characters of the listing's tools as JSON (what a client puts before the model)."""
     return sum(len(json.dumps(tool.raw, ensure_ascii=False)) for tool in tools)
 
 
-def server_lints(tools: Sequence[ToolSpec], levels: LintLevels) -> list[Finding]:
+def server_lints(tools: Sequence[Entry], levels: LintLevels) -> list[Finding]:
     """The lints of the whole listing: the tool count and the listing's size."""
     found = []
     if len(tools) > MAX_TOOLS:
@@ -473,7 +473,7 @@ def server_lints(tools: Sequence[ToolSpec], levels: LintLevels) -> list[Finding]
     return [f for f in found if f is not None]
 
 
-def grouped_warnings(tools: Sequence[ToolSpec], levels: LintLevels) -> list[str]:
+def grouped_warnings(tools: Sequence[Entry], levels: LintLevels) -> list[str]:
     """One line per lint that warns on this server, naming its tools: a server of 30 tools
     without annotations gives one warning, not 30. The per-tool findings stay in
     ``tool_lints`` (the run report and ``inspect`` list them)."""

@@ -17,28 +17,28 @@ from typing import TYPE_CHECKING
 from pytest_mcp_contracts.checks.context import ItemFacts, RunContext, Skipped, Warn
 from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, FailureReport
 from pytest_mcp_contracts.checks.stats import CheckStats
-from pytest_mcp_contracts.vocabulary import Check
+from pytest_mcp_contracts.vocabulary import Check, EntryKind
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.reads import ListedRun
-    from pytest_mcp_contracts.contracts.content import ListedObservations
-    from pytest_mcp_contracts.transport.discover import ListedSpec, PromptSpec
+    from pytest_mcp_contracts.contracts.observe import EntryObservations
+    from pytest_mcp_contracts.transport.discover import Entry
 
 
-def check_read(context: RunContext, entry: ListedSpec, facts: ItemFacts, warn: Warn) -> None:
+def check_read(context: RunContext, entry: Entry, facts: ItemFacts, warn: Warn) -> None:
     """A listed resource read (it must succeed), or a template expanded with generated
     values and read (each answer a result or a refusal, never a crash)."""
     _check_calls(context, entry, Check.READ.value, _read, facts, warn)
 
 
-def check_get(context: RunContext, entry: PromptSpec, facts: ItemFacts, warn: Warn) -> None:
+def check_get(context: RunContext, entry: Entry, facts: ItemFacts, warn: Warn) -> None:
     """A prompt got with generated arguments, and without each required one."""
     _check_calls(context, entry, Check.GET.value, _get, facts, warn)
 
 
 def listed_failure(
     context: RunContext,
-    entry: ListedSpec,
+    entry: Entry,
     check: str,
     problem: str,
     details: tuple[str, ...] = (),
@@ -46,7 +46,7 @@ def listed_failure(
 ) -> ContractFailure:
     """A failure of ``check`` for ``entry`` that is no call's (its setup, a missing record,
     drifted content)."""
-    key = entry.key or "(no " + entry.key_field + ")"
+    key = entry.key or "(no " + entry.listing.key_field + ")"
     report = FailureReport.for_tool(context.server, key, check, problem, kind, details=details)
     report.subject = entry.kind
     return ContractFailure(report)
@@ -54,9 +54,9 @@ def listed_failure(
 
 def _check_calls(
     context: RunContext,
-    entry: ListedSpec,
+    entry: Entry,
     check: str,
-    run: Callable[[RunContext, ListedSpec], ListedRun],
+    run: Callable[[RunContext, Entry], ListedRun],
     facts: ItemFacts,
     warn: Warn,
 ) -> None:
@@ -70,7 +70,7 @@ def _check_calls(
         )
     recorder = context.recorder
     try:
-        content = recorder.start_listed(server.node_name, entry)
+        content = recorder.start(server.node_name, entry)
     except SnapshotError as exc:
         raise listed_failure(context, entry, check, exc.render()) from None
     passed = False
@@ -89,11 +89,11 @@ def _check_calls(
         passed = True
     finally:
         # Only a check that passed teaches the recorder a content contract.
-        recorder.finish_listed(context.surface, server.node_name, content, passed=passed)
+        recorder.finish(context.surface, server.node_name, content, passed=passed)
 
 
 def _check_content(
-    context: RunContext, entry: ListedSpec, check: str, content: ListedObservations, run: ListedRun
+    context: RunContext, entry: Entry, check: str, content: EntryObservations, run: ListedRun
 ) -> None:
     """The results against the recorded content contract (contracts/content), and in CI
     the contract an entry that returned JSON must have."""
@@ -110,16 +110,16 @@ def _check_content(
 
 
 def missing_content(
-    context: RunContext, entry: ListedSpec, check: str, content: ListedObservations
+    context: RunContext, entry: Entry, check: str, content: EntryObservations
 ) -> ContractFailure | None:
     """In CI, an entry that returned JSON must have its content contract recorded: none is
     written there."""
     recorder = context.recorder
     if not recorder.content_missing_in_ci(content):
         return None
-    from pytest_mcp_contracts.contracts.record import listed_file
+    from pytest_mcp_contracts.contracts.snapshot import file_of
 
-    path = recorder.path(context.server.node_name, listed_file(entry))
+    path = recorder.path(context.server.node_name, file_of(entry))
     return listed_failure(
         context,
         entry,
@@ -131,7 +131,7 @@ def missing_content(
     )
 
 
-def _read(context: RunContext, entry: ListedSpec) -> ListedRun:
+def _read(context: RunContext, entry: Entry) -> ListedRun:
     from pytest_mcp_contracts.checks.reads import (
         known_inputs,
         run_generated,
@@ -139,12 +139,11 @@ def _read(context: RunContext, entry: ListedSpec) -> ListedRun:
         template_subject,
     )
     from pytest_mcp_contracts.inputs.listed import template_variables
-    from pytest_mcp_contracts.transport.discover import ResourceSpec, TemplateSpec
 
     server = context.server
-    if isinstance(entry, ResourceSpec):
+    if entry.kind is EntryKind.RESOURCE:
         return run_read(server, entry, context.budget(tool_time=context.settings.tool_time))
-    assert isinstance(entry, TemplateSpec)
+    assert entry.kind is EntryKind.TEMPLATE
     names = template_variables(entry.key)
     if not names:
         raise Skipped(
@@ -158,7 +157,7 @@ def _read(context: RunContext, entry: ListedSpec) -> ListedRun:
     return run_generated(server, subject, budget, known, coverage=context.settings.coverage)
 
 
-def _get(context: RunContext, entry: ListedSpec) -> ListedRun:
+def _get(context: RunContext, entry: Entry) -> ListedRun:
     from pytest_mcp_contracts.checks.reads import (
         known_inputs,
         probe_missing_arguments,
@@ -166,9 +165,8 @@ def _get(context: RunContext, entry: ListedSpec) -> ListedRun:
         run_generated,
     )
     from pytest_mcp_contracts.inputs.listed import prompt_schema
-    from pytest_mcp_contracts.transport.discover import PromptSpec
 
-    assert isinstance(entry, PromptSpec)
+    assert entry.kind is EntryKind.PROMPT
     server = context.server
     schema = prompt_schema(entry.raw.get("arguments"))
     names, required = list(schema["properties"]), list(schema["required"])

@@ -24,7 +24,7 @@ from pytest_mcp_contracts.schema.refs import (
     bad_array_index,
 )
 from pytest_mcp_contracts.text import shorten
-from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.vocabulary import MODERN_VERSION, ClientProfile
 
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ def _ref_loop(doc: SchemaDocument) -> list[str] | None:
 
 
 def check_listing(
-    tool: ToolSpec,
+    tool: Entry,
     *,
     protocol_version: str,
     clients: Collection[str] = DEFAULT_CLIENTS,

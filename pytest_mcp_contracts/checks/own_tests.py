@@ -27,18 +27,16 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, Finding
 from pytest_mcp_contracts.text import json_text, short_json, shown
-from pytest_mcp_contracts.vocabulary import Check
+from pytest_mcp_contracts.vocabulary import Check, EntryKind
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
     from pytest_mcp_contracts.checks.context import RunContext
-    from pytest_mcp_contracts.contracts.observe import ToolObservations
+    from pytest_mcp_contracts.contracts.observe import EntryObservations
     from pytest_mcp_contracts.transport.discover import (
-        ListedSpec,
-        PromptSpec,
+        Entry,
         ServerSurface,
-        ToolSpec,
     )
     from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 
@@ -280,7 +278,7 @@ class ServerUnderTest:
             made = self._strategies[tool] = self._strategy(self._tool(tool, "inputs"))
         return made
 
-    def _strategy(self, spec: ToolSpec) -> SearchStrategy[dict[str, Any]]:
+    def _strategy(self, spec: Entry) -> SearchStrategy[dict[str, Any]]:
         from hypothesis import strategies as st
 
         from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy
@@ -365,7 +363,7 @@ class ServerUnderTest:
 
     # -- one request ---------------------------------------------------------------------------
 
-    def _call(self, tool: ToolSpec, arguments: dict[str, Any]) -> CallOutcome:
+    def _call(self, tool: Entry, arguments: dict[str, Any]) -> CallOutcome:
         from pytest_mcp_contracts.transport.jsonrpc import ServerError
 
         self.calls += 1
@@ -376,17 +374,17 @@ class ServerUnderTest:
 
             raise _check_failed(server_unavailable(self._server, tool, exc)) from None
 
-    def _read(self, entry: ListedSpec, uri: str, values: dict[str, Any]) -> CallOutcome:
+    def _read(self, entry: Entry, uri: str, values: dict[str, Any]) -> CallOutcome:
         from pytest_mcp_contracts.checks.reads import read_resource
 
         return self._request(entry, lambda: read_resource(self._server, uri, values))
 
-    def _get(self, entry: PromptSpec, arguments: dict[str, Any]) -> CallOutcome:
+    def _get(self, entry: Entry, arguments: dict[str, Any]) -> CallOutcome:
         from pytest_mcp_contracts.checks.reads import prompt_subject
 
         return self._request(entry, lambda: prompt_subject(self._server, entry).send(arguments))
 
-    def _request(self, entry: ListedSpec, send: Callable[[], CallOutcome]) -> CallOutcome:
+    def _request(self, entry: Entry, send: Callable[[], CallOutcome]) -> CallOutcome:
         from pytest_mcp_contracts.transport.jsonrpc import ServerError
 
         self.calls += 1
@@ -423,7 +421,7 @@ class ServerUnderTest:
 
     # -- failures ------------------------------------------------------------------------------
 
-    def _raise_failure(self, tool: ToolSpec, outcome: CallOutcome, finding: Finding) -> NoReturn:
+    def _raise_failure(self, tool: Entry, outcome: CallOutcome, finding: Finding) -> NoReturn:
         """Raise the contract item's failure for this call, replayed on a fresh server as
         the contract item's are: not while hypothesis shrinks (_in_hypothesis_attempt), nor
         for a tool the server does not list (the replays call listed tools)."""
@@ -447,7 +445,7 @@ class ServerUnderTest:
         raise _check_failed(error)
 
     def _check_listed(
-        self, entry: ListedSpec, outcome: CallOutcome, check: str, *, must_succeed: bool = False
+        self, entry: Entry, outcome: CallOutcome, check: str, *, must_succeed: bool = False
     ) -> None:
         """The read or get item's verdicts on one answer: raise CheckFailed (or McpRpcError
         for a refusal, from ``_result``), else return."""
@@ -470,7 +468,7 @@ class ServerUnderTest:
         from pytest_mcp_contracts.contracts.snapshot import SnapshotError
 
         try:
-            content = recorder.recorded_content(self.name, entry)
+            content = recorder.recorded(self.name, entry)
         except SnapshotError as exc:
             self._raise_listed(entry, outcome, Finding(check, exc.render(), kind=FailureKind.SETUP))
         drift = content.observe(outcome.arguments, result)
@@ -478,7 +476,7 @@ class ServerUnderTest:
         if found is not None:
             self._raise_listed(entry, outcome, found)
 
-    def _raise_listed(self, entry: ListedSpec, outcome: CallOutcome, finding: Finding) -> NoReturn:
+    def _raise_listed(self, entry: Entry, outcome: CallOutcome, finding: Finding) -> NoReturn:
         """Raise the read or get item's failure for this request, sent again alone on a
         fresh server as theirs are (not while hypothesis shrinks)."""
         __tracebackhide__ = True
@@ -489,7 +487,7 @@ class ServerUnderTest:
             error = replay_request(self._server, error, self._run.fresh)
         raise _check_failed(error)
 
-    def _recorded_output(self, tool: ToolSpec) -> ToolObservations | None:
+    def _recorded_output(self, tool: Entry) -> EntryObservations | None:
         """The tool's recorded output contract to check results against (None: none)."""
         __tracebackhide__ = True
         recorder = self._run.recorder
@@ -498,7 +496,7 @@ class ServerUnderTest:
         from pytest_mcp_contracts.contracts.snapshot import SnapshotError
 
         try:
-            return recorder.recorded_output(self.name, tool)
+            return recorder.recorded(self.name, tool)
         except SnapshotError as exc:
             from pytest_mcp_contracts.checks.failures import FailureReport
 
@@ -509,10 +507,10 @@ class ServerUnderTest:
 
     # -- names ---------------------------------------------------------------------------------
 
-    def _find_tool(self, name: str) -> ToolSpec | None:
+    def _find_tool(self, name: str) -> Entry | None:
         return next((tool for tool in self.surface.tools if tool.name == name), None)
 
-    def _tool(self, name: str, method: str) -> ToolSpec:
+    def _tool(self, name: str, method: str) -> Entry:
         """The listed tool ``name``, callable as the contract item calls it."""
         tool = self._find_tool(name)
         if tool is None:
@@ -529,13 +527,13 @@ class ServerUnderTest:
     def _find_listed(entries: tuple[Any, ...], key: str) -> Any:
         return next((entry for entry in entries if entry.key == key), None)
 
-    def _listed(self, entries: tuple[PromptSpec, ...], key: str, method: str) -> PromptSpec:
-        found: PromptSpec | None = self._find_listed(entries, key)
+    def _listed(self, entries: tuple[Entry, ...], key: str, method: str) -> Entry:
+        found: Entry | None = self._find_listed(entries, key)
         if found is None:
             raise LookupError(_unknown(self.name, "prompt", key, self.prompts, method))
         return found
 
-    def _resource(self, uri: str) -> tuple[ListedSpec, bool, dict[str, Any]]:
+    def _resource(self, uri: str) -> tuple[Entry, bool, dict[str, Any]]:
         """The entry a URI reads: a listed resource, else the first listed template that
         makes it (with its variables' values), else none (a stand-in with no node name);
         whether it is listed, and the values that made it ({"uri": uri} but for a
@@ -576,22 +574,22 @@ def _unknown(server: str, noun: str, name: str, known: tuple[str, ...], method: 
     )
 
 
-def _unlisted_tool(name: str) -> ToolSpec:
-    from pytest_mcp_contracts.transport.discover import ToolSpec
+def _unlisted_tool(name: str) -> Entry:
+    from pytest_mcp_contracts.transport.discover import Entry
 
-    return ToolSpec(name, "", {"name": name})
-
-
-def _unlisted_prompt(name: str) -> PromptSpec:
-    from pytest_mcp_contracts.transport.discover import PromptSpec
-
-    return PromptSpec(name, "", {"name": name})
+    return Entry(EntryKind.TOOL, name, "", {"name": name})
 
 
-def _unlisted_resource(uri: str) -> ListedSpec:
-    from pytest_mcp_contracts.transport.discover import ResourceSpec
+def _unlisted_prompt(name: str) -> Entry:
+    from pytest_mcp_contracts.transport.discover import Entry
 
-    return ResourceSpec(uri, "", {"uri": uri})
+    return Entry(EntryKind.PROMPT, name, "", {"name": name})
+
+
+def _unlisted_resource(uri: str) -> Entry:
+    from pytest_mcp_contracts.transport.discover import Entry
+
+    return Entry(EntryKind.RESOURCE, uri, "", {"uri": uri})
 
 
 # The public names read as users import them (``pytest_mcp_contracts.CheckFailed``), in

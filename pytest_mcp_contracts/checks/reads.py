@@ -67,12 +67,7 @@ from pytest_mcp_contracts.vocabulary import Check
 if TYPE_CHECKING:
     from pytest_mcp_contracts.contracts.change import Change
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan
-    from pytest_mcp_contracts.transport.discover import (
-        ListedSpec,
-        PromptSpec,
-        ResourceSpec,
-        TemplateSpec,
-    )
+    from pytest_mcp_contracts.transport.discover import Entry
     from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 
 RESOURCE_NOT_FOUND: Final = -32002
@@ -142,7 +137,7 @@ class ListedRun:
         stats = self.stats
         return f"{stats.calls} calls, {stats.refused} refused, {stats.real_results} results"
 
-    def note_unreached(self, entry: ListedSpec) -> None:
+    def note_unreached(self, entry: Entry) -> None:
         """Say so when no call returned a real result: the item passes, but nothing of the
         entry's contents was checked, and a green item must not read as a tested one."""
         stats = self.stats
@@ -286,7 +281,7 @@ def _as_text_result(result: Mapping[str, Any]) -> dict[str, Any]:
 # -- a listed resource -------------------------------------------------------------------------
 
 
-def run_read(server: ManagedServer, resource: ResourceSpec, budget: Budget) -> ListedRun:
+def run_read(server: ManagedServer, resource: Entry, budget: Budget) -> ListedRun:
     """Read a listed resource; it must succeed. One that holds JSON is read until its shape
     rests on ESTABLISHED reads (contracts/infer), so that its content contract can hold a
     member as always present: a resource takes no input, and a later read may still differ
@@ -326,13 +321,13 @@ class Subject:
     """What a generated run calls: the entry, its synthetic schema, and how one input
     becomes a request."""
 
-    entry: ListedSpec
+    entry: Entry
     check: str
     schema: dict[str, Any]
     send: Callable[[dict[str, Any]], CallOutcome]
 
 
-def template_subject(server: ManagedServer, template: TemplateSpec) -> Subject:
+def template_subject(server: ManagedServer, template: Entry) -> Subject:
     def send(values: dict[str, Any]) -> CallOutcome:
         # A value that makes an invalid URI is still sent: the server must refuse it.
         return read_resource(server, expand(template.key, values), values)
@@ -340,7 +335,7 @@ def template_subject(server: ManagedServer, template: TemplateSpec) -> Subject:
     return Subject(template, Check.READ, template_schema(template.key), send)
 
 
-def prompt_subject(server: ManagedServer, prompt: PromptSpec) -> Subject:
+def prompt_subject(server: ManagedServer, prompt: Entry) -> Subject:
     def send(arguments: dict[str, Any]) -> CallOutcome:
         params = {"name": prompt.key, "arguments": arguments}
         return server.request("prompts/get", params, subject=prompt.key, arguments=arguments)
@@ -355,7 +350,7 @@ class _EntryCalls:
     holds no JSON is read once: there is no content contract to learn."""
 
     server: ManagedServer
-    entry: ListedSpec
+    entry: Entry
     check: str
     request: Callable[[dict[str, Any]], CallOutcome]
     run: ListedRun
@@ -415,9 +410,7 @@ def run_generated(
     return run
 
 
-def _search_failure(
-    server: ManagedServer, entry: ListedSpec, search: Search
-) -> ContractFailure | None:
+def _search_failure(server: ManagedServer, entry: Entry, search: Search) -> ContractFailure | None:
     """The entry's failure that the engine's search came to, or None."""
     if search.gone is not None:
         return unavailable(server, entry, search.gone)
@@ -437,7 +430,7 @@ def _search_failure(
 
 
 def probe_missing_arguments(
-    server: ManagedServer, prompt: PromptSpec, run: ListedRun
+    server: ManagedServer, prompt: Entry, run: ListedRun
 ) -> ContractFailure | None:
     """Get the prompt without each of its required arguments in turn (the others given
     "a"): the spec asks for -32602. Any error that shows no crash is a refusal (the Python
@@ -479,7 +472,7 @@ def probe_missing_arguments(
 
 def known_inputs(
     server: ManagedServer,
-    entry: ListedSpec,
+    entry: Entry,
     names: Sequence[str],
     required: Sequence[str],
     resources: Sequence[str] = (),
@@ -516,7 +509,7 @@ def known_inputs(
     return found[:MAX_KNOWN_INPUTS]
 
 
-def _described(entry: ListedSpec, names: Sequence[str]) -> dict[str, list[str]]:
+def _described(entry: Entry, names: Sequence[str]) -> dict[str, list[str]]:
     """The values descriptions name for each variable or argument: a prompt argument's own
     description, else the entry's description where it speaks of the name."""
     own: dict[str, Any] = {}
@@ -534,9 +527,7 @@ def _described(entry: ListedSpec, names: Sequence[str]) -> dict[str, list[str]]:
     return found
 
 
-def _completions(
-    server: ManagedServer, entry: ListedSpec, names: Sequence[str]
-) -> dict[str, list[str]]:
+def _completions(server: ManagedServer, entry: Entry, names: Sequence[str]) -> dict[str, list[str]]:
     """The values completion/complete offers for each name: for the prefix "", then for the
     first letter of the first value offered (or "a"). Its errors are not judged here."""
     capabilities = server.surface.capabilities if server.surface else {}
@@ -591,7 +582,7 @@ def content_drift_finding(
 
 def call_failure(
     server: ManagedServer,
-    entry: ListedSpec,
+    entry: Entry,
     finding: Finding,
     outcome: CallOutcome,
     *,
@@ -616,7 +607,7 @@ def call_failure(
     return failure
 
 
-def unavailable(server: ManagedServer, entry: ListedSpec, exc: ServerError) -> ContractFailure:
+def unavailable(server: ManagedServer, entry: Entry, exc: ServerError) -> ContractFailure:
     report = FailureReport.for_tool(
         server,
         entry.key,

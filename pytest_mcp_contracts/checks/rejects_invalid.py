@@ -30,7 +30,7 @@ from pytest_mcp_contracts.checks.failures import (
 from pytest_mcp_contracts.checks.judge import INVALID_PARAMS, judge_invalid, refused_in_words
 from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.inputs.invalid import InvalidInput
-from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.jsonrpc import ServerError
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 from pytest_mcp_contracts.vocabulary import ISERROR_REFUSAL_SINCE, Check
@@ -92,7 +92,7 @@ class Refusals:
 
 def run_rejects_invalid(
     server: ManagedServer,
-    tool: ToolSpec,
+    tool: Entry,
     cases: list[InvalidInput],
     budget: Budget,
     tally: ToolStats | None = None,
@@ -113,7 +113,7 @@ def run_rejects_invalid(
 
 def _send(
     server: ManagedServer,
-    tool: ToolSpec,
+    tool: Entry,
     cases: list[InvalidInput],
     refusals: Refusals,
     tally: ToolStats,
@@ -184,7 +184,7 @@ def _send(
 
 def _broken(
     server: ManagedServer,
-    tool: ToolSpec,
+    tool: Entry,
     case: InvalidInput,
     outcome: CallOutcome,
     problem: Finding,

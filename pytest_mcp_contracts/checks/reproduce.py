@@ -47,7 +47,7 @@ from pytest_mcp_contracts.text import short_json
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.lints import LintLevels
     from pytest_mcp_contracts.inputs.sandbox import Sandbox
-    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.discover import Entry
     from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer, PastCall
     from pytest_mcp_contracts.transport.state import Carried
 
@@ -103,7 +103,7 @@ class _Replayer(Sequencer):
     def __init__(
         self,
         server: ManagedServer,
-        tools: Mapping[str, ToolSpec],
+        tools: Mapping[str, Entry],
         target: int,
         problem_of: ProblemOf,
         invalid: frozenset[int],
@@ -132,7 +132,7 @@ def _position(calls: Sequence[PastCall], tool: str, arguments: dict[str, Any]) -
 
 def reproduce(
     server: ManagedServer,
-    tool: ToolSpec,
+    tool: Entry,
     failing: CallOutcome,
     problem_of: ProblemOf,
     fresh: Callable[[], None],
@@ -228,7 +228,7 @@ def _not_fresh(
 
 def alone(
     server: ManagedServer,
-    tool: ToolSpec,
+    tool: Entry,
     failing: CallOutcome,
     problem_of: ProblemOf,
     fresh: Callable[[], None],
@@ -311,7 +311,7 @@ def _after_earlier(
 
 def replay_failure(
     server: ManagedServer,
-    tool: ToolSpec,
+    tool: Entry,
     error: ContractFailure,
     fresh: Callable[[], None],
     *,

@@ -24,7 +24,7 @@ from pytest_mcp_contracts.schema.dialects import (
     validator_for_schema,
 )
 from pytest_mcp_contracts.text import json_text
-from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 
 # -- dynamic checks ------------------------------------------------------------------------
@@ -65,9 +65,7 @@ def _embedded_findings(content: list[Any], protocol_version: str) -> list[Findin
     ]
 
 
-def check_result(
-    tool: ToolSpec, result: Mapping[str, Any], *, protocol_version: str
-) -> list[Finding]:
+def check_result(tool: Entry, result: Mapping[str, Any], *, protocol_version: str) -> list[Finding]:
     """One ``tools/call`` result against the contract the tool declared."""
     content = result.get("content")
     if not isinstance(content, list):
@@ -124,7 +122,7 @@ def _contradiction(result: Mapping[str, Any], schema: object) -> Finding | None:
 
 
 def _against_output_schema(
-    tool: ToolSpec, result: Mapping[str, Any], protocol_version: str
+    tool: Entry, result: Mapping[str, Any], protocol_version: str
 ) -> list[Finding]:
     schema = tool.output_schema
     if not isinstance(schema, dict):

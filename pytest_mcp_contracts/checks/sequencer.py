@@ -43,7 +43,7 @@ from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.failures import Finding
-    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.discover import Entry
     from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 
 
@@ -167,8 +167,8 @@ class KnownFailure:
 
 
 def sequence_tools(
-    tools: Sequence[ToolSpec], refusal: Callable[[ToolSpec], str | None]
-) -> tuple[list[ToolSpec], list[str]]:
+    tools: Sequence[Entry], refusal: Callable[[Entry], str | None]
+) -> tuple[list[Entry], list[str]]:
     """The tools a sequence may call (the call policy and the tool settings allow it, the
     listing entry is usable) and why each other one is left out."""
     usable, left_out = [], []
@@ -220,7 +220,7 @@ class Sequencer:
     sequence's own earlier outputs, calls, judges, and keeps the run's history."""
 
     server: ManagedServer
-    tools: Mapping[str, ToolSpec]
+    tools: Mapping[str, Entry]
     warn_only: Mapping[str, frozenset[str]]
     stats: SequenceStats = field(default_factory=lambda: SequenceStats())
     history: list[tuple[Planned, dict[str, Any] | None]] = field(default_factory=list)
@@ -516,7 +516,7 @@ def generate_sequences(
 
 def call_and_judge(
     server: ManagedServer,
-    tool: ToolSpec,
+    tool: Entry,
     arguments: dict[str, Any],
     warn_only: frozenset[str],
     tally: ToolStats | None = None,

@@ -47,13 +47,11 @@ from pytest_mcp_contracts.vocabulary import Check
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.inputs.sandbox import SandboxPaths
-    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.discover import Entry
     from pytest_mcp_contracts.transport.managed import ManagedServer
 
 
-def sequence_failure(
-    server: ManagedServer, tool: ToolSpec, shrunk: ShrunkSequence
-) -> ContractFailure:
+def sequence_failure(server: ManagedServer, tool: Entry, shrunk: ShrunkSequence) -> ContractFailure:
     """The ContractFailure of a failing sequence: each call and its answer, and the lines
     that replay it."""
     handshake = handshake_of(server)
@@ -125,11 +123,11 @@ class SequencesPlan:
 
 def plan_sequences(
     server: ManagedServer,
-    refusal: Callable[[ToolSpec], str | None],
-    warn_only: Callable[[ToolSpec], frozenset[str]],
+    refusal: Callable[[Entry], str | None],
+    warn_only: Callable[[Entry], frozenset[str]],
     sandbox: SandboxPaths | None,
     tally: CheckStats,
-    given: Callable[[ToolSpec], tuple[Any, list[dict[str, Any]]]] = lambda _: (None, []),
+    given: Callable[[Entry], tuple[Any, list[dict[str, Any]]]] = lambda _: (None, []),
 ) -> SequencesPlan | str:
     """The tools a server's sequences may call and their strategies; or, when no tool can
     be called, why not. The sequences' calls are counted in ``tally``, each under the tool

@@ -15,7 +15,7 @@ from pytest_mcp_contracts.checks.stats import CheckStats
 from pytest_mcp_contracts.vocabulary import Check
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.discover import Entry
 
 
 def check_server_sequences(context: RunContext, facts: ItemFacts) -> None:
@@ -26,11 +26,11 @@ def check_server_sequences(context: RunContext, facts: ItemFacts) -> None:
 
     server, settings = context.server, context.settings
 
-    def refusal(tool: ToolSpec) -> str | None:
+    def refusal(tool: Entry) -> str | None:
         why = context.refusal(tool)
         return why.removeprefix("not called: ") if why else None
 
-    def given(tool: ToolSpec) -> tuple[Any, list[dict[str, Any]]]:
+    def given(tool: Entry) -> tuple[Any, list[dict[str, Any]]]:
         # What the contract check is given for the tool: the hook's strategies, and the
         # configured and schema examples that the inputSchema accepts.
         return context.user_strategies(tool), context.given(tool).inputs

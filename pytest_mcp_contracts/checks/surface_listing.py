@@ -19,14 +19,11 @@ from pytest_mcp_contracts.checks.listing import spec_finding
 from pytest_mcp_contracts.text import shorten
 from pytest_mcp_contracts.transport.discover import (
     MAX_ENTRY_DEPTH,
-    ListedSpec,
+    Entry,
     ListingFailure,
-    PromptSpec,
-    ResourceSpec,
-    TemplateSpec,
 )
 from pytest_mcp_contracts.transport.jsonrpc import METHOD_NOT_FOUND
-from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSIONS, MODERN_VERSION
+from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSIONS, MODERN_VERSION, EntryKind
 
 _VERSIONS: Final = (*HANDSHAKE_VERSIONS, MODERN_VERSION)
 _JSON_TYPES: Final[dict[str, type | tuple[type, ...]]] = {
@@ -48,20 +45,20 @@ _COMMON: Final = {
     "icons": ("array", "2025-11-25"),
 }
 _MEMBERS: Final[dict[str, dict[str, tuple[str, str]]]] = {
-    ResourceSpec.kind: {
+    EntryKind.RESOURCE: {
         **_COMMON,
         "uri": ("string", "2024-11-05"),
         "mimeType": ("string", "2024-11-05"),
         "size": ("integer", "2024-11-05"),
         "annotations": ("object", "2024-11-05"),
     },
-    TemplateSpec.kind: {
+    EntryKind.TEMPLATE: {
         **_COMMON,
         "uriTemplate": ("string", "2024-11-05"),
         "mimeType": ("string", "2024-11-05"),
         "annotations": ("object", "2024-11-05"),
     },
-    PromptSpec.kind: {**_COMMON, "arguments": ("array", "2024-11-05")},
+    EntryKind.PROMPT: {**_COMMON, "arguments": ("array", "2024-11-05")},
     "argument": {
         "name": ("string", "2024-11-05"),
         "description": ("string", "2024-11-05"),
@@ -70,9 +67,9 @@ _MEMBERS: Final[dict[str, dict[str, tuple[str, str]]]] = {
     },
 }
 _REQUIRED: Final = {
-    ResourceSpec.kind: ("uri", "name"),
-    TemplateSpec.kind: ("uriTemplate", "name"),
-    PromptSpec.kind: ("name",),
+    EntryKind.RESOURCE: ("uri", "name"),
+    EntryKind.TEMPLATE: ("uriTemplate", "name"),
+    EntryKind.PROMPT: ("name",),
     "argument": ("name",),
 }
 # RFC 6838 section 4.2: type "/" subtype, each a restricted-name, then RFC 2045 parameters.
@@ -223,7 +220,7 @@ def resource_findings(
     """A ``Resource``'s members, URI and mimeType, checked as its listing entry is: also a
     ``resource_link`` content block's (``ResourceLink`` extends ``Resource``), whose place
     in a result is ``at``."""
-    yield from _member_findings(ResourceSpec.kind, raw, protocol_version, at)
+    yield from _member_findings(EntryKind.RESOURCE, raw, protocol_version, at)
     if isinstance(raw.get("uri"), str):
         yield from _uri_findings(raw["uri"], f"{at}.uri")
     yield from _mime_findings(raw, f"{at}.mimeType")
@@ -234,16 +231,16 @@ def is_mime_type(value: str) -> bool:
     return _MIME.fullmatch(value) is not None
 
 
-def check_entry(entry: ListedSpec, *, protocol_version: str) -> list[Finding]:
+def check_entry(entry: Entry, *, protocol_version: str) -> list[Finding]:
     """The static ``schema`` check of one resource, template or prompt."""
     raw = entry.raw
     if "__not_an_object__" in raw:
         return [
             _finding(
-                f"the {entry.method} entry is not an object: "
+                f"the {entry.listing.method} entry is not an object: "
                 f"{shorten(repr(raw['__not_an_object__']), 60)}",
                 rule="listing-entry",
-                where=entry.array,
+                where=entry.listing.array,
                 fix=f"list each {entry.kind} as a JSON object",
             )
         ]
@@ -253,27 +250,28 @@ def check_entry(entry: ListedSpec, *, protocol_version: str) -> list[Finding]:
                 f"the listing entry nests deeper than {MAX_ENTRY_DEPTH} levels, so it was not "
                 "checked",
                 rule="listing-entry",
-                where=entry.array,
+                where=entry.listing.array,
                 fix="flatten the entry's annotations and _meta",
             )
         ]
     findings = list(_member_findings(entry.kind, raw, protocol_version, "$"))
+    listing = entry.listing
     if entry.listed > 1:
         findings.append(
             _finding(
-                f"{entry.key_field} {shorten(repr(entry.key), 120)} is listed {entry.listed} "
-                f"times in {entry.method}: {_ADDRESSED[entry.kind]}, so only its first entry "
+                f"{listing.key_field} {shorten(repr(entry.key), 120)} is listed {entry.listed} "
+                f"times in {listing.method}: {_ADDRESSED[entry.kind]}, so only its first entry "
                 "is checked",
                 rule="duplicate",
-                where=entry.key_field,
-                fix=f"list each {entry.kind} once, or give each its own {entry.key_field}",
+                where=listing.key_field,
+                fix=f"list each {entry.kind} once, or give each its own {listing.key_field}",
             )
         )
-    if isinstance(entry, ResourceSpec) and isinstance(raw.get("uri"), str):
+    if entry.kind is EntryKind.RESOURCE and isinstance(raw.get("uri"), str):
         findings += _uri_findings(raw["uri"])
-    if isinstance(entry, TemplateSpec) and isinstance(raw.get("uriTemplate"), str):
+    if entry.kind is EntryKind.TEMPLATE and isinstance(raw.get("uriTemplate"), str):
         findings += _template_findings(raw["uriTemplate"])
-    if isinstance(entry, PromptSpec) and isinstance(raw.get("arguments"), list):
+    if entry.kind is EntryKind.PROMPT and isinstance(raw.get("arguments"), list):
         findings += _argument_findings(raw["arguments"], protocol_version)
     findings += _mime_findings(raw)
     return findings
@@ -281,10 +279,10 @@ def check_entry(entry: ListedSpec, *, protocol_version: str) -> list[Finding]:
 
 # Why a key listed twice is an error: the spec's words for what the key addresses.
 _ADDRESSED: Final = {
-    ResourceSpec.kind: "a resource is uniquely identified by its URI (spec: Resources)",
-    TemplateSpec.kind: "the templates would construct the same resource URIs, and a "
+    EntryKind.RESOURCE: "a resource is uniquely identified by its URI (spec: Resources)",
+    EntryKind.TEMPLATE: "the templates would construct the same resource URIs, and a "
     "resource is uniquely identified by its URI (spec: Resources)",
-    PromptSpec.kind: "prompts/get names the prompt it gets",
+    EntryKind.PROMPT: "prompts/get names the prompt it gets",
 }
 
 

@@ -29,13 +29,13 @@ if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.context import InputCache
     from pytest_mcp_contracts.checks.contract import ContractStats
     from pytest_mcp_contracts.checks.rejects_invalid import Refusals
-    from pytest_mcp_contracts.contracts.observe import ToolObservations
+    from pytest_mcp_contracts.contracts.observe import EntryObservations
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan
     from pytest_mcp_contracts.inputs.sandbox import SandboxPaths
-    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.discover import Entry
 
 
-def check_contract(context: RunContext, tool: ToolSpec, facts: ItemFacts, warn: Warn) -> None:
+def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: Warn) -> None:
     """Generated inputs, real calls, every result checked against the declared or the
     recorded contract; what was learned goes to the recorder when the check passes."""
     from pytest_mcp_contracts.checks.contract import run_contract
@@ -59,7 +59,7 @@ def check_contract(context: RunContext, tool: ToolSpec, facts: ItemFacts, warn: 
         )
     recorder = context.recorder
     try:
-        observations = recorder.start_tool(server.node_name, tool)
+        observations = recorder.start(server.node_name, tool)
     except SnapshotError as exc:
         raise tool_failure(server, tool, check, exc.render()) from None
     run = None
@@ -114,7 +114,7 @@ def check_contract(context: RunContext, tool: ToolSpec, facts: ItemFacts, warn: 
         passed = True
     finally:
         # Only a check that passed teaches the recorder an output contract.
-        recorder.finish_tool(context.surface, server.node_name, observations, passed=passed)
+        recorder.finish(context.surface, server.node_name, observations, passed=passed)
         if plan is not None:
             # No run: the check failed before it, or it raised an error of ours; no call is
             # known to have been sent.
@@ -126,9 +126,7 @@ def check_contract(context: RunContext, tool: ToolSpec, facts: ItemFacts, warn: 
             facts.section("mcp coverage", coverage_line(report))
 
 
-def missing_record(
-    context: RunContext, tool: ToolSpec, *, has_record: bool
-) -> ContractFailure | None:
+def missing_record(context: RunContext, tool: Entry, *, has_record: bool) -> ContractFailure | None:
     """In CI, a tool must have its contract recorded: none is written there."""
     recorder = context.recorder
     if not recorder.missing_in_ci(has_record):
@@ -145,7 +143,7 @@ def missing_record(
 
 
 def coverage_plan(
-    tool: ToolSpec, max_examples: int, enabled: bool, user: bool, sandbox: SandboxPaths | None
+    tool: Entry, max_examples: int, enabled: bool, user: bool, sandbox: SandboxPaths | None
 ) -> CoveragePlan:
     """The coverage phase's inputs, or an empty plan saying why there are none."""
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan, coverage_budget
@@ -165,9 +163,9 @@ def coverage_plan(
 
 def _report(
     context: RunContext,
-    tool: ToolSpec,
+    tool: Entry,
     stats: ContractStats,
-    observations: ToolObservations,
+    observations: EntryObservations,
     facts: ItemFacts,
     warn: Warn,
 ) -> None:
@@ -194,9 +192,7 @@ def _report(
         )
 
 
-def check_rejects_invalid(
-    context: RunContext, tool: ToolSpec, facts: ItemFacts, warn: Warn
-) -> None:
+def check_rejects_invalid(context: RunContext, tool: Entry, facts: ItemFacts, warn: Warn) -> None:
     """Inputs the inputSchema refuses must be refused (isError or -32602), and must never
     crash, hang or break the server. Every input is sent past a failing one, and each
     distinct failure is replayed and shown with its own input."""
@@ -255,7 +251,7 @@ def check_rejects_invalid(
 
 
 def accepts_invalid(
-    context: RunContext, tool: ToolSpec, refusals: Refusals, mode: str
+    context: RunContext, tool: Entry, refusals: Refusals, mode: str
 ) -> ContractFailure | str | None:
     """The verdict on the invalid inputs the tool took as valid: a failure under
     ``--mcp-rejects-invalid=fail``, the words of a warning under ``warn``, None when it
@@ -281,7 +277,7 @@ def accepts_invalid(
     return f"{problem} (first: {lines[0]}); --mcp-rejects-invalid=fail makes this a failure"
 
 
-def valid_input(context: RunContext, tool: ToolSpec) -> dict[str, Any]:
+def valid_input(context: RunContext, tool: Entry) -> dict[str, Any]:
     """The valid input the invalid ones are derived from: a configured or schema example
     when there is one, else a small generated input with as many properties as it gets;
     Skipped when there is none."""
@@ -380,7 +376,7 @@ class RememberedInput:
 
 
 def replayed(
-    context: RunContext, tool: ToolSpec, check: str, error: ContractFailure
+    context: RunContext, tool: Entry, check: str, error: ContractFailure
 ) -> ContractFailure:
     """``error`` with what replaying its call on a fresh server showed (checks/reproduce),
     and where its input's paths point (the sandbox kept for a replay)."""
@@ -399,7 +395,7 @@ def replayed(
     return note_sandbox(error, context.sandbox)
 
 
-def _user_strategies(context: RunContext, tool: ToolSpec, check: str) -> Any:
+def _user_strategies(context: RunContext, tool: Entry, check: str) -> Any:
     from pytest_mcp_contracts.inputs.generate import UserStrategyError
 
     try:
@@ -409,7 +405,7 @@ def _user_strategies(context: RunContext, tool: ToolSpec, check: str) -> Any:
 
 
 def _examples(
-    context: RunContext, tool: ToolSpec, check: str, warn: Warn | None = None
+    context: RunContext, tool: Entry, check: str, warn: Warn | None = None
 ) -> list[dict[str, Any]]:
     """Inputs that run before generated ones: the configured examples (which must be
     valid), then the schema's own `examples` and `default`s (left out, with a warning

@@ -22,7 +22,7 @@ from pytest_mcp_contracts.project import (
     project_root,
     tool_config,
 )
-from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.managed import tool_refusal
 
 
@@ -35,7 +35,7 @@ class CallPlan:
     source: str  # "--call", "--mcp-call in addopts in <file>", "mcp_call in <file>", ...
     tools: dict[str, ToolConfig]
 
-    def refusal(self, server: str, tool: ToolSpec, capabilities: dict[str, Any]) -> str | None:
+    def refusal(self, server: str, tool: Entry, capabilities: dict[str, Any]) -> str | None:
         own = tool_config(self.tools, server, tool.name)
         why = tool_refusal(tool, capabilities, policy=self.policy, own_call=own.call, skip=own.skip)
         if why is None and tool.malformed:

@@ -23,12 +23,13 @@ from pytest_mcp_contracts.export.document import RecordedTool, Source, export_fi
 from pytest_mcp_contracts.export.document import render as render_export
 from pytest_mcp_contracts.options import DEFAULT_SNAPSHOT_DIR
 from pytest_mcp_contracts.transport.discover import former_node_names, node_names
+from pytest_mcp_contracts.vocabulary import EntryKind
 
 
 def _recorded_tools(store: SnapshotStore, server: str, wanted: Sequence[str]) -> list[RecordedTool]:
     """The recorded tools of a server, or those named in ``wanted``; a file that cannot be
     read among them is an error that names it (never a model made from half a contract)."""
-    files = store.recorded_tools(server)
+    files = store.recorded(server, EntryKind.TOOL)
     if not files:
         raise CommandError(f"no tools are recorded in {store.root / server}{os.sep}", USAGE_ERROR)
     tools, names = [], []

@@ -33,31 +33,35 @@ from pytest_mcp_contracts.cli.render import (
 )
 from pytest_mcp_contracts.cli.target import check_header, open_target
 from pytest_mcp_contracts.cli.views import (
-    LISTED_SPECS,
     ListedView,
     ToolView,
     content_contract,
     output_contract,
 )
-from pytest_mcp_contracts.contracts.record import follow_former_names, listed_file, listed_kind
-from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore
+from pytest_mcp_contracts.contracts.record import follow_former_names
+from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore, file_of, kind_of
 from pytest_mcp_contracts.options import DEFAULT_SNAPSHOT_DIR
 from pytest_mcp_contracts.reporting.findings import finding_record
 from pytest_mcp_contracts.schema.summarize import FieldPathError
 from pytest_mcp_contracts.transport.discover import (
-    ListedSpec,
+    LISTINGS,
+    Entry,
     ServerSurface,
-    TemplateSpec,
-    ToolSpec,
     discover,
 )
 from pytest_mcp_contracts.transport.jsonrpc import ServerError
 from pytest_mcp_contracts.transport.managed import probe_warning
-from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSION, ClientSettingError, parse_clients
+from pytest_mcp_contracts.vocabulary import (
+    BESIDE_TOOLS,
+    HANDSHAKE_VERSION,
+    ClientSettingError,
+    EntryKind,
+    parse_clients,
+)
 
 
 def _findings(
-    tool: ToolSpec, protocol_version: str, args: argparse.Namespace
+    tool: Entry, protocol_version: str, args: argparse.Namespace
 ) -> tuple[dict[str, Any], ...]:
     """What the ``schema`` check finds in a listing entry: the same check, the same records
     the run report lists, under the client profiles and lint levels of ``--clients`` and
@@ -95,13 +99,13 @@ def _views_from_snapshots(
     store: SnapshotStore, server: str, args: argparse.Namespace, calls: CallPlan
 ) -> list[ToolView]:
     views = []
-    for name in store.recorded_tools(server):
+    for name in store.recorded(server, EntryKind.TOOL):
         recorded, problem = recorded_file(store, server, name)
         data = recorded or {}
         surface = data.get("surface")
         raw = dict(surface) if isinstance(surface, dict) else {"name": data.get("tool", name)}
         tool_name = str(raw.get("name", name))
-        tool = ToolSpec(tool_name, name, raw)
+        tool = Entry(EntryKind.TOOL, tool_name, name, raw)
         # A snapshot does not record the protocol: judged by the newest handshake revision,
         # whose rules (an object outputSchema root) the most clients hold servers to.
         findings = _findings(tool, HANDSHAKE_VERSION, args) if isinstance(surface, dict) else None
@@ -115,11 +119,11 @@ def _views_from_snapshots(
 
 
 def _listed_view(
-    entry: ListedSpec, store: SnapshotStore, server: str, protocol_version: str
+    entry: Entry, store: SnapshotStore, server: str, protocol_version: str
 ) -> ListedView:
     from pytest_mcp_contracts.checks.surface_listing import check_entry
 
-    recorded, problem = recorded_file(store, server, listed_file(entry))
+    recorded, problem = recorded_file(store, server, file_of(entry))
     found = check_entry(entry, protocol_version=protocol_version)
     return ListedView(
         entry, tuple(finding_record(f) for f in found), content_contract(recorded, problem)
@@ -137,21 +141,20 @@ def _listed_from_snapshots(store: SnapshotStore, server: str) -> list[ListedView
     """The recorded prompts, resources and templates, judged as the tools' snapshots are (a
     snapshot does not record the protocol revision)."""
     views = []
-    for file in store.recorded_listed(server):
-        kind = listed_kind(file)
+    for file in store.recorded(server, *BESIDE_TOOLS):
+        kind = kind_of(file)
         try:
             # Its surface even when its content section is corrupted (shown as such below).
             surface = (store.read(server, file) or {}).get("surface")
         except SnapshotError:
             surface = None
-        if kind is None or not isinstance(surface, dict):
+        if not isinstance(surface, dict):
             continue  # unreadable: the run's drift item says so, with the file's name
-        spec = LISTED_SPECS[kind]
-        key = surface.get(spec.key_field)
-        entry = spec(key if isinstance(key, str) else "", file.rpartition("/")[2], surface)
+        key = surface.get(LISTINGS[kind].key_field)
+        node_name = file.rpartition("/")[2]
+        entry = Entry(kind, key if isinstance(key, str) else "", node_name, surface)
         views.append(_listed_view(entry, store, server, HANDSHAKE_VERSION))
-    order = list(LISTED_SPECS)
-    return sorted(views, key=lambda v: order.index(v.entry.kind))
+    return sorted(views, key=lambda v: BESIDE_TOOLS.index(v.entry.kind))
 
 
 def _load(args: argparse.Namespace) -> tuple[list[ToolView], list[ListedView], str, CallPlan]:
@@ -195,8 +198,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 "callPolicySource": calls.source,
                 "tools": [tool_json(v) for v in views],
             }
-            for kind, spec in LISTED_SPECS.items():
-                name = "templates" if kind == TemplateSpec.kind else spec.array
+            for kind in BESIDE_TOOLS:
+                name = "templates" if kind == EntryKind.TEMPLATE else LISTINGS[kind].array
                 payload[name] = [listed_json(v) for v in listed if v.entry.kind == kind]
             out.write(json.dumps(payload, indent=2, sort_keys=True) + "\n")
         else:

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mcp_contracts.cli.command import USAGE_ERROR, CommandError
-from pytest_mcp_contracts.contracts.record import contract_problem, listed_kind
-from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore
+from pytest_mcp_contracts.contracts.record import contract_problem
+from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore, kind_of
 from pytest_mcp_contracts.transport.discover import former_node_names, node_names
 
 
@@ -22,7 +22,7 @@ def recorded_file(
         data = store.read(server, tool)
     except SnapshotError as exc:
         return None, f"{exc.path}: {exc.reason}"
-    problem = None if data is None else contract_problem(data, listed_kind(tool))
+    problem = None if data is None else contract_problem(data, kind_of(tool))
     if problem is not None:
         return None, f"{store.path_for(server, tool)}: not a contract: {problem}"
     return data, ""

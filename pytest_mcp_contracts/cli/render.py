@@ -11,10 +11,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from pytest_mcp_contracts.cli.call_plan import CallPlan
-from pytest_mcp_contracts.cli.views import LISTED_SPECS, ListedView, ToolView
+from pytest_mcp_contracts.cli.views import ListedView, ToolView
 from pytest_mcp_contracts.options import CALL_OPTION
 from pytest_mcp_contracts.reporting.findings import render
 from pytest_mcp_contracts.schema.summarize import summarize
+from pytest_mcp_contracts.transport.discover import LISTINGS
+from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS
 
 
 def _record_command(command: str | None) -> str:
@@ -147,12 +149,12 @@ def render_listed(views: Sequence[ListedView], args: argparse.Namespace) -> str:
     """Prompts, then resources, then templates: one line each, and under it its content
     contract folded to a summary (schema/summarize) when one is recorded."""
     lines: list[str] = []
-    for kind, spec in LISTED_SPECS.items():
+    for kind in BESIDE_TOOLS:
         mine = [v for v in views if v.entry.kind == kind]
         if not mine:
             continue
         width = max(len(v.entry.key) for v in mine)
-        lines += ["", f"{spec.array if kind != 'template' else 'templates'}:"]
+        lines += ["", f"{LISTINGS[kind].array if kind != 'template' else 'templates'}:"]
         for view in mine:
             findings = ToolView("", {}, view.content, view.findings).findings_label
             lines.append(
@@ -168,8 +170,8 @@ def render_listed(views: Sequence[ListedView], args: argparse.Namespace) -> str:
 def listed_json(view: ListedView) -> dict[str, Any]:
     entry, content = view.entry, view.content
     return {
-        "kind": entry.kind,
-        entry.key_field: entry.key,
+        "kind": str(entry.kind),
+        entry.listing.key_field: entry.key,
         "entry": entry.raw,
         "findings": list(view.findings),
         "contentContract": content.source,

@@ -11,12 +11,9 @@ from typing import Any, Final
 from pytest_mcp_contracts.contracts.drift import HINT_DEFAULTS
 from pytest_mcp_contracts.schema.summarize import limits
 from pytest_mcp_contracts.transport.discover import (
-    ListedSpec,
-    PromptSpec,
-    ResourceSpec,
-    TemplateSpec,
+    Entry,
 )
-from pytest_mcp_contracts.vocabulary import Quality
+from pytest_mcp_contracts.vocabulary import EntryKind, Quality
 
 HINTS: Final = (
     ("readOnlyHint", True, "read-only"),
@@ -129,16 +126,12 @@ def _open_paths(section: dict[str, Any]) -> tuple[str, ...]:
 
 # -- prompts, resources and templates ---------------------------------------------------------
 
-LISTED_SPECS: Final[dict[str, type[ListedSpec]]] = {
-    spec.kind: spec for spec in (PromptSpec, ResourceSpec, TemplateSpec)
-}
-
 
 @dataclass(frozen=True)
 class ListedView:
     """A prompt, resource or template as inspect shows it."""
 
-    entry: ListedSpec
+    entry: Entry
     findings: tuple[dict[str, Any], ...]
     content: OutputContract  # its recorded content contract ("none" when there is none)
 
@@ -147,7 +140,7 @@ class ListedView:
         """What a client needs to use it: a prompt's arguments, a resource's mimeType, a
         template's variables."""
         raw = self.entry.raw
-        if self.entry.kind == PromptSpec.kind:
+        if self.entry.kind == EntryKind.PROMPT:
             arguments = raw.get("arguments")
             names = [
                 f"{a['name']}{' (required)' if a.get('required') is True else ''}"
@@ -156,8 +149,8 @@ class ListedView:
             ]
             return f"arguments: {', '.join(names) or '-'}"
         mime = f"  {raw['mimeType']}" if isinstance(raw.get("mimeType"), str) else ""
-        if self.entry.kind == TemplateSpec.kind:
-            from pytest_mcp_contracts.contracts.content import template_variables
+        if self.entry.kind == EntryKind.TEMPLATE:
+            from pytest_mcp_contracts.schema.synthetic import template_variables
 
             variables = ", ".join(template_variables(self.entry.key)) or "-"
             return f"variables: {variables}{mime}"

@@ -1,5 +1,5 @@
 """Content: what a resource read or a prompt get returns, as the value a content contract is
-learned from, and the observations of one prompt, resource or template over a run.
+learned from (``contracts/observe.EntryObservations`` folds it in).
 
 Prompts, JSON resources and resource templates get inferred content contracts with the
 quality levels and flap rules of tool outputs (``contracts/observe``, ``contracts/infer``):
@@ -22,14 +22,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Final
 
-from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.contracts.classify import Classified, OutputKind, parse_json_text
-from pytest_mcp_contracts.contracts.observe import Observations
-from pytest_mcp_contracts.transport.discover import ListedSpec
-from pytest_mcp_contracts.vocabulary import ListedKind
 
 _JSON_MIME_SUFFIX: Final = "+json"
 _JSON_MIME: Final = "application/json"
@@ -108,49 +103,3 @@ def prompt_observable(result: Mapping[str, Any]) -> dict[str, Any] | None:
             suffix = f"_{index}" if len(blocks) > 1 else ""
             value[f"message{number}_{role}_{kind}{suffix}"] = block
     return value
-
-
-def template_variables(template: str) -> list[str]:
-    """The variable names of an RFC 6570 template in their order ([] when it is invalid:
-    its schema item says so)."""
-    import uri_template
-
-    if not uri_template.validate(template):
-        return []
-    return [variable.name for variable in uri_template.URITemplate(template).variables]
-
-
-@dataclass
-class ListedObservations(Observations):
-    """One prompt's, resource's or template's results in this run, against its recorded
-    content contract. The read and get items call ``observe`` per result."""
-
-    entry: ListedSpec = field(kw_only=True)
-    kind_label = "content kind"
-
-    @property
-    def declared_arguments(self) -> frozenset[str]:
-        if self.entry.kind == ListedKind.TEMPLATE:
-            return frozenset(template_variables(self.entry.key))
-        arguments = self.entry.raw.get("arguments")
-        if self.entry.kind != ListedKind.PROMPT or not isinstance(arguments, list):
-            return frozenset()
-        return frozenset(
-            a["name"]
-            for a in arguments
-            if isinstance(a, Mapping) and isinstance(a.get("name"), str)
-        )
-
-    def observe(self, arguments: Mapping[str, Any], result: Mapping[str, Any]) -> list[Change]:
-        """Fold one result in (``arguments``: a prompt's arguments, a template's variables,
-        {} for a resource); return the drift against the recorded content contract that
-        fails it (breaking, or any under --mcp-strict)."""
-        if self.entry.kind == ListedKind.PROMPT:
-            value = prompt_observable(result)
-            if value is None:
-                return []
-            # No kind is counted: a prompt result is always messages; its shape says it all.
-            return self.fold(arguments, Classified(OutputKind.STRUCTURED, value))
-        seen = read_classified(result)
-        self.kinds[seen.kind.value] += 1
-        return self.fold(arguments, seen)

@@ -61,18 +61,17 @@ from pytest_mcp_contracts.schema.document import (
 )
 from pytest_mcp_contracts.schema.paths import child_path, items_path
 from pytest_mcp_contracts.schema.refs import resolve_pointer
+from pytest_mcp_contracts.transport.discover import LISTINGS
+from pytest_mcp_contracts.vocabulary import EntryKind
 
 __all__ = [
     "HINT_DEFAULTS",
     "Change",
     "Severity",
-    "added_listed",
-    "added_tool",
-    "diff_listed",
-    "diff_tool",
-    "moved_listed",
-    "removed_listed",
-    "removed_tool",
+    "added",
+    "diff_surface",
+    "moved",
+    "removed",
 ]
 
 
@@ -146,16 +145,25 @@ _RECURSION: Final = "(recursion)"  # a $ref cut by the unroll bound: equal on bo
 _MISSING: Final = object()  # absent, unlike a JSON null
 
 
-def removed_tool() -> Change:
-    return Change("breaking", "tool", "removed")
+def removed(kind: EntryKind) -> Change:
+    """A recorded entry the server no longer lists: breaking, whatever its kind."""
+    return Change("breaking", str(kind), "removed")
 
 
-def added_tool() -> Change:
-    return Change("additive", "tool", "new")
+def added(kind: EntryKind) -> Change:
+    return Change("additive", str(kind), "new")
 
 
-def diff_tool(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
-    """Every change from ``old`` to ``new`` (raw listing entries), gravest first, then by path."""
+def diff_surface(kind: EntryKind, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
+    """Every change from ``old`` to ``new`` (recorded surfaces of one entry of ``kind``:
+    ``record.surface_of``), gravest first, then by path. A tool's are its schemas'; a
+    prompt's, resource's or template's its members' (the classes below)."""
+    if kind is EntryKind.TOOL:
+        return _tool_changes(old, new)
+    return _listing_changes(old, new)
+
+
+def _tool_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
     work = _Work()
     changes = [
         Change("cosmetic", key, _text_change(old.get(key, _MISSING), new.get(key, _MISSING)))
@@ -179,7 +187,7 @@ def diff_tool(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
 # ------------------------------------------------------- prompts, resources, templates
 #
 # A prompt, resource or template is recorded by its key (name, URI, URI template), so a
-# changed key is the old entry removed and a new one added; ``moved_listed`` says what the
+# changed key is the old entry removed and a new one added; ``moved`` says what the
 # removed one became when a listed entry of the same kind keeps its name. The classes
 # (docs/prompts-resources.md):
 #
@@ -201,17 +209,7 @@ def diff_tool(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
 # - cosmetic: the order of prompt arguments (they are sent by name), other members.
 
 
-def removed_listed(kind: str) -> Change:
-    return Change("breaking", kind, "removed")
-
-
-def added_listed(kind: str) -> Change:
-    return Change("additive", kind, "new")
-
-
-def diff_listed(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
-    """Every change from ``old`` to ``new`` (recorded surfaces of one prompt, resource or
-    template: ``record.surface_of_listed``), gravest first, then by path."""
+def _listing_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
     changes: list[Change] = []
     for key in sorted(set(old) | set(new)):
         was, now = old.get(key, _MISSING), new.get(key, _MISSING)
@@ -233,24 +231,25 @@ def diff_listed(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
     return sorted(set(changes), key=lambda c: (gravity(c.severity), c.path, c.change))
 
 
-def moved_listed(
-    kind: str, old: Mapping[str, Any], now_listed: Sequence[Mapping[str, Any]]
+def moved(
+    kind: EntryKind, old: Mapping[str, Any], listed_now: Sequence[Mapping[str, Any]]
 ) -> Change | None:
     """What a removed resource or template became, when an entry of the same kind now
-    listed has its name: None when none has (or for a prompt, whose name is its key)."""
+    listed has its name: None when none has (or for a tool or prompt, whose name is its
+    key)."""
     name = old.get("name")
-    key_field = {"resource": "uri", "template": "uriTemplate"}.get(kind)
-    if key_field is None or not isinstance(name, str):
+    if kind not in (EntryKind.RESOURCE, EntryKind.TEMPLATE) or not isinstance(name, str):
         return None
-    same = [e for e in now_listed if e.get("name") == name]
+    key_field = LISTINGS[kind].key_field
+    same = [e for e in listed_now if e.get("name") == name]
     if len(same) != 1 or not isinstance(same[0].get(key_field), str):
         return None
     was, now = old.get(key_field), same[0][key_field]
     if not isinstance(was, str):
         return None
-    if kind == "resource":
+    if kind == EntryKind.RESOURCE:
         return Change("breaking", "uri", f"{_show(was)} -> {_show(now)} (the same name)")
-    from pytest_mcp_contracts.contracts.content import template_variables
+    from pytest_mcp_contracts.schema.synthetic import template_variables
 
     before, after = template_variables(was), template_variables(now)
     moved = f"{_show(was)} -> {_show(now)}"

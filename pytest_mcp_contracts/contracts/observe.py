@@ -1,6 +1,9 @@
-"""Observe: what one tool returned over a run, against the contract recorded for it.
+"""Observe: what one entry (a tool, prompt, resource or template) returned over a run,
+against the contract recorded for it.
 
-For a tool that declares no outputSchema, the contract is learned: every non-error result is
+For a tool that declares no outputSchema, and for every prompt, JSON resource and template,
+the contract is learned (what a read or get returns becomes JSON as ``contracts/content``
+says): every non-error result is
 classified (structured, JSON in text, prose, ...), its JSON is folded into a ``Shape``, and,
 when a contract was recorded earlier, each observation is compared with it. Breaking drift
 fails the call (so hypothesis shrinks it); additive drift is kept for the summary.
@@ -15,14 +18,15 @@ import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from pytest_mcp_contracts.contracts.agreement import mirrors
 from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.contracts.classify import Classified, OutputKind, classify
+from pytest_mcp_contracts.contracts.content import prompt_observable, read_classified
 from pytest_mcp_contracts.contracts.infer import Shape
-from pytest_mcp_contracts.transport.discover import ToolSpec
-from pytest_mcp_contracts.vocabulary import Quality
+from pytest_mcp_contracts.transport.discover import Entry
+from pytest_mcp_contracts.vocabulary import EntryKind, Quality
 
 JSON_KINDS: Final = frozenset({OutputKind.STRUCTURED, OutputKind.JSON_TEXT, OutputKind.JSON_ITEMS})
 VALIDATED_AT: Final = 3  # consistent observations on inputs that differ in declared arguments
@@ -134,9 +138,8 @@ def same_contract(recorded: Mapping[str, Any], learned: Mapping[str, Any]) -> bo
 @dataclass
 class Observations:
     """What a run observed of one thing's JSON results, and how they compare with its
-    recorded contract: a tool's outputs (``ToolObservations``), or a prompt's or JSON
-    resource's content (``contracts/content.ListedObservations``). One set of quality
-    levels and flap rules for all of them."""
+    recorded contract (``EntryObservations``: a tool's outputs, a prompt's or JSON
+    resource's content). One set of quality levels and flap rules for all of them."""
 
     recorded: RecordedContract | None = None
     # Fail on drift from `recorded` (not when accepting changes). Either way the drift is
@@ -152,7 +155,11 @@ class Observations:
     additive: dict[str, Change] = field(default_factory=dict)
     has_record: bool = False  # a snapshot file exists for it
     ran: bool = False
-    kind_label: ClassVar[str] = "output kind"  # the path its kind drift is reported at
+
+    @property
+    def kind_label(self) -> str:
+        """The path its kind drift is reported at."""
+        return "output kind"
 
     @property
     def declared(self) -> bool:
@@ -258,43 +265,65 @@ class Observations:
 
 
 @dataclass
-class ToolObservations(Observations):
-    """One tool's results in this run, and how they compare with its recorded contract."""
+class EntryObservations(Observations):
+    """One entry's results in this run, and how they compare with its recorded contract: a
+    tool's outputs, or what a prompt's gets and a resource's or template's reads return
+    (its content). The items call ``observe`` per result."""
 
-    tool: ToolSpec = field(kw_only=True)
+    entry: Entry = field(kw_only=True)
     unmirrored: int = 0
     structured: int = 0
 
     @property
+    def kind_label(self) -> str:
+        return "output kind" if self.entry.kind is EntryKind.TOOL else "content kind"
+
+    @property
     def declared(self) -> bool:
-        return isinstance(self.tool.output_schema, dict)
+        return isinstance(self.entry.output_schema, dict)
 
     @property
     def declared_arguments(self) -> frozenset[str]:
-        schema = self.tool.input_schema
+        schema = self.entry.input_schema
         properties = schema.get("properties") if isinstance(schema, dict) else None
         return frozenset(properties) if isinstance(properties, dict) else frozenset()
+
+    def _classified(self, result: Mapping[str, Any]) -> Classified | None:
+        """One result as the JSON its contract is learned from, by the entry's kind: a tool
+        result's (None: an error result), a read's, or a prompt's messages (None: it has
+        none)."""
+        if self.entry.kind is EntryKind.TOOL:
+            seen = classify(result)
+            return None if seen.kind is OutputKind.ERROR else seen
+        if self.entry.kind is EntryKind.PROMPT:
+            value = prompt_observable(result)
+            return None if value is None else Classified(OutputKind.STRUCTURED, value)
+        return read_classified(result)
 
     def would_fail_on(self, result: Mapping[str, Any]) -> bool:
         """Whether ``observe`` would return drift for this result, without observing it."""
         if not self.checking or self.recorded is None:
             return False  # nothing to drift from: no need to classify the result
-        seen = classify(result)
-        return seen.kind is not OutputKind.ERROR and self.would_fail(seen)
+        seen = self._classified(result)
+        return seen is not None and self.would_fail(seen)
 
     def observe(self, arguments: Mapping[str, Any], result: Mapping[str, Any]) -> list[Change]:
-        """Fold one result in; return the drift it shows against the record that fails it
-        (breaking drift, or any drift under --mcp-strict)."""
-        seen = classify(result)
-        if seen.kind is OutputKind.ERROR:
+        """Fold one result in (``arguments``: a tool's or prompt's arguments, a template's
+        variables, {} for a resource); return the drift it shows against the record that
+        fails it (breaking drift, or any drift under --mcp-strict)."""
+        seen = self._classified(result)
+        if seen is None:
             return []
+        if self.entry.kind is EntryKind.PROMPT:
+            # No kind is counted: a prompt result is always messages; its shape says it all.
+            return self.fold(arguments, seen)
         self.kinds[seen.kind.value] += 1
         if seen.kind is OutputKind.STRUCTURED:
             self.structured += 1
             # The same rules as the contract check's: a text without the defaults the
             # SDK filled in still mirrors the structured content.
             self.unmirrored += seen.mirrored is False and not mirrors(
-                result, self.tool.output_schema
+                result, self.entry.output_schema
             )
         return self.fold(arguments, seen)
 

@@ -1,12 +1,11 @@
-"""Record: what a run may write to the snapshot folder, decided per tool, written at the end.
+"""Record: what a run may write to the snapshot folder, decided per entry, written at the end.
 
-A tool's file has one section per contract: ``surface`` (what the tool declares, for the
-drift gate) and ``output`` (what it returns: declared, or inferred from observations). A
-prompt's, resource's or template's file (``<server>/prompts/<name>.json``...) has the same
-two in its own words: ``surface`` (the listing entry, ``surface_of_listed``) and
-``content`` (what its reads or gets return, inferred as tools' outputs are:
-``contracts/content``). Both kinds of file go through the one queue below, by file name
-(``<node>`` for a tool, ``<folder>/<node>`` for a listed entry).
+An entry's file has one section per contract: ``surface`` (its listing entry as the drift
+gate records it: ``surface_of``) and its results' section (``RESULT_SECTIONS``): a tool's
+``output`` (what it returns: declared, or inferred from observations), a prompt's,
+resource's or template's ``content`` (what its gets or reads return, inferred as tools'
+outputs are: ``contracts/content``). Every file goes through the one queue below, by file
+name (``snapshot.file_of``: ``<node>`` for a tool, ``<folder>/<node>`` for the others).
 
 - record (the default, locally): a missing section is recorded; an existing one is never
   overwritten, only checked.
@@ -33,73 +32,68 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from pytest_mcp_contracts.contracts.content import ListedObservations
 from pytest_mcp_contracts.contracts.observe import (
+    EntryObservations,
     RecordedContract,
     RecordError,
-    ToolObservations,
     same_contract,
 )
 from pytest_mcp_contracts.contracts.snapshot import (
-    LISTED_FOLDERS,
     SnapshotError,
     SnapshotStore,
     dumps,
+    file_named,
+    file_of,
+    kind_of,
     write_atomic,
 )
-from pytest_mcp_contracts.transport.discover import ListedSpec, ServerSurface, ToolSpec
-from pytest_mcp_contracts.vocabulary import DriftSeverity, SnapshotMode
+from pytest_mcp_contracts.transport.discover import (
+    Entry,
+    ServerSurface,
+)
+from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, DriftSeverity, EntryKind, SnapshotMode
 
-SURFACE_KEYS: Final = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
-
-
-def surface_of(tool: ToolSpec) -> dict[str, Any]:
-    """What the drift gate records of a tool: its declarations, exactly as listed."""
-    return {key: tool.raw[key] for key in SURFACE_KEYS if key in tool.raw}
-
-
-#: What the drift gate records of a prompt, a resource and a template: the members of its
-#: listing entry a client relies on or shows (never ``_meta``, ``icons``, ``size`` or
-#: ``annotations``: they change without changing what a client can do with it).
-LISTED_SURFACE_KEYS: Final = {
-    "prompt": ("name", "title", "description", "arguments"),
-    "resource": ("uri", "name", "title", "description", "mimeType"),
-    "template": ("uriTemplate", "name", "title", "description", "mimeType"),
+#: What the drift gate records of each kind of entry: the members of its listing entry a
+#: client relies on or shows, exactly as listed (a tool's declarations; never a prompt's,
+#: resource's or template's ``_meta``, ``icons``, ``size`` or ``annotations``: they change
+#: without changing what a client can do with it).
+SURFACE_KEYS: Final = {
+    EntryKind.TOOL: ("name", "title", "description", "inputSchema", "outputSchema", "annotations"),
+    EntryKind.PROMPT: ("name", "title", "description", "arguments"),
+    EntryKind.RESOURCE: ("uri", "name", "title", "description", "mimeType"),
+    EntryKind.TEMPLATE: ("uriTemplate", "name", "title", "description", "mimeType"),
 }
 
 
-def surface_of_listed(entry: ListedSpec) -> dict[str, Any]:
-    """What the drift gate records of a prompt, resource or template, exactly as listed."""
-    return {key: entry.raw[key] for key in LISTED_SURFACE_KEYS[entry.kind] if key in entry.raw}
+def surface_of(entry: Entry) -> dict[str, Any]:
+    """What the drift gate records of an entry: its listing entry's ``SURFACE_KEYS``."""
+    return {key: entry.raw[key] for key in SURFACE_KEYS[entry.kind] if key in entry.raw}
 
 
-def listed_file(entry: ListedSpec) -> str:
-    """The file name of a listed entry in its server's folder: ``<folder>/<node name>``."""
-    return f"{LISTED_FOLDERS[entry.kind]}/{entry.node_name}"
-
-
-def listed_kind(file: str) -> str | None:
-    """The kind (``prompt``...) of a listed entry's file name; None for a tool's."""
-    folder = file.rpartition("/")[0]
-    return next((kind for kind, name in LISTED_FOLDERS.items() if name == folder), None)
-
-
-FILE_KEYS: Final = ("format_version", "server", "tool", "surface", "output")
-#: A listed entry's file names it under its kind (``"prompt": "greet"``) and keeps what its
-#: reads or gets return under ``content``.
-LISTED_FILE_KEYS: Final = {
-    kind: ("format_version", "server", kind, "surface", "content") for kind in LISTED_FOLDERS
+#: The section of each kind's file that holds what its calls return.
+RESULT_SECTIONS: Final = {
+    EntryKind.TOOL: "output",
+    EntryKind.PROMPT: "content",
+    EntryKind.RESOURCE: "content",
+    EntryKind.TEMPLATE: "content",
 }
+
+
+def file_keys(kind: EntryKind) -> tuple[str, ...]:
+    """The keys of a file of ``kind``: it names its entry under its kind (``"tool":
+    "get_item"``, ``"prompt": "greet"``)."""
+    return ("format_version", "server", str(kind), "surface", RESULT_SECTIONS[kind])
+
+
 OUTPUT_SOURCES: Final = ("declared", "inferred")
 
 
-def contract_problem(data: dict[str, Any], kind: str | None = None) -> str | None:
-    """Why a snapshot file (valid JSON, the right format version) is not a contract this
-    plugin could have written, or None; ``kind`` is a listed entry's (None: a tool's). Such
-    a file is an error naming it, and it is never rewritten: merging a run into it would
-    bury what someone put there."""
-    keys = FILE_KEYS if kind is None else LISTED_FILE_KEYS[kind]
-    identity, section = ("tool", "output") if kind is None else (kind, "content")
+def contract_problem(data: dict[str, Any], kind: EntryKind = EntryKind.TOOL) -> str | None:
+    """Why a snapshot file (valid JSON, the right format version) of an entry of ``kind`` is
+    not a contract this plugin could have written, or None. Such a file is an error naming
+    it, and it is never rewritten: merging a run into it would bury what someone put there."""
+    keys = file_keys(kind)
+    identity, section = str(kind), RESULT_SECTIONS[kind]
     unknown = sorted(set(data) - set(keys))
     if unknown:
         return f"unknown key(s) {unknown}; a contract file has {', '.join(keys)}"
@@ -107,7 +101,7 @@ def contract_problem(data: dict[str, Any], kind: str | None = None) -> str | Non
         if not isinstance(data.get(key, ""), str):
             return f"{key!r} must be a string, not {data[key]!r:.80}"
     if not isinstance(data.get("surface", {}), dict):
-        return f"'surface' must be an object (the {kind or 'tool'} as it was listed)"
+        return f"'surface' must be an object (the {kind} as it was listed)"
     output = data.get(section)
     if output is None:
         return None
@@ -165,7 +159,7 @@ LEARNED_KEY: Final = "__learned__"
 @dataclass
 class _Pending:
     server_name: str
-    tool_name: str  # the name the file records: a tool's, or a listed entry's key
+    tool_name: str  # the name the file records: its entry's key
     sections: dict[str, Any] = field(default_factory=dict)
     # The file as this run read it (None: absent); only known when this run read it.
     base: dict[str, Any] | None = None
@@ -178,11 +172,10 @@ class Recorder:
     mode: str
     strict: bool = False
     pin_descriptions: bool = False  # --mcp-descriptions=pin
-    tools: dict[tuple[str, str], ToolObservations] = field(default_factory=dict)
-    # Prompts', resources' and templates' content observations, by (server, file name).
-    listed: dict[tuple[str, str], ListedObservations] = field(default_factory=dict)
+    # Each entry's observations, by (server, file name).
+    observed: dict[tuple[str, str], EntryObservations] = field(default_factory=dict)
     surface_drift: dict[tuple[str, str], list[Any]] = field(default_factory=dict)
-    ran: set[tuple[str, str]] = field(default_factory=set)  # tools any item of which ran
+    ran: set[tuple[str, str]] = field(default_factory=set)  # entries any item of which ran
     removals_seen: set[tuple[str, str]] = field(default_factory=set)
     written: list[Path] = field(default_factory=list)
     pruned: list[Path] = field(default_factory=list)
@@ -191,8 +184,7 @@ class Recorder:
     not_exported: list[str] = field(default_factory=list)  # proposals refused, and why
     _pending: dict[tuple[str, str], _Pending] = field(default_factory=dict)
     _loaded: dict[tuple[str, str], dict[str, Any] | None] = field(default_factory=dict)
-    _known: dict[str, bool] = field(default_factory=dict)
-    _known_listed: dict[str, bool] = field(default_factory=dict)
+    _known: dict[tuple[str, bool], bool] = field(default_factory=dict)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -201,12 +193,12 @@ class Recorder:
         return self.store.located(server, tool_node)
 
     def load(self, server: str, tool_node: str, tool_name: str | None) -> dict[str, Any] | None:
-        """The tool's (or listed entry's: ``tool_node`` its file name) recorded file (read
-        once); SnapshotError when it is unusable."""
+        """An entry's recorded file (``tool_node`` its file name; read once); SnapshotError
+        when it is unusable."""
         key = (server, tool_node)
         if key not in self._loaded:
             data = self._read(server, tool_node)
-            identity = listed_kind(tool_node) or "tool"
+            identity = str(kind_of(tool_node))
             if data is not None and tool_name is not None and data.get(identity) != tool_name:
                 raise SnapshotError(
                     self.path(server, tool_node),
@@ -217,98 +209,73 @@ class Recorder:
 
     def _read(self, server: str, tool_node: str) -> dict[str, Any] | None:
         data = self.store.read(server, tool_node)
-        problem = None if data is None else contract_problem(data, listed_kind(tool_node))
+        problem = None if data is None else contract_problem(data, kind_of(tool_node))
         if problem is not None:
             raise SnapshotError(self.path(server, tool_node), f"not a contract: {problem}")
         return data
 
-    def start_tool(self, server: str, tool: ToolSpec) -> ToolObservations:
-        """The tool's observations, with its recorded output contract to check against."""
-        observations = self.recorded_output(server, tool)
-        self.tools[(server, tool.node_name)] = observations
+    def start(self, server: str, entry: Entry) -> EntryObservations:
+        """The entry's observations, with its recorded results' contract to check against
+        (its call items call this, then ``observations.observe`` per result, then
+        ``finish``)."""
+        observations = self.recorded(server, entry)
+        self.observed[(server, file_of(entry))] = observations
         return observations
 
-    def recorded_output(self, server: str, tool: ToolSpec) -> ToolObservations:
-        """Observations to check results against the tool's recorded output contract, that
-        teach the recorder nothing (the mcp_server fixture's: a hand-written test's inputs
-        are no evidence of the contract)."""
-        data = self.load(server, tool.node_name, tool.name) or {}
-        output = data.get("output")
+    def recorded(self, server: str, entry: Entry) -> EntryObservations:
+        """Observations to check results against the entry's recorded contract, that teach
+        the recorder nothing (the mcp_server fixture's: a hand-written test's inputs are no
+        evidence of the contract)."""
+        file, section = file_of(entry), RESULT_SECTIONS[entry.kind]
+        data = self.load(server, file, entry.key) or {}
+        output = data.get(section)
         recorded = None
         if isinstance(output, dict) and output.get("source") == "inferred":
             try:
-                recorded = RecordedContract.from_data(output)
+                recorded = RecordedContract.from_data(output, section)
             except RecordError as exc:
-                raise SnapshotError(self.path(server, tool.node_name), str(exc)) from None
-        return ToolObservations(
-            tool=tool,
+                raise SnapshotError(self.path(server, file), str(exc)) from None
+        return EntryObservations(
+            entry=entry,
             recorded=recorded,
             checking=self.mode != SnapshotMode.UPDATE,
             strict=self.strict,
             has_record=isinstance(output, dict),
         )
 
-    def start_listed(self, server: str, entry: ListedSpec) -> ListedObservations:
-        """A prompt's, resource's or template's content observations, with its recorded
-        content contract to check against (the read and get items call this, then
-        ``observations.observe`` per result, then ``finish_listed``)."""
-        observations = self.recorded_content(server, entry)
-        self.listed[(server, listed_file(entry))] = observations
-        return observations
-
-    def recorded_content(self, server: str, entry: ListedSpec) -> ListedObservations:
-        """``recorded_output`` for a prompt, resource or template: its recorded content
-        contract to check against, and nothing learned for the recorder."""
-        file = listed_file(entry)
-        data = self.load(server, file, entry.key) or {}
-        content = data.get("content")
-        recorded = None
-        if isinstance(content, dict) and content.get("source") == "inferred":
-            try:
-                recorded = RecordedContract.from_data(content, "content")
-            except RecordError as exc:
-                raise SnapshotError(self.path(server, file), str(exc)) from None
-        return ListedObservations(
-            entry=entry,
-            recorded=recorded,
-            checking=self.mode != SnapshotMode.UPDATE,
-            strict=self.strict,
-            has_record=isinstance(content, dict),
-        )
-
-    def finish_listed(
-        self, surface: ServerSurface, server: str, obs: ListedObservations, *, passed: bool
+    def finish(
+        self, surface: ServerSurface, server: str, obs: EntryObservations, *, passed: bool
     ) -> None:
-        """The entry's read or get item ended; queue its content contract if it ``passed``,
-        learned something, and this mode writes it."""
+        """The entry's call item ended; queue its results' contract if it ``passed`` and
+        this mode writes it. A tool's is recorded whatever it returned (declared, or what
+        was learned); another entry's only when it returned JSON: a text resource has no
+        content contract."""
         obs.ran = True
-        file = listed_file(obs.entry)
+        entry = obs.entry
+        file = file_of(entry)
         self.ran.add((server, file))
-        if not passed or not obs.observations:
-            return  # a text resource has no content contract: nothing to record for it
-        learned = _Learned(False, obs.learned())
-        self.queue_file(
-            surface.name, server, file, obs.entry.key, "content", learned, recorded=obs.has_record
-        )
+        if not passed or (entry.kind is not EntryKind.TOOL and not obs.observations):
+            return
+        # Resolved at flush against the file as it is then (an unchanged contract keeps it).
+        learned = _Learned(obs.declared, None if obs.declared else obs.learned())
+        section = RESULT_SECTIONS[entry.kind]
+        self.queue(surface.name, server, file, entry.key, section, learned, recorded=obs.has_record)
 
-    def known_server(self, server: str) -> bool:
-        """Whether the server had recorded tools before this run wrote anything."""
-        if server not in self._known:
-            self._known[server] = bool(self.store.recorded_tools(server))
-        return self._known[server]
-
-    def known_listed(self, server: str) -> bool:
-        """Whether the server had recorded prompts, resources or templates before this run
-        wrote anything. Not its tools: a server recorded before prompts were snapshotted
-        would see every prompt it lists "drift in" on the first run that records them."""
-        if server not in self._known_listed:
-            self._known_listed[server] = bool(self.store.recorded_listed(server))
-        return self._known_listed[server]
+    def known(self, server: str, kind: EntryKind) -> bool:
+        """Whether the server had recorded entries of ``kind``'s sort (tools, or prompts,
+        resources and templates) before this run wrote anything. Each sort by itself: a
+        server recorded before prompts were snapshotted would see every prompt it lists
+        "drift in" on the first run that records them."""
+        tools = kind is EntryKind.TOOL
+        if (server, tools) not in self._known:
+            kinds = (EntryKind.TOOL,) if tools else BESIDE_TOOLS
+            self._known[(server, tools)] = bool(self.store.recorded(server, *kinds))
+        return self._known[(server, tools)]
 
     def missing_in_ci(self, has_section: bool) -> bool:
         return self.mode == SnapshotMode.CI and not has_section
 
-    def content_missing_in_ci(self, obs: ListedObservations) -> bool:
+    def content_missing_in_ci(self, obs: EntryObservations) -> bool:
         """Whether a read or get item must fail in CI for want of a content contract: only
         an entry that returned JSON has one to record (a text resource has none)."""
         return self.missing_in_ci(obs.has_record) and obs.observations > 0
@@ -316,21 +283,6 @@ class Recorder:
     # -- deciding what to write ------------------------------------------------------------
 
     def queue(
-        self,
-        surface: ServerSurface,
-        server: str,
-        tool: ToolSpec,
-        section: str,
-        value: Any,
-        *,
-        recorded: bool,
-    ) -> None:
-        """Queue a section: in record mode only a missing one, in update mode always."""
-        self.queue_file(
-            surface.name, server, tool.node_name, tool.name, section, value, recorded=recorded
-        )
-
-    def queue_file(
         self,
         server_name: str,
         server: str,
@@ -341,8 +293,8 @@ class Recorder:
         *,
         recorded: bool,
     ) -> None:
-        """``queue`` by file name: a tool's node name, or ``<folder>/<node>`` for a prompt,
-        resource or template (``name`` is what the file records it as)."""
+        """Queue a section of a file (``name`` is what the file records its entry as): in
+        record mode only a missing one, in update mode always."""
         if self.mode == SnapshotMode.CI or (self.mode == SnapshotMode.RECORD and recorded):
             return
         key = (server, file)
@@ -350,19 +302,6 @@ class Recorder:
         if key in self._loaded and not pending.base_known:
             pending.base, pending.base_known = self._loaded[key], True
         pending.sections[section] = value
-
-    def finish_tool(
-        self, surface: ServerSurface, server: str, obs: ToolObservations, *, passed: bool
-    ) -> None:
-        """The tool's contract item ended; queue its output contract if the run ``passed``
-        and this mode writes it."""
-        obs.ran = True
-        self.ran.add((server, obs.tool.node_name))
-        if not passed:
-            return
-        # Resolved at flush against the file as it is then (an unchanged contract keeps it).
-        learned = _Learned(obs.declared, None if obs.declared else obs.learned())
-        self.queue(surface, server, obs.tool, "output", learned, recorded=obs.has_record)
 
     def blocking(self, changes: list[Any]) -> list[Any]:
         """The drift that fails a run: breaking and unreviewed, changed descriptions where
@@ -379,33 +318,26 @@ class Recorder:
     # -- the folder ------------------------------------------------------------------------
 
     def stale(self, server: str, surface: ServerSurface) -> list[str]:
-        """File names of recorded tools the server no longer lists."""
-        listed = {t.node_name for t in surface.tools}
-        return [name for name in self.store.recorded_tools(server) if name not in listed]
-
-    def stale_listed(self, server: str, surface: ServerSurface) -> list[str]:
-        """File names (``<folder>/<node>``) of recorded prompts, resources and templates
-        the server no longer lists. Not those of a listing that failed this run: its
-        entries are unknown, not removed (its own item fails)."""
-        listed = {listed_file(e) for e in surface.listed}
-        failed = {
-            LISTED_FOLDERS[f.kind] for f in surface.listing_failures if f.kind in LISTED_FOLDERS
-        }
-        return [
-            name
-            for name in self.store.recorded_listed(server)
-            if name not in listed and name.partition("/")[0] not in failed
-        ]
+        """File names of recorded entries the server no longer lists. Not those of a
+        listing that failed this run: its entries are unknown, not removed (its own item
+        fails)."""
+        listed = {file_of(e) for e in surface.entries}
+        failed = {f.kind for f in surface.listing_failures}
+        return [name for name in self._stale(server, listed) if kind_of(name) not in failed]
 
     def _stale(self, server: str, listed: set[str]) -> list[str]:
-        recorded = [*self.store.recorded_tools(server), *self.store.recorded_listed(server)]
+        # Tools first, as their items are collected.
+        recorded = [
+            *self.store.recorded(server, EntryKind.TOOL),
+            *self.store.recorded(server, *BESIDE_TOOLS),
+        ]
         return [name for name in recorded if name not in listed]
 
     def flush(self, listed: dict[str, set[str]]) -> None:
         """Write what was queued; under update, prune servers whose every tool ran.
 
-        ``listed`` holds each server's listed tools (node names) and prompts, resources and
-        templates (file names, ``listed_file``). Under the folder's lock,
+        ``listed`` holds each server's listed entries (file names, ``file_of``). Under the
+        folder's lock,
         each file is read again: another run may have written it since this one started.
         """
         if not self._pending and self.mode != SnapshotMode.UPDATE:
@@ -430,9 +362,7 @@ class Recorder:
             except (SnapshotError, RecordError) as exc:
                 self.unwritten.append(f"{self.path(server, tool)}: {exc}")
                 continue
-            data.update(
-                {"server": pending.server_name, listed_kind(tool) or "tool": pending.tool_name}
-            )
+            data.update({"server": pending.server_name, str(kind_of(tool)): pending.tool_name})
             changed_meanwhile = pending.base_known and _content(current) != _content(pending.base)
             if (
                 self.mode == SnapshotMode.UPDATE
@@ -519,16 +449,15 @@ def follow_former_names(
     earlier versions recorded them: names that had to change then kept a hash even when
     no other entry rendered alike (``discover.former_node_names``). They are read there,
     and a run that writes one (an update, a local run filling in a section) moves it."""
-    renames = {tool.node_name: tool.former_name for tool in surface.tools if tool.former_name}
-    renames |= {
-        listed_file(entry): f"{LISTED_FOLDERS[entry.kind]}/{entry.former_name}"
-        for entry in surface.listed
+    renames = {
+        file_of(entry): file_named(entry.kind, entry.former_name)
+        for entry in surface.entries
         if entry.former_name
     }
     store.follow(server, former_server or server, renames)
 
 
-def proposed_output_schema(obs: ToolObservations) -> tuple[dict[str, Any] | None, str | None]:
+def proposed_output_schema(obs: EntryObservations) -> tuple[dict[str, Any] | None, str | None]:
     """The outputSchema a tool without one could declare, or why none is proposed.
 
     It is the recorded contract when this run checked against one (a CI run with fewer
@@ -545,12 +474,12 @@ def proposed_output_schema(obs: ToolObservations) -> tuple[dict[str, Any] | None
         return None, None
     refused = union_refusal(contract.shape.unions())
     if refused is not None:
-        return None, f"{obs.tool.name}: not exported: {refused}"
+        return None, f"{obs.entry.name}: not exported: {refused}"
     quality, basis = obs.assessment
     return {
         "$schema": SCHEMA_DIALECT,
         **contract.shape.to_schema(),
-        "description": proposal_description(obs.tool.name, quality, basis),
+        "description": proposal_description(obs.entry.name, quality, basis),
     }, None
 
 
@@ -578,7 +507,9 @@ def export_proposals(recorder: Recorder, folder: Path) -> list[Path]:
     left out, and why, go to ``recorder.not_exported``."""
     written = []
     exports = SnapshotStore(folder)
-    for (server, tool), obs in sorted(recorder.tools.items()):
+    for (server, tool), obs in sorted(recorder.observed.items()):
+        if obs.entry.kind is not EntryKind.TOOL:
+            continue  # a prompt's or resource's content has no schema to declare
         schema, refused = proposed_output_schema(obs)
         if refused is not None:
             recorder.not_exported.append(refused)

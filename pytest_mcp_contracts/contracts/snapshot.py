@@ -1,6 +1,6 @@
 """Snapshot: one reviewable JSON file per tool, under ``<snapshot dir>/<server>/<tool>.json``,
 and one per prompt, resource and template in a folder of their own beside them
-(``<server>/prompts/<name>.json``, ``resources/``, ``templates/``: see ``LISTED_FOLDERS``).
+(``<server>/prompts/<name>.json``, ``resources/``, ``templates/``: see ``FOLDERS``).
 
 Files are deterministic (sorted keys, 2-space indent, trailing newline, a format version)
 and written atomically (a temporary file in the same folder, then a rename), so a run that
@@ -19,16 +19,58 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
+from pytest_mcp_contracts.transport.discover import Entry
+from pytest_mcp_contracts.vocabulary import EntryKind
+
 # 2: inferred output sections keep capped per-path counts and a quality reason, not exact
 # observation counts (which changed the file on every update run). Version 1 files are
 # still read as they are; --mcp-snapshot-update rewrites them as version 2.
 FORMAT_VERSION: Final = 2
 READABLE_VERSIONS: Final = (1, 2)
 SUFFIX: Final = ".json"
-#: The folder of each kind of listed entry, by its node-id word (``vocabulary.ListedKind``).
-#: A file name under them is ``<folder>/<node name>``; a tool's is its node name alone, so a
-#: listed entry is never mistaken for a tool (``recorded_tools`` reads files, not folders).
-LISTED_FOLDERS: Final = {"prompt": "prompts", "resource": "resources", "template": "templates"}
+#: The folder of each kind of entry's files in its server's folder: a tool's file name is its
+#: node name alone, the others' ``<folder>/<node name>``, so that no prompt, resource or
+#: template is ever taken for a tool.
+FOLDERS: Final = {
+    EntryKind.TOOL: "",
+    EntryKind.PROMPT: "prompts",
+    EntryKind.RESOURCE: "resources",
+    EntryKind.TEMPLATE: "templates",
+}
+
+
+def file_of(entry: Entry) -> str:
+    """The file name of an entry in its server's folder."""
+    return file_named(entry.kind, entry.node_name)
+
+
+def file_named(kind: EntryKind, node_name: str) -> str:
+    """The file name of an entry of ``kind`` named ``node_name``."""
+    folder = FOLDERS[kind]
+    return f"{folder}/{node_name}" if folder else node_name
+
+
+def kind_of(file: str) -> EntryKind:
+    """The kind of entry a file name is of."""
+    folder = file.rpartition("/")[0]
+    return next((kind for kind, name in FOLDERS.items() if name == folder), EntryKind.TOOL)
+
+
+def node_of(file: str) -> str:
+    """The collector name (``Entry.node``) of an entry's file: ``prompt:<node>`` for
+    ``prompts/<node>``, a tool's node name for its own."""
+    kind, node_name = kind_of(file), file.rpartition("/")[2]
+    return node_name if kind is EntryKind.TOOL else f"{kind}:{node_name}"
+
+
+def file_at(node: str) -> str | None:
+    """The file of the entry whose collector is named ``node`` (``node_of`` read back);
+    None for a collector that has none (``listing:prompts``: a listing that failed)."""
+    word, colon, node_name = node.partition(":")
+    if not colon:
+        return node
+    kind = next((kind for kind in FOLDERS if kind == word and kind is not EntryKind.TOOL), None)
+    return None if kind is None else file_named(kind, node_name)
 
 
 class SnapshotError(Exception):
@@ -111,8 +153,7 @@ class SnapshotStore:
         return path
 
     def path_for(self, server: str, tool: str) -> Path:
-        """The file of a tool (``tool`` its node name) or of a listed entry (``tool`` is
-        ``<folder>/<node name>``, the folder one of LISTED_FOLDERS)."""
+        """The file of an entry (``tool`` its file name: ``file_of``)."""
         folder, _, node = tool.rpartition("/")
         path = self.root / server / folder / (node + SUFFIX)
         # Names are made safe upstream; this is the last line of defence: the file must sit
@@ -122,7 +163,7 @@ class SnapshotStore:
         if (
             root not in resolved.parents
             or node.startswith(".")
-            or (folder and folder not in LISTED_FOLDERS.values())
+            or folder not in FOLDERS.values()
             or resolved.parent != (self.root / server / folder).resolve()
         ):
             raise ValueError(f"refusing a snapshot path outside {root}: {path}")
@@ -177,14 +218,11 @@ class SnapshotStore:
                 return
             folder = folder.parent
 
-    def recorded_tools(self, server: str) -> list[str]:
-        """The tool file names (without suffix) recorded for a server."""
-        return [name for name in self._recorded(server) if "/" not in name]
-
-    def recorded_listed(self, server: str) -> list[str]:
-        """The prompt, resource and template file names (``<folder>/<node name>``) recorded
-        for a server."""
-        return [name for name in self._recorded(server) if "/" in name]
+    def recorded(self, server: str, *kinds: EntryKind) -> list[str]:
+        """The file names (without suffix) recorded for a server, of entries of ``kinds``
+        (of every kind when none is given)."""
+        names = self._recorded(server)
+        return [name for name in names if not kinds or kind_of(name) in kinds]
 
     def _recorded(self, server: str) -> list[str]:
         """Every file name recorded for a server, those under former names by their names
@@ -202,8 +240,9 @@ class SnapshotStore:
     def _files(self, server: str) -> list[str]:
         """The file names in a server's folder as they are on disk: tools', then
         ``<folder>/<name>`` for prompts, resources and templates."""
-        folders = [("", self.root / server)]
-        folders += [(f"{name}/", self.root / server / name) for name in LISTED_FOLDERS.values()]
+        folders = [
+            (f"{name}/" if name else "", self.root / server / name) for name in FOLDERS.values()
+        ]
         return [
             f"{prefix}{p.name.removesuffix(SUFFIX)}"
             for prefix, folder in folders

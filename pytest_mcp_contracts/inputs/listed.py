@@ -1,13 +1,8 @@
-"""Inputs for prompts and resource templates: their arguments as a JSON Schema, so that the
-coverage phase, the random strategies and the shrinker serve them as they serve a tool's
-inputSchema; a template expanded with those values (RFC 6570, the ``uri-template`` library);
-and values mined from listed resource URIs that a template matches.
-
-A prompt's arguments and a template's variables are strings by the spec (``prompts/get``
-takes ``arguments: {[key: string]: string}``; a URI template substitutes strings), so each
-becomes a ``{"type": "string"}`` property. A template's variables are all required: a client
-that reads a template fills each of them in. An RFC 6570 variable with an explode (``*``) or
-prefix (``:3``) modifier is still given one string.
+"""Inputs for prompts and resource templates: a template expanded with generated values
+(RFC 6570, the ``uri-template`` library), values mined from listed resource URIs that a
+template matches, and values a description names. Their arguments as a JSON Schema (so that
+the coverage phase, the random strategies and the shrinker serve them as they serve a tool's
+inputSchema) are ``schema/synthetic``'s, re-exported here.
 """
 
 from __future__ import annotations
@@ -16,6 +11,17 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 from urllib.parse import unquote
+
+# Re-exported: the synthetic schemas' home is schema/synthetic (an Entry's input_schema).
+from pytest_mcp_contracts.schema.synthetic import (
+    prompt_schema as prompt_schema,
+)
+from pytest_mcp_contracts.schema.synthetic import (
+    template_schema as template_schema,
+)
+from pytest_mcp_contracts.schema.synthetic import (
+    template_variables as template_variables,
+)
 
 #: Listed resource URIs a template is matched against to mine values for its variables.
 MAX_MINED_URIS: Final = 1000
@@ -27,41 +33,9 @@ _EXPRESSION: Final = re.compile(r"\{([+#./;?&]?)([^{}]*)\}")
 _VARIABLE: Final = re.compile(r"^([A-Za-z0-9_.%]+)(?:\*|:\d{1,4})?$")
 
 
-def prompt_schema(arguments: Any) -> dict[str, Any]:
-    """The JSON Schema of a prompt's ``arguments`` listing: a string property per named
-    argument, required when it says ``required: true``. Entries without a string name are
-    the schema check's finding and are left out here."""
-    properties: dict[str, Any] = {}
-    required: list[str] = []
-    for entry in arguments if isinstance(arguments, list) else []:
-        name = entry.get("name") if isinstance(entry, Mapping) else None
-        if not isinstance(name, str) or name in properties:
-            continue
-        properties[name] = {"type": "string"}
-        if entry.get("required") is True:
-            required.append(name)
-    return _object(properties, required)
-
-
 def required_arguments(arguments: Any) -> list[str]:
     """The names of a prompt's required arguments, in listing order."""
     return list(prompt_schema(arguments)["required"])
-
-
-def template_variables(template: str) -> list[str]:
-    """The variable names of a URI template, each once, in order ([] when it does not parse:
-    the schema check reports that)."""
-    import uri_template
-
-    if not uri_template.validate(template):
-        return []
-    return list(dict.fromkeys(v.name for v in uri_template.URITemplate(template).variables))
-
-
-def template_schema(template: str) -> dict[str, Any]:
-    """The JSON Schema of a template's variables: all strings, all required."""
-    names = template_variables(template)
-    return _object({name: {"type": "string"} for name in names}, names)
 
 
 def expand(template: str, values: Mapping[str, Any]) -> str:
@@ -166,12 +140,3 @@ def described_values(description: Any, name: str | None = None) -> list[str]:
         values = re.split(_DESCRIBED_SEPARATOR, words) if words else []
     values = [value.rstrip(".") for value in values]  # the sentence's full stop
     return list(dict.fromkeys(v for v in values if v))[:MAX_DESCRIBED]
-
-
-def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": False,
-    }

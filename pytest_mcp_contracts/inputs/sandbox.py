@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.discover import Entry
 
 __all__ = [
     "MAX_COPY_BYTES",
@@ -256,7 +256,7 @@ class SandboxPaths:
             (self.root, *self.files, *self.folders, *self.relative, *self.uris, *self.missing)
         )
 
-    def for_listed_tool(self, tool: ToolSpec, argv: tuple[str, ...] = ()) -> SandboxPaths:
+    def for_listed_tool(self, tool: Entry, argv: tuple[str, ...] = ()) -> SandboxPaths:
         """These values as a listed tool draws them: ``for_tool`` with its description, and
         the folders its server's command line (``argv``) names first. What every check and
         the fixture give a tool."""

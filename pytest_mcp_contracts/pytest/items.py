@@ -23,7 +23,6 @@ from pytest_mcp_contracts.checks.stats import CheckStats
 from pytest_mcp_contracts.pytest.keys import (
     CONTEXTS_KEY,
     RECORDER_KEY,
-    SANDBOX_KEY,
     SETTINGS_KEY,
     WARNED_RULES_KEY,
 )
@@ -33,19 +32,16 @@ from pytest_mcp_contracts.reporting.failure import (
 )
 from pytest_mcp_contracts.text import shown
 from pytest_mcp_contracts.transport.discover import (
-    ListedSpec,
+    Entry,
     ListingFailure,
-    PromptSpec,
-    ResourceSpec,
     ServerSurface,
-    TemplateSpec,
-    ToolSpec,
 )
-from pytest_mcp_contracts.transport.managed import ManagedServer, tool_refusal
+from pytest_mcp_contracts.transport.managed import ManagedServer
 from pytest_mcp_contracts.vocabulary import (
     MAX_RESOURCE_READS,
     NODE_PREFIX,
     Check,
+    EntryKind,
     SnapshotMode,
 )
 
@@ -53,7 +49,6 @@ from pytest_mcp_contracts.vocabulary import (
 # that `--collect-only`, `-k schema` or `-k drift` load no more of the plugin than they use.
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.context import ItemFacts, RunContext, Warn
-    from pytest_mcp_contracts.project import ToolConfig
 
 
 class McpContractWarning(pytest.PytestWarning):
@@ -109,17 +104,21 @@ class ServerCollector(_ServerNode):
             # tool's item calls it (fresh_server then restarts nothing); run after other
             # items (-p randomly, a conftest that reorders), it restarts the server first.
             yield SequencesItem.from_parent(self, name=SequencesItem.check)
+        # A recorded entry the server no longer lists keeps a drift item: its removal breaks
+        # clients until it is accepted. Tools' come after the tools; then prompts, resources
+        # and templates, each listing the server declared but did not answer first (so that
+        # its failure hides none of the tools), and their removed ones last.
+        from pytest_mcp_contracts.contracts.snapshot import kind_of, node_of
+
+        stale = self.config.stash[RECORDER_KEY].stale(self.server.node_name, surface)
+        tools_gone = [file for file in stale if kind_of(file) is EntryKind.TOOL]
+        others_gone = [file for file in stale if kind_of(file) is not EntryKind.TOOL]
         for tool in surface.tools:
-            yield ToolCollector.from_parent(self, name=tool.node_name, tool=tool)
-        # A recorded tool the server no longer lists keeps a drift item: its removal breaks
-        # clients until it is accepted.
-        recorder = self.config.stash[RECORDER_KEY]
-        for name in recorder.stale(self.server.node_name, surface):
-            yield RemovedToolCollector.from_parent(self, name=name)
-        # Prompts, resources and templates, and each listing the server declared but did
-        # not answer (so that its failure hides none of the tools).
+            yield EntryCollector.from_parent(self, name=tool.node, entry=tool)
+        for file in tools_gone:
+            yield RemovedEntryCollector.from_parent(self, name=node_of(file), file=file)
         for failure in surface.listing_failures:
-            yield ListedCollector.from_parent(self, name=failure.node, entry=failure)
+            yield EntryCollector.from_parent(self, name=failure.node, entry=failure)
         unread = {id(entry) for entry in surface.resources[MAX_RESOURCE_READS:]}
         if len(surface.resources) > MAX_RESOURCE_READS:
             self._warn_once(
@@ -128,13 +127,9 @@ class ServerCollector(_ServerNode):
             )
         for entry in surface.listed:
             calls = id(entry) not in unread
-            yield ListedCollector.from_parent(self, name=entry.node, entry=entry, calls=calls)
-        # A recorded prompt, resource or template the server no longer lists, as tools'.
-        from pytest_mcp_contracts.contracts.record import listed_kind
-
-        for file in recorder.stale_listed(self.server.node_name, surface):
-            name = f"{listed_kind(file)}:{file.rpartition('/')[2]}"
-            yield RemovedListedCollector.from_parent(self, name=name, file=file)
+            yield EntryCollector.from_parent(self, name=entry.node, entry=entry, calls=calls)
+        for file in others_gone:
+            yield RemovedEntryCollector.from_parent(self, name=node_of(file), file=file)
 
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
@@ -177,59 +172,44 @@ class ServerStartFailure(_ServerNode):
         return one_line_summary(excinfo)
 
 
-class ToolCollector(pytest.Collector):
-    def __init__(self, *, tool: ToolSpec, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.tool = tool
+class EntryCollector(pytest.Collector):
+    """A tool (``<name>``), prompt, resource or template (``<kind>:<key>``), or a listing of
+    them the server declared and did not answer (``listing:<kind>s``): its ``schema`` item,
+    then an entry's ``drift`` item and its call items (``CALL_ITEMS``)."""
 
-    def collect(self) -> Iterator[pytest.Item]:
-        yield SchemaItem.from_parent(self, name=SchemaItem.check, tool=self.tool)
-        yield DriftItem.from_parent(self, name=DriftItem.check, tool=self.tool)
-        yield ContractItem.from_parent(self, name=ContractItem.check, tool=self.tool)
-        yield RejectsInvalidItem.from_parent(self, name=RejectsInvalidItem.check, tool=self.tool)
-
-
-class ListedCollector(pytest.Collector):
-    """A prompt, resource or template (``<kind>:<key>``), or a listing of them the server
-    declared and did not answer (``listing:<kind>s``): its ``schema`` item, then an entry's
-    ``drift`` item and its call item: a resource's or template's ``read``, a prompt's ``get``."""
-
-    def __init__(
-        self, *, entry: ListedSpec | ListingFailure, calls: bool = True, **kwargs: Any
-    ) -> None:
+    def __init__(self, *, entry: Entry | ListingFailure, calls: bool = True, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.entry = entry
         self.calls = calls  # False: a resource past the read cap (checks/reads)
 
     def collect(self) -> Iterator[pytest.Item]:
-        yield ListedSchemaItem.from_parent(self, name=ListedSchemaItem.check, entry=self.entry)
-        if isinstance(self.entry, ListedSpec):
-            yield ListedDriftItem.from_parent(self, name=ListedDriftItem.check, entry=self.entry)
-        if not self.calls:
+        yield SchemaItem.from_parent(self, name=SchemaItem.check, entry=self.entry)
+        if isinstance(self.entry, ListingFailure):
             return
-        if isinstance(self.entry, PromptSpec):
-            yield GetItem.from_parent(self, name=GetItem.check, entry=self.entry)
-        elif isinstance(self.entry, (ResourceSpec, TemplateSpec)):
-            yield ReadItem.from_parent(self, name=ReadItem.check, entry=self.entry)
+        yield DriftItem.from_parent(self, name=DriftItem.check, entry=self.entry)
+        if self.calls:
+            for item in call_items(self.entry.kind):
+                yield item.from_parent(self, name=item.check, entry=self.entry)
 
 
-class RemovedListedCollector(pytest.Collector):
-    """A prompt, resource or template recorded in the snapshot folder that the server no
-    longer lists (``file``: ``<folder>/<node>`` in its server's folder)."""
+def call_items(kind: EntryKind) -> tuple[type[_EntryItem], ...]:
+    """The items that call an entry of ``kind``, in the order they run: a tool's contract
+    and rejects_invalid, a prompt's get, a resource's or template's read."""
+    if kind is EntryKind.TOOL:
+        return (ContractItem, RejectsInvalidItem)
+    return (GetItem,) if kind is EntryKind.PROMPT else (ReadItem,)
+
+
+class RemovedEntryCollector(pytest.Collector):
+    """An entry recorded in the snapshot folder that the server no longer lists (``file``:
+    its file name in its server's folder)."""
 
     def __init__(self, *, file: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.file = file
 
     def collect(self) -> Iterator[pytest.Item]:
-        yield RemovedListedItem.from_parent(self, name=Check.DRIFT.value)
-
-
-class RemovedToolCollector(pytest.Collector):
-    """A tool recorded in the snapshot folder that the server no longer lists."""
-
-    def collect(self) -> Iterator[pytest.Item]:
-        yield RemovedToolItem.from_parent(self, name=Check.DRIFT.value)
+        yield RemovedEntryItem.from_parent(self, name=Check.DRIFT.value)
 
 
 def one_line_summary(excinfo: pytest.ExceptionInfo[BaseException], *notes: str) -> Any:
@@ -296,15 +276,24 @@ def _server_of(item: pytest.Item) -> ManagedServer:
     return collector.server
 
 
-class _McpItem(_RendersFailures):
+class _EntryItem(_RendersFailures):
+    """An item of one entry (a tool, prompt, resource or template), or of a failed listing."""
+
     check = ""
 
-    def __init__(self, *, tool: ToolSpec, **kwargs: Any) -> None:
+    def __init__(self, *, entry: Entry | ListingFailure, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.tool = tool
+        self.entry = entry
         self.server = _server_of(self)
-        self.user_properties.append(("mcp_tool", tool.name))
+        if isinstance(entry, Entry) and entry.kind is EntryKind.TOOL:
+            self.user_properties.append(("mcp_tool", entry.name))
         self.user_properties.append(("mcp_check", self.check))
+
+    @property
+    def tool(self) -> Entry:
+        """The entry of a tool's item (the tool checks' word for it)."""
+        assert isinstance(self.entry, Entry)
+        return self.entry
 
     @property
     def surface(self) -> ServerSurface:
@@ -312,9 +301,23 @@ class _McpItem(_RendersFailures):
         return self.server.surface
 
     @property
+    def _subject(self) -> tuple[str, str]:
+        """What the item is about (``tool``, ``prompt``..., ``listing``), and its name as
+        the server gave it."""
+        entry = self.entry
+        if isinstance(entry, ListingFailure):
+            return "listing", entry.method
+        if entry.key or entry.kind is EntryKind.TOOL:
+            return str(entry.kind), entry.key
+        return str(entry.kind), f"(no {entry.listing.key_field})"
+
+    @property
     def label(self) -> str:
-        """Server and tool as they are safe to print."""
-        return f"{shown(self.surface.name)} {shown(self.tool.name)}"
+        """Server and entry as they are safe to print: a tool by its name alone, the others
+        after their kind."""
+        noun, name = self._subject
+        said = shown(name) if noun == EntryKind.TOOL else f"{noun} {shown(name)}"
+        return f"{shown(self.surface.name)} {said}"
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.label} [{self.check}]"
@@ -322,8 +325,8 @@ class _McpItem(_RendersFailures):
     def _warn(
         self, message: str, category: type[pytest.PytestWarning] = McpContractWarning
     ) -> None:
-        """Warn about this tool. The warning's location is the tool's node id, not a line of
-        this file: that is what pytest's warnings summary prints, and what the user can act on."""
+        """Warn about this entry. The warning's location is its node id, not a line of this
+        file: that is what pytest's warnings summary prints, and what the user can act on."""
         warnings.warn_explicit(
             category(f"{self.label}: {message}"),
             category,
@@ -332,96 +335,21 @@ class _McpItem(_RendersFailures):
             module=__name__,
         )
 
-    def _sandbox_note(self, error: ContractFailure) -> ContractFailure:
-        from pytest_mcp_contracts.checks.reproduce import note_sandbox
-
-        return note_sandbox(error, self.config.stash.get(SANDBOX_KEY, None))
-
     def _fail(
         self, problem: str, details: tuple[str, ...] = (), kind: FailureKind = FailureKind.SETUP
     ) -> ContractFailure:
-        return ContractFailure(
-            FailureReport.for_tool(
-                self.server, self.tool.name, self.check, problem, kind, details=details
-            )
+        noun, name = self._subject
+        report = FailureReport.for_tool(
+            self.server, name, self.check, problem, kind, details=details
         )
-
-    def _callable_settings(self) -> ToolConfig:
-        """The tool's own settings; skips the item when they or the call policy forbid
-        calling the tool."""
-        settings = self.config.stash[SETTINGS_KEY]
-        own = settings.tool(self.surface.name, self.tool.name)
-        refusal = tool_refusal(
-            self.tool,
-            self.surface.capabilities,
-            policy=settings.call_policy,
-            own_call=own.call,
-            skip=own.skip,
-        )
-        if refusal is not None:
-            # Named in the reason: -rs shows where the skip was raised, not which item.
-            pytest.skip(f"{self.nodeid}: {refusal}")
-        return own
-
-    def _user_strategies(self) -> Any:
-        from pytest_mcp_contracts.inputs.generate import UserStrategyError
-
-        try:
-            return user_strategies(self.config, self.surface.name, self.tool)
-        except UserStrategyError as exc:
-            raise self._fail(str(exc)) from None
-
-    def _examples(self, configured: tuple[dict[str, Any], ...]) -> list[dict[str, Any]]:
-        """Inputs that run before generated ones: the configured examples (which must be
-        valid), then the schema's own `examples` and `default`s (skipped, with a warning,
-        when the schema refuses them)."""
-        from pytest_mcp_contracts.inputs.generate import given_inputs
-
-        given = given_inputs(self.tool.input_schema, configured)
-        if given.refused_configured is not None:
-            number, example, why = given.refused_configured
-            raise self._fail(
-                f"configured example {number} is not valid for the inputSchema",
-                (f"{example!r}: {why}", "fix it under [tool.mcp-contracts.tools]"),
-            )
-        if self.check == Check.CONTRACT:  # said once per tool
-            for example in given.refused_from_schema:
-                self._warn(
-                    f"the input {example!r}, from the inputSchema's own examples or defaults, "
-                    "is not valid for it; it was not sent"
-                )
-        return given.inputs
+        report.subject = noun
+        return ContractFailure(report)
 
 
-def user_strategies(config: pytest.Config, server: str, tool: ToolSpec) -> Any:
-    """What conftest.py files supply for a tool through ``pytest_mcp_tool_strategy``: one
-    strategy for the whole input, or strategies by property name (merged across
-    conftests), or None; UserStrategyError when their answers cannot be combined."""
-    from pytest_mcp_contracts.inputs.generate import UserStrategyError
-
-    answers = config.hook.pytest_mcp_tool_strategy(
-        server=server, tool=tool.name, input_schema=tool.input_schema, config=config
-    )
-    whole = [a for a in answers if not isinstance(a, dict)]
-    fields: dict[str, Any] = {}
-    for answer in answers:
-        if isinstance(answer, dict):
-            clash = fields.keys() & answer.keys()
-            if clash:
-                raise UserStrategyError(
-                    f"pytest_mcp_tool_strategy: two implementations supply {sorted(clash)}"
-                )
-            fields.update(answer)
-    if len(whole) > 1 or (whole and fields):
-        raise UserStrategyError(
-            "pytest_mcp_tool_strategy: more than one implementation supplies inputs for "
-            "this tool; return one strategy for the whole input, or strategies by property"
-        )
-    return whole[0] if whole else (fields or None)
-
-
-class DriftItem(_McpItem):
-    """Static: the tool's surface (schemas, annotations, texts) against the recorded one."""
+class DriftItem(_EntryItem):
+    """Static: the entry's surface (a tool's schemas, annotations and texts; a prompt's,
+    resource's or template's listing entry) against the recorded one
+    (checks/drift_gate.gate_surface)."""
 
     check = Check.DRIFT.value  # a plain str: it is a user property, sent over xdist
 
@@ -440,189 +368,19 @@ class DriftItem(_McpItem):
             self._warn(warning)
 
 
-class RemovedToolItem(_RendersFailures):
-    """Fails while a recorded tool is missing from the listing: removing a tool is breaking."""
+class RemovedEntryItem(_RendersFailures):
+    """Fails while a recorded entry is missing from the listing: removing a tool, prompt,
+    resource or template is breaking."""
 
     def runtest(self) -> None:
         from pytest_mcp_contracts.checks.drift_gate import gate_removed
 
         collector = self.parent
-        assert collector is not None and isinstance(collector.parent, ServerCollector)
-        gate_removed(
-            self.config.stash[RECORDER_KEY],
-            collector.parent.server,
-            collector.name,
-            accept=_accept(self.config),
-        )
-
-    def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, f"{self.nodeid} [drift]"
-
-
-class SchemaItem(_McpItem):
-    """Static: the listing entry, its schemas in their own dialect, and the tool name."""
-
-    check = Check.SCHEMA.value
-
-    def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.listing import check_listing
-
-        settings = self.config.stash[SETTINGS_KEY]
-        levels = settings.lint_levels
-        findings = check_listing(
-            self.tool,
-            protocol_version=self.surface.protocol_version,
-            clients=settings.clients,
-            lints=levels,
-        )
-        if self.tool is self.surface.tools[0]:
-            # The listing's own lints (tool count, size) have no tool: the first one's
-            # schema item carries them, the same item under pytest and -n 2.
-            from pytest_mcp_contracts.checks.lints import server_lints
-
-            findings += server_lints(self.surface.tools, levels)
-        # Lint warnings were said once for the server (ServerCollector.collect).
-        said = [f for f in findings if f.kind is not FailureKind.LINT]
-        self._carry_findings(findings, said, self.server, self._warn, self._fail)
-
-
-class _ListedItem(_RendersFailures):
-    """An item of a prompt, resource or template, or of a failed listing."""
-
-    check = ""
-
-    def __init__(self, *, entry: ListedSpec | ListingFailure, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.entry = entry
-        self.server = _server_of(self)
-        self.user_properties.append(("mcp_check", self.check))
-
-    @property
-    def _subject(self) -> tuple[str, str]:
-        """What the item is about, and its name as the server gave it."""
-        entry = self.entry
-        if isinstance(entry, ListingFailure):
-            return "listing", entry.method
-        return entry.kind, entry.key or "(no " + entry.key_field + ")"
-
-    def _warn(self, message: str) -> None:
-        assert self.server.surface is not None
-        kind, key = self._subject
-        warnings.warn_explicit(
-            McpContractWarning(f"{shown(self.server.surface.name)} {kind} {shown(key)}: {message}"),
-            McpContractWarning,
-            filename=self.nodeid.rsplit("::", 1)[0],
-            lineno=0,
-            module=__name__,
-        )
-
-    def _fail(self, problem: str, details: tuple[str, ...], kind: FailureKind) -> ContractFailure:
-        subject, key = self._subject
-        report = FailureReport.for_tool(
-            self.server, key, self.check, problem, kind, details=details
-        )
-        report.subject = subject
-        return ContractFailure(report)
-
-    def reportinfo(self) -> tuple[Path, int | None, str]:
-        assert self.server.surface is not None
-        kind, key = self._subject
-        return (
-            self.path,
-            None,
-            f"{shown(self.server.surface.name)} {kind} {shown(key)} [{self.check}]",
-        )
-
-
-class ListedSchemaItem(_ListedItem):
-    """Static: a prompt's, resource's or template's listing entry under the spec
-    (checks/surface_listing), or the failure of a listing the server declared."""
-
-    check = Check.SCHEMA.value
-
-    def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.surface_listing import check_entry, listing_failure_finding
-
-        assert self.server.surface is not None
-        entry = self.entry
-        if isinstance(entry, ListingFailure):
-            findings = [listing_failure_finding(entry)]
-        else:
-            findings = check_entry(entry, protocol_version=self.server.surface.protocol_version)
-        self._carry_findings(
-            findings, findings, self.server, self._warn, self._fail, "prompts and resources"
-        )
-
-
-class _ListedCallItem(_ListedItem):
-    """Dynamic: the calls of a prompt, resource or template (checks/listed_runs)."""
-
-    entry: ListedSpec
-
-    def _say(self, message: str, *, lint: bool = False) -> None:
-        self._warn(message)
-
-
-class ReadItem(_ListedCallItem):
-    """A listed resource read, or a template expanded and read (checks/listed_runs)."""
-
-    check = Check.READ.value
-
-    def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.listed_runs import check_read
-
-        entry = self.entry
-        _run_check(self, self.server, lambda run, facts: check_read(run, entry, facts, self._say))
-
-
-class GetItem(_ListedCallItem):
-    """A prompt got with generated arguments, and without each required one
-    (checks/listed_runs)."""
-
-    check = Check.GET.value
-
-    def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.listed_runs import check_get
-
-        assert isinstance(self.entry, PromptSpec)
-        entry = self.entry
-        _run_check(self, self.server, lambda run, facts: check_get(run, entry, facts, self._say))
-
-
-class ListedDriftItem(_ListedItem):
-    """Static: a prompt's, resource's or template's listing entry against the recorded one
-    (checks/drift_gate.gate_listed)."""
-
-    check = Check.DRIFT.value
-
-    def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.drift_gate import gate_listed
-
-        assert isinstance(self.entry, ListedSpec) and self.server.surface is not None
-        warning = gate_listed(
-            self.config.stash[RECORDER_KEY],
-            self.server,
-            self.server.surface,
-            self.entry,
-            record_command=_command(self.config),
-            accept=_accept(self.config),
-        )
-        if warning is not None:
-            self._warn(warning)
-
-
-class RemovedListedItem(_RendersFailures):
-    """Fails while a recorded prompt, resource or template is missing from the listing."""
-
-    def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.drift_gate import gate_removed_listed
-
-        collector = self.parent
-        assert isinstance(collector, RemovedListedCollector)
+        assert isinstance(collector, RemovedEntryCollector)
         assert isinstance(collector.parent, ServerCollector)
         server = collector.parent.server
         assert server.surface is not None
-        gate_removed_listed(
+        gate_removed(
             self.config.stash[RECORDER_KEY],
             server,
             server.surface,
@@ -634,7 +392,87 @@ class RemovedListedItem(_RendersFailures):
         return self.path, None, f"{self.nodeid} [drift]"
 
 
-class ContractItem(_McpItem):
+class SchemaItem(_EntryItem):
+    """Static: the listing entry under the spec: a tool's, its schemas in their own dialect
+    and its name (checks/listing); a prompt's, resource's or template's (checks/
+    surface_listing); or the failure of a listing the server declared."""
+
+    check = Check.SCHEMA.value
+
+    def runtest(self) -> None:
+        entry = self.entry
+        if isinstance(entry, Entry) and entry.kind is EntryKind.TOOL:
+            findings = self._tool_findings(entry)
+            # Lint warnings were said once for the server (ServerCollector.collect).
+            said = [f for f in findings if f.kind is not FailureKind.LINT]
+            self._carry_findings(findings, said, self.server, self._warn, self._fail)
+            return
+        from pytest_mcp_contracts.checks.surface_listing import check_entry, listing_failure_finding
+
+        if isinstance(entry, ListingFailure):
+            findings = [listing_failure_finding(entry)]
+        else:
+            findings = check_entry(entry, protocol_version=self.surface.protocol_version)
+        self._carry_findings(
+            findings, findings, self.server, self._warn, self._fail, "prompts and resources"
+        )
+
+    def _tool_findings(self, tool: Entry) -> list[Finding]:
+        from pytest_mcp_contracts.checks.listing import check_listing
+
+        settings = self.config.stash[SETTINGS_KEY]
+        levels = settings.lint_levels
+        findings = check_listing(
+            tool,
+            protocol_version=self.surface.protocol_version,
+            clients=settings.clients,
+            lints=levels,
+        )
+        if tool is self.surface.tools[0]:
+            # The listing's own lints (tool count, size) have no tool: the first one's
+            # schema item carries them, the same item under pytest and -n 2.
+            from pytest_mcp_contracts.checks.lints import server_lints
+
+            findings += server_lints(self.surface.tools, levels)
+        return findings
+
+
+class _ContentItem(_EntryItem):
+    """Dynamic: the calls of a prompt, resource or template (checks/listed_runs). Reads and
+    gets change no state by the spec, so they run under every --mcp-call policy."""
+
+    entry: Entry
+
+    def _say(self, message: str, *, lint: bool = False) -> None:
+        self._warn(message)
+
+
+class ReadItem(_ContentItem):
+    """A listed resource read, or a template expanded and read (checks/listed_runs)."""
+
+    check = Check.READ.value
+
+    def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.listed_runs import check_read
+
+        entry = self.entry
+        _run_check(self, self.server, lambda run, facts: check_read(run, entry, facts, self._say))
+
+
+class GetItem(_ContentItem):
+    """A prompt got with generated arguments, and without each required one
+    (checks/listed_runs)."""
+
+    check = Check.GET.value
+
+    def runtest(self) -> None:
+        from pytest_mcp_contracts.checks.listed_runs import check_get
+
+        entry = self.entry
+        _run_check(self, self.server, lambda run, facts: check_get(run, entry, facts, self._say))
+
+
+class ContractItem(_EntryItem):
     """Dynamic: generated inputs, real calls, every result checked against the declared or
     the recorded contract; what was learned goes to the recorder (checks/tool_runs)."""
 
@@ -648,7 +486,7 @@ class ContractItem(_McpItem):
         )
 
 
-class RejectsInvalidItem(_McpItem):
+class RejectsInvalidItem(_EntryItem):
     """Dynamic: inputs the inputSchema refuses must be refused (isError or -32602), and must
     never crash, hang or break the server (checks/tool_runs)."""
 
@@ -722,7 +560,7 @@ def _run_check(
             item.add_report_section("call", title, text)
 
 
-def _say(item: _McpItem) -> Warn:
+def _say(item: _EntryItem) -> Warn:
     """How a tool's check warns: at the tool's node, a lint as a McpLintWarning."""
 
     def say(message: str, *, lint: bool = False) -> None:

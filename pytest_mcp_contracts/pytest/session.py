@@ -16,8 +16,8 @@ from pytest_mcp_contracts.contracts.record import (
     Recorder,
     export_proposals,
     follow_former_names,
-    listed_file,
 )
+from pytest_mcp_contracts.contracts.snapshot import file_of
 from pytest_mcp_contracts.inputs.elicitation import form_content
 from pytest_mcp_contracts.pytest.heap import importing
 from pytest_mcp_contracts.pytest.items import (
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from pytest_mcp_contracts.checks.context import RunContext
-    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.discover import Entry
     from pytest_mcp_contracts.transport.http import ServerUrl
     from pytest_mcp_contracts.transport.state import WorkerPlace
 
@@ -133,12 +133,12 @@ def worker_places(
     return worker, places
 
 
-def state_tools(settings: Settings) -> Callable[[ServerSurface], list[ToolSpec]]:
+def state_tools(settings: Settings) -> Callable[[ServerSurface], list[Entry]]:
     """Which of a server's tools may be asked what state it holds (ManagedServer's
     ``state_tools``): read-only, taking no arguments, and called by this run anyway (the
     call policy and the tool tables allow it)."""
 
-    def pick(surface: ServerSurface) -> list[ToolSpec]:
+    def pick(surface: ServerSurface) -> list[Entry]:
         from pytest_mcp_contracts.transport.managed import tool_refusal
 
         found = []
@@ -219,7 +219,7 @@ def run_context(
 
     hook = config.hook.pytest_mcp_tool_strategy
 
-    def strategy_answers(server: str, tool: ToolSpec) -> Sequence[Any]:
+    def strategy_answers(server: str, tool: Entry) -> Sequence[Any]:
         answers: Sequence[Any] = hook(
             server=server, tool=tool.name, input_schema=tool.input_schema, config=config
         )
@@ -309,12 +309,11 @@ def _check_tool_tables(settings: Settings, outcomes: list[ServerSurface | Server
 
 
 def listed_tools(servers: list[ManagedServer]) -> dict[str, set[str]]:
-    """Each started server's listed tools (node names) and prompts, resources and templates
-    (their file names), by server node name: what an update keeps."""
+    """Each started server's listed entries (their file names), by server node name: what
+    an update keeps."""
 
     return {
-        s.node_name: {t.node_name for t in s.surface.tools}
-        | {listed_file(e) for e in s.surface.listed}
+        s.node_name: {file_of(e) for e in s.surface.entries}
         for s in servers
         if s.surface is not None and s.node_name
     }

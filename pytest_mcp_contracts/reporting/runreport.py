@@ -27,12 +27,13 @@ from pytest_mcp_contracts.reporting.findings import RECORD_KEYS, digest
 from pytest_mcp_contracts.reporting.findings import counts as finding_counts
 from pytest_mcp_contracts.text import start_error_line
 from pytest_mcp_contracts.vocabulary import (
+    BESIDE_TOOLS,
     GRAVITY,
     NODE_PREFIX,
     QUALITIES,
     TOOL_CHECKS,
     Check,
-    ListedKind,
+    EntryKind,
 )
 
 FORMAT: Final = "pytest-mcp-contracts/run-report"
@@ -88,11 +89,11 @@ def with_stats(
     return {**facts, "servers": servers}
 
 
-# The call item of each kind of listed entry (pytest/items.ListedCollector), and its numbers.
+# The call item of each kind of listed entry (pytest/items.call_items), and its numbers.
 _CALL_CHECKS: Final = {
-    ListedKind.PROMPT.value: (Check.GET,),
-    ListedKind.RESOURCE.value: (Check.READ,),
-    ListedKind.TEMPLATE.value: (Check.READ,),
+    EntryKind.PROMPT.value: (Check.GET,),
+    EntryKind.RESOURCE.value: (Check.READ,),
+    EntryKind.TEMPLATE.value: (Check.READ,),
 }
 _LISTED_NUMBERS: Final = ("calls", "refused", "real_results", "unanswered")
 
@@ -301,7 +302,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
         "tools_listed": total,
         **{
             f"{kind}s_listed": sum(1 for e in listed_entries if e["kind"] == kind)
-            for kind in ListedKind
+            for kind in BESIDE_TOOLS
         },
         "calls": entry["calls"],
         "listed_calls": entry.get("listed_calls", 0),
@@ -365,7 +366,7 @@ def _percent(ratio: float | None) -> str:
 
 def _listed_counts(server: Mapping[str, Any]) -> str:
     """ "2 / 3 / 1": the prompts, resources and templates a server listed."""
-    return " / ".join(str(server[f"{kind}s_listed"]) for kind in ListedKind)
+    return " / ".join(str(server[f"{kind}s_listed"]) for kind in BESIDE_TOOLS)
 
 
 def step_summary(document: Mapping[str, Any]) -> str:

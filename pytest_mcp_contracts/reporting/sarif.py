@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from pytest_mcp_contracts.checks.failures import KIND_TEXT, FailureKind, Severity, severity_of
-from pytest_mcp_contracts.contracts.snapshot import LISTED_FOLDERS, SnapshotStore
+from pytest_mcp_contracts.contracts.snapshot import SnapshotStore, file_at
 from pytest_mcp_contracts.reporting.runreport import FailedCheck, failed_checks
 
 SCHEMA_URI: Final = "https://json.schemastore.org/sarif-2.1.0.json"  # as GitHub's docs give it
@@ -93,11 +93,9 @@ def _recorded_file(failed: FailedCheck, snapshot_dir: Path) -> Path | None:
     exist); None for a server's own check or a failed listing."""
     if failed.subject is None:
         return None
-    node = str(failed.subject["node_name"])
-    kind, colon, name = node.partition(":")
-    if colon and kind not in LISTED_FOLDERS:
+    file = file_at(str(failed.subject["node_name"]))
+    if file is None:
         return None  # "listing:prompts": a listing that failed has no file
-    file = f"{LISTED_FOLDERS[kind]}/{name}" if colon else node
     try:  # the store's own path, with its check that the file sits in the snapshot folder
         return SnapshotStore(snapshot_dir).path_for(str(failed.server["node_name"]), file)
     except ValueError:

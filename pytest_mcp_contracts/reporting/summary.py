@@ -14,7 +14,7 @@ from pytest_mcp_contracts.inputs.coverage import coverage_line
 from pytest_mcp_contracts.reporting.failure import accept_command
 from pytest_mcp_contracts.reporting.findings import counts, digest
 from pytest_mcp_contracts.text import shown, start_error_line
-from pytest_mcp_contracts.vocabulary import GRAVITY, QUALITIES, ListedKind, Quality, SnapshotMode
+from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, GRAVITY, QUALITIES, Quality, SnapshotMode
 
 Facts = dict[str, Any]
 
@@ -85,7 +85,7 @@ def _listed_calls(entry: Facts) -> str:
 def _listed_counts(entry: Facts) -> str:
     """ ", 2 prompts, 3 resources" for a server that lists any (a failed listing, none)."""
     kinds = [listed["kind"] for listed in entry.get("listed", [])]
-    return "".join(f", {kinds.count(kind)} {kind}s" for kind in ListedKind if kind in kinds)
+    return "".join(f", {kinds.count(kind)} {kind}s" for kind in BESIDE_TOOLS if kind in kinds)
 
 
 def findings_lines(tools: Sequence[Mapping[str, Any]]) -> list[str]:

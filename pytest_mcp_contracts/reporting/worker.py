@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.contracts.observe import ToolObservations
+    from pytest_mcp_contracts.contracts.observe import EntryObservations
     from pytest_mcp_contracts.contracts.record import Recorder
     from pytest_mcp_contracts.transport.managed import ManagedServer
 
@@ -56,7 +56,7 @@ class OutputFacts:
     additive: list[Pair]
 
     @classmethod
-    def of(cls, obs: ToolObservations) -> OutputFacts:
+    def of(cls, obs: EntryObservations) -> OutputFacts:
         return cls(
             quality=str(obs.quality),
             basis=obs.assessment[1],
@@ -228,13 +228,6 @@ class ServerFacts:
         )
 
 
-def _listed_node(file: str) -> str:
-    """The collector name (``prompt:<node>``) of a listed entry's file (``prompts/<node>``)."""
-    from pytest_mcp_contracts.contracts.record import listed_kind
-
-    return f"{listed_kind(file)}:{file.rpartition('/')[2]}"
-
-
 def _merge_server(entries: list[ServerFacts]) -> ServerFacts:
     """One server's facts from every worker, in sorted worker order. Each worker started its
     own process of the server: what every process says alike (its name, its banner on
@@ -319,8 +312,10 @@ class WorkerFacts:
         """What this process knows of its servers and its recorder. ``start_errors`` maps a
         server's position in ``servers`` to its node name and its start failure;
         ``own_test_calls`` a server's node name to the requests hand-written tests sent it."""
-        observed = recorder.tools if recorder is not None else {}
-        observed_listed = recorder.listed if recorder is not None else {}
+        from pytest_mcp_contracts.contracts.snapshot import file_of, kind_of, node_of
+        from pytest_mcp_contracts.vocabulary import EntryKind
+
+        observed = recorder.observed if recorder is not None else {}
         surface_drift = recorder.surface_drift if recorder is not None else {}
         facts = cls()
         for index, server in enumerate(servers):
@@ -332,8 +327,8 @@ class WorkerFacts:
                 continue
             tools = []
             for tool in surface.tools:
-                obs = observed.get((server.node_name, tool.node_name))
-                drift = surface_drift.get((server.node_name, tool.node_name))
+                obs = observed.get((server.node_name, file_of(tool)))
+                drift = surface_drift.get((server.node_name, file_of(tool)))
                 tools.append(
                     ToolFacts(
                         tool.name,
@@ -343,9 +338,7 @@ class WorkerFacts:
                         None if drift is None else _pairs(drift),
                     )
                 )
-            from pytest_mcp_contracts.contracts.record import listed_file, listed_kind
-
-            listed = {tool.node_name for tool in surface.tools}
+            listed = {file_of(entry) for entry in surface.entries}
             mine = [
                 (node, changes)
                 for (srv, node), changes in sorted(surface_drift.items())
@@ -354,25 +347,25 @@ class WorkerFacts:
             removed = [
                 ToolFacts(changes[0].tool if changes else node, node, surface_drift=_pairs(changes))
                 for node, changes in mine
-                if node not in listed and listed_kind(node) is None
+                if node not in listed and kind_of(node) is EntryKind.TOOL
             ]
-            # A prompt's file "prompts/<node>" is its collector "prompt:<node>": its surface
-            # drift (its drift item) and its content drift (its read or get item).
+            # A prompt's, resource's or template's drift, by its collector ("prompt:<node>"
+            # for "prompts/<node>"): its surface drift (its drift item) and its content
+            # drift (its read or get item).
             drifted: dict[str, ToolFacts] = {}
             # Named by its key (a URI, a template), not its file: a surface that did not
             # change has no change to take the name from.
-            keys = {listed_file(entry): entry.key for entry in surface.listed}
+            keys = {file_of(entry): entry.key for entry in surface.listed}
             for node, changes in mine:
-                if listed_kind(node) is not None:
+                if kind_of(node) is not EntryKind.TOOL:
                     name = keys.get(node) or (changes[0].tool if changes else node)
-                    drifted[node] = ToolFacts(
-                        name, _listed_node(node), surface_drift=_pairs(changes)
-                    )
-            for (srv, node), content in sorted(observed_listed.items()):
+                    drifted[node] = ToolFacts(name, node_of(node), surface_drift=_pairs(changes))
+            for (srv, node), content in sorted(observed.items()):
                 found = [*content.breaking.values(), *content.additive.values()]
-                if srv == server.node_name and content.ran and found:
+                beside = content.entry.kind is not EntryKind.TOOL
+                if beside and srv == server.node_name and content.ran and found:
                     entry = drifted.setdefault(
-                        node, ToolFacts(content.entry.key, _listed_node(node), surface_drift=[])
+                        node, ToolFacts(content.entry.key, content.entry.node, surface_drift=[])
                     )
                     entry.surface_drift = [*(entry.surface_drift or []), *_pairs(found)]
             listed_drift = [drifted[node] for node in sorted(drifted)]
@@ -408,7 +401,7 @@ class WorkerFacts:
                             for f in surface.listing_failures
                         ),
                         *(
-                            {"kind": e.kind, "name": e.key, "node_name": e.node}
+                            {"kind": str(e.kind), "name": e.key, "node_name": e.node}
                             for e in surface.listed
                         ),
                     ],

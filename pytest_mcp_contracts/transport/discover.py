@@ -1,20 +1,25 @@
-"""Discover: read a server's whole tool list and turn each entry into a ``ToolSpec``; when
-the server declares them, its resources, resource templates and prompts too (``ListedSpec``).
+"""Discover: read a server's whole tool list and turn each entry into an ``Entry``; when the
+server declares them, its prompts, resources and resource templates too. Tools, prompts,
+resources and templates are one kind of thing, an ``Entry`` of some ``EntryKind``: what
+differs between kinds is data (``LISTINGS``: how each is listed and addressed), so that
+every stage after this one (items, drift, contracts, reports) handles an entry once.
 
-The listings are kept raw: a malformed tool becomes a ToolSpec with ``problems`` (reported by
+The listings are kept raw: a malformed tool becomes an Entry with ``problems`` (reported by
 its schema item) instead of breaking the listing for every other tool, and a malformed
 resource, template or prompt is judged by its own schema item (``checks/surface_listing``).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Final, TypeVar
+from typing import Any, Final
 
+from pytest_mcp_contracts.schema.synthetic import object_schema, prompt_schema, template_schema
 from pytest_mcp_contracts.transport.jsonrpc import (
     ProtocolViolation,
     RpcConnection,
@@ -22,7 +27,7 @@ from pytest_mcp_contracts.transport.jsonrpc import (
     ServerError,
 )
 from pytest_mcp_contracts.transport.stdio import command_label as command_label  # re-exported
-from pytest_mcp_contracts.vocabulary import ListedKind
+from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, EntryKind
 
 MAX_PAGES: Final = 1000
 #: Deepest nesting (in JSON levels; an object schema under ``properties`` costs two) of a
@@ -40,21 +45,76 @@ _WINDOWS_DEVICES: Final = frozenset(
 
 
 @dataclass(frozen=True)
-class ToolSpec:
-    """One tool as the server listed it, plus what is wrong with the listing entry itself."""
+class Listing:
+    """How one kind of entry is listed and addressed."""
 
-    name: str
+    method: str  # the listing's JSON-RPC method
+    array: str  # the listing's array in a page
+    key_field: str  # the entry's member it is addressed by: called, got or read by
+    capability: str  # the server capability that offers the listing
+    node_limit: int  # the longest node name (a URI says more than a name)
+
+
+LISTINGS: Final = {
+    EntryKind.TOOL: Listing("tools/list", "tools", "name", "tools", 64),
+    EntryKind.PROMPT: Listing("prompts/list", "prompts", "name", "prompts", 96),
+    EntryKind.RESOURCE: Listing("resources/list", "resources", "uri", "resources", 96),
+    EntryKind.TEMPLATE: Listing(
+        "resources/templates/list", "resourceTemplates", "uriTemplate", "resources", 96
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One tool, prompt, resource or resource template as the server listed it, plus what is
+    wrong with the listing entry itself.
+
+    ``key`` is what the entry is addressed by (a tool's or prompt's name, a resource's URI,
+    a template's URI template; "" when it has none that is a string), ``listed`` how many
+    entries of the listing share that key: only the first is kept, and its schema item says
+    the key is not unique."""
+
+    kind: EntryKind
+    key: str
     node_name: str
     raw: dict[str, Any]
-    problems: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()  # a tool's: what its schema item reports
     cut: bool = False  # nested deeper than MAX_ENTRY_DEPTH: ``raw`` was cut there
     # The node name earlier versions gave it, where its contract may be recorded ("" when
     # the same: former_node_names).
     former_name: str = ""
+    listed: int = 1
 
     @property
+    def name(self) -> str:
+        """The key, in the words of tools (a tool is called by its name)."""
+        return self.key
+
+    @property
+    def listing(self) -> Listing:
+        return LISTINGS[self.kind]
+
+    @property
+    def node(self) -> str:
+        """Its collector's name under its server's: a tool's node name, ``<kind>:<node
+        name>`` for the others (a ":" no tool's node name has: ``safe_name``)."""
+        if self.kind is EntryKind.TOOL:
+            return self.node_name
+        return f"{self.kind}:{self.node_name}"
+
+    @functools.cached_property
     def input_schema(self) -> Any:
-        return self.raw.get("inputSchema")
+        """What its calls take: a tool's inputSchema as listed (any value: ``malformed``
+        says whether it is one), a prompt's arguments and a template's variables as a
+        synthetic schema (``schema/synthetic``), nothing for a resource."""
+        if self.kind is EntryKind.TOOL:
+            return self.raw.get("inputSchema")
+        if self.kind is EntryKind.PROMPT:
+            return prompt_schema(self.raw.get("arguments"))
+        if self.kind is EntryKind.TEMPLATE:
+            return template_schema(self.key)
+        return object_schema({}, [])
 
     @property
     def malformed(self) -> bool:
@@ -64,68 +124,13 @@ class ToolSpec:
 
     @property
     def output_schema(self) -> Any:
-        return self.raw.get("outputSchema")
+        """A tool's outputSchema as listed; the other kinds declare none."""
+        return self.raw.get("outputSchema") if self.kind is EntryKind.TOOL else None
 
     @property
     def annotations(self) -> dict[str, Any]:
         value = self.raw.get("annotations")
         return value if isinstance(value, dict) else {}
-
-
-@dataclass(frozen=True)
-class ListedSpec:
-    """One resource, resource template or prompt as the server listed it.
-
-    ``key`` is what the entry is addressed by (its URI, URI template or name; "" when it
-    has none that is a string), ``listed`` how many entries of the listing share that key:
-    only the first is kept, and its schema item says the key is not unique."""
-
-    key: str
-    node_name: str
-    raw: dict[str, Any]
-    listed: int = 1
-    cut: bool = False  # nested deeper than MAX_ENTRY_DEPTH: ``raw`` was cut there
-    former_name: str = ""  # as ToolSpec's
-
-    kind: ClassVar[str]  # the node id's word: mcp:<server>::<kind>:<key>::<check>
-    method: ClassVar[str]  # the listing's JSON-RPC method
-    array: ClassVar[str]  # the listing's array in a page
-    key_field: ClassVar[str]  # the entry's member that is its key
-    capability: ClassVar[str]  # the server capability that offers the listing
-
-    @property
-    def node(self) -> str:
-        return f"{self.kind}:{self.node_name}"
-
-
-@dataclass(frozen=True)
-class ResourceSpec(ListedSpec):
-    kind = ListedKind.RESOURCE.value
-    method = "resources/list"
-    array = "resources"
-    key_field = "uri"
-    capability = "resources"
-
-
-@dataclass(frozen=True)
-class TemplateSpec(ListedSpec):
-    kind = ListedKind.TEMPLATE.value
-    method = "resources/templates/list"
-    array = "resourceTemplates"
-    key_field = "uriTemplate"
-    capability = "resources"
-
-
-@dataclass(frozen=True)
-class PromptSpec(ListedSpec):
-    kind = ListedKind.PROMPT.value
-    method = "prompts/list"
-    array = "prompts"
-    key_field = "name"
-    capability = "prompts"
-
-
-_S = TypeVar("_S", bound=ListedSpec)
 
 
 @dataclass(frozen=True)
@@ -152,18 +157,23 @@ class ServerSurface:
     node_name: str
     version: str
     protocol_version: str
-    tools: tuple[ToolSpec, ...] = field(default_factory=tuple)
+    tools: tuple[Entry, ...] = field(default_factory=tuple)
     capabilities: dict[str, Any] = field(default_factory=dict)  # the server's, as declared
-    prompts: tuple[PromptSpec, ...] = ()
-    resources: tuple[ResourceSpec, ...] = ()
-    templates: tuple[TemplateSpec, ...] = ()
+    prompts: tuple[Entry, ...] = ()
+    resources: tuple[Entry, ...] = ()
+    templates: tuple[Entry, ...] = ()
     listing_failures: tuple[ListingFailure, ...] = ()
-    former_node_name: str = ""  # as ToolSpec's former_name: its snapshot folder's
+    former_node_name: str = ""  # as Entry's former_name: its snapshot folder's
 
     @property
-    def listed(self) -> tuple[ListedSpec, ...]:
+    def listed(self) -> tuple[Entry, ...]:
         """Prompts, resources and templates, in the order their items are collected."""
         return (*self.prompts, *self.resources, *self.templates)
+
+    @property
+    def entries(self) -> tuple[Entry, ...]:
+        """Every entry it listed: its tools, then ``listed``."""
+        return (*self.tools, *self.listed)
 
 
 def safe_name(text: str, *, limit: int = 64) -> str:
@@ -303,56 +313,82 @@ def list_pages(
 
 
 def list_tools(conn: RpcConnection, *, timeout: float) -> list[dict[str, Any]]:
-    return list_pages(conn, "tools/list", "tools", timeout=timeout)
+    listing = LISTINGS[EntryKind.TOOL]
+    return list_pages(conn, listing.method, listing.array, timeout=timeout)
 
 
-def _problems(raw: dict[str, Any]) -> tuple[str, ...]:
-    if "__not_an_object__" in raw:
-        return (f"the listing entry is not an object: {raw['__not_an_object__']!r}",)
+def _problems(
+    kind: EntryKind, raw: dict[str, Any], key: str, listed: int, cut: bool
+) -> tuple[str, ...]:
+    """What a tool's schema item reports of its listing entry (the other kinds' schema items
+    judge the entry itself: checks/surface_listing)."""
+    if kind is not EntryKind.TOOL:
+        return ()
     found = []
-    if not isinstance(raw.get("name"), str) or not raw.get("name"):
-        found.append("the tool has no name")
-    if not isinstance(raw.get("inputSchema"), dict):
-        found.append("inputSchema is missing or not an object")
-    if "outputSchema" in raw and not isinstance(raw["outputSchema"], dict):
-        found.append("outputSchema is not an object")
+    if "__not_an_object__" in raw:
+        found.append(f"the listing entry is not an object: {raw['__not_an_object__']!r}")
+    else:
+        if not isinstance(raw.get("name"), str) or not raw.get("name"):
+            found.append("the tool has no name")
+        if not isinstance(raw.get("inputSchema"), dict):
+            found.append("inputSchema is missing or not an object")
+        if "outputSchema" in raw and not isinstance(raw["outputSchema"], dict):
+            found.append("outputSchema is not an object")
+    if listed > 1:
+        found.append(
+            f"the name {key!r} is listed {listed} times: names must be unique "
+            "(only its first entry is tested)"
+        )
+    if cut:
+        found.append(
+            f"the listing entry nests deeper than {MAX_ENTRY_DEPTH} levels, so it was "
+            "not checked and the tool is not called (JSON Schema implementations must "
+            "bound schema depth). Flatten the schema; recursive structures belong in "
+            "$defs with $ref"
+        )
     return tuple(found)
 
 
-def build_surface(conn: RpcConnection, raw_tools: list[dict[str, Any]]) -> ServerSurface:
-    names = [str(t.get("name", "")) if isinstance(t.get("name"), str) else "" for t in raw_tools]
-    counts: dict[str, int] = {}
-    for name in names:
-        counts[name] = counts.get(name, 0) + 1
-    # Tools are called by name, so a name listed twice is one tool: its first entry is the
-    # one tested (and recorded), and its schema item says the name is not unique.
+def _key(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def build_entries(kind: EntryKind, raw_entries: list[dict[str, Any]]) -> tuple[Entry, ...]:
+    """Each entry of one listing as an ``Entry`` of ``kind``. Entries are addressed by their
+    key (a tool is called by name), so a key listed twice is one entry: its first listing
+    entry is the one tested (and recorded), counted in ``listed``."""
+    listing = LISTINGS[kind]
+    keys = [_key(e.get(listing.key_field)) for e in raw_entries]
+    counts = Counter(keys)
     entries, seen = [], set()
-    for name, raw in zip(names, raw_tools, strict=True):
-        if not name or name not in seen:
-            entries.append((name, raw))
-            seen.add(name)
-    listed_names = [n or "unnamed" for n, _ in entries]
-    formers = former_node_names(listed_names)
-    tools = []
-    for (name, raw), node_name, former in zip(
-        entries, node_names(listed_names), formers, strict=True
-    ):
-        problems = _problems(raw)
-        if name and counts[name] > 1:
-            problems += (
-                f"the name {name!r} is listed {counts[name]} times: names must be unique "
-                "(only its first entry is tested)",
-            )
+    for key, raw in zip(keys, raw_entries, strict=True):
+        if not key or key not in seen:
+            entries.append((key, raw))
+            seen.add(key)
+    named = [k or "unnamed" for k, _ in entries]
+    names = node_names(named, limit=listing.node_limit)
+    formers = former_node_names(named, limit=listing.node_limit)
+    out = []
+    for (key, raw), node_name, former in zip(entries, names, formers, strict=True):
+        listed = counts[key] if key else 1
         cut = _too_deep(raw, MAX_ENTRY_DEPTH)
-        if cut:
-            raw = _cut(raw, MAX_ENTRY_DEPTH)
-            problems += (
-                f"the listing entry nests deeper than {MAX_ENTRY_DEPTH} levels, so it was "
-                "not checked and the tool is not called (JSON Schema implementations must "
-                "bound schema depth). Flatten the schema; recursive structures belong in "
-                "$defs with $ref",
+        problems = _problems(kind, raw, key, listed, cut)
+        out.append(
+            Entry(
+                kind,
+                key,
+                node_name,
+                _cut(raw, MAX_ENTRY_DEPTH) if cut else raw,
+                problems,
+                cut,
+                _if_other(former, node_name),
+                listed,
             )
-        tools.append(ToolSpec(name, node_name, raw, problems, cut, _if_other(former, node_name)))
+        )
+    return tuple(out)
+
+
+def build_surface(conn: RpcConnection, raw_tools: list[dict[str, Any]]) -> ServerSurface:
     info = conn.server_info
     server_name = str(info.get("name") or "") or _name_from_command(conn)
     node_name = node_names([server_name])[0]
@@ -362,44 +398,9 @@ def build_surface(conn: RpcConnection, raw_tools: list[dict[str, Any]]) -> Serve
         former_node_name=_if_other(former_node_names([server_name])[0], node_name),
         version=str(info.get("version") or ""),
         protocol_version=conn.protocol_version or "",
-        tools=tuple(tools),
+        tools=build_entries(EntryKind.TOOL, raw_tools),
         capabilities=conn.capabilities,
     )
-
-
-def _key(value: Any) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def build_listed(spec: type[_S], raw_entries: list[dict[str, Any]]) -> tuple[_S, ...]:
-    """Each entry of one listing as a ``spec``; an entry whose key repeats an earlier one's
-    is counted on the first (a read or get addresses one of them only)."""
-    keys = [_key(e.get(spec.key_field)) for e in raw_entries]
-    counts: dict[str, int] = {}
-    for key in keys:
-        counts[key] = counts.get(key, 0) + 1
-    entries, seen = [], set()
-    for key, raw in zip(keys, raw_entries, strict=True):
-        if not key or key not in seen:
-            entries.append((key, raw))
-            seen.add(key)
-    keys_named = [k or "unnamed" for k, _ in entries]
-    names = node_names(keys_named, limit=96)
-    formers = former_node_names(keys_named, limit=96)
-    out = []
-    for (key, raw), node_name, former in zip(entries, names, formers, strict=True):
-        cut = _too_deep(raw, MAX_ENTRY_DEPTH)
-        out.append(
-            spec(
-                key,
-                node_name,
-                _cut(raw, MAX_ENTRY_DEPTH) if cut else raw,
-                counts[key] if key else 1,
-                cut,
-                _if_other(former, node_name),
-            )
-        )
-    return tuple(out)
 
 
 def _if_other(former: str, node_name: str) -> str:
@@ -412,22 +413,24 @@ def read_listings(conn: RpcConnection, surface: ServerSurface, *, timeout: float
     know); a declared listing that fails or is garbled becomes a ``ListingFailure``."""
     failures: list[ListingFailure] = []
 
-    def read(spec: type[_S]) -> tuple[_S, ...]:
-        if not isinstance(surface.capabilities.get(spec.capability), dict):
+    def read(kind: EntryKind) -> tuple[Entry, ...]:
+        listing = LISTINGS[kind]
+        if not isinstance(surface.capabilities.get(listing.capability), dict):
             return ()
         try:
-            return build_listed(spec, list_pages(conn, spec.method, spec.array, timeout=timeout))
+            raw = list_pages(conn, listing.method, listing.array, timeout=timeout)
+            return build_entries(kind, raw)
         except ServerError as exc:
             cause = exc.__cause__
             code = cause.code if isinstance(cause, RpcError) else None
-            failures.append(ListingFailure(spec.kind, spec.method, exc.message, code))
+            failures.append(ListingFailure(kind, listing.method, exc.message, code))
         except Exception as exc:  # the listing is the server's words: nothing in it may crash us
-            message = f"{spec.method} could not be read: {exc!r}"
-            failures.append(ListingFailure(spec.kind, spec.method, message))
+            message = f"{listing.method} could not be read: {exc!r}"
+            failures.append(ListingFailure(kind, listing.method, message))
         return ()
 
     # In the order of the items (ServerSurface.listed), failures too.
-    prompts, resources, templates = read(PromptSpec), read(ResourceSpec), read(TemplateSpec)
+    prompts, resources, templates = (read(kind) for kind in BESIDE_TOOLS)
     return replace(
         surface,
         prompts=prompts,

@@ -21,8 +21,8 @@ from pytest_mcp_contracts.transport.client import (
     url_elicitation_urls,
 )
 from pytest_mcp_contracts.transport.discover import (
+    Entry,
     ServerSurface,
-    ToolSpec,
     build_surface,
     discover,
     list_tools,
@@ -83,7 +83,7 @@ STATE_TOOL_TIMEOUT: Final = 5.0
 
 
 def tool_refusal(
-    tool: ToolSpec,
+    tool: Entry,
     capabilities: dict[str, Any],
     *,
     policy: str,
@@ -272,7 +272,7 @@ class ManagedServer:
     worker: str = ""
     # Which tools may be asked for the state (read-only, taking no arguments, allowed by the
     # call policy and the tool tables): pytest/session hands it in; None asks none.
-    state_tools: Callable[[ServerSurface], list[ToolSpec]] | None = None
+    state_tools: Callable[[ServerSurface], list[Entry]] | None = None
     _first_conn: RpcConnection | None = field(default=None, repr=False)
 
     def _open(self, *, legacy: bool = False) -> RpcConnection:
@@ -381,7 +381,7 @@ class ManagedServer:
         second = self._answers([t for t in tools if t.name in first])
         state.answers_at_start = {n: a for n, a in first.items() if second.get(n) == a}
 
-    def _answers(self, tools: list[ToolSpec]) -> dict[str, str]:
+    def _answers(self, tools: list[Entry]) -> dict[str, str]:
         """What ``tools`` answer now to a call without arguments, by name, on the live
         connection (each answer as sorted JSON; a tool that does not answer is left out). A
         server the asking broke is started again, as if nothing had been asked."""

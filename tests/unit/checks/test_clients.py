@@ -18,8 +18,8 @@ from pytest_mcp_contracts.checks.clients import (
 from pytest_mcp_contracts.checks.failures import FailureKind
 from pytest_mcp_contracts.checks.listing import check_listing
 from pytest_mcp_contracts.schema.budgets import DOCUMENT_DEPTH
-from pytest_mcp_contracts.transport.discover import ToolSpec
-from pytest_mcp_contracts.vocabulary import CLIENT_PROFILES, ClientProfile
+from pytest_mcp_contracts.transport.discover import Entry
+from pytest_mcp_contracts.vocabulary import CLIENT_PROFILES, ClientProfile, EntryKind
 
 DOCS = Path(__file__).parents[3] / "docs" / "clients.md"
 D07 = "http://json-schema.org/draft-07/schema#"
@@ -48,11 +48,11 @@ GOOD_OUTPUT: dict[str, Any] = {
 }
 
 
-def tool(input_schema: Any = None, output_schema: Any = None) -> ToolSpec:
+def tool(input_schema: Any = None, output_schema: Any = None) -> Entry:
     raw: dict[str, Any] = {"name": "t", "inputSchema": input_schema or GOOD_INPUT}
     if output_schema is not None:
         raw["outputSchema"] = output_schema
-    return ToolSpec(name="t", node_name="t", raw=raw)
+    return Entry(EntryKind.TOOL, key="t", node_name="t", raw=raw)
 
 
 def with_property(schema: Any) -> dict[str, Any]:

@@ -20,11 +20,12 @@ from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
 from pytest_mcp_contracts.inputs.generate import UserStrategyError
 from pytest_mcp_contracts.project import ToolConfig
 from pytest_mcp_contracts.pytest.settings import Settings
-from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
+from pytest_mcp_contracts.transport.discover import Entry, ServerSurface
 from pytest_mcp_contracts.transport.stdio import ServerCommand
-from pytest_mcp_contracts.vocabulary import SnapshotMode
+from pytest_mcp_contracts.vocabulary import EntryKind, SnapshotMode
 
-ADD = ToolSpec(
+ADD = Entry(
+    EntryKind.TOOL,
     "add",
     "add",
     {
@@ -37,8 +38,11 @@ ADD = ToolSpec(
         "annotations": {"readOnlyHint": True},
     },
 )
-DELETE = ToolSpec(
-    "delete", "delete", {"name": "delete", "inputSchema": {"type": "object"}, "annotations": {}}
+DELETE = Entry(
+    EntryKind.TOOL,
+    "delete",
+    "delete",
+    {"name": "delete", "inputSchema": {"type": "object"}, "annotations": {}},
 )
 
 

@@ -9,9 +9,10 @@ import pytest
 
 from pytest_mcp_contracts.checks.contract import in_flight_width
 from pytest_mcp_contracts.checks.engine import budget_words
-from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.managed import ManagedServer
 from pytest_mcp_contracts.transport.stdio import ServerCommand
+from pytest_mcp_contracts.vocabulary import EntryKind
 
 TAKES_A_WORD = {"type": "object", "properties": {"word": {"type": "string"}}}
 
@@ -30,11 +31,11 @@ def _server(*, stateless: bool = False, banner: int = 0) -> ManagedServer:
     return server
 
 
-def _tool(annotations: dict[str, Any] | None, schema: dict[str, Any] = TAKES_A_WORD) -> ToolSpec:
+def _tool(annotations: dict[str, Any] | None, schema: dict[str, Any] = TAKES_A_WORD) -> Entry:
     raw: dict[str, Any] = {"name": "t", "inputSchema": schema}
     if annotations is not None:
         raw["annotations"] = annotations
-    return ToolSpec("t", "t", raw)
+    return Entry(EntryKind.TOOL, "t", "t", raw)
 
 
 @pytest.mark.parametrize(

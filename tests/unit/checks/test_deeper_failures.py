@@ -25,14 +25,19 @@ from pytest_mcp_contracts.checks.failures import (
 from pytest_mcp_contracts.checks.feeding import Pool
 from pytest_mcp_contracts.checks.sequence_shrink import shrink
 from pytest_mcp_contracts.checks.sequencer import Sequencer, generate_sequences
-from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
+from pytest_mcp_contracts.transport.discover import (
+    Entry,
+    ServerSurface,
+)
 from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, RpcError, ServerDied
 from pytest_mcp_contracts.transport.managed import CallOutcome
 from pytest_mcp_contracts.transport.stdio import ServerCommand
+from pytest_mcp_contracts.vocabulary import EntryKind
 
 MODERN = "2026-07-28"
 TOOLS = (
-    ToolSpec(
+    Entry(
+        EntryKind.TOOL,
         "store_memory",
         "store_memory",
         {
@@ -40,7 +45,8 @@ TOOLS = (
             "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
         },
     ),
-    ToolSpec(
+    Entry(
+        EntryKind.TOOL,
         "get_memory",
         "get_memory",
         {
@@ -64,7 +70,7 @@ class FakeServer:
 
     protocol_version = MODERN
 
-    def __init__(self, tools: tuple[ToolSpec, ...]) -> None:
+    def __init__(self, tools: tuple[Entry, ...]) -> None:
         self.surface = ServerSurface("fake", "fake", "1.0", MODERN, tools)
         self.command = ServerCommand(("python", "-m", "fake"))
         self.restarts = 0
@@ -134,13 +140,13 @@ class MemoryStore(FakeServer):
             outcome.result = _result({"memory_id": memory_id, "text": self.memories[memory_id]})
 
 
-def _strategies(tools: tuple[ToolSpec, ...] = TOOLS) -> dict[str, Any]:
+def _strategies(tools: tuple[Entry, ...] = TOOLS) -> dict[str, Any]:
     from pytest_mcp_contracts.inputs.generate import input_strategy
 
     return {tool.name: input_strategy(tool.input_schema) for tool in tools}
 
 
-def _sequencer(server: FakeServer, tools: tuple[ToolSpec, ...] = TOOLS) -> Sequencer:
+def _sequencer(server: FakeServer, tools: tuple[Entry, ...] = TOOLS) -> Sequencer:
     return Sequencer(server, {t.name: t for t in tools}, {})  # type: ignore[arg-type]
 
 
@@ -211,7 +217,7 @@ def test_the_search_stops_at_the_most_distinct_failures_it_looks_for() -> None:
     from pytest_mcp_contracts.checks.failures import MAX_DISTINCT_FAILURES
 
     tools = tuple(
-        ToolSpec(name, name, {"name": name, "inputSchema": {"type": "object"}})
+        Entry(EntryKind.TOOL, name, name, {"name": name, "inputSchema": {"type": "object"}})
         for name in ("a", "b", "c", "d")
     )
 
@@ -234,7 +240,8 @@ def test_the_search_stops_at_the_most_distinct_failures_it_looks_for() -> None:
 def test_a_failing_call_feeds_nothing_to_the_calls_after_it() -> None:
     # A result that fails its check (here: it breaks the declared outputSchema) is a
     # refusal for chaining: the id in it is not offered to a later input.
-    made = ToolSpec(
+    made = Entry(
+        EntryKind.TOOL,
         "make_item",
         "make_item",
         {
@@ -247,7 +254,8 @@ def test_a_failing_call_feeds_nothing_to_the_calls_after_it() -> None:
             },
         },
     )
-    used = ToolSpec(
+    used = Entry(
+        EntryKind.TOOL,
         "use_item",
         "use_item",
         {
@@ -371,7 +379,8 @@ def test_check_sequences_reports_every_distinct_failure_with_its_own_sequence() 
 
 # -- rejects_invalid ------------------------------------------------------------------------
 
-PAUSE = ToolSpec(
+PAUSE = Entry(
+    EntryKind.TOOL,
     "pause",
     "pause",
     {

@@ -10,15 +10,21 @@ from pytest_mcp_contracts.checks.drift_gate import gate_removed, gate_surface
 from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, Severity
 from pytest_mcp_contracts.contracts.record import Recorder
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
-from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
+from pytest_mcp_contracts.transport.discover import (
+    Entry,
+    ServerSurface,
+)
 from pytest_mcp_contracts.transport.managed import ManagedServer
 from pytest_mcp_contracts.transport.stdio import ServerCommand
+from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, EntryKind
 
 ACCEPT = "accept it: pytest --mcp-snapshot-update"
 
 
-def _tool(schema: dict[str, object]) -> ToolSpec:
-    return ToolSpec("get_item", "get_item", {"name": "get_item", "inputSchema": schema})
+def _tool(schema: dict[str, object]) -> Entry:
+    return Entry(
+        EntryKind.TOOL, "get_item", "get_item", {"name": "get_item", "inputSchema": schema}
+    )
 
 
 def _server() -> ManagedServer:
@@ -27,7 +33,7 @@ def _server() -> ManagedServer:
     return server
 
 
-def _recorded(tmp_path: Path, tool: ToolSpec) -> SnapshotStore:
+def _recorded(tmp_path: Path, tool: Entry) -> SnapshotStore:
     """A store in which ``tool``'s surface is recorded (one update run, flushed)."""
     store = SnapshotStore(tmp_path / "mcp-contracts")
     recorder = Recorder(store, "update")
@@ -78,18 +84,19 @@ def test_a_removed_tool_is_a_removed_tool(tmp_path: Path) -> None:
     store = _recorded(tmp_path, _tool(OLD))
     recorder = Recorder(store, "ci")
     with pytest.raises(ContractFailure) as caught:
-        gate_removed(recorder, _server(), "get_item", accept=ACCEPT)
+        surface = ServerSurface("shop", "shop", "1.0", "2026-07-28")
+        gate_removed(recorder, _server(), surface, "get_item", accept=ACCEPT)
     assert (caught.value.kind, caught.value.severity) == ("removed_tool", "high")
     assert caught.value.report.problem.endswith("but the server no longer lists it")
     assert ("shop", "get_item") in recorder.removals_seen
 
 
-def _described(description: str, schema: dict[str, object] = OLD) -> ToolSpec:
+def _described(description: str, schema: dict[str, object] = OLD) -> Entry:
     raw = {"name": "get_item", "description": description, "inputSchema": schema}
-    return ToolSpec("get_item", "get_item", raw)
+    return Entry(EntryKind.TOOL, "get_item", "get_item", raw)
 
 
-def _gate(recorder: Recorder, tool: ToolSpec) -> str | None:
+def _gate(recorder: Recorder, tool: Entry) -> str | None:
     surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", (tool,))
     return gate_surface(recorder, _server(), surface, tool, record_command="pytest", accept=ACCEPT)
 
@@ -149,21 +156,25 @@ def test_an_update_run_accepts_a_changed_description_silently(tmp_path: Path) ->
 def test_a_template_moved_under_its_name_is_one_review_change_not_a_removal(
     tmp_path: Path,
 ) -> None:
-    from pytest_mcp_contracts.checks.drift_gate import gate_listed, gate_removed_listed
-    from pytest_mcp_contracts.transport.discover import TemplateSpec, build_listed
+    from pytest_mcp_contracts.checks.drift_gate import gate_removed, gate_surface
+    from pytest_mcp_contracts.transport.discover import (
+        build_entries,
+    )
 
-    (old,) = build_listed(TemplateSpec, [{"uriTemplate": "users://{id}/profile", "name": "u"}])
-    (new,) = build_listed(TemplateSpec, [{"uriTemplate": "people://{id}", "name": "u"}])
+    (old,) = build_entries(
+        EntryKind.TEMPLATE, [{"uriTemplate": "users://{id}/profile", "name": "u"}]
+    )
+    (new,) = build_entries(EntryKind.TEMPLATE, [{"uriTemplate": "people://{id}", "name": "u"}])
     store = SnapshotStore(tmp_path / "mcp-contracts")
     recorder = Recorder(store, "update")
     before = ServerSurface("shop", "shop", "1.0", "2026-07-28", templates=(old,))
-    gate_listed(recorder, _server(), before, old, record_command="pytest", accept=ACCEPT)
+    gate_surface(recorder, _server(), before, old, record_command="pytest", accept=ACCEPT)
     recorder.flush({"shop": set()})
     recorder = Recorder(store, "ci")
     after = ServerSurface("shop", "shop", "1.0", "2026-07-28", templates=(new,))
-    (file,) = recorder.stale_listed("shop", after)
+    (file,) = recorder.stale("shop", after)
     with pytest.raises(ContractFailure) as caught:
-        gate_removed_listed(recorder, _server(), after, file, accept=ACCEPT)
+        gate_removed(recorder, _server(), after, file, accept=ACCEPT)
     report = caught.value.report
     assert (caught.value.kind, report.subject) == (FailureKind.SURFACE_DRIFT, "template")
     assert report.problem == (
@@ -173,10 +184,10 @@ def test_a_template_moved_under_its_name_is_one_review_change_not_a_removal(
     )
     assert recorder.removals_seen == {("shop", file)}
     # Accepted by an update: it passes, and the old file goes at the flush.
-    from pytest_mcp_contracts.contracts.record import listed_file
+    from pytest_mcp_contracts.contracts.snapshot import file_of
 
     update = Recorder(store, "update")
-    gate_removed_listed(update, _server(), after, file, accept=ACCEPT)
-    gate_listed(update, _server(), after, new, record_command="pytest", accept=ACCEPT)
-    update.flush({"shop": {listed_file(new)}})
-    assert store.recorded_listed("shop") == [listed_file(new)]
+    gate_removed(update, _server(), after, file, accept=ACCEPT)
+    gate_surface(update, _server(), after, new, record_command="pytest", accept=ACCEPT)
+    update.flush({"shop": {file_of(new)}})
+    assert store.recorded("shop", *BESIDE_TOOLS) == [file_of(new)]

@@ -9,7 +9,7 @@ import pytest
 from pytest_mcp_contracts.checks.error_results import judge_error_result
 from pytest_mcp_contracts.project import WARNABLE_CLASSES
 from pytest_mcp_contracts.text import plain_traceback
-from pytest_mcp_contracts.vocabulary import ErrorClass
+from pytest_mcp_contracts.vocabulary import EntryKind, ErrorClass
 
 # The traceback MCPServer (mcp 2.3) logs when a tool's return value fails its output model.
 OUTPUT_TRACEBACK = """\
@@ -309,10 +309,12 @@ def test_settings_spell_the_failing_classes() -> None:
 def test_calls_that_needed_a_url_count_toward_a_barely_exercised_contract() -> None:
     from pytest_mcp_contracts.checks.contract import ContractStats, error_result_notes
     from pytest_mcp_contracts.checks.stats import ToolStats
-    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.discover import Entry
 
     schema = {"type": "object", "properties": {"folder": {"type": "string"}}}
-    tool = ToolSpec("open_drive", "open_drive", {"name": "open_drive", "inputSchema": schema})
+    tool = Entry(
+        EntryKind.TOOL, "open_drive", "open_drive", {"name": "open_drive", "inputSchema": schema}
+    )
     stats = ContractStats(ToolStats(calls=20, error_results=4), url_required=15)
     assert stats.mostly_errors
     (note,) = error_result_notes(tool, stats)
@@ -368,10 +370,12 @@ def test_a_traceback_the_server_logs_as_its_input_is_no_evidence() -> None:
 def test_a_barely_exercised_contract_says_what_the_tool_said_last() -> None:
     from pytest_mcp_contracts.checks.contract import ContractStats, error_result_notes
     from pytest_mcp_contracts.checks.stats import ToolStats
-    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.discover import Entry
 
     schema = {"type": "object", "properties": {"repo_path": {"type": "string"}}}
-    tool = ToolSpec("git_status", "git_status", {"name": "git_status", "inputSchema": schema})
+    tool = Entry(
+        EntryKind.TOOL, "git_status", "git_status", {"name": "git_status", "inputSchema": schema}
+    )
     refusal = "Repository path 'x' is outside\n  the allowed repository '/srv/repo'" + "!" * 200
     stats = ContractStats(ToolStats(calls=50, error_results=50), last_error_text=refusal)
     (note,) = error_result_notes(tool, stats)
@@ -497,10 +501,12 @@ def test_disguised_refusals_feed_the_barely_exercised_warning() -> None:
     from pytest_mcp_contracts.checks.contract import ContractStats, error_result_notes
     from pytest_mcp_contracts.checks.error_results import ErrorVerdict
     from pytest_mcp_contracts.checks.stats import ToolStats
-    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.discover import Entry
 
     schema = {"type": "object", "properties": {"filename": {"type": "string"}}}
-    tool = ToolSpec("get_text", "get_text", {"name": "get_text", "inputSchema": schema})
+    tool = Entry(
+        EntryKind.TOOL, "get_text", "get_text", {"name": "get_text", "inputSchema": schema}
+    )
     stats = ContractStats(ToolStats(calls=20, error_results=2))
     for _ in range(17):
         stats.count(

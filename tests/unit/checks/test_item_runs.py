@@ -24,9 +24,9 @@ from pytest_mcp_contracts.checks.tool_runs import (
 )
 from pytest_mcp_contracts.inputs.invalid import InvalidInput
 from pytest_mcp_contracts.project import ToolConfig
-from pytest_mcp_contracts.transport.discover import ResourceSpec
+from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.managed import CallOutcome
-from pytest_mcp_contracts.vocabulary import SnapshotMode
+from pytest_mcp_contracts.vocabulary import EntryKind, SnapshotMode
 from tests.unit.checks.test_context import ADD, DELETE, FakeServer, context
 
 
@@ -129,7 +129,7 @@ def test_a_contract_missing_in_ci_is_a_failure_that_says_how_to_record_it(
     assert failure.report.details == (
         "record it locally with: pytest --mcp-server='python shop.py'  and commit the file",
     )
-    readme = ResourceSpec("file:///readme.md", "readme", {"uri": "file:///readme.md"})
+    readme = Entry(EntryKind.RESOURCE, "file:///readme.md", "readme", {"uri": "file:///readme.md"})
     text_only = SimpleNamespace(has_record=False, observations=0)
     assert missing_content(ci, readme, "read", text_only) is None  # type: ignore[arg-type]
     json_content = SimpleNamespace(has_record=False, observations=1)
@@ -144,11 +144,11 @@ def test_a_tool_not_to_call_is_skipped_before_the_recorder_hears_of_it(tmp_path:
     facts = ItemFacts()
     with pytest.raises(Skipped):
         check_contract(run, ADD, facts, Said())
-    assert run.recorder.tools == {} and facts.stats is None
+    assert run.recorder.observed == {} and facts.stats is None
 
 
 def test_a_listed_entry_a_table_skips_is_not_read(tmp_path: Path) -> None:
-    readme = ResourceSpec("file:///readme.md", "readme", {"uri": "file:///readme.md"})
+    readme = Entry(EntryKind.RESOURCE, "file:///readme.md", "readme", {"uri": "file:///readme.md"})
     run = context(tmp_path, listed_skips=frozenset({("resource", "file:///readme.md")}))
     with pytest.raises(Skipped) as caught:
         check_read(run, readme, ItemFacts(), Said())

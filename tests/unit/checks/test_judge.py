@@ -15,7 +15,7 @@ from pytest_mcp_contracts.checks.failures import (
     Severity,
 )
 from pytest_mcp_contracts.checks.judge import judge, judge_call, judge_invalid
-from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.jsonrpc import (
     CallTimeout,
     ProtocolViolation,
@@ -24,9 +24,10 @@ from pytest_mcp_contracts.transport.jsonrpc import (
 )
 from pytest_mcp_contracts.transport.managed import CallOutcome
 from pytest_mcp_contracts.transport.stdio import StdoutNoise
+from pytest_mcp_contracts.vocabulary import EntryKind
 
 MODERN = "2026-07-28"
-TOOL = ToolSpec("t", "t", {"name": "t", "inputSchema": {"type": "object"}})
+TOOL = Entry(EntryKind.TOOL, "t", "t", {"name": "t", "inputSchema": {"type": "object"}})
 
 
 def _outcome(**fields: Any) -> CallOutcome:
@@ -119,7 +120,8 @@ def test_result_findings_have_their_own_kinds() -> None:
     not_a_result = _outcome(result={"content": "text"})
     found = judge(TOOL, not_a_result, MODERN)
     assert found is not None and found.kind is FailureKind.MALFORMED_RESULT
-    declared = ToolSpec(
+    declared = Entry(
+        EntryKind.TOOL,
         "o",
         "o",
         {

@@ -23,7 +23,8 @@ from pytest_mcp_contracts.checks.lints import (
 )
 from pytest_mcp_contracts.checks.listing import check_listing
 from pytest_mcp_contracts.checks.result import empty_content_finding
-from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.discover import Entry
+from pytest_mcp_contracts.vocabulary import EntryKind
 
 HINTS = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True}
 ALL_HINTS = {**HINTS, "openWorldHint": False}
@@ -31,15 +32,15 @@ DESCRIBED = {"type": "object", "properties": {"n": {"type": "integer", "descript
 WARN = LintLevels()
 
 
-def tool(**raw: Any) -> ToolSpec:
+def tool(**raw: Any) -> Entry:
     raw.setdefault("name", "t")
     raw.setdefault("description", "Counts things.")
     raw.setdefault("inputSchema", DESCRIBED)
     raw.setdefault("annotations", ALL_HINTS)
-    return ToolSpec(name=raw["name"], node_name=raw["name"], raw=raw)
+    return Entry(EntryKind.TOOL, key=raw["name"], node_name=raw["name"], raw=raw)
 
 
-def rules(spec: ToolSpec, levels: LintLevels = WARN) -> list[str | None]:
+def rules(spec: Entry, levels: LintLevels = WARN) -> list[str | None]:
     return [f.rule for f in tool_lints(spec, levels)]
 
 
@@ -251,7 +252,7 @@ def test_bad_lint_words_say_what_is_allowed(text: str, error: str) -> None:
     assert error in str(caught.value)
 
 
-def listing(count: int, **raw: Any) -> list[ToolSpec]:
+def listing(count: int, **raw: Any) -> list[Entry]:
     return [tool(name=f"t{n}", **raw) for n in range(count)]
 
 
@@ -311,7 +312,7 @@ def test_the_judge_fails_a_result_lint_only_when_it_is_an_error() -> None:
     outcome = CallOutcome(
         {"n": 1}, {"method": "tools/call"}, result={"content": [], "structuredContent": {"n": 1}}
     )
-    spec = ToolSpec("t", "t", {"name": "t", "inputSchema": {"type": "object"}})
+    spec = Entry(EntryKind.TOOL, "t", "t", {"name": "t", "inputSchema": {"type": "object"}})
     assert judge(spec, outcome, "2026-07-28") is None
     assert judge(spec, outcome, "2026-07-28", lints=WARN) is None
     found = judge(spec, outcome, "2026-07-28", lints=LintLevels.parse("empty-content:error"))

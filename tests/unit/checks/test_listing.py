@@ -9,17 +9,18 @@ import pytest
 from mcp.shared.tool_name_validation import validate_tool_name
 
 from pytest_mcp_contracts.checks.listing import check_listing, tool_name_warnings
-from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.discover import Entry
+from pytest_mcp_contracts.vocabulary import EntryKind
 
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"
 OBJ = {"type": "object", "properties": {"n": {"type": "integer"}}}
 
 
-def tool(**raw: Any) -> ToolSpec:
+def tool(**raw: Any) -> Entry:
     raw.setdefault("name", "t")
     raw.setdefault("inputSchema", OBJ)
-    return ToolSpec(name=raw["name"], node_name=raw["name"], raw=raw)
+    return Entry(EntryKind.TOOL, key=raw["name"], node_name=raw["name"], raw=raw)
 
 
 def text(value: str) -> list[dict[str, str]]:
@@ -95,7 +96,9 @@ def test_recursion_through_properties_or_items_is_no_loop() -> None:
 
 
 def test_a_cut_entry_reports_only_its_own_problem() -> None:
-    listed = ToolSpec("deep", "deep", {"inputSchema": {"type": 5}}, ("too deep",), cut=True)
+    listed = Entry(
+        EntryKind.TOOL, "deep", "deep", {"inputSchema": {"type": 5}}, ("too deep",), cut=True
+    )
     assert [f.message for f in check_listing(listed, protocol_version=MODERN)] == ["too deep"]
 
 
@@ -110,7 +113,7 @@ SUPERSCRIPT_REF = {
 
 
 def test_a_ref_indexing_an_array_with_a_non_ascii_digit_is_a_schema_finding() -> None:
-    tool = ToolSpec("t", "t", {"name": "t", "inputSchema": SUPERSCRIPT_REF})
+    tool = Entry(EntryKind.TOOL, "t", "t", {"name": "t", "inputSchema": SUPERSCRIPT_REF})
     [finding] = check_listing(tool, protocol_version=MODERN)
     assert finding.severity == "error"
     assert finding.message.startswith("inputSchema has a $ref whose JSON pointer indexes an array")

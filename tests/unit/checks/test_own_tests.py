@@ -21,14 +21,12 @@ from pytest_mcp_contracts.checks.own_tests import (
     ToolResult,
 )
 from pytest_mcp_contracts.transport.discover import (
-    PromptSpec,
-    ResourceSpec,
+    Entry,
     ServerSurface,
-    TemplateSpec,
-    ToolSpec,
 )
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 from pytest_mcp_contracts.transport.stdio import ServerCommand
+from pytest_mcp_contracts.vocabulary import EntryKind
 
 
 def test_a_tool_result_reads_its_members_and_joins_its_text() -> None:
@@ -122,23 +120,24 @@ class _Run:
     def __init__(self, examples: list[dict[str, Any]] | None = None) -> None:
         self._examples = examples or []
 
-    def warn_only(self, tool: ToolSpec) -> frozenset[str]:
+    def warn_only(self, tool: Entry) -> frozenset[str]:
         return frozenset()
 
-    def overrides(self, tool: ToolSpec) -> Any:
+    def overrides(self, tool: Entry) -> Any:
         return None
 
-    def examples(self, tool: ToolSpec) -> list[dict[str, Any]]:
+    def examples(self, tool: Entry) -> list[dict[str, Any]]:
         return self._examples
 
-    def sandbox_paths(self, tool: ToolSpec) -> None:
+    def sandbox_paths(self, tool: Entry) -> None:
         return None
 
     def fresh(self) -> None:
         raise AssertionError("nothing is called here")
 
 
-ADD = ToolSpec(
+ADD = Entry(
+    EntryKind.TOOL,
     "add",
     "add",
     {
@@ -183,7 +182,9 @@ def test_a_name_the_server_does_not_list_says_what_it_lists() -> None:
 
 
 def test_a_malformed_listing_entry_cannot_be_checked() -> None:
-    broken = ToolSpec("bad", "bad", {"name": "bad", "inputSchema": "object"}, ("no schema",))
+    broken = Entry(
+        EntryKind.TOOL, "bad", "bad", {"name": "bad", "inputSchema": "object"}, ("no schema",)
+    )
     server = ManagedServer(ServerCommand(("python", "shop.py")), 1.0, 1.0, 1024)
     server.surface, server.node_name = ServerSurface("shop", "shop", "1", "v", (broken,)), "shop"
     with pytest.raises(ValueError, match=r"malformed.*mcp:shop::bad::schema"):
@@ -201,8 +202,10 @@ def test_inputs_are_valid_and_hold_the_examples() -> None:
 
 
 def test_a_uri_is_read_as_its_resource_or_the_template_that_makes_it() -> None:
-    readme = ResourceSpec("file:///readme.md", "readme", {"uri": "file:///readme.md"})
-    profile = TemplateSpec("users://{id}/profile", "profile", {"uriTemplate": "users://{id}/p"})
+    readme = Entry(EntryKind.RESOURCE, "file:///readme.md", "readme", {"uri": "file:///readme.md"})
+    profile = Entry(
+        EntryKind.TEMPLATE, "users://{id}/profile", "profile", {"uriTemplate": "users://{id}/p"}
+    )
     sut = server_under_test(resources=(readme,), templates=(profile,))
     assert sut._resource("file:///readme.md") == (readme, True, {"uri": "file:///readme.md"})
     assert sut._resource("users://al%20ice/profile") == (profile, True, {"id": "al ice"})
@@ -218,8 +221,11 @@ def test_a_uri_is_read_as_its_resource_or_the_template_that_makes_it() -> None:
 
 
 def test_check_get_refuses_arguments_the_prompt_does_not_take() -> None:
-    prompt = PromptSpec(
-        "greet", "greet", {"name": "greet", "arguments": [{"name": "name", "required": True}]}
+    prompt = Entry(
+        EntryKind.PROMPT,
+        "greet",
+        "greet",
+        {"name": "greet", "arguments": [{"name": "name", "required": True}]},
     )
     sut = server_under_test(prompts=(prompt,))
     with pytest.raises(ValueError, match="'name' is a required property"):
@@ -231,7 +237,8 @@ def test_check_get_refuses_arguments_the_prompt_does_not_take() -> None:
 def test_check_refuses_a_tool_only_tasks_may_call() -> None:
     """A tool with taskSupport "required" on a server that offers tasks must refuse a plain
     call: check says so instead of judging the refusal (call still sends it)."""
-    research = ToolSpec(
+    research = Entry(
+        EntryKind.TOOL,
         "research",
         "research",
         {
@@ -251,7 +258,7 @@ def test_check_refuses_a_tool_only_tasks_may_call() -> None:
 class _Recorder:
     """A recorder whose content contracts must never be shown a result."""
 
-    def recorded_content(self, server: str, entry: Any) -> Any:
+    def recorded(self, server: str, entry: Any) -> Any:
         class Content:
             def observe(self, arguments: Any, result: Any) -> list[Any]:
                 raise AssertionError(f"observed {result}")
@@ -263,7 +270,9 @@ def test_check_read_keeps_a_refusal_in_words_out_of_the_content_contract() -> No
     """A template that answers ``{"error": ...}`` refused in words: the read item leaves such
     an answer out of the content contract (reads.ListedRun.count), and so does check_read,
     which returns it instead of judging it as content."""
-    profile = TemplateSpec("users://{id}/profile", "profile", {"uriTemplate": "users://{id}/p"})
+    profile = Entry(
+        EntryKind.TEMPLATE, "users://{id}/profile", "profile", {"uriTemplate": "users://{id}/p"}
+    )
     run = _Run()
     run.recorder = _Recorder()  # type: ignore[assignment]
     sut = server_under_test(run, templates=(profile,))

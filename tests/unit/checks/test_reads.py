@@ -13,7 +13,7 @@ from pytest_mcp_contracts.checks.reads import Judged, judge_answer, request_comm
 from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, RpcError, ServerDied
 from pytest_mcp_contracts.transport.managed import CallOutcome
 from pytest_mcp_contracts.transport.stdio import ServerCommand
-from pytest_mcp_contracts.vocabulary import Check
+from pytest_mcp_contracts.vocabulary import Check, EntryKind
 
 MODERN = "2026-07-28"
 PY_TRACEBACK = (
@@ -205,9 +205,9 @@ def test_a_prompt_without_its_required_argument_must_be_refused_not_crash(
     answer: dict[str, Any], fails: bool, notes: int
 ) -> None:
     from pytest_mcp_contracts.checks.reads import ListedRun, probe_missing_arguments
-    from pytest_mcp_contracts.transport.discover import PromptSpec
+    from pytest_mcp_contracts.transport.discover import Entry
 
-    prompt = PromptSpec("p", "p", {"name": "p", "arguments": PROMPT_ARGS})
+    prompt = Entry(EntryKind.PROMPT, "p", "p", {"name": "p", "arguments": PROMPT_ARGS})
     run = ListedRun()
     failure = probe_missing_arguments(_Server(**answer), prompt, run)  # type: ignore[arg-type]
     assert (failure is not None) is fails
@@ -257,9 +257,11 @@ def test_a_template_variable_named_like_an_id_is_also_tried_as_1(name: str, id_l
     """ids are mostly numbers and a string strategy seldom draws one: server-everything's
     ``demo://resource/dynamic/text/{resourceId}`` was never read without this input."""
     from pytest_mcp_contracts.checks.reads import known_inputs
-    from pytest_mcp_contracts.transport.discover import TemplateSpec
+    from pytest_mcp_contracts.transport.discover import Entry
 
-    template = TemplateSpec(f"x://{{{name}}}", "t", {"uriTemplate": f"x://{{{name}}}", "name": "t"})
+    template = Entry(
+        EntryKind.TEMPLATE, f"x://{{{name}}}", "t", {"uriTemplate": f"x://{{{name}}}", "name": "t"}
+    )
     found = known_inputs(_Server(), template, [name], [name])  # type: ignore[arg-type]
     assert found == ([{name: "1"}] if id_like else [])
 
@@ -284,13 +286,13 @@ def test_a_prompts_id_like_argument_is_tried_as_1_beside_each_completed_input() 
     """server-everything's resource-prompt: completions give its resourceType, nothing
     gives its resourceId (a positive integer): 24 gets, 0 results without this."""
     from pytest_mcp_contracts.checks.reads import known_inputs
-    from pytest_mcp_contracts.transport.discover import PromptSpec
+    from pytest_mcp_contracts.transport.discover import Entry
 
     arguments = [
         {"name": "resourceType", "required": True},
         {"name": "resourceId", "required": True},
     ]
-    prompt = PromptSpec("resource-prompt", "resource-prompt", {"arguments": arguments})
+    prompt = Entry(EntryKind.PROMPT, "resource-prompt", "resource-prompt", {"arguments": arguments})
     server = _Completing({"resourceType": ["Text", "Blob"]})
     names = ["resourceType", "resourceId"]
     found = known_inputs(server, prompt, names, names)  # type: ignore[arg-type]
@@ -304,14 +306,14 @@ def test_a_prompts_id_like_argument_is_tried_as_1_beside_each_completed_input() 
 
 def test_values_a_description_names_are_tried_and_completions_win_over_them() -> None:
     from pytest_mcp_contracts.checks.reads import known_inputs
-    from pytest_mcp_contracts.transport.discover import PromptSpec, TemplateSpec
+    from pytest_mcp_contracts.transport.discover import Entry
 
     raw = {"uriTemplate": "todo://status/{status}", "description": "Todos by status: open / done"}
-    template = TemplateSpec("todo://status/{status}", "t", raw)
+    template = Entry(EntryKind.TEMPLATE, "todo://status/{status}", "t", raw)
     found = known_inputs(_Server(), template, ["status"], ["status"])  # type: ignore[arg-type]
     assert found == [{"status": "open"}, {"status": "done"}]
     arguments = [{"name": "style", "description": "One of: formal, casual"}]
-    prompt = PromptSpec("p", "p", {"arguments": arguments})
+    prompt = Entry(EntryKind.PROMPT, "p", "p", {"arguments": arguments})
     found = known_inputs(_Server(), prompt, ["style"], [])  # type: ignore[arg-type]
     assert found == [{"style": "formal"}, {"style": "casual"}]
     server = _Completing({"style": ["terse"]})
@@ -377,9 +379,9 @@ def test_a_result_that_says_it_is_an_error_counts_as_refused_not_as_a_result(
 
 def test_an_entry_no_call_reached_passes_saying_so() -> None:
     from pytest_mcp_contracts.checks.reads import ListedRun
-    from pytest_mcp_contracts.transport.discover import PromptSpec
+    from pytest_mcp_contracts.transport.discover import Entry
 
-    prompt = PromptSpec("fetch", "fetch", {})
+    prompt = Entry(EntryKind.PROMPT, "fetch", "fetch", {})
     failed = {"messages": [{"role": "user", "content": {**TEXT, "text": "Failed to fetch a: E"}}]}
     run = ListedRun()
     for _ in range(3):

@@ -18,20 +18,21 @@ from pytest_mcp_contracts.checks.reproduce import reproduce
 from pytest_mcp_contracts.checks.sequencer import Sequencer, generate_sequences
 from pytest_mcp_contracts.cli.call import parse_calls
 from pytest_mcp_contracts.cli.command import CommandError
-from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.managed import CallOutcome, PastCall
 from pytest_mcp_contracts.transport.stdio import ServerCommand
+from pytest_mcp_contracts.vocabulary import EntryKind
 
 BY = {"type": "object", "properties": {"by": {"type": "integer", "minimum": 1, "maximum": 3}}}
 TOOLS = [
-    ToolSpec("bump", "bump", {"name": "bump", "inputSchema": BY}),
-    ToolSpec("level", "level", {"name": "level", "inputSchema": {"type": "object"}}),
+    Entry(EntryKind.TOOL, "bump", "bump", {"name": "bump", "inputSchema": BY}),
+    Entry(EntryKind.TOOL, "level", "level", {"name": "level", "inputSchema": {"type": "object"}}),
 ]
 
 
 @dataclass
 class _Surface:
-    tools: list[ToolSpec]
+    tools: list[Entry]
 
 
 @dataclass
@@ -172,11 +173,11 @@ def test_calls_are_parsed_from_pairs_and_a_file() -> None:
             parse_calls(words, [])
 
 
-def _tool(name: str, inputs: dict[str, Any], output: dict[str, Any] | None = None) -> ToolSpec:
+def _tool(name: str, inputs: dict[str, Any], output: dict[str, Any] | None = None) -> Entry:
     raw: dict[str, Any] = {"name": name, "inputSchema": {"type": "object", "properties": inputs}}
     if output is not None:
         raw["outputSchema"] = {"type": "object", "properties": output}
-    return ToolSpec(name, name, raw)
+    return Entry(EntryKind.TOOL, name, name, raw)
 
 
 def test_ways_to_reach_a_refused_tool() -> None:
@@ -276,7 +277,8 @@ class FakeNearALimit:
         return outcome
 
 
-SLEEPY = ToolSpec(
+SLEEPY = Entry(
+    EntryKind.TOOL,
     "sleepy",
     "sleepy",
     {"name": "sleepy", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},

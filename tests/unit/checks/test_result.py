@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from pytest_mcp_contracts.checks.result import check_result
-from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.discover import Entry
+from pytest_mcp_contracts.vocabulary import EntryKind
 from tests.unit.checks.test_listing import (
     DECLARED,
     LEGACY,
@@ -136,7 +137,7 @@ def test_an_output_schema_that_cannot_validate_is_a_finding_not_a_crash(
 
 def test_an_output_schema_with_such_a_ref_is_a_finding_not_a_crash() -> None:
     raw = {"name": "t", "inputSchema": OBJ, "outputSchema": SUPERSCRIPT_REF}
-    tool = ToolSpec("t", "t", raw)
+    tool = Entry(EntryKind.TOOL, "t", "t", raw)
     result = {"content": [], "structuredContent": {"n": 1}}
     [finding] = check_result(tool, result, protocol_version=MODERN)
     assert finding.message.startswith("structuredContent cannot be checked: the outputSchema has")

@@ -15,13 +15,15 @@ from pytest_mcp_contracts.checks.engine import Budget
 from pytest_mcp_contracts.checks.feeding import Pool, Slot
 from pytest_mcp_contracts.checks.sequence_shrink import shrink
 from pytest_mcp_contracts.checks.sequencer import SequenceFound, Sequencer, generate_sequences
-from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.jsonrpc import RpcError
 from pytest_mcp_contracts.transport.managed import CallOutcome
+from pytest_mcp_contracts.vocabulary import EntryKind
 
 ID = {"type": "object", "properties": {"note_id": {"type": "string"}}, "required": ["note_id"]}
 TOOLS = [
-    ToolSpec(
+    Entry(
+        EntryKind.TOOL,
         "create_note",
         "create_note",
         {
@@ -29,13 +31,15 @@ TOOLS = [
             "inputSchema": {"type": "object", "properties": {"title": {"type": "string"}}},
         },
     ),
-    ToolSpec("update_note", "update_note", {"name": "update_note", "inputSchema": ID}),
-    ToolSpec(
+    Entry(EntryKind.TOOL, "update_note", "update_note", {"name": "update_note", "inputSchema": ID}),
+    Entry(
+        EntryKind.TOOL,
         "read_note",
         "read_note",
         {"name": "read_note", "inputSchema": ID, "annotations": {"readOnlyHint": True}},
     ),
-    ToolSpec(
+    Entry(
+        EntryKind.TOOL,
         "list_notes",
         "list_notes",
         {

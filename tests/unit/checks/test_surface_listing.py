@@ -7,18 +7,16 @@ import pytest
 from pytest_mcp_contracts.checks.surface_listing import check_entry, listing_failure_finding
 from pytest_mcp_contracts.transport.discover import (
     ListingFailure,
-    PromptSpec,
-    ResourceSpec,
-    TemplateSpec,
-    build_listed,
+    build_entries,
 )
+from pytest_mcp_contracts.vocabulary import EntryKind
 
 NEW = "2025-11-25"
 OLD = "2024-11-05"
 
 
 def rules(spec: type, raw: Any, version: str = NEW) -> list[tuple[str | None, str]]:
-    (entry,) = build_listed(spec, [raw])
+    (entry,) = build_entries(spec, [raw])
     return [(f.rule, f.severity) for f in check_entry(entry, protocol_version=version)]
 
 
@@ -26,26 +24,26 @@ def rules(spec: type, raw: Any, version: str = NEW) -> list[tuple[str | None, st
     ("spec", "raw"),
     [
         (
-            ResourceSpec,
+            EntryKind.RESOURCE,
             {"uri": "file:///docs/readme.md", "name": "readme", "mimeType": "text/markdown"},
         ),
-        (ResourceSpec, {"uri": "test://static/resource/1", "name": "r", "size": 12}),
+        (EntryKind.RESOURCE, {"uri": "test://static/resource/1", "name": "r", "size": 12}),
         (
-            ResourceSpec,
+            EntryKind.RESOURCE,
             {"uri": "mailto:a@example.com", "name": "m", "mimeType": "text/plain; charset=utf-8"},
         ),
-        (TemplateSpec, {"uriTemplate": "users://{id}/profile", "name": "profile"}),
-        (TemplateSpec, {"uriTemplate": "{+base}/logs{?since,limit}", "name": "logs"}),
+        (EntryKind.TEMPLATE, {"uriTemplate": "users://{id}/profile", "name": "profile"}),
+        (EntryKind.TEMPLATE, {"uriTemplate": "{+base}/logs{?since,limit}", "name": "logs"}),
         (
-            PromptSpec,
+            EntryKind.PROMPT,
             {
                 "name": "review",
                 "arguments": [{"name": "code", "required": True}, {"name": "style"}],
             },
         ),
-        (PromptSpec, {"name": "plain"}),
+        (EntryKind.PROMPT, {"name": "plain"}),
         # Before 2025-06-18 the schema has no title: any value is an unknown member.
-        (PromptSpec, {"name": "old", "title": 3}),
+        (EntryKind.PROMPT, {"name": "old", "title": 3}),
     ],
 )
 def test_correct_entries_have_no_findings(spec: type, raw: dict[str, Any]) -> None:
@@ -56,54 +54,66 @@ def test_correct_entries_have_no_findings(spec: type, raw: dict[str, Any]) -> No
 @pytest.mark.parametrize(
     ("spec", "raw", "expected"),
     [
-        (ResourceSpec, {"uri": "docs/readme.md", "name": "r"}, ("mcp/resource-uri", "error")),
-        (ResourceSpec, {"uri": "file:///a b", "name": "r"}, ("mcp/resource-uri", "error")),
-        (ResourceSpec, {"name": "r"}, ("mcp/required-member", "error")),
-        (ResourceSpec, {"uri": "file:///a"}, ("mcp/required-member", "error")),
+        (EntryKind.RESOURCE, {"uri": "docs/readme.md", "name": "r"}, ("mcp/resource-uri", "error")),
+        (EntryKind.RESOURCE, {"uri": "file:///a b", "name": "r"}, ("mcp/resource-uri", "error")),
+        (EntryKind.RESOURCE, {"name": "r"}, ("mcp/required-member", "error")),
+        (EntryKind.RESOURCE, {"uri": "file:///a"}, ("mcp/required-member", "error")),
         (
-            ResourceSpec,
+            EntryKind.RESOURCE,
             {"uri": "file:///a", "name": "r", "size": "12"},
             ("mcp/member-type", "error"),
         ),
         (
-            ResourceSpec,
+            EntryKind.RESOURCE,
             {"uri": "file:///a", "name": "r", "size": True},
             ("mcp/member-type", "error"),
         ),
         (
-            ResourceSpec,
+            EntryKind.RESOURCE,
             {"uri": "file:///a", "name": "r", "mimeType": "markdown"},
             ("mcp/mime-type", "warning"),
         ),
         (
-            ResourceSpec,
+            EntryKind.RESOURCE,
             {"uri": "file:///a", "name": "r", "title": ["t"]},
             ("mcp/member-type", "error"),
         ),
-        (TemplateSpec, {"uriTemplate": "file://{path", "name": "t"}, ("mcp/uri-template", "error")),
-        (TemplateSpec, {"uriTemplate": "x://{}", "name": "t"}, ("mcp/uri-template", "error")),
-        (TemplateSpec, {"uriTemplate": "x://{=a}", "name": "t"}, ("mcp/uri-template", "error")),
-        (TemplateSpec, {"uriTemplate": "users/{id}", "name": "t"}, ("mcp/uri-template", "error")),
-        (TemplateSpec, {"uriTemplate": 7, "name": "t"}, ("mcp/member-type", "error")),
         (
-            PromptSpec,
+            EntryKind.TEMPLATE,
+            {"uriTemplate": "file://{path", "name": "t"},
+            ("mcp/uri-template", "error"),
+        ),
+        (EntryKind.TEMPLATE, {"uriTemplate": "x://{}", "name": "t"}, ("mcp/uri-template", "error")),
+        (
+            EntryKind.TEMPLATE,
+            {"uriTemplate": "x://{=a}", "name": "t"},
+            ("mcp/uri-template", "error"),
+        ),
+        (
+            EntryKind.TEMPLATE,
+            {"uriTemplate": "users/{id}", "name": "t"},
+            ("mcp/uri-template", "error"),
+        ),
+        (EntryKind.TEMPLATE, {"uriTemplate": 7, "name": "t"}, ("mcp/member-type", "error")),
+        (
+            EntryKind.PROMPT,
             {"name": "p", "arguments": [{"description": "no name"}]},
             ("mcp/required-member", "error"),
         ),
         (
-            PromptSpec,
+            EntryKind.PROMPT,
             {"name": "p", "arguments": [{"name": "a", "required": "yes"}]},
             ("mcp/member-type", "error"),
         ),
         (
-            PromptSpec,
+            EntryKind.PROMPT,
             {"name": "p", "arguments": [{"name": "a"}, {"name": "a"}]},
             ("mcp/duplicate", "error"),
         ),
-        (PromptSpec, {"name": "p", "arguments": ["a"]}, ("mcp/prompt-argument", "error")),
-        (PromptSpec, {"name": "p", "arguments": {"a": {}}}, ("mcp/member-type", "error")),
-        (PromptSpec, {"description": "no name"}, ("mcp/required-member", "error")),
-        (PromptSpec, 5, ("mcp/listing-entry", "error")),
+        (EntryKind.PROMPT, {"name": "p", "arguments": ["a"]}, ("mcp/prompt-argument", "error")),
+        (EntryKind.PROMPT, {"name": "p", "arguments": {"a": {}}}, ("mcp/member-type", "error")),
+        (EntryKind.PROMPT, {"description": "no name"}, ("mcp/required-member", "error")),
+        (EntryKind.PROMPT, 5, ("mcp/listing-entry", "error")),
     ],
 )
 def test_each_rule_is_found(spec: type, raw: Any, expected: tuple[str, str]) -> None:
@@ -113,7 +123,7 @@ def test_each_rule_is_found(spec: type, raw: Any, expected: tuple[str, str]) -> 
 
 def test_a_key_listed_twice_is_one_entry_with_a_duplicate_finding() -> None:
     first, second = {"name": "greet"}, {"name": "greet", "description": "again"}
-    (entry,) = build_listed(PromptSpec, [first, second])
+    (entry,) = build_entries(EntryKind.PROMPT, [first, second])
     assert entry.raw is first and entry.listed == 2
     (finding,) = check_entry(entry, protocol_version=NEW)
     assert finding.rule == "mcp/duplicate" and "listed 2 times in prompts/list" in finding.message
@@ -126,12 +136,12 @@ def test_node_names_are_safe_and_readable() -> None:
         {"name": "plain"},
         {"uri": "../../etc/passwd\n::x"},
     ]
-    names = [e.node_name for e in build_listed(ResourceSpec, raws)]
+    names = [e.node_name for e in build_entries(EntryKind.RESOURCE, raws)]
     # Each renders apart from the others: no hash.
     assert names[:3] == ["file_docs_readme.md", "file_docs_readme_md", "unnamed"]
     assert all("/" not in n and "::" not in n and "\n" not in n for n in names)
     assert len(set(names)) == len(names)
-    (prompt,) = build_listed(PromptSpec, [{"name": "review_code"}])
+    (prompt,) = build_entries(EntryKind.PROMPT, [{"name": "review_code"}])
     assert prompt.node == "prompt:review_code"
 
 

@@ -9,7 +9,8 @@ import pytest
 
 from pytest_mcp_contracts.checks.result import check_result
 from pytest_mcp_contracts.contracts.agreement import mirrors, same, text_contradiction
-from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.discover import Entry
+from pytest_mcp_contracts.vocabulary import EntryKind
 
 
 def _result(structured: Any, *texts: str) -> dict[str, Any]:
@@ -85,7 +86,7 @@ def test_check_result_fails_a_contradiction_with_the_outputschema_errors() -> No
         "required": ["total"],
     }
     raw = {"name": "quote", "inputSchema": {"type": "object"}, "outputSchema": schema}
-    tool = ToolSpec("quote", "quote", raw)
+    tool = Entry(EntryKind.TOOL, "quote", "quote", raw)
     result = _result({"total": 252.5}, '{"total": "252.50"}')
     (finding,) = check_result(tool, result, protocol_version="2025-11-25")
     assert finding.message.startswith("the text content contradicts structuredContent")

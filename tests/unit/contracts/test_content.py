@@ -13,19 +13,16 @@ import pytest
 from pytest_mcp_contracts.contracts.content import (
     prompt_observable,
     read_observable,
-    template_variables,
 )
 from pytest_mcp_contracts.contracts.observe import NO_ARGUMENTS
 from pytest_mcp_contracts.contracts.record import Recorder
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
+from pytest_mcp_contracts.schema.synthetic import template_variables
 from pytest_mcp_contracts.transport.discover import (
-    ListedSpec,
-    PromptSpec,
-    ResourceSpec,
+    Entry,
     ServerSurface,
-    TemplateSpec,
 )
-from pytest_mcp_contracts.vocabulary import SnapshotMode
+from pytest_mcp_contracts.vocabulary import EntryKind, SnapshotMode
 
 
 def read(*contents: dict[str, Any]) -> dict[str, Any]:
@@ -92,13 +89,18 @@ def test_template_variables() -> None:
 
 # -- the Recorder API the read and get items call ---------------------------------------------
 
-PROMPT = PromptSpec(
+PROMPT = Entry(
+    EntryKind.PROMPT,
     "review",
     "review",
     {"name": "review", "arguments": [{"name": "code", "required": True}, {"name": "n"}]},
 )
-RESOURCE = ResourceSpec("config://app", "config_app-1", {"uri": "config://app", "name": "app"})
-TEMPLATE = TemplateSpec("users://{id}", "users_id-1", {"uriTemplate": "users://{id}", "name": "u"})
+RESOURCE = Entry(
+    EntryKind.RESOURCE, "config://app", "config_app-1", {"uri": "config://app", "name": "app"}
+)
+TEMPLATE = Entry(
+    EntryKind.TEMPLATE, "users://{id}", "users_id-1", {"uriTemplate": "users://{id}", "name": "u"}
+)
 SURFACE = ServerSurface(
     "shop",
     "shop",
@@ -112,18 +114,18 @@ SURFACE = ServerSurface(
 
 def run(
     store: SnapshotStore,
-    entry: ListedSpec,
+    entry: Entry,
     results: list[tuple[dict[str, Any], dict[str, Any]]],
     mode: str = SnapshotMode.RECORD,
 ) -> tuple[Recorder, list[str]]:
     """One run of ``entry``'s read or get item: each (arguments, result) observed, then
     finished and flushed; the drift that failed a call comes back."""
     recorder = Recorder(store, mode)
-    observations = recorder.start_listed("shop", entry)
+    observations = recorder.start("shop", entry)
     failing = [
         str(c) for arguments, result in results for c in observations.observe(arguments, result)
     ]
-    recorder.finish_listed(SURFACE, "shop", observations, passed=not failing)
+    recorder.finish(SURFACE, "shop", observations, passed=not failing)
     recorder.flush({"shop": set()})
     return recorder, failing
 
@@ -203,7 +205,7 @@ def test_a_prompt_whose_message_count_or_roles_change_drifts(tmp_path: Path) -> 
     assert failing == ["$.message2_assistant_text: missing (was always present)"]
     # One more message is new, not breaking: listed as additive, fails only under strict.
     recorder = Recorder(store, SnapshotMode.RECORD)
-    observations = recorder.start_listed("shop", PROMPT)
+    observations = recorder.start("shop", PROMPT)
     assert observations.observe({"code": "x"}, got("x", "user", "assistant", "user")) == []
     assert [str(c) for c in observations.additive.values()] == [
         "$.message3_user_text: new field: object"
@@ -221,12 +223,12 @@ def test_a_template_counts_its_variables_as_its_arguments(tmp_path: Path) -> Non
 
 def test_in_ci_only_an_entry_that_returned_json_misses_a_content_contract(tmp_path: Path) -> None:
     recorder = Recorder(SnapshotStore(tmp_path), SnapshotMode.CI)
-    prose = recorder.start_listed("shop", RESOURCE)
+    prose = recorder.start("shop", RESOURCE)
     prose.observe({}, read(text("# Guide")))
     assert not recorder.content_missing_in_ci(prose)
-    json_text = recorder.start_listed("shop", RESOURCE)
+    json_text = recorder.start("shop", RESOURCE)
     json_text.observe({}, theme(1))
     assert recorder.content_missing_in_ci(json_text)
-    recorder.finish_listed(SURFACE, "shop", json_text, passed=True)
+    recorder.finish(SURFACE, "shop", json_text, passed=True)
     recorder.flush({"shop": set()})
     assert recorder.written == []  # CI writes nothing

@@ -11,15 +11,13 @@ import pytest
 
 from pytest_mcp_contracts.contracts.drift import (
     Change,
-    added_listed,
-    added_tool,
-    diff_listed,
-    diff_tool,
-    moved_listed,
-    removed_listed,
-    removed_tool,
+    added,
+    diff_surface,
+    moved,
+    removed,
 )
 from pytest_mcp_contracts.schema.budgets import DRIFT_DEPTH
+from pytest_mcp_contracts.vocabulary import EntryKind
 
 _ABSENT: Any = object()
 
@@ -42,7 +40,7 @@ def tool(
 
 
 def lines(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(c.severity, str(c)) for c in diff_tool(old, new)]
+    return [(c.severity, str(c)) for c in diff_surface(EntryKind.TOOL, old, new)]
 
 
 def input_lines(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str]]:
@@ -57,8 +55,8 @@ def test_change_renders_as_path_and_change() -> None:
     assert str(Change("breaking", "input.limit", "optional -> required")) == (
         "input.limit: optional -> required"
     )
-    assert removed_tool() == Change("breaking", "tool", "removed")
-    assert added_tool() == Change("additive", "tool", "new")
+    assert removed(EntryKind.TOOL) == Change("breaking", "tool", "removed")
+    assert added(EntryKind.TOOL) == Change("additive", "tool", "new")
 
 
 # --------------------------------------------------------------------------- input side
@@ -862,7 +860,7 @@ def test_identical_tools_have_no_drift() -> None:
         title="Search",
         annotations={"readOnlyHint": True},
     )
-    assert diff_tool(entry, copy.deepcopy(entry)) == []
+    assert diff_surface(EntryKind.TOOL, entry, copy.deepcopy(entry)) == []
 
 
 def test_refactor_into_defs_and_ref_is_no_drift() -> None:
@@ -1050,7 +1048,7 @@ def test_a_sub_schema_that_is_no_schema_is_compared_opaquely() -> None:
 
 def test_hostile_input_is_not_mutated() -> None:
     old, new = copy.deepcopy(REFERENCED), copy.deepcopy(INLINE)
-    diff_tool(tool(old), tool(new))
+    diff_surface(EntryKind.TOOL, tool(old), tool(new))
     assert (old, new) == (REFERENCED, INLINE)
 
 
@@ -1080,7 +1078,9 @@ def test_a_ref_indexing_an_array_with_a_non_ascii_digit_is_compared_not_a_crash(
             properties["z"] = {"type": "string"}
         return {"name": "t", "inputSchema": {"type": "object", "properties": properties}}
 
-    assert [str(c) for c in diff_tool(tool(False), tool(True))] == ["input.z: new (optional)"]
+    assert [str(c) for c in diff_surface(EntryKind.TOOL, tool(False), tool(True))] == [
+        "input.z: new (optional)"
+    ]
 
 
 def test_a_ref_relative_to_an_embedded_id_is_followed() -> None:
@@ -1187,7 +1187,7 @@ def arg(name: str, required: bool | None = None, **members: Any) -> dict[str, An
 def test_prompt_drift_classes(
     old: dict[str, Any], new: dict[str, Any], expected: list[tuple[str, str]]
 ) -> None:
-    assert [(c.severity, str(c)) for c in diff_listed(old, new)] == expected
+    assert [(c.severity, str(c)) for c in diff_surface(EntryKind.PROMPT, old, new)] == expected
 
 
 RESOURCE = {"uri": "config://app", "name": "settings", "mimeType": "application/json"}
@@ -1204,20 +1204,22 @@ RESOURCE = {"uri": "config://app", "name": "settings", "mimeType": "application/
 )
 def test_resource_drift_classes(change: dict[str, Any], expected: tuple[str, str]) -> None:
     new = {k: v for k, v in {**RESOURCE, **change}.items() if v is not _ABSENT}
-    assert [(c.severity, str(c)) for c in diff_listed(RESOURCE, new)] == [expected]
+    assert [(c.severity, str(c)) for c in diff_surface(EntryKind.RESOURCE, RESOURCE, new)] == [
+        expected
+    ]
 
 
 def test_a_mime_type_declared_where_there_was_none_is_additive() -> None:
     old = {"uri": "config://app", "name": "settings"}
-    assert diff_listed(old, RESOURCE) == [
+    assert diff_surface(EntryKind.RESOURCE, old, RESOURCE) == [
         Change("additive", "mimeType", "declared: 'application/json'")
     ]
 
 
 def test_a_removed_or_new_entry() -> None:
-    assert str(removed_listed("prompt")) == "prompt: removed"
-    assert removed_listed("template").severity == "breaking"
-    assert added_listed("resource") == Change("additive", "resource", "new")
+    assert str(removed(EntryKind.PROMPT)) == "prompt: removed"
+    assert removed(EntryKind.TEMPLATE).severity == "breaking"
+    assert added(EntryKind.RESOURCE) == Change("additive", "resource", "new")
 
 
 TEMPLATE = {"uriTemplate": "users://{user_id}/profile", "name": "profile"}
@@ -1263,14 +1265,15 @@ def test_a_template_listed_under_its_name_with_another_text(now: str, expected: 
         {"uriTemplate": "other://{x}", "name": "other"},
         {"uriTemplate": now, "name": "profile"},
     ]
-    assert moved_listed("template", TEMPLATE, listed) == expected
+    assert moved(EntryKind.TEMPLATE, TEMPLATE, listed) == expected
 
 
 def test_a_moved_resource_and_entries_that_did_not_move() -> None:
-    moved = moved_listed("resource", RESOURCE, [{"uri": "config://app/v2", "name": "settings"}])
-    assert moved == Change("breaking", "uri", "'config://app' -> 'config://app/v2' (the same name)")
+    became = moved(EntryKind.RESOURCE, RESOURCE, [{"uri": "config://app/v2", "name": "settings"}])
+    said = "'config://app' -> 'config://app/v2' (the same name)"
+    assert became == Change("breaking", "uri", said)
     # No entry of its name, two of them, or a prompt (its name is its key): plainly removed.
-    assert moved_listed("resource", RESOURCE, [{"uri": "x://y", "name": "other"}]) is None
+    assert moved(EntryKind.RESOURCE, RESOURCE, [{"uri": "x://y", "name": "other"}]) is None
     twice = [{"uri": "a://1", "name": "settings"}, {"uri": "a://2", "name": "settings"}]
-    assert moved_listed("resource", RESOURCE, twice) is None
-    assert moved_listed("prompt", {"name": "p"}, [{"name": "p"}]) is None
+    assert moved(EntryKind.RESOURCE, RESOURCE, twice) is None
+    assert moved(EntryKind.PROMPT, {"name": "p"}, [{"name": "p"}]) is None

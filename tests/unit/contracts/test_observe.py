@@ -12,28 +12,28 @@ from pytest_mcp_contracts.contracts.observe import (
     NEVER_VARIED,
     NO_ARGUMENTS,
     UNION,
+    EntryObservations,
     RecordedContract,
-    ToolObservations,
 )
 from pytest_mcp_contracts.contracts.record import proposed_output_schema
-from pytest_mcp_contracts.transport.discover import ToolSpec
-from pytest_mcp_contracts.vocabulary import Quality
+from pytest_mcp_contracts.transport.discover import Entry
+from pytest_mcp_contracts.vocabulary import EntryKind, Quality
 
 NO_ARGS = {"type": "object", "properties": {}}
 BY_ID = {"type": "object", "properties": {"id": {"type": "integer"}}, "additionalProperties": True}
 
 
-def _tool(input_schema: dict[str, Any]) -> ToolSpec:
-    return ToolSpec("t", "t", {"name": "t", "inputSchema": input_schema})
+def _tool(input_schema: dict[str, Any]) -> Entry:
+    return Entry(EntryKind.TOOL, "t", "t", {"name": "t", "inputSchema": input_schema})
 
 
 def _run(
     input_schema: dict[str, Any],
     calls: list[tuple[dict[str, Any], Any]],
     recorded: RecordedContract | None = None,
-) -> ToolObservations:
-    obs = ToolObservations(
-        tool=_tool(input_schema), recorded=recorded, checking=recorded is not None
+) -> EntryObservations:
+    obs = EntryObservations(
+        entry=_tool(input_schema), recorded=recorded, checking=recorded is not None
     )
     for arguments, value in calls:
         obs.observe(arguments, {"content": [{"type": "text", "text": json.dumps(value)}]})

@@ -16,11 +16,14 @@ import pytest
 
 from pytest_mcp_contracts.contracts.record import Recorder
 from pytest_mcp_contracts.contracts.snapshot import FORMAT_VERSION, SnapshotError, SnapshotStore
-from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
-from pytest_mcp_contracts.vocabulary import SnapshotMode
+from pytest_mcp_contracts.transport.discover import (
+    Entry,
+    ServerSurface,
+)
+from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, EntryKind, SnapshotMode
 
 SCHEMA = {"type": "object", "properties": {"id": {"type": "integer"}}}
-TOOL = ToolSpec("get_item", "get_item", {"name": "get_item", "inputSchema": SCHEMA})
+TOOL = Entry(EntryKind.TOOL, "get_item", "get_item", {"name": "get_item", "inputSchema": SCHEMA})
 SURFACE = ServerSurface("shop", "shop", "1.0", "2026-07-28", (TOOL,))
 
 
@@ -34,7 +37,7 @@ def _run(
 ) -> Recorder:
     """One run of the tool that returned `{"id": n}` (plus an extra field) for each n."""
     recorder = Recorder(store, mode)
-    observations = recorder.start_tool("shop", TOOL)
+    observations = recorder.start("shop", TOOL)
     for n in ids:
         item: dict[str, object] = {id_field: n}
         if extra_field:
@@ -43,7 +46,7 @@ def _run(
         observations.observe({"id": n}, result)
     # As the contract item: breaking drift fails a checking run; an update accepts it.
     failed = observations.checking and bool(observations.breaking)
-    recorder.finish_tool(SURFACE, "shop", observations, passed=not failed)
+    recorder.finish(SURFACE, "shop", observations, passed=not failed)
     return recorder
 
 
@@ -71,7 +74,7 @@ def test_an_update_replaces_the_contract_with_what_it_observed(tmp_path: Path) -
     # Renamed and accepted: the old name is gone, the new one is simply there.
     accepted = _run(store, range(1, 20), "unit")
     # The update still tells what it accepted (the summary lists it).
-    observed = accepted.tools[("shop", "get_item")]
+    observed = accepted.observed[("shop", "get_item")]
     assert [str(d) for d in observed.breaking.values()] == [
         "$.unit_price: missing (was always present)"
     ]
@@ -81,7 +84,7 @@ def test_an_update_replaces_the_contract_with_what_it_observed(tmp_path: Path) -
     assert _output(store)["schema"]["required"] == ["id", "unit"]  # type: ignore[index]
     # Removed: a checking run now fails on it.
     removed = _run(store, range(1, 20), mode=SnapshotMode.RECORD)
-    observed = removed.tools[("shop", "get_item")]
+    observed = removed.observed[("shop", "get_item")]
     assert [str(d) for d in observed.breaking.values()] == ["$.unit: missing (was always present)"]
 
 
@@ -162,11 +165,11 @@ def test_version_1_files_are_read_and_rewritten_only_by_an_update(tmp_path: Path
     text = json.dumps(v1, sort_keys=True, indent=2) + "\n"
     path.write_text(text, encoding="utf-8")
     checked = _run(store, range(1, 20), mode=SnapshotMode.RECORD)
-    assert checked.tools[("shop", "get_item")].breaking == {}
+    assert checked.observed[("shop", "get_item")].breaking == {}
     checked.flush(LISTED)
     assert path.read_text(encoding="utf-8") == text
     missing = _run(store, range(1, 20), id_field="key", mode=SnapshotMode.RECORD)
-    assert "$.id: missing (was always present)" in missing.tools[("shop", "get_item")].breaking
+    assert "$.id: missing (was always present)" in missing.observed[("shop", "get_item")].breaking
     _run(store, range(1, 20)).flush(LISTED)
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["format_version"] == FORMAT_VERSION == 2
@@ -272,20 +275,24 @@ def test_a_file_that_is_json_but_no_contract_is_never_merged_into(tmp_path: Path
 def test_listed_entries_have_their_own_folders_and_are_never_taken_for_tools(
     tmp_path: Path,
 ) -> None:
-    from pytest_mcp_contracts.contracts.record import listed_file, listed_kind
-    from pytest_mcp_contracts.transport.discover import PromptSpec, ResourceSpec, build_listed
+    from pytest_mcp_contracts.contracts.snapshot import file_of, kind_of
+    from pytest_mcp_contracts.transport.discover import (
+        build_entries,
+    )
 
     store = SnapshotStore(tmp_path)
-    (resource,) = build_listed(ResourceSpec, [{"uri": "file:///../../etc/passwd", "name": "x"}])
-    (prompt,) = build_listed(PromptSpec, [{"name": "../../tool"}])
+    (resource,) = build_entries(
+        EntryKind.RESOURCE, [{"uri": "file:///../../etc/passwd", "name": "x"}]
+    )
+    (prompt,) = build_entries(EntryKind.PROMPT, [{"name": "../../tool"}])
     for entry in (resource, prompt):
-        path = store.path_for("shop", listed_file(entry))
+        path = store.path_for("shop", file_of(entry))
         assert path.parent == tmp_path / "shop" / f"{entry.kind}s"
-        store.write("shop", listed_file(entry), {"surface": {}})
+        store.write("shop", file_of(entry), {"surface": {}})
     store.write("shop", "get_item", {"surface": {}})
-    assert store.recorded_tools("shop") == ["get_item"]
-    assert store.recorded_listed("shop") == sorted(listed_file(e) for e in (resource, prompt))
-    assert [listed_kind(listed_file(prompt)), listed_kind("get_item")] == ["prompt", None]
+    assert store.recorded("shop", EntryKind.TOOL) == ["get_item"]
+    assert store.recorded("shop", *BESIDE_TOOLS) == sorted(file_of(e) for e in (resource, prompt))
+    assert [kind_of(file_of(prompt)), kind_of("get_item")] == ["prompt", "tool"]
 
 
 @pytest.mark.parametrize(
@@ -325,4 +332,4 @@ def test_entries_of_a_listing_that_failed_are_unknown_not_removed(tmp_path: Path
     failed = ListingFailure("prompt", "prompts/list", "prompts/list failed: offline")
     surface = ServerSurface("shop", "shop", "1", "2025-11-25", listing_failures=(failed,))
     recorder = Recorder(store, SnapshotMode.UPDATE)
-    assert recorder.stale_listed("shop", surface) == ["resources/app-1", "templates/users-1"]
+    assert recorder.stale("shop", surface) == ["resources/app-1", "templates/users-1"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore, dumps, write_atomic
+from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, EntryKind
 
 DATA = {"format_version": 2, "server": "Demo Server", "tool": "_lookup", "surface": {}}
 
@@ -23,7 +24,7 @@ def test_a_file_under_its_former_name_is_read_listed_and_moved_as_now(tmp_path: 
     assert store.read("demo", "lookup") == DATA
     assert store.located("demo", "lookup") == store.path_for("demo", "lookup-0123abcd")
     # Listed by its name now; a file no entry claims keeps its own (a removed tool's).
-    assert store.recorded_tools("demo") == ["gone-89abcdef", "lookup"]
+    assert store.recorded("demo", EntryKind.TOOL) == ["gone-89abcdef", "lookup"]
     assert store.write("demo", "lookup", DATA) is True
     assert sorted(p.name for p in (store.root / "demo").iterdir()) == [
         "gone-89abcdef.json",
@@ -45,8 +46,8 @@ def test_a_renamed_server_folder_brings_every_file_along(tmp_path: Path) -> None
         "resources/config_app_settings": "resources/config_app_settings-d97dca3f",
     }
     store.follow("Demo_Server", former, renames)
-    assert store.recorded_tools("Demo_Server") == ["lookup", "plain"]
-    assert store.recorded_listed("Demo_Server") == ["resources/config_app_settings"]
+    assert store.recorded("Demo_Server", EntryKind.TOOL) == ["lookup", "plain"]
+    assert store.recorded("Demo_Server", *BESIDE_TOOLS) == ["resources/config_app_settings"]
     assert store.read("Demo_Server", "plain") == DATA
     for name in ("lookup", "plain", "resources/config_app_settings"):
         store.write("Demo_Server", name, DATA)
@@ -63,5 +64,5 @@ def test_deleting_a_file_removes_it_under_its_former_name_too(tmp_path: Path) ->
     store = _store(tmp_path, ("demo", "lookup-0123abcd"))
     store.follow("demo", "demo", {"lookup": "lookup-0123abcd"})
     store.delete("demo", "lookup")
-    assert store.recorded_tools("demo") == []
+    assert store.recorded("demo", EntryKind.TOOL) == []
     assert not (store.root / "demo").exists()

@@ -425,12 +425,13 @@ def test_a_listed_tool_draws_its_kind_and_its_servers_folders_whatever_check_ask
 ) -> None:
     """for_listed_tool: what the contract item, the fixture and the sequences all give a
     tool (the sequences once gave only for_tool(name): no description, no named folders)."""
-    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.discover import Entry
+    from pytest_mcp_contracts.vocabulary import EntryKind
 
     repo = tmp_path / "repo"
     repo.mkdir()
     raw = {"name": "get_document_text", "description": "Extract all text from a Word document."}
-    tool = ToolSpec("get_document_text", "get_document_text", raw)
+    tool = Entry(EntryKind.TOOL, "get_document_text", "get_document_text", raw)
     paths = laid.paths.for_listed_tool(tool, ("server", str(repo)))
     assert paths == laid.paths.for_tool(
         "get_document_text", raw["description"], (str(repo.resolve()),)

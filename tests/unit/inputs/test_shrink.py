@@ -161,12 +161,12 @@ def test_what_counts_as_failing_the_same_way() -> None:
     """checks/contract._failure_kind: the kind a shrinking attempt must keep."""
     from pytest_mcp_contracts.checks.contract import _failure_kind, judge
     from pytest_mcp_contracts.checks.error_results import ErrorVerdict
-    from pytest_mcp_contracts.transport.discover import ToolSpec
+    from pytest_mcp_contracts.transport.discover import Entry
     from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerDied
     from pytest_mcp_contracts.transport.managed import CallOutcome
-    from pytest_mcp_contracts.vocabulary import ErrorClass
+    from pytest_mcp_contracts.vocabulary import EntryKind, ErrorClass
 
-    tool = ToolSpec("t", "t", {"name": "t", "inputSchema": {"type": "object"}})
+    tool = Entry(EntryKind.TOOL, "t", "t", {"name": "t", "inputSchema": {"type": "object"}})
 
     def kind(failure: Any = None, result: Any = None, verdict: ErrorVerdict | None = None) -> str:
         outcome = CallOutcome({}, {}, result=result, failure=failure)

@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 
 from pytest_mcp_contracts.checks.stats import CheckStats, ToolStats
 from pytest_mcp_contracts.contracts.change import Change
-from pytest_mcp_contracts.contracts.observe import ToolObservations
+from pytest_mcp_contracts.contracts.observe import EntryObservations
 from pytest_mcp_contracts.contracts.record import Recorder
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore, dumps, write_atomic
 from pytest_mcp_contracts.reporting.facts import FAILURE_KEY, STATS_KEY, RunFacts
@@ -23,9 +23,13 @@ from pytest_mcp_contracts.reporting.runreport import (
     step_summary,
 )
 from pytest_mcp_contracts.reporting.worker import WorkerFacts
-from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
+from pytest_mcp_contracts.transport.discover import (
+    Entry,
+    ServerSurface,
+)
 from pytest_mcp_contracts.transport.managed import ManagedServer
 from pytest_mcp_contracts.transport.stdio import ServerCommand
+from pytest_mcp_contracts.vocabulary import EntryKind
 
 SCHEMA_PATH = Path(__file__).parents[3] / "docs" / "run-report.schema.json"
 
@@ -619,17 +623,21 @@ def test_stats_fold_the_same_in_any_order() -> None:
 
 
 def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
-    declared = ToolSpec("quote", "quote", {"name": "quote", "outputSchema": {"type": "object"}})
-    learned = ToolSpec("get", "get", {"name": "get", "inputSchema": {"type": "object"}})
+    declared = Entry(
+        EntryKind.TOOL, "quote", "quote", {"name": "quote", "outputSchema": {"type": "object"}}
+    )
+    learned = Entry(
+        EntryKind.TOOL, "get", "get", {"name": "get", "inputSchema": {"type": "object"}}
+    )
     surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", (declared, learned))
     server = ManagedServer(ServerCommand(("python", "-m", "shop")), 1.0, 1.0, 1024)
     server.surface, server.node_name = surface, "shop"
     failed = ManagedServer(ServerCommand(("python", "bad.py")), 1.0, 1.0, 1024)
     recorder = Recorder(SnapshotStore(tmp_path / "mcp-contracts"), "record")
-    obs = ToolObservations(tool=learned, ran=True)
+    obs = EntryObservations(entry=learned, ran=True)
     obs.kinds["prose"] = 3
     obs.additive["x"] = Change("additive", "$.x", "new")
-    recorder.tools[("shop", "get")] = obs
+    recorder.observed[("shop", "get")] = obs
     recorder.written.append(tmp_path / "mcp-contracts" / "shop" / "get.json")
     run = RunFacts()
     run.pytest_runtest_logreport(_report("mcp:shop::quote::contract", {"quote": ToolStats(1)}))
@@ -848,10 +856,12 @@ def test_merge_takes_each_listed_entrys_drift_from_the_worker_that_ran_it() -> N
 
 def test_a_listed_entrys_surface_and_content_drift_are_its_drift_lines(tmp_path: Path) -> None:
     from pytest_mcp_contracts.checks.drift_gate import Attributed
-    from pytest_mcp_contracts.contracts.content import ListedObservations
-    from pytest_mcp_contracts.transport.discover import ResourceSpec
+    from pytest_mcp_contracts.contracts.observe import EntryObservations
+    from pytest_mcp_contracts.transport.discover import Entry
 
-    resource = ResourceSpec("config://app", "config_app-1", {"uri": "config://app", "name": "a"})
+    resource = Entry(
+        EntryKind.RESOURCE, "config://app", "config_app-1", {"uri": "config://app", "name": "a"}
+    )
     surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", resources=(resource,))
     server = ManagedServer(ServerCommand(("python", "-m", "shop")), 1.0, 1.0, 1024)
     server.surface, server.node_name = surface, "shop"
@@ -860,12 +870,12 @@ def test_a_listed_entrys_surface_and_content_drift_are_its_drift_lines(tmp_path:
     recorder.surface_drift[("shop", file)] = [
         Attributed("config://app", Change("breaking", "mimeType", "removed (was 'a/b')"))
     ]
-    content = ListedObservations(entry=resource, ran=True)
+    content = EntryObservations(entry=resource, ran=True)
     content.additive["x"] = Change("additive", "$.x", "new")
-    recorder.listed[("shop", file)] = content
+    recorder.observed[("shop", file)] = content
     # The drift item ran in one worker, the read item in another: both reach the report.
     parts = []
-    for kept in (("surface_drift",), ("listed",)):
+    for kept in (("surface_drift",), ("observed",)):
         alone = Recorder(recorder.store, "record")
         for attribute in kept:
             setattr(alone, attribute, getattr(recorder, attribute))
@@ -884,20 +894,20 @@ def test_a_listed_entrys_surface_and_content_drift_are_its_drift_lines(tmp_path:
 def test_a_listed_entry_whose_surface_did_not_change_is_named_by_its_key(tmp_path: Path) -> None:
     """Its drift item ran and found nothing, its read item found content drift: the drift
     lines name the template, not its snapshot file."""
-    from pytest_mcp_contracts.contracts.content import ListedObservations
-    from pytest_mcp_contracts.transport.discover import TemplateSpec
+    from pytest_mcp_contracts.contracts.observe import EntryObservations
+    from pytest_mcp_contracts.transport.discover import Entry
 
     raw = {"uriTemplate": "users://{id}/profile", "name": "profile"}
-    template = TemplateSpec("users://{id}/profile", "users_id_profile", raw)
+    template = Entry(EntryKind.TEMPLATE, "users://{id}/profile", "users_id_profile", raw)
     surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", templates=(template,))
     server = ManagedServer(ServerCommand(("python", "-m", "shop")), 1.0, 1.0, 1024)
     server.surface, server.node_name = surface, "shop"
     recorder = Recorder(SnapshotStore(tmp_path / "mcp-contracts"), "ci")
     file = "templates/users_id_profile"
     recorder.surface_drift[("shop", file)] = []
-    content = ListedObservations(entry=template, ran=True)
+    content = EntryObservations(entry=template, ran=True)
     content.breaking["kind"] = Change("breaking", "content kind", "json-text -> prose")
-    recorder.listed[("shop", file)] = content
+    recorder.observed[("shop", file)] = content
     (shop,) = WorkerFacts.collect([server], recorder, {}).to_json()["servers"]
     (drifted,) = shop["listed_drift"]
     assert (drifted["name"], drifted["node_name"]) == (

@@ -68,9 +68,10 @@ from pytest_mcp_contracts.transport.discover import (
     former_node_names,
     node_names,
 )
+from pytest_mcp_contracts.transport.errors import RpcError, ServerError
 from pytest_mcp_contracts.transport.http import HeaderError, ServerUrl
 from pytest_mcp_contracts.transport.inprocess import ServerApp
-from pytest_mcp_contracts.transport.jsonrpc import RpcConnection, RpcError, ServerError
+from pytest_mcp_contracts.transport.jsonrpc import RpcConnection
 from pytest_mcp_contracts.transport.managed import open_server, probe_warning, tool_refusal
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 from pytest_mcp_contracts.vocabulary import (

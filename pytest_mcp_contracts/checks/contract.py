@@ -33,8 +33,8 @@ from pytest_mcp_contracts.inputs.ahead import call_drawn, worth_drawing_ahead
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
 from pytest_mcp_contracts.transport.discover import ToolSpec
+from pytest_mcp_contracts.transport.errors import CallTimeout, ServerError
 from pytest_mcp_contracts.transport.inflight import CallWindow
-from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerError
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 from pytest_mcp_contracts.vocabulary import ErrorClass
 

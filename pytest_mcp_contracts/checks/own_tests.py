@@ -397,7 +397,7 @@ class ServerUnderTest:
     # -- one request ---------------------------------------------------------------------------
 
     def _call(self, tool: ToolSpec, arguments: dict[str, Any]) -> CallOutcome:
-        from pytest_mcp_contracts.transport.jsonrpc import ServerError
+        from pytest_mcp_contracts.transport.errors import ServerError
 
         self.calls += 1
         try:
@@ -418,7 +418,7 @@ class ServerUnderTest:
         return self._request(entry, lambda: prompt_subject(self._server, entry).send(arguments))
 
     def _request(self, entry: ListedSpec, send: Callable[[], CallOutcome]) -> CallOutcome:
-        from pytest_mcp_contracts.transport.jsonrpc import ServerError
+        from pytest_mcp_contracts.transport.errors import ServerError
 
         self.calls += 1
         try:

@@ -25,7 +25,7 @@ from pytest_mcp_contracts.transport.discover import (
     ResourceSpec,
     TemplateSpec,
 )
-from pytest_mcp_contracts.transport.jsonrpc import METHOD_NOT_FOUND
+from pytest_mcp_contracts.transport.errors import METHOD_NOT_FOUND
 from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSIONS, MODERN_VERSION
 
 _VERSIONS: Final = (*HANDSHAKE_VERSIONS, MODERN_VERSION)

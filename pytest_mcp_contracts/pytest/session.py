@@ -40,8 +40,8 @@ from pytest_mcp_contracts.transport.discover import (
     former_node_names,
     node_names,
 )
+from pytest_mcp_contracts.transport.errors import ServerError
 from pytest_mcp_contracts.transport.inprocess import ServerApp
-from pytest_mcp_contracts.transport.jsonrpc import ServerError
 from pytest_mcp_contracts.transport.managed import ManagedServer
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 

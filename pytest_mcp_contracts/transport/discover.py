@@ -15,12 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Final, TypeVar
 
-from pytest_mcp_contracts.transport.jsonrpc import (
-    ProtocolViolation,
-    RpcConnection,
-    RpcError,
-    ServerError,
-)
+from pytest_mcp_contracts.transport.errors import ProtocolViolation, RpcError, ServerError
+from pytest_mcp_contracts.transport.jsonrpc import RpcConnection
 from pytest_mcp_contracts.transport.stdio import command_label as command_label  # re-exported
 from pytest_mcp_contracts.vocabulary import ListedKind
 

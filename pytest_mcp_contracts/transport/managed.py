@@ -27,21 +27,20 @@ from pytest_mcp_contracts.transport.discover import (
     discover,
     list_tools,
 )
-from pytest_mcp_contracts.transport.http import ServerUrl, open_http
-from pytest_mcp_contracts.transport.inprocess import ServerApp, open_app
-from pytest_mcp_contracts.transport.jsonrpc import (
-    STDERR_TAIL_LINES,
+from pytest_mcp_contracts.transport.errors import (
     CallTimeout,
     ProbeFailed,
     ProtocolViolation,
-    RpcConnection,
     RpcError,
     ServerDied,
     ServerError,
     ServerStartError,
-    last_words,
 )
+from pytest_mcp_contracts.transport.http import ServerUrl, open_http
+from pytest_mcp_contracts.transport.inprocess import ServerApp, open_app
+from pytest_mcp_contracts.transport.jsonrpc import RpcConnection
 from pytest_mcp_contracts.transport.state import Carried, StateWatch, WorkerPlace
+from pytest_mcp_contracts.transport.stderr import STDERR_TAIL_LINES, last_words
 from pytest_mcp_contracts.transport.stdio import ServerCommand, StdoutNoise, open_stdio
 from pytest_mcp_contracts.vocabulary import MODERN_VERSION, CallPolicy
 

@@ -25,7 +25,7 @@ from pytest_mcp_contracts.checks.feeding import Pool
 from pytest_mcp_contracts.checks.sequence_shrink import shrink
 from pytest_mcp_contracts.checks.sequencer import Sequencer, generate_sequences
 from pytest_mcp_contracts.transport.discover import ServerSurface, ToolSpec
-from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, RpcError, ServerDied
+from pytest_mcp_contracts.transport.errors import CallTimeout, RpcError, ServerDied
 from pytest_mcp_contracts.transport.managed import CallOutcome
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 

@@ -56,7 +56,9 @@ from pytest_mcp_contracts.project import (
 from pytest_mcp_contracts.reporting.findings import finding_record, render
 from pytest_mcp_contracts.schema.summarize import FieldPathError, limits, summarize
 from pytest_mcp_contracts.text import stderr_block
+from pytest_mcp_contracts.transport.call_policy import tool_refusal
 from pytest_mcp_contracts.transport.client import CallTranscript, Client, ClientSettings
+from pytest_mcp_contracts.transport.connect import open_server, probe_warning
 from pytest_mcp_contracts.transport.discover import (
     ListedSpec,
     PromptSpec,
@@ -72,7 +74,6 @@ from pytest_mcp_contracts.transport.errors import RpcError, ServerError
 from pytest_mcp_contracts.transport.http import HeaderError, ServerUrl
 from pytest_mcp_contracts.transport.inprocess import ServerApp
 from pytest_mcp_contracts.transport.jsonrpc import RpcConnection
-from pytest_mcp_contracts.transport.managed import open_server, probe_warning, tool_refusal
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 from pytest_mcp_contracts.vocabulary import (
     CALL_POLICIES,

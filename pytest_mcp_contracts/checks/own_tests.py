@@ -271,7 +271,7 @@ class ServerUnderTest:
         __tracebackhide__ = True
         from pytest_mcp_contracts.checks.contract import judge_contract_call
         from pytest_mcp_contracts.checks.judge import error_verdict
-        from pytest_mcp_contracts.transport.managed import task_refusal
+        from pytest_mcp_contracts.transport.call_policy import task_refusal
 
         spec = self._tool(tool, "check")
         refusal = task_refusal(spec.raw, self.surface.capabilities)

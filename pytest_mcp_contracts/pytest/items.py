@@ -33,6 +33,7 @@ from pytest_mcp_contracts.reporting.failure import (
     rerun_command,
 )
 from pytest_mcp_contracts.text import short_json, shown
+from pytest_mcp_contracts.transport.call_policy import tool_refusal
 from pytest_mcp_contracts.transport.discover import (
     ListedSpec,
     ListingFailure,
@@ -42,7 +43,7 @@ from pytest_mcp_contracts.transport.discover import (
     TemplateSpec,
     ToolSpec,
 )
-from pytest_mcp_contracts.transport.managed import ManagedServer, tool_refusal
+from pytest_mcp_contracts.transport.managed import ManagedServer
 from pytest_mcp_contracts.vocabulary import (
     MAX_RESOURCE_READS,
     NODE_PREFIX,
@@ -1183,11 +1184,7 @@ def fresh_server(config: pytest.Config, server: ManagedServer, check: str) -> No
                     details=(command, *done.stderr.strip().splitlines()[-5:]),
                 )
             )
-    # A restart on purpose is not one the summary counts (a server that died or hung).
-    restarts = server.restarts
-    server.close()
-    server.connection()
-    server.restarts = restarts
+    server.start_fresh()
 
 
 def _reproduced(

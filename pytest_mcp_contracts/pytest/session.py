@@ -131,7 +131,7 @@ def state_tools(settings: Settings) -> Callable[[ServerSurface], list[ToolSpec]]
     call policy and the tool tables allow it)."""
 
     def pick(surface: ServerSurface) -> list[ToolSpec]:
-        from pytest_mcp_contracts.transport.managed import tool_refusal
+        from pytest_mcp_contracts.transport.call_policy import tool_refusal
 
         found = []
         for tool in surface.tools:

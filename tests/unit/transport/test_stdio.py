@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_mcp_contracts.transport.connect import open_server
 from pytest_mcp_contracts.transport.errors import (
     CallTimeout,
     ProtocolViolation,
@@ -19,7 +20,6 @@ from pytest_mcp_contracts.transport.errors import (
     ServerDied,
     ServerStartError,
 )
-from pytest_mcp_contracts.transport.managed import open_server
 from pytest_mcp_contracts.transport.stderr import last_words
 from pytest_mcp_contracts.transport.stdio import (
     ServerCommand,

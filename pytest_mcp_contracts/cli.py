@@ -6,7 +6,7 @@
 (``--snapshots DIR``), and says plainly where an output schema comes from: declared by the
 server, inferred by this plugin (with its quality, and the parts left open because their
 keys depend on the input), or nowhere yet; which tools pytest calls, decided as the plugin
-decides (``transport/managed.tool_refusal`` under the project's call policy and tool
+decides (``transport/call_policy.tool_refusal`` under the project's call policy and tool
 tables, ``project``); each input's limits (``schema/summarize``); and what the ``schema``
 check finds in each listing entry (the same ``check_listing``, the same records as the run
 report). After the tools it lists the server's prompts (their arguments), resources (URI,

@@ -302,6 +302,22 @@ def list_tools(conn: RpcConnection, *, timeout: float) -> list[dict[str, Any]]:
     return list_pages(conn, "tools/list", "tools", timeout=timeout)
 
 
+def tool_list_changes(first: Sequence[ToolSpec], again: Sequence[ToolSpec]) -> list[str]:
+    """How a tool list read again differs from the first (up to 20 names a line): the spec
+    says a server's tool set must not vary."""
+    before = {t.name: t.raw for t in first}
+    after = {t.name: t.raw for t in again}
+    changes = []
+    for label, names in (
+        ("now lists", after.keys() - before.keys()),
+        ("no longer lists", before.keys() - after.keys()),
+        ("changed", {n for n in before.keys() & after.keys() if before[n] != after[n]}),
+    ):
+        if names:
+            changes.append(f"{label}: {', '.join(sorted(names)[:20])}")
+    return changes
+
+
 def _problems(raw: dict[str, Any]) -> tuple[str, ...]:
     if "__not_an_object__" in raw:
         return (f"the listing entry is not an object: {raw['__not_an_object__']!r}",)

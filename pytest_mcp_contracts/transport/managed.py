@@ -26,10 +26,10 @@ from pytest_mcp_contracts.transport.discover import (
     build_surface,
     discover,
     list_tools,
+    tool_list_changes,
 )
 from pytest_mcp_contracts.transport.errors import (
     CallTimeout,
-    ProtocolViolation,
     RpcError,
     ServerDied,
     ServerError,
@@ -41,7 +41,8 @@ from pytest_mcp_contracts.transport.inprocess import ServerApp
 from pytest_mcp_contracts.transport.jsonrpc import RpcConnection
 from pytest_mcp_contracts.transport.state import Carried, WorkerPlace
 from pytest_mcp_contracts.transport.stderr import STDERR_TAIL_LINES
-from pytest_mcp_contracts.transport.stdio import ServerCommand, StdoutNoise
+from pytest_mcp_contracts.transport.stdio import ServerCommand
+from pytest_mcp_contracts.transport.stray_output import stray_failure
 from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 
 
@@ -411,7 +412,9 @@ class ManagedServer:
         garbage_before, noise_sent = conn.garbage_count, conn.noise_count
         outcome, noise_upto = self.send_on(conn, method, params, arguments, subject, limit)
         noise = (self._noise_seen, noise_sent, max(noise_upto, noise_sent))
-        _blame_stray_output(outcome, conn, garbage_before, noise)
+        blamed = stray_failure(outcome.failure, conn, garbage_before, noise)
+        if blamed is not None:  # the stray output is the verdict, not an answer beside it
+            outcome.failure, outcome.result, outcome.rpc_error = blamed, None, None
         self._noise_seen = noise_upto
         return outcome
 
@@ -493,59 +496,10 @@ class ManagedServer:
         except ServerError as exc:
             self.listing_changes.append(f"the tool list could not be read again: {exc.message}")
             return
-        before = {t.name: t.raw for t in surface.tools}
-        after = {t.name: t.raw for t in now}
-        for label, names in (
-            ("now lists", after.keys() - before.keys()),
-            ("no longer lists", before.keys() - after.keys()),
-            ("changed", {n for n in before.keys() & after.keys() if before[n] != after[n]}),
-        ):
-            if names:
-                self.listing_changes.append(f"{label}: {', '.join(sorted(names)[:20])}")
+        self.listing_changes.extend(tool_list_changes(surface.tools, now))
 
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
             self._account_stray_stdout()
             self._conn = self._untouched = None
-
-
-def _blame_stray_output(
-    outcome: CallOutcome, conn: RpcConnection, garbage_before: int, noise: tuple[int, int, int]
-) -> None:
-    """Output during a call that was not a message for us breaks the protocol: the call
-    fails, and a call that also timed out or died says what the server wrote instead, in
-    the transport's own words. Lines on stdout that are no JSON-RPC message at all (noise:
-    logs printed to stdout) since the previous answer fail it as StdoutNoise, quoting them;
-    messages that are not for us (a response to an id we never used) as a protocol
-    violation. ``noise`` is the noise count at the previous answer, when the request was
-    sent, and at this call's answer (or now)."""
-    before, sent, upto = noise
-    # Garbage counts noise too (up to now): what is left are messages.
-    messages = conn.garbage_count - garbage_before - (conn.noise_count - sent)
-    if (upto <= before and messages <= 0) or isinstance(outcome.failure, ProtocolViolation):
-        return  # a protocol violation already names its own stray message
-    failure = outcome.failure
-    if failure is None and messages <= 0:
-        lines = conn.noise_lines(before, upto)
-        outcome.failure = StdoutNoise(
-            f"the server {conn.stray_note(upto - before, lines)}",
-            count=upto - before,
-            lines=lines,
-            before_call=sent - before,
-            stderr_tail=conn.stderr_tail(),
-        )
-        outcome.result = outcome.rpc_error = None
-        return
-    # With what came before the request was sent (noise only: it was read by then).
-    count = conn.garbage_count - garbage_before
-    lines = list(conn.garbage)[-min(count, len(conn.garbage)) :] if count > 0 else []
-    lines = conn.noise_lines(before, sent) + lines
-    note = f"the server {conn.stray_note(count + sent - before, lines)}"
-    if failure is None:
-        outcome.failure = ProtocolViolation(note, stderr_tail=conn.stderr_tail())
-        outcome.result = outcome.rpc_error = None
-    elif isinstance(failure, (CallTimeout, ServerDied)):
-        outcome.failure = type(failure)(
-            f"{failure.message}; meanwhile {note}", stderr_tail=failure.stderr_tail
-        )

@@ -1,5 +1,5 @@
-"""transport/stdio.py and transport/jsonrpc.py against tiny scripted servers: the wire as it
-really is, bad bytes included."""
+"""transport/stdio.py, message_stream.py and jsonrpc.py against tiny scripted servers: the
+wire as it really is, bad bytes included."""
 
 from __future__ import annotations
 

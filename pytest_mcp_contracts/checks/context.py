@@ -167,7 +167,7 @@ class RunContext:
     def refusal(self, tool: Entry) -> str | None:
         """Why the run does not call ``tool`` (its table, the call policy, the server's
         capabilities), or None."""
-        from pytest_mcp_contracts.transport.managed import tool_refusal
+        from pytest_mcp_contracts.transport.call_policy import tool_refusal
 
         own = self.tool_settings(tool)
         return tool_refusal(
@@ -311,11 +311,7 @@ class RunContext:
                         details=(command, *done.stderr.strip().splitlines()[-5:]),
                     )
                 )
-        # A restart on purpose is not one the summary counts (a server that died or hung).
-        restarts = server.restarts
-        server.close()
-        server.connection()
-        server.restarts = restarts
+        server.start_fresh()
 
 
 def tool_failure(

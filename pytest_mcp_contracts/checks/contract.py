@@ -42,8 +42,8 @@ from pytest_mcp_contracts.contracts.observe import EntryObservations
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
 from pytest_mcp_contracts.transport.discover import Entry
+from pytest_mcp_contracts.transport.errors import CallTimeout, ServerError
 from pytest_mcp_contracts.transport.inflight import CallWindow
-from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerError
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 from pytest_mcp_contracts.vocabulary import ErrorClass
 

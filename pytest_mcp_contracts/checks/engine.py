@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from pytest_mcp_contracts.inputs.ahead import call_drawn, worth_drawing_ahead
-from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerError
+from pytest_mcp_contracts.transport.errors import CallTimeout, ServerError
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.failures import Finding

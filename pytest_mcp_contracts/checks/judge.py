@@ -25,7 +25,7 @@ from pytest_mcp_contracts.checks.result import check_result, empty_content_findi
 from pytest_mcp_contracts.checks.stdout import noise_finding
 from pytest_mcp_contracts.contracts.classify import parse_json_text
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
-from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerDied
+from pytest_mcp_contracts.transport.errors import CallTimeout, ServerDied
 from pytest_mcp_contracts.transport.stdio import StdoutNoise
 from pytest_mcp_contracts.vocabulary import ErrorClass
 

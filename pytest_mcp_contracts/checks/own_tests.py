@@ -238,7 +238,7 @@ class ServerUnderTest:
         __tracebackhide__ = True
         from pytest_mcp_contracts.checks.contract import judge_contract_call
         from pytest_mcp_contracts.checks.judge import error_verdict
-        from pytest_mcp_contracts.transport.managed import task_refusal
+        from pytest_mcp_contracts.transport.call_policy import task_refusal
 
         spec = self._tool(tool, "check")
         refusal = task_refusal(spec.raw, self.surface.capabilities)
@@ -364,7 +364,7 @@ class ServerUnderTest:
     # -- one request ---------------------------------------------------------------------------
 
     def _call(self, tool: Entry, arguments: dict[str, Any]) -> CallOutcome:
-        from pytest_mcp_contracts.transport.jsonrpc import ServerError
+        from pytest_mcp_contracts.transport.errors import ServerError
 
         self.calls += 1
         try:
@@ -385,7 +385,7 @@ class ServerUnderTest:
         return self._request(entry, lambda: prompt_subject(self._server, entry).send(arguments))
 
     def _request(self, entry: Entry, send: Callable[[], CallOutcome]) -> CallOutcome:
-        from pytest_mcp_contracts.transport.jsonrpc import ServerError
+        from pytest_mcp_contracts.transport.errors import ServerError
 
         self.calls += 1
         try:

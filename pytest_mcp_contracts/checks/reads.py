@@ -61,7 +61,7 @@ from pytest_mcp_contracts.inputs.listed import (
 )
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
-from pytest_mcp_contracts.transport.jsonrpc import METHOD_NOT_FOUND, ServerError
+from pytest_mcp_contracts.transport.errors import METHOD_NOT_FOUND, ServerError
 from pytest_mcp_contracts.vocabulary import Check
 
 if TYPE_CHECKING:

@@ -31,7 +31,7 @@ from pytest_mcp_contracts.checks.judge import INVALID_PARAMS, judge_invalid, ref
 from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.inputs.invalid import InvalidInput
 from pytest_mcp_contracts.transport.discover import Entry
-from pytest_mcp_contracts.transport.jsonrpc import ServerError
+from pytest_mcp_contracts.transport.errors import ServerError
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 from pytest_mcp_contracts.vocabulary import ISERROR_REFUSAL_SINCE, Check
 

@@ -322,7 +322,7 @@ def replay_failure(
     """``error`` (of the contract or rejects_invalid check) with what replaying its call on
     fresh servers showed: the call alone, the earlier calls it needs, or that nothing
     reproduced it. The replays are not counted in the run's numbers."""
-    from pytest_mcp_contracts.transport.jsonrpc import ServerError
+    from pytest_mcp_contracts.transport.errors import ServerError
 
     outcome, report = error.outcome, error.report
     if outcome is None:
@@ -402,7 +402,7 @@ def replay_alone(
     """``failing``'s request (any method: a read, a get) sent again alone on a fresh server,
     uncounted; the note for its report. Reads and gets change no state by the spec, so no
     earlier call is replayed before it."""
-    from pytest_mcp_contracts.transport.jsonrpc import ServerError
+    from pytest_mcp_contracts.transport.errors import ServerError
 
     params = {k: v for k, v in dict(failing.request.get("params") or {}).items() if k != "_meta"}
     try:

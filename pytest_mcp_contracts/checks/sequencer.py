@@ -393,7 +393,7 @@ def generate_sequences(
     from hypothesis.stateful import RuleBasedStateMachine, get_state_machine_test, rule
 
     from pytest_mcp_contracts.inputs.generate import UserStrategyError
-    from pytest_mcp_contracts.transport.jsonrpc import ServerError
+    from pytest_mcp_contracts.transport.errors import ServerError
 
     names = sorted(strategies)
     # Call k of a sequence draws its tool from the names turned k places, so that the

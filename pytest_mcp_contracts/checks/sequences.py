@@ -243,7 +243,7 @@ def _shrunk(
     simplest: Callable[[str], dict[str, Any] | None],
 ) -> ShrunkSequence:
     """``found`` shrunk on fresh servers; as it was met when no fresh server starts."""
-    from pytest_mcp_contracts.transport.jsonrpc import ServerError
+    from pytest_mcp_contracts.transport.errors import ServerError
 
     try:
         return shrink(sequencer, found, fresh, simplest, budget=SHRINK_ATTEMPTS)

@@ -22,7 +22,7 @@ from pytest_mcp_contracts.transport.discover import (
     Entry,
     ListingFailure,
 )
-from pytest_mcp_contracts.transport.jsonrpc import METHOD_NOT_FOUND
+from pytest_mcp_contracts.transport.errors import METHOD_NOT_FOUND
 from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSIONS, MODERN_VERSION, EntryKind
 
 _VERSIONS: Final = (*HANDSHAKE_VERSIONS, MODERN_VERSION)

@@ -14,7 +14,8 @@ from typing import Any, Final, TextIO
 from pytest_mcp_contracts.cli.command import USAGE_ERROR, CommandError, CommandSpec
 from pytest_mcp_contracts.cli.target import check_header, open_target
 from pytest_mcp_contracts.transport.client import CallTranscript
-from pytest_mcp_contracts.transport.jsonrpc import RpcConnection, RpcError, ServerError
+from pytest_mcp_contracts.transport.errors import RpcError, ServerError
+from pytest_mcp_contracts.transport.jsonrpc import RpcConnection
 
 
 def parse_calls(words: Sequence[str], lines: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:

@@ -1,7 +1,7 @@
 """Which tools a pytest run calls, as ``inspect`` reports it: the call policy of a plain
 pytest run in the project (``project.configured_call_policy``, reading the ``--mcp-call``
 option of ``options``) and the project's tool tables, decided as the plugin decides
-(``transport/managed.tool_refusal``)."""
+(``transport/call_policy.tool_refusal``)."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ from pytest_mcp_contracts.project import (
     project_root,
     tool_config,
 )
+from pytest_mcp_contracts.transport.call_policy import tool_refusal
 from pytest_mcp_contracts.transport.discover import Entry
-from pytest_mcp_contracts.transport.managed import tool_refusal
 
 
 @dataclass(frozen=True)

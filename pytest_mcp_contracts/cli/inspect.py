@@ -43,14 +43,14 @@ from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore
 from pytest_mcp_contracts.options import DEFAULT_SNAPSHOT_DIR
 from pytest_mcp_contracts.reporting.findings import finding_record
 from pytest_mcp_contracts.schema.summarize import FieldPathError
+from pytest_mcp_contracts.transport.connect import probe_warning
 from pytest_mcp_contracts.transport.discover import (
     LISTINGS,
     Entry,
     ServerSurface,
     discover,
 )
-from pytest_mcp_contracts.transport.jsonrpc import ServerError
-from pytest_mcp_contracts.transport.managed import probe_warning
+from pytest_mcp_contracts.transport.errors import ServerError
 from pytest_mcp_contracts.vocabulary import (
     BESIDE_TOOLS,
     HANDSHAKE_VERSION,

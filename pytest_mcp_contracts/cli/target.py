@@ -12,10 +12,11 @@ from pytest_mcp_contracts.inputs.elicitation import form_content
 from pytest_mcp_contracts.options import DEFAULT_MAX_RESULT_BYTES
 from pytest_mcp_contracts.text import stderr_block
 from pytest_mcp_contracts.transport.client import Client, ClientSettings
+from pytest_mcp_contracts.transport.connect import open_server
+from pytest_mcp_contracts.transport.errors import ServerError
 from pytest_mcp_contracts.transport.http import HeaderError, ServerUrl
 from pytest_mcp_contracts.transport.inprocess import ServerApp
-from pytest_mcp_contracts.transport.jsonrpc import RpcConnection, ServerError
-from pytest_mcp_contracts.transport.managed import open_server
+from pytest_mcp_contracts.transport.jsonrpc import RpcConnection
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 
 

@@ -47,8 +47,8 @@ from pytest_mcp_contracts.transport.discover import (
     former_node_names,
     node_names,
 )
+from pytest_mcp_contracts.transport.errors import ServerError
 from pytest_mcp_contracts.transport.inprocess import ServerApp
-from pytest_mcp_contracts.transport.jsonrpc import ServerError
 from pytest_mcp_contracts.transport.managed import ManagedServer
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 
@@ -139,7 +139,7 @@ def state_tools(settings: Settings) -> Callable[[ServerSurface], list[Entry]]:
     call policy and the tool tables allow it)."""
 
     def pick(surface: ServerSurface) -> list[Entry]:
-        from pytest_mcp_contracts.transport.managed import tool_refusal
+        from pytest_mcp_contracts.transport.call_policy import tool_refusal
 
         found = []
         for tool in surface.tools:

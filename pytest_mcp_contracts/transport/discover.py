@@ -20,12 +20,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from pytest_mcp_contracts.schema.synthetic import object_schema, prompt_schema, template_schema
-from pytest_mcp_contracts.transport.jsonrpc import (
-    ProtocolViolation,
-    RpcConnection,
-    RpcError,
-    ServerError,
-)
+from pytest_mcp_contracts.transport.errors import ProtocolViolation, RpcError, ServerError
+from pytest_mcp_contracts.transport.jsonrpc import RpcConnection
 from pytest_mcp_contracts.transport.stdio import command_label as command_label  # re-exported
 from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, EntryKind
 
@@ -315,6 +311,22 @@ def list_pages(
 def list_tools(conn: RpcConnection, *, timeout: float) -> list[dict[str, Any]]:
     listing = LISTINGS[EntryKind.TOOL]
     return list_pages(conn, listing.method, listing.array, timeout=timeout)
+
+
+def tool_list_changes(first: Sequence[Entry], again: Sequence[Entry]) -> list[str]:
+    """How a tool list read again differs from the first (up to 20 names a line): the spec
+    says a server's tool set must not vary."""
+    before = {t.name: t.raw for t in first}
+    after = {t.name: t.raw for t in again}
+    changes = []
+    for label, names in (
+        ("now lists", after.keys() - before.keys()),
+        ("no longer lists", before.keys() - after.keys()),
+        ("changed", {n for n in before.keys() & after.keys() if before[n] != after[n]}),
+    ):
+        if names:
+            changes.append(f"{label}: {', '.join(sorted(names)[:20])}")
+    return changes
 
 
 def _problems(

@@ -34,19 +34,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 from pytest_mcp_contracts.transport.client import CallClock, Client
-from pytest_mcp_contracts.transport.jsonrpc import (
-    PROTOCOL_VERSION_KEY,
+from pytest_mcp_contracts.transport.decode import UnreadableMessage, decode
+from pytest_mcp_contracts.transport.errors import (
     CallTimeout,
     ProtocolViolation,
-    RpcConnection,
     ServerDied,
     ServerError,
     ServerStartError,
     ServerUnreachable,
-    UnreadableMessage,
-    _decode,
-    _short,
 )
+from pytest_mcp_contracts.transport.jsonrpc import PROTOCOL_VERSION_KEY, RpcConnection, short
 from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 
 if TYPE_CHECKING:
@@ -405,7 +402,7 @@ class HttpConnection(RpcConnection):
             if content_type.startswith("application/json"):
                 try:
                     body = self._read_capped(response, method, clock)
-                    message = _decode(body)
+                    message = decode(body)
                 except (ValueError, ServerError):
                     message = None
                 if isinstance(message, dict) and isinstance(message.get("error"), dict):
@@ -426,7 +423,7 @@ class HttpConnection(RpcConnection):
             message = self._parse(body, method)
             if not isinstance(message, dict):
                 raise ProtocolViolation(
-                    f"the answer to {method} is not a JSON-RPC message: {_short(message)}"
+                    f"the answer to {method} is not a JSON-RPC message: {short(message)}"
                 )
             return message
         raise ProtocolViolation(
@@ -456,7 +453,7 @@ class HttpConnection(RpcConnection):
 
     def _parse(self, data: bytes, method: str) -> Any:
         try:
-            return _decode(data)
+            return decode(data)
         except UnreadableMessage as exc:
             raise ProtocolViolation(
                 f"the answer to {method} could not be read: it was {exc}"
@@ -499,7 +496,7 @@ class HttpConnection(RpcConnection):
         response = self._route(self._parse(payload, method))
         if response is None or response.get("id") == msg_id:
             return response
-        self._note_garbage(f"a response to an unknown request id {_short(response.get('id'), 60)}")
+        self._note_garbage(f"a response to an unknown request id {short(response.get('id'), 60)}")
         return None
 
     def _send_reply(self, reply: Mapping[str, Any]) -> None:

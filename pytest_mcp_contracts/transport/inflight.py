@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contracts.transport.jsonrpc import ServerDied
+from pytest_mcp_contracts.transport.errors import ServerDied
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.transport.jsonrpc import RpcConnection

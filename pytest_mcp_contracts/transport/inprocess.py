@@ -30,13 +30,9 @@ from typing import Any, ClassVar, Final
 
 from pytest_mcp_contracts.text import indent, last_lines
 from pytest_mcp_contracts.transport.client import Client
-from pytest_mcp_contracts.transport.jsonrpc import (
-    STDERR_TAIL_LINES,
-    MessageConnection,
-    ServerDied,
-    ServerLog,
-    ServerStartError,
-)
+from pytest_mcp_contracts.transport.errors import ServerDied, ServerStartError
+from pytest_mcp_contracts.transport.message_stream import MessageConnection
+from pytest_mcp_contracts.transport.stderr import STDERR_TAIL_LINES, ServerLog
 
 # How long close() lets the server finish after end-of-input, then after cancelling.
 _SHUTDOWN_GRACE: Final = 2.0

@@ -14,13 +14,10 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import itertools
 import json
-import re
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final, Self
 
 from pytest_mcp_contracts.transport.client import (
@@ -29,6 +26,17 @@ from pytest_mcp_contracts.transport.client import (
     CallTranscript,
     Client,
     Refusal,
+)
+from pytest_mcp_contracts.transport.errors import (
+    CallTimeout,
+    MemoryCapExceeded,
+    ProbeFailed,
+    ProtocolViolation,
+    RpcError,
+    ServerDied,
+    ServerError,
+    ServerStartError,
+    ServerUnreachable,
 )
 from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSIONS, MODERN_VERSION
 
@@ -42,203 +50,13 @@ _LOG_LEVEL_KEY: Final = "io.modelcontextprotocol/logLevel"
 # Like the SDK's fixed probe: a handshake-era server that ignores unknown methods instead of
 # refusing them gets the initialize handshake after this long.
 PROBE_TIMEOUT: Final = 10.0
-# Seconds of silence on the probe after which a message-stream server is sent a ping (see
-# MessageConnection._probe).
-PROBE_NUDGE: Final = 1.0
 # 2026-07-28: how often a call answered with input_required is sent again (as the SDK's
 # input_required_max_rounds), so a server that keeps asking cannot loop for ever.
 MAX_INPUT_ROUNDS: Final = 10
-STDERR_TAIL_LINES: Final = 40
-# Lines of server output kept so that a call can show everything it wrote, tracebacks
-# included; each line is cut at _STDERR_LINE_CHARS, so this bounds memory too.
-STDERR_KEPT_LINES: Final = 400
-_STDERR_LINE_CHARS: Final = 2000
 _GARBAGE_KEPT: Final = 5
 _NOISE_CHARS: Final = 200  # of each noise line kept
-# An object with none of these members is no JSON-RPC message at all (a log line a server
-# printed as JSON: noise); one with any of them is a message, right or wrong, whose faults
-# the protocol checks name as before.
-_JSONRPC_MEMBERS: Final = frozenset({"jsonrpc", "id", "method", "result", "error"})
-# stdout is read in chunks of this size, so an oversized message is held at most up to the
-# cap (--mcp-max-result-bytes) and never twice.
-_READ_CHUNK: Final = 1 << 20
-# Python's json module recurses once per nesting level and gives up near the recursion limit
-# (~1000); deeper messages go through an iterative parser, up to this depth.
-MAX_JSON_DEPTH: Final = 100_000
-
-
-class ServerError(Exception):
-    """The server could not be used: it did not start, died, broke the protocol or timed out."""
-
-    def __init__(self, message: str, *, stderr_tail: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.stderr_tail = stderr_tail
-
-
-class ServerStartError(ServerError):
-    """The server never got through the handshake."""
-
-
-class ServerDied(ServerError):
-    """The server process exited (or closed stdout) while a request was pending."""
-
-
-class MemoryCapExceeded(ServerDied):
-    """The plugin killed the server: its processes went over the memory cap."""
-
-
-class ServerUnreachable(ServerDied):
-    """Nothing answers where the server should be (an HTTP connection refused): unlike a
-    death, no request of ours can have caused it."""
-
-
-class ProbeFailed(ServerStartError):
-    """The server died on the 2026 ``server/discover`` probe (or fell silent on it and died
-    at the next request): a server on an old SDK may still speak the ``initialize``
-    handshake when it is started again without the probe. Its ``stderr_tail`` is all the
-    stderr kept: a pydantic error's many lines push its first line out of a short tail."""
-
-
-class CallTimeout(ServerError):
-    """No answer within the allotted time."""
-
-
-class ProtocolViolation(ServerError):
-    """The server answered with something that is not a JSON-RPC response to our request."""
-
-
-METHOD_NOT_FOUND: Final = -32601  # JSON-RPC: the server has no such method
-
-
-@dataclass(frozen=True)
-class RpcError(Exception):
-    """A JSON-RPC error object the server answered with."""
-
-    code: int
-    message: str
-    data: Any = None
-
-    def __str__(self) -> str:
-        return f"JSON-RPC error {self.code}: {self.message}"
-
-
-class ServerLog:
-    """What a server wrote beside the protocol (stderr; in-process, its log records) as
-    numbered lines, so that a call can take exactly the lines written while it ran.
-
-    Thread-safe: a reader thread adds, the caller takes ``mark()`` before a request and
-    ``since(mark)`` after the answer.
-    """
-
-    def __init__(self, keep: int = STDERR_KEPT_LINES) -> None:
-        self._lines: collections.deque[str] = collections.deque(maxlen=keep)
-        self._count = 0  # lines ever completed
-        self._partial = ""  # the line being written, not yet ended by a newline
-        self._cut = False  # the current line was over the length cap: skip to its end
-        self._lock = threading.Lock()
-
-    def add(self, text: str) -> None:
-        with self._lock:
-            pieces = text.split("\n")
-            for piece in pieces[:-1]:
-                self._append_line(piece)
-            self._extend_partial(pieces[-1])
-
-    def end(self) -> None:
-        """The stream ended: a last line without newline still counts."""
-        with self._lock:
-            if self._partial:
-                self._append_line("")
-
-    def _extend_partial(self, piece: str) -> None:
-        if self._cut:
-            return
-        self._partial += piece
-        if len(self._partial) > _STDERR_LINE_CHARS:
-            self._partial = self._partial[:_STDERR_LINE_CHARS] + "…"
-            self._cut = True
-
-    def _append_line(self, piece: str) -> None:
-        self._extend_partial(piece)
-        self._lines.append(self._partial + "\n")
-        self._count += 1
-        self._partial, self._cut = "", False
-
-    def mark(self) -> int:
-        with self._lock:
-            return self._count
-
-    def carry(self, text: str) -> None:
-        """Put lines before everything this log holds, numbered before its first line:
-        what an earlier process of the server wrote, as context for this one's first calls
-        (ManagedServer.revive). As many as there is room for, the newest kept."""
-        with self._lock:
-            room = (self._lines.maxlen or 0) - len(self._lines)
-            carried = text.splitlines(keepends=True)[-room:] if room > 0 else []
-            self._lines.extendleft(reversed(carried))
-
-    def since(self, mark: int) -> str:
-        """The lines completed after ``mark`` (and the unfinished one), oldest first."""
-        with self._lock:
-            new = self._count - mark
-            # From the newest back: a call's own lines are few, the log keeps hundreds.
-            kept = list(itertools.islice(reversed(self._lines), new)) if new > 0 else []
-            lost = max(0, new - len(kept))
-            text = "".join(reversed(kept)) + self._partial
-        return f"({lost} earlier lines not kept)\n{text}" if lost else text
-
-    def before(self, mark: int, lines: int, hidden: Sequence[tuple[int, int]] = ()) -> str:
-        """Up to ``lines`` lines completed before ``mark``: context, not the call's own.
-        The lines completed between the marks of a ``hidden`` pair are left out."""
-        shown: list[str] = []
-        if lines <= 0:
-            return ""
-        with self._lock:
-            # From the newest kept line (numbered ``_count``) back, until enough are found:
-            # this runs for every call, and the log keeps hundreds of lines.
-            number = self._count
-            for line in reversed(self._lines):
-                if number <= mark and not any(start < number <= end for start, end in hidden):
-                    shown.append(line)
-                    if len(shown) == lines:
-                        break
-                number -= 1
-        return "".join(reversed(shown))
-
-    def tail(self, lines: int = STDERR_TAIL_LINES) -> str:
-        with self._lock:
-            return "".join(list(self._lines)[-lines:]) + self._partial
-
 
 _SILENT: Final = object()  # the probe's answer when the server said nothing
-
-
-def last_words(stderr: str) -> str:
-    """The line of a server's stderr that says why it ended: the last exception line of a
-    traceback (Python's ``ValueError: ...``, inside exception groups too), else the last
-    line with any text."""
-    lines = [line.strip(" \t|+-") for line in stderr.splitlines()]
-    lines = [line for line in lines if line]
-    for line in reversed(lines):
-        if _EXCEPTION_LINE.match(line):
-            return line
-    return lines[-1] if lines else ""
-
-
-_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt|Group)\b.*")
-
-
-class UnreadableMessage(ValueError):
-    """A message that is JSON but cannot be read: too large, or nested too deeply."""
-
-
-class _AwaitedAnswer:
-    __slots__ = ("event", "response")
-
-    def __init__(self) -> None:
-        self.event = threading.Event()
-        self.response: dict[str, Any] | None = None
 
 
 class RpcConnection:
@@ -598,7 +416,7 @@ class RpcConnection:
         """A decoded message: a response (returned, for the transport to match by id), or
         something handled here (a server request answered, a notification, garbage)."""
         if not isinstance(message, dict):
-            self._note_garbage(_short(message, 200))
+            self._note_garbage(short(message, 200))
             return None
         if "method" in message:
             if "id" in message:
@@ -657,8 +475,7 @@ class RpcConnection:
         problem = _envelope_problem(response)
         if problem is not None:
             raise ProtocolViolation(
-                f"the response to {method} is not valid JSON-RPC 2.0: {problem}: "
-                f"{_short(response)}",
+                f"the response to {method} is not valid JSON-RPC 2.0: {problem}: {short(response)}",
                 stderr_tail=self.stderr_tail(),
             )
         if "error" in response:
@@ -672,204 +489,18 @@ class RpcConnection:
         result = response["result"]
         if not isinstance(result, dict):
             raise ProtocolViolation(
-                f"the result of {method} is not an object: {_short(result)}",
+                f"the result of {method} is not an object: {short(result)}",
                 stderr_tail=self.stderr_tail(),
             )
         return result
-
-
-class MessageConnection(RpcConnection):
-    """A transport on which the server writes whole JSON-RPC messages, one at a time, that
-    answer our requests by id: stdio, and in-process memory streams. A transport supplies
-    ``start``, ``alive``, ``kill``, ``close``, ``stderr_tail`` and ``_write``, and hands
-    what the server wrote to ``_handle_line`` as the bytes of one message."""
-
-    def __init__(
-        self, command: Any, *, max_message_bytes: int, client: Client | None = None
-    ) -> None:
-        super().__init__(command, max_message_bytes=max_message_bytes, client=client)
-        self.log = ServerLog()
-        self._pending: dict[int, _AwaitedAnswer] = {}
-        self._abandoned: set[int] = set()  # timed out: a late answer is not garbage
-        self._lock = threading.Lock()
-        self._write_lock = threading.Lock()
-        self._next_id = 0
-        self._closed = threading.Event()
-
-    def _write(self, message: Mapping[str, Any]) -> None:
-        raise NotImplementedError
-
-    def _probe(self, timeout: float) -> dict[str, Any] | object | None:
-        # FastMCP on an old `mcp` 1.x neither answers nor refuses server/discover: it waits,
-        # and dies on the next message it reads. A ping, the one request the spec allows
-        # before initialize, is that next message: such a server dies within a second and is
-        # started again for the handshake, instead of after the whole probe time. Any other
-        # server answers the ping (or refuses it) and the answer is dropped.
-        nudge = threading.Timer(PROBE_NUDGE, self._nudge)
-        nudge.daemon = True
-        nudge.start()
-        try:
-            return super()._probe(timeout)
-        finally:
-            nudge.cancel()
-
-    def _nudge(self) -> None:
-        with self._lock:
-            if not self._pending:
-                return  # the probe was answered meanwhile
-            self._next_id += 1
-            ping = self._next_id
-            self._abandoned.add(ping)
-        # A bare ping, outside any era's envelope: a dual-era SDK takes the era from the first
-        # request it reads, and when something in front of it refused the probe, that is the
-        # ping; one in the 2026-07-28 envelope opened a modern connection that then refused
-        # the initialize handshake (tests/servers/slow_handshake_era.py).
-        with contextlib.suppress(ServerError):
-            self._write({"jsonrpc": "2.0", "id": ping, "method": "ping"})
-
-    has_stderr: ClassVar[bool] = True
-
-    def stderr_tail(self) -> str:
-        self._sync_log()
-        return self.log.tail()
-
-    def stderr_mark(self) -> int:
-        self._sync_log()
-        return self.log.mark()
-
-    def stderr_since(self, mark: int) -> str:
-        self._sync_log()
-        return self.log.since(mark)
-
-    def stderr_before(
-        self, mark: int, lines: int = 5, hidden: Sequence[tuple[int, int]] = ()
-    ) -> str:
-        return self.log.before(mark, lines, hidden)
-
-    def carry_stderr(self, text: str) -> None:
-        self.log.carry(text)
-
-    def _sync_log(self) -> None:
-        """Take in what the server has written so far (a transport whose output arrives on
-        another channel than its answers makes sure none of it is still in flight)."""
-
-    def _exit_note(self) -> str:
-        """How the server ended, for messages about it (" (exit status 3)")."""
-        return ""
-
-    def _died(self, what: str) -> ServerDied:
-        """The error for a server found gone: ``what`` happened, and how it ended."""
-        return ServerDied(f"{what}{self._exit_note()}", stderr_tail=self.stderr_tail())
-
-    def _await_exit(self) -> None:
-        """Give a server that just went away a moment to finish, so _exit_note can say how."""
-
-    def _unreadable(self, what: str) -> None:
-        self._note_garbage(f"<{what}>")
-        # Whatever request it answered gets the reason: it cannot be matched by id.
-        with self._lock:
-            pending = list(self._pending.values())
-        for slot in pending:
-            slot.response = {"__unreadable__": what}
-            slot.event.set()
-
-    def _handle_line(self, line: bytes) -> None:
-        # Whatever a hostile server sends, the reader thread must live on: a message we
-        # cannot handle is recorded as garbage, and the call it was meant for times out.
-        try:
-            self._dispatch(line)
-        except Exception as exc:
-            self._note_garbage(f"<a message that could not be handled ({exc!r})>")
-
-    def _dispatch(self, line: bytes) -> None:
-        # A blank line is noise too: both SDK clients hand every line to their JSON parser
-        # (the TypeScript SDK's ReadBuffer to JSON.parse, the Python SDK's stdio client to
-        # pydantic's validate_json), and an empty one fails it like any other.
-        try:
-            message = _decode(line) if not line.isspace() else None
-        except UnreadableMessage as exc:
-            self._unreadable(str(exc))
-            return
-        except ValueError:  # includes UnicodeDecodeError
-            message = None
-        if not isinstance(message, dict) or not _JSONRPC_MEMBERS & message.keys():
-            self._note_noise(line)
-            return
-        if self._route(message) is None:
-            return
-        msg_id = message.get("id")
-        # Only ints are our ids; a list or object id must not reach a dict or set lookup.
-        ours = msg_id if isinstance(msg_id, int) and not isinstance(msg_id, bool) else None
-        with self._lock:
-            slot = self._pending.get(ours) if ours is not None else None
-        if slot is None and ours in self._abandoned:
-            return
-        if slot is None:
-            self._note_garbage(f"a response to an unknown request id {_short(msg_id, 60)}")
-            return
-        slot.response = message
-        self.noise_answered = self.noise_count
-        slot.event.set()
-
-    def _send_reply(self, reply: Mapping[str, Any]) -> None:
-        self._write(reply)
-
-    def _fail_pending(self) -> None:
-        with self._lock:
-            pending = list(self._pending.values())
-        for slot in pending:
-            slot.event.set()
-
-    def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
-        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
-        if params is not None:
-            message["params"] = dict(params)
-        self._write(message)
-
-    def _request(
-        self,
-        method: str,
-        params: dict[str, Any],
-        *,
-        timeout: float,
-        clock: CallClock | None = None,
-    ) -> dict[str, Any]:
-        clock = clock or CallClock(timeout)
-        if self._closed.is_set():
-            raise self._died("the server has exited")
-        with self._lock:
-            self._next_id += 1
-            msg_id = self._next_id
-            slot = self._pending[msg_id] = _AwaitedAnswer()
-        try:
-            self._write({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
-            while not slot.event.wait(clock.remaining()):
-                late = clock.expired(method)
-                if late is not None:
-                    self._abandoned.add(msg_id)
-                    raise CallTimeout(late, stderr_tail=self.stderr_tail())
-        finally:
-            with self._lock:
-                self._pending.pop(msg_id, None)
-        response = slot.response
-        if response is None:
-            self._await_exit()
-            raise self._died(f"the server exited while answering {method}")
-        if "__unreadable__" in response:
-            raise ProtocolViolation(
-                f"the answer to {method} could not be read: it was "
-                f"{response['__unreadable__']}; raise --mcp-max-result-bytes if a large answer "
-                "is expected",
-                stderr_tail=self.stderr_tail(),
-            )
-        return self._result_of(response, method)
 
 
 def _as_dict(value: Any) -> dict[str, Any]:
     return dict(value) if isinstance(value, dict) else {}
 
 
-def _short(value: Any, limit: int = 300) -> str:
+def short(value: Any, limit: int = 300) -> str:
+    """A value as JSON for a message about it, cut at ``limit`` characters."""
     try:
         text = json.dumps(value, ensure_ascii=False, default=repr)
     except (RecursionError, ValueError):
@@ -880,7 +511,7 @@ def _short(value: Any, limit: int = 300) -> str:
 def _envelope_problem(response: Mapping[str, Any]) -> str | None:
     """What makes a response to our request invalid JSON-RPC 2.0, or None."""
     if response.get("jsonrpc") != "2.0":
-        return f'"jsonrpc" must be "2.0", got {_short(response.get("jsonrpc"), 40)}'
+        return f'"jsonrpc" must be "2.0", got {short(response.get("jsonrpc"), 40)}'
     has_result, has_error = "result" in response, "error" in response
     if has_result and has_error:
         return 'it has both "result" and "error"'
@@ -889,94 +520,3 @@ def _envelope_problem(response: Mapping[str, Any]) -> str | None:
     if has_error and not isinstance(response["error"], dict):
         return '"error" is not an object'
     return None
-
-
-def _decode(line: bytes) -> Any:
-    """One JSON message; UnreadableMessage when it nests deeper than MAX_JSON_DEPTH."""
-    try:
-        return json.loads(line)
-    except RecursionError:
-        return _loads_iteratively(line.decode("utf-8"))
-
-
-_WHITESPACE = re.compile(r"[ \t\n\r]*")
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
-_LITERALS: Final[dict[str, Any]] = {"true": True, "false": False, "null": None}
-# The json module's own string scanner (C-accelerated); typeshed does not declare it.
-_scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
-
-
-def _loads_iteratively(text: str) -> Any:
-    """``json.loads`` with an explicit stack instead of recursion, for deep messages.
-
-    Only reached when Python's parser hits its recursion limit, so speed matters less than
-    never crashing the reader thread.
-    """
-    containers: list[Any] = []  # the open arrays and objects, outermost first
-    keys: list[str] = []  # for each open container, the key its next value goes to
-
-    def skip(at: int) -> int:
-        match = _WHITESPACE.match(text, at)
-        assert match is not None  # the pattern matches the empty string
-        return match.end()
-
-    def key(at: int) -> int:
-        if not text.startswith('"', at):
-            raise ValueError(f"expected a property name at character {at}")
-        name, at = _scanstring(text, at + 1)
-        at = skip(at)
-        if not text.startswith(":", at):
-            raise ValueError(f"expected ':' at character {at}")
-        keys[-1] = name
-        return skip(at + 1)
-
-    pos = skip(0)
-    while True:
-        value: Any
-        char = text[pos : pos + 1]
-        if char in ("{", "["):
-            if len(containers) >= MAX_JSON_DEPTH:
-                raise UnreadableMessage(f"a message nested deeper than {MAX_JSON_DEPTH} levels")
-            closer = "}" if char == "{" else "]"
-            pos = skip(pos + 1)
-            if text.startswith(closer, pos):
-                value, pos = ({} if char == "{" else []), pos + 1
-            else:
-                containers.append({} if char == "{" else [])
-                keys.append("")
-                if char == "{":
-                    pos = key(pos)
-                continue
-        elif char == '"':
-            value, pos = _scanstring(text, pos + 1)
-        elif (number := _NUMBER.match(text, pos)) is not None:
-            literal = number.group()
-            value = float(literal) if number.group(1) or number.group(2) else int(literal)
-            pos = number.end()
-        else:
-            word = next((w for w in _LITERALS if text.startswith(w, pos)), None)
-            if word is None:
-                raise ValueError(f"unexpected character at {pos}")
-            value, pos = _LITERALS[word], pos + len(word)
-        # Attach the value to its container; close every container that ends here.
-        while True:
-            if not containers:
-                if skip(pos) != len(text):
-                    raise ValueError(f"extra data at character {skip(pos)}")
-                return value
-            parent = containers[-1]
-            if isinstance(parent, list):
-                parent.append(value)
-            else:
-                parent[keys[-1]] = value
-            pos = skip(pos)
-            char = text[pos : pos + 1]
-            if char == ",":
-                pos = skip(pos + 1)
-                if isinstance(parent, dict):
-                    pos = key(pos)
-                break
-            if char != ("]" if isinstance(parent, list) else "}"):
-                raise ValueError(f"expected ',' or a closing bracket at character {pos}")
-            value, pos = containers.pop(), pos + 1
-            keys.pop()

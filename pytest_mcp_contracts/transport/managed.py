@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any, Final
+from dataclasses import InitVar, dataclass, field
+from typing import Any
 
 from pytest_mcp_contracts.text import plain_traceback
 from pytest_mcp_contracts.transport.client import (
@@ -20,172 +19,31 @@ from pytest_mcp_contracts.transport.client import (
     Client,
     url_elicitation_urls,
 )
+from pytest_mcp_contracts.transport.connect import open_server, probe_warning
 from pytest_mcp_contracts.transport.discover import (
     Entry,
     ServerSurface,
     build_surface,
     discover,
     list_tools,
+    tool_list_changes,
 )
-from pytest_mcp_contracts.transport.http import ServerUrl, open_http
-from pytest_mcp_contracts.transport.inprocess import ServerApp, open_app
-from pytest_mcp_contracts.transport.jsonrpc import (
-    STDERR_TAIL_LINES,
+from pytest_mcp_contracts.transport.errors import (
     CallTimeout,
-    ProbeFailed,
-    ProtocolViolation,
-    RpcConnection,
     RpcError,
     ServerDied,
     ServerError,
     ServerStartError,
-    last_words,
 )
-from pytest_mcp_contracts.transport.state import Carried, StateWatch, WorkerPlace
-from pytest_mcp_contracts.transport.stdio import ServerCommand, StdoutNoise, open_stdio
-from pytest_mcp_contracts.vocabulary import MODERN_VERSION, CallPolicy
-
-
-def call_refusal(annotations: dict[str, Any], policy: str) -> str | None:
-    """Why the call policy forbids calling a tool with these annotations, or None.
-
-    ``nondestructive`` refuses only tools that declare ``destructiveHint: true`` (and are not
-    read-only): the spec's default for an absent hint is also "destructive", which would
-    refuse every unannotated tool, so the default policy acts on what a server declares.
-    ``readonly`` calls only tools that declare ``readOnlyHint: true``.
-    """
-    read_only = annotations.get("readOnlyHint") is True
-    if policy == CallPolicy.READONLY and not read_only:
-        return (
-            "not called: the tool does not declare readOnlyHint: true and --mcp-call=readonly; "
-            "use --mcp-call=nondestructive or all to call it"
-        )
-    if (
-        policy == CallPolicy.NONDESTRUCTIVE
-        and annotations.get("destructiveHint") is True
-        and not read_only
-    ):
-        return (
-            "not called: the tool declares destructiveHint: true. Its schema and drift checks "
-            "still run. To call it, point the plugin at a disposable test instance and pass "
-            "--mcp-call=all (annotations are hints, not a safeguard)"
-        )
-    return None
-
-
-SKIPPED_BY_TABLE: Final = "skipped by [tool.mcp-contracts.tools] skip = true"
-
-# Read-only tools without arguments asked what they answer before the first call of a run
-# (each twice: an answer that changes by itself says nothing about state), and again after a
-# restart a replay makes: at most this many, each within this many seconds.
-STATE_TOOLS: Final = 3
-STATE_TOOL_TIMEOUT: Final = 5.0
-
-
-def tool_refusal(
-    tool: Entry,
-    capabilities: dict[str, Any],
-    *,
-    policy: str,
-    own_call: str | None = None,
-    skip: bool = False,
-) -> str | None:
-    """Why pytest-mcp-contracts does not call a tool, or None: the one decision behind the
-    contract, rejects_invalid and sequences checks, and ``mcp-contracts inspect``.
-
-    ``policy`` is the run's ``--mcp-call``; ``own_call`` and ``skip`` are the tool's own
-    ``call`` and ``skip`` in ``[tool.mcp-contracts.tools.<name>]`` (its ``call`` wins)."""
-    if skip:
-        return SKIPPED_BY_TABLE
-    refusal = call_refusal(tool.annotations, own_call or policy)
-    return refusal or task_refusal(tool.raw, capabilities)
-
-
-def task_refusal(tool: dict[str, Any], capabilities: dict[str, Any]) -> str | None:
-    """Why a tool cannot be called by this client, which does not make task-augmented
-    calls: in protocol 2025-11-25 a tool with ``execution.taskSupport: "required"`` on a
-    server that declares ``tasks.requests.tools.call`` MUST be called as a task, and the
-    server MUST refuse any other call (a refusal is no contract to check)."""
-    execution = tool.get("execution")
-    if not isinstance(execution, dict) or execution.get("taskSupport") != "required":
-        return None
-    tasks = capabilities.get("tasks")
-    requests = tasks.get("requests") if isinstance(tasks, dict) else None
-    calls = requests.get("tools") if isinstance(requests, dict) else None
-    if not isinstance(calls, dict) or "call" not in calls:
-        return None  # the server does not offer tasks: the tool must answer plain calls
-    return (
-        'not called: the tool declares execution.taskSupport: "required", so a client must '
-        "call it as a task (protocol 2025-11-25 tasks), and pytest-mcp-contracts does not "
-        "make task-augmented calls yet. Its schema and drift checks still run"
-    )
-
-
-def open_server(
-    target: ServerCommand | ServerUrl | ServerApp,
-    *,
-    startup_timeout: float,
-    max_message_bytes: int,
-    legacy: bool = False,
-    client: Client | None = None,
-    max_memory: int | None = None,
-) -> RpcConnection:
-    """Open the transport the target names (stdio, Streamable HTTP or in-process) and complete
-    the handshake, or raise ServerStartError.
-
-    A server that died on the 2026 ``server/discover`` probe is started again (over HTTP: a
-    new session) for the ``initialize`` handshake alone: servers on old SDKs do that, and
-    still speak the handshake. The returned connection's ``probe_failure`` then says what
-    the probe did to it. ``max_memory`` caps a started process (stdio only: the plugin
-    starts no other process)."""
-    opener: Callable[..., RpcConnection] = (
-        open_app
-        if isinstance(target, ServerApp)
-        else open_http
-        if isinstance(target, ServerUrl)
-        else functools.partial(open_stdio, max_memory=max_memory)
-    )
-
-    def attempt(legacy: bool) -> RpcConnection:
-        return opener(
-            target,
-            startup_timeout=startup_timeout,
-            max_message_bytes=max_message_bytes,
-            legacy=legacy,
-            client=client,
-        )
-
-    try:
-        return attempt(legacy)
-    except ProbeFailed as probe:
-        note = probe_note(probe)
-        try:
-            conn = attempt(True)
-        except ServerStartError as exc:
-            # Not "the probe broke it": a server that dies at start-up dies on both.
-            raise ServerStartError(
-                f"{exc.message}; on its first {target.opening}, with the 2026 probe, {note}",
-                stderr_tail=exc.stderr_tail,
-            ) from None
-        conn.probe_failure = note
-        return conn
-
-
-def probe_warning(failure: str, protocol_version: str) -> str:
-    """What a server the 2026 probe broke means for its author: a client that opens with
-    ``server/discover`` cannot use it."""
-    return (
-        "clients that open with server/discover (protocol 2026-07-28) cannot use this "
-        f"server: {failure}. It was started again and reached over the initialize handshake "
-        f"(protocol {protocol_version}). A server should answer a method it does not know "
-        "with JSON-RPC error -32601 (method not found) and keep running"
-    )
-
-
-def probe_note(probe: ProbeFailed) -> str:
-    """What the probe did to the server, with the line of its stderr that says why."""
-    words = last_words(probe.stderr_tail)
-    return f"{probe.message}; its stderr ended with {words!r}" if words else probe.message
+from pytest_mcp_contracts.transport.freshness import Freshness
+from pytest_mcp_contracts.transport.http import ServerUrl
+from pytest_mcp_contracts.transport.inprocess import ServerApp
+from pytest_mcp_contracts.transport.jsonrpc import RpcConnection
+from pytest_mcp_contracts.transport.state import Carried, WorkerPlace
+from pytest_mcp_contracts.transport.stderr import STDERR_TAIL_LINES
+from pytest_mcp_contracts.transport.stdio import ServerCommand
+from pytest_mcp_contracts.transport.stray_output import stray_failure
+from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 
 
 @dataclass
@@ -230,7 +88,14 @@ class PastCall:
 
 @dataclass
 class ManagedServer:
-    """A server command, its live connection, and how often it had to be restarted."""
+    """A server command, its live connection, and how often it had to be restarted.
+
+    ``restarts`` counts the server's failures: a live connection found gone (the process
+    died, or was killed after a hang or over its memory cap) and started again. A restart
+    the run decides on is not one: ``start_fresh`` (a fresh server for a replay or between
+    items), ``revive`` (calls the tool is not to blame for broke it), the state probe's
+    (transport/freshness), and every restart while a failure is replayed (``uncounted``).
+    A check spends its restart budget from the difference of two readings."""
 
     command: ServerCommand | ServerUrl | ServerApp  # stdio, Streamable HTTP, or in-process
     startup_timeout: float
@@ -243,7 +108,7 @@ class ManagedServer:
     client: Client = field(default_factory=Client)  # the answers to the server's requests
     surface: ServerSurface | None = None
     node_name: str = ""  # the server's name in node ids and in the snapshot folder
-    restarts: int = 0
+    restarts: int = 0  # restarts a death or a hang caused: see the class's docstring
     listing_changes: list[str] = field(default_factory=list)  # see relist()
     # What the 2026 probe did to a server that had to be started again without it (open_server).
     probe_failure: str | None = None
@@ -263,17 +128,19 @@ class ManagedServer:
     # connection while nothing but its handshake and listings has been sent on it (untouched).
     opened_at: float = field(default=0.0, repr=False)
     _untouched: RpcConnection | None = field(default=None, repr=False)
-    # What a started process could leave for the next one (files under its working directory,
-    # paths its command names), as it was at the first start: "fresh" is checked, not assumed.
-    state: StateWatch | None = None
     # The command as this worker starts it (``{worker}`` expanded, its own copies of shared
     # state files: transport/state); ``command`` stays as the user named it, for reports.
     place: WorkerPlace | None = None
     worker: str = ""
-    # Which tools may be asked for the state (read-only, taking no arguments, allowed by the
-    # call policy and the tool tables): pytest/session hands it in; None asks none.
-    state_tools: Callable[[ServerSurface], list[Entry]] | None = None
-    _first_conn: RpcConnection | None = field(default=None, repr=False)
+    # Which tools may be asked for the state (transport/freshness.Freshness.tools).
+    state_tools: InitVar[Callable[[ServerSurface], list[Entry]] | None] = None
+    # What a started process could leave for the next one: "fresh" is checked, not assumed.
+    freshness: Freshness = field(init=False, repr=False)
+    # While above zero, restarts are the run's own doing (``uncounted``).
+    _replaying: int = field(default=0, repr=False)
+
+    def __post_init__(self, state_tools: Callable[[ServerSurface], list[Entry]] | None) -> None:
+        self.freshness = Freshness(state_tools)
 
     def _open(self, *, legacy: bool = False) -> RpcConnection:
         return open_server(
@@ -296,12 +163,7 @@ class ManagedServer:
         except ServerError:
             self._conn.kill()
             raise
-        started = self.started_command
-        if isinstance(started, ServerCommand) and self.state is None:
-            # After the handshake: what the server writes as it starts (an empty state file)
-            # it writes again at every start, and is no state a restart carries over.
-            self.state = StateWatch.take(started)
-            self._first_conn = self._conn
+        self.freshness.first_started(self._conn, self.started_command)
         # Blamed on no call: what the server printed on stdout before its tool list was
         # answered (a banner). Counted up to that answer, not up to now: a line written just
         # after it may or may not have been read yet.
@@ -337,10 +199,36 @@ class ManagedServer:
 
     def connection(self) -> RpcConnection:
         """The live connection, restarting a server that died or was killed after a hang
-        (over HTTP: a new session with a server we did not start and cannot restart)."""
+        (over HTTP: a new session with a server we did not start and cannot restart): a
+        restart counted, unless a failure is being replayed. After ``close`` it is opened
+        again uncounted: closing was the run's decision."""
         if self._conn is not None and self._conn.alive:
             return self._conn
-        self.restarts += 1
+        if self._conn is not None and not self._replaying:
+            self.restarts += 1
+        return self._reopen()
+
+    def start_fresh(self) -> None:
+        """A freshly started server (over HTTP: a new session), on purpose: for a replay,
+        or so that an item starts from the server's initial state. Not counted among the
+        restarts. A server that does not start raises ServerStartError, and the next
+        call's attempt to start it is counted: that one is the server's failure."""
+        if self._conn is not None:
+            self._conn.close()
+        self._reopen()
+
+    def restart_as_unasked(self) -> None:
+        """Start again a server that asking for its state broke (transport/freshness), as
+        if nothing had been asked: not counted, its recent calls kept. A server that does
+        not come back is left to the next call to meet."""
+        if self._conn is not None:
+            self._conn.kill()  # a pending answer must not reach a later call
+        with contextlib.suppress(ServerError):
+            self._reopen(keep_calls=True)
+
+    def _reopen(self, *, keep_calls: bool = False) -> RpcConnection:
+        """Open a new connection in place of the live one, whatever made it go. A new
+        process starts empty, so the recent calls go, unless ``keep_calls``."""
         self._account_stray_stdout()
         self._noise_seen = 0  # a new connection counts from zero
         self._unseen_stderr = []
@@ -350,7 +238,7 @@ class ManagedServer:
             self._untouched = self._conn
             # Its banner, up to the handshake's answer, is no part of the next call.
             self._account_stray_stdout(self._conn.noise_answered)
-            if isinstance(self.command, ServerCommand):
+            if isinstance(self.command, ServerCommand) and not keep_calls:
                 # A new process starts empty; a URL's server (and an in-process app's module)
                 # keeps what earlier calls stored.
                 self.recent_calls.clear()
@@ -363,78 +251,18 @@ class ManagedServer:
             raise
         return self._conn
 
-    def _ask_state_first(self) -> None:
-        """Before the first request of a run, while the server is as it started: what its
-        read-only tools without arguments answer (``StateWatch.answers_at_start``), the same
-        twice. Not a call of any check: not counted, not among the recent calls, and the
-        server stays untouched."""
-        state, conn = self.state, self._conn
-        if state is None or state.answers_at_start is not None:
-            return
-        state.answers_at_start = {}
-        if conn is None or conn is not self._first_conn or conn is not self._untouched:
-            return  # something was sent already (calls in flight): too late to ask
-        if self.state_tools is None or self.surface is None:
-            return
-        tools = self.state_tools(self.surface)[:STATE_TOOLS]
-        first = self._answers(tools)
-        second = self._answers([t for t in tools if t.name in first])
-        state.answers_at_start = {n: a for n, a in first.items() if second.get(n) == a}
-
-    def _answers(self, tools: list[Entry]) -> dict[str, str]:
-        """What ``tools`` answer now to a call without arguments, by name, on the live
-        connection (each answer as sorted JSON; a tool that does not answer is left out). A
-        server the asking broke is started again, as if nothing had been asked."""
-        conn = self.live_connection()
-        found: dict[str, str] = {}
-        if conn is None:
-            return found
-        noise, broke = conn.noise_count, False
-        for tool in tools:
-            server = self.surface.name if self.surface else ""
-            transcript = CallTranscript(server=server, tool=tool.name)
-            try:
-                result = conn.call_tool(
-                    {"name": tool.name, "arguments": {}},
-                    transcript,
-                    timeout=min(self.call_timeout, STATE_TOOL_TIMEOUT),
-                    max_total=min(self.call_timeout, STATE_TOOL_TIMEOUT),
-                )
-            except ServerError:
-                broke = True  # a hang or a death: the tool's own items will meet it
-                break
-            except RpcError:
-                continue
-            answer = {k: v for k, v in result.items() if k != "_meta"}
-            found[tool.name] = json.dumps(answer, sort_keys=True, default=str)
-        if broke or not conn.alive:
-            recent = list(self.recent_calls)
-            with self.uncounted():  # started again, as if nothing had been asked
-                conn.kill()  # a pending answer must not reach a later call
-            self.recent_calls.extend(recent)
-            return {}
-        if conn.noise_count > noise:  # its stdout lines belong to no check's call
-            self._noise_seen = max(self._noise_seen, conn.noise_count)
-        return found
-
     @property
     def started_command(self) -> ServerCommand | ServerUrl | ServerApp:
         return self.place.command if self.place is not None else self.command
 
     def carried_state(self) -> Carried | None:
-        """What of ``state`` (watched since the first start) changed since: what a restarted
-        process may read back. None when nothing did, or for a target that is no process
-        the plugin started."""
-        if self.state is None:
-            return None
-        asked = self.state.answers_at_start
-        now = None
-        if asked and self.surface is not None:
-            now = self._answers([t for t in self.surface.tools if t.name in asked])
-        carried = self.state.carried(now)
+        """What a restarted process may read back of what the run stored (Freshness.carried),
+        the files as the user named them; None when nothing, or for a target that is no
+        process the plugin started."""
+        carried = self.freshness.carried(self)
         if carried is None or self.place is None:
             return carried
-        return self.place.as_named(carried)  # the files as the user named them
+        return self.place.as_named(carried)
 
     def state_warning(self) -> str | None:
         """For the user, once: the state files this xdist worker's server was given a copy of."""
@@ -467,14 +295,14 @@ class ManagedServer:
     def revive(self, context_upto: int | None = None) -> None:
         """Start again a server that calls broke without its being the tool's doing: calls
         sent ahead died or hung in flight, none of them to blame yet (transport/inflight),
-        or the tool's time budget cut a call short (checks/contract.TimeBudget). Not a
-        restart the check spent: a call sent again alone that kills the server spends its
-        restart as it would have. What the server was before carries over, as if those
-        calls had never been made: the calls before stay the recent calls, its stderr up to
-        ``context_upto`` (a mark; all of it by default) is the new process's context, whose
-        own start-up lines are not, and noise on stdout is forgotten. A server that does not
-        come back is left to the next call to meet."""
-        old, restarts, recent = self._conn, self.restarts, list(self.recent_calls)
+        or the tool's time budget cut a call short (checks/contract.TimeBudget). Not
+        counted among the restarts: the run decided it, and a call sent again alone that
+        kills the server is counted as it would have been. What the server was before
+        carries over, as if those calls had never been made: the calls before stay the
+        recent calls, its stderr up to ``context_upto`` (a mark; all of it by default) is
+        the new process's context, whose own start-up lines are not, and noise on stdout is
+        forgotten. A server that does not come back is left to the next call to meet."""
+        old = self._conn
         if old is not None and old.alive:
             return  # nothing broke it
         context = ""
@@ -483,12 +311,9 @@ class ManagedServer:
             context = old.stderr_before(upto, STDERR_TAIL_LINES, self._unseen_stderr)
             self.forget_stdout_noise(old)
         with contextlib.suppress(ServerError):
-            new = self.connection()
+            new = self._reopen(keep_calls=True)
             new.carry_stderr(context)
             self.unsee_stderr(new, 0, new.stderr_mark())
-        self.restarts = restarts
-        self.recent_calls.clear()
-        self.recent_calls.extend(recent)
 
     def unsee_stderr(self, conn: RpcConnection, start: int, end: int) -> None:
         """Leave the stderr lines between two marks of ``conn`` out of the context later
@@ -511,18 +336,23 @@ class ManagedServer:
 
     @contextmanager
     def uncounted(self) -> Iterator[None]:
-        """Restarts inside are not counted (a failure's replays: each starts a fresh server
-        on purpose). Their calls tally nothing anyway: only a check counts its calls."""
-        restarts = self.restarts
+        """Restarts inside are the run's own doing, not the server's failures: a failure's
+        replays start fresh servers on purpose, and a replay that kills or hangs the server
+        repeats a failure already reported. Their calls tally nothing anyway: only a check
+        counts its calls."""
+        self._replaying += 1
         try:
             yield
         finally:
-            # A replay that ended in a crash or a hang leaves the server down: bring it back
-            # here, so the next tool's first call does not spend a restart of its budget.
-            if self._conn is not None and not self._conn.alive:
-                with contextlib.suppress(ServerError):
-                    self.connection()
-            self.restarts = restarts
+            try:
+                # A replay that ended in a crash or a hang leaves the server down: bring it
+                # back here, so the next tool's first call does not spend a restart of its
+                # budget.
+                if self._conn is not None and not self._conn.alive:
+                    with contextlib.suppress(ServerError):
+                        self.connection()
+            finally:
+                self._replaying -= 1
 
     def stderr_tail(self) -> str:
         return self._conn.stderr_tail() if self._conn is not None else ""
@@ -577,12 +407,14 @@ class ManagedServer:
         limit: float | None,
     ) -> CallOutcome:
         """One request and its answer, with everything that happened on the way."""
-        self._ask_state_first()
+        self.freshness.ask_at_start(self, self._conn if self._conn is self._untouched else None)
         conn = self.connection()
         garbage_before, noise_sent = conn.garbage_count, conn.noise_count
         outcome, noise_upto = self.send_on(conn, method, params, arguments, subject, limit)
         noise = (self._noise_seen, noise_sent, max(noise_upto, noise_sent))
-        _blame_stray_output(outcome, conn, garbage_before, noise)
+        blamed = stray_failure(outcome.failure, conn, garbage_before, noise)
+        if blamed is not None:  # the stray output is the verdict, not an answer beside it
+            outcome.failure, outcome.result, outcome.rpc_error = blamed, None, None
         self._noise_seen = noise_upto
         return outcome
 
@@ -664,59 +496,10 @@ class ManagedServer:
         except ServerError as exc:
             self.listing_changes.append(f"the tool list could not be read again: {exc.message}")
             return
-        before = {t.name: t.raw for t in surface.tools}
-        after = {t.name: t.raw for t in now}
-        for label, names in (
-            ("now lists", after.keys() - before.keys()),
-            ("no longer lists", before.keys() - after.keys()),
-            ("changed", {n for n in before.keys() & after.keys() if before[n] != after[n]}),
-        ):
-            if names:
-                self.listing_changes.append(f"{label}: {', '.join(sorted(names)[:20])}")
+        self.listing_changes.extend(tool_list_changes(surface.tools, now))
 
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
             self._account_stray_stdout()
             self._conn = self._untouched = None
-
-
-def _blame_stray_output(
-    outcome: CallOutcome, conn: RpcConnection, garbage_before: int, noise: tuple[int, int, int]
-) -> None:
-    """Output during a call that was not a message for us breaks the protocol: the call
-    fails, and a call that also timed out or died says what the server wrote instead, in
-    the transport's own words. Lines on stdout that are no JSON-RPC message at all (noise:
-    logs printed to stdout) since the previous answer fail it as StdoutNoise, quoting them;
-    messages that are not for us (a response to an id we never used) as a protocol
-    violation. ``noise`` is the noise count at the previous answer, when the request was
-    sent, and at this call's answer (or now)."""
-    before, sent, upto = noise
-    # Garbage counts noise too (up to now): what is left are messages.
-    messages = conn.garbage_count - garbage_before - (conn.noise_count - sent)
-    if (upto <= before and messages <= 0) or isinstance(outcome.failure, ProtocolViolation):
-        return  # a protocol violation already names its own stray message
-    failure = outcome.failure
-    if failure is None and messages <= 0:
-        lines = conn.noise_lines(before, upto)
-        outcome.failure = StdoutNoise(
-            f"the server {conn.stray_note(upto - before, lines)}",
-            count=upto - before,
-            lines=lines,
-            before_call=sent - before,
-            stderr_tail=conn.stderr_tail(),
-        )
-        outcome.result = outcome.rpc_error = None
-        return
-    # With what came before the request was sent (noise only: it was read by then).
-    count = conn.garbage_count - garbage_before
-    lines = list(conn.garbage)[-min(count, len(conn.garbage)) :] if count > 0 else []
-    lines = conn.noise_lines(before, sent) + lines
-    note = f"the server {conn.stray_note(count + sent - before, lines)}"
-    if failure is None:
-        outcome.failure = ProtocolViolation(note, stderr_tail=conn.stderr_tail())
-        outcome.result = outcome.rpc_error = None
-    elif isinstance(failure, (CallTimeout, ServerDied)):
-        outcome.failure = type(failure)(
-            f"{failure.message}; meanwhile {note}", stderr_tail=failure.stderr_tail
-        )

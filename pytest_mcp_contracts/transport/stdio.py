@@ -18,18 +18,20 @@ from typing import Any, ClassVar, Final
 
 from pytest_mcp_contracts.text import stderr_block
 from pytest_mcp_contracts.transport.client import Client
-from pytest_mcp_contracts.transport.jsonrpc import (
-    _READ_CHUNK,
+from pytest_mcp_contracts.transport.errors import (
     MemoryCapExceeded,
-    MessageConnection,
     ProtocolViolation,
     ServerDied,
     ServerStartError,
 )
 from pytest_mcp_contracts.transport.memory import MemoryWatch, can_watch, format_size
+from pytest_mcp_contracts.transport.message_stream import MessageConnection
 
 # Wide enough that a traceback line is not wrapped (see StdioConnection.start).
 SERVER_COLUMNS: Final = "400"
+# stdout is read in chunks of this size, so an oversized message is held at most up to the
+# cap (--mcp-max-result-bytes) and never twice.
+_READ_CHUNK: Final = 1 << 20
 
 
 @dataclass(frozen=True)

@@ -62,12 +62,10 @@ class FakeServer:
     def own_text(self, text: str) -> str:
         return text.replace("{worker}", "main")
 
-    def close(self) -> None:
-        self.events.append("close")
-        self.restarts += 5  # a transport that counts its own restart: fresh() must not
-
-    def connection(self) -> None:
-        self.events.append("connect")
+    def start_fresh(self) -> None:
+        # The transport's restart on purpose, which it does not count among the restarts
+        # (tests/unit/transport/test_restarts.py holds it to that).
+        self.events.append("start_fresh")
 
 
 def settings(tmp_path: Path, **overrides: Any) -> Settings:
@@ -183,8 +181,8 @@ def test_an_untouched_server_is_not_restarted_for_a_fresh_one(tmp_path: Path) ->
     assert server.events == []
     server.untouched = False
     run.fresh()
-    # A restart on purpose is not one the summary counts.
-    assert (server.events, server.restarts) == (["close", "connect"], 0)
+    # A restart on purpose: the transport's uncounted one, not a close and reconnect.
+    assert (server.events, server.restarts) == (["start_fresh"], 0)
 
 
 def test_the_reset_command_runs_first_and_its_failure_is_a_setup_failure(tmp_path: Path) -> None:
@@ -193,7 +191,7 @@ def test_the_reset_command_runs_first_and_its_failure_is_a_setup_failure(tmp_pat
     ok = f"{sys.executable} -c \"open(r'{marker}', 'w')\""
     context(tmp_path, server, reset_command=ok).fresh()
     assert (tmp_path / "reset-main").exists()  # {worker} is this worker's
-    assert server.events == ["close", "connect"]  # a reset command always restarts
+    assert server.events == ["start_fresh"]  # a reset command always restarts
     failing = f"{sys.executable} -c \"import sys; sys.exit('no database')\""
     with pytest.raises(ContractFailure) as caught:
         context(tmp_path, FakeServer(), reset_command=failing).fresh("sequences")

@@ -25,11 +25,8 @@ from pytest_mcp_contracts.checks.failures import (
 from pytest_mcp_contracts.checks.feeding import Pool
 from pytest_mcp_contracts.checks.sequence_shrink import shrink
 from pytest_mcp_contracts.checks.sequencer import Sequencer, generate_sequences
-from pytest_mcp_contracts.transport.discover import (
-    Entry,
-    ServerSurface,
-)
-from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, RpcError, ServerDied
+from pytest_mcp_contracts.transport.discover import Entry, ServerSurface
+from pytest_mcp_contracts.transport.errors import CallTimeout, RpcError, ServerDied
 from pytest_mcp_contracts.transport.managed import CallOutcome
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 from pytest_mcp_contracts.vocabulary import EntryKind

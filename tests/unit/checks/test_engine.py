@@ -23,7 +23,7 @@ from pytest_mcp_contracts.checks.engine import (
     StopCalling,
 )
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding
-from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerDied, ServerError
+from pytest_mcp_contracts.transport.errors import CallTimeout, ServerDied, ServerError
 from pytest_mcp_contracts.transport.managed import CallOutcome
 
 NUMBER = {

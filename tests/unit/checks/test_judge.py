@@ -16,7 +16,7 @@ from pytest_mcp_contracts.checks.failures import (
 )
 from pytest_mcp_contracts.checks.judge import judge, judge_call, judge_invalid
 from pytest_mcp_contracts.transport.discover import Entry
-from pytest_mcp_contracts.transport.jsonrpc import (
+from pytest_mcp_contracts.transport.errors import (
     CallTimeout,
     ProtocolViolation,
     RpcError,

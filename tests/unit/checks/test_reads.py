@@ -10,7 +10,7 @@ import pytest
 
 from pytest_mcp_contracts.checks.failures import FailureKind, same_problem_key
 from pytest_mcp_contracts.checks.reads import Judged, judge_answer, request_command
-from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, RpcError, ServerDied
+from pytest_mcp_contracts.transport.errors import CallTimeout, RpcError, ServerDied
 from pytest_mcp_contracts.transport.managed import CallOutcome
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 from pytest_mcp_contracts.vocabulary import Check, EntryKind

@@ -266,7 +266,7 @@ class FakeNearALimit:
         return contextlib.nullcontext()
 
     def call(self, tool: str, arguments: dict[str, Any], *, invalid: bool = False) -> CallOutcome:
-        from pytest_mcp_contracts.transport.jsonrpc import CallTimeout
+        from pytest_mcp_contracts.transport.errors import CallTimeout
 
         outcome = CallOutcome(arguments, {"method": "tools/call", "params": {"name": tool}})
         if arguments["n"] >= self.limit:

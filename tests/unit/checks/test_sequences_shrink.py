@@ -16,7 +16,7 @@ from pytest_mcp_contracts.checks.feeding import Pool, Slot
 from pytest_mcp_contracts.checks.sequence_shrink import shrink
 from pytest_mcp_contracts.checks.sequencer import SequenceFound, Sequencer, generate_sequences
 from pytest_mcp_contracts.transport.discover import Entry
-from pytest_mcp_contracts.transport.jsonrpc import RpcError
+from pytest_mcp_contracts.transport.errors import RpcError
 from pytest_mcp_contracts.transport.managed import CallOutcome
 from pytest_mcp_contracts.vocabulary import EntryKind
 

@@ -6,7 +6,7 @@ import json
 
 from pytest_mcp_contracts.checks.stats import CheckStats, ToolStats
 from pytest_mcp_contracts.reporting.summary import _answers
-from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerDied
+from pytest_mcp_contracts.transport.errors import CallTimeout, ServerDied
 from pytest_mcp_contracts.transport.managed import CallOutcome
 
 

@@ -162,7 +162,7 @@ def test_what_counts_as_failing_the_same_way() -> None:
     from pytest_mcp_contracts.checks.contract import _failure_kind, judge
     from pytest_mcp_contracts.checks.error_results import ErrorVerdict
     from pytest_mcp_contracts.transport.discover import Entry
-    from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ServerDied
+    from pytest_mcp_contracts.transport.errors import CallTimeout, ServerDied
     from pytest_mcp_contracts.transport.managed import CallOutcome
     from pytest_mcp_contracts.vocabulary import EntryKind, ErrorClass
 

@@ -22,7 +22,7 @@ from pytest_mcp_contracts.transport.client import (
     ClientSettings,
     url_elicitation_problem,
 )
-from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ProtocolViolation
+from pytest_mcp_contracts.transport.errors import CallTimeout, ProtocolViolation
 from pytest_mcp_contracts.transport.stdio import ServerCommand, StdioConnection, open_stdio
 from tests.unit.transport.test_stdio import PRELUDE, legacy
 

@@ -18,7 +18,7 @@ from pytest_mcp_contracts.transport.discover import (
     node_names,
     safe_name,
 )
-from pytest_mcp_contracts.transport.jsonrpc import ProtocolViolation
+from pytest_mcp_contracts.transport.errors import ProtocolViolation
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 
 
@@ -201,7 +201,7 @@ class ListingsConnection(FakeConnection):
         self.methods: list[str] = []
 
     def request(self, method: str, params: dict[str, Any], *, timeout: float) -> dict[str, Any]:
-        from pytest_mcp_contracts.transport.jsonrpc import RpcError
+        from pytest_mcp_contracts.transport.errors import RpcError
 
         self.methods.append(method)
         if method == "tools/list":

@@ -10,6 +10,7 @@ import httpx2
 import pytest
 
 from pytest_mcp_contracts.transport.client import CallClock
+from pytest_mcp_contracts.transport.errors import CallTimeout, ProtocolViolation, ServerDied
 from pytest_mcp_contracts.transport.http import (
     HeaderError,
     HttpConnection,
@@ -20,7 +21,6 @@ from pytest_mcp_contracts.transport.http import (
     parse_header,
     variables,
 )
-from pytest_mcp_contracts.transport.jsonrpc import CallTimeout, ProtocolViolation, ServerDied
 
 
 @pytest.mark.parametrize(

@@ -15,8 +15,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pytest_mcp_contracts.transport.errors import ServerDied
 from pytest_mcp_contracts.transport.inflight import CallWindow, Flown
-from pytest_mcp_contracts.transport.jsonrpc import ServerDied
 from pytest_mcp_contracts.transport.managed import CallOutcome
 
 
@@ -235,7 +235,7 @@ def test_noise_no_call_was_blamed_for_yet_keeps_every_call_alone() -> None:
 
 
 def test_stderr_context_leaves_out_hidden_stretches_and_starts_with_carried_lines() -> None:
-    from pytest_mcp_contracts.transport.jsonrpc import ServerLog
+    from pytest_mcp_contracts.transport.stderr import ServerLog
 
     log = ServerLog()
     log.add("one\ntwo\nthree\nfour\n")
@@ -296,7 +296,7 @@ def test_stderr_since_and_before_read_from_the_newest_line_as_a_whole_copy_would
 ) -> None:
     """``since`` and ``before`` run for every call: they walk back from the newest kept line
     instead of copying and numbering all of them, and give what the whole copy gives."""
-    from pytest_mcp_contracts.transport.jsonrpc import ServerLog
+    from pytest_mcp_contracts.transport.stderr import ServerLog
 
     log = ServerLog(keep=keep)
     for text in written:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_mcp_contracts.transport.jsonrpc import MemoryCapExceeded
+from pytest_mcp_contracts.transport.errors import MemoryCapExceeded
 from pytest_mcp_contracts.transport.memory import (
     MemoryWatch,
     can_watch,

@@ -168,7 +168,7 @@ def test_a_restarted_server_that_reads_back_its_file_is_not_fresh(
         server.start()
         assert server.carried_state() is None  # nothing asked yet: nothing compared
         server.call("remember", {"key": "alpha", "value": "x"})
-        assert server.state is not None and server.state.answers_at_start == {
+        assert server.freshness.watch is not None and server.freshness.watch.answers_at_start == {
             "keys": '{"content": [{"text": "[]", "type": "text"}]}'
         }
         server.close()

@@ -1,5 +1,5 @@
-"""transport/stdio.py and transport/jsonrpc.py against tiny scripted servers: the wire as it
-really is, bad bytes included."""
+"""transport/stdio.py, message_stream.py and jsonrpc.py against tiny scripted servers: the
+wire as it really is, bad bytes included."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from pytest_mcp_contracts.transport.jsonrpc import (
+from pytest_mcp_contracts.transport.connect import open_server
+from pytest_mcp_contracts.transport.errors import (
     CallTimeout,
     ProtocolViolation,
     RpcError,
     ServerDied,
     ServerStartError,
-    last_words,
 )
-from pytest_mcp_contracts.transport.managed import open_server
+from pytest_mcp_contracts.transport.stderr import last_words
 from pytest_mcp_contracts.transport.stdio import (
     ServerCommand,
     StdioConnection,

@@ -1,4 +1,4 @@
-"""transport/managed.py: which tools the call policy lets the plugin call."""
+"""transport/call_policy.py: which tools the call policy lets the plugin call."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.transport.managed import call_refusal, task_refusal
+from pytest_mcp_contracts.transport.call_policy import call_refusal, task_refusal
 
 DESTRUCTIVE = {"readOnlyHint": False, "destructiveHint": True}
 READ_ONLY = {"readOnlyHint": True}

@@ -312,17 +312,3 @@ class RunContext:
                     )
                 )
         server.start_fresh()
-
-
-def tool_failure(
-    server: ManagedServer,
-    tool: Entry,
-    check: str,
-    problem: str,
-    details: tuple[str, ...] = (),
-    kind: FailureKind = FailureKind.SETUP,
-) -> ContractFailure:
-    """A failure of ``check`` for ``tool`` that is no call's (its setup, a missing record)."""
-    return ContractFailure(
-        FailureReport.for_tool(server, tool.name, check, problem, kind, details=details)
-    )

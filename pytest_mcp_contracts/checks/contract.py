@@ -32,7 +32,8 @@ from pytest_mcp_contracts.checks.failures import (
     FailureKind,
     FailureReport,
     Finding,
-    earlier_state_lines,
+    call_failure,
+    unavailable,
 )
 from pytest_mcp_contracts.checks.judge import error_verdict, judge, kept_reporting_progress
 from pytest_mcp_contracts.checks.result import empty_content_finding
@@ -42,7 +43,7 @@ from pytest_mcp_contracts.contracts.observe import EntryObservations
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
 from pytest_mcp_contracts.transport.discover import Entry
-from pytest_mcp_contracts.transport.errors import CallTimeout, ServerError
+from pytest_mcp_contracts.transport.errors import CallTimeout
 from pytest_mcp_contracts.transport.inflight import CallWindow
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 from pytest_mcp_contracts.vocabulary import ErrorClass
@@ -213,39 +214,8 @@ def _observed(
     return _drift_finding(observations.observe(outcome.arguments, outcome.result), drift_hint)
 
 
-def contract_call_failure(
-    server: ManagedServer,
-    tool: Entry,
-    outcome: CallOutcome,
-    finding: Finding,
-    *,
-    label: str | None = None,
-    note: str | None = None,
-    notes: Sequence[str] = (),
-) -> ContractFailure:
-    """The contract check's failure for one call: ``label`` heads its input when that is
-    not the smallest found (hypothesis's or the shrinker's); ``notes``, then ``note``, go
-    under it."""
-    report = FailureReport.for_call(
-        server,
-        tool.name,
-        "contract",
-        finding.headline,
-        finding.kind,
-        outcome,
-        details=finding.all_details,
-        notes=[*notes, *([note] if note else [])],
-        earlier_calls=earlier_state_lines(server),
-    )
-    if label is not None:
-        report.input_label = label
-    found = ContractFailure(report)
-    found.outcome = outcome
-    return found
-
-
 def _violation_failure(server: ManagedServer, tool: Entry, violation: Violation) -> ContractFailure:
-    return contract_call_failure(
+    return call_failure(
         server,
         tool,
         violation.outcome,
@@ -312,7 +282,7 @@ def run_contract(
     if search.found is not None:
         failure = _violation_failure(server, tool, search.found)
     elif search.gone is not None:
-        failure = server_unavailable(server, tool, search.gone)
+        failure = unavailable(server, tool, search.gone)
     if failure is not None:
         if search.first is not None and failure.outcome is not search.first:
             failure.first_outcome = search.first
@@ -331,7 +301,7 @@ def run_contract(
             ),
             kind=FailureKind.ALWAYS_ERRORS,
         )
-        return ContractRun(stats, contract_call_failure(server, tool, stats.last_outcome, finding))
+        return ContractRun(stats, call_failure(server, tool, stats.last_outcome, finding))
     return ContractRun(stats)
 
 
@@ -663,21 +633,5 @@ def _generation_failure(
     return ContractFailure(
         FailureReport.for_tool(
             server, tool.name, "contract", problem, FailureKind.SETUP, details=(why,)
-        )
-    )
-
-
-def server_unavailable(
-    server: ManagedServer, tool: Entry, exc: ServerError, check: str = "contract"
-) -> ContractFailure:
-    problem = f"the server could not be restarted for this tool: {exc.message}"
-    return ContractFailure(
-        FailureReport.for_tool(
-            server,
-            tool.name,
-            check,
-            problem,
-            FailureKind.SERVER_UNAVAILABLE,
-            stderr_tail=exc.stderr_tail,
         )
     )

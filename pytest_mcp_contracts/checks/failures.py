@@ -17,9 +17,11 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from pytest_mcp_contracts.text import call_stderr_block, indent, short_json, shown
-from pytest_mcp_contracts.vocabulary import MODERN_VERSION
+from pytest_mcp_contracts.vocabulary import MODERN_VERSION, Check, EntryKind
 
 if TYPE_CHECKING:
+    from pytest_mcp_contracts.transport.discover import Entry
+    from pytest_mcp_contracts.transport.errors import ServerError
     from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 
 
@@ -582,6 +584,80 @@ def combined_failure(errors: Sequence[ContractFailure]) -> ContractFailure:
 
 
 EARLIER_CALLS_SHOWN: Final = 5
+
+
+def entry_failure(
+    server: ManagedServer,
+    entry: Entry,
+    check: str,
+    problem: str,
+    details: tuple[str, ...] = (),
+    kind: FailureKind = FailureKind.SETUP,
+    **extra: Any,
+) -> ContractFailure:
+    """A failure of ``check`` for ``entry`` (a tool, prompt, resource or template) that no
+    single call shows: its setup, a missing record, drifted content."""
+    name = entry.key or f"(no {entry.listing.key_field})"
+    report = FailureReport.for_tool(server, name, check, problem, kind, details=details, **extra)
+    report.subject = str(entry.kind)
+    return ContractFailure(report)
+
+
+def call_failure(
+    server: ManagedServer,
+    entry: Entry,
+    outcome: CallOutcome,
+    finding: Finding,
+    *,
+    check: str | None = None,
+    label: str | None = None,
+    notes: Sequence[str] = (),
+) -> ContractFailure:
+    """The failure one call of ``entry`` shows: ``finding`` under ``check`` (the finding's
+    own by default), ``label`` heading its input when that is not the smallest found,
+    ``notes`` under it. A tool's report lists the earlier calls that may have left the
+    state it failed in."""
+    earlier = earlier_state_lines(server) if entry.kind is EntryKind.TOOL else []
+    report = FailureReport.for_call(
+        server,
+        entry.key,
+        check or finding.check,
+        finding.headline,
+        finding.kind,
+        outcome,
+        details=finding.all_details,
+        notes=list(notes),
+        earlier_calls=earlier,
+    )
+    report.subject = str(entry.kind)
+    if label is not None:
+        report.input_label = label
+    failure = ContractFailure(report)
+    failure.outcome = outcome
+    return failure
+
+
+# The check a server that did not come back fails, by the kind of entry being called.
+_CALLING_CHECK: Final = {
+    EntryKind.TOOL: Check.CONTRACT,
+    EntryKind.PROMPT: Check.GET,
+    EntryKind.RESOURCE: Check.READ,
+    EntryKind.TEMPLATE: Check.READ,
+}
+
+
+def unavailable(
+    server: ManagedServer, entry: Entry, exc: ServerError, check: str | None = None
+) -> ContractFailure:
+    """The failure of a check whose server died and could not be started again."""
+    return entry_failure(
+        server,
+        entry,
+        check or _CALLING_CHECK[entry.kind],
+        f"the server could not be restarted for this {entry.kind}: {exc.message}",
+        kind=FailureKind.SERVER_UNAVAILABLE,
+        stderr_tail=exc.stderr_tail,
+    )
 
 
 def earlier_state_lines(server: ManagedServer) -> list[str]:

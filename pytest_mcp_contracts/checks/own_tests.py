@@ -223,7 +223,7 @@ class ServerUnderTest:
         ``is_error`` or not; raise McpRpcError for a JSON-RPC error, CheckFailed for a call
         that hung, killed the server or broke the protocol."""
         __tracebackhide__ = True
-        spec = self._find_tool(tool) or _unlisted_tool(tool)
+        spec = self._find(self.surface.tools, tool) or _unlisted(EntryKind.TOOL, tool)
         outcome = self._call(spec, dict(arguments or {}))
         finding = self._judge_failure(outcome, Check.CONTRACT)
         if finding is not None:
@@ -311,7 +311,7 @@ class ServerUnderTest:
         outcome = self._read(entry, uri, values)
         finding = self._judge_failure(outcome, Check.READ)
         if finding is not None:
-            self._raise_listed(entry, outcome, finding)
+            self._raise_failure(entry, outcome, finding)
         return ResourceResult.of(self._result(outcome))
 
     def check_read(self, uri: str) -> ResourceResult:
@@ -325,7 +325,7 @@ class ServerUnderTest:
         outcome = self._read(entry, uri, values)
         # A listed resource must be readable; a URI a template makes may be refused.
         must_succeed = listed and entry.kind == "resource"
-        self._check_listed(entry, outcome, Check.READ, must_succeed=must_succeed)
+        self._judge_content(entry, outcome, Check.READ, must_succeed=must_succeed)
         return ResourceResult.of(self._result(outcome))
 
     def get(self, prompt: str, arguments: Mapping[str, str] | None = None) -> PromptResult:
@@ -333,11 +333,11 @@ class ServerUnderTest:
         for a JSON-RPC error, CheckFailed for a request that hung, killed the server or
         broke the protocol."""
         __tracebackhide__ = True
-        entry = self._find_listed(self.surface.prompts, prompt) or _unlisted_prompt(prompt)
+        entry = self._find(self.surface.prompts, prompt) or _unlisted(EntryKind.PROMPT, prompt)
         outcome = self._get(entry, dict(arguments or {}))
         finding = self._judge_failure(outcome, Check.GET)
         if finding is not None:
-            self._raise_listed(entry, outcome, finding)
+            self._raise_failure(entry, outcome, finding)
         return PromptResult.of(self._result(outcome))
 
     def check_get(self, prompt: str, arguments: Mapping[str, str] | None = None) -> PromptResult:
@@ -348,7 +348,7 @@ class ServerUnderTest:
         __tracebackhide__ = True
         from pytest_mcp_contracts.inputs.listed import prompt_schema
 
-        entry = self._listed(self.surface.prompts, prompt, "check_get")
+        entry = self._prompt(prompt, "check_get")
         args = dict(arguments or {})
         problem = _invalid_input(prompt_schema(entry.raw.get("arguments")), args)
         if problem is not None:
@@ -358,21 +358,13 @@ class ServerUnderTest:
                 "on its answer"
             )
         outcome = self._get(entry, args)
-        self._check_listed(entry, outcome, Check.GET)
+        self._judge_content(entry, outcome, Check.GET)
         return PromptResult.of(self._result(outcome))
 
     # -- one request ---------------------------------------------------------------------------
 
     def _call(self, tool: Entry, arguments: dict[str, Any]) -> CallOutcome:
-        from pytest_mcp_contracts.transport.errors import ServerError
-
-        self.calls += 1
-        try:
-            return self._server.call(tool.name, arguments)
-        except ServerError as exc:  # it died, and could not be started again
-            from pytest_mcp_contracts.checks.contract import server_unavailable
-
-            raise _check_failed(server_unavailable(self._server, tool, exc)) from None
+        return self._request(tool, lambda: self._server.call(tool.name, arguments))
 
     def _read(self, entry: Entry, uri: str, values: dict[str, Any]) -> CallOutcome:
         from pytest_mcp_contracts.checks.reads import read_resource
@@ -385,14 +377,13 @@ class ServerUnderTest:
         return self._request(entry, lambda: prompt_subject(self._server, entry).send(arguments))
 
     def _request(self, entry: Entry, send: Callable[[], CallOutcome]) -> CallOutcome:
+        from pytest_mcp_contracts.checks.failures import unavailable
         from pytest_mcp_contracts.transport.errors import ServerError
 
         self.calls += 1
         try:
             return send()
-        except ServerError as exc:
-            from pytest_mcp_contracts.checks.reads import unavailable
-
+        except ServerError as exc:  # it died, and could not be started again
             raise _check_failed(unavailable(self._server, entry, exc)) from None
 
     def _result(self, outcome: CallOutcome) -> dict[str, Any]:
@@ -421,30 +412,40 @@ class ServerUnderTest:
 
     # -- failures ------------------------------------------------------------------------------
 
-    def _raise_failure(self, tool: Entry, outcome: CallOutcome, finding: Finding) -> NoReturn:
-        """Raise the contract item's failure for this call, replayed on a fresh server as
-        the contract item's are: not while hypothesis shrinks (_in_hypothesis_attempt), nor
-        for a tool the server does not list (the replays call listed tools)."""
+    def _raise_failure(self, entry: Entry, outcome: CallOutcome, finding: Finding) -> NoReturn:
+        """Raise the item's failure for this call or request (a tool's contract item's, a
+        prompt's get item's, a resource's read item's), replayed on a fresh server as
+        theirs are: not while hypothesis shrinks (_in_hypothesis_attempt), nor for a tool
+        the server does not list (the replays call listed tools)."""
         __tracebackhide__ = True
-        from pytest_mcp_contracts.checks.contract import contract_call_failure
+        from pytest_mcp_contracts.checks.failures import call_failure
 
-        error = contract_call_failure(self._server, tool, outcome, finding, label=INPUT_LABEL)
-        if tool.node_name and not _in_hypothesis_attempt():
+        is_tool = entry.kind is EntryKind.TOOL
+        label = INPUT_LABEL if is_tool else REQUEST_LABEL
+        check = Check.CONTRACT.value if is_tool else None
+        error = call_failure(self._server, entry, outcome, finding, check=check, label=label)
+        if _in_hypothesis_attempt():
+            raise _check_failed(error)
+        if not is_tool:
+            from pytest_mcp_contracts.checks.reads import replay_request
+
+            raise _check_failed(replay_request(self._server, error, self._run.fresh))
+        if entry.node_name:
             from pytest_mcp_contracts.checks.reproduce import note_sandbox, replay_failure
 
             error = replay_failure(
                 self._server,
-                tool,
+                entry,
                 error,
                 self._run.fresh,
-                warn_only=self._run.warn_only(tool),
+                warn_only=self._run.warn_only(entry),
                 fresh_possible=self._run.fresh_possible,
                 lints=self._run.lints,
             )
             error = note_sandbox(error, self._run.sandbox)
         raise _check_failed(error)
 
-    def _check_listed(
+    def _judge_content(
         self, entry: Entry, outcome: CallOutcome, check: str, *, must_succeed: bool = False
     ) -> None:
         """The read or get item's verdicts on one answer: raise CheckFailed (or McpRpcError
@@ -456,10 +457,10 @@ class ServerUnderTest:
             outcome, self._server.protocol_version, check=check, must_succeed=must_succeed
         )
         if judged.finding is not None:
-            self._raise_listed(entry, outcome, judged.finding)
+            self._raise_failure(entry, outcome, judged.finding)
         result = self._result(outcome)
         # A refusal in disguise (an answer that says it failed) is no content, as the read
-        # and get items leave it out of the content contract (reads.ListedRun.count).
+        # and get items leave it out of the content contract (reads.ContentRun.take).
         if judged.refused or not entry.node_name:  # unlisted URI: no recorded contract
             return
         recorder = self._run.recorder
@@ -470,22 +471,13 @@ class ServerUnderTest:
         try:
             content = recorder.recorded(self.name, entry)
         except SnapshotError as exc:
-            self._raise_listed(entry, outcome, Finding(check, exc.render(), kind=FailureKind.SETUP))
+            self._raise_failure(
+                entry, outcome, Finding(check, exc.render(), kind=FailureKind.SETUP)
+            )
         drift = content.observe(outcome.arguments, result)
         found = content_drift_finding(check, drift, outcome.arguments, self._run.drift_hint)
         if found is not None:
-            self._raise_listed(entry, outcome, found)
-
-    def _raise_listed(self, entry: Entry, outcome: CallOutcome, finding: Finding) -> NoReturn:
-        """Raise the read or get item's failure for this request, sent again alone on a
-        fresh server as theirs are (not while hypothesis shrinks)."""
-        __tracebackhide__ = True
-        from pytest_mcp_contracts.checks.reads import call_failure, replay_request
-
-        error = call_failure(self._server, entry, finding, outcome, label=REQUEST_LABEL)
-        if not _in_hypothesis_attempt():
-            error = replay_request(self._server, error, self._run.fresh)
-        raise _check_failed(error)
+            self._raise_failure(entry, outcome, found)
 
     def _recorded_output(self, tool: Entry) -> EntryObservations | None:
         """The tool's recorded output contract to check results against (None: none)."""
@@ -507,12 +499,13 @@ class ServerUnderTest:
 
     # -- names ---------------------------------------------------------------------------------
 
-    def _find_tool(self, name: str) -> Entry | None:
-        return next((tool for tool in self.surface.tools if tool.name == name), None)
+    @staticmethod
+    def _find(entries: tuple[Entry, ...], key: str) -> Entry | None:
+        return next((entry for entry in entries if entry.key == key), None)
 
     def _tool(self, name: str, method: str) -> Entry:
         """The listed tool ``name``, callable as the contract item calls it."""
-        tool = self._find_tool(name)
+        tool = self._find(self.surface.tools, name)
         if tool is None:
             raise LookupError(_unknown(self.name, "tool", name, self.tools, method))
         if tool.malformed:
@@ -523,14 +516,11 @@ class ServerUnderTest:
             )
         return tool
 
-    @staticmethod
-    def _find_listed(entries: tuple[Any, ...], key: str) -> Any:
-        return next((entry for entry in entries if entry.key == key), None)
-
-    def _listed(self, entries: tuple[Entry, ...], key: str, method: str) -> Entry:
-        found: Entry | None = self._find_listed(entries, key)
+    def _prompt(self, name: str, method: str) -> Entry:
+        """The listed prompt ``name``."""
+        found = self._find(self.surface.prompts, name)
         if found is None:
-            raise LookupError(_unknown(self.name, "prompt", key, self.prompts, method))
+            raise LookupError(_unknown(self.name, "prompt", name, self.prompts, method))
         return found
 
     def _resource(self, uri: str) -> tuple[Entry, bool, dict[str, Any]]:
@@ -540,14 +530,14 @@ class ServerUnderTest:
         template's)."""
         from pytest_mcp_contracts.inputs.listed import mined_values
 
-        resource = self._find_listed(self.surface.resources, uri)
+        resource = self._find(self.surface.resources, uri)
         if resource is not None:
             return resource, True, {"uri": uri}
         for template in self.surface.templates:
             values = mined_values(template.key, [uri])
             if values:
                 return template, True, dict(values[0])
-        return _unlisted_resource(uri), False, {"uri": uri}
+        return _unlisted(EntryKind.RESOURCE, uri), False, {"uri": uri}
 
 
 def _invalid_input(schema: Any, arguments: dict[str, Any]) -> str | None:
@@ -574,22 +564,12 @@ def _unknown(server: str, noun: str, name: str, known: tuple[str, ...], method: 
     )
 
 
-def _unlisted_tool(name: str) -> Entry:
-    from pytest_mcp_contracts.transport.discover import Entry
+def _unlisted(kind: EntryKind, key: str) -> Entry:
+    """A stand-in for a name or URI the server does not list: no node name, so no recorded
+    contract and no replay that calls listed entries."""
+    from pytest_mcp_contracts.transport.discover import LISTINGS, Entry
 
-    return Entry(EntryKind.TOOL, name, "", {"name": name})
-
-
-def _unlisted_prompt(name: str) -> Entry:
-    from pytest_mcp_contracts.transport.discover import Entry
-
-    return Entry(EntryKind.PROMPT, name, "", {"name": name})
-
-
-def _unlisted_resource(uri: str) -> Entry:
-    from pytest_mcp_contracts.transport.discover import Entry
-
-    return Entry(EntryKind.RESOURCE, uri, "", {"uri": uri})
+    return Entry(kind, key, "", {LISTINGS[kind].key_field: key})
 
 
 # The public names read as users import them (``pytest_mcp_contracts.CheckFailed``), in

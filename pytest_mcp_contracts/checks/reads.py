@@ -46,8 +46,9 @@ from pytest_mcp_contracts.checks.error_results import (
 from pytest_mcp_contracts.checks.failures import (
     ContractFailure,
     FailureKind,
-    FailureReport,
     Finding,
+    call_failure,
+    unavailable,
 )
 from pytest_mcp_contracts.checks.judge import INVALID_PARAMS, judge_call
 from pytest_mcp_contracts.checks.stats import ToolStats
@@ -102,7 +103,7 @@ SMALLEST_LABEL: Final = "smallest arguments found:"
 
 
 @dataclass
-class ListedRun:
+class ContentRun:
     """What the calls of one resource, template or prompt came to."""
 
     stats: ToolStats = field(default_factory=ToolStats)
@@ -281,14 +282,14 @@ def _as_text_result(result: Mapping[str, Any]) -> dict[str, Any]:
 # -- a listed resource -------------------------------------------------------------------------
 
 
-def run_read(server: ManagedServer, resource: Entry, budget: Budget) -> ListedRun:
+def run_read(server: ManagedServer, resource: Entry, budget: Budget) -> ContentRun:
     """Read a listed resource; it must succeed. One that holds JSON is read until its shape
     rests on ESTABLISHED reads (contracts/infer), so that its content contract can hold a
     member as always present: a resource takes no input, and a later read may still differ
     (a status document, a feed)."""
     from pytest_mcp_contracts.contracts.infer import ESTABLISHED
 
-    run = ListedRun()
+    run = ContentRun()
     subject = _EntryCalls(
         server,
         resource,
@@ -346,14 +347,14 @@ def prompt_subject(server: ManagedServer, prompt: Entry) -> Subject:
 @dataclass
 class _EntryCalls:
     """A resource's, template's or prompt's requests as the engine's subject: each answer
-    judged by ``judge_answer`` and counted in the entry's ``ListedRun``. A resource that
+    judged by ``judge_answer`` and counted in the entry's ``ContentRun``. A resource that
     holds no JSON is read once: there is no content contract to learn."""
 
     server: ManagedServer
     entry: Entry
     check: str
     request: Callable[[dict[str, Any]], CallOutcome]
-    run: ListedRun
+    run: ContentRun
     must_succeed: bool = False
 
     @property
@@ -388,14 +389,14 @@ def run_generated(
     known: Sequence[dict[str, str]] = (),
     *,
     coverage: bool = True,
-) -> ListedRun:
+) -> ContentRun:
     """Call the subject with the known inputs, the coverage phase's and random ones through
     the engine (``checks/engine``); the first failure ends the run, shrunk to the smallest
     input that fails the same way."""
     from pytest_mcp_contracts.inputs.coverage import coverage_budget, random_share
     from pytest_mcp_contracts.inputs.generate import coverage_plan, input_strategy
 
-    run = ListedRun()
+    run = ContentRun()
     max_examples = max(1, min(budget.max_examples, LISTED_MAX_EXAMPLES))
     plan: CoveragePlan | None = (
         coverage_plan(subject.schema, coverage_budget(max_examples)) if coverage else None
@@ -419,7 +420,7 @@ def _search_failure(server: ManagedServer, entry: Entry, search: Search) -> Cont
         return None
     label = found.label or SMALLEST_LABEL
     failure = call_failure(
-        server, entry, found.finding, found.outcome, notes=found.notes, label=label
+        server, entry, found.outcome, found.finding, notes=found.notes, label=label
     )
     if search.first is not None and found.outcome is not search.first:
         failure.first_outcome = search.first
@@ -430,7 +431,7 @@ def _search_failure(server: ManagedServer, entry: Entry, search: Search) -> Cont
 
 
 def probe_missing_arguments(
-    server: ManagedServer, prompt: Entry, run: ListedRun
+    server: ManagedServer, prompt: Entry, run: ContentRun
 ) -> ContractFailure | None:
     """Get the prompt without each of its required arguments in turn (the others given
     "a"): the spec asks for -32602. Any error that shows no crash is a refusal (the Python
@@ -452,8 +453,8 @@ def probe_missing_arguments(
             failure = call_failure(
                 server,
                 prompt,
-                dataclasses.replace(finding, message=message),
                 outcome,
+                dataclasses.replace(finding, message=message),
                 label=REQUEST_LABEL,
             )
             failure.replay_problem = finding.problem
@@ -578,46 +579,6 @@ def content_drift_finding(
         ),
         kind=FailureKind.OUTPUT_DRIFT,
     )
-
-
-def call_failure(
-    server: ManagedServer,
-    entry: Entry,
-    finding: Finding,
-    outcome: CallOutcome,
-    *,
-    note: str = "",
-    notes: Sequence[str] = (),
-    label: str = SMALLEST_LABEL,
-) -> ContractFailure:
-    report = FailureReport.for_call(
-        server,
-        entry.key,
-        finding.check,
-        finding.headline,
-        finding.kind,
-        outcome,
-        details=finding.all_details,
-        notes=[*notes, *([note] if note else [])],
-    )
-    report.subject = entry.kind
-    report.input_label = label
-    failure = ContractFailure(report)
-    failure.outcome = outcome
-    return failure
-
-
-def unavailable(server: ManagedServer, entry: Entry, exc: ServerError) -> ContractFailure:
-    report = FailureReport.for_tool(
-        server,
-        entry.key,
-        Check.GET if entry.kind == "prompt" else Check.READ,
-        f"the server could not be restarted for this {entry.kind}: {exc.message}",
-        FailureKind.SERVER_UNAVAILABLE,
-        stderr_tail=exc.stderr_tail,
-    )
-    report.subject = entry.kind
-    return ContractFailure(report)
 
 
 def replay_request(

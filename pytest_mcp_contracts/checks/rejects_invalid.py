@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from pytest_mcp_contracts.checks.contract import server_unavailable
 from pytest_mcp_contracts.checks.engine import Budget, Spending, budget_words
 from pytest_mcp_contracts.checks.failures import (
     MAX_DISTINCT_FAILURES,
@@ -26,6 +25,7 @@ from pytest_mcp_contracts.checks.failures import (
     Finding,
     enough_failures_words,
     failure_identity,
+    unavailable,
 )
 from pytest_mcp_contracts.checks.judge import INVALID_PARAMS, judge_invalid, refused_in_words
 from pytest_mcp_contracts.checks.stats import ToolStats
@@ -137,7 +137,7 @@ def _send(
         try:
             outcome = server.call(tool.name, case.arguments, invalid=True, limit=limit)
         except ServerError as exc:  # it died and did not start again: nothing more to send
-            refusals.failures.append(server_unavailable(server, tool, exc, CHECK))
+            refusals.failures.append(unavailable(server, tool, exc, CHECK))
             refusals.stopped = (
                 f"stopped after {refusals.sent} of {refusals.planned}: the server did not start "
                 "again"

@@ -11,11 +11,13 @@ address one entry each, and a ``mimeType`` of RFC 6838's ``type/subtype`` form.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any, Final
 
 from pytest_mcp_contracts.checks.failures import Finding
-from pytest_mcp_contracts.checks.listing import spec_finding
+from pytest_mcp_contracts.checks.lints import LintLevels
+from pytest_mcp_contracts.checks.listing import check_listing, spec_finding
+from pytest_mcp_contracts.options import DEFAULT_CLIENTS
 from pytest_mcp_contracts.text import shorten
 from pytest_mcp_contracts.transport.discover import (
     MAX_ENTRY_DEPTH,
@@ -229,6 +231,20 @@ def resource_findings(
 def is_mime_type(value: str) -> bool:
     """Whether ``value`` has RFC 6838's ``type/subtype`` form (with parameters)."""
     return _MIME.fullmatch(value) is not None
+
+
+def entry_findings(
+    entry: Entry,
+    *,
+    protocol_version: str,
+    clients: Collection[str] = DEFAULT_CLIENTS,
+    lints: LintLevels | None = None,
+) -> list[Finding]:
+    """The static ``schema`` check of any listing entry: a tool's (``listing.check_listing``,
+    under ``clients``' rules and the ``lints``), a resource's, template's or prompt's."""
+    if entry.kind is EntryKind.TOOL:
+        return check_listing(entry, protocol_version=protocol_version, clients=clients, lints=lints)
+    return check_entry(entry, protocol_version=protocol_version)
 
 
 def check_entry(entry: Entry, *, protocol_version: str) -> list[Finding]:

@@ -18,9 +18,8 @@ from pytest_mcp_contracts.checks.context import (
     RunContext,
     Skipped,
     Warn,
-    tool_failure,
 )
-from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind
+from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, entry_failure
 from pytest_mcp_contracts.checks.stats import CheckStats
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.vocabulary import Check, RejectsInvalidMode
@@ -50,7 +49,7 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
     server, settings, check = context.server, context.settings, Check.CONTRACT.value
     own = context.callable_settings(tool)
     if tool.malformed:
-        raise tool_failure(
+        raise entry_failure(
             server,
             tool,
             check,
@@ -61,7 +60,7 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
     try:
         observations = recorder.start(server.node_name, tool)
     except SnapshotError as exc:
-        raise tool_failure(server, tool, check, exc.render()) from None
+        raise entry_failure(server, tool, check, exc.render()) from None
     run = None
     plan = None
     passed = False
@@ -73,11 +72,11 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
         try:
             strategy = input_strategy(tool.input_schema, user, sandbox=sandbox)
         except UserStrategyError as exc:
-            raise tool_failure(
+            raise entry_failure(
                 server, tool, check, "pytest_mcp_tool_strategy cannot be used here", (str(exc),)
             ) from None
         except GenerationError as exc:
-            raise tool_failure(
+            raise entry_failure(
                 server,
                 tool,
                 check,
@@ -132,7 +131,7 @@ def missing_record(context: RunContext, tool: Entry, *, has_record: bool) -> Con
     if not recorder.missing_in_ci(has_record):
         return None
     path = recorder.path(context.server.node_name, tool.node_name)
-    return tool_failure(
+    return entry_failure(
         context.server,
         tool,
         Check.CONTRACT.value,
@@ -266,7 +265,7 @@ def accepts_invalid(
     )
     lines = tuple(accepted_lines(refusals.accepted))
     if mode == RejectsInvalidMode.FAIL:
-        return tool_failure(
+        return entry_failure(
             context.server,
             tool,
             Check.REJECTS_INVALID.value,
@@ -401,7 +400,7 @@ def _user_strategies(context: RunContext, tool: Entry, check: str) -> Any:
     try:
         return context.user_strategies(tool)
     except UserStrategyError as exc:
-        raise tool_failure(context.server, tool, check, str(exc)) from None
+        raise entry_failure(context.server, tool, check, str(exc)) from None
 
 
 def _examples(
@@ -413,7 +412,7 @@ def _examples(
     given = context.given(tool)
     if given.refused_configured is not None:
         number, example, why = given.refused_configured
-        raise tool_failure(
+        raise entry_failure(
             context.server,
             tool,
             check,

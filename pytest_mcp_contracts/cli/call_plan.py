@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mcp_contracts.cli.command import USAGE_ERROR, CommandError
-from pytest_mcp_contracts.cli.views import ToolView
+from pytest_mcp_contracts.cli.views import EntryView
 from pytest_mcp_contracts.options import CALL_OPTION
 from pytest_mcp_contracts.project import (
     SettingsError,
@@ -42,7 +42,7 @@ class CallPlan:
             why = "not called: its listing entry is malformed (see its findings)"
         return why
 
-    def heading(self, views: Sequence[ToolView]) -> str:
+    def heading(self, views: Sequence[EntryView]) -> str:
         called = sum(1 for v in views if v.refusal is None)
         return (
             f"pytest calls {called} of {len(views)} tools under {CALL_OPTION.flag}={self.policy} "

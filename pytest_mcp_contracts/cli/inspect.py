@@ -24,20 +24,9 @@ from typing import Any, Final, TextIO
 from pytest_mcp_contracts.cli.call_plan import CallPlan, call_plan
 from pytest_mcp_contracts.cli.command import USAGE_ERROR, CommandError, CommandSpec
 from pytest_mcp_contracts.cli.recorded import recorded_file, recorded_server
-from pytest_mcp_contracts.cli.render import (
-    listed_json,
-    render_list,
-    render_listed,
-    render_tool,
-    tool_json,
-)
+from pytest_mcp_contracts.cli.render import entry_json, render_list, render_tool
 from pytest_mcp_contracts.cli.target import check_header, open_target
-from pytest_mcp_contracts.cli.views import (
-    ListedView,
-    ToolView,
-    content_contract,
-    output_contract,
-)
+from pytest_mcp_contracts.cli.views import EntryView, recorded_contract
 from pytest_mcp_contracts.contracts.record import follow_former_names
 from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore, file_of, kind_of
 from pytest_mcp_contracts.options import DEFAULT_SNAPSHOT_DIR
@@ -52,7 +41,6 @@ from pytest_mcp_contracts.transport.discover import (
 )
 from pytest_mcp_contracts.transport.errors import ServerError
 from pytest_mcp_contracts.vocabulary import (
-    BESIDE_TOOLS,
     HANDSHAKE_VERSION,
     ClientSettingError,
     EntryKind,
@@ -61,7 +49,7 @@ from pytest_mcp_contracts.vocabulary import (
 
 
 def _findings(
-    tool: Entry, protocol_version: str, args: argparse.Namespace
+    entry: Entry, protocol_version: str, args: argparse.Namespace
 ) -> tuple[dict[str, Any], ...]:
     """What the ``schema`` check finds in a listing entry: the same check, the same records
     the run report lists, under the client profiles and lint levels of ``--clients`` and
@@ -70,94 +58,73 @@ def _findings(
         LintLevels,
         LintSettingError,
     )
-    from pytest_mcp_contracts.checks.listing import check_listing
+    from pytest_mcp_contracts.checks.surface_listing import entry_findings
 
     try:
         clients = parse_clients(args.clients, option="--clients")
         lints = LintLevels.parse(args.lints, option="--lints") if args.lints else LintLevels()
     except (ClientSettingError, LintSettingError) as exc:
         raise CommandError(str(exc), USAGE_ERROR) from None
-    found = check_listing(tool, protocol_version=protocol_version, clients=clients, lints=lints)
+    found = entry_findings(entry, protocol_version=protocol_version, clients=clients, lints=lints)
     return tuple(finding_record(f) for f in found)
 
 
 def _views_from_server(
     surface: ServerSurface, store: SnapshotStore, args: argparse.Namespace, calls: CallPlan
-) -> list[ToolView]:
-    server = surface.node_name
+) -> list[EntryView]:
     views = []
-    for tool in surface.tools:
-        recorded, problem = recorded_file(store, server, tool.node_name)
-        output = output_contract(tool.raw, recorded, problem)
-        findings = _findings(tool, surface.protocol_version, args)
-        refusal = calls.refusal(surface.name, tool, surface.capabilities)
-        views.append(ToolView(tool.name, tool.raw, output, findings, refusal=refusal))
+    for entry in surface.entries:
+        recorded, problem = recorded_file(store, surface.node_name, file_of(entry))
+        contract = recorded_contract(entry, recorded, problem)
+        findings = _findings(entry, surface.protocol_version, args)
+        refusal = (
+            calls.refusal(surface.name, entry, surface.capabilities)
+            if entry.kind is EntryKind.TOOL
+            else None
+        )
+        views.append(EntryView(entry, contract, findings, refusal=refusal))
     return views
 
 
 def _views_from_snapshots(
     store: SnapshotStore, server: str, args: argparse.Namespace, calls: CallPlan
-) -> list[ToolView]:
+) -> list[EntryView]:
+    """The recorded entries, judged by the newest handshake revision: a snapshot does not
+    record the protocol, and its rules (an object outputSchema root) are the ones the most
+    clients hold servers to."""
     views = []
-    for name in store.recorded(server, EntryKind.TOOL):
-        recorded, problem = recorded_file(store, server, name)
-        data = recorded or {}
-        surface = data.get("surface")
-        raw = dict(surface) if isinstance(surface, dict) else {"name": data.get("tool", name)}
-        tool_name = str(raw.get("name", name))
-        tool = Entry(EntryKind.TOOL, tool_name, name, raw)
-        # A snapshot does not record the protocol: judged by the newest handshake revision,
-        # whose rules (an object outputSchema root) the most clients hold servers to.
-        findings = _findings(tool, HANDSHAKE_VERSION, args) if isinstance(surface, dict) else None
-        output = output_contract(raw, recorded, problem)
-        # Nor the server's capabilities: a task-only tool is told apart on a live server.
-        refusal = calls.refusal(str(data.get("server", server)), tool, {})
-        views.append(
-            ToolView(tool_name, raw, output, findings, judged_as=HANDSHAKE_VERSION, refusal=refusal)
-        )
-    return views
-
-
-def _listed_view(
-    entry: Entry, store: SnapshotStore, server: str, protocol_version: str
-) -> ListedView:
-    from pytest_mcp_contracts.checks.surface_listing import check_entry
-
-    recorded, problem = recorded_file(store, server, file_of(entry))
-    found = check_entry(entry, protocol_version=protocol_version)
-    return ListedView(
-        entry, tuple(finding_record(f) for f in found), content_contract(recorded, problem)
-    )
-
-
-def _listed_from_server(surface: ServerSurface, store: SnapshotStore) -> list[ListedView]:
-    return [
-        _listed_view(entry, store, surface.node_name, surface.protocol_version)
-        for entry in surface.listed
-    ]
-
-
-def _listed_from_snapshots(store: SnapshotStore, server: str) -> list[ListedView]:
-    """The recorded prompts, resources and templates, judged as the tools' snapshots are (a
-    snapshot does not record the protocol revision)."""
-    views = []
-    for file in store.recorded(server, *BESIDE_TOOLS):
+    for file in store.recorded(server, *EntryKind):
         kind = kind_of(file)
-        try:
-            # Its surface even when its content section is corrupted (shown as such below).
-            surface = (store.read(server, file) or {}).get("surface")
-        except SnapshotError:
-            surface = None
-        if not isinstance(surface, dict):
+        recorded, problem = recorded_file(store, server, file)
+        data = recorded or {}
+        if kind is not EntryKind.TOOL:
+            try:
+                # Its surface even when its content section is corrupted (shown as such).
+                data = store.read(server, file) or {}
+            except SnapshotError:
+                data = {}
+        surface = data.get("surface")
+        if kind is EntryKind.TOOL:
+            raw = dict(surface) if isinstance(surface, dict) else {"name": data.get("tool", file)}
+            entry = Entry(kind, str(raw.get("name", file)), file, raw)
+        elif isinstance(surface, dict):
+            key = surface.get(LISTINGS[kind].key_field)
+            node_name = file.rpartition("/")[2]
+            entry = Entry(kind, key if isinstance(key, str) else "", node_name, surface)
+        else:
             continue  # unreadable: the run's drift item says so, with the file's name
-        key = surface.get(LISTINGS[kind].key_field)
-        node_name = file.rpartition("/")[2]
-        entry = Entry(kind, key if isinstance(key, str) else "", node_name, surface)
-        views.append(_listed_view(entry, store, server, HANDSHAKE_VERSION))
-    return sorted(views, key=lambda v: BESIDE_TOOLS.index(v.entry.kind))
+        findings = _findings(entry, HANDSHAKE_VERSION, args) if isinstance(surface, dict) else None
+        refusal = None
+        if kind is EntryKind.TOOL:
+            # Nor the server's capabilities: a task-only tool is told apart on a live server.
+            refusal = calls.refusal(str(data.get("server", server)), entry, {})
+        contract = recorded_contract(entry, recorded, problem)
+        views.append(EntryView(entry, contract, findings, HANDSHAKE_VERSION, refusal))
+    order = list(EntryKind)
+    return sorted(views, key=lambda v: order.index(v.entry.kind))
 
 
-def _load(args: argparse.Namespace) -> tuple[list[ToolView], list[ListedView], str, CallPlan]:
+def _load(args: argparse.Namespace) -> tuple[list[EntryView], str, CallPlan]:
     # Without --snapshots the contracts are read where pytest records them by default.
     snapshots = args.snapshots or Path(DEFAULT_SNAPSHOT_DIR)
     store = SnapshotStore(snapshots)
@@ -175,8 +142,7 @@ def _load(args: argparse.Namespace) -> tuple[list[ToolView], list[ListedView], s
         finally:
             conn.close()
         follow_former_names(store, surface.node_name, surface.former_node_name, surface)
-        views = _views_from_server(surface, store, args, calls)
-        return views, _listed_from_server(surface, store), surface.name, calls
+        return _views_from_server(surface, store, args, calls), surface.name, calls
     if not snapshots.is_dir():
         raise CommandError(
             f"no recorded contracts in {snapshots}{os.sep}: give --server CMD, --url URL or "
@@ -184,36 +150,34 @@ def _load(args: argparse.Namespace) -> tuple[list[ToolView], list[ListedView], s
             USAGE_ERROR,
         )
     server = recorded_server(snapshots, args.server_name)
-    views = _views_from_snapshots(store, server, args, calls)
-    return views, _listed_from_snapshots(store, server), server, calls
+    return _views_from_snapshots(store, server, args, calls), server, calls
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    views, listed, server, calls = _load(args)
+    views, server, calls = _load(args)
+    tools = [v for v in views if v.entry.kind is EntryKind.TOOL]
     if args.tool is None:
         if args.json:
             payload: dict[str, Any] = {
                 "server": server,
                 "callPolicy": calls.policy,
                 "callPolicySource": calls.source,
-                "tools": [tool_json(v) for v in views],
             }
-            for kind in BESIDE_TOOLS:
+            for kind in EntryKind:
                 name = "templates" if kind == EntryKind.TEMPLATE else LISTINGS[kind].array
-                payload[name] = [listed_json(v) for v in listed if v.entry.kind == kind]
+                payload[name] = [entry_json(v) for v in views if v.entry.kind == kind]
             out.write(json.dumps(payload, indent=2, sort_keys=True) + "\n")
         else:
-            more = render_listed(listed, args)
-            out.write(render_list(views, calls) + (f"\n{more}" if more else "") + "\n")
+            out.write(render_list(views, args, calls) + "\n")
         return 0
-    chosen = [v for v in views if v.name == args.tool]
+    chosen = [v for v in tools if v.name == args.tool]
     if not chosen:
-        close = difflib.get_close_matches(args.tool, [v.name for v in views], n=3, cutoff=0.5)
+        close = difflib.get_close_matches(args.tool, [v.name for v in tools], n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise CommandError(f"no tool {args.tool!r} on {server}{hint}", USAGE_ERROR)
     view = chosen[0]
     if args.json:
-        out.write(json.dumps(tool_json(view), indent=2, sort_keys=True) + "\n")
+        out.write(json.dumps(entry_json(view), indent=2, sort_keys=True) + "\n")
         return 0
     try:
         out.write(render_tool(view, args, calls) + "\n")

@@ -1,6 +1,6 @@
-"""``inspect``'s answer as text for a terminal and as JSON for machines: the tools' table,
-one tool in detail (its schemas folded by ``schema/summarize``), and the prompts,
-resources and templates."""
+"""``inspect``'s answer as text for a terminal and as JSON for machines: the tools' table
+and, under it, the prompts, resources and templates; one tool in detail (its schemas folded
+by ``schema/summarize``)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from pytest_mcp_contracts.cli.call_plan import CallPlan
-from pytest_mcp_contracts.cli.views import ListedView, ToolView
+from pytest_mcp_contracts.cli.views import EntryView
 from pytest_mcp_contracts.options import CALL_OPTION
 from pytest_mcp_contracts.reporting.findings import render
 from pytest_mcp_contracts.schema.summarize import summarize
 from pytest_mcp_contracts.transport.discover import LISTINGS
-from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS
+from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, EntryKind
 
 
 def _record_command(command: str | None) -> str:
@@ -24,22 +24,26 @@ def _record_command(command: str | None) -> str:
     return f"pytest --mcp-server={server}"
 
 
-def render_list(views: Sequence[ToolView], calls: CallPlan | None = None) -> str:
-    width = max((len(v.name) for v in views), default=4)
-    marks = max([len("findings"), *(len(v.findings_label) for v in views)])
+def render_list(
+    views: Sequence[EntryView], args: argparse.Namespace, calls: CallPlan | None = None
+) -> str:
+    """The tools' table, then prompts, resources and templates (``_content_lines``)."""
+    tools = [v for v in views if v.entry.kind is EntryKind.TOOL]
+    width = max((len(v.name) for v in tools), default=4)
+    marks = max([len("findings"), *(len(v.findings_label) for v in tools)])
     lines = [f"{'tool':<{width}}  output contract  {'findings':<{marks}}  called  safety"]
     lines += [
-        f"{v.name:<{width}}  {v.output.label():<15}  {v.findings_label:<{marks}}  "
+        f"{v.name:<{width}}  {v.contract.label():<15}  {v.findings_label:<{marks}}  "
         f"{v.called:<6}  {v.safety}"
-        for v in views
+        for v in tools
     ]
     if calls is not None:
-        lines += ["", f"{calls.heading(views)}:" if _refused(views) else calls.heading(views)]
-        lines += [f"  {v.name}: {_reason(v.refusal)}" for v in views if v.refusal]
-    return "\n".join(lines)
+        lines += ["", f"{calls.heading(tools)}:" if _refused(tools) else calls.heading(tools)]
+        lines += [f"  {v.name}: {_reason(v.refusal)}" for v in tools if v.refusal]
+    return "\n".join(lines + _content_lines(views, args))
 
 
-def _refused(views: Sequence[ToolView]) -> bool:
+def _refused(views: Sequence[EntryView]) -> bool:
     return any(v.refusal for v in views)
 
 
@@ -57,7 +61,7 @@ def _schema_block(title: str, schema: Any, args: argparse.Namespace, selected: b
     return [f"{title}{where}:", *(f"  {line}" for line in summary.render().splitlines())]
 
 
-def render_tool(view: ToolView, args: argparse.Namespace, calls: CallPlan | None = None) -> str:
+def render_tool(view: EntryView, args: argparse.Namespace, calls: CallPlan | None = None) -> str:
     lines = [view.name]
     if view.raw.get("title"):
         lines.append(f"  title: {view.raw['title']}")
@@ -81,7 +85,7 @@ def render_tool(view: ToolView, args: argparse.Namespace, calls: CallPlan | None
         "input schema", view.raw.get("inputSchema"), args, args.schema == "input"
     )
     lines.append("")
-    output = view.output
+    output = view.contract
     if output.source == "declared":
         title = "output schema (declared by the server)"
     elif output.source == "inferred":
@@ -116,27 +120,40 @@ def render_tool(view: ToolView, args: argparse.Namespace, calls: CallPlan | None
     return "\n".join(lines)
 
 
-def tool_json(view: ToolView) -> dict[str, Any]:
-    output = view.output
+def entry_json(view: EntryView) -> dict[str, Any]:
+    """An entry for machines: a tool's listing and output contract by field, a prompt's,
+    resource's or template's listing entry and content contract."""
+    entry, contract = view.entry, view.contract
+    if entry.kind is not EntryKind.TOOL:
+        return {
+            "kind": str(entry.kind),
+            entry.listing.key_field: entry.key,
+            "entry": entry.raw,
+            "findings": list(view.findings or ()),
+            "contentContract": contract.source,
+            "quality": contract.quality,
+            "basis": contract.basis,
+            "contentSchema": contract.schema,
+        }
     note = {
         "declared": "declared by the server",
         "inferred": "inferred by pytest-mcp-contracts from observed results; "
         "the server declares none",
         "none": "the server declares no outputSchema and no contract has been recorded",
-        "corrupted": f"the recorded contract is corrupted and was not used: {output.problem}",
-    }[output.source]
+        "corrupted": f"the recorded contract is corrupted and was not used: {contract.problem}",
+    }[contract.source]
     return {
         "name": view.name,
         "title": view.raw.get("title"),
         "description": view.raw.get("description"),
         "annotations": view.raw.get("annotations"),
         "inputSchema": view.raw.get("inputSchema"),
-        "outputSchema": output.schema,
+        "outputSchema": contract.schema,
         "outputSchemaNote": note,
-        "contractSource": output.source,
-        "quality": output.quality,
-        "basis": output.basis,
-        "openPaths": list(output.open_paths),
+        "contractSource": contract.source,
+        "quality": contract.quality,
+        "basis": contract.basis,
+        "openPaths": list(contract.open_paths),
         "called": view.refusal is None,
         "notCalledBecause": _reason(view.refusal) or None,
         "inputLimits": view.limits,
@@ -145,7 +162,7 @@ def tool_json(view: ToolView) -> dict[str, Any]:
     }
 
 
-def render_listed(views: Sequence[ListedView], args: argparse.Namespace) -> str:
+def _content_lines(views: Sequence[EntryView], args: argparse.Namespace) -> list[str]:
     """Prompts, then resources, then templates: one line each, and under it its content
     contract folded to a summary (schema/summarize) when one is recorded."""
     lines: list[str] = []
@@ -156,26 +173,12 @@ def render_listed(views: Sequence[ListedView], args: argparse.Namespace) -> str:
         width = max(len(v.entry.key) for v in mine)
         lines += ["", f"{LISTINGS[kind].array if kind != 'template' else 'templates'}:"]
         for view in mine:
-            findings = ToolView("", {}, view.content, view.findings).findings_label
+            content = view.contract
             lines.append(
-                f"  {view.entry.key:<{width}}  {view.details}  findings: {findings}  "
-                f"content: {view.content.label()}"
+                f"  {view.entry.key:<{width}}  {view.details}  findings: {view.findings_label}  "
+                f"content: {content.label()}"
             )
-            if view.content.schema is not None:
-                summary = summarize(view.content.schema, budget=args.max_fields)
+            if content.schema is not None:
+                summary = summarize(content.schema, budget=args.max_fields)
                 lines += [f"      {line}" for line in summary.render().splitlines()]
-    return "\n".join(lines)
-
-
-def listed_json(view: ListedView) -> dict[str, Any]:
-    entry, content = view.entry, view.content
-    return {
-        "kind": str(entry.kind),
-        entry.listing.key_field: entry.key,
-        "entry": entry.raw,
-        "findings": list(view.findings),
-        "contentContract": content.source,
-        "quality": content.quality,
-        "basis": content.basis,
-        "contentSchema": content.schema,
-    }
+    return lines

@@ -45,15 +45,24 @@ class OutputContract:
 
 
 @dataclass(frozen=True)
-class ToolView:
-    name: str
-    raw: dict[str, Any]
-    output: OutputContract
+class EntryView:
+    """A tool, prompt, resource or template as inspect shows it."""
+
+    entry: Entry
+    contract: OutputContract  # a tool's output contract, the others' content contract
     # The schema check's findings on this listing entry (reporting/findings records); None
-    # when no listing entry is known (a snapshot file that is corrupted).
+    # when no listing entry is known (a tool's snapshot file that is corrupted).
     findings: tuple[dict[str, Any], ...] | None = None
     judged_as: str = ""  # the protocol revision the findings assume, where none is known
     refusal: str | None = None  # why pytest does not call it (None: it does)
+
+    @property
+    def name(self) -> str:
+        return self.entry.name
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        return self.entry.raw
 
     @property
     def called(self) -> str:
@@ -91,54 +100,10 @@ class ToolView:
             words.append("(no annotations: defaults assumed)")
         return ", ".join(words)
 
-
-def output_contract(
-    raw: dict[str, Any], recorded: dict[str, Any] | None, problem: str = ""
-) -> OutputContract:
-    declared = raw.get("outputSchema")
-    if isinstance(declared, dict):
-        return OutputContract("declared", Quality.DECLARED, "", declared)
-    if problem:
-        return OutputContract("corrupted", Quality.UNKNOWN, "", None, problem)
-    output = (recorded or {}).get("output")
-    if isinstance(output, dict) and isinstance(output.get("schema"), dict):
-        return OutputContract(
-            "inferred",
-            str(output.get("quality", "inferred")),
-            str(output.get("basis", "")),
-            output["schema"],
-            open_paths=_open_paths(output),
-        )
-    return OutputContract("none", Quality.UNKNOWN, "", None)
-
-
-def _open_paths(section: dict[str, Any]) -> tuple[str, ...]:
-    """Where a recorded inferred contract is open (``contracts/infer``); none when the
-    section cannot be read as one (the file is then shown as it is)."""
-    from pytest_mcp_contracts.contracts.observe import RecordedContract, RecordError
-
-    try:
-        shape = RecordedContract.from_data(section).shape
-    except RecordError:
-        return ()
-    return tuple(shape.open_paths()) if shape is not None else ()
-
-
-# -- prompts, resources and templates ---------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ListedView:
-    """A prompt, resource or template as inspect shows it."""
-
-    entry: Entry
-    findings: tuple[dict[str, Any], ...]
-    content: OutputContract  # its recorded content contract ("none" when there is none)
-
     @property
     def details(self) -> str:
-        """What a client needs to use it: a prompt's arguments, a resource's mimeType, a
-        template's variables."""
+        """What a client needs to use a prompt, resource or template: a prompt's arguments,
+        a resource's mimeType, a template's variables."""
         raw = self.entry.raw
         if self.entry.kind == EntryKind.PROMPT:
             arguments = raw.get("arguments")
@@ -157,11 +122,38 @@ class ListedView:
         return mime.strip() or "-"
 
 
-def content_contract(recorded: dict[str, Any] | None, problem: str) -> OutputContract:
+def recorded_contract(
+    entry: Entry, recorded: dict[str, Any] | None, problem: str = ""
+) -> OutputContract:
+    """Where an entry's results' contract comes from: a tool's declared outputSchema, else
+    the recorded section (a tool's ``output``, the others' ``content``: RESULT_SECTIONS),
+    corrupted or missing."""
+    from pytest_mcp_contracts.contracts.record import RESULT_SECTIONS
+
+    declared = entry.output_schema
+    if isinstance(declared, dict):
+        return OutputContract("declared", Quality.DECLARED, "", declared)
     if problem:
         return OutputContract("corrupted", Quality.UNKNOWN, "", None, problem)
-    content = (recorded or {}).get("content")
-    if isinstance(content, dict) and isinstance(content.get("schema"), dict):
-        quality = str(content.get("quality", "inferred"))
-        return OutputContract("inferred", quality, str(content.get("basis", "")), content["schema"])
+    section = (recorded or {}).get(RESULT_SECTIONS[entry.kind])
+    if isinstance(section, dict) and isinstance(section.get("schema"), dict):
+        return OutputContract(
+            "inferred",
+            str(section.get("quality", "inferred")),
+            str(section.get("basis", "")),
+            section["schema"],
+            open_paths=_open_paths(section),
+        )
     return OutputContract("none", Quality.UNKNOWN, "", None)
+
+
+def _open_paths(section: dict[str, Any]) -> tuple[str, ...]:
+    """Where a recorded inferred contract is open (``contracts/infer``); none when the
+    section cannot be read as one (the file is then shown as it is)."""
+    from pytest_mcp_contracts.contracts.observe import RecordedContract, RecordError
+
+    try:
+        shape = RecordedContract.from_data(section).shape
+    except RecordError:
+        return ()
+    return tuple(shape.open_paths()) if shape is not None else ()

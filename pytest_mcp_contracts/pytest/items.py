@@ -438,7 +438,7 @@ class SchemaItem(_EntryItem):
 
 
 class _ContentItem(_EntryItem):
-    """Dynamic: the calls of a prompt, resource or template (checks/listed_runs). Reads and
+    """Dynamic: the calls of a prompt, resource or template (checks/content_runs). Reads and
     gets change no state by the spec, so they run under every --mcp-call policy."""
 
     entry: Entry
@@ -448,12 +448,12 @@ class _ContentItem(_EntryItem):
 
 
 class ReadItem(_ContentItem):
-    """A listed resource read, or a template expanded and read (checks/listed_runs)."""
+    """A listed resource read, or a template expanded and read (checks/content_runs)."""
 
     check = Check.READ.value
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.listed_runs import check_read
+        from pytest_mcp_contracts.checks.content_runs import check_read
 
         entry = self.entry
         _run_check(self, self.server, lambda run, facts: check_read(run, entry, facts, self._say))
@@ -461,12 +461,12 @@ class ReadItem(_ContentItem):
 
 class GetItem(_ContentItem):
     """A prompt got with generated arguments, and without each required one
-    (checks/listed_runs)."""
+    (checks/content_runs)."""
 
     check = Check.GET.value
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.listed_runs import check_get
+        from pytest_mcp_contracts.checks.content_runs import check_get
 
         entry = self.entry
         _run_check(self, self.server, lambda run, facts: check_get(run, entry, facts, self._say))

@@ -3,6 +3,7 @@ says, and the usage errors `mcp-contracts` gives before it starts anything."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 from dataclasses import replace
@@ -13,8 +14,10 @@ import pytest
 from pytest_mcp_contracts.cli import main
 from pytest_mcp_contracts.cli.call import parse_calls
 from pytest_mcp_contracts.cli.command import USAGE_ERROR, CommandError
-from pytest_mcp_contracts.cli.render import render_list, tool_json
-from pytest_mcp_contracts.cli.views import ToolView, output_contract
+from pytest_mcp_contracts.cli.render import entry_json, render_list
+from pytest_mcp_contracts.cli.views import EntryView, recorded_contract
+from pytest_mcp_contracts.transport.discover import Entry
+from pytest_mcp_contracts.vocabulary import EntryKind
 
 SCHEMA = {"type": "object", "properties": {"n": {"type": "integer"}}}
 
@@ -49,25 +52,29 @@ def test_bad_calls_are_refused_with_where_they_are(
 
 def test_a_declared_schema_wins_over_a_recorded_one() -> None:
     recorded = {"output": {"schema": {"type": "string"}, "quality": "strong"}}
-    contract = output_contract({"name": "t", "outputSchema": SCHEMA}, recorded)
+    contract = recorded_contract(_tool({"name": "t", "outputSchema": SCHEMA}), recorded)
     assert (contract.source, contract.label(), contract.schema) == ("declared", "declared", SCHEMA)
 
 
 def test_a_recorded_contract_is_inferred_with_its_quality_and_basis() -> None:
     recorded = {"output": {"schema": SCHEMA, "quality": "strong", "basis": "50 results"}}
-    contract = output_contract({"name": "t"}, recorded)
+    contract = recorded_contract(_tool({"name": "t"}), recorded)
     assert (contract.source, contract.label(), contract.basis) == (
         "inferred",
         "strong",
         "50 results",
     )
-    assert output_contract({"name": "t"}, None).label() == "none"
-    corrupted = output_contract({"name": "t"}, None, problem="not JSON")
+    assert recorded_contract(_tool({"name": "t"}), None).label() == "none"
+    corrupted = recorded_contract(_tool({"name": "t"}), None, problem="not JSON")
     assert (corrupted.label(), corrupted.problem) == ("corrupted", "not JSON")
 
 
-def _view(raw: dict[str, Any], recorded: dict[str, Any] | None = None) -> ToolView:
-    return ToolView(raw["name"], raw, output_contract(raw, recorded))
+def _tool(raw: dict[str, Any]) -> Entry:
+    return Entry(EntryKind.TOOL, raw["name"], raw["name"], raw)
+
+
+def _view(raw: dict[str, Any], recorded: dict[str, Any] | None = None) -> EntryView:
+    return EntryView(_tool(raw), recorded_contract(_tool(raw), recorded))
 
 
 def test_safety_reads_the_hints_with_the_specs_defaults() -> None:
@@ -84,7 +91,7 @@ def test_the_list_lines_up_names_contracts_and_safety() -> None:
         _view({"name": "a", "outputSchema": SCHEMA}),
         replace(_view({"name": "longer", "annotations": {}}), findings=(), refusal="not called: x"),
     ]
-    assert render_list(views).splitlines() == [
+    assert render_list(views, argparse.Namespace(max_fields=40)).splitlines() == [
         "tool    output contract  findings  called  safety",
         "a       declared         unknown   yes     destructive, open-world, (no annotations: "
         "defaults assumed)",
@@ -92,10 +99,10 @@ def test_the_list_lines_up_names_contracts_and_safety() -> None:
     ]
 
 
-def test_tool_json_says_where_the_output_schema_comes_from() -> None:
+def test_entry_json_says_where_the_output_schema_comes_from() -> None:
     raw = {"name": "t", "inputSchema": SCHEMA}
     recorded = {"output": {"schema": SCHEMA, "quality": "weak", "basis": "3 results"}}
-    document = tool_json(_view(raw, recorded))
+    document = entry_json(_view(raw, recorded))
     assert document["outputSchema"] == SCHEMA
     assert document["contractSource"] == "inferred"
     assert document["outputSchemaNote"].startswith("inferred by pytest-mcp-contracts")

@@ -1,4 +1,4 @@
-"""The checks as their items run them (checks/tool_runs, server_runs, listed_runs), over a
+"""The checks as their items run them (checks/tool_runs, server_runs, content_runs), over a
 RunContext and an in-memory server: the skips, the verdicts the items used to make (a
 contract missing in CI, invalid inputs accepted: a failure or a warning), and what each
 leaves on its item's report."""
@@ -13,7 +13,7 @@ import pytest
 
 from pytest_mcp_contracts.checks.context import ItemFacts, RunContext, Skipped
 from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind
-from pytest_mcp_contracts.checks.listed_runs import check_read, missing_content
+from pytest_mcp_contracts.checks.content_runs import check_read, missing_content
 from pytest_mcp_contracts.checks.rejects_invalid import Refusals
 from pytest_mcp_contracts.checks.server_runs import check_server_sequences, check_server_stdout
 from pytest_mcp_contracts.checks.tool_runs import (

@@ -268,7 +268,7 @@ class _Recorder:
 
 def test_check_read_keeps_a_refusal_in_words_out_of_the_content_contract() -> None:
     """A template that answers ``{"error": ...}`` refused in words: the read item leaves such
-    an answer out of the content contract (reads.ListedRun.count), and so does check_read,
+    an answer out of the content contract (reads.ContentRun.count), and so does check_read,
     which returns it instead of judging it as content."""
     profile = Entry(
         EntryKind.TEMPLATE, "users://{id}/profile", "profile", {"uriTemplate": "users://{id}/p"}
@@ -279,7 +279,7 @@ def test_check_read_keeps_a_refusal_in_words_out_of_the_content_contract() -> No
     request = {"method": "resources/read", "params": {"uri": "users://7/profile"}}
     refused = {"contents": [{"uri": "users://7/profile", "text": '{"error": "user 7 not found"}'}]}
     outcome = CallOutcome({"uri": "users://7/profile"}, request, result=refused)
-    sut._check_listed(profile, outcome, "read")  # no AssertionError: nothing observed
+    sut._judge_content(profile, outcome, "read")  # no AssertionError: nothing observed
     answered = {**refused, "contents": [{"uri": "users://7/profile", "text": '{"id": "7"}'}]}
     with pytest.raises(AssertionError, match="observed"):
-        sut._check_listed(profile, CallOutcome(outcome.arguments, request, result=answered), "read")
+        sut._judge_content(profile, CallOutcome(outcome.arguments, request, result=answered), "read")

@@ -204,11 +204,11 @@ FASTMCP_REFUSAL = (
 def test_a_prompt_without_its_required_argument_must_be_refused_not_crash(
     answer: dict[str, Any], fails: bool, notes: int
 ) -> None:
-    from pytest_mcp_contracts.checks.reads import ListedRun, probe_missing_arguments
+    from pytest_mcp_contracts.checks.reads import ContentRun, probe_missing_arguments
     from pytest_mcp_contracts.transport.discover import Entry
 
     prompt = Entry(EntryKind.PROMPT, "p", "p", {"name": "p", "arguments": PROMPT_ARGS})
-    run = ListedRun()
+    run = ContentRun()
     failure = probe_missing_arguments(_Server(**answer), prompt, run)  # type: ignore[arg-type]
     assert (failure is not None) is fails
     if failure is not None:
@@ -223,10 +223,10 @@ def test_a_prompt_without_its_required_argument_must_be_refused_not_crash(
 
 def test_a_results_warnings_are_said_once_per_rule_with_the_first_request() -> None:
     from pytest_mcp_contracts.checks.failures import Finding
-    from pytest_mcp_contracts.checks.reads import ListedRun
+    from pytest_mcp_contracts.checks.reads import ContentRun
 
     warning = Finding("read", "a mimeType the text contradicts", "warning", kind=FailureKind.LINT)
-    run = ListedRun()
+    run = ContentRun()
     for values in ({"user_id": "a"}, {"user_id": "b"}):
         outcome = CallOutcome(values, {"method": "resources/read"}, result={"contents": []})
         run.count(outcome, Judged(warnings=(warning,)))
@@ -365,25 +365,25 @@ TEXT = {"type": "text", "text": ""}
 def test_a_result_that_says_it_is_an_error_counts_as_refused_not_as_a_result(
     check: Check, result: dict[str, Any], must_succeed: bool, refused: bool
 ) -> None:
-    from pytest_mcp_contracts.checks.reads import ListedRun
+    from pytest_mcp_contracts.checks.reads import ContentRun
 
     outcome = (_get if check == Check.GET else _read)(result=result)
     judged = judge_answer(outcome, MODERN, check=check, must_succeed=must_succeed)
     assert judged.finding is None
     assert judged.refused is refused and (judged.disguised is not None) is refused
-    run = ListedRun()
+    run = ContentRun()
     run.count(outcome, judged)
     assert (run.stats.real_results, run.stats.refused) == (int(not refused), int(refused))
     assert len(run.results) == int(not refused)  # refusals teach no content contract
 
 
 def test_an_entry_no_call_reached_passes_saying_so() -> None:
-    from pytest_mcp_contracts.checks.reads import ListedRun
+    from pytest_mcp_contracts.checks.reads import ContentRun
     from pytest_mcp_contracts.transport.discover import Entry
 
     prompt = Entry(EntryKind.PROMPT, "fetch", "fetch", {})
     failed = {"messages": [{"role": "user", "content": {**TEXT, "text": "Failed to fetch a: E"}}]}
-    run = ListedRun()
+    run = ContentRun()
     for _ in range(3):
         outcome = _get(result=failed)
         run.count(outcome, judge_answer(outcome, MODERN, check=Check.GET))
@@ -396,7 +396,7 @@ def test_an_entry_no_call_reached_passes_saying_so() -> None:
         "says so: the words 'Failed'), so its contents were never checked"
     )
     assert note.endswith("""[tool.mcp-contracts.prompts."fetch"] skip = true""")
-    reached = ListedRun()
+    reached = ContentRun()
     good = _get(result={"messages": [{"role": "user", "content": {**TEXT, "text": "<html>"}}]})
     reached.count(good, judge_answer(good, MODERN, check=Check.GET))
     reached.note_unreached(prompt)

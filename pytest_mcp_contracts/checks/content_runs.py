@@ -15,12 +15,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pytest_mcp_contracts.checks.context import ItemFacts, RunContext, Skipped, Warn
-from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, FailureReport
+from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, entry_failure
 from pytest_mcp_contracts.checks.stats import CheckStats
 from pytest_mcp_contracts.vocabulary import Check, EntryKind
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.reads import ListedRun
+    from pytest_mcp_contracts.checks.reads import ContentRun
     from pytest_mcp_contracts.contracts.observe import EntryObservations
     from pytest_mcp_contracts.transport.discover import Entry
 
@@ -36,27 +36,11 @@ def check_get(context: RunContext, entry: Entry, facts: ItemFacts, warn: Warn) -
     _check_calls(context, entry, Check.GET.value, _get, facts, warn)
 
 
-def listed_failure(
-    context: RunContext,
-    entry: Entry,
-    check: str,
-    problem: str,
-    details: tuple[str, ...] = (),
-    kind: FailureKind = FailureKind.SETUP,
-) -> ContractFailure:
-    """A failure of ``check`` for ``entry`` that is no call's (its setup, a missing record,
-    drifted content)."""
-    key = entry.key or "(no " + entry.listing.key_field + ")"
-    report = FailureReport.for_tool(context.server, key, check, problem, kind, details=details)
-    report.subject = entry.kind
-    return ContractFailure(report)
-
-
 def _check_calls(
     context: RunContext,
     entry: Entry,
     check: str,
-    run: Callable[[RunContext, Entry], ListedRun],
+    run: Callable[[RunContext, Entry], ContentRun],
     facts: ItemFacts,
     warn: Warn,
 ) -> None:
@@ -72,7 +56,7 @@ def _check_calls(
     try:
         content = recorder.start(server.node_name, entry)
     except SnapshotError as exc:
-        raise listed_failure(context, entry, check, exc.render()) from None
+        raise entry_failure(context.server, entry, check, exc.render()) from None
     passed = False
     try:
         done = run(context, entry)
@@ -93,7 +77,7 @@ def _check_calls(
 
 
 def _check_content(
-    context: RunContext, entry: Entry, check: str, content: EntryObservations, run: ListedRun
+    context: RunContext, entry: Entry, check: str, content: EntryObservations, run: ContentRun
 ) -> None:
     """The results against the recorded content contract (contracts/content), and in CI
     the contract an entry that returned JSON must have."""
@@ -103,7 +87,9 @@ def _check_content(
         drift = content.observe(arguments, result)
         found = content_drift_finding(check, drift, arguments, context.drift_hint)
         if found is not None:
-            raise listed_failure(context, entry, check, found.message, found.details, found.kind)
+            raise entry_failure(
+                context.server, entry, check, found.message, found.details, found.kind
+            )
     missing = missing_content(context, entry, check, content)
     if missing is not None:
         raise missing
@@ -120,8 +106,8 @@ def missing_content(
     from pytest_mcp_contracts.contracts.snapshot import file_of
 
     path = recorder.path(context.server.node_name, file_of(entry))
-    return listed_failure(
-        context,
+    return entry_failure(
+        context.server,
         entry,
         check,
         f"no content contract is recorded for this {entry.kind} ({path}), and CI is set, so "
@@ -131,7 +117,7 @@ def missing_content(
     )
 
 
-def _read(context: RunContext, entry: Entry) -> ListedRun:
+def _read(context: RunContext, entry: Entry) -> ContentRun:
     from pytest_mcp_contracts.checks.reads import (
         known_inputs,
         run_generated,
@@ -157,7 +143,7 @@ def _read(context: RunContext, entry: Entry) -> ListedRun:
     return run_generated(server, subject, budget, known, coverage=context.settings.coverage)
 
 
-def _get(context: RunContext, entry: Entry) -> ListedRun:
+def _get(context: RunContext, entry: Entry) -> ContentRun:
     from pytest_mcp_contracts.checks.reads import (
         known_inputs,
         probe_missing_arguments,

@@ -139,7 +139,7 @@ class _FromTheRun:
         return frozenset(self._own(tool).warn_only)
 
     def overrides(self, tool: ToolSpec) -> Any:
-        from pytest_mcp_contracts.inputs.generate import UserStrategyError
+        from pytest_mcp_contracts.inputs.user_strategies import UserStrategyError
         from pytest_mcp_contracts.pytest.items import user_strategies
 
         assert self._server.surface is not None
@@ -149,7 +149,7 @@ class _FromTheRun:
             raise ValueError(str(exc)) from None
 
     def examples(self, tool: ToolSpec) -> list[dict[str, Any]]:
-        from pytest_mcp_contracts.inputs.generate import given_inputs
+        from pytest_mcp_contracts.inputs.given_inputs import given_inputs
 
         given = given_inputs(tool.input_schema, self._own(tool).examples)
         if given.refused_configured is not None:

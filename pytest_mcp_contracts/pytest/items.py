@@ -372,7 +372,7 @@ class _McpItem(_RendersFailures):
         return own
 
     def _user_strategies(self) -> Any:
-        from pytest_mcp_contracts.inputs.generate import UserStrategyError
+        from pytest_mcp_contracts.inputs.user_strategies import UserStrategyError
 
         try:
             return user_strategies(self.config, self.surface.name, self.tool)
@@ -383,7 +383,7 @@ class _McpItem(_RendersFailures):
         """Inputs that run before generated ones: the configured examples (which must be
         valid), then the schema's own `examples` and `default`s (skipped, with a warning,
         when the schema refuses them)."""
-        from pytest_mcp_contracts.inputs.generate import given_inputs
+        from pytest_mcp_contracts.inputs.given_inputs import given_inputs
 
         given = given_inputs(self.tool.input_schema, configured)
         if given.refused_configured is not None:
@@ -405,7 +405,7 @@ def user_strategies(config: pytest.Config, server: str, tool: ToolSpec) -> Any:
     """What conftest.py files supply for a tool through ``pytest_mcp_tool_strategy``: one
     strategy for the whole input, or strategies by property name (merged across
     conftests), or None; UserStrategyError when their answers cannot be combined."""
-    from pytest_mcp_contracts.inputs.generate import UserStrategyError
+    from pytest_mcp_contracts.inputs.user_strategies import UserStrategyError
 
     answers = config.hook.pytest_mcp_tool_strategy(
         server=server, tool=tool.name, input_schema=tool.input_schema, config=config
@@ -765,11 +765,9 @@ class ContractItem(_McpItem):
         from pytest_mcp_contracts.checks.engine import Budget
         from pytest_mcp_contracts.contracts.snapshot import SnapshotError
         from pytest_mcp_contracts.inputs.coverage import coverage_line, random_share
-        from pytest_mcp_contracts.inputs.generate import (
-            GenerationError,
-            UserStrategyError,
-            input_strategy,
-        )
+        from pytest_mcp_contracts.inputs.generate import input_strategy
+        from pytest_mcp_contracts.inputs.input_schema import GenerationError
+        from pytest_mcp_contracts.inputs.user_strategies import UserStrategyError
 
         settings = self.config.stash[SETTINGS_KEY]
         own = self._callable_settings()
@@ -856,7 +854,8 @@ class ContractItem(_McpItem):
     ) -> CoveragePlan:
         """The coverage phase's inputs, or an empty plan saying why there are none."""
         from pytest_mcp_contracts.inputs.coverage import CoveragePlan, coverage_budget
-        from pytest_mcp_contracts.inputs.generate import GenerationError, coverage_plan
+        from pytest_mcp_contracts.inputs.generate import coverage_plan
+        from pytest_mcp_contracts.inputs.input_schema import GenerationError
 
         if not enabled:
             return CoveragePlan(note="the coverage phase is off (--mcp-coverage=off)")
@@ -984,7 +983,8 @@ class RejectsInvalidItem(_McpItem):
         from hypothesis.errors import HypothesisException
 
         from pytest_mcp_contracts.inputs.examples import simplest_example
-        from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy
+        from pytest_mcp_contracts.inputs.generate import input_strategy
+        from pytest_mcp_contracts.inputs.input_schema import GenerationError
 
         try:
             user, sandbox = (
@@ -1133,7 +1133,7 @@ class SequencesItem(_RendersFailures):
         def given(tool: ToolSpec) -> tuple[Any, list[dict[str, Any]]]:
             # What the contract item is given for the tool: the hook's strategies, and the
             # configured and schema examples that the inputSchema accepts.
-            from pytest_mcp_contracts.inputs.generate import given_inputs
+            from pytest_mcp_contracts.inputs.given_inputs import given_inputs
 
             examples = settings.tool(surface.name, tool.name).examples
             user = user_strategies(self.config, surface.name, tool)

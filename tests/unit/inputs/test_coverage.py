@@ -15,7 +15,8 @@ from pytest_mcp_contracts.inputs.coverage import (
     pattern_example,
     random_share,
 )
-from pytest_mcp_contracts.inputs.generate import GenerationError, coverage_plan
+from pytest_mcp_contracts.inputs.generate import coverage_plan
+from pytest_mcp_contracts.inputs.input_schema import GenerationError
 from pytest_mcp_contracts.schema.dialects import make_validator
 
 

@@ -200,6 +200,10 @@ def test_no_schema_walker_defines_a_bound_of_its_own() -> None:
     walkers = [
         "schema/refs.py",
         "schema/summarize.py",
+        "schema/field_view.py",
+        "schema/field_walker.py",
+        "schema/field_paths.py",
+        "schema/limits.py",
         "contracts/drift.py",
         "inputs/generate.py",
         "inputs/input_schema.py",

@@ -11,7 +11,8 @@ Here: the results as a whole; their entries are judged by ``checks/resource_cont
 blocks by ``checks/content_blocks``, the data against its label by ``checks/media``.
 
 Every rule is bounded: at most ``MAX_ENTRIES_JUDGED`` contents entries or messages,
-``MAX_BASE64_CHARS`` characters of one base64 string, ``MAX_JSON_CHARS`` of one JSON text.
+``MAX_BASE64_CHARS`` characters of one base64 string, ``MAX_JSON_CHARS`` of one JSON text
+(those two in ``checks/media``).
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ at a time to each of its corners: every ``enum``/``const`` value, every ``anyOf`
 branch and type, ``null``, both booleans, numeric bounds (exactly at them, just inside
 exclusive ones, ``multipleOf`` respected, 0 and a negative where allowed), strings and arrays
 at their length bounds, a value for each ``format`` and ``pattern``, each optional property
-present, and a large value where a number, string or array has no upper bound (``LARGE_*``).
+present, and a large value where a number, string or array has no upper bound (``LARGE_*``,
+in ``inputs/corners`` and ``inputs/number_corners``).
 Then pairs of the enumerable corners (enum values, branches, booleans, null, presence) of two
 properties at once, as many as the budget allows. Since everything else
 stays at its simplest value, a failing input is already small.

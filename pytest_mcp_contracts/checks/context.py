@@ -22,7 +22,7 @@ from pytest_mcp_contracts.vocabulary import Check
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.lints import LintLevels
     from pytest_mcp_contracts.contracts.record import Recorder
-    from pytest_mcp_contracts.inputs.generate import GivenInputs
+    from pytest_mcp_contracts.inputs.given_inputs import GivenInputs
     from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxPaths
     from pytest_mcp_contracts.project import ToolConfig
     from pytest_mcp_contracts.transport.discover import Entry, ServerSurface
@@ -193,7 +193,7 @@ class RunContext:
         """What conftest.py files supply for a tool through ``pytest_mcp_tool_strategy``:
         one strategy for the whole input, or strategies by property name (merged across
         conftests), or None; UserStrategyError when their answers cannot be combined."""
-        from pytest_mcp_contracts.inputs.generate import UserStrategyError
+        from pytest_mcp_contracts.inputs.user_strategies import UserStrategyError
 
         answers = self.strategy_answers(self.surface.name, tool)
         whole = [a for a in answers if not isinstance(a, dict)]
@@ -215,7 +215,7 @@ class RunContext:
 
     def given(self, tool: Entry) -> GivenInputs:
         """The tool's configured examples and its inputSchema's own, each judged by it."""
-        from pytest_mcp_contracts.inputs.generate import given_inputs
+        from pytest_mcp_contracts.inputs.given_inputs import given_inputs
 
         return given_inputs(tool.input_schema, self.tool_settings(tool).examples)
 
@@ -223,7 +223,7 @@ class RunContext:
     # ValueError there, not a failure of a generated item.
 
     def overrides(self, tool: Entry) -> Any:
-        from pytest_mcp_contracts.inputs.generate import UserStrategyError
+        from pytest_mcp_contracts.inputs.user_strategies import UserStrategyError
 
         try:
             return self.user_strategies(tool)

@@ -511,11 +511,9 @@ def _generation_failure_of(
     verdict on any call), or None for an exception that is no verdict on the tool."""
     from hypothesis.errors import FailedHealthCheck, Unsatisfiable
 
-    from pytest_mcp_contracts.inputs.generate import (
-        GenerationError,
-        UserStrategyError,
-        explain_unsatisfiable,
-    )
+    from pytest_mcp_contracts.inputs.input_schema import GenerationError
+    from pytest_mcp_contracts.inputs.unsatisfiable import explain_unsatisfiable
+    from pytest_mcp_contracts.inputs.user_strategies import UserStrategyError
 
     match exc:
         case UserStrategyError():  # before GenerationError: it is one

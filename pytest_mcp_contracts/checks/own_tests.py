@@ -281,7 +281,8 @@ class ServerUnderTest:
     def _strategy(self, spec: Entry) -> SearchStrategy[dict[str, Any]]:
         from hypothesis import strategies as st
 
-        from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy
+        from pytest_mcp_contracts.inputs.generate import input_strategy
+        from pytest_mcp_contracts.inputs.input_schema import GenerationError
 
         try:
             strategy = input_strategy(

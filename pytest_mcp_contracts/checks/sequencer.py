@@ -392,7 +392,7 @@ def generate_sequences(
     from hypothesis.errors import FlakyStrategyDefinition
     from hypothesis.stateful import RuleBasedStateMachine, get_state_machine_test, rule
 
-    from pytest_mcp_contracts.inputs.generate import UserStrategyError
+    from pytest_mcp_contracts.inputs.user_strategies import UserStrategyError
     from pytest_mcp_contracts.transport.errors import ServerError
 
     names = sorted(strategies)

@@ -139,11 +139,9 @@ def plan_sequences(
     simplest input (the realistic values they are reach a tool's real data)."""
     from hypothesis import strategies as st
 
-    from pytest_mcp_contracts.inputs.generate import (
-        GenerationError,
-        UserStrategyError,
-        input_strategy,
-    )
+    from pytest_mcp_contracts.inputs.generate import input_strategy
+    from pytest_mcp_contracts.inputs.input_schema import GenerationError
+    from pytest_mcp_contracts.inputs.user_strategies import UserStrategyError
 
     surface = server.surface
     assert surface is not None

@@ -40,11 +40,9 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
     from pytest_mcp_contracts.checks.contract import run_contract
     from pytest_mcp_contracts.contracts.snapshot import SnapshotError
     from pytest_mcp_contracts.inputs.coverage import coverage_line, random_share
-    from pytest_mcp_contracts.inputs.generate import (
-        GenerationError,
-        UserStrategyError,
-        input_strategy,
-    )
+    from pytest_mcp_contracts.inputs.generate import input_strategy
+    from pytest_mcp_contracts.inputs.input_schema import GenerationError
+    from pytest_mcp_contracts.inputs.user_strategies import UserStrategyError
 
     server, settings, check = context.server, context.settings, Check.CONTRACT.value
     own = context.callable_settings(tool)
@@ -146,8 +144,8 @@ def coverage_plan(
 ) -> CoveragePlan:
     """The coverage phase's inputs, or an empty plan saying why there are none."""
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan, coverage_budget
-    from pytest_mcp_contracts.inputs.generate import GenerationError
     from pytest_mcp_contracts.inputs.generate import coverage_plan as plan_for
+    from pytest_mcp_contracts.inputs.input_schema import GenerationError
 
     if not enabled:
         return CoveragePlan(note="the coverage phase is off (--mcp-coverage=off)")
@@ -283,7 +281,8 @@ def valid_input(context: RunContext, tool: Entry) -> dict[str, Any]:
     from hypothesis.errors import HypothesisException
 
     from pytest_mcp_contracts.inputs.examples import simplest_example
-    from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy
+    from pytest_mcp_contracts.inputs.generate import input_strategy
+    from pytest_mcp_contracts.inputs.input_schema import GenerationError
 
     check = Check.REJECTS_INVALID.value
     try:
@@ -395,7 +394,7 @@ def replayed(
 
 
 def _user_strategies(context: RunContext, tool: Entry, check: str) -> Any:
-    from pytest_mcp_contracts.inputs.generate import UserStrategyError
+    from pytest_mcp_contracts.inputs.user_strategies import UserStrategyError
 
     try:
         return context.user_strategies(tool)

@@ -4,7 +4,7 @@ It reads a live server (``--server CMD``) or only the recorded contracts
 (``--snapshots DIR``), and says plainly where an output schema comes from: declared by the
 server, inferred by this plugin (with its quality, and the parts left open because their
 keys depend on the input), or nowhere yet; which tools pytest calls, decided as the plugin
-decides (``call_plan``); each input's limits (``schema/summarize``); and what the
+decides (``call_plan``); each input's limits (``schema/limits``); and what the
 ``schema`` check finds in each listing entry (the same ``check_listing``, the same records
 as the run report). After the tools it lists the server's prompts (their arguments),
 resources (URI, mimeType) and templates (their variables), each with its listing findings
@@ -31,7 +31,7 @@ from pytest_mcp_contracts.contracts.record import follow_former_names
 from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore, file_of, kind_of
 from pytest_mcp_contracts.options import DEFAULT_SNAPSHOT_DIR
 from pytest_mcp_contracts.reporting.findings import finding_record
-from pytest_mcp_contracts.schema.summarize import FieldPathError
+from pytest_mcp_contracts.schema.field_paths import FieldPathError
 from pytest_mcp_contracts.transport.connect import probe_warning
 from pytest_mcp_contracts.transport.discover import (
     LISTINGS,

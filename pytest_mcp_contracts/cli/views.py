@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from pytest_mcp_contracts.contracts.drift import HINT_DEFAULTS
-from pytest_mcp_contracts.schema.summarize import limits
+from pytest_mcp_contracts.schema.limits import limits
 from pytest_mcp_contracts.transport.discover import (
     Entry,
 )
@@ -70,7 +70,7 @@ class EntryView:
 
     @property
     def limits(self) -> list[dict[str, Any]]:
-        """What the inputSchema allows each field (schema/summarize.limits)."""
+        """What the inputSchema allows each field (schema/limits.limits)."""
         schema = self.raw.get("inputSchema")
         return limits(schema) if isinstance(schema, dict) else []
 

@@ -122,7 +122,8 @@ def _valid(schema: Mapping[str, Any], content: Mapping[str, Any]) -> bool:
 
 def _from_hypothesis(schema: dict[str, Any]) -> dict[str, Any]:
     from pytest_mcp_contracts.inputs.examples import simplest_example
-    from pytest_mcp_contracts.inputs.generate import GenerationError, input_strategy
+    from pytest_mcp_contracts.inputs.generate import input_strategy
+    from pytest_mcp_contracts.inputs.input_schema import GenerationError
 
     try:
         found: dict[str, Any] = simplest_example(input_strategy(schema))

@@ -1,7 +1,7 @@
 """The simplest example a hypothesis strategy finds: derandomized, then shrunk.
 
-Where reading a schema cannot tell its simplest valid value (``inputs/coverage``'s
-``simplest_value``: a pattern beyond plain constructs, a schema beyond our derivation), the
+Where reading a schema cannot tell its simplest valid value (``corners.simplest_value``:
+a pattern beyond plain constructs, a schema beyond our derivation), the
 value hypothesis shrinks to is the next best thing, and the same on every run.
 """
 

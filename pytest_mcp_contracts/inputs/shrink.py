@@ -3,8 +3,8 @@ not shrink: those of the coverage phase, whose inputs are explicit examples to i
 
 A coverage input is already small everywhere but at its corner, and the corner is often far
 from where the bug starts (a maximum of 1000, or 2**31-1, for a bug above 100). So each value
-is moved toward its simplest value (``coverage.simplest_value``): numbers by a galloping search then
-bisection over the values the schema allows (``multipleOf`` respected; integers, or whole
+is moved toward its simplest value (``corners.simplest_value``): numbers by a galloping search
+then bisection over the values the schema allows (``multipleOf`` respected; integers, or whole
 steps of a number), strings and arrays by keeping a shorter prefix, optional properties
 dropped, booleans to false, enum values to the first one, nested objects and array items
 likewise; round after round while something got smaller. The result is a boundary: the
@@ -22,7 +22,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_mcp_contracts.inputs.coverage import NoSimplestValue, round_to_step, simplest_value
+from pytest_mcp_contracts.inputs.corners import NoSimplestValue, simplest_value
+from pytest_mcp_contracts.inputs.number_corners import round_to_step
 from pytest_mcp_contracts.schema.budgets import SHRINK_DEPTH
 from pytest_mcp_contracts.schema.document import (
     implied_types,

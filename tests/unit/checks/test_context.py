@@ -17,7 +17,7 @@ from pytest_mcp_contracts.checks.server_runs import simplest
 from pytest_mcp_contracts.checks.tool_runs import RememberedInput
 from pytest_mcp_contracts.contracts.record import Recorder
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
-from pytest_mcp_contracts.inputs.generate import UserStrategyError
+from pytest_mcp_contracts.inputs.user_strategies import UserStrategyError
 from pytest_mcp_contracts.project import ToolConfig
 from pytest_mcp_contracts.pytest.settings import Settings
 from pytest_mcp_contracts.transport.discover import Entry, ServerSurface

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from pytest_mcp_contracts.checks.content_runs import check_read, missing_content
 from pytest_mcp_contracts.checks.context import ItemFacts, RunContext, Skipped
 from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind
-from pytest_mcp_contracts.checks.content_runs import check_read, missing_content
 from pytest_mcp_contracts.checks.rejects_invalid import Refusals
 from pytest_mcp_contracts.checks.server_runs import check_server_sequences, check_server_stdout
 from pytest_mcp_contracts.checks.tool_runs import (

@@ -282,4 +282,6 @@ def test_check_read_keeps_a_refusal_in_words_out_of_the_content_contract() -> No
     sut._judge_content(profile, outcome, "read")  # no AssertionError: nothing observed
     answered = {**refused, "contents": [{"uri": "users://7/profile", "text": '{"id": "7"}'}]}
     with pytest.raises(AssertionError, match="observed"):
-        sut._judge_content(profile, CallOutcome(outcome.arguments, request, result=answered), "read")
+        sut._judge_content(
+            profile, CallOutcome(outcome.arguments, request, result=answered), "read"
+        )

@@ -1,5 +1,6 @@
-"""The coverage phase's derivation (inputs/coverage.py, and inputs/generate.coverage_plan that
-feeds it)."""
+"""The coverage phase's derivation (inputs/coverage.py, the corners and simplest values of
+inputs/corners.py, inputs/number_corners.py and inputs/pattern_example.py, and
+inputs/generate.coverage_plan that feeds them)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from pytest_mcp_contracts.inputs.coverage import (
     CoveragePlan,
     coverage_budget,
     coverage_line,
-    pattern_example,
     random_share,
 )
-from pytest_mcp_contracts.inputs.generate import GenerationError, coverage_plan
+from pytest_mcp_contracts.inputs.generate import coverage_plan
+from pytest_mcp_contracts.inputs.input_schema import GenerationError
+from pytest_mcp_contracts.inputs.pattern_example import pattern_example
 from pytest_mcp_contracts.schema.dialects import make_validator
 
 

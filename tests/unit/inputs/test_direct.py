@@ -21,12 +21,11 @@ from hypothesis.strategies import SearchStrategy
 
 from pytest_mcp_contracts.inputs import generate
 from pytest_mcp_contracts.inputs.direct import direct_strategy, mixed_strategy, utf8_alphabet
-from pytest_mcp_contracts.inputs.generate import (
-    GenerationError,
-    UserStrategyError,
-    input_strategy,
-    prepare_for_generation,
-)
+from pytest_mcp_contracts.inputs.generate import input_strategy
+from pytest_mcp_contracts.inputs.input_schema import GenerationError, cache_key
+from pytest_mcp_contracts.inputs.rewrite import prepare_for_generation
+from pytest_mcp_contracts.inputs.tool_arguments import as_tool_arguments, declared_properties_only
+from pytest_mcp_contracts.inputs.user_strategies import UserStrategyError
 
 FLAT = {
     "type": "object",
@@ -93,8 +92,8 @@ QUICK = settings(max_examples=100, deadline=None, database=None, derandomize=Tru
 
 def prepared_for(schema: Mapping[str, Any]) -> dict[str, Any]:
     """The schema as input_strategy hands it to the builders: draft-07, objects closed."""
-    prepared = generate._as_tool_arguments(prepare_for_generation(schema))
-    generate._declared_properties_only(prepared)
+    prepared = as_tool_arguments(prepare_for_generation(schema))
+    declared_properties_only(prepared)
     return prepared
 
 
@@ -521,7 +520,7 @@ def test_a_cached_strategy_ignores_later_changes_to_the_callers_schema() -> None
 
 def test_schemas_that_are_not_plain_json_are_not_cached() -> None:
     schema = prop({"type": "integer"}) | {"x-note": (1, 2)}  # a tuple: not JSON
-    assert generate._cache_key(schema) is None
+    assert cache_key(schema) is None
     assert input_strategy(schema) is not input_strategy(schema)
 
 

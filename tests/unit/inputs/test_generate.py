@@ -17,13 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.strategies import SearchStrategy
 
 from pytest_mcp_contracts.inputs import hypothesis_compat
-from pytest_mcp_contracts.inputs.generate import (
-    GenerationError,
-    explain_unsatisfiable,
-    input_dialect,
-    input_strategy,
-    prepare_for_generation,
-)
+from pytest_mcp_contracts.inputs.generate import input_strategy
+from pytest_mcp_contracts.inputs.input_schema import GenerationError, input_dialect
+from pytest_mcp_contracts.inputs.rewrite import prepare_for_generation
+from pytest_mcp_contracts.inputs.unsatisfiable import explain_unsatisfiable
 
 ISO_DURATION = re.compile(r"^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$")
 
@@ -621,7 +618,7 @@ def test_allof_branches_are_not_closed() -> None:
 
 
 def test_schema_examples_come_first_and_defaults_make_one_complete_input() -> None:
-    from pytest_mcp_contracts.inputs.generate import schema_examples
+    from pytest_mcp_contracts.inputs.given_inputs import schema_examples
 
     schema = {
         "type": "object",
@@ -679,11 +676,13 @@ def test_a_ref_that_is_no_uri_is_a_generation_error_not_a_crash() -> None:
 
 
 def test_a_schema_is_checked_against_its_metaschema_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pytest_mcp_contracts.inputs import generate
+    from pytest_mcp_contracts.inputs import generate, input_schema
 
     checked: list[object] = []
-    real = generate._metaschema_check
-    monkeypatch.setattr(generate, "_metaschema_check", lambda doc: checked.append(doc) or real(doc))
+    real = input_schema._metaschema_check
+    monkeypatch.setattr(
+        input_schema, "_metaschema_check", lambda doc: checked.append(doc) or real(doc)
+    )
     schema = {"type": "object", "properties": {"once": {"type": "string"}}, "required": ["once"]}
     generate.input_strategy(schema)
     generate.coverage_plan(schema, 10)

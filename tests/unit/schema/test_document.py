@@ -200,10 +200,20 @@ def test_no_schema_walker_defines_a_bound_of_its_own() -> None:
     walkers = [
         "schema/refs.py",
         "schema/summarize.py",
+        "schema/field_view.py",
+        "schema/field_walker.py",
+        "schema/field_paths.py",
+        "schema/limits.py",
         "contracts/drift.py",
         "inputs/generate.py",
+        "inputs/input_schema.py",
+        "inputs/rewrite.py",
+        "inputs/tool_arguments.py",
+        "inputs/unsatisfiable.py",
         "inputs/invalid.py",
         "inputs/coverage.py",
+        "inputs/corners.py",
+        "inputs/number_corners.py",
         "inputs/shrink.py",
         "checks/listing.py",
     ]
@@ -236,9 +246,11 @@ def test_the_schema_layer_imports_nothing_above_it() -> None:
 
 
 def test_coverage_does_not_import_generate() -> None:
-    assert "pytest_mcp_contracts.inputs.generate" not in _loaded_after(
-        "import pytest_mcp_contracts.inputs.coverage"
-    )
+    loaded = _loaded_after("import pytest_mcp_contracts.inputs.coverage")
+    assert "pytest_mcp_contracts.inputs.generate" not in loaded
+    # Nor the rest of generation: the coverage phase reads the rewrite it is handed.
+    assert "pytest_mcp_contracts.inputs.rewrite" not in loaded
+    assert "pytest_mcp_contracts.inputs.input_schema" not in loaded
 
 
 def test_shrink_imports_no_private_names() -> None:

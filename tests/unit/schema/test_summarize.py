@@ -1,5 +1,6 @@
-"""schema/summarize.py: folding a large schema into a line budget, drill-down by field path, the
-notation for unions, refs and unknown keys, and the bounds that keep hostile schemas cheap."""
+"""schema/summarize.py: folding a large schema into a line budget, drill-down by field path
+(schema/field_paths.py), the notation for unions, refs and unknown keys, limits
+(schema/limits.py), and the bounds that keep hostile schemas cheap (schema/field_walker.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,8 @@ from typing import Any
 import pytest
 
 from pytest_mcp_contracts.schema.budgets import DOCUMENT_DEPTH
-from pytest_mcp_contracts.schema.summarize import (
-    FieldPathError,
-    Summary,
-    field_paths,
-    summarize,
-)
+from pytest_mcp_contracts.schema.field_paths import FieldPathError, field_paths
+from pytest_mcp_contracts.schema.summarize import Summary, summarize
 
 S = {"type": "string"}
 I = {"type": "integer"}  # noqa: E741
@@ -734,7 +731,7 @@ def test_refs_by_anchor_and_relative_to_an_id_are_followed() -> None:
 
 
 def test_a_draft_04_boolean_exclusive_bound_makes_its_bound_strict() -> None:
-    from pytest_mcp_contracts.schema.summarize import limit_notes, limits
+    from pytest_mcp_contracts.schema.limits import limit_notes, limits
 
     schema = {
         "$schema": "http://json-schema.org/draft-04/schema#",

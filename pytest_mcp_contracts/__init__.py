@@ -10,8 +10,6 @@ ARCHITECTURE.md walks one tool through them.
 
 from typing import Any
 
-__version__ = "0.1.0"
-
 
 # What a hand-written test names (the mcp_server fixture's types), from checks/own_tests.
 OWN_TEST_NAMES = (
@@ -25,12 +23,16 @@ OWN_TEST_NAMES = (
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from pytest_mcp_contracts.vocabulary import VERSION
+
+        return VERSION
     # Loaded on first use (``-W error::pytest_mcp_contracts.McpContractWarning`` does), so
     # that importing the package stays free.
     if name in ("McpContractWarning", "McpLintWarning"):
-        from pytest_mcp_contracts.pytest import items
+        from pytest_mcp_contracts.pytest import categories
 
-        return getattr(items, name)
+        return getattr(categories, name)
     if name in OWN_TEST_NAMES:
         from pytest_mcp_contracts.checks import own_tests
 

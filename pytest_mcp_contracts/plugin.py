@@ -284,15 +284,15 @@ def _finish_run_report(config: pytest.Config, run: RunFacts, exit_status: int) -
         except OSError as exc:
             _warn(f"could not write the run report {settings.report_path}: {exc}")
     if settings.sarif_path is not None:
-        from pytest_mcp_contracts import __version__
         from pytest_mcp_contracts.reporting.sarif import sarif_log
+        from pytest_mcp_contracts.vocabulary import VERSION
 
         log = sarif_log(
             document,
             rootdir=config.rootpath,
             snapshot_dir=settings.snapshot_dir,
             config_file=config.inipath,
-            tool_version=__version__,
+            tool_version=VERSION,
         )
         try:
             write_atomic(settings.sarif_path, dumps(log))

@@ -16,6 +16,10 @@ import difflib
 from enum import StrEnum
 from typing import Final
 
+# The package's version (pyproject.toml says it too): what a run report and the input cache
+# are written by.
+VERSION: Final = "0.1.0"
+
 
 class Check(StrEnum):
     """The checks, each the name of a pytest item: ``mcp:<server>::<tool>::<check>``."""

@@ -20,6 +20,7 @@ from pytest_mcp_contracts.checks.failures import (
     Finding,
 )
 from pytest_mcp_contracts.checks.stats import CheckStats
+from pytest_mcp_contracts.pytest.categories import McpContractWarning, McpLintWarning
 from pytest_mcp_contracts.pytest.keys import (
     CONTEXTS_KEY,
     RECORDER_KEY,
@@ -49,17 +50,6 @@ from pytest_mcp_contracts.vocabulary import (
 # that `--collect-only`, `-k schema` or `-k drift` load no more of the plugin than they use.
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.context import ItemFacts, RunContext, Warn
-
-
-class McpContractWarning(pytest.PytestWarning):
-    """Something a server author should look at that does not fail the run, unless the run
-    says so: ``-W error::pytest_mcp_contracts.McpContractWarning``."""
-
-
-class McpLintWarning(pytest.PytestWarning):
-    """A lint (checks/lints) at its default level. Not a McpContractWarning: a run that
-    makes those errors with -W does not turn every lint into a collection error; a lint
-    becomes a failure of its item with ``--mcp-lints=<id>:error``."""
 
 
 class _ServerNode(pytest.Collector):

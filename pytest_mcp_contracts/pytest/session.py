@@ -214,8 +214,8 @@ def run_context(
 ) -> RunContext:
     """What this run decides for one started server's checks (checks/context), from its
     settings, stash, conftest hooks and command line."""
-    from pytest_mcp_contracts import __version__
     from pytest_mcp_contracts.checks.context import RunContext
+    from pytest_mcp_contracts.vocabulary import VERSION
 
     hook = config.hook.pytest_mcp_tool_strategy
 
@@ -233,7 +233,7 @@ def run_context(
         seed=hypothesis_seed(config),
         strategy_answers=strategy_answers,
         cache=getattr(config, "cache", None),
-        version=__version__,
+        version=VERSION,
         record_command=_command(config),
         accept_command=_accept(config),
         unusable=_fail_plainly,

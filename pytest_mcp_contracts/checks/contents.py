@@ -28,7 +28,7 @@ from urllib.parse import unquote, urlsplit
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding
 from pytest_mcp_contracts.checks.surface_listing import is_mime_type, resource_findings
 from pytest_mcp_contracts.text import abridge, json_text, shown
-from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSIONS, MODERN_VERSION, ClientProfile
+from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSIONS, MODERN_VERSION, ClientProfile, Level
 
 # The items' check names (the calls engineer adds them to vocabulary.Check as READ and GET).
 READ: Final = "read"  # mcp:<server>::resource:<uri>::read, ::template:<t>::read
@@ -156,10 +156,10 @@ def sniff(data: bytes) -> str | None:
 
 @dataclass(frozen=True)
 class Base64Problem:
-    """What is wrong with a string that should be base64: an ``error`` a client refuses, or
-    a ``warning`` for a form some clients accept and others do not."""
+    """What is wrong with a string that should be base64: an error a client refuses, or a
+    warning for a form some clients accept and others do not."""
 
-    severity: str
+    level: Level
     message: str
     fix: str
 
@@ -191,21 +191,21 @@ def base64_problem(value: str) -> Base64Problem | None:
             what = f"has '=' padding inside the data (offset {bad.start()})"
         else:
             what = f"has {shown(char)!r} at offset {bad.start()}, outside the base64 alphabet"
-        return Base64Problem("error", what, standard)
+        return Base64Problem(Level.ERROR, what, standard)
     if padding > 2 or (padding and length % 4) or length % 4 == 1:
         return Base64Problem(
-            "error", f"has a length ({length} characters) no base64 string has", standard
+            Level.ERROR, f"has a length ({length} characters) no base64 string has", standard
         )
     if length % 4:
         return Base64Problem(
-            "warning",
+            Level.WARNING,
             "has no '=' padding: atob (TypeScript) accepts it, Python's base64.b64decode "
             "refuses it",
             standard,
         )
     if spaced:
         return Base64Problem(
-            "warning",
+            Level.WARNING,
             "is broken into lines (MIME style, RFC 2045): RFC 4648 base64 has no line breaks",
             "encode it without line breaks (Python: base64.b64encode, not encodebytes)",
         )
@@ -293,13 +293,13 @@ class _Judge:
         rule: str,
         where: str,
         fix: str,
-        severity: str = "error",
+        level: Level = Level.ERROR,
         details: tuple[str, ...] = (),
     ) -> Finding:
         return Finding(
             self.check,
             message,
-            severity,
+            level,
             details,
             kind=FailureKind.MALFORMED_RESULT,
             rule=f"{ClientProfile.MCP}/{rule}",
@@ -409,7 +409,7 @@ class _Judge:
                 where=where,
                 fix="use a registered type such as text/plain or application/json, or "
                 "leave mimeType out when it is not known",
-                severity="warning",
+                level=Level.WARNING,
             )
 
     def _base64(self, value: str, where: str, mime: Any) -> Iterator[Finding]:
@@ -418,13 +418,13 @@ class _Judge:
         if problem is not None:
             yield self.finding(
                 f"the base64 data {problem.message}",
-                rule="blob-base64" if problem.severity == "error" else "base64-form",
+                rule="blob-base64" if problem.level is Level.ERROR else "base64-form",
                 where=where,
                 fix=problem.fix,
-                severity=problem.severity,
+                level=problem.level,
                 details=(f"data: {_quote(value, 60)} ({len(value)} characters)",),
             )
-            if problem.severity == "error":
+            if problem.level is Level.ERROR:
                 return
         if not isinstance(mime, str) or not is_mime_type(mime):
             return
@@ -441,7 +441,7 @@ class _Judge:
                     where=where,
                     fix="label the data with its own type (application/octet-stream when "
                     "unknown; in the Python SDK, mime_type= on the resource)",
-                    severity="warning",
+                    level=Level.WARNING,
                 )
             return
         test = _SIGNATURES.get(declared)
@@ -472,7 +472,7 @@ class _Judge:
                 where=where,
                 fix=f"send the whole {declared} file, base64-encoded, or label the data "
                 "with its real type",
-                severity="warning",
+                level=Level.WARNING,
             )
 
     def _text_under(self, mime: str, text: str, at: str) -> Iterator[Finding]:
@@ -496,7 +496,7 @@ class _Judge:
                 where=f"{at}.text",
                 fix="send binary data base64-encoded as 'blob'; if this is text, label it "
                 "with a text type",
-                severity="warning",
+                level=Level.WARNING,
                 details=(f"text: {_quote(text, 120)}",),
             )
 
@@ -550,7 +550,7 @@ class _Judge:
                 rule="last-modified",
                 where=f"{at}.lastModified",
                 fix="send an ISO 8601 timestamp such as 2025-01-12T15:00:58Z",
-                severity="warning",
+                level=Level.WARNING,
             )
 
     def embedded(self, block: Mapping[str, Any], at: str) -> Iterator[Finding]:
@@ -579,7 +579,7 @@ class _Judge:
                         rule="embedded-mime",
                         where=f"{at}.resource",
                         fix="say the resource's MIME type, e.g. text/plain",
-                        severity="warning",
+                        level=Level.WARNING,
                         details=(
                             "spec, Prompts: embedded resources MUST include the appropriate "
                             "MIME type (the schema leaves it optional)",
@@ -656,7 +656,7 @@ class _Judge:
                 where=where,
                 fix=f"label the data with its {kind} type, e.g. "
                 + ("image/png" if kind == "image" else "audio/wav"),
-                severity="warning",
+                level=Level.WARNING,
             )
 
 
@@ -724,7 +724,7 @@ def check_read_result(
                 where="contents",
                 fix="return the resource's contents (an empty text is {'uri': ..., 'text': "
                 "''}), or a JSON-RPC error (-32002) when the resource is not found",
-                severity="warning",
+                level=Level.WARNING,
             )
         ]
     findings = list(judge.meta(result, "$"))
@@ -760,7 +760,7 @@ def check_prompt_result(result: Mapping[str, Any], *, protocol_version: str) -> 
                 where="messages",
                 fix="return at least one message, or refuse the arguments with a JSON-RPC "
                 "error (-32602)",
-                severity="warning",
+                level=Level.WARNING,
             )
         )
     for index, message in enumerate(messages[:MAX_ENTRIES_JUDGED]):

@@ -51,7 +51,7 @@ from pytest_mcp_contracts.transport.discover import (
     Entry,
     ServerSurface,
 )
-from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, DriftSeverity, EntryKind, SnapshotMode
+from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, EntryKind, Impact, SnapshotMode
 
 #: What the drift gate records of each kind of entry: the members of its listing entry a
 #: client relies on or shows, exactly as listed (a tool's declarations; never a prompt's,
@@ -310,10 +310,10 @@ class Recorder:
             return []
         if self.strict:
             return list(changes)
-        failing = {DriftSeverity.BREAKING, DriftSeverity.REVIEW}
+        failing = {Impact.BREAKING, Impact.REVIEW}
         if self.pin_descriptions:
-            failing.add(DriftSeverity.DESCRIPTION)
-        return [c for c in changes if c.severity in failing]
+            failing.add(Impact.DESCRIPTION)
+        return [c for c in changes if c.impact in failing]
 
     # -- the folder ------------------------------------------------------------------------
 

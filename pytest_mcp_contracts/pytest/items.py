@@ -42,6 +42,7 @@ from pytest_mcp_contracts.vocabulary import (
     NODE_PREFIX,
     Check,
     EntryKind,
+    Level,
     SnapshotMode,
 )
 
@@ -263,7 +264,7 @@ class _RendersFailures(pytest.Item):
         warned = self.config.stash.setdefault(WARNED_RULES_KEY, set())
         for message in warnings_to_raise(said, server.node_name, warned, others):
             warn(message)
-        errors = [f for f in findings if f.severity == "error"]
+        errors = [f for f in findings if f.level is Level.ERROR]
         if errors:
             lines = tuple(line for f in errors[1:] for line in f.render().splitlines())
             raise fail(errors[0].render(), lines, errors[0].kind)

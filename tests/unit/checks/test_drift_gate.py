@@ -58,7 +58,7 @@ def test_a_breaking_surface_change_fails_as_surface_drift(tmp_path: Path) -> Non
     assert (error.kind, error.severity) == (FailureKind.SURFACE_DRIFT, Severity.MEDIUM)
     assert error.report.problem.startswith("the tool's surface drifted (breaking): ")
     assert error.report.details[-1] == f"if the change is intended, {ACCEPT}"
-    assert [str(a.severity) for a in recorder.surface_drift[("shop", "get_item")]] == ["breaking"]
+    assert [str(a.impact) for a in recorder.surface_drift[("shop", "get_item")]] == ["breaking"]
 
 
 def test_an_unchanged_surface_passes(tmp_path: Path) -> None:

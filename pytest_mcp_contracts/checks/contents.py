@@ -26,7 +26,7 @@ from typing import Any, Final
 from urllib.parse import unquote, urlsplit
 
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding
-from pytest_mcp_contracts.checks.surface_listing import is_mime_type, resource_findings
+from pytest_mcp_contracts.checks.listed_entries import is_mime_type, resource_findings
 from pytest_mcp_contracts.text import abridge, json_text, shown
 from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSIONS, MODERN_VERSION, ClientProfile, Level
 
@@ -309,7 +309,7 @@ class _Judge:
         )
 
     def adopted(self, found: Finding) -> Finding:
-        """A finding of the listing checks (surface_listing), made this check's."""
+        """A finding of the listing checks (listed_entries), made this check's."""
         return replace(found, check=self.check, kind=FailureKind.MALFORMED_RESULT)
 
     def member_type(self, member: str, value: Any, json_type: str, at: str) -> Finding:

@@ -1,4 +1,4 @@
-"""The drift gate: a tool's, prompt's, resource's or template's listed surface against its
+"""The drift gate: a tool's, prompt's, resource's or template's listing entry against its
 recorded one, and recorded ones the server no longer lists.
 
 Plain functions over the recorder: the pytest items hand in the server, the entry and the
@@ -29,7 +29,7 @@ MAX_DRIFT_LINES: Final = 30  # one shared definition can change hundreds of path
 
 @dataclass(frozen=True)
 class Attributed:
-    """A surface change and the tool it belongs to, for the summary."""
+    """A listing change and the tool it belongs to, for the summary."""
 
     tool: str
     change: Change
@@ -55,7 +55,7 @@ def _failure(
     return ContractFailure(report)
 
 
-def gate_surface(
+def gate_listing(
     recorder: Recorder,
     server: ManagedServer,
     surface: ServerSurface,
@@ -64,15 +64,15 @@ def gate_surface(
     record_command: str,
     accept: str,
 ) -> str | None:
-    """Compare the entry's surface with the recorded one, queue the new one, and raise a
-    ContractFailure for a change that blocks (or a surface CI cannot record); a changed
+    """Compare the entry's listing with the recorded one, queue the new one, and raise a
+    ContractFailure for a change that blocks (or a listing CI cannot record); a changed
     description that does not block comes back as a warning's text."""
-    from pytest_mcp_contracts.contracts.drift import added, diff_surface
-    from pytest_mcp_contracts.contracts.record import surface_of
+    from pytest_mcp_contracts.contracts.drift import added, diff_listing
+    from pytest_mcp_contracts.contracts.record import listing_of
     from pytest_mcp_contracts.contracts.snapshot import SnapshotError, file_of
 
     name, node, noun = server.node_name, file_of(entry), str(entry.kind)
-    current = surface_of(entry)
+    current = listing_of(entry)
     recorder.ran.add((name, node))
     try:
         data = recorder.load(name, node, entry.key) or {}
@@ -106,7 +106,7 @@ def gate_surface(
             )
         recorder.queue(surface.name, name, node, entry.key, "surface", current, recorded=False)
         return None
-    changes = diff_surface(entry.kind, recorded, current)
+    changes = diff_listing(entry.kind, recorded, current)
     recorder.surface_drift[(name, node)] = [Attributed(entry.key, c) for c in changes]
     if changes:
         recorder.queue(surface.name, name, node, entry.key, "surface", current, recorded=True)

@@ -8,7 +8,7 @@ decides (``call_plan``); each input's limits (``schema/summarize``); and what th
 ``schema`` check finds in each listing entry (the same ``check_listing``, the same records
 as the run report). After the tools it lists the server's prompts (their arguments),
 resources (URI, mimeType) and templates (their variables), each with its listing findings
-(``checks/surface_listing``) and its recorded content contract folded to a summary.
+(``checks/listed_entries``) and its recorded content contract folded to a summary.
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def _views_from_snapshots(
 def _listed_view(
     entry: Entry, store: SnapshotStore, server: str, protocol_version: str
 ) -> ListedView:
-    from pytest_mcp_contracts.checks.surface_listing import check_entry
+    from pytest_mcp_contracts.checks.listed_entries import check_entry
 
     recorded, problem = recorded_file(store, server, file_of(entry))
     found = check_entry(entry, protocol_version=protocol_version)

@@ -1,6 +1,6 @@
-"""Drift: compare a tool's recorded surface with its current one and classify each change.
+"""Drift: compare an entry's recorded listing with its current one and classify each change.
 
-The surface is a raw listing entry (name, title, description, inputSchema, outputSchema,
+The listing is a raw listing entry (name, title, description, inputSchema, outputSchema,
 annotations). Each difference becomes a ``Change`` of one impact (``vocabulary.Impact``):
 
 - breaking: the input side refuses something the old schema accepted, or the output side
@@ -68,7 +68,7 @@ __all__ = [
     "HINT_DEFAULTS",
     "Change",
     "added",
-    "diff_surface",
+    "diff_listing",
     "moved",
     "removed",
 ]
@@ -153,9 +153,9 @@ def added(kind: EntryKind) -> Change:
     return Change(Impact.ADDITIVE, str(kind), "new")
 
 
-def diff_surface(kind: EntryKind, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
-    """Every change from ``old`` to ``new`` (recorded surfaces of one entry of ``kind``:
-    ``record.surface_of``), gravest first, then by path. A tool's are its schemas'; a
+def diff_listing(kind: EntryKind, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
+    """Every change from ``old`` to ``new`` (recorded listings of one entry of ``kind``:
+    ``record.listing_of``), gravest first, then by path. A tool's are its schemas'; a
     prompt's, resource's or template's its members' (the classes below)."""
     if kind is EntryKind.TOOL:
         return _tool_changes(old, new)

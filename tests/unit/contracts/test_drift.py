@@ -12,7 +12,7 @@ import pytest
 from pytest_mcp_contracts.contracts.drift import (
     Change,
     added,
-    diff_surface,
+    diff_listing,
     moved,
     removed,
 )
@@ -40,7 +40,7 @@ def tool(
 
 
 def lines(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(c.impact, str(c)) for c in diff_surface(EntryKind.TOOL, old, new)]
+    return [(c.impact, str(c)) for c in diff_listing(EntryKind.TOOL, old, new)]
 
 
 def input_lines(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str]]:
@@ -860,7 +860,7 @@ def test_identical_tools_have_no_drift() -> None:
         title="Search",
         annotations={"readOnlyHint": True},
     )
-    assert diff_surface(EntryKind.TOOL, entry, copy.deepcopy(entry)) == []
+    assert diff_listing(EntryKind.TOOL, entry, copy.deepcopy(entry)) == []
 
 
 def test_refactor_into_defs_and_ref_is_no_drift() -> None:
@@ -1048,7 +1048,7 @@ def test_a_sub_schema_that_is_no_schema_is_compared_opaquely() -> None:
 
 def test_hostile_input_is_not_mutated() -> None:
     old, new = copy.deepcopy(REFERENCED), copy.deepcopy(INLINE)
-    diff_surface(EntryKind.TOOL, tool(old), tool(new))
+    diff_listing(EntryKind.TOOL, tool(old), tool(new))
     assert (old, new) == (REFERENCED, INLINE)
 
 
@@ -1078,7 +1078,7 @@ def test_a_ref_indexing_an_array_with_a_non_ascii_digit_is_compared_not_a_crash(
             properties["z"] = {"type": "string"}
         return {"name": "t", "inputSchema": {"type": "object", "properties": properties}}
 
-    assert [str(c) for c in diff_surface(EntryKind.TOOL, tool(False), tool(True))] == [
+    assert [str(c) for c in diff_listing(EntryKind.TOOL, tool(False), tool(True))] == [
         "input.z: new (optional)"
     ]
 
@@ -1187,7 +1187,7 @@ def arg(name: str, required: bool | None = None, **members: Any) -> dict[str, An
 def test_prompt_drift_classes(
     old: dict[str, Any], new: dict[str, Any], expected: list[tuple[str, str]]
 ) -> None:
-    assert [(c.impact, str(c)) for c in diff_surface(EntryKind.PROMPT, old, new)] == expected
+    assert [(c.impact, str(c)) for c in diff_listing(EntryKind.PROMPT, old, new)] == expected
 
 
 RESOURCE = {"uri": "config://app", "name": "settings", "mimeType": "application/json"}
@@ -1204,14 +1204,14 @@ RESOURCE = {"uri": "config://app", "name": "settings", "mimeType": "application/
 )
 def test_resource_drift_classes(change: dict[str, Any], expected: tuple[str, str]) -> None:
     new = {k: v for k, v in {**RESOURCE, **change}.items() if v is not _ABSENT}
-    assert [(c.impact, str(c)) for c in diff_surface(EntryKind.RESOURCE, RESOURCE, new)] == [
+    assert [(c.impact, str(c)) for c in diff_listing(EntryKind.RESOURCE, RESOURCE, new)] == [
         expected
     ]
 
 
 def test_a_mime_type_declared_where_there_was_none_is_additive() -> None:
     old = {"uri": "config://app", "name": "settings"}
-    assert diff_surface(EntryKind.RESOURCE, old, RESOURCE) == [
+    assert diff_listing(EntryKind.RESOURCE, old, RESOURCE) == [
         Change("additive", "mimeType", "declared: 'application/json'")
     ]
 

@@ -10,9 +10,8 @@ ARCHITECTURE.md walks one tool through them.
 
 from typing import Any
 
-
-# What a hand-written test names (the mcp_server fixture's types), from checks/own_tests.
-OWN_TEST_NAMES = (
+# What a hand-written test names (the mcp_server fixture's types), from checks/handwritten.
+HANDWRITTEN_NAMES = (
     "ServerUnderTest",
     "ToolResult",
     "ResourceResult",
@@ -33,8 +32,8 @@ def __getattr__(name: str) -> Any:
         from pytest_mcp_contracts.pytest import categories
 
         return getattr(categories, name)
-    if name in OWN_TEST_NAMES:
-        from pytest_mcp_contracts.checks import own_tests
+    if name in HANDWRITTEN_NAMES:
+        from pytest_mcp_contracts.checks import handwritten
 
-        return getattr(own_tests, name)
+        return getattr(handwritten, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -257,8 +257,8 @@ def _finish_run_report(config: pytest.Config, run: RunFacts, exit_status: int) -
     settings: Settings = config.stash[SETTINGS_KEY]
     servers: list[ManagedServer] = config.stash.get(SERVERS_KEY, [])
     recorder = config.stash.get(RECORDER_KEY, None)
-    own = fixtures.own_test_calls(config)
-    facts = WorkerFacts.collect(servers, recorder, run.start_errors, own)
+    handwritten = fixtures.handwritten_calls(config)
+    facts = WorkerFacts.collect(servers, recorder, run.start_errors, handwritten)
     workeroutput = getattr(config, "workeroutput", None)
     if workeroutput is not None:
         workeroutput[WORKER_OUTPUT_KEY] = runreport.for_the_wire(facts.to_json())

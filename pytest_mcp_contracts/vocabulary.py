@@ -1,6 +1,6 @@
-"""The names every layer shares: checks, drift severities, contract qualities, snapshot modes,
-call policies, isError classes, the node prefix and the protocol versions (the settings'
-defaults are in ``options``, beside the options they belong to).
+"""The names every layer shares: checks, finding levels, drift impacts, contract qualities,
+snapshot modes, call policies, isError classes, the node prefix and the protocol versions (the
+settings' defaults are in ``options``, beside the options they belong to).
 
 It imports nothing from the package (the import-linter contract puts it at the bottom), so
 the CLI, the transports and the reporters read one spelling of each without importing the
@@ -55,20 +55,34 @@ class EntryKind(StrEnum):
 BESIDE_TOOLS: Final = (EntryKind.PROMPT, EntryKind.RESOURCE, EntryKind.TEMPLATE)
 
 
-class DriftSeverity(StrEnum):
-    """How grave a drift change is. Declared in order of gravity, gravest first: iterating
-    the class, ``sorted(key=GRAVITY.index)`` and every report use that one order."""
+class Level(StrEnum):
+    """Whether a finding fails its item or is only reported; also each lint's chosen level
+    (``--mcp-lints``, where a lint may instead be off). Not a failure's gravity: that is
+    ``checks/failures.Severity``."""
 
-    BREAKING = "breaking"
-    REVIEW = "review"
+    ERROR = "error"  # fails the item
+    WARNING = "warning"  # reported, and the item passes
+
+
+#: Gravest first: the order findings are listed and counted in.
+LEVEL_ORDER: Final = tuple(Level)
+
+
+class Impact(StrEnum):
+    """How grave a drift change is for a client. Declared in order, gravest first: iterating
+    the class, ``sorted(key=IMPACT_ORDER.index)`` and every report use that one order. The
+    snapshot files, the run report and the terminal print these values as they are."""
+
+    BREAKING = "breaking"  # fails
+    REVIEW = "review"  # fails until a human accepts it
     # A changed tool or property description: an instruction to the model changed, the
     # vector of "rug pull" tool poisoning. Warned about; fails when descriptions are pinned.
     DESCRIPTION = "description"
-    ADDITIVE = "additive"
-    COSMETIC = "cosmetic"
+    ADDITIVE = "additive"  # listed; fails only under --mcp-strict
+    COSMETIC = "cosmetic"  # listed; fails only under --mcp-strict
 
 
-GRAVITY: Final = tuple(DriftSeverity)
+IMPACT_ORDER: Final = tuple(Impact)
 
 
 class DescriptionDrift(StrEnum):

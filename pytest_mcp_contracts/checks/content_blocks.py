@@ -10,10 +10,10 @@ from datetime import datetime
 from typing import Any, Final
 
 from pytest_mcp_contracts.checks.failures import Finding
+from pytest_mcp_contracts.checks.listed_entries import is_mime_type, resource_findings
 from pytest_mcp_contracts.checks.media import media_type
 from pytest_mcp_contracts.checks.resource_contents import ContentsJudge, is_defined, quoted
-from pytest_mcp_contracts.checks.surface_listing import is_mime_type, resource_findings
-from pytest_mcp_contracts.vocabulary import MODERN_VERSION
+from pytest_mcp_contracts.vocabulary import MODERN_VERSION, Level
 
 ROLES: Final = ("user", "assistant")
 
@@ -89,7 +89,7 @@ class BlockJudge(ContentsJudge):
                 rule="last-modified",
                 where=f"{at}.lastModified",
                 fix="send an ISO 8601 timestamp such as 2025-01-12T15:00:58Z",
-                severity="warning",
+                level=Level.WARNING,
             )
 
     def embedded(self, block: Mapping[str, Any], at: str) -> Iterator[Finding]:
@@ -118,7 +118,7 @@ class BlockJudge(ContentsJudge):
                         rule="embedded-mime",
                         where=f"{at}.resource",
                         fix="say the resource's MIME type, e.g. text/plain",
-                        severity="warning",
+                        level=Level.WARNING,
                         details=(
                             "spec, Prompts: embedded resources MUST include the appropriate "
                             "MIME type (the schema leaves it optional)",
@@ -195,7 +195,7 @@ class BlockJudge(ContentsJudge):
                 where=where,
                 fix=f"label the data with its {kind} type, e.g. "
                 + ("image/png" if kind == "image" else "audio/wav"),
-                severity="warning",
+                level=Level.WARNING,
             )
 
 

@@ -24,6 +24,7 @@ from typing import Any, Final
 from pytest_mcp_contracts.checks.content_blocks import ROLES, BlockJudge
 from pytest_mcp_contracts.checks.failures import Finding
 from pytest_mcp_contracts.checks.resource_contents import ContentsJudge, quoted
+from pytest_mcp_contracts.vocabulary import Level
 
 # The items' check names (the calls engineer adds them to vocabulary.Check as READ and GET).
 READ: Final = "read"  # mcp:<server>::resource:<uri>::read, ::template:<t>::read
@@ -77,7 +78,7 @@ def check_read_result(
                 where="contents",
                 fix="return the resource's contents (an empty text is {'uri': ..., 'text': "
                 "''}), or a JSON-RPC error (-32002) when the resource is not found",
-                severity="warning",
+                level=Level.WARNING,
             )
         ]
     findings = list(judge.meta(result, "$"))
@@ -113,7 +114,7 @@ def check_prompt_result(result: Mapping[str, Any], *, protocol_version: str) -> 
                 where="messages",
                 fix="return at least one message, or refuse the arguments with a JSON-RPC "
                 "error (-32602)",
-                severity="warning",
+                level=Level.WARNING,
             )
         )
     for index, message in enumerate(messages[:MAX_ENTRIES_JUDGED]):

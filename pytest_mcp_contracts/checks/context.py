@@ -95,7 +95,7 @@ class CheckSettings(Protocol):
 
     def tool(self, server: str, name: str) -> ToolConfig: ...
 
-    def time_budget(self, own: ToolConfig) -> float | None: ...
+    def time_budget(self, tool_config: ToolConfig) -> float | None: ...
 
     @property
     def tool_time(self) -> float | None: ...
@@ -169,13 +169,13 @@ class RunContext:
         capabilities), or None."""
         from pytest_mcp_contracts.transport.call_policy import tool_refusal
 
-        own = self.tool_settings(tool)
+        tool_config = self.tool_settings(tool)
         return tool_refusal(
             tool,
             self.surface.capabilities,
             policy=self.settings.call_policy,
-            own_call=own.call,
-            skip=own.skip,
+            tool_policy=tool_config.call,
+            skip=tool_config.skip,
         )
 
     def callable_settings(self, tool: Entry) -> ToolConfig:
@@ -219,7 +219,7 @@ class RunContext:
 
         return given_inputs(tool.input_schema, self.tool_settings(tool).examples)
 
-    # As a hand-written test meets them (checks/own_tests): a mistake of the user's is a
+    # As a hand-written test meets them (checks/handwritten): a mistake of the user's is a
     # ValueError there, not a failure of a generated item.
 
     def overrides(self, tool: Entry) -> Any:
@@ -298,7 +298,9 @@ class RunContext:
         if not command and server.untouched and laid_before:
             return
         if command:
-            command = server.own_text(command)  # {worker}, this worker's copies of state files
+            command = server.for_this_worker(
+                command
+            )  # {worker}, this worker's copies of state files
             done = subprocess.run(shlex.split(command), capture_output=True, text=True, timeout=60)
             if done.returncode != 0:
                 raise ContractFailure(

@@ -46,7 +46,7 @@ from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.errors import CallTimeout
 from pytest_mcp_contracts.transport.inflight import CallWindow
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
-from pytest_mcp_contracts.vocabulary import ErrorClass
+from pytest_mcp_contracts.vocabulary import ErrorClass, Level
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.lints import LintLevels
@@ -379,7 +379,7 @@ class _ToolCalls:
         if finding is None and self.lints is not None and outcome.result is not None:
             # A result lint at warning level: said once for the tool, after the run.
             lint = empty_content_finding(outcome.result, self.lints)
-            if lint is not None and lint.severity == "warning":
+            if lint is not None and lint.level is Level.WARNING:
                 stats.lint_warnings.setdefault(str(lint.rule), (lint, arguments))
         if finding is None:
             return Judgement()

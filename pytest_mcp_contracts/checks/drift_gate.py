@@ -1,4 +1,4 @@
-"""The drift gate: a tool's, prompt's, resource's or template's listed surface against its
+"""The drift gate: a tool's, prompt's, resource's or template's listing entry against its
 recorded one, and recorded ones the server no longer lists.
 
 Plain functions over the recorder: the pytest items hand in the server, the entry and the
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Final
 
 from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, FailureReport
 from pytest_mcp_contracts.contracts.change import Change
-from pytest_mcp_contracts.vocabulary import GRAVITY, EntryKind, SnapshotMode
+from pytest_mcp_contracts.vocabulary import IMPACT_ORDER, EntryKind, Impact, SnapshotMode
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.contracts.record import Recorder
@@ -29,14 +29,14 @@ MAX_DRIFT_LINES: Final = 30  # one shared definition can change hundreds of path
 
 @dataclass(frozen=True)
 class Attributed:
-    """A surface change and the tool it belongs to, for the summary."""
+    """A listing change and the tool it belongs to, for the summary."""
 
     tool: str
     change: Change
 
     @property
-    def severity(self) -> str:
-        return str(self.change.severity)
+    def impact(self) -> Impact:
+        return self.change.impact
 
     def __str__(self) -> str:
         return str(self.change)
@@ -55,7 +55,7 @@ def _failure(
     return ContractFailure(report)
 
 
-def gate_surface(
+def gate_listing(
     recorder: Recorder,
     server: ManagedServer,
     surface: ServerSurface,
@@ -64,15 +64,15 @@ def gate_surface(
     record_command: str,
     accept: str,
 ) -> str | None:
-    """Compare the entry's surface with the recorded one, queue the new one, and raise a
-    ContractFailure for a change that blocks (or a surface CI cannot record); a changed
+    """Compare the entry's listing with the recorded one, queue the new one, and raise a
+    ContractFailure for a change that blocks (or a listing CI cannot record); a changed
     description that does not block comes back as a warning's text."""
-    from pytest_mcp_contracts.contracts.drift import added, diff_surface
-    from pytest_mcp_contracts.contracts.record import surface_of
+    from pytest_mcp_contracts.contracts.drift import added, diff_listing
+    from pytest_mcp_contracts.contracts.record import listing_of
     from pytest_mcp_contracts.contracts.snapshot import SnapshotError, file_of
 
     name, node, noun = server.node_name, file_of(entry), str(entry.kind)
-    current = surface_of(entry)
+    current = listing_of(entry)
     recorder.ran.add((name, node))
     try:
         data = recorder.load(name, node, entry.key) or {}
@@ -106,7 +106,7 @@ def gate_surface(
             )
         recorder.queue(surface.name, name, node, entry.key, "surface", current, recorded=False)
         return None
-    changes = diff_surface(entry.kind, recorded, current)
+    changes = diff_listing(entry.kind, recorded, current)
     recorder.surface_drift[(name, node)] = [Attributed(entry.key, c) for c in changes]
     if changes:
         recorder.queue(surface.name, name, node, entry.key, "surface", current, recorded=True)
@@ -115,11 +115,11 @@ def gate_surface(
         # The first line is all a short summary, a step summary or a run report shows:
         # it says what drifted. The recorded file and every change follow.
         more = f", and {len(blocking) - 1} more" if len(blocking) > 1 else ""
-        only_descriptions = all(c.severity == "description" for c in blocking)
+        only_descriptions = all(c.impact is Impact.DESCRIPTION for c in blocking)
         raise _failure(
             server,
             entry.key,
-            f"the {noun}'s surface drifted ({blocking[0].severity}): {blocking[0]}{more}",
+            f"the {noun}'s surface drifted ({blocking[0].impact}): {blocking[0]}{more}",
             FailureKind.DESCRIPTION_DRIFT if only_descriptions else FailureKind.SURFACE_DRIFT,
             (
                 f"recorded surface: {recorder.path(name, node)}",
@@ -135,7 +135,7 @@ def gate_surface(
 def description_warning(changes: Sequence[Change], accept: str) -> str | None:
     """What a run that does not fail on changed descriptions says about them: never
     nothing, since a changed description changes what a model does with the tool."""
-    described = [c for c in changes if c.severity == "description"]
+    described = [c for c in changes if c.impact is Impact.DESCRIPTION]
     if not described:
         return None
     lines = [
@@ -195,7 +195,7 @@ def gate_removed(
         problem = f"{noun} {name!r} is recorded ({path}) but the server no longer lists it"
         details: tuple[str, ...] = (why,)
     else:
-        problem = f"the {noun}'s surface drifted ({became.severity}): {became}"
+        problem = f"the {noun}'s surface drifted ({became.impact}): {became}"
         details = (f"recorded surface: {path}", f"{noun} {name!r} is no longer listed")
         failure_kind = FailureKind.SURFACE_DRIFT
     details += (f"if the {accepted} is intended, {accept}",)
@@ -205,19 +205,19 @@ def gate_removed(
 def drift_details(
     changes: Sequence[Change], blocking: Sequence[Change], accept: str
 ) -> tuple[str, ...]:
-    """Every change by severity (the gravest first, each group cut at MAX_DRIFT_LINES), and
+    """Every change by impact (the gravest first, each group cut at MAX_DRIFT_LINES), and
     how to accept them."""
     lines = []
-    for severity in GRAVITY:
-        group = [c for c in changes if c.severity == severity]
+    for impact in IMPACT_ORDER:
+        group = [c for c in changes if c.impact is impact]
         if group:
-            lines.append(f"{severity}:")
+            lines.append(f"{impact}:")
             lines += [f"  {c}" for c in group[:MAX_DRIFT_LINES]]
             if len(group) > MAX_DRIFT_LINES:
                 lines.append(f"  … and {len(group) - MAX_DRIFT_LINES} more")
-    if any(c.severity == "review" for c in blocking):
+    if any(c.impact is Impact.REVIEW for c in blocking):
         lines.append("review: a change the plugin cannot classify soundly; check it by hand")
-    if any(c.severity == "description" for c in blocking):
+    if any(c.impact is Impact.DESCRIPTION for c in blocking):
         lines.append(
             "description: an instruction to the model changed (tool poisoning arrives this "
             "way); read the new text before you accept it"

@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from pytest_mcp_contracts.text import call_stderr_block, indent, short_json, shown
-from pytest_mcp_contracts.vocabulary import MODERN_VERSION, Check, EntryKind
+from pytest_mcp_contracts.vocabulary import MODERN_VERSION, Check, EntryKind, Level
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.transport.discover import Entry
@@ -265,12 +265,12 @@ def same_problem_key(message: str) -> str:
 
 @dataclass(frozen=True)
 class Finding:
-    """One thing wrong, as a check found it. ``severity`` is "error" (fails the item) or
-    "warning" (reported); ``kind`` is what sort of failure it is when it fails."""
+    """One thing wrong, as a check found it. ``level`` says whether it fails the item or is
+    only reported; ``kind`` is what sort of failure it is when it fails."""
 
     check: str
     message: str
-    severity: str = "error"
+    level: Level = Level.ERROR
     details: tuple[str, ...] = ()
     kind: FailureKind = field(kw_only=True)  # what sort of failure, when it fails its item
     # Findings a user acts on one by one (a client profile's rule, a lint) say which rule,

@@ -27,7 +27,7 @@ from pytest_mcp_contracts.contracts.classify import parse_json_text
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
 from pytest_mcp_contracts.transport.errors import CallTimeout, ServerDied
 from pytest_mcp_contracts.transport.stdio import StdoutNoise
-from pytest_mcp_contracts.vocabulary import ErrorClass
+from pytest_mcp_contracts.vocabulary import ErrorClass, Level
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.lints import LintLevels
@@ -153,7 +153,7 @@ def judge(
     findings = check_result(tool, outcome.result, protocol_version=protocol_version)
     if not findings and lints is not None:
         lint = empty_content_finding(outcome.result, lints)
-        findings = [lint] if lint is not None and lint.severity == "error" else []
+        findings = [lint] if lint is not None and lint.level is Level.ERROR else []
     return findings[0] if findings else None
 
 

@@ -15,20 +15,14 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding
 from pytest_mcp_contracts.text import shorten
+from pytest_mcp_contracts.vocabulary import Level
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.transport.discover import Entry
-
-
-class LintLevel(StrEnum):
-    OFF = "off"
-    WARNING = "warning"
-    ERROR = "error"
 
 
 @dataclass(frozen=True)
@@ -121,6 +115,7 @@ LINTS: Final = {
 }
 
 ALL: Final = "all"
+OFF: Final = "off"  # a lint's setting beside the levels: not reported at all
 
 
 class LintSettingError(ValueError):
@@ -129,18 +124,18 @@ class LintSettingError(ValueError):
 
 @dataclass(frozen=True)
 class LintLevels:
-    """Each lint's level: warning unless the user chose otherwise."""
+    """Each lint's level: warning unless the user chose otherwise; None when turned off."""
 
-    chosen: Mapping[str, LintLevel] = field(default_factory=dict)
+    chosen: Mapping[str, Level | None] = field(default_factory=dict)
 
-    def level(self, lint_id: str) -> LintLevel:
-        return self.chosen.get(lint_id, LintLevel.WARNING)
+    def level(self, lint_id: str) -> Level | None:
+        return self.chosen.get(lint_id, Level.WARNING)
 
     @classmethod
     def parse(cls, text: str, *, option: str = "--mcp-lints") -> LintLevels:
         """``"no-annotations:off model-instructions:error"`` (spaces, commas or lines between
         words); a later word wins, so ``all:error no-annotations:off`` reads as it says."""
-        chosen: dict[str, LintLevel] = {}
+        chosen: dict[str, Level | None] = {}
         for word in re.split(r"[\s,]+", text.strip()):
             if not word:
                 continue
@@ -152,7 +147,7 @@ class LintLevels:
                     f"{option}: unknown lint {name!r}{hint} (lints: {', '.join(LINTS)}, or all)"
                 )
             try:
-                chosen_level = LintLevel(level)
+                chosen_level = None if level == OFF else Level(level)
             except ValueError:
                 said = f"{level!r}" if sep else "no level"
                 raise LintSettingError(
@@ -175,13 +170,13 @@ def lint_finding(
 ) -> Finding | None:
     """A lint's finding at its chosen level, or None when the user turned it off."""
     level = levels.level(lint_id)
-    if level is LintLevel.OFF:
+    if level is None:
         return None
     lint = LINTS[lint_id]
     return Finding(
         check,
         message,
-        "error" if level is LintLevel.ERROR else "warning",
+        level,
         details,
         kind=FailureKind.LINT,
         rule=lint_id,
@@ -482,7 +477,7 @@ def grouped_warnings(tools: Sequence[Entry], levels: LintLevels) -> list[str]:
         if tool.cut or (tool.problems and not isinstance(tool.input_schema, dict)):
             continue  # as check_listing: a malformed entry is the schema check's finding
         for finding in tool_lints(tool, levels):
-            if finding.severity == "warning" and finding.rule is not None:
+            if finding.level is Level.WARNING and finding.rule is not None:
                 by_lint.setdefault(finding.rule, []).append((tool.name, finding))
     lines = []
     for lint_id, hits in by_lint.items():
@@ -495,6 +490,6 @@ def grouped_warnings(tools: Sequence[Entry], levels: LintLevels) -> list[str]:
             f"(--mcp-lints={lint_id}:error to fail on it, :off to silence it)"
         )
     for finding in server_lints(tools, levels):
-        if finding.severity == "warning":
+        if finding.level is Level.WARNING:
             lines.append(f"{finding.headline}. Fix: {finding.fix}")
     return lines

@@ -25,7 +25,7 @@ from pytest_mcp_contracts.schema.refs import (
 )
 from pytest_mcp_contracts.text import shorten
 from pytest_mcp_contracts.transport.discover import Entry
-from pytest_mcp_contracts.vocabulary import MODERN_VERSION, ClientProfile
+from pytest_mcp_contracts.vocabulary import MODERN_VERSION, ClientProfile, Level
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -45,7 +45,7 @@ def describe_errors(errors: Iterable[ValidationError]) -> list[str]:
 def spec_finding(
     message: str,
     details: tuple[str, ...] = (),
-    severity: str = "error",
+    level: Level = Level.ERROR,
     *,
     rule: str,
     where: str | None = None,
@@ -56,7 +56,7 @@ def spec_finding(
     return Finding(
         "schema",
         message,
-        severity,
+        level,
         details,
         kind=FailureKind.INVALID_LISTING,
         rule=f"{ClientProfile.MCP}/{rule}",
@@ -221,7 +221,7 @@ def check_listing(
     findings += _name_findings(tool.name)
     # A schema the spec check already refuses is reported once, by it: what a client makes
     # of an invalid schema is beside the point.
-    if not any(f.severity == "error" for f in findings):
+    if not any(f.level is Level.ERROR for f in findings):
         findings += check_clients(tool, clients)
     if lints is not None:
         findings += tool_lints(tool, lints)
@@ -270,7 +270,7 @@ def _name_findings(name: str) -> list[Finding]:
         spec_finding(
             f"tool name {name!r} does not follow the spec's naming rules: "
             + "; ".join(w.rstrip(".") for w in warnings),
-            severity="warning",
+            level=Level.WARNING,
             rule="tool-name",
             where="name",
         )

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from pytest_mcp_contracts.text import shown
+from pytest_mcp_contracts.vocabulary import Level
 
 # Of one blob or image: the alphabet is checked over this many characters (the length and
 # the padding over the whole string), and only the first SNIFF_CHARS are ever decoded.
@@ -102,7 +103,7 @@ class Base64Problem:
     """What is wrong with a string that should be base64: an ``error`` a client refuses, or
     a ``warning`` for a form some clients accept and others do not."""
 
-    severity: str
+    level: Level
     message: str
     fix: str
 
@@ -134,21 +135,21 @@ def base64_problem(value: str) -> Base64Problem | None:
             what = f"has '=' padding inside the data (offset {bad.start()})"
         else:
             what = f"has {shown(char)!r} at offset {bad.start()}, outside the base64 alphabet"
-        return Base64Problem("error", what, standard)
+        return Base64Problem(Level.ERROR, what, standard)
     if padding > 2 or (padding and length % 4) or length % 4 == 1:
         return Base64Problem(
-            "error", f"has a length ({length} characters) no base64 string has", standard
+            Level.ERROR, f"has a length ({length} characters) no base64 string has", standard
         )
     if length % 4:
         return Base64Problem(
-            "warning",
+            Level.WARNING,
             "has no '=' padding: atob (TypeScript) accepts it, Python's base64.b64decode "
             "refuses it",
             standard,
         )
     if spaced:
         return Base64Problem(
-            "warning",
+            Level.WARNING,
             "is broken into lines (MIME style, RFC 2045): RFC 4648 base64 has no line breaks",
             "encode it without line breaks (Python: base64.b64encode, not encodebytes)",
         )

@@ -63,7 +63,7 @@ from pytest_mcp_contracts.inputs.listed import (
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
 from pytest_mcp_contracts.transport.errors import METHOD_NOT_FOUND, ServerError
-from pytest_mcp_contracts.vocabulary import Check
+from pytest_mcp_contracts.vocabulary import Check, Level
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.contracts.change import Change
@@ -237,7 +237,7 @@ def judge_answer(
                     check,
                     "refused with JSON-RPC error -32603 (internal error), which a client "
                     "shows as a server failure",
-                    severity="warning",
+                    level=Level.WARNING,
                     kind=FailureKind.RPC_ERROR,
                     rule="mcp/refusal-code",
                     fix="refuse with -32602 (invalid params) or -32002 (resource not found): "
@@ -251,8 +251,8 @@ def judge_answer(
     else:
         uri = str(outcome.request.get("params", {}).get("uri", ""))
         findings = check_read_result(result, uri, protocol_version=protocol_version)
-    errors = [f for f in findings if f.severity == "error"]
-    warnings = tuple(f for f in findings if f.severity != "error")
+    errors = [f for f in findings if f.level is Level.ERROR]
+    warnings = tuple(f for f in findings if f.level is not Level.ERROR)
     in_words = None
     if not errors and not must_succeed:
         in_words = judge_success_result(_as_text_result(result), outcome.arguments)

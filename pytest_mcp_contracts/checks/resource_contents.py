@@ -16,6 +16,7 @@ from typing import Any, Final
 from urllib.parse import unquote, urlsplit
 
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding
+from pytest_mcp_contracts.checks.listed_entries import is_mime_type
 from pytest_mcp_contracts.checks.media import (
     SIGNATURES,
     base64_problem,
@@ -27,9 +28,8 @@ from pytest_mcp_contracts.checks.media import (
     media_type,
     sniff,
 )
-from pytest_mcp_contracts.checks.surface_listing import is_mime_type
 from pytest_mcp_contracts.text import abridge, json_text, shown
-from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSIONS, MODERN_VERSION, ClientProfile
+from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSIONS, MODERN_VERSION, ClientProfile, Level
 
 _VERSIONS: Final = (*HANDSHAKE_VERSIONS, MODERN_VERSION)
 _META_SINCE: Final = "2025-06-18"  # _meta on contents entries and content blocks
@@ -108,13 +108,13 @@ class ContentsJudge:
         rule: str,
         where: str,
         fix: str,
-        severity: str = "error",
+        level: Level = Level.ERROR,
         details: tuple[str, ...] = (),
     ) -> Finding:
         return Finding(
             self.check,
             message,
-            severity,
+            level,
             details,
             kind=FailureKind.MALFORMED_RESULT,
             rule=f"{ClientProfile.MCP}/{rule}",
@@ -224,7 +224,7 @@ class ContentsJudge:
                 where=where,
                 fix="use a registered type such as text/plain or application/json, or "
                 "leave mimeType out when it is not known",
-                severity="warning",
+                level=Level.WARNING,
             )
 
     def _base64(self, value: str, where: str, mime: Any) -> Iterator[Finding]:
@@ -233,13 +233,13 @@ class ContentsJudge:
         if problem is not None:
             yield self.finding(
                 f"the base64 data {problem.message}",
-                rule="blob-base64" if problem.severity == "error" else "base64-form",
+                rule="blob-base64" if problem.level is Level.ERROR else "base64-form",
                 where=where,
                 fix=problem.fix,
-                severity=problem.severity,
+                level=problem.level,
                 details=(f"data: {quoted(value, 60)} ({len(value)} characters)",),
             )
-            if problem.severity == "error":
+            if problem.level is Level.ERROR:
                 return
         if not isinstance(mime, str) or not is_mime_type(mime):
             return
@@ -256,7 +256,7 @@ class ContentsJudge:
                     where=where,
                     fix="label the data with its own type (application/octet-stream when "
                     "unknown; in the Python SDK, mime_type= on the resource)",
-                    severity="warning",
+                    level=Level.WARNING,
                 )
             return
         test = SIGNATURES.get(declared)
@@ -287,7 +287,7 @@ class ContentsJudge:
                 where=where,
                 fix=f"send the whole {declared} file, base64-encoded, or label the data "
                 "with its real type",
-                severity="warning",
+                level=Level.WARNING,
             )
 
     def _text_under(self, mime: str, text: str, at: str) -> Iterator[Finding]:
@@ -311,6 +311,6 @@ class ContentsJudge:
                 where=f"{at}.text",
                 fix="send binary data base64-encoded as 'blob'; if this is text, label it "
                 "with a text type",
-                severity="warning",
+                level=Level.WARNING,
                 details=(f"text: {quoted(text, 120)}",),
             )

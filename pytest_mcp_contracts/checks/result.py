@@ -22,7 +22,7 @@ from pytest_mcp_contracts.schema.dialects import (
 )
 from pytest_mcp_contracts.text import json_text
 from pytest_mcp_contracts.transport.discover import Entry
-from pytest_mcp_contracts.vocabulary import MODERN_VERSION
+from pytest_mcp_contracts.vocabulary import MODERN_VERSION, Level
 
 # -- dynamic checks ------------------------------------------------------------------------
 
@@ -58,7 +58,7 @@ def _embedded_findings(content: list[Any], protocol_version: str) -> list[Findin
         for found in check_embedded_resource(
             block, f"content[{index}]", protocol_version=protocol_version
         )
-        if found.severity == "error"
+        if found.level is Level.ERROR
     ]
 
 

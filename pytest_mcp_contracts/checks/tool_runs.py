@@ -45,7 +45,7 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
     from pytest_mcp_contracts.inputs.user_strategies import UserStrategyError
 
     server, settings, check = context.server, context.settings, Check.CONTRACT.value
-    own = context.callable_settings(tool)
+    tool_config = context.callable_settings(tool)
     if tool.malformed:
         raise entry_failure(
             server,
@@ -81,7 +81,7 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
                 f"no inputs can be generated from the inputSchema at {shown(exc.pointer, 120)}",
                 (str(exc),),
             ) from None
-        max_examples = own.max_examples or settings.max_examples
+        max_examples = tool_config.max_examples or settings.max_examples
         plan = coverage_plan(tool, max_examples, settings.coverage, user is not None, sandbox)
         run = run_contract(
             server,
@@ -89,15 +89,15 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
             strategy=strategy,
             # Configured and schema examples first, then the coverage phase.
             examples=_examples(context, tool, check, warn),
-            configured=len(own.examples),
+            configured=len(tool_config.examples),
             coverage=plan,
             budget=context.budget(
                 max_examples=random_share(max_examples, len(plan.inputs)),
-                tool_time=settings.time_budget(own),
+                tool_time=settings.time_budget(tool_config),
             ),
             observations=observations,
             drift_hint=context.drift_hint,
-            warn_only=own.warn_only,
+            warn_only=tool_config.warn_only,
             tally=tally,
             lints=settings.lint_levels,
             in_flight=settings.in_flight,
@@ -197,8 +197,8 @@ def check_rejects_invalid(context: RunContext, tool: Entry, facts: ItemFacts, wa
     from pytest_mcp_contracts.inputs.invalid import invalid_inputs
 
     server, settings, check = context.server, context.settings, Check.REJECTS_INVALID.value
-    own = context.callable_settings(tool)
-    mode = own.rejects_invalid or settings.rejects_invalid
+    tool_config = context.callable_settings(tool)
+    mode = tool_config.rejects_invalid or settings.rejects_invalid
     if mode == RejectsInvalidMode.OFF:
         raise Skipped("--mcp-rejects-invalid=off")
     if tool.malformed:
@@ -215,7 +215,7 @@ def check_rejects_invalid(context: RunContext, tool: Entry, facts: ItemFacts, wa
         server,
         tool,
         cases,
-        context.budget(max_examples=0, tool_time=settings.time_budget(own)),
+        context.budget(max_examples=0, tool_time=settings.time_budget(tool_config)),
         facts.stats.tool(tool.name),
     )
     facts.properties.append(("mcp_invalid_sent", refusals.sent))

@@ -322,13 +322,13 @@ def _unframed(text: str) -> list[str]:
 
 
 def _python_site(chain: list[_Block]) -> RaiseSite | None:
-    own_package = _own_package(chain)
+    tool_package = _tool_package(chain)
     # Outermost first: the SDK's wrapper around the tool's exception is skipped.
     for block in reversed(chain):
         if not block.frames:
             continue
         frame = block.frames[-1]
-        owner = _owner(frame.path, own_package)
+        owner = _owner(frame.path, tool_package)
         if owner == "sdk" and block is not chain[0]:
             continue
         name = _exception_name(block.exception)
@@ -350,7 +350,7 @@ def _python_site(chain: list[_Block]) -> RaiseSite | None:
     return None
 
 
-def _own_package(chain: list[_Block]) -> str | None:
+def _tool_package(chain: list[_Block]) -> str | None:
     """The installed package the tool's code lives in: that of the first frame, from the
     outside in, that is neither the SDK's nor the standard library's (None: the tool's code is
     not an installed package, or no frame says). The outermost exception's frames start at
@@ -369,17 +369,17 @@ def _own_package(chain: list[_Block]) -> str | None:
     return None
 
 
-def _owner(path: str, own_package: str | None) -> str:
+def _owner(path: str, tool_package: str | None) -> str:
     path = path.replace("\\", "/")
     installed = _INSTALLED.search(path)
     if installed is not None:
         package = installed[1] or installed[2]
-        if own_package is not None and package == own_package:
-            return "own"
+        if tool_package is not None and package == tool_package:
+            return "tool"
         return "sdk" if _top(package) in _SDK_PACKAGES else "library"
     if _STDLIB.search(path):
         return "library"
-    return "own"
+    return "tool"
 
 
 def _top(package: str) -> str:

@@ -36,8 +36,10 @@ class CallPlan:
     tools: dict[str, ToolConfig]
 
     def refusal(self, server: str, tool: Entry, capabilities: dict[str, Any]) -> str | None:
-        own = tool_config(self.tools, server, tool.name)
-        why = tool_refusal(tool, capabilities, policy=self.policy, own_call=own.call, skip=own.skip)
+        config = tool_config(self.tools, server, tool.name)
+        why = tool_refusal(
+            tool, capabilities, policy=self.policy, tool_policy=config.call, skip=config.skip
+        )
         if why is None and tool.malformed:
             why = "not called: its listing entry is malformed (see its findings)"
         return why

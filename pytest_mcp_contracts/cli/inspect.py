@@ -8,7 +8,7 @@ decides (``call_plan``); each input's limits (``schema/limits``); and what the
 ``schema`` check finds in each listing entry (the same ``check_listing``, the same records
 as the run report). After the tools it lists the server's prompts (their arguments),
 resources (URI, mimeType) and templates (their variables), each with its listing findings
-(``checks/surface_listing``) and its recorded content contract folded to a summary.
+(``checks/listed_entries``) and its recorded content contract folded to a summary.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def _findings(
         LintLevels,
         LintSettingError,
     )
-    from pytest_mcp_contracts.checks.surface_listing import entry_findings
+    from pytest_mcp_contracts.checks.listed_entries import entry_findings
 
     try:
         clients = parse_clients(args.clients, option="--clients")

@@ -13,7 +13,7 @@ from pytest_mcp_contracts.schema.limits import limits
 from pytest_mcp_contracts.transport.discover import (
     Entry,
 )
-from pytest_mcp_contracts.vocabulary import EntryKind, Quality
+from pytest_mcp_contracts.vocabulary import EntryKind, Level, Quality
 
 HINTS: Final = (
     ("readOnlyHint", True, "read-only"),
@@ -78,7 +78,7 @@ class EntryView:
     def findings_label(self) -> str:
         if self.findings is None:
             return "unknown"
-        errors = sum(1 for f in self.findings if f["severity"] == "error")
+        errors = sum(1 for f in self.findings if f["severity"] == Level.ERROR)
         warnings = len(self.findings) - errors
         parts = [
             f"{errors} error(s)" if errors else "",

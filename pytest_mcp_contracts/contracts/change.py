@@ -1,33 +1,26 @@
 """One drift change: how a tool's surface or its output moved from what was recorded.
 
 Both the surface diff (``contracts/drift``) and the learned output shapes
-(``contracts/infer``) report in this one type, ordered by one scale of gravity.
+(``contracts/infer``) report in this one type, ordered by one scale, ``vocabulary.Impact``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
-from pytest_mcp_contracts.vocabulary import GRAVITY
-
-# The static type of vocabulary.DriftSeverity's values (tests/unit keep the two equal), so that
-# the diff can write a change's severity as its literal. In order of gravity: breaking fails,
-# review fails until a human accepts it, description warns (and fails where descriptions are
-# pinned), additive and cosmetic are listed (they fail only under --mcp-strict).
-Severity = Literal["breaking", "review", "description", "additive", "cosmetic"]
+from pytest_mcp_contracts.vocabulary import IMPACT_ORDER, Impact
 
 
-def gravity(severity: str) -> int:
-    """The place of ``severity`` on the scale, gravest first (an unknown one sorts last)."""
-    return GRAVITY.index(severity) if severity in GRAVITY else len(GRAVITY)
+def impact_rank(impact: str) -> int:
+    """The place of ``impact`` on the scale, gravest first (an unknown one sorts last)."""
+    return IMPACT_ORDER.index(impact) if impact in IMPACT_ORDER else len(IMPACT_ORDER)
 
 
 @dataclass(frozen=True)
 class Change:
     """One difference between what was recorded and what the server shows now."""
 
-    severity: Severity
+    impact: Impact
     path: str
     change: str
 

@@ -1,7 +1,7 @@
-"""Drift: compare a tool's recorded surface with its current one and classify each change.
+"""Drift: compare an entry's recorded listing with its current one and classify each change.
 
-The surface is a raw listing entry (name, title, description, inputSchema, outputSchema,
-annotations). Each difference becomes a ``Change`` of one severity:
+The listing is a raw listing entry (name, title, description, inputSchema, outputSchema,
+annotations). Each difference becomes a ``Change`` of one impact (``vocabulary.Impact``):
 
 - breaking: the input side refuses something the old schema accepted, or the output side
   may now send something a client written against the old schema does not expect, or a
@@ -50,7 +50,7 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
-from pytest_mcp_contracts.contracts.change import Change, Severity, gravity
+from pytest_mcp_contracts.contracts.change import Change, impact_rank
 from pytest_mcp_contracts.contracts.wording import same_words, word_diff
 from pytest_mcp_contracts.schema import dialects
 from pytest_mcp_contracts.schema.budgets import DRIFT_DEPTH, DRIFT_WORK, RECURSION_UNROLL
@@ -62,14 +62,13 @@ from pytest_mcp_contracts.schema.document import (
 from pytest_mcp_contracts.schema.paths import child_path, items_path
 from pytest_mcp_contracts.schema.refs import resolve_pointer
 from pytest_mcp_contracts.transport.discover import LISTINGS
-from pytest_mcp_contracts.vocabulary import EntryKind
+from pytest_mcp_contracts.vocabulary import EntryKind, Impact
 
 __all__ = [
     "HINT_DEFAULTS",
     "Change",
-    "Severity",
     "added",
-    "diff_surface",
+    "diff_listing",
     "moved",
     "removed",
 ]
@@ -147,16 +146,16 @@ _MISSING: Final = object()  # absent, unlike a JSON null
 
 def removed(kind: EntryKind) -> Change:
     """A recorded entry the server no longer lists: breaking, whatever its kind."""
-    return Change("breaking", str(kind), "removed")
+    return Change(Impact.BREAKING, str(kind), "removed")
 
 
 def added(kind: EntryKind) -> Change:
-    return Change("additive", str(kind), "new")
+    return Change(Impact.ADDITIVE, str(kind), "new")
 
 
-def diff_surface(kind: EntryKind, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
-    """Every change from ``old`` to ``new`` (recorded surfaces of one entry of ``kind``:
-    ``record.surface_of``), gravest first, then by path. A tool's are its schemas'; a
+def diff_listing(kind: EntryKind, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
+    """Every change from ``old`` to ``new`` (recorded listings of one entry of ``kind``:
+    ``record.listing_of``), gravest first, then by path. A tool's are its schemas'; a
     prompt's, resource's or template's its members' (the classes below)."""
     if kind is EntryKind.TOOL:
         return _tool_changes(old, new)
@@ -166,7 +165,7 @@ def diff_surface(kind: EntryKind, old: Mapping[str, Any], new: Mapping[str, Any]
 def _tool_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
     work = _Work()
     changes = [
-        Change("cosmetic", key, _text_change(old.get(key, _MISSING), new.get(key, _MISSING)))
+        Change(Impact.COSMETIC, key, _text_change(old.get(key, _MISSING), new.get(key, _MISSING)))
         for key in sorted(
             (set(old) | set(new))
             - {"name", "inputSchema", "outputSchema", "annotations", "description"}
@@ -177,11 +176,11 @@ def _tool_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change
         old.get("description", _MISSING), new.get("description", _MISSING)
     )
     if described is not None:
-        changes.append(Change(described[0], "description", described[1]))
+        changes.append(Change(Impact(described[0]), "description", described[1]))
     changes += _schema_changes("input", old.get("inputSchema"), new.get("inputSchema"), work)
     changes += _schema_changes("output", old.get("outputSchema"), new.get("outputSchema"), work)
     changes += _annotation_changes(old.get("annotations"), new.get("annotations"))
-    return sorted(set(changes), key=lambda c: (gravity(c.severity), c.path, c.change))
+    return sorted(set(changes), key=lambda c: (impact_rank(c.impact), c.path, c.change))
 
 
 # ------------------------------------------------------- prompts, resources, templates
@@ -218,17 +217,17 @@ def _listing_changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Cha
         if key in ("description", "title", "name"):
             described = _description_change(was, now)
             if described is not None:
-                changes.append(Change(described[0], key, described[1]))
+                changes.append(Change(Impact(described[0]), key, described[1]))
         elif key == "arguments":
             changes += _argument_changes(was, now)
         elif key == "mimeType":
-            grade: Severity = "additive" if was is _MISSING else "breaking"
+            grade = Impact.ADDITIVE if was is _MISSING else Impact.BREAKING
             changes.append(Change(grade, key, _value_change(was, now)))
         elif key in ("uri", "uriTemplate"):  # the key itself: a file records one entry
-            changes.append(Change("breaking", key, _value_change(was, now)))
+            changes.append(Change(Impact.BREAKING, key, _value_change(was, now)))
         else:
-            changes.append(Change("cosmetic", key, _text_change(was, now)))
-    return sorted(set(changes), key=lambda c: (gravity(c.severity), c.path, c.change))
+            changes.append(Change(Impact.COSMETIC, key, _text_change(was, now)))
+    return sorted(set(changes), key=lambda c: (impact_rank(c.impact), c.path, c.change))
 
 
 def moved(
@@ -248,14 +247,14 @@ def moved(
     if not isinstance(was, str):
         return None
     if kind == EntryKind.RESOURCE:
-        return Change("breaking", "uri", f"{_show(was)} -> {_show(now)} (the same name)")
+        return Change(Impact.BREAKING, "uri", f"{_show(was)} -> {_show(now)} (the same name)")
     from pytest_mcp_contracts.schema.synthetic import template_variables
 
     before, after = template_variables(was), template_variables(now)
     moved = f"{_show(was)} -> {_show(now)}"
     if set(before) == set(after):
         return Change(
-            "review",
+            Impact.REVIEW,
             key_field,
             f"{moved}: the same variables, reordered or in other literal text (a URI built "
             "from the old template may no longer resolve)",
@@ -267,14 +266,14 @@ def moved(
         for label, names in (("removed", gone), ("added", came))
         if names
     ]
-    return Change("breaking", key_field, f"{moved}: variables {'; '.join(parts)}")
+    return Change(Impact.BREAKING, key_field, f"{moved}: variables {'; '.join(parts)}")
 
 
 def _argument_changes(old: Any, new: Any) -> list[Change]:
     """A prompt's arguments, matched by name (clients send them by name)."""
     was, now = _named(old), _named(new)
     if was is None or now is None:
-        return [Change("review", "arguments", f"changed {_UNSOUND}")]
+        return [Change(Impact.REVIEW, "arguments", f"changed {_UNSOUND}")]
     gone = [name for name in was if name not in now]
     came = [name for name in now if name not in was]
     changes = []
@@ -284,19 +283,19 @@ def _argument_changes(old: Any, new: Any) -> list[Change]:
         required = now[other].get("required") is True
         changes.append(
             Change(
-                "breaking",
+                Impact.BREAKING,
                 child_path("arguments", name),
                 f"removed, and {other!r} added ({'required' if required else 'optional'}): "
                 f"renamed to {other!r}?",
             )
         )
     else:
-        changes += [Change("breaking", child_path("arguments", n), "removed") for n in gone]
+        changes += [Change(Impact.BREAKING, child_path("arguments", n), "removed") for n in gone]
         for name in came:
             required = now[name].get("required") is True
             changes.append(
                 Change(
-                    "breaking" if required else "additive",
+                    Impact.BREAKING if required else Impact.ADDITIVE,
                     child_path("arguments", name),
                     "new (required)" if required else "new (optional)",
                 )
@@ -305,7 +304,7 @@ def _argument_changes(old: Any, new: Any) -> list[Change]:
         changes += _argument_change(child_path("arguments", name), was[name], now[name])
     kept = [n for n in was if n in now]
     if kept != [n for n in now if n in was]:
-        changes.append(Change("cosmetic", "arguments", "reordered"))
+        changes.append(Change(Impact.COSMETIC, "arguments", "reordered"))
     return changes
 
 
@@ -319,16 +318,16 @@ def _argument_change(path: str, old: Mapping[str, Any], new: Mapping[str, Any]) 
             before, after = was is True, now is True
             if before != after:
                 changes.append(
-                    Change("breaking", path, "optional -> required")
+                    Change(Impact.BREAKING, path, "optional -> required")
                     if after
-                    else Change("additive", path, "required -> optional")
+                    else Change(Impact.ADDITIVE, path, "required -> optional")
                 )
         elif key in ("description", "title"):
             described = _description_change(was, now)
             if described is not None:
-                changes.append(Change(described[0], path, f"{key} {described[1]}"))
+                changes.append(Change(Impact(described[0]), path, f"{key} {described[1]}"))
         else:
-            changes.append(Change("cosmetic", path, f"{key} {_text_change(was, now)}"))
+            changes.append(Change(Impact.COSMETIC, path, f"{key} {_text_change(was, now)}"))
     return changes
 
 
@@ -369,17 +368,17 @@ def _schema_changes(side: _Side, old: Any, new: Any, work: _Work) -> list[Change
         differ.compare(old, new, _Where(side, 0))
         return differ.changes
     if side == "output" and old is None and new is not None:
-        return [Change("additive", label, "declared")]
+        return [Change(Impact.ADDITIVE, label, "declared")]
     if side == "output" and new is None and old is not None:
-        return [Change("breaking", label, "removed")]
-    return [Change("review", label, "changed")]
+        return [Change(Impact.BREAKING, label, "removed")]
+    return [Change(Impact.REVIEW, label, "changed")]
 
 
 def _annotation_changes(old: Any, new: Any) -> list[Change]:
     old = {} if old is None else old
     new = {} if new is None else new
     if not (isinstance(old, Mapping) and isinstance(new, Mapping)):
-        return [] if _same(old, new) else [Change("review", "annotations", "changed")]
+        return [] if _same(old, new) else [Change(Impact.REVIEW, "annotations", "changed")]
     read_only = "readOnlyHint"
     # The spec: destructiveHint and idempotentHint are "meaningful only when readOnlyHint
     # == false"; where it is true, a client ignores them (and a flip of readOnlyHint is
@@ -391,21 +390,23 @@ def _annotation_changes(old: Any, new: Any) -> list[Change]:
         if key not in HINT_DEFAULTS:
             was, now = old.get(key, _MISSING), new.get(key, _MISSING)
             if not _same(was, now):
-                changes.append(Change("cosmetic", path, _text_change(was, now)))
+                changes.append(Change(Impact.COSMETIC, path, _text_change(was, now)))
             continue
         was, now = old.get(key, HINT_DEFAULTS[key]), new.get(key, HINT_DEFAULTS[key])
         if not (isinstance(was, bool) and isinstance(now, bool)):
             if not _same(was, now):
-                changes.append(Change("review", path, f"{_show(was)} -> {_show(now)}"))
+                changes.append(Change(Impact.REVIEW, path, f"{_show(was)} -> {_show(now)}"))
         elif was != now:
             text = f"{_show(was)} -> {_show(now)}"
             if ignored and key in ("destructiveHint", "idempotentHint"):
-                changes.append(Change("cosmetic", path, f"{text} (ignored: readOnlyHint is true)"))
+                changes.append(
+                    Change(Impact.COSMETIC, path, f"{text} (ignored: readOnlyHint is true)")
+                )
             elif now == _SAFE_HINTS[key]:
                 # Breaking too: a client that runs "safe" tools without asking now would.
-                changes.append(Change("breaking", path, f"{text} {_SAFER}"))
+                changes.append(Change(Impact.BREAKING, path, f"{text} {_SAFER}"))
             else:
-                changes.append(Change("breaking", path, text))
+                changes.append(Change(Impact.BREAKING, path, text))
     return changes
 
 
@@ -604,14 +605,14 @@ _Side = Literal["input", "output"]
 _Effect = Literal["tightened", "loosened", "changed", "review", "description", "cosmetic"]
 
 
-def _severity(side: _Side, effect: _Effect, constraint: bool) -> Severity:
+def _impact(side: _Side, effect: _Effect, constraint: bool) -> Impact:
     if effect == "review" or effect == "cosmetic" or effect == "description":
-        return effect
+        return Impact(effect)
     if side == "input":  # the client sends: anything refused that was accepted breaks it
-        return "additive" if effect == "loosened" else "breaking"
+        return Impact.ADDITIVE if effect == "loosened" else Impact.BREAKING
     if constraint:
-        return "review"
-    return "additive" if effect == "tightened" else "breaking"  # the client receives
+        return Impact.REVIEW
+    return Impact.ADDITIVE if effect == "tightened" else Impact.BREAKING  # the client receives
 
 
 @dataclass(frozen=True)
@@ -636,7 +637,7 @@ class _Differ:
         self.changes: list[Change] = []
 
     def note(self, path: str, effect: _Effect, text: str, *, constraint: bool = False) -> None:
-        self.changes.append(Change(_severity(self.side, effect, constraint), path, text))
+        self.changes.append(Change(_impact(self.side, effect, constraint), path, text))
 
     def compare(self, old_raw: Any, new_raw: Any, at: _Where) -> None:
         if at.depth > DRIFT_DEPTH:
@@ -877,15 +878,15 @@ class _Differ:
                 scratch.compare(a, b, at.to(at.path))
             elif not _same(a, b):
                 sound = False
-        severities = {change.severity for change in scratch.changes}
-        if not sound or severities - {"cosmetic", "description"}:
+        impacts = {change.impact for change in scratch.changes}
+        if not sound or impacts - {Impact.COSMETIC, Impact.DESCRIPTION}:
             self.note(at.path, "review", f"{key} changed {_UNSOUND}")
             return
         # A description inside a branch is still an instruction to the model: said as such.
         for change in scratch.changes:
-            if change.severity == "description":
+            if change.impact is Impact.DESCRIPTION:
                 self.note(at.path, "description", f"{key}: {change.change}")
-        if "cosmetic" in severities:
+        if Impact.COSMETIC in impacts:
             self.note(at.path, "cosmetic", f"{key} changed (annotations only)")
 
 

@@ -34,12 +34,13 @@ import copy
 import heapq
 import re
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.schema.dialects import validator_class
 from pytest_mcp_contracts.schema.document import TYPE_ORDER, json_type, ordered_types, union_text
 from pytest_mcp_contracts.schema.paths import child_path, items_path, values_path
+from pytest_mcp_contracts.vocabulary import Impact
 
 MAX_DEPTH: Final = 32
 MAX_ITEMS: Final = 200
@@ -589,7 +590,7 @@ class Shape:
         drifts: set[Change] = set()
         if self._types:
             self._diff(value, "$", drifts)
-        return sorted(drifts, key=lambda d: (d.path, d.change, d.severity))
+        return sorted(drifts, key=lambda d: (d.path, d.change, d.impact))
 
     def _widens(self, kind: str) -> str | None:
         """Why a value of the new type ``kind`` only widens the contract, or None."""
@@ -607,15 +608,13 @@ class Shape:
             change = f"{_type_label(self._types)} -> {kind}"
             why = self._widens(kind)
             if why is None:
-                drifts.add(Change("breaking", path, change))
+                drifts.add(Change(Impact.BREAKING, path, change))
             else:
-                drifts.add(Change("additive", path, f"{change} ({why})"))
+                drifts.add(Change(Impact.ADDITIVE, path, f"{change} ({why})"))
             return
         if kind == "string" and self._format and string_format(value) != self._format:
-            severity: Literal["breaking", "additive"] = (
-                "breaking" if self._count >= ESTABLISHED else "additive"
-            )
-            drifts.add(Change(severity, path, f"format {self._format} -> plain string"))
+            impact = Impact.BREAKING if self._count >= ESTABLISHED else Impact.ADDITIVE
+            drifts.add(Change(impact, path, f"format {self._format} -> plain string"))
         if not self._explores():
             return
         if kind == "object":
@@ -627,7 +626,7 @@ class Shape:
                     self._items._diff(element, items_path(path), drifts)
             elif elements:
                 kinds = _type_label({json_type(e) for e in elements})
-                drifts.add(Change("additive", items_path(path), f"new items: {kinds}"))
+                drifts.add(Change(Impact.ADDITIVE, items_path(path), f"new items: {kinds}"))
 
     def _diff_object(self, value: dict[str, Any], path: str, drifts: set[Change]) -> None:
         properties, required, values = self._layout()
@@ -638,23 +637,23 @@ class Shape:
                     values._diff(value[key], child_path(path, key), drifts)
                 else:
                     new = f"new entry: {json_type(value[key])}"
-                    drifts.add(Change("additive", child_path(path, key), new))
+                    drifts.add(Change(Impact.ADDITIVE, child_path(path, key), new))
             return
         for key in required.difference(keys):
             if self._count >= ESTABLISHED:
                 drifts.add(
-                    Change("breaking", child_path(path, key), "missing (was always present)")
+                    Change(Impact.BREAKING, child_path(path, key), "missing (was always present)")
                 )
             else:
                 why = f"missing (widened: was in all of only {self._count} object(s) seen)"
-                drifts.add(Change("additive", child_path(path, key), why))
+                drifts.add(Change(Impact.ADDITIVE, child_path(path, key), why))
         open_keys = self._is_open()  # its other keys depend on the input: no news
         for key in keys:
             child = properties.get(key)
             if child is None:
                 if not open_keys:
                     new = f"new field: {json_type(value[key])}"
-                    drifts.add(Change("additive", child_path(path, key), new))
+                    drifts.add(Change(Impact.ADDITIVE, child_path(path, key), new))
             else:
                 child._diff(value[key], child_path(path, key), drifts)
 

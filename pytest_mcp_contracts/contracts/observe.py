@@ -26,7 +26,7 @@ from pytest_mcp_contracts.contracts.classify import Classified, OutputKind, clas
 from pytest_mcp_contracts.contracts.content import prompt_observable, read_classified
 from pytest_mcp_contracts.contracts.infer import Shape
 from pytest_mcp_contracts.transport.discover import Entry
-from pytest_mcp_contracts.vocabulary import EntryKind, Quality
+from pytest_mcp_contracts.vocabulary import EntryKind, Impact, Quality
 
 JSON_KINDS: Final = frozenset({OutputKind.STRUCTURED, OutputKind.JSON_TEXT, OutputKind.JSON_ITEMS})
 VALIDATED_AT: Final = 3  # consistent observations on inputs that differ in declared arguments
@@ -189,7 +189,7 @@ class Observations:
             self.shape.observe(seen.value)
         changes = self._changes(seen)
         for change in changes:
-            target = self.breaking if change.severity == "breaking" else self.additive
+            target = self.breaking if change.impact is Impact.BREAKING else self.additive
             target[str(change)] = change
         return self._failing(changes) if self.checking else []
 
@@ -208,7 +208,7 @@ class Observations:
         if recorded and seen.kind.value not in recorded:
             changes.append(
                 Change(
-                    "breaking",
+                    Impact.BREAKING,
                     self.kind_label,
                     f"{'/'.join(sorted(recorded))} -> {seen.kind.value}",
                 )
@@ -218,7 +218,7 @@ class Observations:
         return changes
 
     def _failing(self, changes: list[Change]) -> list[Change]:
-        return [c for c in changes if self.strict or c.severity == "breaking"]
+        return [c for c in changes if self.strict or c.impact is Impact.BREAKING]
 
     # -- what the run learned --------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """Record: what a run may write to the snapshot folder, decided per entry, written at the end.
 
 An entry's file has one section per contract: ``surface`` (its listing entry as the drift
-gate records it: ``surface_of``) and its results' section (``RESULT_SECTIONS``): a tool's
+gate records it: ``listing_of``) and its results' section (``RESULT_SECTIONS``): a tool's
 ``output`` (what it returns: declared, or inferred from observations), a prompt's,
 resource's or template's ``content`` (what its gets or reads return, inferred as tools'
 outputs are: ``contracts/content``). Every file goes through the one queue below, by file
@@ -51,13 +51,13 @@ from pytest_mcp_contracts.transport.discover import (
     Entry,
     ServerSurface,
 )
-from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, DriftSeverity, EntryKind, SnapshotMode
+from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, EntryKind, Impact, SnapshotMode
 
 #: What the drift gate records of each kind of entry: the members of its listing entry a
 #: client relies on or shows, exactly as listed (a tool's declarations; never a prompt's,
 #: resource's or template's ``_meta``, ``icons``, ``size`` or ``annotations``: they change
 #: without changing what a client can do with it).
-SURFACE_KEYS: Final = {
+LISTING_KEYS: Final = {
     EntryKind.TOOL: ("name", "title", "description", "inputSchema", "outputSchema", "annotations"),
     EntryKind.PROMPT: ("name", "title", "description", "arguments"),
     EntryKind.RESOURCE: ("uri", "name", "title", "description", "mimeType"),
@@ -65,9 +65,9 @@ SURFACE_KEYS: Final = {
 }
 
 
-def surface_of(entry: Entry) -> dict[str, Any]:
-    """What the drift gate records of an entry: its listing entry's ``SURFACE_KEYS``."""
-    return {key: entry.raw[key] for key in SURFACE_KEYS[entry.kind] if key in entry.raw}
+def listing_of(entry: Entry) -> dict[str, Any]:
+    """What the drift gate records of an entry: its listing entry's ``LISTING_KEYS``."""
+    return {key: entry.raw[key] for key in LISTING_KEYS[entry.kind] if key in entry.raw}
 
 
 #: The section of each kind's file that holds what its calls return.
@@ -82,6 +82,7 @@ RESULT_SECTIONS: Final = {
 def file_keys(kind: EntryKind) -> tuple[str, ...]:
     """The keys of a file of ``kind``: it names its entry under its kind (``"tool":
     "get_item"``, ``"prompt": "greet"``)."""
+    # "surface" is the file format's name for the recorded listing entry (listing_of).
     return ("format_version", "server", str(kind), "surface", RESULT_SECTIONS[kind])
 
 
@@ -310,10 +311,10 @@ class Recorder:
             return []
         if self.strict:
             return list(changes)
-        failing = {DriftSeverity.BREAKING, DriftSeverity.REVIEW}
+        failing = {Impact.BREAKING, Impact.REVIEW}
         if self.pin_descriptions:
-            failing.add(DriftSeverity.DESCRIPTION)
-        return [c for c in changes if c.severity in failing]
+            failing.add(Impact.DESCRIPTION)
+        return [c for c in changes if c.impact in failing]
 
     # -- the folder ------------------------------------------------------------------------
 

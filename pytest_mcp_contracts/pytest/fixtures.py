@@ -1,7 +1,7 @@
 """The fixtures a hand-written test asks for: ``mcp_server``, the one server of the run, and
 ``mcp_servers``, every server of the run by name. Each is the server the generated items of
 this run call (started by ``pytest/session.collect_servers``; an ``--mcp-app`` in this
-process), reached through ``checks/own_tests.ServerUnderTest``; under xdist, each worker's
+process), reached through ``checks/handwritten.ServerUnderTest``; under xdist, each worker's
 own.
 
 Both are session-scoped: the servers live for the whole run anyway, and a ``@given`` test
@@ -23,7 +23,7 @@ import pytest
 from pytest_mcp_contracts.pytest.keys import CONTEXTS_KEY, SERVERS_KEY, SETTINGS_KEY
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.own_tests import ServerUnderTest
+    from pytest_mcp_contracts.checks.handwritten import ServerUnderTest
 
 NO_SERVER = (
     "no MCP server is configured for this run, so there is none to test: pass "
@@ -88,18 +88,18 @@ class ServerMap(Mapping[str, "ServerUnderTest"]):
 
 
 # The servers as hand-written tests reach them, once a test asked for one.
-OWN_TESTS_KEY: pytest.StashKey[ServerMap] = pytest.StashKey()
+HANDWRITTEN_KEY: pytest.StashKey[ServerMap] = pytest.StashKey()
 
 
 def servers_under_test(config: pytest.Config) -> ServerMap:
     """The run's servers for hand-written tests, made once per session (kept on the stash:
     the run report counts their calls)."""
-    found = config.stash.get(OWN_TESTS_KEY, None)
+    found = config.stash.get(HANDWRITTEN_KEY, None)
     if found is not None:
         return found
     if not config.stash[SETTINGS_KEY].active:
         pytest.fail(NO_SERVER, pytrace=False)
-    from pytest_mcp_contracts.checks.own_tests import ServerUnderTest
+    from pytest_mcp_contracts.checks.handwritten import ServerUnderTest
 
     # Each reached through the context its generated items ask (pytest/session.run_context).
     contexts = config.stash.get(CONTEXTS_KEY, {})
@@ -111,14 +111,14 @@ def servers_under_test(config: pytest.Config) -> ServerMap:
             not_started.append(server.command.display)
         else:
             started[server.node_name] = ServerUnderTest(server, context)
-    found = config.stash[OWN_TESTS_KEY] = ServerMap(started, not_started)
+    found = config.stash[HANDWRITTEN_KEY] = ServerMap(started, not_started)
     return found
 
 
-def own_test_calls(config: pytest.Config) -> dict[str, int]:
+def handwritten_calls(config: pytest.Config) -> dict[str, int]:
     """The requests hand-written tests sent each server, by node name (none: no test asked
     for a server), for the run's facts."""
-    found = config.stash.get(OWN_TESTS_KEY, None)
+    found = config.stash.get(HANDWRITTEN_KEY, None)
     return {name: server.calls for name, server in (found or {}).items()}
 
 

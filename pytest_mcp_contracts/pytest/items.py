@@ -43,6 +43,7 @@ from pytest_mcp_contracts.vocabulary import (
     NODE_PREFIX,
     Check,
     EntryKind,
+    Level,
     SnapshotMode,
 )
 
@@ -253,7 +254,7 @@ class _RendersFailures(pytest.Item):
         warned = self.config.stash.setdefault(WARNED_RULES_KEY, set())
         for message in warnings_to_raise(said, server.node_name, warned, others):
             warn(message)
-        errors = [f for f in findings if f.severity == "error"]
+        errors = [f for f in findings if f.level is Level.ERROR]
         if errors:
             lines = tuple(line for f in errors[1:] for line in f.render().splitlines())
             raise fail(errors[0].render(), lines, errors[0].kind)
@@ -339,14 +340,14 @@ class _EntryItem(_RendersFailures):
 class DriftItem(_EntryItem):
     """Static: the entry's surface (a tool's schemas, annotations and texts; a prompt's,
     resource's or template's listing entry) against the recorded one
-    (checks/drift_gate.gate_surface)."""
+    (checks/drift_gate.gate_listing)."""
 
     check = Check.DRIFT.value  # a plain str: it is a user property, sent over xdist
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.drift_gate import gate_surface
+        from pytest_mcp_contracts.checks.drift_gate import gate_listing
 
-        warning = gate_surface(
+        warning = gate_listing(
             self.config.stash[RECORDER_KEY],
             self.server,
             self.surface,
@@ -385,7 +386,7 @@ class RemovedEntryItem(_RendersFailures):
 class SchemaItem(_EntryItem):
     """Static: the listing entry under the spec: a tool's, its schemas in their own dialect
     and its name (checks/listing); a prompt's, resource's or template's (checks/
-    surface_listing); or the failure of a listing the server declared."""
+    listed_entries); or the failure of a listing the server declared."""
 
     check = Check.SCHEMA.value
 
@@ -397,7 +398,7 @@ class SchemaItem(_EntryItem):
             said = [f for f in findings if f.kind is not FailureKind.LINT]
             self._carry_findings(findings, said, self.server, self._warn, self._fail)
             return
-        from pytest_mcp_contracts.checks.surface_listing import check_entry, listing_failure_finding
+        from pytest_mcp_contracts.checks.listed_entries import check_entry, listing_failure_finding
 
         if isinstance(entry, ListingFailure):
             findings = [listing_failure_finding(entry)]

@@ -123,12 +123,14 @@ def worker_places(
         private = folder
     places: list[WorkerPlace | None] = []
     for index, command in enumerate(commands):
-        own = None
+        server_folder = None
         if private is not None:
-            own = private / str(index)
-            own.mkdir()
+            server_folder = private / str(index)
+            server_folder.mkdir()
         places.append(
-            for_worker(command, worker, own) if isinstance(command, ServerCommand) else None
+            for_worker(command, worker, server_folder)
+            if isinstance(command, ServerCommand)
+            else None
         )
     return worker, places
 
@@ -148,10 +150,14 @@ def state_tools(settings: Settings) -> Callable[[ServerSurface], list[Entry]]:
                 continue
             if schema.get("properties") or schema.get("required"):
                 continue  # a tool that takes arguments: {} is not what it is called with
-            own = settings.tool(surface.name, tool.name)
+            tool_config = settings.tool(surface.name, tool.name)
             policy = settings.call_policy
             if tool_refusal(
-                tool, surface.capabilities, policy=policy, own_call=own.call, skip=own.skip
+                tool,
+                surface.capabilities,
+                policy=policy,
+                tool_policy=tool_config.call,
+                skip=tool_config.skip,
             ):
                 continue
             found.append(tool)

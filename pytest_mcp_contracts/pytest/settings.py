@@ -141,9 +141,9 @@ class Settings:
         """A tool's own settings: "server/tool" first, then the bare tool name."""
         return tool_config(self.tools, server, name)
 
-    def time_budget(self, own: ToolConfig) -> float | None:
+    def time_budget(self, tool_config: ToolConfig) -> float | None:
         """Seconds each check may spend calling the tool: its own tool_time, else the run's."""
-        return self.tool_time if own.tool_time is None else (own.tool_time or None)
+        return self.tool_time if tool_config.tool_time is None else (tool_config.tool_time or None)
 
 
 def _positive(option: Option, raw: Any, cast: Callable[[Any], Any], minimum: float) -> Any:

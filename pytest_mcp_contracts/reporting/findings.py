@@ -6,9 +6,9 @@ to an xdist controller), is folded per tool by ``reporting/facts``, listed per t
 run report, and summed up by ``digest`` for the terminal and the CI step summary; the
 ``mcp-contracts inspect`` command prints the same records.
 
-A record: ``{"rule", "client", "severity", "kind", "where", "message", "details", "fix"}``;
-``rule``, ``client``, ``where`` and ``fix`` are null where the check that found it does not
-say (the spec's listing rules name no client).
+A record: ``{"rule", "client", "severity", "kind", "where", "message", "details", "fix"}``,
+its ``severity`` the finding's ``level``; ``rule``, ``client``, ``where`` and ``fix`` are null
+where the check that found it does not say (the spec's listing rules name no client).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contracts.text import shorten, shown
+from pytest_mcp_contracts.vocabulary import LEVEL_ORDER, Level
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.checks.failures import Finding
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
 FINDINGS_KEY: Final = "mcp_contracts_findings"  # a schema report's findings, as records
 DIGEST_RULES: Final = 12  # rules listed by the digest; the others are counted
 DIGEST_TOOLS: Final = 4  # tools named per rule; the others are counted
-SEVERITIES: Final = ("error", "warning")
 RECORD_KEYS: Final = ("rule", "client", "severity", "kind", "where", "message", "details", "fix")
 
 Record = dict[str, Any]
@@ -34,7 +34,8 @@ def finding_record(finding: Finding) -> Record:
     return {
         "rule": finding.rule,
         "client": finding.client,
-        "severity": str(finding.severity),
+        # The record's key keeps its word: the run report and `inspect --json` are read by CI.
+        "severity": str(finding.level),
         "kind": str(finding.kind),
         "where": finding.where,
         "message": finding.message,
@@ -53,7 +54,7 @@ def warnings_to_raise(
     messages = []
     for finding in findings:
         key = (server, finding.rule or finding.message)
-        if finding.severity != "warning" or key in warned:
+        if finding.level is not Level.WARNING or key in warned:
             continue
         warned.add(key)
         if finding.rule:
@@ -73,10 +74,10 @@ def rule_of(record: Mapping[str, Any]) -> str:
 
 
 def counts(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """A server's findings counted by severity, by client and by rule."""
+    """A server's findings counted by level, by client and by rule."""
     found: dict[str, Any] = {"errors": 0, "warnings": 0, "by_client": {}, "by_rule": {}}
     for record in records:
-        found["errors" if record["severity"] == "error" else "warnings"] += 1
+        found["errors" if record["severity"] == Level.ERROR else "warnings"] += 1
         if record.get("client"):
             client = str(record["client"])
             found["by_client"][client] = found["by_client"].get(client, 0) + 1
@@ -118,14 +119,14 @@ def digest(tools: Sequence[Mapping[str, Any]]) -> list[str]:
     ordered = sorted(
         groups.items(),
         key=lambda item: (
-            SEVERITIES.index(item[0][0]) if item[0][0] in SEVERITIES else 2,
+            LEVEL_ORDER.index(item[0][0]) if item[0][0] in LEVEL_ORDER else 2,
             -len(item[1]),
             item[0][1],
             item[0][2],
         ),
     )
     lines = []
-    for (severity, rule, client), found in ordered[:DIGEST_RULES]:
+    for (level, rule, client), found in ordered[:DIGEST_RULES]:
         names = sorted({name for name, _ in found})
         listed = ", ".join(shown(name, 40) for name in names[:DIGEST_TOOLS])
         more = f" and {len(names) - DIGEST_TOOLS} more" if len(names) > DIGEST_TOOLS else ""
@@ -135,7 +136,7 @@ def digest(tools: Sequence[Mapping[str, Any]]) -> list[str]:
         first = found[0][1]
         fix = f"; fix: {shorten(str(first['fix']), 80)}" if first.get("fix") else ""
         lines.append(
-            f"{severity} {rule}{who}: {tools_said} ({listed}{more}): "
+            f"{level} {rule}{who}: {tools_said} ({listed}{more}): "
             f"{shorten(str(first['message']), 160)}{fix}"
         )
     if len(ordered) > DIGEST_RULES:

@@ -28,7 +28,7 @@ from pytest_mcp_contracts.reporting.findings import counts as finding_counts
 from pytest_mcp_contracts.text import start_error_line
 from pytest_mcp_contracts.vocabulary import (
     BESIDE_TOOLS,
-    GRAVITY,
+    IMPACT_ORDER,
     NODE_PREFIX,
     QUALITIES,
     TOOL_CHECKS,
@@ -166,8 +166,8 @@ def _finding(record: Mapping[str, Any]) -> dict[str, Any]:
     return {key: record.get(key) for key in RECORD_KEYS}
 
 
-def _drift_class(severity: str) -> str:
-    return severity if severity in GRAVITY else "review"
+def _drift_class(impact: str) -> str:
+    return impact if impact in IMPACT_ORDER else "review"
 
 
 def _startup_stdout(found: Sequence[Any]) -> dict[str, Any]:
@@ -189,7 +189,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
             "error": entry.get("error", ""),
         }
     tools = []
-    drift: dict[str, list[str]] = {severity: [] for severity in GRAVITY}
+    drift: dict[str, list[str]] = {impact: [] for impact in IMPACT_ORDER}
     qualities: dict[str, int] = dict.fromkeys(QUALITIES, 0)
     listed = set()
     for tool in entry["tools"]:
@@ -209,8 +209,8 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
             }
         )
         pairs = (tool["surface_drift"] or []) + ((tool["output"] or {}).get("drift") or [])
-        for severity, text in pairs:
-            drift[_drift_class(severity)].append(f"{tool['name']} {text}")
+        for impact, text in pairs:
+            drift[_drift_class(impact)].append(f"{tool['name']} {text}")
     listed_entries = [
         {
             "kind": found["kind"],
@@ -232,9 +232,9 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
     # Prompts, resources and templates: their drift, and those recorded but no longer listed
     # (their node names hold a ":", which no tool's does).
     for drifted in entry.get("listed_drift", []):
-        for severity, text in drifted["surface_drift"]:
+        for impact, text in drifted["surface_drift"]:
             kind = str(drifted["node_name"]).partition(":")[0]
-            drift[_drift_class(severity)].append(f"{kind} {drifted['name']} {text}")
+            drift[_drift_class(impact)].append(f"{kind} {drifted['name']} {text}")
     gone = {d["node_name"]: d["name"] for d in entry.get("listed_drift", [])}
     gone |= {
         node: node.partition(":")[2]
@@ -277,8 +277,8 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
                 "findings": [],
             }
         )
-        for severity, text in tool["surface_drift"]:
-            drift[_drift_class(severity)].append(f"{tool['name']} {text}")
+        for impact, text in tool["surface_drift"]:
+            drift[_drift_class(impact)].append(f"{tool['name']} {text}")
     counts = dict.fromkeys(OUTCOMES, 0)
     for tool in [*tools, *listed_entries]:
         for check in tool["checks"].values():
@@ -319,7 +319,7 @@ def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str
             "contract": _ratio(qualities["declared"] + qualities["validated"], total),
             **qualities,
         },
-        "drift": {severity: sorted(lines) for severity, lines in drift.items()},
+        "drift": {impact: sorted(lines) for impact, lines in drift.items()},
         "findings": finding_counts(
             f for holder in [*tools, *listed_entries] for f in holder["findings"]
         ),

@@ -14,7 +14,13 @@ from pytest_mcp_contracts.inputs.coverage import coverage_line
 from pytest_mcp_contracts.reporting.failure import accept_command
 from pytest_mcp_contracts.reporting.findings import counts, digest
 from pytest_mcp_contracts.text import shown, start_error_line
-from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, GRAVITY, QUALITIES, Quality, SnapshotMode
+from pytest_mcp_contracts.vocabulary import (
+    BESIDE_TOOLS,
+    IMPACT_ORDER,
+    QUALITIES,
+    Quality,
+    SnapshotMode,
+)
 
 Facts = dict[str, Any]
 
@@ -265,14 +271,14 @@ def _drift_lines(entry: Facts, mode: str, command: str) -> list[str]:
     of prompts, resources and templates."""
     found: list[tuple[str, str]] = []
     for tool in sorted([*entry["tools"], *entry["removed"]], key=lambda t: t["node_name"]):
-        for severity, text in tool["surface_drift"] or []:
-            found.append((severity, f"{shown(tool['name'])} {text}"))
+        for impact, text in tool["surface_drift"] or []:
+            found.append((impact, f"{shown(tool['name'])} {text}"))
     for tool in entry["tools"]:
-        for severity, text in (tool["output"] or {}).get("drift", []):
-            found.append((severity, f"{shown(tool['name'])} {text}"))
+        for impact, text in (tool["output"] or {}).get("drift", []):
+            found.append((impact, f"{shown(tool['name'])} {text}"))
     for listed in entry.get("listed_drift", []):
-        for severity, text in listed["surface_drift"]:
-            found.append((severity, f"{listed_label(listed)} {text}"))
+        for impact, text in listed["surface_drift"]:
+            found.append((impact, f"{listed_label(listed)} {text}"))
     if not found:
         return []
     if mode == SnapshotMode.UPDATE:
@@ -285,9 +291,9 @@ def _drift_lines(entry: Facts, mode: str, command: str) -> list[str]:
             else f"accept it with: {command} --mcp-snapshot-update"
         )
         header = f"drift ({how}):"
-    width = max(len(severity) for severity, _ in found) + 1
-    ordered = sorted(found, key=lambda item: (GRAVITY.index(item[0]), item[1]))
-    return [header, *(f"  {sev + ':':<{width}} {text}" for sev, text in ordered)]
+    width = max(len(impact) for impact, _ in found) + 1
+    ordered = sorted(found, key=lambda item: (IMPACT_ORDER.index(item[0]), item[1]))
+    return [header, *(f"  {impact + ':':<{width}} {text}" for impact, text in ordered)]
 
 
 def _written_lines(snapshots: Mapping[str, Sequence[str]]) -> list[str]:

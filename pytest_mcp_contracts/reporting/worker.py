@@ -20,22 +20,22 @@ if TYPE_CHECKING:
     from pytest_mcp_contracts.contracts.record import Recorder
     from pytest_mcp_contracts.transport.managed import ManagedServer
 
-Pair = tuple[str, str]  # a drift: its severity and its text
+Pair = tuple[str, str]  # a drift: its impact and its text
 Stdout = tuple[int, list[str]]  # lines on stdout that were not JSON-RPC, and a few of them
 # What the snapshot folder saw: the report's three, and the summary's two problems.
 SNAPSHOT_KEYS: Final = ("written", "pruned", "exported", "unwritten", "not_exported")
 
 
 def _pairs(changes: Iterable[Any]) -> list[Pair]:
-    return [(str(change.severity), str(change)) for change in changes]
+    return [(str(change.impact), str(change)) for change in changes]
 
 
 def _pairs_json(pairs: Sequence[Pair]) -> list[list[str]]:
-    return [[severity, text] for severity, text in pairs]
+    return [[impact, text] for impact, text in pairs]
 
 
 def _pairs_from(data: Iterable[Sequence[str]]) -> list[Pair]:
-    return [(str(severity), str(text)) for severity, text in data]
+    return [(str(impact), str(text)) for impact, text in data]
 
 
 def _stdout_from(data: Sequence[Any] | None) -> Stdout:

@@ -43,17 +43,17 @@ def tool_refusal(
     capabilities: dict[str, Any],
     *,
     policy: str,
-    own_call: str | None = None,
+    tool_policy: str | None = None,
     skip: bool = False,
 ) -> str | None:
     """Why pytest-mcp-contracts does not call a tool, or None: the one decision behind the
     contract, rejects_invalid and sequences checks, and ``mcp-contracts inspect``.
 
-    ``policy`` is the run's ``--mcp-call``; ``own_call`` and ``skip`` are the tool's own
+    ``policy`` is the run's ``--mcp-call``; ``tool_policy`` and ``skip`` are the tool's
     ``call`` and ``skip`` in ``[tool.mcp-contracts.tools.<name>]`` (its ``call`` wins)."""
     if skip:
         return SKIPPED_BY_TABLE
-    refusal = call_refusal(tool.annotations, own_call or policy)
+    refusal = call_refusal(tool.annotations, tool_policy or policy)
     return refusal or task_refusal(tool.raw, capabilities)
 
 

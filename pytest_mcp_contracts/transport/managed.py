@@ -268,7 +268,7 @@ class ManagedServer:
         """For the user, once: the state files this xdist worker's server was given a copy of."""
         return self.place.warning() if self.place is not None else None
 
-    def own_text(self, text: str) -> str:
+    def for_this_worker(self, text: str) -> str:
         """``text`` (the reset command) with the places this worker's command has:
         ``{worker}`` expanded, shared state files replaced by this worker's copies."""
         return self.place.text(text, self.worker) if self.place is not None else text

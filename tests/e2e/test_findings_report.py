@@ -25,6 +25,7 @@ from ..conftest import server_command
 CONFTEST = """
 from pytest_mcp_contracts.checks import listing
 from pytest_mcp_contracts.checks.failures import FailureKind, Finding
+from pytest_mcp_contracts.vocabulary import Level
 
 # The schema item imports check_listing from its module when it runs: replaced there.
 _check_listing = listing.check_listing
@@ -36,7 +37,7 @@ def _with_a_lint(tool, **kwargs):
         Finding(
             "schema",
             "the tool has no description",
-            "warning",
+            Level.WARNING,
             kind=FailureKind.CLIENT_SCHEMA,
             rule="test/description",
             client="test",

@@ -12,11 +12,11 @@ import pytest
 from pytest_mcp_contracts import options, vocabulary
 from pytest_mcp_contracts.reporting.runreport import for_the_wire
 from pytest_mcp_contracts.vocabulary import (
-    GRAVITY,
+    IMPACT_ORDER,
     QUALITIES,
     TOOL_CHECKS,
     Check,
-    DriftSeverity,
+    Impact,
     Quality,
     SnapshotMode,
 )
@@ -29,21 +29,21 @@ SCHEMA = json.loads(
 def test_the_published_report_names_the_same_values_in_the_same_order() -> None:
     defs = SCHEMA["$defs"]
     [output] = [o for o in defs["tool"]["properties"]["output"]["oneOf"] if o["type"] == "object"]
-    assert list(GRAVITY) == defs["drift"]["required"]
+    assert list(IMPACT_ORDER) == defs["drift"]["required"]
     assert list(QUALITIES) == output["properties"]["quality"]["enum"]
     assert list(SnapshotMode) == SCHEMA["properties"]["mode"]["enum"]
 
 
-def test_severities_are_declared_gravest_first() -> None:
-    assert GRAVITY == (
-        DriftSeverity.BREAKING,
-        DriftSeverity.REVIEW,
-        DriftSeverity.DESCRIPTION,
-        DriftSeverity.ADDITIVE,
-        DriftSeverity.COSMETIC,
+def test_impacts_are_declared_gravest_first() -> None:
+    assert IMPACT_ORDER == (
+        Impact.BREAKING,
+        Impact.REVIEW,
+        Impact.DESCRIPTION,
+        Impact.ADDITIVE,
+        Impact.COSMETIC,
     )
     changes = ["cosmetic", "description", "breaking", "additive", "review"]
-    assert sorted(changes, key=GRAVITY.index) == [
+    assert sorted(changes, key=IMPACT_ORDER.index) == [
         "breaking",
         "review",
         "description",
@@ -62,7 +62,7 @@ def test_checks_are_the_item_names() -> None:
     assert f"{vocabulary.NODE_PREFIX}shop::{Check.SEQUENCES}" == "mcp:shop::sequences"
 
 
-@pytest.mark.parametrize("member", [Quality.VALIDATED, DriftSeverity.REVIEW, Check.DRIFT])
+@pytest.mark.parametrize("member", [Quality.VALIDATED, Impact.REVIEW, Check.DRIFT])
 def test_a_member_crosses_to_the_controller_as_a_plain_str(member: str) -> None:
     # execnet (xdist's channel) refuses str subclasses: a StrEnum key once lost a worker's facts.
     sent = for_the_wire({member: [member]})
@@ -97,9 +97,9 @@ def test_it_imports_nothing_from_the_package() -> None:
     assert imported and not [name for name in imported if name.startswith("pytest_mcp_contracts")]
 
 
-def test_a_drift_changes_static_severity_type_names_the_vocabularys_values_in_order() -> None:
-    from typing import get_args
+def test_a_drift_changes_static_impact_type_is_the_vocabularys_scale() -> None:
+    from typing import get_type_hints
 
-    from pytest_mcp_contracts.contracts.change import Severity as ChangeSeverity
+    from pytest_mcp_contracts.contracts.change import Change
 
-    assert get_args(ChangeSeverity) == tuple(str(s) for s in GRAVITY)
+    assert get_type_hints(Change)["impact"] is Impact

@@ -179,7 +179,7 @@ def test_each_rule_finds_its_place(
     own = [f for f in findings if f.client == client]
     assert [(f.rule, f.where) for f in own] == [(rule, where)]
     [finding] = own
-    assert finding.kind is FailureKind.CLIENT_SCHEMA and finding.severity == "error"
+    assert finding.kind is FailureKind.CLIENT_SCHEMA and finding.level == "error"
     shown = finding.render()  # the id, the place and the fix, each said once
     assert shown.startswith(f"[{rule}] ") and shown.count(f"at {where}\n") == 1
     assert finding.fix and shown.count(finding.fix) == 1

@@ -31,7 +31,7 @@ URI = "file:///docs/a.txt"
 
 
 def rules(findings: list[Finding]) -> list[tuple[str | None, str]]:
-    return [(f.rule, f.severity) for f in findings]
+    return [(f.rule, f.level) for f in findings]
 
 
 def read(*entries: Any, uri: str = URI, version: str = NEW) -> list[tuple[str | None, str]]:
@@ -52,7 +52,7 @@ def test_standard_padded_base64_has_no_problem(value: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("value", "severity", "words"),
+    ("value", "level", "words"),
     [
         ("ab-c", "error", "URL-safe alphabet ('-' at offset 2)"),
         ("a_bc", "error", "URL-safe alphabet ('_' at offset 1)"),
@@ -66,10 +66,10 @@ def test_standard_padded_base64_has_no_problem(value: str) -> None:
         ("QUJD\nQUJD", "warning", "broken into lines"),
     ],
 )
-def test_base64_problems(value: str, severity: str, words: str) -> None:
+def test_base64_problems(value: str, level: str, words: str) -> None:
     problem = base64_problem(value)
     assert problem is not None
-    assert (problem.severity, words in problem.message) == (severity, True), problem.message
+    assert (problem.level, words in problem.message) == (level, True), problem.message
 
 
 def test_a_huge_blob_is_judged_on_its_head_and_its_length_in_bounded_time() -> None:
@@ -370,5 +370,5 @@ def test_embedded_resources_and_links(
     block: dict[str, Any], expected: list[tuple[str, str, str]]
 ) -> None:
     found = check_embedded_resource(block, "content[2]")
-    assert [(f.rule, f.severity, f.where) for f in found] == expected
+    assert [(f.rule, f.level, f.where) for f in found] == expected
     assert all(f.check == "contract" and f.kind is FailureKind.MALFORMED_RESULT for f in found)

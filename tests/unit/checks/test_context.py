@@ -59,7 +59,7 @@ class FakeServer:
         self.restarts = 0
         self.events: list[str] = []
 
-    def own_text(self, text: str) -> str:
+    def for_this_worker(self, text: str) -> str:
         return text.replace("{worker}", "main")
 
     def start_fresh(self) -> None:

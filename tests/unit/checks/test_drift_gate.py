@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_mcp_contracts.checks.drift_gate import gate_removed, gate_surface
+from pytest_mcp_contracts.checks.drift_gate import gate_listing, gate_removed
 from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, Severity
 from pytest_mcp_contracts.contracts.record import Recorder
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
@@ -38,7 +38,7 @@ def _recorded(tmp_path: Path, tool: Entry) -> SnapshotStore:
     store = SnapshotStore(tmp_path / "mcp-contracts")
     recorder = Recorder(store, "update")
     surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", (tool,))
-    gate_surface(recorder, _server(), surface, tool, record_command="pytest", accept=ACCEPT)
+    gate_listing(recorder, _server(), surface, tool, record_command="pytest", accept=ACCEPT)
     recorder.flush({"shop": {"get_item"}})
     return store
 
@@ -53,12 +53,12 @@ def test_a_breaking_surface_change_fails_as_surface_drift(tmp_path: Path) -> Non
     tool = _tool(NEW)
     surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", (tool,))
     with pytest.raises(ContractFailure) as caught:
-        gate_surface(recorder, _server(), surface, tool, record_command="pytest", accept=ACCEPT)
+        gate_listing(recorder, _server(), surface, tool, record_command="pytest", accept=ACCEPT)
     error = caught.value
     assert (error.kind, error.severity) == (FailureKind.SURFACE_DRIFT, Severity.MEDIUM)
     assert error.report.problem.startswith("the tool's surface drifted (breaking): ")
     assert error.report.details[-1] == f"if the change is intended, {ACCEPT}"
-    assert [str(a.severity) for a in recorder.surface_drift[("shop", "get_item")]] == ["breaking"]
+    assert [str(a.impact) for a in recorder.surface_drift[("shop", "get_item")]] == ["breaking"]
 
 
 def test_an_unchanged_surface_passes(tmp_path: Path) -> None:
@@ -66,7 +66,7 @@ def test_an_unchanged_surface_passes(tmp_path: Path) -> None:
     recorder = Recorder(store, "ci")
     tool = _tool(OLD)
     surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", (tool,))
-    gate_surface(recorder, _server(), surface, tool, record_command="pytest", accept=ACCEPT)
+    gate_listing(recorder, _server(), surface, tool, record_command="pytest", accept=ACCEPT)
     assert recorder.surface_drift[("shop", "get_item")] == []
 
 
@@ -75,7 +75,7 @@ def test_no_record_in_ci_is_a_missing_record(tmp_path: Path) -> None:
     tool = _tool(OLD)
     surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", (tool,))
     with pytest.raises(ContractFailure) as caught:
-        gate_surface(recorder, _server(), surface, tool, record_command="pytest -x", accept=ACCEPT)
+        gate_listing(recorder, _server(), surface, tool, record_command="pytest -x", accept=ACCEPT)
     assert caught.value.kind is FailureKind.MISSING_RECORD
     assert "record it locally with: pytest -x  and commit the file" in caught.value.report.details
 
@@ -98,7 +98,7 @@ def _described(description: str, schema: dict[str, object] = OLD) -> Entry:
 
 def _gate(recorder: Recorder, tool: Entry) -> str | None:
     surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", (tool,))
-    return gate_surface(recorder, _server(), surface, tool, record_command="pytest", accept=ACCEPT)
+    return gate_listing(recorder, _server(), surface, tool, record_command="pytest", accept=ACCEPT)
 
 
 def test_a_changed_description_passes_with_a_warning_that_shows_the_word_diff(
@@ -156,7 +156,7 @@ def test_an_update_run_accepts_a_changed_description_silently(tmp_path: Path) ->
 def test_a_template_moved_under_its_name_is_one_review_change_not_a_removal(
     tmp_path: Path,
 ) -> None:
-    from pytest_mcp_contracts.checks.drift_gate import gate_removed, gate_surface
+    from pytest_mcp_contracts.checks.drift_gate import gate_listing, gate_removed
     from pytest_mcp_contracts.transport.discover import (
         build_entries,
     )
@@ -168,7 +168,7 @@ def test_a_template_moved_under_its_name_is_one_review_change_not_a_removal(
     store = SnapshotStore(tmp_path / "mcp-contracts")
     recorder = Recorder(store, "update")
     before = ServerSurface("shop", "shop", "1.0", "2026-07-28", templates=(old,))
-    gate_surface(recorder, _server(), before, old, record_command="pytest", accept=ACCEPT)
+    gate_listing(recorder, _server(), before, old, record_command="pytest", accept=ACCEPT)
     recorder.flush({"shop": set()})
     recorder = Recorder(store, "ci")
     after = ServerSurface("shop", "shop", "1.0", "2026-07-28", templates=(new,))
@@ -188,6 +188,6 @@ def test_a_template_moved_under_its_name_is_one_review_change_not_a_removal(
 
     update = Recorder(store, "update")
     gate_removed(update, _server(), after, file, accept=ACCEPT)
-    gate_surface(update, _server(), after, new, record_command="pytest", accept=ACCEPT)
+    gate_listing(update, _server(), after, new, record_command="pytest", accept=ACCEPT)
     update.flush({"shop": {file_of(new)}})
     assert store.recorded("shop", *BESIDE_TOOLS) == [file_of(new)]

@@ -12,7 +12,6 @@ from pytest_mcp_contracts.checks.failures import FailureKind
 from pytest_mcp_contracts.checks.lints import (
     LINTS,
     MAX_TOOLS,
-    LintLevel,
     LintLevels,
     LintSettingError,
     grouped_warnings,
@@ -24,7 +23,7 @@ from pytest_mcp_contracts.checks.lints import (
 from pytest_mcp_contracts.checks.listing import check_listing
 from pytest_mcp_contracts.checks.result import empty_content_finding
 from pytest_mcp_contracts.transport.discover import Entry
-from pytest_mcp_contracts.vocabulary import EntryKind
+from pytest_mcp_contracts.vocabulary import EntryKind, Level
 
 HINTS = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True}
 ALL_HINTS = {**HINTS, "openWorldHint": False}
@@ -70,7 +69,7 @@ def test_missing_descriptions_and_hints(raw: dict[str, Any], rule: str, words: s
     findings = tool_lints(spec, WARN)
     assert [f.rule for f in findings] == [rule]
     assert words in findings[0].message
-    assert findings[0].severity == "warning" and findings[0].kind is FailureKind.LINT
+    assert findings[0].level == "warning" and findings[0].kind is FailureKind.LINT
     assert findings[0].fix == LINTS[rule].fix
 
 
@@ -211,7 +210,7 @@ def test_levels_make_a_lint_an_error_or_silence_it() -> None:
     spec = tool(description="", annotations={})
     levels = LintLevels.parse("no-description:error no-annotations:off")
     findings = tool_lints(spec, levels)
-    assert [(f.rule, f.severity) for f in findings] == [("no-description", "error")]
+    assert [(f.rule, f.level) for f in findings] == [("no-description", "error")]
 
 
 def test_check_listing_adds_lints_only_when_asked() -> None:
@@ -225,15 +224,15 @@ def test_check_listing_adds_lints_only_when_asked() -> None:
     ("text", "expected"),
     [
         ("", {}),
-        ("no-annotations:off", {"no-annotations": LintLevel.OFF}),
+        ("no-annotations:off", {"no-annotations": None}),
         (
             "all:error, no-annotations:off",
-            {**dict.fromkeys(LINTS, LintLevel.ERROR), "no-annotations": LintLevel.OFF},
+            {**dict.fromkeys(LINTS, Level.ERROR), "no-annotations": None},
         ),
-        ("no-annotations:off\nall:warning", dict.fromkeys(LINTS, LintLevel.WARNING)),
+        ("no-annotations:off\nall:warning", dict.fromkeys(LINTS, Level.WARNING)),
     ],
 )
-def test_parse_lint_words(text: str, expected: dict[str, LintLevel]) -> None:
+def test_parse_lint_words(text: str, expected: dict[str, Level | None]) -> None:
     assert LintLevels.parse(text).chosen == expected
 
 

@@ -47,7 +47,7 @@ def test_a_correct_listing_has_no_findings() -> None:
 )
 def test_listing_problems_are_errors(raw: dict[str, Any], message: str) -> None:
     findings = check_listing(tool(**raw), protocol_version=LEGACY)
-    assert [f.severity for f in findings] == ["error"]
+    assert [f.level for f in findings] == ["error"]
     assert message in findings[0].message
 
 
@@ -57,7 +57,7 @@ def test_array_output_root_is_fine_on_2026_connections() -> None:
 
 def test_bad_tool_name_is_only_a_warning() -> None:
     findings = check_listing(tool(name="get order!"), protocol_version=MODERN)
-    assert [f.severity for f in findings] == ["warning"]
+    assert [f.level for f in findings] == ["warning"]
     assert "naming rules" in findings[0].message
 
 
@@ -115,7 +115,7 @@ SUPERSCRIPT_REF = {
 def test_a_ref_indexing_an_array_with_a_non_ascii_digit_is_a_schema_finding() -> None:
     tool = Entry(EntryKind.TOOL, "t", "t", {"name": "t", "inputSchema": SUPERSCRIPT_REF})
     [finding] = check_listing(tool, protocol_version=MODERN)
-    assert finding.severity == "error"
+    assert finding.level == "error"
     assert finding.message.startswith("inputSchema has a $ref whose JSON pointer indexes an array")
     assert finding.details == (
         "$ref '#/properties/pair/prefixItems/%C2%B2': '²' is not an array index (ASCII digits, "

@@ -13,7 +13,7 @@ from pytest_mcp_contracts.checks.reads import Judged, judge_answer, request_comm
 from pytest_mcp_contracts.transport.errors import CallTimeout, RpcError, ServerDied
 from pytest_mcp_contracts.transport.managed import CallOutcome
 from pytest_mcp_contracts.transport.stdio import ServerCommand
-from pytest_mcp_contracts.vocabulary import Check, EntryKind
+from pytest_mcp_contracts.vocabulary import Check, EntryKind, Level
 
 MODERN = "2026-07-28"
 PY_TRACEBACK = (
@@ -73,7 +73,7 @@ def test_an_internal_error_without_evidence_is_a_refusal_with_a_warning() -> Non
     judged = judge_answer(outcome, MODERN, check="get")
     assert judged.finding is None and judged.refused
     (warning,) = judged.warnings
-    assert warning.rule == "mcp/refusal-code" and warning.severity == "warning"
+    assert warning.rule == "mcp/refusal-code" and warning.level == "warning"
     # The SDK's own refusal of a missing argument is not the author's to fix: no warning.
     outcome = _get(rpc_error=RpcError(-32603, "Internal server error"), stderr=SDK_REFUSAL)
     judged = judge_answer(outcome, MODERN, check="get")
@@ -225,7 +225,9 @@ def test_a_results_warnings_are_said_once_per_rule_with_the_first_request() -> N
     from pytest_mcp_contracts.checks.failures import Finding
     from pytest_mcp_contracts.checks.reads import ContentRun
 
-    warning = Finding("read", "a mimeType the text contradicts", "warning", kind=FailureKind.LINT)
+    warning = Finding(
+        "read", "a mimeType the text contradicts", Level.WARNING, kind=FailureKind.LINT
+    )
     run = ContentRun()
     for values in ({"user_id": "a"}, {"user_id": "b"}):
         outcome = CallOutcome(values, {"method": "resources/read"}, result={"contents": []})

@@ -437,7 +437,7 @@ def test_diff(value: Any, expected: list[Change]) -> None:
 )
 def test_differences_from_few_observations_widen(value: Any, expected: str) -> None:
     drifts = learned(*ORDERS).diff(value)
-    assert [(d.severity, str(d)) for d in drifts] == [("additive", expected)]
+    assert [(d.impact, str(d)) for d in drifts] == [("additive", expected)]
 
 
 def test_a_type_where_only_null_was_seen_widens_however_often() -> None:
@@ -449,7 +449,7 @@ def test_a_type_where_only_null_was_seen_widens_however_often() -> None:
     # Once a string was seen often enough, a number there is a break.
     shape = learned(*[{"reason": "x"}] * ESTABLISHED, {"reason": None})
     assert shape.diff({"reason": 3}) == [Change("breaking", "$.reason", "string | null -> integer")]
-    assert learned(*[{"reason": "x"}] * (ESTABLISHED - 1)).diff({"reason": 3})[0].severity == (
+    assert learned(*[{"reason": "x"}] * (ESTABLISHED - 1)).diff({"reason": 3})[0].impact == (
         "additive"
     )
 
@@ -550,7 +550,7 @@ def test_diff_is_sorted_by_path_and_deduplicated() -> None:
         "$.items[].sku: string -> integer",
         "$.zeta: new field: integer",
     ]
-    assert [d.severity for d in drifts] == ["additive", "breaking", "breaking", "additive"]
+    assert [d.impact for d in drifts] == ["additive", "breaking", "breaking", "additive"]
 
 
 def test_drift_str() -> None:

@@ -13,6 +13,7 @@ import pytest
 from pytest_mcp_contracts.checks import drift_gate
 from pytest_mcp_contracts.pytest import items, session
 from pytest_mcp_contracts.pytest.keys import SETTINGS_KEY
+from pytest_mcp_contracts.vocabulary import Impact
 
 
 def _config(args: tuple[str, ...] = (), mode: str = "local", seed: str | None = None) -> Any:
@@ -28,7 +29,7 @@ def _config(args: tuple[str, ...] = (), mode: str = "local", seed: str | None = 
 
 @dataclass(frozen=True)
 class _Change:
-    severity: str
+    impact: Impact
     text: str
 
     def __str__(self) -> str:
@@ -55,11 +56,11 @@ def test_a_failure_is_its_own_text_summed_up_by_its_first_line() -> None:
     assert rendered.reprcrash.message == "the tool raised an unexpected exception"
 
 
-def test_drift_is_listed_by_severity_with_the_command_that_accepts_it() -> None:
+def test_drift_is_listed_by_impact_with_the_command_that_accepts_it() -> None:
     changes = [
-        _Change("additive", "$.b: a new field"),
-        _Change("breaking", "$.a: removed"),
-        _Change("cosmetic", "description changed"),
+        _Change(Impact.ADDITIVE, "$.b: a new field"),
+        _Change(Impact.BREAKING, "$.a: removed"),
+        _Change(Impact.COSMETIC, "description changed"),
     ]
     config = _config(args=("--mcp-server=python s.py",))
     lines = drift_gate.drift_details(changes, changes[1:2], items._accept(config))
@@ -77,7 +78,8 @@ def test_drift_is_listed_by_severity_with_the_command_that_accepts_it() -> None:
 
 def test_a_long_drift_list_is_cut_and_review_changes_say_to_check_by_hand() -> None:
     many = [
-        _Change("review", f"$.f{i}: type changed") for i in range(drift_gate.MAX_DRIFT_LINES + 5)
+        _Change(Impact.REVIEW, f"$.f{i}: type changed")
+        for i in range(drift_gate.MAX_DRIFT_LINES + 5)
     ]
     lines = drift_gate.drift_details(many, many, items._accept(_config(mode="ci")))
     assert lines.count("review:") == 1
@@ -87,9 +89,9 @@ def test_a_long_drift_list_is_cut_and_review_changes_say_to_check_by_hand() -> N
     assert lines[-1].startswith("if the change is intended, accept it locally (contracts are")
 
 
-def test_an_attributed_change_keeps_its_tool_severity_and_text() -> None:
-    attributed = drift_gate.Attributed("search", _Change("breaking", "$.hits: removed"))
-    assert (attributed.tool, attributed.severity, str(attributed)) == (
+def test_an_attributed_change_keeps_its_tool_impact_and_text() -> None:
+    attributed = drift_gate.Attributed("search", _Change(Impact.BREAKING, "$.hits: removed"))
+    assert (attributed.tool, attributed.impact, str(attributed)) == (
         "search",
         "breaking",
         "$.hits: removed",

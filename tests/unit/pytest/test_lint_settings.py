@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.lints import LINTS, LintLevel
+from pytest_mcp_contracts.checks.lints import LINTS
 from pytest_mcp_contracts.options import OPTIONS
 from pytest_mcp_contracts.pytest.settings import SettingsError, resolve
+from pytest_mcp_contracts.vocabulary import Level
 
 
 def settings(cli: dict[str, Any], ini: dict[str, Any]) -> Any:
@@ -23,17 +24,17 @@ def settings(cli: dict[str, Any], ini: dict[str, Any]) -> Any:
 def test_every_lint_warns_by_default() -> None:
     resolved = settings({}, {})
     assert resolved.lints is None
-    assert {resolved.lint_levels.level(i) for i in LINTS} == {LintLevel.WARNING}
+    assert {resolved.lint_levels.level(i) for i in LINTS} == {Level.WARNING}
 
 
 def test_ini_lines_and_the_command_line_over_them() -> None:
     ini = {"mcp_lints": "no-annotations:off\n  model-instructions:error"}
     from_ini = settings({}, ini).lint_levels
-    assert from_ini.level("no-annotations") is LintLevel.OFF
-    assert from_ini.level("model-instructions") is LintLevel.ERROR
-    assert from_ini.level("hidden-text") is LintLevel.WARNING
+    assert from_ini.level("no-annotations") is None  # off
+    assert from_ini.level("model-instructions") is Level.ERROR
+    assert from_ini.level("hidden-text") is Level.WARNING
     from_cli = settings({"--mcp-lints": "all:error"}, ini).lint_levels
-    assert {from_cli.level(i) for i in LINTS} == {LintLevel.ERROR}
+    assert {from_cli.level(i) for i in LINTS} == {Level.ERROR}
 
 
 def test_a_misspelled_lint_is_a_usage_error_with_the_close_match() -> None:

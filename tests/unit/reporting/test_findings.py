@@ -19,11 +19,12 @@ from pytest_mcp_contracts.reporting.findings import (
 )
 from pytest_mcp_contracts.reporting.runreport import for_the_wire
 from pytest_mcp_contracts.reporting.worker import ServerFacts, ToolFacts, WorkerFacts
+from pytest_mcp_contracts.vocabulary import Level
 
 PROFILE = Finding(
     "schema",
     "an array schema without items",
-    "error",
+    Level.ERROR,
     ("Gemini refuses it",),
     kind=FailureKind.CLIENT_SCHEMA,
     rule="gemini/array-items",
@@ -32,7 +33,7 @@ PROFILE = Finding(
     fix="add `items`",
 )
 SPEC = Finding(
-    "schema", "tool name 'a b' breaks the rules", "warning", kind=FailureKind.INVALID_LISTING
+    "schema", "tool name 'a b' breaks the rules", Level.WARNING, kind=FailureKind.INVALID_LISTING
 )
 
 
@@ -138,14 +139,16 @@ def test_run_facts_fold_a_reports_findings_into_its_tool() -> None:
 
 
 def test_a_rules_warning_is_raised_once_per_server_a_findings_without_rule_each() -> None:
-    lint = Finding("schema", "no description", "warning", kind=FailureKind.LINT, rule="lint/d")
+    lint = Finding("schema", "no description", Level.WARNING, kind=FailureKind.LINT, rule="lint/d")
     warned: set[tuple[str, str]] = set()
     assert warnings_to_raise([lint, SPEC, PROFILE], "shop", warned) == [
         "lint/d: no description (the server's other tools that break this rule are listed in "
         "the MCP contracts summary)",
         "tool name 'a b' breaks the rules",
     ]
-    other = Finding("schema", "tool name 'c d' breaks the rules", "warning", kind=FailureKind.LINT)
+    other = Finding(
+        "schema", "tool name 'c d' breaks the rules", Level.WARNING, kind=FailureKind.LINT
+    )
     assert warnings_to_raise([lint, other], "shop", warned) == [other.message]
     assert warnings_to_raise([lint], "other-server", warned) == [
         "lint/d: no description (the server's other tools that break this rule are listed in "

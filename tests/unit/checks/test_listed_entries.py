@@ -1,10 +1,10 @@
-"""The listing checks of resources, resource templates and prompts (checks/surface_listing)."""
+"""The listing checks of resources, resource templates and prompts (checks/listed_entries)."""
 
 from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.surface_listing import check_entry, listing_failure_finding
+from pytest_mcp_contracts.checks.listed_entries import check_entry, listing_failure_finding
 from pytest_mcp_contracts.transport.discover import (
     ListingFailure,
     build_entries,
@@ -17,7 +17,7 @@ OLD = "2024-11-05"
 
 def rules(spec: type, raw: Any, version: str = NEW) -> list[tuple[str | None, str]]:
     (entry,) = build_entries(spec, [raw])
-    return [(f.rule, f.severity) for f in check_entry(entry, protocol_version=version)]
+    return [(f.rule, f.level) for f in check_entry(entry, protocol_version=version)]
 
 
 @pytest.mark.parametrize(
@@ -151,7 +151,7 @@ def test_a_failed_listing_is_a_finding_of_its_own() -> None:
     )
     finding = listing_failure_finding(failure)
     assert failure.node == "listing:prompts"
-    assert finding.rule == "mcp/listing" and finding.severity == "error"
+    assert finding.rule == "mcp/listing" and finding.level == "error"
     assert finding.message == "prompts/list failed: JSON-RPC error -32601: Method not found"
 
 
@@ -161,10 +161,10 @@ def test_templates_not_listed_by_a_server_that_declares_resources_is_a_warning()
     message = "resources/templates/list failed: JSON-RPC error -32601: Method not found"
     failure = ListingFailure("template", "resources/templates/list", message, -32601)
     finding = listing_failure_finding(failure)
-    assert finding.severity == "warning" and finding.rule == "mcp/listing"
+    assert finding.level == "warning" and finding.rule == "mcp/listing"
     assert "resourceTemplates" in (finding.fix or "")
     # Another error there, or -32601 for prompts, still fails.
     other = ListingFailure("template", "resources/templates/list", "boom", -32603)
-    assert listing_failure_finding(other).severity == "error"
+    assert listing_failure_finding(other).level == "error"
     prompts = ListingFailure("prompt", "prompts/list", message, -32601)
-    assert listing_failure_finding(prompts).severity == "error"
+    assert listing_failure_finding(prompts).level == "error"

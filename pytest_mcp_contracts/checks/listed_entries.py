@@ -25,7 +25,7 @@ from pytest_mcp_contracts.transport.discover import (
     ListingFailure,
 )
 from pytest_mcp_contracts.transport.errors import METHOD_NOT_FOUND
-from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSIONS, MODERN_VERSION, EntryKind
+from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSIONS, MODERN_VERSION, EntryKind, Level
 
 _VERSIONS: Final = (*HANDSHAKE_VERSIONS, MODERN_VERSION)
 _JSON_TYPES: Final[dict[str, type | tuple[type, ...]]] = {
@@ -86,12 +86,12 @@ def _finding(
     rule: str,
     where: str,
     fix: str,
-    severity: str = "error",
+    level: Level = Level.ERROR,
     details: tuple[str, ...] = (),
 ) -> Finding:
     """A finding of the schema check: a listing entry that breaks the spec (``mcp/<rule>``,
     the rules of docs/prompts-resources.md)."""
-    return spec_finding(message, details, severity, rule=rule, where=where, fix=fix)
+    return spec_finding(message, details, level, rule=rule, where=where, fix=fix)
 
 
 def _defined(since: str, protocol_version: str) -> bool:
@@ -185,7 +185,7 @@ def _mime_findings(raw: Mapping[str, Any], where: str = "mimeType") -> Iterator[
             where=where,
             fix="use a registered type such as text/plain or application/json, or leave "
             "mimeType out when it is not known",
-            severity="warning",
+            level=Level.WARNING,
         )
 
 
@@ -317,7 +317,7 @@ def listing_failure_finding(failure: ListingFailure) -> Finding:
             where=failure.method,
             fix='answer resources/templates/list with {"resourceTemplates": []} when there '
             "are none (Python SDK 1.x: register a list_resource_templates handler)",
-            severity="warning",
+            level=Level.WARNING,
         )
     return _finding(
         failure.message,

@@ -1,4 +1,4 @@
-"""What a hand-written test gets back (checks/own_tests): the typed results, the exceptions,
+"""What a hand-written test gets back (checks/handwritten): the typed results, the exceptions,
 and what ServerUnderTest refuses or works out before it sends anything. The calls
 themselves, on real servers, are in tests/e2e/test_own_tests.py."""
 
@@ -12,7 +12,7 @@ from hypothesis import find
 
 import pytest_mcp_contracts
 from pytest_mcp_contracts.checks.failures import FailureKind, FailureReport
-from pytest_mcp_contracts.checks.own_tests import (
+from pytest_mcp_contracts.checks.handwritten import (
     CheckFailed,
     McpRpcError,
     PromptResult,

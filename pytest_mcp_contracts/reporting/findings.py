@@ -135,8 +135,25 @@ def warnings_to_raise(
     return messages
 
 
-def counts(records: Iterable[FindingRecord]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class FindingCounts:
     """A server's findings counted by severity, by client and by rule."""
+
+    errors: int
+    warnings: int
+    by_client: dict[str, int]
+    by_rule: dict[str, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "by_client": dict(self.by_client),
+            "by_rule": dict(self.by_rule),
+        }
+
+
+def counts(records: Iterable[FindingRecord]) -> FindingCounts:
     errors = warnings = 0
     by_client: dict[str, int] = {}
     by_rule: dict[str, int] = {}
@@ -147,12 +164,9 @@ def counts(records: Iterable[FindingRecord]) -> dict[str, Any]:
         if record.client:
             by_client[record.client] = by_client.get(record.client, 0) + 1
         by_rule[record.rule_name] = by_rule.get(record.rule_name, 0) + 1
-    return {
-        "errors": errors,
-        "warnings": warnings,
-        "by_client": dict(sorted(by_client.items())),
-        "by_rule": dict(sorted(by_rule.items())),
-    }
+    return FindingCounts(
+        errors, warnings, dict(sorted(by_client.items())), dict(sorted(by_rule.items()))
+    )
 
 
 def render(found: FindingRecord | Mapping[str, Any]) -> list[str]:

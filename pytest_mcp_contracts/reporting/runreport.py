@@ -145,7 +145,7 @@ def _server(server: ServerRun) -> dict[str, Any]:
         "stdout": None if server.stdout is None else _check(server.stdout),
         "coverage": {"output_schema": output_schema, "contract": contract, **server.qualities()},
         "drift": {level: sorted(lines) for level, lines in drift.items()},
-        "findings": finding_counts(f for e in server.with_findings() for f in e.findings),
+        "findings": finding_counts(f for e in server.with_findings() for f in e.findings).to_json(),
         "tools": [
             *(_tool(tool, True) for tool in server.tools),
             *(_tool(tool, False) for tool in server.removed),
@@ -312,12 +312,12 @@ def _findings_summary(run: Run) -> list[str]:
     for server in run.started():
         holders = server.with_findings()
         found = finding_counts(f for holder in holders for f in holder.findings)
-        if not (found["errors"] or found["warnings"]):
+        if not (found.errors or found.warnings):
             continue
         lines += [
             "",
-            f"**Listing findings** of {_cell(server.title)}: {found['errors']} error(s), "
-            f"{found['warnings']} warning(s)",
+            f"**Listing findings** of {_cell(server.title)}: {found.errors} error(s), "
+            f"{found.warnings} warning(s)",
             "",
             *(f"- {_cell(line)}" for line in digest(holders)),
         ]

@@ -93,7 +93,7 @@ def findings_lines(holders: Sequence[HasFindings]) -> list[str]:
         return []
     found = counts(record for holder in holders for record in holder.findings)
     return [
-        f"  listing findings: {found['errors']} error(s), {found['warnings']} warning(s), "
+        f"  listing findings: {found.errors} error(s), {found.warnings} warning(s), "
         "by rule (each one in full: the schema check, the run report, mcp-contracts inspect):",
         *(f"    {line}" for line in lines),
     ]

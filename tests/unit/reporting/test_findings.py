@@ -91,7 +91,7 @@ def test_counts_by_severity_client_and_rule() -> None:
         FindingRecord.of(SPEC),
         FindingRecord.from_json(record("x", client="openai")),
     ]
-    assert counts(found) == {
+    assert counts(found).to_json() == {
         "errors": 1,
         "warnings": 2,
         "by_client": {"gemini": 1, "openai": 1},

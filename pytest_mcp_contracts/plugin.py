@@ -270,15 +270,10 @@ def _finish_run_report(config: pytest.Config, run: RunFacts, exit_status: int) -
         run.add_worker(SERIAL, facts)
         run.fold()
     assert run.folded is not None
-    document = runreport.build_report(
-        run.folded,
-        run.outcomes,
-        exit_status=exit_status,
-        mode=settings.mode,
-        partial=run.partial,
-        rootdir=config.rootpath,
-    )
     if settings.report_path is not None:
+        document = runreport.build_report(
+            run.folded, exit_status=exit_status, mode=settings.mode, rootdir=config.rootpath
+        )
         try:
             write_atomic(settings.report_path, dumps(document))
         except OSError as exc:
@@ -288,7 +283,7 @@ def _finish_run_report(config: pytest.Config, run: RunFacts, exit_status: int) -
         from pytest_mcp_contracts.vocabulary import VERSION
 
         log = sarif_log(
-            document,
+            run.folded,
             rootdir=config.rootpath,
             snapshot_dir=settings.snapshot_dir,
             config_file=config.inipath,
@@ -302,7 +297,7 @@ def _finish_run_report(config: pytest.Config, run: RunFacts, exit_status: int) -
     if settings.active and summary:
         try:
             with open(summary, "a", encoding="utf-8") as handle:
-                handle.write(runreport.step_summary(document))
+                handle.write(runreport.step_summary(run.folded))
         except OSError as exc:
             _warn(f"could not append to {STEP_SUMMARY_ENV} ({summary}): {exc}")
 

@@ -7,8 +7,9 @@ and, when it failed, its failure's kind and severity (``FAILURE_KEY``),
 as hypothesis's pytest plugin carries its statistics: xdist sends a report's ``__dict__``
 to the controller. What no item owns (the servers' names, restarts, stdout, the recorder's
 observations and drift, the files written) is each worker's ``server_facts``, sent once
-through ``workeroutput``; a serial run is one worker. ``facts`` folds the two into what the
-renderers print (``reporting/summary``, ``reporting/runreport``).
+through ``workeroutput``; a serial run is one worker. ``fold`` builds from the two the typed
+``reporting/model.Run`` that the renderers read (``reporting/summary``,
+``reporting/runreport``, ``reporting/sarif``).
 
 No pytest here: the plugin registers a ``RunFacts`` and it reads reports by their attributes.
 """
@@ -19,14 +20,25 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from pytest_mcp_contracts.checks.stats import CheckStats, ToolStats
-from pytest_mcp_contracts.reporting.findings import FINDINGS_KEY
-from pytest_mcp_contracts.reporting.runreport import Facts, with_stats
-from pytest_mcp_contracts.reporting.worker import WorkerFacts
-from pytest_mcp_contracts.vocabulary import NODE_PREFIX
+from pytest_mcp_contracts.reporting.findings import FINDINGS_KEY, FindingRecord
+from pytest_mcp_contracts.reporting.model import (
+    CheckResult,
+    Failure,
+    ListedEntry,
+    Run,
+    ServerRun,
+    ToolEntry,
+)
+from pytest_mcp_contracts.reporting.worker import ServerFacts, ToolFacts, WorkerFacts
+from pytest_mcp_contracts.vocabulary import NODE_PREFIX, TOOL_CHECKS, Check, EntryKind
 
 STATS_KEY: Final = "mcp_contracts_stats"  # a report's check numbers, by tool name
 FAILURE_KEY: Final = "mcp_contracts_failure"  # a failed report's {"kind", "severity"}
 SERIAL: Final = "serial"  # the one "worker" of a run without xdist
+
+Stats = Mapping[tuple[str, str], ToolStats]  # by server node name and tool name
+Findings = Mapping[tuple[str, str], list[FindingRecord]]  # by server and entry node name
+Outcomes = Mapping[str, CheckResult]  # by node id
 
 
 def first_line(report: Any) -> str:
@@ -46,38 +58,38 @@ class RunFacts:
     start, and each worker's server facts."""
 
     def __init__(self) -> None:
-        self.outcomes: dict[str, dict[str, Any]] = {}
+        self.outcomes: dict[str, CheckResult] = {}  # by node id
         self.stats: dict[tuple[str, str], ToolStats] = {}  # by server node name and tool name
-        # The schema check's findings (reporting/findings records), by server and tool node name
-        self.findings: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        # The schema check's findings, by server and tool node name
+        self.findings: dict[tuple[str, str], list[FindingRecord]] = {}
         self.start_errors: dict[int, tuple[str, str]] = {}  # by position in SERVERS_KEY
         self.workers: dict[str, WorkerFacts] = {}  # each worker's server facts, by worker id
         self.handed_over: dict[str, Any] = {}  # by worker id: the contracts it did not write
         self.lost_workers = 0
         self.partial = False  # on an xdist controller: some worker's results never arrived
-        self.folded: Facts | None = None  # at the end: what the renderers print
+        self.folded: Run | None = None  # at the end: what the renderers print
 
     def pytest_runtest_logreport(self, report: Any) -> None:
         if not report.nodeid.startswith(NODE_PREFIX):
             return
-        found = self.outcomes.setdefault(report.nodeid, {"outcome": "passed", "duration": 0.0})
-        found["duration"] += report.duration
+        found = self.outcomes.setdefault(report.nodeid, CheckResult("passed"))
+        found.duration += report.duration
         if report.when == "call" or (report.when == "setup" and not report.passed):
-            found["outcome"] = report.outcome
+            found.outcome = report.outcome
         elif report.failed:  # a teardown failure fails the check
-            found["outcome"] = "failed"
-        if not report.passed and "message" not in found:
-            found["message"] = first_line(report)
+            found.outcome = "failed"
+        if not report.passed and found.message is None:
+            found.message = first_line(report)
         failure = report.__dict__.get(FAILURE_KEY)
-        if failure is not None and "failure" not in found:
-            found["failure"] = dict(failure)
+        if failure is not None and found.failure is None:
+            found.failure = Failure(str(failure["kind"]), str(failure["severity"]))
         carried = report.__dict__.get(STATS_KEY)
         if carried is not None:
             self.add_stats(report.nodeid, carried)
         findings = report.__dict__.get(FINDINGS_KEY)
         if findings is not None:
             server, tool = report.nodeid.removeprefix(NODE_PREFIX).split("::")[:2]
-            self.findings[(server, tool)] = [dict(record) for record in findings]
+            self.findings[(server, tool)] = [FindingRecord.from_json(r) for r in findings]
 
     def add_stats(self, nodeid: str, carried: Mapping[str, Any]) -> None:
         """Fold one report's numbers in, each under the tool it called."""
@@ -92,11 +104,128 @@ class RunFacts:
         data = facts.to_json() if isinstance(facts, WorkerFacts) else facts
         self.workers[worker] = WorkerFacts.from_json(data)
 
-    def fold(self, own: WorkerFacts | None = None) -> Facts:
+    def fold(self, own: WorkerFacts | None = None) -> Run:
         """Every worker's facts in sorted worker order (the same on every run), with the
-        numbers of the reports; ``own`` adds what this process itself wrote (the xdist
-        controller writes the contracts the workers handed over)."""
+        numbers and outcomes of the reports; ``own`` adds what this process itself wrote
+        (the xdist controller writes the contracts the workers handed over)."""
         parts = [self.workers[worker] for worker in sorted(self.workers)]
         merged = WorkerFacts.merge([*parts, *([own] if own is not None else [])])
-        self.folded = with_stats(merged.to_json(), self.stats, self.findings)
+        self.folded = fold(merged, self.stats, self.findings, self.outcomes, partial=self.partial)
         return self.folded
+
+
+def fold(
+    facts: WorkerFacts,
+    stats: Stats,
+    findings: Findings,
+    outcomes: Outcomes,
+    *,
+    partial: bool = False,
+) -> Run:
+    """The run: the workers' facts with each entry's numbers, findings and checks."""
+    return Run(
+        [_server(server, stats, findings, outcomes) for server in facts.servers],
+        facts.snapshots,
+        partial,
+    )
+
+
+# The call item of each kind of listed entry (pytest/items.call_items).
+_CALL_CHECKS: Final = {
+    EntryKind.PROMPT.value: (Check.GET,),
+    EntryKind.RESOURCE.value: (Check.READ,),
+    EntryKind.TEMPLATE.value: (Check.READ,),
+}
+
+
+def _server(facts: ServerFacts, stats: Stats, findings: Findings, outcomes: Outcomes) -> ServerRun:
+    server = ServerRun(facts.command, facts.transport, facts.node_name, facts.started, facts.error)
+    if not facts.started:
+        return server
+    node_name = facts.node_name
+    prefix = f"{NODE_PREFIX}{node_name}::"
+    mine = {
+        node[len(prefix) :]: found for node, found in outcomes.items() if node.startswith(prefix)
+    }
+
+    def check(*path: str) -> CheckResult:
+        return mine.get("::".join(path)) or CheckResult()
+
+    server.name, server.version, server.protocol = facts.name, facts.version, facts.protocol
+    server.restarts, server.own_test_calls = facts.restarts, facts.own_test_calls
+    server.startup_stdout, server.between_calls_stdout = (
+        facts.startup_stdout,
+        facts.between_calls_stdout,
+    )
+    server.listing_changes, server.stale = facts.listing_changes, facts.stale
+    server.tools = [
+        ToolEntry(
+            tool.name,
+            tool.node_name,
+            {str(name): check(tool.node_name, name) for name in TOOL_CHECKS},
+            stats.get((node_name, tool.name)) or ToolStats(),
+            tool.declared,
+            tool.output,
+            list(tool.surface_drift or []),
+            list(findings.get((node_name, tool.node_name), [])),
+        )
+        for tool in facts.tools
+    ]
+    drifted = {entry.node_name: entry for entry in facts.listed_drift}
+    server.listed = [
+        ListedEntry(
+            listed.kind,
+            listed.name,
+            listed.node_name,
+            {
+                name.value: check(listed.node_name, name)
+                for name in (Check.SCHEMA, Check.DRIFT, *_CALL_CHECKS.get(listed.kind, ()))
+                # A drift item exists only where a snapshot folder is in use.
+                if name != Check.DRIFT or f"{listed.node_name}::{name}" in mine
+            },
+            stats.get((node_name, f"{listed.kind}:{listed.name}")) or ToolStats(),
+            _drift_of(drifted.get(listed.node_name)),
+            list(findings.get((node_name, listed.node_name), [])),
+        )
+        for listed in facts.listed
+    ]
+    known = {tool.node_name for tool in server.tools} | {e.node_name for e in server.listed}
+    # Prompts, resources and templates recorded but no longer listed, those whose drift item
+    # ran in another worker too: their node names hold a ":", which no tool's does.
+    gone = {entry.node_name: entry.name for entry in facts.listed_drift}
+    own = (Check.SEQUENCES, Check.STDOUT)  # the server's own items
+    ran = [node.rsplit("::", 1)[0] for node in mine if node not in own]
+    gone |= {node: node.partition(":")[2] for node in ran if ":" in node and node not in gone}
+    server.gone = [
+        ListedEntry(
+            node.partition(":")[0],
+            gone[node],
+            node,
+            {Check.DRIFT.value: check(node, Check.DRIFT)},
+            surface_drift=_drift_of(drifted.get(node)),
+        )
+        for node in sorted(gone)
+        if node not in known
+    ]
+    known |= set(gone)
+    # A removed tool's drift item that ran elsewhere still shows in the outcomes.
+    removed = {tool.node_name: tool for tool in facts.removed}
+    for node in ran:
+        if node not in known and node not in removed:
+            removed[node] = ToolFacts(node, node, surface_drift=[])
+    server.removed = [
+        ToolEntry(
+            removed[node].name,
+            node,
+            {Check.DRIFT.value: check(node, Check.DRIFT)},
+            surface_drift=list(removed[node].surface_drift or []),
+        )
+        for node in sorted(removed)
+    ]
+    server.sequences = mine.get(Check.SEQUENCES)
+    server.stdout = mine.get(Check.STDOUT)
+    return server
+
+
+def _drift_of(drifted: ToolFacts | None) -> list[tuple[str, str]]:
+    return [] if drifted is None else list(drifted.surface_drift or [])

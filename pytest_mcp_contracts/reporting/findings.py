@@ -6,15 +6,17 @@ to an xdist controller), is folded per tool by ``reporting/facts``, listed per t
 run report, and summed up by ``digest`` for the terminal and the CI step summary; the
 ``mcp-contracts inspect`` command prints the same records.
 
-A record: ``{"rule", "client", "severity", "kind", "where", "message", "details", "fix"}``,
-its ``severity`` the finding's ``level``; ``rule``, ``client``, ``where`` and ``fix`` are null
-where the check that found it does not say (the spec's listing rules name no client).
+A record: ``{"rule", "client", "severity", "kind", "where", "message", "details", "fix"}``;
+``rule``, ``client``, ``where`` and ``fix`` are null where the check that found it does not
+say (the spec's listing rules name no client). The fold reads it back as a ``FindingRecord``,
+which the renderers read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from pytest_mcp_contracts.text import shorten, shown
 from pytest_mcp_contracts.vocabulary import LEVEL_ORDER, Level
@@ -25,23 +27,89 @@ if TYPE_CHECKING:
 FINDINGS_KEY: Final = "mcp_contracts_findings"  # a schema report's findings, as records
 DIGEST_RULES: Final = 12  # rules listed by the digest; the others are counted
 DIGEST_TOOLS: Final = 4  # tools named per rule; the others are counted
-RECORD_KEYS: Final = ("rule", "client", "severity", "kind", "where", "message", "details", "fix")
 
 Record = dict[str, Any]
 
 
+@dataclass(frozen=True)
+class FindingRecord:
+    """A finding as the reports carry it: plain strings, no ``Finding`` (its kind a
+    ``StrEnum`` execnet cannot send)."""
+
+    rule: str | None
+    client: str | None
+    level: Level  # written as "severity": the run report's and inspect's key, read by CI
+    kind: str
+    where: str | None
+    message: str
+    details: tuple[str, ...] = ()
+    fix: str | None = None
+
+    @classmethod
+    def of(cls, finding: Finding) -> FindingRecord:
+        return cls(
+            rule=finding.rule,
+            client=finding.client,
+            level=finding.level,
+            kind=str(finding.kind),
+            where=finding.where,
+            message=finding.message,
+            details=tuple(str(line) for line in finding.details),
+            fix=finding.fix,
+        )
+
+    def to_json(self) -> Record:
+        """The record, its keys in the run report schema's order."""
+        return {
+            "rule": self.rule,
+            "client": self.client,
+            "severity": str(self.level),
+            "kind": self.kind,
+            "where": self.where,
+            "message": self.message,
+            "details": list(self.details),
+            "fix": self.fix,
+        }
+
+    @classmethod
+    def from_json(cls, record: Mapping[str, Any]) -> FindingRecord:
+        def text(key: str) -> str | None:
+            value = record.get(key)
+            return None if value is None else str(value)
+
+        return cls(
+            rule=text("rule"),
+            client=text("client"),
+            level=Level(record["severity"]),
+            kind=str(record.get("kind") or ""),
+            where=text("where"),
+            message=str(record.get("message") or ""),
+            details=tuple(str(line) for line in record.get("details") or ()),
+            fix=text("fix"),
+        )
+
+    @property
+    def rule_name(self) -> str:
+        """The rule it broke; its kind for a check that names none (the spec's listing
+        rules: ``invalid_listing``)."""
+        return self.rule or self.kind or "unknown"
+
+
+class HasFindings(Protocol):
+    """A tool, a prompt, resource or template, or a failed listing, with its findings."""
+
+    @property
+    def label(self) -> str: ...  # "quote", "prompt greet", "listing prompts/list"
+
+    @property
+    def is_tool(self) -> bool: ...
+
+    @property
+    def findings(self) -> Sequence[FindingRecord]: ...
+
+
 def finding_record(finding: Finding) -> Record:
-    return {
-        "rule": finding.rule,
-        "client": finding.client,
-        # The record's key keeps its word: the run report and `inspect --json` are read by CI.
-        "severity": str(finding.level),
-        "kind": str(finding.kind),
-        "where": finding.where,
-        "message": finding.message,
-        "details": [str(line) for line in finding.details],
-        "fix": finding.fix,
-    }
+    return FindingRecord.of(finding).to_json()
 
 
 def warnings_to_raise(
@@ -67,54 +135,66 @@ def warnings_to_raise(
     return messages
 
 
-def rule_of(record: Mapping[str, Any]) -> str:
-    """The rule a finding broke; its kind for a check that names none (the spec's listing
-    rules: ``invalid_listing``)."""
-    return str(record.get("rule") or record.get("kind") or "unknown")
-
-
-def counts(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class FindingCounts:
     """A server's findings counted by level, by client and by rule."""
-    found: dict[str, Any] = {"errors": 0, "warnings": 0, "by_client": {}, "by_rule": {}}
+
+    errors: int
+    warnings: int
+    by_client: dict[str, int]
+    by_rule: dict[str, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "by_client": dict(self.by_client),
+            "by_rule": dict(self.by_rule),
+        }
+
+
+def counts(records: Iterable[FindingRecord]) -> FindingCounts:
+    errors = warnings = 0
+    by_client: dict[str, int] = {}
+    by_rule: dict[str, int] = {}
     for record in records:
-        found["errors" if record["severity"] == Level.ERROR else "warnings"] += 1
-        if record.get("client"):
-            client = str(record["client"])
-            found["by_client"][client] = found["by_client"].get(client, 0) + 1
-        rule = rule_of(record)
-        found["by_rule"][rule] = found["by_rule"].get(rule, 0) + 1
-    found["by_client"] = dict(sorted(found["by_client"].items()))
-    found["by_rule"] = dict(sorted(found["by_rule"].items()))
-    return found
+        is_error = record.level is Level.ERROR
+        errors += is_error
+        warnings += not is_error
+        if record.client:
+            by_client[record.client] = by_client.get(record.client, 0) + 1
+        by_rule[record.rule_name] = by_rule.get(record.rule_name, 0) + 1
+    return FindingCounts(
+        errors, warnings, dict(sorted(by_client.items())), dict(sorted(by_rule.items()))
+    )
 
 
-def render(record: Mapping[str, Any]) -> list[str]:
+def render(found: FindingRecord | Mapping[str, Any]) -> list[str]:
     """One finding in full: what, where, whose rule, and the fix."""
-    who = f" ({record['client']})" if record.get("client") else ""
-    head = f"{record['severity']} {rule_of(record)}{who}: {record['message']}"
-    lines = [head]
-    if record.get("where"):  # in Finding.all_details's order: where, details, fix
-        lines.append(f"  at {record['where']}")
-    lines += [f"  {line}" for line in record.get("details") or []]
-    if record.get("fix"):
-        lines.append(f"  fix: {record['fix']}")
+    record = found if isinstance(found, FindingRecord) else FindingRecord.from_json(found)
+    who = f" ({record.client})" if record.client else ""
+    lines = [f"{record.level} {record.rule_name}{who}: {record.message}"]
+    if record.where:  # in Finding.all_details's order: where, details, fix
+        lines.append(f"  at {record.where}")
+    lines += [f"  {line}" for line in record.details]
+    if record.fix:
+        lines.append(f"  fix: {record.fix}")
     return lines
 
 
-def digest(tools: Sequence[Mapping[str, Any]]) -> list[str]:
+def digest(holders: Sequence[HasFindings]) -> list[str]:
     """One line per rule broken (errors first, then the rules most tools break), naming a few
     tools and quoting the first message: a server whose 30 tools break one rule reads as one
     line, not 30 warnings."""
-    groups: dict[tuple[str, str, str], list[tuple[str, Mapping[str, Any]]]] = {}
+    groups: dict[tuple[str, str, str], list[tuple[str, FindingRecord]]] = {}
     named = set()  # the names that are no tool's
-    for tool in tools:
+    for holder in holders:
         # A prompt, resource or template (or a failed listing) says what it is.
-        name = str(tool["name"])
-        if tool.get("kind"):
-            name = f"{tool['kind']} {name}"
+        name = holder.label
+        if not holder.is_tool:
             named.add(name)
-        for record in tool.get("findings") or []:
-            key = (str(record["severity"]), rule_of(record), str(record.get("client") or ""))
+        for record in holder.findings:
+            key = (str(record.level), record.rule_name, record.client or "")
             groups.setdefault(key, []).append((name, record))
     ordered = sorted(
         groups.items(),
@@ -134,10 +214,10 @@ def digest(tools: Sequence[Mapping[str, Any]]) -> list[str]:
         one, many = ("entry", "entries") if named.issuperset(names) else ("tool", "tools")
         tools_said = f"{len(names)} {one if len(names) == 1 else many}"
         first = found[0][1]
-        fix = f"; fix: {shorten(str(first['fix']), 80)}" if first.get("fix") else ""
+        fix = f"; fix: {shorten(first.fix, 80)}" if first.fix else ""
         lines.append(
             f"{level} {rule}{who}: {tools_said} ({listed}{more}): "
-            f"{shorten(str(first['message']), 160)}{fix}"
+            f"{shorten(first.message, 160)}{fix}"
         )
     if len(ordered) > DIGEST_RULES:
         rest = sum(len(found) for _, found in ordered[DIGEST_RULES:])

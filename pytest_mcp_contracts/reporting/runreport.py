@@ -1,49 +1,39 @@
 """Run report: one machine-readable JSON document per run, and a Markdown summary for CI.
 
-No pytest here. The plugin hands in plain data, in three steps:
-
-1. ``reporting/worker.WorkerFacts``: in the process that ran the servers (the only one, or
-   each xdist worker), what the servers and the recorder know that no item owns; the
-   workers' facts folded into one (each tool's observations taken from the worker that ran
-   its items).
-2. ``with_stats``: those facts, as JSON, with the numbers the items' reports carried
-   (``reporting/facts.RunFacts`` folds them), added per tool.
-3. ``build_report``: the facts and each check's outcome (from pytest's test reports, which
-   the controller receives from every worker) into the published document,
-   ``docs/run-report.schema.json``. ``step_summary`` renders a document as Markdown.
+No pytest here. ``build_report`` writes the run's typed facts (``reporting/model.Run``, as
+``reporting/facts`` folds them) as the published document, ``docs/run-report.schema.json``;
+``step_summary`` renders the same facts as Markdown. ``for_the_wire`` and ``from_the_wire``
+are the other edge: what an xdist worker sends its controller.
 
 The document's format is versioned: additive changes keep ``VERSION``, anything else bumps it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from pytest_mcp_contracts.checks.stats import ToolStats
-from pytest_mcp_contracts.reporting.findings import RECORD_KEYS, digest
 from pytest_mcp_contracts.reporting.findings import counts as finding_counts
-from pytest_mcp_contracts.text import start_error_line
-from pytest_mcp_contracts.vocabulary import (
-    BESIDE_TOOLS,
-    IMPACT_ORDER,
-    NODE_PREFIX,
-    QUALITIES,
-    TOOL_CHECKS,
-    Check,
-    EntryKind,
+from pytest_mcp_contracts.reporting.findings import digest
+from pytest_mcp_contracts.reporting.model import (
+    NOT_RUN,
+    CheckResult,
+    ListedEntry,
+    Run,
+    ServerRun,
+    ToolEntry,
 )
+from pytest_mcp_contracts.reporting.worker import OutputFacts, Stdout
+from pytest_mcp_contracts.text import start_error_line
+from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, IMPACT_ORDER, NODE_PREFIX, Check
 
 FORMAT: Final = "pytest-mcp-contracts/run-report"
 VERSION: Final = 1
-OUTCOMES: Final = ("passed", "failed", "skipped", "not_run")
-
-Facts = dict[str, Any]
 
 
-# -- 1. the facts and the numbers ------------------------------------------------------------
+# -- the document -----------------------------------------------------------------------------
 
 
 def _shown_path(path: Path, rootdir: Path) -> str:
@@ -53,302 +43,143 @@ def _shown_path(path: Path, rootdir: Path) -> str:
         return str(path)
 
 
-def with_stats(
-    facts: Facts,
-    stats: Mapping[tuple[str, str], ToolStats],
-    findings: Mapping[tuple[str, str], list[dict[str, Any]]] | None = None,
-) -> Facts:
-    """``facts`` with each tool's numbers (by server node name and tool name), its schema
-    check's findings (by server and tool node name) and each server's totals: what the
-    report and the summaries print."""
-    findings = findings or {}
-    servers = []
-    for entry in facts["servers"]:
-        entry = dict(entry)
-        if entry.get("started"):
-            tools = []
-            for tool in entry["tools"]:
-                own = stats.get((entry["node_name"], tool["name"]), ToolStats())
-                found = findings.get((entry["node_name"], tool["node_name"]), [])
-                tools.append({**tool, **own.to_json(), "findings": found})
-            entry["tools"] = tools
-            entry["listed"] = [
-                {
-                    **listed,
-                    "findings": findings.get((entry["node_name"], listed["node_name"]), []),
-                    **_listed_numbers(
-                        stats.get((entry["node_name"], f"{listed['kind']}:{listed['name']}"))
-                    ),
-                }
-                for listed in entry.get("listed", [])
-            ]
-            entry["calls"] = sum(tool["calls"] for tool in tools)
-            entry["error_results"] = sum(tool["error_results"] for tool in tools)
-            entry["listed_calls"] = sum(listed["calls"] for listed in entry["listed"])
-        servers.append(entry)
-    return {**facts, "servers": servers}
-
-
-# The call item of each kind of listed entry (pytest/items.call_items), and its numbers.
-_CALL_CHECKS: Final = {
-    EntryKind.PROMPT.value: (Check.GET,),
-    EntryKind.RESOURCE.value: (Check.READ,),
-    EntryKind.TEMPLATE.value: (Check.READ,),
-}
-_LISTED_NUMBERS: Final = ("calls", "refused", "real_results", "unanswered")
-
-
-def _listed_numbers(stats: ToolStats | None) -> dict[str, int]:
-    """A prompt's, resource's or template's reads or gets (checks/reads): keyed
-    ``<kind>:<key>`` among the tools' numbers, which no tool name can be (no colon)."""
-    stats = stats or ToolStats()
-    return {
-        "calls": stats.calls,
-        "refused": stats.refused,
-        "real_results": stats.real_results,
-        "unanswered": stats.unanswered,
-    }
-
-
-# -- 2. the document ----------------------------------------------------------------------
-
-
 def first_line(text: str) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "")
 
 
-def _ratio(part: int, whole: int) -> float | None:
-    return round(part / whole, 4) if whole else None
+def _check(check: CheckResult) -> dict[str, Any]:
+    if check.outcome == NOT_RUN:
+        return {"outcome": NOT_RUN}
+    found: dict[str, Any] = {"outcome": check.outcome, "duration": round(check.duration, 3)}
+    if check.message:
+        found["message"] = check.message
+    if check.failure is not None:
+        found["failure"] = {"kind": check.failure.kind, "severity": check.failure.severity}
+    return found
 
 
-def _check(outcomes: Mapping[str, Mapping[str, Any]], node_id: str) -> dict[str, Any]:
-    found = outcomes.get(node_id)
-    if found is None:
-        return {"outcome": "not_run"}
-    check: dict[str, Any] = {
-        "outcome": str(found["outcome"]),
-        "duration": round(float(found.get("duration", 0.0)), 3),
-    }
-    if found.get("message"):
-        check["message"] = str(found["message"])
-    failure = found.get("failure")
-    if failure:
-        check["failure"] = {"kind": str(failure["kind"]), "severity": str(failure["severity"])}
-    return check
-
-
-def _output(tool: Facts) -> dict[str, Any]:
-    observed = tool["output"]
-    if observed is not None:
-        quality = str(observed["quality"])
-    else:
-        quality = "declared" if tool["declared"] else "unknown"
-    if tool["declared"]:
-        source = "declared"
-    elif quality in ("validated", "inferred"):
-        source = "inferred"
-    else:
-        source = None
+def _output(tool: ToolEntry) -> dict[str, Any]:
+    observed: OutputFacts | None = tool.output
     output: dict[str, Any] = {
-        "source": source,
-        "quality": quality,
-        "kinds": dict(observed["kinds"]) if observed else {},
-        "observations": int(observed["observations"]) if observed else 0,
+        "source": tool.source,
+        "quality": tool.quality,
+        "kinds": dict(observed.kinds) if observed else {},
+        "observations": observed.observations if observed else 0,
     }
-    if observed and "basis" in observed:
-        output["basis"] = str(observed["basis"])
-        output["varying_types"] = list(observed.get("varying_types", []))
+    if observed:
+        output["basis"] = observed.basis
+        output["varying_types"] = [{"path": p, "types": t} for p, t in observed.varying_types]
     return output
 
 
-def _finding(record: Mapping[str, Any]) -> dict[str, Any]:
-    """A finding as the report publishes it (the record's keys, in the schema's order)."""
-    return {key: record.get(key) for key in RECORD_KEYS}
+def _tool(tool: ToolEntry, listed: bool) -> dict[str, Any]:
+    return {
+        "name": tool.name,
+        "node_name": tool.node_name,
+        "listed": listed,
+        "checks": {name: _check(check) for name, check in tool.checks.items()},
+        **tool.stats.to_json(),
+        "output": _output(tool) if listed else None,
+        "findings": [record.to_json() for record in tool.findings],
+    }
+
+
+def _listed(entry: ListedEntry, listed: bool) -> dict[str, Any]:
+    return {
+        "kind": entry.kind,
+        "name": entry.name,
+        "node_name": entry.node_name,
+        "listed": listed,
+        "checks": {name: _check(check) for name, check in entry.checks.items()},
+        "findings": [record.to_json() for record in entry.findings],
+        "calls": entry.stats.calls,
+        "refused": entry.stats.refused,
+        "real_results": entry.stats.real_results,
+        "unanswered": entry.stats.unanswered,
+    }
 
 
 def _drift_class(impact: str) -> str:
     return impact if impact in IMPACT_ORDER else "review"
 
 
-def _startup_stdout(found: Sequence[Any]) -> dict[str, Any]:
+def _stdout(found: Stdout) -> dict[str, Any]:
     count, sample = found
-    return {"lines": int(count), "sample": [str(line) for line in sample]}
+    return {"lines": count, "sample": list(sample)}
 
 
-def _server(entry: Facts, outcomes: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
-    node_name = str(entry.get("node_name", ""))
-    prefix = f"{NODE_PREFIX}{node_name}::"
-    mine = {node: found for node, found in outcomes.items() if node.startswith(prefix)}
-    if not entry.get("started"):
+def _server(server: ServerRun) -> dict[str, Any]:
+    if not server.started:
         return {
-            "name": node_name,
-            "node_name": node_name,
-            "command": entry["command"],
-            "transport": entry["transport"],
+            "name": server.title,
+            "node_name": server.node_name,
+            "command": server.command,
+            "transport": server.transport,
             "started": False,
-            "error": entry.get("error", ""),
+            "error": server.error,
         }
-    tools = []
     drift: dict[str, list[str]] = {impact: [] for impact in IMPACT_ORDER}
-    qualities: dict[str, int] = dict.fromkeys(QUALITIES, 0)
-    listed = set()
-    for tool in entry["tools"]:
-        listed.add(tool["node_name"])
-        output = _output(tool)
-        qualities[output["quality"]] = qualities.get(output["quality"], 0) + 1
-        base = f"{prefix}{tool['node_name']}::"
-        tools.append(
-            {
-                "name": tool["name"],
-                "node_name": tool["node_name"],
-                "listed": True,
-                "checks": {check: _check(mine, base + check) for check in TOOL_CHECKS},
-                **ToolStats.from_json(tool).to_json(),
-                "output": output,
-                "findings": [_finding(record) for record in tool.get("findings", [])],
-            }
-        )
-        pairs = (tool["surface_drift"] or []) + ((tool["output"] or {}).get("drift") or [])
-        for impact, text in pairs:
-            drift[_drift_class(impact)].append(f"{tool['name']} {text}")
-    listed_entries = [
-        {
-            "kind": found["kind"],
-            "name": found["name"],
-            "node_name": found["node_name"],
-            "listed": True,
-            "checks": {
-                check.value: _check(mine, f"{prefix}{found['node_name']}::{check}")
-                for check in (Check.SCHEMA, Check.DRIFT, *_CALL_CHECKS.get(found["kind"], ()))
-                # A drift item exists only where a snapshot folder is in use.
-                if check != Check.DRIFT or f"{prefix}{found['node_name']}::{check}" in mine
-            },
-            "findings": [_finding(record) for record in found.get("findings", [])],
-            **{number: int(found.get(number, 0)) for number in _LISTED_NUMBERS},
-        }
-        for found in entry.get("listed", [])
-    ]
-    listed |= {found["node_name"] for found in listed_entries}
-    # Prompts, resources and templates: their drift, and those recorded but no longer listed
-    # (their node names hold a ":", which no tool's does).
-    for drifted in entry.get("listed_drift", []):
-        for impact, text in drifted["surface_drift"]:
-            kind = str(drifted["node_name"]).partition(":")[0]
-            drift[_drift_class(impact)].append(f"{kind} {drifted['name']} {text}")
-    gone = {d["node_name"]: d["name"] for d in entry.get("listed_drift", [])}
-    gone |= {
-        node: node.partition(":")[2]
-        for node in (n[len(prefix) :].rsplit("::", 1)[0] for n in mine)
-        if ":" in node and node not in listed and node not in gone
-    }
-    listed_entries += [
-        {
-            "kind": node.partition(":")[0],
-            "name": gone[node],
-            "node_name": node,
-            "listed": False,
-            "checks": {Check.DRIFT.value: _check(mine, f"{prefix}{node}::{Check.DRIFT}")},
-            "findings": [],
-            **dict.fromkeys(_LISTED_NUMBERS, 0),
-        }
-        for node in sorted(gone)
-        if node not in listed
-    ]
-    listed |= set(gone)
-    removed = {tool["node_name"]: tool for tool in entry.get("removed", [])}
-    # A removed tool's drift item that ran elsewhere still shows in the outcomes.
-    own = {prefix + Check.SEQUENCES, prefix + Check.STDOUT}  # the server's own items
-    for node in mine:
-        if node in own:
-            continue
-        tool_node = node[len(prefix) :].rsplit("::", 1)[0]
-        if tool_node not in listed and tool_node not in removed:
-            removed[tool_node] = {"name": tool_node, "node_name": tool_node, "surface_drift": []}
-    for tool_node in sorted(removed):
-        tool = removed[tool_node]
-        tools.append(
-            {
-                "name": tool["name"],
-                "node_name": tool_node,
-                "listed": False,
-                "checks": {"drift": _check(mine, f"{prefix}{tool_node}::drift")},
-                **ToolStats().to_json(),
-                "output": None,
-                "findings": [],
-            }
-        )
-        for impact, text in tool["surface_drift"]:
-            drift[_drift_class(impact)].append(f"{tool['name']} {text}")
-    counts = dict.fromkeys(OUTCOMES, 0)
-    for tool in [*tools, *listed_entries]:
-        for check in tool["checks"].values():
-            counts[check["outcome"]] += 1
-    # The sequences check is the server's own item (mcp:<server>::sequences), when collected.
-    sequences = _check(mine, prefix + Check.SEQUENCES) if prefix + Check.SEQUENCES in mine else None
-    # The stdout check: collected only for a stdio server that printed while it started.
-    stdout = _check(mine, prefix + Check.STDOUT) if prefix + Check.STDOUT in mine else None
-    for check in (sequences, stdout):
-        if check is not None:
-            counts[check["outcome"]] += 1
-    total = len(entry["tools"])
+    for impact, line in server.drift():
+        drift[_drift_class(impact)].append(line)
+    output_schema, contract = server.coverage()
     return {
-        "name": entry["name"],
-        "node_name": node_name,
-        "command": entry["command"],
-        "transport": entry["transport"],
+        "name": server.title,
+        "node_name": server.node_name,
+        "command": server.command,
+        "transport": server.transport,
         "started": True,
-        "version": entry["version"],
-        "protocol": entry["protocol"],
-        "tools_listed": total,
-        **{
-            f"{kind}s_listed": sum(1 for e in listed_entries if e["kind"] == kind)
-            for kind in BESIDE_TOOLS
-        },
-        "calls": entry["calls"],
-        "listed_calls": entry.get("listed_calls", 0),
-        "error_results": entry["error_results"],
-        "restarts": entry["restarts"],
-        "own_test_calls": entry.get("own_test_calls", 0),
-        "startup_stdout": _startup_stdout(entry.get("startup_stdout", (0, []))),
-        "between_calls_stdout": _startup_stdout(entry.get("between_calls_stdout", (0, []))),
-        "checks": counts,
-        "sequences": sequences,
-        "stdout": stdout,
-        "coverage": {
-            "output_schema": _ratio(qualities["declared"], total),
-            "contract": _ratio(qualities["declared"] + qualities["validated"], total),
-            **qualities,
-        },
-        "drift": {impact: sorted(lines) for impact, lines in drift.items()},
-        "findings": finding_counts(
-            f for holder in [*tools, *listed_entries] for f in holder["findings"]
-        ),
-        "tools": tools,
-        "listed": listed_entries,
+        "version": server.version,
+        "protocol": server.protocol,
+        "tools_listed": len(server.tools),
+        # Counted with those recorded and no longer listed.
+        **{f"{kind}s_listed": server.count_of(kind, gone_too=True) for kind in BESIDE_TOOLS},
+        "calls": server.calls,
+        "listed_calls": server.listed_calls,
+        "error_results": server.error_results,
+        "restarts": server.restarts,
+        "own_test_calls": server.own_test_calls,
+        "startup_stdout": _stdout(server.startup_stdout),
+        "between_calls_stdout": _stdout(server.between_calls_stdout),
+        "checks": server.check_counts(),
+        "sequences": None if server.sequences is None else _check(server.sequences),
+        "stdout": None if server.stdout is None else _check(server.stdout),
+        "coverage": {"output_schema": output_schema, "contract": contract, **server.qualities()},
+        "drift": {level: sorted(lines) for level, lines in drift.items()},
+        "findings": finding_counts(f for e in server.with_findings() for f in e.findings).to_json(),
+        "tools": [
+            *(_tool(tool, True) for tool in server.tools),
+            *(_tool(tool, False) for tool in server.removed),
+        ],
+        "listed": [
+            *(_listed(entry, True) for entry in server.listed),
+            *(_listed(entry, False) for entry in server.gone),
+        ],
     }
 
 
 def build_report(
-    facts: Facts,
-    outcomes: Mapping[str, Mapping[str, Any]],
+    run: Run,
     *,
     exit_status: int,
     mode: str,
-    partial: bool = False,
     rootdir: Path | None = None,
 ) -> dict[str, Any]:
-    """The run report: ``outcomes`` maps node ids to ``{"outcome", "duration", "message"?,
-    "failure"?}``; snapshot paths are shown relative to ``rootdir``."""
+    """The run report of the folded facts; snapshot paths are shown relative to ``rootdir``."""
+    snapshots = run.snapshots
     return {
         "format": FORMAT,
         "version": VERSION,
         "pytest_exit_status": exit_status,
-        "partial": partial,
+        "partial": run.partial,
         "mode": mode,
-        "servers": [_server(entry, outcomes) for entry in facts["servers"]],
+        "servers": [_server(server) for server in run.servers],
         "snapshots": {
-            key: [_shown_path(Path(p), rootdir) if rootdir else p for p in facts["snapshots"][key]]
-            for key in ("written", "pruned", "exported")
+            key: [_shown_path(Path(p), rootdir) if rootdir else p for p in paths]
+            for key, paths in (
+                ("written", snapshots.written),
+                ("pruned", snapshots.pruned),
+                ("exported", snapshots.exported),
+            )
         },
     }
 
@@ -364,12 +195,12 @@ def _percent(ratio: float | None) -> str:
     return "n/a" if ratio is None else f"{round(100 * ratio)}%"
 
 
-def _listed_counts(server: Mapping[str, Any]) -> str:
+def _listed_counts(server: ServerRun) -> str:
     """ "2 / 3 / 1": the prompts, resources and templates a server listed."""
-    return " / ".join(str(server[f"{kind}s_listed"]) for kind in BESIDE_TOOLS)
+    return " / ".join(str(server.count_of(kind, gone_too=True)) for kind in BESIDE_TOOLS)
 
 
-def step_summary(document: Mapping[str, Any]) -> str:
+def step_summary(run: Run) -> str:
     """A short Markdown summary: one row per server, then the failing checks."""
     lines = [
         "### MCP contracts",
@@ -378,23 +209,25 @@ def step_summary(document: Mapping[str, Any]) -> str:
         "| checks failed | outputSchema coverage | contract coverage | breaking drift |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
-    for server in document["servers"]:
-        name = _cell(server["name"])
-        if not server["started"]:
+    for server in run.servers:
+        name = _cell(server.title)
+        if not server.started:
             lines.append(f"| {name} | did not start | | | | | | | |")
             continue
-        checks, coverage = server["checks"], server["coverage"]
+        checks = server.check_counts()
+        output_schema, contract = server.coverage()
+        breaking = sum(1 for level, _ in server.drift() if level == "breaking")
         lines.append(
-            f"| {name} | {server['tools_listed']} | {_listed_counts(server)} "
-            f"| {server['listed_calls']} | {checks['passed']} | {checks['failed']} "
-            f"| {_percent(coverage['output_schema'])} | {_percent(coverage['contract'])} "
-            f"| {len(server['drift']['breaking'])} |"
+            f"| {name} | {len(server.tools)} | {_listed_counts(server)} "
+            f"| {server.listed_calls} | {checks['passed']} | {checks['failed']} "
+            f"| {_percent(output_schema)} | {_percent(contract)} "
+            f"| {breaking} |"
         )
-    lines += _coverage_summary(document)
-    lines += _findings_summary(document)
-    if document.get("partial"):
+    lines += _coverage_summary(run)
+    lines += _findings_summary(run)
+    if run.partial:
         lines += ["", "_Partial report: some workers sent no results._"]
-    failing = list(failed_checks(document))
+    failing = list(failed_checks(run))
     if failing:
         lines += ["", "**Failing checks**", ""]
         for failed in failing:
@@ -405,41 +238,38 @@ def step_summary(document: Mapping[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class FailedCheck:
-    """A check of the run report that failed, or a server that did not start (``check``
-    None): what the step summary lists and what SARIF makes a result of."""
+    """A check of the run that failed, or a server that did not start (``check`` None):
+    what the step summary lists and what SARIF makes a result of."""
 
     node_id: str
-    server: Mapping[str, Any]
-    subject: Mapping[str, Any] | None  # the tool, prompt, resource or template; None: the server
+    server: ServerRun
+    subject: ToolEntry | ListedEntry | None  # the tool, prompt, ...; None: the server
     check_name: str | None
-    check: Mapping[str, Any] | None
+    check: CheckResult | None
     message: str
 
 
-def failed_checks(document: Mapping[str, Any]) -> Iterator[FailedCheck]:
+def failed_checks(run: Run) -> Iterator[FailedCheck]:
     """Every failure of the run, in the report's order: a server that did not start, then a
     server's own checks (stdout, sequences), then each tool's and listed entry's."""
-    for server in document["servers"]:
-        node = f"{NODE_PREFIX}{server['node_name']}"
-        if not server["started"]:
-            yield FailedCheck(node, server, None, None, None, start_error_line(server["error"]))
+    for server in run.servers:
+        node = f"{NODE_PREFIX}{server.node_name}"
+        if not server.started:
+            yield FailedCheck(node, server, None, None, None, start_error_line(server.error))
             continue
-        for own in (Check.STDOUT, Check.SEQUENCES):
-            check = server.get(own)
-            if check is not None and check["outcome"] == "failed":
-                yield FailedCheck(
-                    f"{node}::{own}", server, None, own, check, check.get("message", "")
-                )
-        for subject in [*server["tools"], *server.get("listed", [])]:
-            for check_name, check in subject["checks"].items():
-                if check["outcome"] == "failed":
+        for own, check in ((Check.STDOUT, server.stdout), (Check.SEQUENCES, server.sequences)):
+            if check is not None and check.failed:
+                yield FailedCheck(f"{node}::{own}", server, None, own, check, check.message or "")
+        for subject in server.subjects():
+            for check_name, check in subject.checks.items():
+                if check.failed:
                     yield FailedCheck(
-                        f"{node}::{subject['node_name']}::{check_name}",
+                        f"{node}::{subject.node_name}::{check_name}",
                         server,
                         subject,
                         check_name,
                         check,
-                        check.get("message", ""),
+                        check.message or "",
                     )
 
 
@@ -447,13 +277,14 @@ def failed_checks(document: Mapping[str, Any]) -> Iterator[FailedCheck]:
 STEP_SUMMARY_TOOLS = 20
 
 
-def _coverage_summary(document: Mapping[str, Any]) -> list[str]:
+def _coverage_summary(run: Run) -> list[str]:
     """Which tools' corners were not all visited, and the first reason each."""
     visited = derived = 0
     missed = []
-    for server in document["servers"]:
-        for tool in server.get("tools", []):
-            coverage = tool.get("input_coverage")
+    for server in run.started():
+        for tool in server.tools:
+            # The coverage phase's own report (inputs/coverage), carried as it wrote it.
+            coverage = tool.stats.input_coverage
             if not coverage:
                 continue
             visited += coverage["corners"]["visited"]
@@ -462,7 +293,7 @@ def _coverage_summary(document: Mapping[str, Any]) -> list[str]:
                 first = coverage["not_visited"][0]
                 more = coverage["not_visited_count"] - 1
                 missed.append(
-                    f"- `{NODE_PREFIX}{server['node_name']}::{tool['node_name']}`: "
+                    f"- `{NODE_PREFIX}{server.node_name}::{tool.node_name}`: "
                     f"{_cell(first['corner'])} ({_cell(first['why'])})"
                     + (f" and {more} more" if more else "")
                 )
@@ -475,19 +306,20 @@ def _coverage_summary(document: Mapping[str, Any]) -> list[str]:
     return lines if missed else lines[:2]
 
 
-def _findings_summary(document: Mapping[str, Any]) -> list[str]:
+def _findings_summary(run: Run) -> list[str]:
     """Each server's listing findings, one bullet per rule (``reporting/findings.digest``)."""
     lines = []
-    for server in document["servers"]:
-        found = server.get("findings")
-        if not server["started"] or not found or not (found["errors"] or found["warnings"]):
+    for server in run.started():
+        holders = server.with_findings()
+        found = finding_counts(f for holder in holders for f in holder.findings)
+        if not (found.errors or found.warnings):
             continue
         lines += [
             "",
-            f"**Listing findings** of {_cell(server['name'])}: {found['errors']} error(s), "
-            f"{found['warnings']} warning(s)",
+            f"**Listing findings** of {_cell(server.title)}: {found.errors} error(s), "
+            f"{found.warnings} warning(s)",
             "",
-            *(f"- {_cell(line)}" for line in digest([*server["tools"], *server.get("listed", [])])),
+            *(f"- {_cell(line)}" for line in digest(holders)),
         ]
     return lines
 

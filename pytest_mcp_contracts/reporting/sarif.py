@@ -1,9 +1,10 @@
 """SARIF 2.1.0: the run's failed checks for code scanning (``--mcp-sarif``).
 
-Rendered from the run report document (``runreport.build_report``), as the step summary is:
-a serial run and ``-n 2`` write the same file. One run, whose tool driver has one rule per
-``checks/failures.FailureKind`` (its words from ``KIND_TEXT``, its level from the kind's
-severity), and one result per failed check, or per server that did not start.
+Rendered from the run's folded facts (``reporting/model.Run``), as the run report and the
+step summary are: a serial run and ``-n 2`` write the same file. One run, whose tool driver
+has one rule per ``checks/failures.FailureKind`` (its words from ``KIND_TEXT``, its level
+from the kind's severity), and one result per failed check, or per server that did not
+start.
 
 GitHub code scanning shows a result only at a file of the repository: each result is placed
 at the nearest real file about it, the check's recorded contract under the snapshot folder
@@ -14,18 +15,19 @@ repository the rootdir is in (``source_root``), as code scanning reads them, and
 root as ``%SRCROOT%`` for other readers. Each result carries its own fingerprint (its rule
 and node id), so two checks of one tool at the same file stay two alerts.
 
-No pytest here: the plugin hands in the document and the paths.
+No pytest here: the plugin hands in the facts and the paths.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
 from pytest_mcp_contracts.checks.failures import KIND_TEXT, FailureKind, Severity, severity_of
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore, file_at
+from pytest_mcp_contracts.reporting.model import Run
 from pytest_mcp_contracts.reporting.runreport import FailedCheck, failed_checks
 
 SCHEMA_URI: Final = "https://json.schemastore.org/sarif-2.1.0.json"  # as GitHub's docs give it
@@ -82,10 +84,12 @@ def source_root(rootdir: Path) -> Path:
 def _kind(failed: FailedCheck) -> FailureKind:
     if failed.check is None:
         return FailureKind.SERVER_UNAVAILABLE  # a server that did not start
-    found = (failed.check.get("failure") or {}).get("kind")
+    found = failed.check.failure
     # A failure without a verdict is the run's own error (an item that raised something
     # else): "the run could not check".
-    return FailureKind(found) if found in KINDS else FailureKind.SETUP
+    return (
+        FailureKind(found.kind) if found is not None and found.kind in KINDS else FailureKind.SETUP
+    )
 
 
 def _recorded_file(failed: FailedCheck, snapshot_dir: Path) -> Path | None:
@@ -93,11 +97,11 @@ def _recorded_file(failed: FailedCheck, snapshot_dir: Path) -> Path | None:
     exist); None for a server's own check or a failed listing."""
     if failed.subject is None:
         return None
-    file = file_at(str(failed.subject["node_name"]))
+    file = file_at(failed.subject.node_name)
     if file is None:
         return None  # "listing:prompts": a listing that failed has no file
     try:  # the store's own path, with its check that the file sits in the snapshot folder
-        return SnapshotStore(snapshot_dir).path_for(str(failed.server["node_name"]), file)
+        return SnapshotStore(snapshot_dir).path_for(failed.server.node_name, file)
     except ValueError:
         return None
 
@@ -146,15 +150,14 @@ class _LogicalLocations:
 
     def of(self, failed: FailedCheck) -> dict[str, Any]:
         server = failed.server
-        server_name = str(server.get("name") or server.get("command") or server["node_name"])
-        qualified = f"mcp:{server['node_name']}"
+        server_name = server.title or server.command or server.node_name
+        qualified = f"mcp:{server.node_name}"
         index = self.add(server_name, qualified, "module")
         if failed.subject is not None:
             subject = failed.subject
-            qualified = f"{qualified}::{subject['node_name']}"
-            is_tool = ":" not in str(subject["node_name"])
-            kind = "function" if is_tool else "member"
-            index = self.add(str(subject["name"]), qualified, kind, index)
+            qualified = f"{qualified}::{subject.node_name}"
+            kind = "function" if subject.is_tool else "member"
+            index = self.add(subject.name, qualified, kind, index)
         return {"index": index, "fullyQualifiedName": qualified}
 
 
@@ -174,11 +177,11 @@ def _result(
     problem = failed.message.strip() or KIND_TEXT[kind].title
     properties: dict[str, Any] = {
         "nodeId": failed.node_id,
-        "server": str(failed.server.get("name") or failed.server["node_name"]),
+        "server": failed.server.title or failed.server.node_name,
         "severity": severity_of(kind).value,
     }
     if failed.subject is not None:
-        properties["subject"] = str(failed.subject["name"])
+        properties["subject"] = failed.subject.name
     if failed.check_name is not None:
         properties["check"] = failed.check_name
     return {
@@ -193,21 +196,21 @@ def _result(
 
 
 def sarif_log(
-    document: Mapping[str, Any],
+    run: Run,
     *,
     rootdir: Path,
     snapshot_dir: Path,
     config_file: Path | None,
     tool_version: str,
 ) -> dict[str, Any]:
-    """The SARIF log of a run report: ``config_file`` is pytest's ini file (None: the
+    """The SARIF log of a run: ``config_file`` is pytest's ini file (None: the
     rootdir's pyproject.toml, when there is one)."""
     root = source_root(rootdir)
     config = config_file if config_file is not None else rootdir / "pyproject.toml"
     logical = _LogicalLocations()
     results = [
         _result(failed, (_recorded_file(failed, snapshot_dir), config), root, logical)
-        for failed in failed_checks(document)
+        for failed in failed_checks(run)
     ]
     return {
         "$schema": SCHEMA_URI,

@@ -22,8 +22,6 @@ if TYPE_CHECKING:
 
 Pair = tuple[str, str]  # a drift: its impact and its text
 Stdout = tuple[int, list[str]]  # lines on stdout that were not JSON-RPC, and a few of them
-# What the snapshot folder saw: the report's three, and the summary's two problems.
-SNAPSHOT_KEYS: Final = ("written", "pruned", "exported", "unwritten", "not_exported")
 
 
 def _pairs(changes: Iterable[Any]) -> list[Pair]:
@@ -41,6 +39,64 @@ def _pairs_from(data: Iterable[Sequence[str]]) -> list[Pair]:
 def _stdout_from(data: Sequence[Any] | None) -> Stdout:
     count, sample = data or (0, [])
     return int(count), [str(line) for line in sample]
+
+
+@dataclass
+class Snapshots:
+    """What the snapshot folder saw: the paths written, pruned and exported (sorted), and
+    the contracts left unwritten and the proposals not exported (in the order found)."""
+
+    written: list[str] = field(default_factory=list)
+    pruned: list[str] = field(default_factory=list)
+    exported: list[str] = field(default_factory=list)
+    unwritten: list[str] = field(default_factory=list)
+    not_exported: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, list[str]]:
+        return {name: list(getattr(self, name)) for name in _SNAPSHOT_FIELDS}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Sequence[str]]) -> Snapshots:
+        return cls(
+            **{name: [str(line) for line in data.get(name, [])] for name in _SNAPSHOT_FIELDS}
+        )
+
+    @classmethod
+    def merge(cls, parts: Sequence[Snapshots]) -> Snapshots:
+        def paths(name: str) -> list[str]:
+            return sorted({p for part in parts for p in getattr(part, name)})
+
+        def lines(name: str) -> list[str]:  # in the order found, each once
+            return list(dict.fromkeys(line for part in parts for line in getattr(part, name)))
+
+        return cls(
+            paths("written"),
+            paths("pruned"),
+            paths("exported"),
+            lines("unwritten"),
+            lines("not_exported"),
+        )
+
+
+_SNAPSHOT_FIELDS: Final = ("written", "pruned", "exported", "unwritten", "not_exported")
+
+
+@dataclass(frozen=True)
+class ListedName:
+    """A prompt, resource or template as listed, or a listing that failed: ``prompt``, its
+    name, ``prompt:<safe name>``; ``listing``, ``prompts/list``, ``listing:prompts`` (the
+    collector's name in the node id)."""
+
+    kind: str
+    name: str
+    node_name: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "name": self.name, "node_name": self.node_name}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, str]) -> ListedName:
+        return cls(str(data["kind"]), str(data["name"]), str(data["node_name"]))
 
 
 @dataclass
@@ -152,10 +208,8 @@ class ServerFacts:
     stale: list[str] = field(default_factory=list)  # recorded files of tools not listed
     tools: list[ToolFacts] = field(default_factory=list)
     removed: list[ToolFacts] = field(default_factory=list)  # recorded, no longer listed
-    # Its prompts, resources and templates, and the listings of them that failed, each as
-    # {"kind", "name", "node_name"}: "prompt", its name, "prompt:<safe name>"; "listing",
-    # "prompts/list", "listing:prompts" (the collector's name in the node id).
-    listed: list[dict[str, str]] = field(default_factory=list)
+    # The listings of its prompts, resources and templates that failed, then those listed.
+    listed: list[ListedName] = field(default_factory=list)
     # The drift of its prompts, resources and templates (those no longer listed too), each
     # named by its key and by its collector's name ("prompt:<safe name>").
     listed_drift: list[ToolFacts] = field(default_factory=list)
@@ -189,7 +243,7 @@ class ServerFacts:
                 }
                 for t in self.removed
             ],
-            "listed": [dict(entry) for entry in self.listed],
+            "listed": [entry.to_json() for entry in self.listed],
             "listed_drift": [
                 {
                     "name": t.name,
@@ -221,7 +275,7 @@ class ServerFacts:
             removed=[
                 ToolFacts.from_json({"declared": False, **t}) for t in data.get("removed", [])
             ],
-            listed=[{str(k): str(v) for k, v in e.items()} for e in data.get("listed", [])],
+            listed=[ListedName.from_json(entry) for entry in data.get("listed", [])],
             listed_drift=[
                 ToolFacts.from_json({"declared": False, **t}) for t in data.get("listed_drift", [])
             ],
@@ -296,10 +350,7 @@ def _merge_server(entries: list[ServerFacts]) -> ServerFacts:
 @dataclass
 class WorkerFacts:
     servers: list[ServerFacts] = field(default_factory=list)
-    # Paths written, pruned, exported; contracts left unwritten and proposals not exported.
-    snapshots: dict[str, list[str]] = field(
-        default_factory=lambda: {key: [] for key in SNAPSHOT_KEYS}
-    )
+    snapshots: Snapshots = field(default_factory=Snapshots)
 
     @classmethod
     def collect(
@@ -397,25 +448,21 @@ class WorkerFacts:
                     listed_drift=listed_drift,
                     listed=[
                         *(
-                            {"kind": "listing", "name": f.method, "node_name": f.node}
+                            ListedName("listing", f.method, f.node)
                             for f in surface.listing_failures
                         ),
-                        *(
-                            {"kind": str(e.kind), "name": e.key, "node_name": e.node}
-                            for e in surface.listed
-                        ),
+                        *(ListedName(str(e.kind), e.key, e.node) for e in surface.listed),
                     ],
                 )
             )
         if recorder is not None:
-            for key, paths in (
-                ("written", recorder.written),
-                ("pruned", recorder.pruned),
-                ("exported", recorder.exported),
-            ):
-                facts.snapshots[key] = sorted(str(p) for p in paths)
-            facts.snapshots["unwritten"] = list(recorder.unwritten)
-            facts.snapshots["not_exported"] = list(recorder.not_exported)
+            facts.snapshots = Snapshots(
+                sorted(str(p) for p in recorder.written),
+                sorted(str(p) for p in recorder.pruned),
+                sorted(str(p) for p in recorder.exported),
+                list(recorder.unwritten),
+                list(recorder.not_exported),
+            )
         return facts
 
     @classmethod
@@ -428,25 +475,17 @@ class WorkerFacts:
             _merge_server([part.servers[i] for part in parts if i < len(part.servers)])
             for i in range(count)
         ]
-        snapshots: dict[str, list[str]] = {}
-        for key in ("written", "pruned", "exported"):
-            snapshots[key] = sorted({p for part in parts for p in part.snapshots.get(key, [])})
-        for key in ("unwritten", "not_exported"):  # in the order found, each once
-            snapshots[key] = list(
-                dict.fromkeys(line for part in parts for line in part.snapshots.get(key, []))
-            )
-        return cls(servers, snapshots)
+        return cls(servers, Snapshots.merge([part.snapshots for part in parts]))
 
     def to_json(self) -> dict[str, Any]:
         return {
             "servers": [server.to_json() for server in self.servers],
-            "snapshots": {key: list(self.snapshots.get(key, [])) for key in SNAPSHOT_KEYS},
+            "snapshots": self.snapshots.to_json(),
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> WorkerFacts:
-        snapshots = data.get("snapshots", {})
         return cls(
             [ServerFacts.from_json(server) for server in data.get("servers", [])],
-            {key: [str(line) for line in snapshots.get(key, [])] for key in SNAPSHOT_KEYS},
+            Snapshots.from_json(data.get("snapshots", {})),
         )

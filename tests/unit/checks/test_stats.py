@@ -31,4 +31,4 @@ def test_a_counter_is_summed_sent_and_rendered_without_code_of_its_own() -> None
     wired = json.loads(json.dumps(CheckStats({"t": first}).to_json()))  # an xdist worker's
     back = CheckStats.from_json(wired).tools["t"]
     assert back == first and back.unanswered == 2
-    assert "no answer to 2 calls (hung, died or broke the protocol)" in _answers(back.to_json())
+    assert "no answer to 2 calls (hung, died or broke the protocol)" in _answers(back)

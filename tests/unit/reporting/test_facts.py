@@ -9,6 +9,7 @@ from pytest_mcp_contracts.reporting.facts import RunFacts
 from pytest_mcp_contracts.reporting.worker import (
     OutputFacts,
     ServerFacts,
+    Snapshots,
     ToolFacts,
     WorkerFacts,
 )
@@ -60,8 +61,9 @@ def test_worker_facts_round_trip_through_json() -> None:
             ServerFacts("python bad.py", "stdio", "bad.py", False, "did not start"),
         ]
     )
-    worker.snapshots["written"] = ["/x/mcp-contracts/shop/get.json"]
-    worker.snapshots["unwritten"] = ["/x/a.json: changed meanwhile"]
+    worker.snapshots = Snapshots(
+        written=["/x/mcp-contracts/shop/get.json"], unwritten=["/x/a.json: changed meanwhile"]
+    )
     wired = json.loads(json.dumps(worker.to_json()))
     assert WorkerFacts.from_json(wired) == worker
 
@@ -88,22 +90,22 @@ def test_the_fold_takes_what_every_process_says_alike_once_and_sums_the_rest() -
         for worker, server in zip(order, (ran_quote, ran_get), strict=True):
             run.add_worker(worker, WorkerFacts([server]).to_json())
         folds.append(run.fold())
-    assert folds[0]["servers"][0]["startup_stdout"] == [2, ["banner", "Ready."]]
+    assert folds[0].servers[0].startup_stdout == (2, ["banner", "Ready."])
     for folded in folds:
-        (server,) = folded["servers"]
-        assert server["restarts"] == 3
-        assert server["own_test_calls"] == 4
-        assert server["between_calls_stdout"] == [3, ["tick"]]
-        assert server["tools"][0]["output"]["quality"] == "inferred"
-        assert server["tools"][0]["surface_drift"] == []
-        assert server["tools"][1]["surface_drift"] == []
-        assert server["calls"] == 0  # no report carried a number
-    assert folds[0]["servers"][0]["tools"] == folds[1]["servers"][0]["tools"]
+        (server,) = folded.servers
+        assert server.restarts == 3
+        assert server.own_test_calls == 4
+        assert server.between_calls_stdout == (3, ["tick"])
+        assert server.tools[0].quality == "inferred"
+        assert server.tools[0].surface_drift == []
+        assert server.tools[1].surface_drift == []
+        assert server.calls == 0  # no report carried a number
+    assert folds[0].servers[0].tools == folds[1].servers[0].tools
 
 
 def test_a_serial_run_is_one_worker_through_json() -> None:
     run = RunFacts()
     run.add_worker("serial", WorkerFacts([_server()]))
-    (server,) = run.fold()["servers"]
-    assert server["name"] == "shop" and server["startup_stdout"] == [2, ["banner", "Ready."]]
-    assert [tool["calls"] for tool in server["tools"]] == [0, 0]
+    (server,) = run.fold().servers
+    assert server.name == "shop" and server.startup_stdout == (2, ["banner", "Ready."])
+    assert [tool.stats.calls for tool in server.tools] == [0, 0]

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.reporting.failure import rerun_command
+from pytest_mcp_contracts.reporting.model import Run, ServerRun, ToolEntry
 from pytest_mcp_contracts.reporting.summary import summary_lines
+from pytest_mcp_contracts.reporting.worker import OutputFacts
 from pytest_mcp_contracts.text import short_json, shown
 
 
@@ -71,39 +71,24 @@ def test_the_suggested_command_leaves_out_the_sarif_file() -> None:
         )
 
 
-def _tool(name: str, output: dict[str, Any] | None) -> dict[str, Any]:
-    return {
-        "name": name,
-        "node_name": name,
-        "declared": False,
-        "output": output,
-        "surface_drift": None,
-        **ToolStats(calls=9 if output else 0).to_json(),
-    }
+def _tool(name: str, output: OutputFacts | None) -> ToolEntry:
+    return ToolEntry(name, name, {}, ToolStats(calls=9 if output else 0), output=output)
 
 
 def test_the_summary_names_types_that_vary() -> None:
     """One renderer for a serial run and an xdist controller: it prints the folded facts."""
-    varying = [{"path": "$.total", "types": "a | b"}]
-    output = {"quality": "inferred", "basis": "b", "varying_types": varying, "drift": []}
-    entry = {
-        "started": True,
-        "name": "shop",
-        "protocol": "2026-07-28",
-        "tools": [_tool("quote", {**output, "additive": []}), _tool("ping", None)],
-        "removed": [],
-        "stale": [],
-        "listing_changes": [],
-        "startup_stdout": [0, []],
-        "between_calls_stdout": [0, []],
-        "calls": 9,
-        "error_results": 0,
-        "restarts": 0,
-    }
-    snapshots = {"written": [], "pruned": [], "exported": []}
-    lines = summary_lines(
-        {"servers": [entry], "snapshots": snapshots}, "ci", "pytest", verbose=False
+    varying = [("$.total", "a | b")]
+    output = OutputFacts("inferred", "b", varying, {}, 0, breaking=[], additive=[])
+    server = ServerRun(
+        "python -m shop",
+        "stdio",
+        "shop",
+        True,
+        name="shop",
+        protocol="2026-07-28",
+        tools=[_tool("quote", output), _tool("ping", None)],
     )
+    lines = summary_lines(Run([server]), "ci", "pytest", verbose=False)
     assert lines == [
         "shop (protocol 2026-07-28): 2 tools, 9 calls, 0 returned isError",
         "  contracts: 0 declared, 0 validated, 1 inferred, 1 unknown",

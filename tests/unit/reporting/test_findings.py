@@ -11,6 +11,7 @@ from pytest_mcp_contracts.reporting.facts import RunFacts
 from pytest_mcp_contracts.reporting.findings import (
     DIGEST_RULES,
     FINDINGS_KEY,
+    FindingRecord,
     counts,
     digest,
     finding_record,
@@ -50,6 +51,12 @@ def record(rule: str, severity: str = "warning", client: str | None = None) -> d
     }
 
 
+def _tool(name: str, *records: dict[str, Any]) -> SimpleNamespace:
+    """A tool as the digest reads it: its label and its findings."""
+    findings = [FindingRecord.from_json(found) for found in records]
+    return SimpleNamespace(label=name, is_tool=True, findings=findings)
+
+
 def test_a_finding_becomes_plain_json_with_every_field() -> None:
     data = finding_record(PROFILE)
     assert data == {
@@ -80,8 +87,12 @@ def test_render_says_what_where_whose_and_the_fix() -> None:
 
 
 def test_counts_by_severity_client_and_rule() -> None:
-    found = [finding_record(PROFILE), finding_record(SPEC), record("x", client="openai")]
-    assert counts(found) == {
+    found = [
+        FindingRecord.of(PROFILE),
+        FindingRecord.of(SPEC),
+        FindingRecord.from_json(record("x", client="openai")),
+    ]
+    assert counts(found).to_json() == {
         "errors": 1,
         "warnings": 2,
         "by_client": {"gemini": 1, "openai": 1},
@@ -90,11 +101,10 @@ def test_counts_by_severity_client_and_rule() -> None:
 
 
 def test_the_digest_is_one_line_per_rule_errors_first_then_the_most_tools() -> None:
-    tools = [
-        {"name": f"t{i}", "findings": [record("lint/no-description"), record("lint/hints")]}
-        for i in range(30)
-    ]
-    tools[3]["findings"].append(record("openai/properties", "error", "openai"))
+    tools = [_tool(f"t{i}", record("lint/no-description"), record("lint/hints")) for i in range(30)]
+    tools[3].findings.append(
+        FindingRecord.from_json(record("openai/properties", "error", "openai"))
+    )
     assert digest(tools) == [
         "error openai/properties (openai): 1 tool (t3): openai/properties is broken",
         "warning lint/hints: 30 tools (t0, t1, t10, t11 and 26 more): lint/hints is broken",
@@ -104,7 +114,7 @@ def test_the_digest_is_one_line_per_rule_errors_first_then_the_most_tools() -> N
 
 
 def test_the_digest_is_bounded_in_rules() -> None:
-    tools = [{"name": "t", "findings": [record(f"r{i:02}") for i in range(DIGEST_RULES + 5)]}]
+    tools = [_tool("t", *(record(f"r{i:02}") for i in range(DIGEST_RULES + 5)))]
     lines = digest(tools)
     assert len(lines) == DIGEST_RULES + 1
     assert lines[-1] == "… and 5 more rules (5 findings)"
@@ -134,8 +144,11 @@ def test_run_facts_fold_a_reports_findings_into_its_tool() -> None:
         tools=[ToolFacts("quote", "quote"), ToolFacts("get", "get")],
     )
     run.add_worker("serial", WorkerFacts([server]))
-    tools = run.fold()["servers"][0]["tools"]
-    assert [tool["findings"] for tool in tools] == [[finding_record(PROFILE)], []]
+    tools = run.fold().servers[0].tools
+    assert [[f.to_json() for f in tool.findings] for tool in tools] == [
+        [finding_record(PROFILE)],
+        [],
+    ]
 
 
 def test_a_rules_warning_is_raised_once_per_server_a_findings_without_rule_each() -> None:

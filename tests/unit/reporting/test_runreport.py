@@ -3,8 +3,10 @@ schema in docs/), and its Markdown summary."""
 
 from __future__ import annotations
 
+import copy
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -17,12 +19,21 @@ from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.contracts.observe import EntryObservations
 from pytest_mcp_contracts.contracts.record import Recorder
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore, dumps, write_atomic
-from pytest_mcp_contracts.reporting.facts import FAILURE_KEY, STATS_KEY, RunFacts
+from pytest_mcp_contracts.reporting.facts import FAILURE_KEY, STATS_KEY, RunFacts, fold
+from pytest_mcp_contracts.reporting.findings import FindingRecord
+from pytest_mcp_contracts.reporting.model import CheckResult, Failure, Run
 from pytest_mcp_contracts.reporting.runreport import (
     build_report,
     step_summary,
 )
-from pytest_mcp_contracts.reporting.worker import WorkerFacts
+from pytest_mcp_contracts.reporting.worker import (
+    ListedName,
+    OutputFacts,
+    ServerFacts,
+    Snapshots,
+    ToolFacts,
+    WorkerFacts,
+)
 from pytest_mcp_contracts.transport.discover import (
     Entry,
     ServerSurface,
@@ -39,20 +50,6 @@ def validator() -> Draft202012Validator:
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)
-
-
-def _tool(name: str, **overrides: Any) -> dict[str, Any]:
-    tool: dict[str, Any] = {
-        "name": name,
-        "node_name": name,
-        "declared": False,
-        "calls": 0,
-        "error_results": 0,
-        "output": None,
-        "surface_drift": None,
-    }
-    tool.update(overrides)
-    return tool
 
 
 QUOTE_COVERAGE: dict[str, Any] = {
@@ -113,111 +110,115 @@ NO_DESCRIPTION = {
     "fix": "describe it",
 }
 
-FACTS: dict[str, Any] = {
-    "servers": [
-        {
-            "command": "python -m shop",
-            "transport": "stdio",
-            "started": True,
-            "node_name": "shop",
-            "name": "shop",
-            "version": "1.2.0",
-            "protocol": "2026-07-28",
-            "calls": 120,
-            "error_results": 3,
-            "restarts": 1,
-            "own_test_calls": 7,
-            "tools": [
-                _tool(
-                    "quote",
-                    declared=True,
-                    calls=70,
-                    error_results=3,
-                    real_results=65,
-                    input_coverage=QUOTE_COVERAGE,
-                    findings=[ARRAY_ITEMS, NAME_RULE],
-                ),
-                _tool(
-                    "get_order",
-                    calls=50,
-                    disguised_errors={"disguised-refusal": 3},
-                    output={
-                        "quality": "validated",
-                        "kinds": {"json-text": 47},
-                        "observations": 47,
-                        "drift": [
-                            ["breaking", "$.total: number -> string"],
-                            ["additive", "$.note: new"],
-                        ],
-                    },
-                    surface_drift=[["cosmetic", "description: 'a' -> 'b'"]],
-                    findings=[NO_DESCRIPTION],
-                ),
-                _tool(
-                    "describe",
-                    output={"quality": "unknown", "kinds": {"prose": 5}, "observations": 0},
-                ),
-            ],
-            "removed": [
-                {
-                    "name": "old",
-                    "node_name": "old",
-                    "surface_drift": [["breaking", "tool: removed"]],
-                }
-            ],
-            "listed": [
-                {
-                    "kind": "prompt",
-                    "name": "greet",
-                    "node_name": "prompt:greet",
-                    "findings": [DUPLICATE],
-                    "calls": 3,
-                    "refused": 1,
-                    "real_results": 2,
-                    "unanswered": 0,
-                },
-                {"kind": "listing", "name": "resources/list", "node_name": "listing:resources"},
-            ],
-        },
-        {
-            "command": "python broken.py",
-            "transport": "stdio",
-            "started": False,
-            "node_name": "broken.py",
-            "error": "MCP server did not start: python broken.py\n  exit status 1\n\nstderr",
-        },
+
+def _output(quality: str, kinds: dict[str, int], observations: int, **drift: Any) -> OutputFacts:
+    return OutputFacts(
+        quality=quality,
+        basis=f"{observations} observations",
+        varying_types=[],
+        kinds=kinds,
+        observations=observations,
+        breaking=drift.get("breaking", []),
+        additive=drift.get("additive", []),
+    )
+
+
+# What the workers sent, folded: a server that started and one that did not.
+SHOP = ServerFacts(
+    command="python -m shop",
+    transport="stdio",
+    node_name="shop",
+    started=True,
+    name="shop",
+    version="1.2.0",
+    protocol="2026-07-28",
+    restarts=1,
+    own_test_calls=7,
+    tools=[
+        ToolFacts("quote", "quote", declared=True),
+        ToolFacts(
+            "get_order",
+            "get_order",
+            output=_output(
+                "validated",
+                {"json-text": 47},
+                47,
+                breaking=[("breaking", "$.total: number -> string")],
+                additive=[("additive", "$.note: new")],
+            ),
+            surface_drift=[("cosmetic", "description: 'a' -> 'b'")],
+        ),
+        ToolFacts("describe", "describe", output=_output("unknown", {"prose": 5}, 0)),
     ],
-    "snapshots": {"written": ["mcp-contracts/shop/get_order.json"], "pruned": [], "exported": []},
+    removed=[ToolFacts("old", "old", surface_drift=[("breaking", "tool: removed")])],
+    listed=[
+        ListedName("prompt", "greet", "prompt:greet"),
+        ListedName("listing", "resources/list", "listing:resources"),
+    ],
+)
+BROKEN = ServerFacts(
+    "python broken.py",
+    "stdio",
+    "broken.py",
+    False,
+    "MCP server did not start: python broken.py\n  exit status 1\n\nstderr",
+)
+WORKER = WorkerFacts([SHOP, BROKEN], Snapshots(written=["mcp-contracts/shop/get_order.json"]))
+# What the items' reports carried: each entry's numbers and findings.
+STATS = {
+    ("shop", "quote"): ToolStats(
+        calls=70, error_results=3, real_results=65, input_coverage=QUOTE_COVERAGE
+    ),
+    ("shop", "get_order"): ToolStats(calls=50, disguised_errors=Counter({"disguised-refusal": 3})),
+    ("shop", "prompt:greet"): ToolStats(calls=3, refused=1, real_results=2),
+}
+FINDINGS = {
+    ("shop", "quote"): [ARRAY_ITEMS, NAME_RULE],
+    ("shop", "get_order"): [NO_DESCRIPTION],
+    ("shop", "prompt:greet"): [DUPLICATE],
 }
 
+
+def facts(
+    outcomes: dict[str, CheckResult] | None = None,
+    worker: WorkerFacts = WORKER,
+    *,
+    partial: bool = False,
+) -> Run:
+    """The run of these facts, folded with the outcomes of its reports."""
+    findings = {
+        key: [FindingRecord.from_json(record) for record in records]
+        for key, records in FINDINGS.items()
+    }
+    return fold(
+        copy.deepcopy(worker),
+        copy.deepcopy(STATS),
+        findings,
+        copy.deepcopy(OUTCOMES if outcomes is None else outcomes),
+        partial=partial,
+    )
+
+
 OUTCOMES = {
-    "mcp:shop::quote::schema": {"outcome": "passed", "duration": 0.0012},
-    "mcp:shop::quote::drift": {"outcome": "passed", "duration": 0.0004},
-    "mcp:shop::quote::contract": {
-        "outcome": "failed",
-        "duration": 1.23456,
-        "message": "structuredContent does not match the outputSchema (2020-12)",
-    },
-    "mcp:shop::get_order::schema": {"outcome": "passed", "duration": 0.001},
-    "mcp:shop::get_order::drift": {"outcome": "passed", "duration": 0.001},
-    "mcp:shop::get_order::contract": {
-        "outcome": "failed",
-        "duration": 0.5,
-        "message": "drift from the recorded output contract",
-    },
-    "mcp:shop::describe::schema": {"outcome": "skipped", "duration": 0.0, "message": "why"},
-    "mcp:shop::sequences": {
-        "outcome": "failed",
-        "duration": 2.5,
-        "message": "the tool raised an unexpected exception (call 3 of a sequence)",
-    },
-    "mcp:shop::prompt:greet::schema": {"outcome": "failed", "duration": 0.001, "message": "dup"},
-    "mcp:shop::old::drift": {
-        "outcome": "failed",
-        "duration": 0.002,
-        "message": "tool 'old' is recorded but the server no longer lists it",
-    },
-    "tests/test_other.py::test_x": {"outcome": "passed", "duration": 0.1},
+    "mcp:shop::quote::schema": CheckResult("passed", 0.0012),
+    "mcp:shop::quote::drift": CheckResult("passed", 0.0004),
+    "mcp:shop::quote::contract": CheckResult(
+        "failed", 1.23456, "structuredContent does not match the outputSchema (2020-12)"
+    ),
+    "mcp:shop::get_order::schema": CheckResult("passed", 0.001),
+    "mcp:shop::get_order::drift": CheckResult("passed", 0.001),
+    "mcp:shop::get_order::contract": CheckResult(
+        "failed", 0.5, "drift from the recorded output contract"
+    ),
+    "mcp:shop::describe::schema": CheckResult("skipped", 0.0, "why"),
+    "mcp:shop::sequences": CheckResult(
+        "failed", 2.5, "the tool raised an unexpected exception (call 3 of a sequence)"
+    ),
+    "mcp:shop::prompt:greet::schema": CheckResult("failed", 0.001, "dup"),
+    "mcp:shop::old::drift": CheckResult(
+        "failed", 0.002, "tool 'old' is recorded but the server no longer lists it"
+    ),
+    "tests/test_other.py::test_x": CheckResult("passed", 0.1),
 }
 
 EXPECTED: dict[str, Any] = {
@@ -240,7 +241,7 @@ EXPECTED: dict[str, Any] = {
             "resources_listed": 0,
             "templates_listed": 0,
             "calls": 120,
-            "listed_calls": 0,
+            "listed_calls": 3,  # greet's gets
             "error_results": 3,
             "restarts": 1,
             "own_test_calls": 7,
@@ -350,6 +351,8 @@ EXPECTED: dict[str, Any] = {
                         "quality": "validated",
                         "kinds": {"json-text": 47},
                         "observations": 47,
+                        "basis": "47 observations",
+                        "varying_types": [],
                     },
                     "findings": [NO_DESCRIPTION],
                 },
@@ -382,6 +385,8 @@ EXPECTED: dict[str, Any] = {
                         "quality": "unknown",
                         "kinds": {"prose": 5},
                         "observations": 0,
+                        "basis": "0 observations",
+                        "varying_types": [],
                     },
                     "findings": [],
                 },
@@ -458,7 +463,7 @@ EXPECTED: dict[str, Any] = {
 
 
 def test_build_report_gives_the_exact_document(validator: Draft202012Validator) -> None:
-    document = build_report(FACTS, OUTCOMES, exit_status=1, mode="ci")
+    document = build_report(facts(), exit_status=1, mode="ci")
     assert document == EXPECTED
     assert list(validator.iter_errors(document)) == []
 
@@ -480,10 +485,8 @@ def test_the_schema_refuses_what_the_format_does_not_have(
 
 
 def test_no_tools_means_no_ratio(validator: Draft202012Validator) -> None:
-    facts = json.loads(json.dumps(FACTS))
-    facts["servers"][0]["tools"] = []
-    facts["servers"][0]["removed"] = []
-    document = build_report(facts, {}, exit_status=5, mode="record", partial=True)
+    worker = WorkerFacts([replace(SHOP, tools=[], removed=[]), BROKEN], WORKER.snapshots)
+    document = build_report(facts({}, worker, partial=True), exit_status=5, mode="record")
     coverage = document["servers"][0]["coverage"]
     assert coverage["output_schema"] is None and coverage["contract"] is None
     assert document["partial"] is True
@@ -491,7 +494,7 @@ def test_no_tools_means_no_ratio(validator: Draft202012Validator) -> None:
 
 
 def test_dumps_is_deterministic() -> None:
-    document = build_report(FACTS, OUTCOMES, exit_status=1, mode="ci")
+    document = build_report(facts(), exit_status=1, mode="ci")
     text = dumps(document)
     assert text.endswith("}\n") and text == dumps(json.loads(text))
     assert text.index('"format"') < text.index('"servers"') < text.index('"version"')
@@ -526,21 +529,16 @@ def _report(nodeid: str, stats: dict[str, ToolStats] | None = None, **failure: s
 
 def test_merge_sums_calls_and_takes_each_tool_from_the_worker_that_ran_it() -> None:
     def worker(ran: bool, written: list[str]) -> dict[str, Any]:
-        output = {"quality": "inferred", "kinds": {"json-text": 2}, "observations": 2}
-        tool = {
-            "name": "get_order",
-            "node_name": "get_order",
-            "declared": False,
-            "output": output if ran else None,
-            "surface_drift": [] if ran else None,
-        }
-        return {
-            "servers": [
-                {**FACTS["servers"][0], "restarts": 0, "tools": [tool], "removed": []},
-                FACTS["servers"][1],
-            ],
-            "snapshots": {"written": written, "pruned": [], "exported": []},
-        }
+        output = OutputFacts("inferred", "", [], {"json-text": 2}, 2, [], [])
+        tool = ToolFacts(
+            "get_order",
+            "get_order",
+            declared=False,
+            output=output if ran else None,
+            surface_drift=[] if ran else None,
+        )
+        shop = replace(SHOP, restarts=0, tools=[tool], removed=[])
+        return WorkerFacts([shop, BROKEN], Snapshots(written=written)).to_json()
 
     def calls(n: int, coverage: dict[str, Any] | None = None) -> ToolStats:
         asked = Counter({"roots/list": n, "progress": 1})
@@ -555,16 +553,16 @@ def test_merge_sums_calls_and_takes_each_tool_from_the_worker_that_ran_it() -> N
     run.add_worker("gw1", worker(True, ["a", "b"]))
     run.add_worker("gw0", worker(False, ["b"]))
     merged = run.fold()
-    server = merged["servers"][0]
-    assert server["calls"] == 7
-    assert server["tools"][0]["calls"] == 7
-    assert server["tools"][0]["output"]["observations"] == 2
-    assert server["tools"][0]["surface_drift"] == []
-    assert server["tools"][0]["input_coverage"] == QUOTE_COVERAGE
-    assert server["tools"][0]["client_requests"] == {"progress": 2, "roots/list": 7}
-    assert merged["servers"][1]["started"] is False
-    assert merged["snapshots"]["written"] == ["a", "b"]
-    assert RunFacts().fold()["servers"] == []
+    server = merged.servers[0]
+    assert server.calls == 7
+    assert server.tools[0].stats.calls == 7
+    assert server.tools[0].output is not None and server.tools[0].output.observations == 2
+    assert server.tools[0].surface_drift == []
+    assert server.tools[0].stats.input_coverage == QUOTE_COVERAGE
+    assert server.tools[0].stats.client_requests == {"progress": 2, "roots/list": 7}
+    assert merged.servers[1].started is False
+    assert merged.snapshots.written == ["a", "b"]
+    assert RunFacts().fold().servers == []
 
 
 def test_a_failed_check_carries_its_kind_and_severity_into_the_report() -> None:
@@ -572,7 +570,7 @@ def test_a_failed_check_carries_its_kind_and_severity_into_the_report() -> None:
     run.pytest_runtest_logreport(
         _report("mcp:shop::quote::contract", kind="contract", severity="error")
     )
-    check = build_report(FACTS, run.outcomes, exit_status=1, mode="ci")["servers"][0]["tools"][0][
+    check = build_report(facts(run.outcomes), exit_status=1, mode="ci")["servers"][0]["tools"][0][
         "checks"
     ]["contract"]
     assert check == {
@@ -650,42 +648,42 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
     wired = json.loads(json.dumps(worker.to_json()))  # what an xdist worker sends
     assert WorkerFacts.from_json(wired) == worker
     run.add_worker("serial", wired)
-    facts = run.fold()
+    folded = run.fold()
 
-    shop, bad = facts["servers"]
-    assert bad == {
-        "command": "python bad.py",
-        "transport": "stdio",
-        "started": False,
-        "node_name": "bad.py",
-        "error": "did not start",
-    }
-    assert [(t["name"], t["declared"], t["calls"]) for t in shop["tools"]] == [
+    shop, bad = folded.servers
+    assert (bad.command, bad.transport, bad.started, bad.node_name, bad.error) == (
+        "python bad.py",
+        "stdio",
+        False,
+        "bad.py",
+        "did not start",
+    )
+    assert [(t.name, t.declared, t.stats.calls) for t in shop.tools] == [
         ("quote", True, 1),
         ("get", False, 3),
     ]
-    assert shop["calls"] == 4
-    assert shop["own_test_calls"] == 2  # a hand-written test's requests: not in calls
-    assert [t["input_coverage"] for t in shop["tools"]] == [None, QUOTE_COVERAGE]
-    assert shop["tools"][1]["output"] == {
-        "quality": "unknown",
-        "basis": "nothing to learn from: no JSON result was observed",
-        "varying_types": [],
-        "kinds": {"prose": 3},
-        "observations": 0,
-        "drift": [["additive", "$.x: new"]],
-        "additive": [["additive", "$.x: new"]],
-    }
-    document = build_report(facts, run.outcomes, exit_status=0, mode="record", rootdir=tmp_path)
+    assert shop.calls == 4
+    assert shop.own_test_calls == 2  # a hand-written test's requests: not in calls
+    assert [t.stats.input_coverage for t in shop.tools] == [None, QUOTE_COVERAGE]
+    assert shop.tools[1].output == OutputFacts(
+        quality="unknown",
+        basis="nothing to learn from: no JSON result was observed",
+        varying_types=[],
+        kinds={"prose": 3},
+        observations=0,
+        breaking=[],
+        additive=[("additive", "$.x: new")],
+    )
+    document = build_report(folded, exit_status=0, mode="record", rootdir=tmp_path)
     assert document["snapshots"]["written"] == ["mcp-contracts/shop/get.json"]
     assert document["servers"][0]["own_test_calls"] == 2
 
 
 def test_step_summary_has_a_row_per_server_and_the_failing_checks() -> None:
-    text = step_summary(build_report(FACTS, OUTCOMES, exit_status=1, mode="ci"))
+    text = step_summary(facts())
     lines = text.splitlines()
     assert lines[0] == "### MCP contracts"
-    assert "| shop | 3 | 1 / 0 / 0 | 0 | 4 | 5 | 33% | 67% | 2 |" in lines
+    assert "| shop | 3 | 1 / 0 / 0 | 3 | 4 | 5 | 33% | 67% | 2 |" in lines
     assert "- `mcp:shop::prompt:greet::schema`: dup" in lines
     assert (
         "- `mcp:shop::sequences`: the tool raised an unexpected exception (call 3 of a "
@@ -763,14 +761,10 @@ def test_a_servers_stdout_check_is_its_own_and_counted(validator: Draft202012Val
     failure = {"kind": "stdout_noise", "severity": "high"}
     outcomes = {
         **OUTCOMES,
-        "mcp:shop::stdout": {
-            "outcome": "failed",
-            "duration": 0.0,
-            "message": banner,
-            "failure": failure,
-        },
+        "mcp:shop::stdout": CheckResult("failed", 0.0, banner, Failure(**failure)),
     }
-    document = build_report(FACTS, outcomes, exit_status=1, mode="ci")
+    run = facts(outcomes)
+    document = build_report(run, exit_status=1, mode="ci")
     validator.validate(document)
     shop = document["servers"][0]
     assert shop["stdout"] == {
@@ -783,33 +777,33 @@ def test_a_servers_stdout_check_is_its_own_and_counted(validator: Draft202012Val
     assert [tool["name"] for tool in shop["tools"]] == [
         tool["name"] for tool in EXPECTED["servers"][0]["tools"]
     ]
-    assert f"- `mcp:shop::stdout`: {banner}" in step_summary(document).splitlines()
+    assert f"- `mcp:shop::stdout`: {banner}" in step_summary(run).splitlines()
 
 
 def test_listed_entries_carry_their_drift_and_the_removed_ones_come_last(
     validator: Draft202012Validator,
 ) -> None:
-    facts = json.loads(json.dumps(FACTS))
-    facts["servers"][0]["listed_drift"] = [
-        {
-            "name": "greet",
-            "node_name": "prompt:greet",
-            "surface_drift": [["breaking", "arguments.style: optional -> required"]],
-        },
-        {
-            "name": "config://app",
-            "node_name": "resource:config_app-1",
-            "surface_drift": [["breaking", "resource: removed"]],
-        },
+    listed_drift = [
+        ToolFacts(
+            "greet",
+            "prompt:greet",
+            surface_drift=[("breaking", "arguments.style: optional -> required")],
+        ),
+        ToolFacts(
+            "config://app",
+            "resource:config_app-1",
+            surface_drift=[("breaking", "resource: removed")],
+        ),
     ]
+    worker = WorkerFacts([replace(SHOP, listed_drift=listed_drift), BROKEN], WORKER.snapshots)
     outcomes = {
         **OUTCOMES,
-        "mcp:shop::prompt:greet::drift": {"outcome": "failed", "duration": 0.001, "message": "m"},
-        "mcp:shop::resource:config_app-1::drift": {"outcome": "failed", "duration": 0.001},
+        "mcp:shop::prompt:greet::drift": CheckResult("failed", 0.001, "m"),
+        "mcp:shop::resource:config_app-1::drift": CheckResult("failed", 0.001),
         # A removed template whose drift item ran in another worker: known by its node id.
-        "mcp:shop::template:users-1::drift": {"outcome": "passed", "duration": 0.001},
+        "mcp:shop::template:users-1::drift": CheckResult("passed", 0.001),
     }
-    document = build_report(facts, outcomes, exit_status=1, mode="record")
+    document = build_report(facts(outcomes, worker), exit_status=1, mode="record")
     assert list(validator.iter_errors(document)) == []
     server = document["servers"][0]
     assert server["drift"]["breaking"] == sorted(
@@ -833,7 +827,7 @@ def test_listed_entries_carry_their_drift_and_the_removed_ones_come_last(
     # Never taken for removed tools.
     assert [t["node_name"] for t in server["tools"] if not t["listed"]] == ["old"]
     # Their checks are counted with the server's.
-    before = build_report(FACTS, OUTCOMES, exit_status=1, mode="record")["servers"][0]["checks"]
+    before = build_report(facts(), exit_status=1, mode="record")["servers"][0]["checks"]
     assert (server["checks"]["failed"], server["checks"]["passed"]) == (
         before["failed"] + 2,
         before["passed"] + 1,
@@ -841,15 +835,17 @@ def test_listed_entries_carry_their_drift_and_the_removed_ones_come_last(
 
 
 def test_merge_takes_each_listed_entrys_drift_from_the_worker_that_ran_it() -> None:
-    from pytest_mcp_contracts.reporting.worker import ServerFacts, WorkerFacts
-
     drifted = {"name": "greet", "node_name": "prompt:greet", "surface_drift": [["additive", "x"]]}
 
-    def worker(listed_drift: list[dict[str, Any]]) -> WorkerFacts:
-        server = {**FACTS["servers"][0], "tools": [], "removed": [], "listed_drift": listed_drift}
-        return WorkerFacts([ServerFacts.from_json(server)])
+    def worker(listed_drift: list[ToolFacts]) -> WorkerFacts:
+        return WorkerFacts([replace(SHOP, tools=[], removed=[], listed_drift=listed_drift)])
 
-    merged = WorkerFacts.merge([worker([]), worker([drifted])])
+    merged = WorkerFacts.merge(
+        [
+            worker([]),
+            worker([ToolFacts("greet", "prompt:greet", surface_drift=[("additive", "x")])]),
+        ]
+    )
     (server,) = merged.to_json()["servers"]
     assert server["listed_drift"] == [drifted]
 

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from pytest_mcp_contracts.checks.failures import KIND_TEXT, FailureKind, Severity, severity_of
-from pytest_mcp_contracts.reporting.runreport import build_report
+from pytest_mcp_contracts.reporting.model import Failure, Run
 from pytest_mcp_contracts.reporting.sarif import rules, sarif_log, source_root
 
 from ...sarif import sarif_errors
-from .test_runreport import FACTS, OUTCOMES
+from .test_runreport import OUTCOMES, facts
 
 # The failed checks of test_runreport's run, with the kinds their items would carry.
 KINDS = {
@@ -26,14 +26,11 @@ KINDS = {
 }
 
 
-def _document() -> dict[str, Any]:
+def _run() -> Run:
     outcomes = copy.deepcopy(OUTCOMES)
     for node, kind in KINDS.items():
-        outcomes[node]["failure"] = {
-            "kind": kind,
-            "severity": severity_of(FailureKind(kind)).value,
-        }
-    return build_report(FACTS, outcomes, exit_status=1, mode="ci")
+        outcomes[node].failure = Failure(kind, severity_of(FailureKind(kind)).value)
+    return facts(outcomes)
 
 
 def _project(root: Path) -> Path:
@@ -50,7 +47,7 @@ def _project(root: Path) -> Path:
 
 def _log(rootdir: Path, config: Path | None = None) -> dict[str, Any]:
     return sarif_log(
-        _document(),
+        _run(),
         rootdir=rootdir,
         snapshot_dir=rootdir / "mcp-contracts",
         config_file=config,
@@ -190,11 +187,10 @@ def test_the_ini_file_that_configures_the_run_is_the_fallback(tmp_path: Path) ->
 
 @pytest.mark.parametrize("kind", ["no_such_kind", None])
 def test_a_failure_of_no_known_kind_is_the_run_s_own(tmp_path: Path, kind: str | None) -> None:
-    document = _document()
-    check = document["servers"][0]["tools"][0]["checks"]["contract"]
-    check["failure"] = {"kind": kind, "severity": "low"}
+    run = _run()
+    run.servers[0].tools[0].checks["contract"].failure = Failure(kind, "low")  # type: ignore[arg-type]
     log = sarif_log(
-        document,
+        run,
         rootdir=tmp_path,
         snapshot_dir=tmp_path / "mcp-contracts",
         config_file=None,

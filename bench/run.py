@@ -985,17 +985,17 @@ IMPORT_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "own: schema and drift checks",
         (
-            "pytest_mcp_contracts.checks.listing",
-            "pytest_mcp_contracts.checks.lints",
-            "pytest_mcp_contracts.checks.clients",
-            "pytest_mcp_contracts.checks.drift_gate",
+            "pytest_mcp_contracts.judges.tool_listing",
+            "pytest_mcp_contracts.judges.lints",
+            "pytest_mcp_contracts.judges.clients",
+            "pytest_mcp_contracts.judges.drift_gate",
         ),
     ),
     (
         "own: contract check",
         (
-            "pytest_mcp_contracts.checks.contract",
-            "pytest_mcp_contracts.checks.judge",
+            "pytest_mcp_contracts.runs.contract",
+            "pytest_mcp_contracts.judges.call",
             "pytest_mcp_contracts.inputs.coverage",
             "pytest_mcp_contracts.inputs.generate",
         ),
@@ -1003,9 +1003,9 @@ IMPORT_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "own: rejects_invalid, sequences",
         (
-            "pytest_mcp_contracts.checks.rejects_invalid",
+            "pytest_mcp_contracts.runs.rejects_invalid",
             "pytest_mcp_contracts.inputs.invalid",
-            "pytest_mcp_contracts.checks.sequences",
+            "pytest_mcp_contracts.runs.sequences.check",
             "hypothesis.stateful",
         ),
     ),

@@ -10,7 +10,7 @@ ARCHITECTURE.md walks one tool through them.
 
 from typing import Any
 
-# What a hand-written test names (the mcp_server fixture's types), from checks/handwritten.
+# What a hand-written test names (the mcp_server fixture's types), from runs/handwritten.
 HANDWRITTEN_NAMES = (
     "ServerUnderTest",
     "ToolResult",
@@ -33,7 +33,7 @@ def __getattr__(name: str) -> Any:
 
         return getattr(categories, name)
     if name in HANDWRITTEN_NAMES:
-        from pytest_mcp_contracts.checks import handwritten
+        from pytest_mcp_contracts.runs import handwritten
 
         return getattr(handwritten, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -121,7 +121,7 @@ def plain_traceback(text: str) -> str:
     heading (wrapped over several lines in a narrow box) as ``File "path", line N, in f``
     with the line rich marks as current under it, the box, the other code lines, the log's
     message column and a line's padding taken off. The evidence found in stderr is then
-    the same whichever way a server logs (``checks/tracebacks`` reads Python's format
+    the same whichever way a server logs (``judges/tracebacks`` reads Python's format
     only). Other text comes back as it was."""
     if "╭" not in text:  # every call's stderr passes here: most have no box at all
         return text

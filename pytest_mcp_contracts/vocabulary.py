@@ -58,7 +58,7 @@ BESIDE_TOOLS: Final = (EntryKind.PROMPT, EntryKind.RESOURCE, EntryKind.TEMPLATE)
 class Level(StrEnum):
     """Whether a finding fails its item or is only reported; also each lint's chosen level
     (``--mcp-lints``, where a lint may instead be off). Not a failure's gravity: that is
-    ``checks/failures.Severity``."""
+    ``judges/failures.Severity``."""
 
     ERROR = "error"  # fails the item
     WARNING = "warning"  # reported, and the item passes
@@ -164,7 +164,7 @@ FAILING_CLASSES: Final = (
 
 class ClientProfile(StrEnum):
     """A client whose own schema rules the ``schema`` check applies (``--mcp-clients``); the
-    rules and their sources are in ``checks/clients`` and docs/clients.md."""
+    rules and their sources are in ``judges/clients`` and docs/clients.md."""
 
     CLAUDE = "claude"  # Claude Desktop and Claude Code
     OPENAI = "openai"  # OpenAI function calling as most clients send it (not strict mode)

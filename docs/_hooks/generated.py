@@ -7,7 +7,7 @@ file to regenerate or to merge: ``mkdocs build --strict`` in .ci/run renders it 
 and a marker this module does not know fails the build.
 
 Only modules that import nothing outside the standard library are read here
-(``options``, ``checks/failures``, ``vocabulary``), so the docs build needs mkdocs
+(``options``, ``judges/failures``, ``vocabulary``), so the docs build needs mkdocs
 and this checkout, not the package's dependencies: .ci/run builds in a virtualenv that holds
 only the ``docs`` extra.
 """
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # the checkout's package, installed or not
     sys.path.insert(0, str(ROOT))
 
-from pytest_mcp_contracts.checks.failures import (  # noqa: E402
+from pytest_mcp_contracts.judges.failures import (  # noqa: E402
     KIND_TEXT,
     SEVERITY,
     FailureKind,

@@ -8,7 +8,7 @@ decides (``call_plan``); each input's limits (``schema/limits``); and what the
 ``schema`` check finds in each listing entry (the same ``check_listing``, the same records
 as the run report). After the tools it lists the server's prompts (their arguments),
 resources (URI, mimeType) and templates (their variables), each with its listing findings
-(``checks/listed_entries``) and its recorded content contract folded to a summary.
+(``judges/content_listing``) and its recorded content contract folded to a summary.
 """
 
 from __future__ import annotations
@@ -54,11 +54,11 @@ def _findings(
     """What the ``schema`` check finds in a listing entry: the same check, the same records
     the run report lists, under the client profiles and lint levels of ``--clients`` and
     ``--lints`` (the plugin's defaults without them)."""
-    from pytest_mcp_contracts.checks.lints import (  # jsonschema: inspect only
+    from pytest_mcp_contracts.judges.content_listing import entry_findings
+    from pytest_mcp_contracts.judges.lints import (  # jsonschema: inspect only
         LintLevels,
         LintSettingError,
     )
-    from pytest_mcp_contracts.checks.listed_entries import entry_findings
 
     try:
         clients = parse_clients(args.clients, option="--clients")

@@ -76,7 +76,7 @@ def read_classified(result: Mapping[str, Any]) -> Classified:
 
 def read_observable(result: Mapping[str, Any]) -> Any | None:
     """The JSON a read result holds (the value its content contract is learned from), or
-    None when it holds none: prose, binary, or a malformed result (``checks/contents``
+    None when it holds none: prose, binary, or a malformed result (``judges/content_results``
     judges that)."""
     return read_classified(result).value
 

@@ -12,6 +12,6 @@ class McpContractWarning(pytest.PytestWarning):
 
 
 class McpLintWarning(pytest.PytestWarning):
-    """A lint (checks/lints) at its default level. Not a McpContractWarning: a run that
+    """A lint (judges/lints) at its default level. Not a McpContractWarning: a run that
     makes those errors with -W does not turn every lint into a collection error; a lint
     becomes a failure of its item with ``--mcp-lints=<id>:error``."""

@@ -1,7 +1,7 @@
 """The fixtures a hand-written test asks for: ``mcp_server``, the one server of the run, and
 ``mcp_servers``, every server of the run by name. Each is the server the generated items of
 this run call (started by ``pytest/session.collect_servers``; an ``--mcp-app`` in this
-process), reached through ``checks/handwritten.ServerUnderTest``; under xdist, each worker's
+process), reached through ``runs/handwritten.ServerUnderTest``; under xdist, each worker's
 own.
 
 Both are session-scoped: the servers live for the whole run anyway, and a ``@given`` test
@@ -23,7 +23,7 @@ import pytest
 from pytest_mcp_contracts.pytest.keys import CONTEXTS_KEY, SERVERS_KEY, SETTINGS_KEY
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.handwritten import ServerUnderTest
+    from pytest_mcp_contracts.runs.handwritten import ServerUnderTest
 
 NO_SERVER = (
     "no MCP server is configured for this run, so there is none to test: pass "
@@ -99,7 +99,7 @@ def servers_under_test(config: pytest.Config) -> ServerMap:
         return found
     if not config.stash[SETTINGS_KEY].active:
         pytest.fail(NO_SERVER, pytrace=False)
-    from pytest_mcp_contracts.checks.handwritten import ServerUnderTest
+    from pytest_mcp_contracts.runs.handwritten import ServerUnderTest
 
     # Each reached through the context its generated items ask (pytest/session.run_context).
     contexts = config.stash.get(CONTEXTS_KEY, {})

@@ -13,13 +13,12 @@ from typing import TYPE_CHECKING, Any, Self
 
 import pytest
 
-from pytest_mcp_contracts.checks.failures import (
+from pytest_mcp_contracts.judges.failures import (
     ContractFailure,
     FailureKind,
     FailureReport,
     Finding,
 )
-from pytest_mcp_contracts.checks.stats import CheckStats
 from pytest_mcp_contracts.pytest.categories import McpContractWarning, McpLintWarning
 from pytest_mcp_contracts.pytest.keys import (
     CONTEXTS_KEY,
@@ -31,6 +30,7 @@ from pytest_mcp_contracts.reporting.failure import (
     accept_command,
     rerun_command,
 )
+from pytest_mcp_contracts.runs.stats import CheckStats
 from pytest_mcp_contracts.text import shown
 from pytest_mcp_contracts.transport.discover import (
     Entry,
@@ -50,7 +50,7 @@ from pytest_mcp_contracts.vocabulary import (
 # Collection builds items and nothing else: each item imports its check when it runs, so
 # that `--collect-only`, `-k schema` or `-k drift` load no more of the plugin than they use.
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.context import ItemFacts, RunContext, Warn
+    from pytest_mcp_contracts.runs.context import ItemFacts, RunContext, Warn
 
 
 class _ServerNode(pytest.Collector):
@@ -79,7 +79,7 @@ class ServerCollector(_ServerNode):
         self._warn_once(self.server.state_warning())
         # Lint warnings are said here, one per lint for the whole server, so that 30 tools
         # without annotations make one warning; a lint made an error fails the schema item.
-        from pytest_mcp_contracts.checks.lints import grouped_warnings
+        from pytest_mcp_contracts.judges.lints import grouped_warnings
 
         levels = self.config.stash[SETTINGS_KEY].lint_levels
         for line in grouped_warnings(surface.tools, levels):
@@ -171,7 +171,7 @@ class EntryCollector(pytest.Collector):
     def __init__(self, *, entry: Entry | ListingFailure, calls: bool = True, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.entry = entry
-        self.calls = calls  # False: a resource past the read cap (checks/reads)
+        self.calls = calls  # False: a resource past the read cap (runs/content_calls)
 
     def collect(self) -> Iterator[pytest.Item]:
         yield SchemaItem.from_parent(self, name=SchemaItem.check, entry=self.entry)
@@ -340,12 +340,12 @@ class _EntryItem(_RendersFailures):
 class DriftItem(_EntryItem):
     """Static: the entry's surface (a tool's schemas, annotations and texts; a prompt's,
     resource's or template's listing entry) against the recorded one
-    (checks/drift_gate.gate_listing)."""
+    (judges/drift_gate.gate_listing)."""
 
     check = Check.DRIFT.value  # a plain str: it is a user property, sent over xdist
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.drift_gate import gate_listing
+        from pytest_mcp_contracts.judges.drift_gate import gate_listing
 
         warning = gate_listing(
             self.config.stash[RECORDER_KEY],
@@ -364,7 +364,7 @@ class RemovedEntryItem(_RendersFailures):
     resource or template is breaking."""
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.drift_gate import gate_removed
+        from pytest_mcp_contracts.judges.drift_gate import gate_removed
 
         collector = self.parent
         assert isinstance(collector, RemovedEntryCollector)
@@ -384,52 +384,51 @@ class RemovedEntryItem(_RendersFailures):
 
 
 class SchemaItem(_EntryItem):
-    """Static: the listing entry under the spec: a tool's, its schemas in their own dialect
-    and its name (checks/listing); a prompt's, resource's or template's (checks/
-    listed_entries); or the failure of a listing the server declared."""
+    """Static: the listing entry under the spec (``judges/content_listing.entry_findings``:
+    a tool's schemas in their own dialect and its name, under the chosen clients' rules and
+    lints; a prompt's, resource's or template's entry), or the failure of a listing the
+    server declared."""
 
     check = Check.SCHEMA.value
 
     def runtest(self) -> None:
-        entry = self.entry
-        if isinstance(entry, Entry) and entry.kind is EntryKind.TOOL:
-            findings = self._tool_findings(entry)
-            # Lint warnings were said once for the server (ServerCollector.collect).
-            said = [f for f in findings if f.kind is not FailureKind.LINT]
-            self._carry_findings(findings, said, self.server, self._warn, self._fail)
-            return
-        from pytest_mcp_contracts.checks.listed_entries import check_entry, listing_failure_finding
+        from pytest_mcp_contracts.judges.content_listing import (
+            entry_findings,
+            listing_failure_finding,
+        )
 
+        entry = self.entry
         if isinstance(entry, ListingFailure):
             findings = [listing_failure_finding(entry)]
-        else:
-            findings = check_entry(entry, protocol_version=self.surface.protocol_version)
-        self._carry_findings(
-            findings, findings, self.server, self._warn, self._fail, "prompts and resources"
-        )
-
-    def _tool_findings(self, tool: Entry) -> list[Finding]:
-        from pytest_mcp_contracts.checks.listing import check_listing
-
+            self._carry_findings(
+                findings, findings, self.server, self._warn, self._fail, "prompts and resources"
+            )
+            return
         settings = self.config.stash[SETTINGS_KEY]
-        levels = settings.lint_levels
-        findings = check_listing(
-            tool,
+        findings = entry_findings(
+            entry,
             protocol_version=self.surface.protocol_version,
             clients=settings.clients,
-            lints=levels,
+            lints=settings.lint_levels,
         )
-        if tool is self.surface.tools[0]:
+        if entry.kind is not EntryKind.TOOL:
+            self._carry_findings(
+                findings, findings, self.server, self._warn, self._fail, "prompts and resources"
+            )
+            return
+        if entry is self.surface.tools[0]:
             # The listing's own lints (tool count, size) have no tool: the first one's
             # schema item carries them, the same item under pytest and -n 2.
-            from pytest_mcp_contracts.checks.lints import server_lints
+            from pytest_mcp_contracts.judges.lints import server_lints
 
-            findings += server_lints(self.surface.tools, levels)
-        return findings
+            findings += server_lints(self.surface.tools, settings.lint_levels)
+        # Lint warnings were said once for the server (ServerCollector.collect).
+        said = [f for f in findings if f.kind is not FailureKind.LINT]
+        self._carry_findings(findings, said, self.server, self._warn, self._fail)
 
 
 class _ContentItem(_EntryItem):
-    """Dynamic: the calls of a prompt, resource or template (checks/content_runs). Reads and
+    """Dynamic: the calls of a prompt, resource or template (runs/content_items). Reads and
     gets change no state by the spec, so they run under every --mcp-call policy."""
 
     entry: Entry
@@ -439,12 +438,12 @@ class _ContentItem(_EntryItem):
 
 
 class ReadItem(_ContentItem):
-    """A listed resource read, or a template expanded and read (checks/content_runs)."""
+    """A listed resource read, or a template expanded and read (runs/content_items)."""
 
     check = Check.READ.value
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.content_runs import check_read
+        from pytest_mcp_contracts.runs.content_items import check_read
 
         entry = self.entry
         _run_check(self, self.server, lambda run, facts: check_read(run, entry, facts, self._say))
@@ -452,12 +451,12 @@ class ReadItem(_ContentItem):
 
 class GetItem(_ContentItem):
     """A prompt got with generated arguments, and without each required one
-    (checks/content_runs)."""
+    (runs/content_items)."""
 
     check = Check.GET.value
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.content_runs import check_get
+        from pytest_mcp_contracts.runs.content_items import check_get
 
         entry = self.entry
         _run_check(self, self.server, lambda run, facts: check_get(run, entry, facts, self._say))
@@ -465,12 +464,12 @@ class GetItem(_ContentItem):
 
 class ContractItem(_EntryItem):
     """Dynamic: generated inputs, real calls, every result checked against the declared or
-    the recorded contract; what was learned goes to the recorder (checks/tool_runs)."""
+    the recorded contract; what was learned goes to the recorder (runs/tool_items)."""
 
     check = Check.CONTRACT.value
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.tool_runs import check_contract
+        from pytest_mcp_contracts.runs.tool_items import check_contract
 
         _run_check(
             self, self.server, lambda run, facts: check_contract(run, self.tool, facts, _say(self))
@@ -479,12 +478,12 @@ class ContractItem(_EntryItem):
 
 class RejectsInvalidItem(_EntryItem):
     """Dynamic: inputs the inputSchema refuses must be refused (isError or -32602), and must
-    never crash, hang or break the server (checks/tool_runs)."""
+    never crash, hang or break the server (runs/tool_items)."""
 
     check = Check.REJECTS_INVALID.value
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.tool_runs import check_rejects_invalid
+        from pytest_mcp_contracts.runs.tool_items import check_rejects_invalid
 
         _run_check(
             self,
@@ -495,12 +494,12 @@ class RejectsInvalidItem(_EntryItem):
 
 class StdoutItem(_RendersFailures):
     """One per stdio server that wrote on stdout, before its tool list was answered, lines
-    that are not JSON-RPC messages (a banner): a client breaks on them (checks/stdout)."""
+    that are not JSON-RPC messages (a banner): a client breaks on them (judges/stdout)."""
 
     check = Check.STDOUT.value
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.server_runs import check_server_stdout
+        from pytest_mcp_contracts.runs.server_items import check_server_stdout
 
         assert isinstance(self.parent, ServerCollector)
         _run_check(self, self.parent.server, lambda run, facts: check_server_stdout(run))
@@ -513,12 +512,12 @@ class SequencesItem(_RendersFailures):
     """Dynamic, one per server: sequences of calls in which values from earlier outputs
     (ids, names, paths) feed later inputs; each distinct failure (up to 3) is shrunk to its
     own shortest sequence, and the one failure of the item shows them all
-    (checks/server_runs)."""
+    (runs/server_items)."""
 
     check = Check.SEQUENCES.value
 
     def runtest(self) -> None:
-        from pytest_mcp_contracts.checks.server_runs import check_server_sequences
+        from pytest_mcp_contracts.runs.server_items import check_server_sequences
 
         assert isinstance(self.parent, ServerCollector)
         _run_check(self, self.parent.server, check_server_sequences)
@@ -536,7 +535,7 @@ def _run_check(
     says into pytest's outcomes: a skip named after the item (-rs shows where a skip was
     raised, not which item), and what it counted on the item's report whatever the
     outcome."""
-    from pytest_mcp_contracts.checks.context import ItemFacts, Skipped
+    from pytest_mcp_contracts.runs.context import ItemFacts, Skipped
 
     facts = ItemFacts()
     try:

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.context import RunContext
     from pytest_mcp_contracts.contracts.record import Recorder
     from pytest_mcp_contracts.inputs.sandbox import Sandbox
     from pytest_mcp_contracts.pytest.settings import Settings
+    from pytest_mcp_contracts.runs.context import RunContext
     from pytest_mcp_contracts.transport.managed import ManagedServer
 
 SETTINGS_KEY: pytest.StashKey[Settings] = pytest.StashKey()

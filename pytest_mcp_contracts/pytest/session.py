@@ -55,7 +55,7 @@ from pytest_mcp_contracts.transport.stdio import ServerCommand
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from pytest_mcp_contracts.checks.context import RunContext
+    from pytest_mcp_contracts.runs.context import RunContext
     from pytest_mcp_contracts.transport.discover import Entry
     from pytest_mcp_contracts.transport.http import ServerUrl
     from pytest_mcp_contracts.transport.state import WorkerPlace
@@ -218,9 +218,9 @@ def collect_servers(
 def run_context(
     config: pytest.Config, settings: Settings, recorder: Recorder, server: ManagedServer
 ) -> RunContext:
-    """What this run decides for one started server's checks (checks/context), from its
+    """What this run decides for one started server's checks (runs/context), from its
     settings, stash, conftest hooks and command line."""
-    from pytest_mcp_contracts.checks.context import RunContext
+    from pytest_mcp_contracts.runs.context import RunContext
     from pytest_mcp_contracts.vocabulary import VERSION
 
     hook = config.hook.pytest_mcp_tool_strategy
@@ -266,14 +266,14 @@ def hypothesis_seed(config: pytest.Config) -> Any:
 # hypothesis-jsonschema and the checks): about a quarter of a second, in the order the items
 # would import it.
 CHECK_MODULES = (
-    "pytest_mcp_contracts.checks.listing",
-    "pytest_mcp_contracts.checks.drift_gate",
-    "pytest_mcp_contracts.checks.contract",
+    "pytest_mcp_contracts.judges.tool_listing",
+    "pytest_mcp_contracts.judges.drift_gate",
+    "pytest_mcp_contracts.runs.contract",
     "pytest_mcp_contracts.inputs.generate",
-    "pytest_mcp_contracts.checks.rejects_invalid",
+    "pytest_mcp_contracts.runs.rejects_invalid",
     "pytest_mcp_contracts.inputs.invalid",
 )
-SEQUENCE_MODULES = ("pytest_mcp_contracts.checks.sequences", "hypothesis.stateful")
+SEQUENCE_MODULES = ("pytest_mcp_contracts.runs.sequences.check", "hypothesis.stateful")
 
 
 def _import_checks(config: pytest.Config, settings: Settings) -> None:

@@ -42,7 +42,7 @@ from pytest_mcp_contracts.project import (
 from pytest_mcp_contracts.vocabulary import ClientSettingError, SnapshotMode, parse_clients
 
 if TYPE_CHECKING:  # the transports are imported only when a server is configured
-    from pytest_mcp_contracts.checks.lints import LintLevels
+    from pytest_mcp_contracts.judges.lints import LintLevels
     from pytest_mcp_contracts.transport.http import ServerUrl
     from pytest_mcp_contracts.transport.inprocess import ServerApp
     from pytest_mcp_contracts.transport.stdio import ServerCommand
@@ -127,7 +127,7 @@ class Settings:
 
     @property
     def lint_levels(self) -> LintLevels:
-        from pytest_mcp_contracts.checks.lints import LintLevels
+        from pytest_mcp_contracts.judges.lints import LintLevels
 
         return self.lints or LintLevels()
 
@@ -378,7 +378,7 @@ def resolve(
 def _lints(raw: str | None) -> LintLevels | None:
     if raw is None or not raw.strip():
         return None
-    from pytest_mcp_contracts.checks.lints import LintLevels, LintSettingError
+    from pytest_mcp_contracts.judges.lints import LintLevels, LintSettingError
 
     try:
         return LintLevels.parse(raw, option="--mcp-lints (ini mcp_lints)")

@@ -1,7 +1,7 @@
 """The run's facts: every test report folded into one object, on a serial run and on an xdist
 controller by the same code.
 
-Each item's report carries its check's numbers (``checks/stats.CheckStats`` as builtins,
+Each item's report carries its check's numbers (``runs/stats.CheckStats`` as builtins,
 under ``STATS_KEY``), the schema check's findings (``reporting/findings``, ``FINDINGS_KEY``)
 and, when it failed, its failure's kind and severity (``FAILURE_KEY``),
 as hypothesis's pytest plugin carries its statistics: xdist sends a report's ``__dict__``
@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from pytest_mcp_contracts.checks.stats import CheckStats, ToolStats
 from pytest_mcp_contracts.reporting.findings import FINDINGS_KEY, FindingRecord
 from pytest_mcp_contracts.reporting.model import (
     CheckResult,
@@ -30,6 +29,7 @@ from pytest_mcp_contracts.reporting.model import (
     ToolEntry,
 )
 from pytest_mcp_contracts.reporting.worker import ServerFacts, ToolFacts, WorkerFacts
+from pytest_mcp_contracts.runs.stats import CheckStats, ToolStats
 from pytest_mcp_contracts.vocabulary import NODE_PREFIX, TOOL_CHECKS, Check, EntryKind
 
 STATS_KEY: Final = "mcp_contracts_stats"  # a report's check numbers, by tool name

@@ -1,5 +1,5 @@
 """Report: the text pieces of what people read when a check fails or a server cannot be used
-(the failure report itself is ``checks/failures.FailureReport``)."""
+(the failure report itself is ``judges/failures.FailureReport``)."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ from pytest_mcp_contracts.text import shorten, shown
 from pytest_mcp_contracts.vocabulary import LEVEL_ORDER, Level
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.failures import Finding
+    from pytest_mcp_contracts.judges.failures import Finding
 
 FINDINGS_KEY: Final = "mcp_contracts_findings"  # a schema report's findings, as records
 DIGEST_RULES: Final = 12  # rules listed by the digest; the others are counted

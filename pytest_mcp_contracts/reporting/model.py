@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
-from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.reporting.findings import FindingRecord
 from pytest_mcp_contracts.reporting.worker import OutputFacts, Pair, Snapshots, Stdout
+from pytest_mcp_contracts.runs.stats import ToolStats
 from pytest_mcp_contracts.vocabulary import QUALITIES, Quality
 
 NOT_RUN: Final = "not_run"

@@ -2,7 +2,7 @@
 
 Rendered from the run's folded facts (``reporting/model.Run``), as the run report and the
 step summary are: a serial run and ``-n 2`` write the same file. One run, whose tool driver
-has one rule per ``checks/failures.FailureKind`` (its words from ``KIND_TEXT``, its level
+has one rule per ``judges/failures.FailureKind`` (its words from ``KIND_TEXT``, its level
 from the kind's severity), and one result per failed check, or per server that did not
 start.
 
@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from pytest_mcp_contracts.checks.failures import KIND_TEXT, FailureKind, Severity, severity_of
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore, file_at
+from pytest_mcp_contracts.judges.failures import KIND_TEXT, FailureKind, Severity, severity_of
 from pytest_mcp_contracts.reporting.model import Run
 from pytest_mcp_contracts.reporting.runreport import FailedCheck, failed_checks
 

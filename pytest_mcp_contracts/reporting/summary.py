@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.inputs.coverage import coverage_line
 from pytest_mcp_contracts.reporting.failure import accept_command
 from pytest_mcp_contracts.reporting.findings import HasFindings, counts, digest
 from pytest_mcp_contracts.reporting.model import Run, ServerRun, ToolEntry
 from pytest_mcp_contracts.reporting.worker import Snapshots, Stdout
+from pytest_mcp_contracts.runs.stats import ToolStats
 from pytest_mcp_contracts.text import shown, start_error_line
 from pytest_mcp_contracts.vocabulary import (
     BESIDE_TOOLS,

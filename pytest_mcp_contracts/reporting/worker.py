@@ -3,7 +3,7 @@
 Each xdist worker starts every server and sends these once, through ``workeroutput``, as
 builtins (``to_json``); the controller reads them back (``from_json``) and folds them
 (``merge``). A serial run is one worker, folded the same way. The numbers of the calls are
-not here: they ride on the items' reports (``checks/stats``, ``reporting/facts``).
+not here: they ride on the items' reports (``runs/stats``, ``reporting/facts``).
 
 Paths are absolute: each renderer shows them its own way (the summary relative to the
 working directory, the run report to the rootdir).

@@ -38,7 +38,7 @@ SHRINK_DEPTH: Final = 8
 
 #: Schema reads for one summary (fields, branches, refs): a wide hostile schema stays cheap.
 SUMMARY_VISITS: Final = 50_000
-#: Subschemas one client rule visits in one schema (``checks/clients``).
+#: Subschemas one client rule visits in one schema (``judges/clients``).
 CLIENT_RULE_VISITS: Final = 50_000
 #: Comparison steps for one tool's drift (sub-schema comparisons plus normalisations, both
 #: schemas, both sides): DAG-shaped $refs could otherwise make the walk exponential.

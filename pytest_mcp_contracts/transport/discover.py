@@ -6,7 +6,7 @@ every stage after this one (items, drift, contracts, reports) handles an entry o
 
 The listings are kept raw: a malformed tool becomes an Entry with ``problems`` (reported by
 its schema item) instead of breaking the listing for every other tool, and a malformed
-resource, template or prompt is judged by its own schema item (``checks/listed_entries``).
+resource, template or prompt is judged by its own schema item (``judges/content_listing``).
 """
 
 from __future__ import annotations
@@ -333,7 +333,7 @@ def _problems(
     kind: EntryKind, raw: dict[str, Any], key: str, listed: int, cut: bool
 ) -> tuple[str, ...]:
     """What a tool's schema item reports of its listing entry (the other kinds' schema items
-    judge the entry itself: checks/listed_entries)."""
+    judge the entry itself: judges/content_listing)."""
     if kind is not EntryKind.TOOL:
         return ()
     found = []

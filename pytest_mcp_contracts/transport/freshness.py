@@ -3,7 +3,7 @@
 Two kinds of evidence, both taken at the server's first start: the files it may keep
 (``transport/state.StateWatch``), and what its read-only tools without arguments answer
 while it is as it started. A replay asks again before it claims "a freshly started server"
-(``checks/reproduce``). Asking is no call of any check: it is not counted, not among the
+(``runs/reproduce``). Asking is no call of any check: it is not counted, not among the
 recent calls, and a server the asking broke is started again as if nothing had been asked.
 """
 

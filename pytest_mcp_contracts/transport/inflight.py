@@ -7,7 +7,7 @@ the first call; a tool that says its calls are independent (``readOnlyHint`` or
 the next few of them sent while the check judges the current one. The check still judges
 every answer in input order, as if each had been sent alone; a ``CallWindow`` only makes
 sure that the answer is already there when it is asked for, and says what it could not
-tell apart. The checks decide which answers stand (checks/contract._answer_sent_ahead).
+tell apart. The checks decide which answers stand (runs/contract._answer_sent_ahead).
 
 What a window cannot tell apart, it does not guess at:
 

@@ -295,7 +295,7 @@ class ManagedServer:
     def revive(self, context_upto: int | None = None) -> None:
         """Start again a server that calls broke without its being the tool's doing: calls
         sent ahead died or hung in flight, none of them to blame yet (transport/inflight),
-        or the tool's time budget cut a call short (checks/contract.TimeBudget). Not
+        or the tool's time budget cut a call short (runs/contract.TimeBudget). Not
         counted among the restarts: the run decided it, and a call sent again alone that
         kills the server is counted as it would have been. What the server was before
         carries over, as if those calls had never been made: the calls before stay the
@@ -324,7 +324,7 @@ class ManagedServer:
 
     def noise_pending(self, conn: RpcConnection) -> bool:
         """Whether ``conn`` read noise on stdout that no call was blamed for yet: the next
-        call's, by its place in the stream (checks/stdout)."""
+        call's, by its place in the stream (judges/stdout)."""
         return conn is self._conn and conn.noise_count > self._noise_seen
 
     def forget_stdout_noise(self, conn: RpcConnection) -> None:
@@ -455,7 +455,7 @@ class ManagedServer:
             if exc.code == URL_ELICITATION_REQUIRED:
                 # A request to the client, in an error: the user must open these URLs
                 # first. A tester has no user; the checks judge whether the answer is
-                # the spec's (checks/judge.judge_call).
+                # the spec's (judges/call.judge_call).
                 outcome.client.asked[URL_REQUIRED_KEY] += 1
                 for url in url_elicitation_urls(exc.data)[:3] or ["(no url)"]:
                     outcome.client.note(f"-32042 URL elicitation required: {url}: not opened")

@@ -7,7 +7,7 @@ fail only because of the calls that filled the file. ``StateWatch`` fingerprints
 server's first start, the files under its working directory and every path its command line
 or its environment names (an existing file or folder, or a data file whose folder exists: a
 state file the server will create), and says later which of them changed since
-(``checks/reproduce`` asks before it claims a fresh server).
+(``runs/reproduce`` asks before it claims a fresh server).
 
 Under pytest-xdist every worker starts its own process of each server, and a state file
 named on the command line would be one file for all of them (they corrupt it, and each

@@ -1,5 +1,5 @@
 """A resource a tool result embeds or links is judged as a read's contents are
-(checks/contents through checks/result): a broken one fails the tool's contract item."""
+(judges/content_results through judges/tool_result): a broken one fails the tool's contract item."""
 
 from __future__ import annotations
 

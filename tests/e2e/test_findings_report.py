@@ -23,8 +23,8 @@ from ..conftest import server_command
 # Every tool gets one more finding, as a client profile would give it: a rule, a client,
 # a where, a fix (lints warn on their own, once per lint per server).
 CONFTEST = """
-from pytest_mcp_contracts.checks import listing
-from pytest_mcp_contracts.checks.failures import FailureKind, Finding
+from pytest_mcp_contracts.judges import tool_listing
+from pytest_mcp_contracts.judges.failures import FailureKind, Finding
 from pytest_mcp_contracts.vocabulary import Level
 
 # The schema item imports check_listing from its module when it runs: replaced there.

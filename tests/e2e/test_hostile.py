@@ -270,8 +270,8 @@ def pytest_collection_finish(session):
     # What the run imports, imported before tracing starts: tracing the imports too made
     # each run five times slower, and an import is not what this measures.
     import hypothesis_jsonschema
-    import pytest_mcp_contracts.checks.contract
-    import pytest_mcp_contracts.checks.sequences
+    import pytest_mcp_contracts.runs.contract
+    import pytest_mcp_contracts.runs.sequences.check
 
     tracemalloc.start()
 

@@ -1,4 +1,4 @@
-"""Lints (checks/lints) on a real Python-SDK server: warnings by default, one per lint for the
+"""Lints (judges/lints) on a real Python-SDK server: warnings by default, one per lint for the
 server; a lint made an error fails the item that owns it; a lint turned off says nothing."""
 
 from __future__ import annotations

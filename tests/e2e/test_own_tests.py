@@ -1,6 +1,6 @@
 """Hand-written tests beside the generated items: a user's test file asks for ``mcp_server``
 (or ``mcp_servers``) and calls, checks, draws inputs, reads and gets on the run's own
-server (pytest/fixtures, checks/handwritten; docs/how-to/own-tests.md).
+server (pytest/fixtures, runs/handwritten; docs/how-to/own-tests.md).
 
 Most runs here load the servers in process (``--mcp-app``) and leave the generated items
 out (``--deselect mcp:``) where they are not what a test compares with; the failure report

@@ -1,5 +1,5 @@
 """Prompts, resources and resource templates under the schema check: their items, the
-mcp/ rules their listing entries break (checks/listed_entries), and a correct server's
+mcp/ rules their listing entries break (judges/content_listing), and a correct server's
 entries passing. The -n 2 parity of their items and outcomes is in test_xdist.py."""
 
 from __future__ import annotations

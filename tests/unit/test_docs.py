@@ -14,8 +14,8 @@ from types import ModuleType
 
 import pytest
 
-from pytest_mcp_contracts.checks.failures import SEVERITY, FailureKind
 from pytest_mcp_contracts.cli import main as cli_main
+from pytest_mcp_contracts.judges.failures import SEVERITY, FailureKind
 from pytest_mcp_contracts.options import OPTIONS
 from pytest_mcp_contracts.vocabulary import Check
 

@@ -1,4 +1,4 @@
-"""checks/clients.py: each client rule finds exactly the places that break it, and nothing in a
+"""judges/clients.py: each client rule finds exactly the places that break it, and nothing in a
 schema that follows every rule; docs/clients.md lists every rule."""
 
 from __future__ import annotations
@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.clients import (
+from pytest_mcp_contracts.judges.clients import (
     PLACES_SHOWN,
     RULES,
     check_clients,
     chosen_profiles,
     subschemas,
 )
-from pytest_mcp_contracts.checks.failures import FailureKind
-from pytest_mcp_contracts.checks.listing import check_listing
+from pytest_mcp_contracts.judges.failures import FailureKind
+from pytest_mcp_contracts.judges.tool_listing import check_listing
 from pytest_mcp_contracts.schema.budgets import DOCUMENT_DEPTH
 from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.vocabulary import CLIENT_PROFILES, ClientProfile, EntryKind

@@ -1,5 +1,5 @@
-"""checks/contents.py: what resources/read and prompts/get answer, and embedded resources
-(checks/content_blocks.py, checks/resource_contents.py, checks/media.py)."""
+"""judges/content_results.py: what resources/read and prompts/get answer, and embedded resources
+(judges/content_blocks.py, judges/resource_contents.py, judges/media.py)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,16 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.content_blocks import check_embedded_resource
-from pytest_mcp_contracts.checks.contents import (
+from pytest_mcp_contracts.judges.content_blocks import check_embedded_resource
+from pytest_mcp_contracts.judges.content_results import (
     MAX_ENTRIES_JUDGED,
     MAX_FINDINGS_SHOWN,
     check_prompt_result,
     check_read_result,
 )
-from pytest_mcp_contracts.checks.failures import FailureKind, Finding
-from pytest_mcp_contracts.checks.media import MAX_BASE64_CHARS, base64_problem
-from pytest_mcp_contracts.checks.resource_contents import is_sub_uri
+from pytest_mcp_contracts.judges.failures import FailureKind, Finding
+from pytest_mcp_contracts.judges.media import MAX_BASE64_CHARS, base64_problem
+from pytest_mcp_contracts.judges.resource_contents import is_sub_uri
 
 NEW = "2025-11-25"
 MODERN = "2026-07-28"

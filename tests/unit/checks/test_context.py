@@ -1,4 +1,4 @@
-"""checks/context.py: what the run decides for one server's checks, without pytest: the
+"""runs/context.py: what the run decides for one server's checks, without pytest: the
 tool's own table and refusal, the conftest hooks' strategies merged, the examples as a
 hand-written test meets them, the roots sandbox, and how a server is had fresh."""
 
@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
-from pytest_mcp_contracts.checks.context import RunContext, Skipped, Unusable
-from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind
-from pytest_mcp_contracts.checks.server_runs import simplest
-from pytest_mcp_contracts.checks.tool_runs import RememberedInput
 from pytest_mcp_contracts.contracts.record import Recorder
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
 from pytest_mcp_contracts.inputs.user_strategies import UserStrategyError
+from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind
 from pytest_mcp_contracts.project import ToolConfig
 from pytest_mcp_contracts.pytest.settings import Settings
+from pytest_mcp_contracts.runs.context import RunContext, Skipped, Unusable
+from pytest_mcp_contracts.runs.server_items import simplest
+from pytest_mcp_contracts.runs.tool_items import RememberedInput
 from pytest_mcp_contracts.transport.discover import Entry, ServerSurface
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 from pytest_mcp_contracts.vocabulary import EntryKind, SnapshotMode

@@ -1,4 +1,4 @@
-"""checks/contract.py: which tools get calls in flight, and what a run stopped by its time
+"""runs/contract.py: which tools get calls in flight, and what a run stopped by its time
 budget says."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.contract import in_flight_width
-from pytest_mcp_contracts.checks.engine import budget_words
+from pytest_mcp_contracts.runs.contract import in_flight_width
+from pytest_mcp_contracts.runs.engine import budget_words
 from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.managed import ManagedServer
 from pytest_mcp_contracts.transport.stdio import ServerCommand

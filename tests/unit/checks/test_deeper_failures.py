@@ -15,16 +15,16 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.engine import Budget
-from pytest_mcp_contracts.checks.failures import (
+from pytest_mcp_contracts.judges.failures import (
     ContractFailure,
     FailureKind,
     Finding,
     failure_identity,
 )
-from pytest_mcp_contracts.checks.feeding import Pool
-from pytest_mcp_contracts.checks.sequence_shrink import shrink
-from pytest_mcp_contracts.checks.sequencer import Sequencer, generate_sequences
+from pytest_mcp_contracts.runs.engine import Budget
+from pytest_mcp_contracts.runs.sequences.calls import Sequencer, generate_sequences
+from pytest_mcp_contracts.runs.sequences.feeding import Pool
+from pytest_mcp_contracts.runs.sequences.shrink import shrink
 from pytest_mcp_contracts.transport.discover import Entry, ServerSurface
 from pytest_mcp_contracts.transport.errors import CallTimeout, RpcError, ServerDied
 from pytest_mcp_contracts.transport.managed import CallOutcome
@@ -63,7 +63,7 @@ def _result(value: dict[str, Any]) -> dict[str, Any]:
 
 
 class FakeServer:
-    """What checks/sequences and checks/rejects_invalid use of a ManagedServer."""
+    """What runs/sequences/check and runs/rejects_invalid use of a ManagedServer."""
 
     protocol_version = MODERN
 
@@ -211,7 +211,7 @@ def test_a_call_that_killed_the_server_ends_its_sequence_and_the_restarts_are_bo
 
 
 def test_the_search_stops_at_the_most_distinct_failures_it_looks_for() -> None:
-    from pytest_mcp_contracts.checks.failures import MAX_DISTINCT_FAILURES
+    from pytest_mcp_contracts.judges.failures import MAX_DISTINCT_FAILURES
 
     tools = tuple(
         Entry(EntryKind.TOOL, name, name, {"name": name, "inputSchema": {"type": "object"}})
@@ -335,8 +335,8 @@ def test_the_same_failure_with_other_words_is_the_same_failure() -> None:
 
 
 def test_check_sequences_reports_every_distinct_failure_with_its_own_sequence() -> None:
-    from pytest_mcp_contracts.checks.sequences import check_sequences, plan_sequences
-    from pytest_mcp_contracts.checks.stats import CheckStats
+    from pytest_mcp_contracts.runs.sequences.check import check_sequences, plan_sequences
+    from pytest_mcp_contracts.runs.stats import CheckStats
 
     server: Any = MemoryStore()
     plan = plan_sequences(server, lambda _tool: None, lambda _tool: frozenset(), None, CheckStats())
@@ -425,7 +425,7 @@ def _deep_invalid(arguments: dict[str, Any], outcome: CallOutcome) -> None:
 
 
 def _budget(max_restarts: int) -> Any:
-    from pytest_mcp_contracts.checks.engine import Budget
+    from pytest_mcp_contracts.runs.engine import Budget
 
     return Budget(max_examples=0, max_restarts=max_restarts, shrink_time=0)
 
@@ -437,7 +437,7 @@ def _cases() -> list[Any]:
 
 
 def test_rejects_invalid_goes_on_after_its_first_failing_input() -> None:
-    from pytest_mcp_contracts.checks.rejects_invalid import run_rejects_invalid
+    from pytest_mcp_contracts.runs.rejects_invalid import run_rejects_invalid
 
     server = Pause(_deep_invalid)
     cases = _cases()
@@ -454,7 +454,7 @@ def test_rejects_invalid_goes_on_after_its_first_failing_input() -> None:
 
 
 def test_rejects_invalid_counts_a_known_failure_and_stops_within_the_restart_budget() -> None:
-    from pytest_mcp_contracts.checks.rejects_invalid import run_rejects_invalid
+    from pytest_mcp_contracts.runs.rejects_invalid import run_rejects_invalid
 
     def hangs(arguments: dict[str, Any], outcome: CallOutcome) -> None:
         outcome.failure = CallTimeout("no answer to tools/call within 1 s")
@@ -468,8 +468,8 @@ def test_rejects_invalid_counts_a_known_failure_and_stops_within_the_restart_bud
 
 
 def test_rejects_invalid_stops_at_the_most_distinct_failures_it_looks_for() -> None:
-    from pytest_mcp_contracts.checks.failures import MAX_DISTINCT_FAILURES
-    from pytest_mcp_contracts.checks.rejects_invalid import run_rejects_invalid
+    from pytest_mcp_contracts.judges.failures import MAX_DISTINCT_FAILURES
+    from pytest_mcp_contracts.runs.rejects_invalid import run_rejects_invalid
 
     ways = iter(
         [
@@ -496,7 +496,7 @@ def test_rejects_invalid_stops_at_the_most_distinct_failures_it_looks_for() -> N
 
 
 def test_a_refusing_tool_still_passes() -> None:
-    from pytest_mcp_contracts.checks.rejects_invalid import run_rejects_invalid
+    from pytest_mcp_contracts.runs.rejects_invalid import run_rejects_invalid
 
     server = Pause(_refusing)
     refusals = run_rejects_invalid(server, PAUSE, _cases(), _budget(3))  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""checks/drift_gate: the drift item's logic as plain functions over a real Recorder."""
+"""judges/drift_gate: the drift item's logic as plain functions over a real Recorder."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_mcp_contracts.checks.drift_gate import gate_listing, gate_removed
-from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, Severity
 from pytest_mcp_contracts.contracts.record import Recorder
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
+from pytest_mcp_contracts.judges.drift_gate import gate_listing, gate_removed
+from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind, Severity
 from pytest_mcp_contracts.transport.discover import (
     Entry,
     ServerSurface,
@@ -156,7 +156,7 @@ def test_an_update_run_accepts_a_changed_description_silently(tmp_path: Path) ->
 def test_a_template_moved_under_its_name_is_one_review_change_not_a_removal(
     tmp_path: Path,
 ) -> None:
-    from pytest_mcp_contracts.checks.drift_gate import gate_listing, gate_removed
+    from pytest_mcp_contracts.judges.drift_gate import gate_listing, gate_removed
     from pytest_mcp_contracts.transport.discover import (
         build_entries,
     )

@@ -1,4 +1,4 @@
-"""The one loop (checks/engine.py) against in-memory subjects: no subprocess, no pytest run.
+"""The one loop (runs/engine.py) against in-memory subjects: no subprocess, no pytest run.
 
 A subject here is a tool made of a Python function: it answers a result, or fails the way a
 server fails (a death that costs a restart, a timeout), and a finding says which answers fail.
@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.engine import (
+from pytest_mcp_contracts.judges.failures import FailureKind, Finding
+from pytest_mcp_contracts.runs.engine import (
     NOT_SHRUNK_LABEL,
     Budget,
     Engine,
@@ -22,7 +23,6 @@ from pytest_mcp_contracts.checks.engine import (
     Sent,
     StopCalling,
 )
-from pytest_mcp_contracts.checks.failures import FailureKind, Finding
 from pytest_mcp_contracts.transport.errors import CallTimeout, ServerDied, ServerError
 from pytest_mcp_contracts.transport.managed import CallOutcome
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from pytest_mcp_contracts.checks.error_results import judge_error_result
+from pytest_mcp_contracts.judges.error_results import judge_error_result
 from pytest_mcp_contracts.project import WARNABLE_CLASSES
 from pytest_mcp_contracts.text import plain_traceback
 from pytest_mcp_contracts.vocabulary import EntryKind, ErrorClass
@@ -307,8 +307,8 @@ def test_settings_spell_the_failing_classes() -> None:
 
 
 def test_calls_that_needed_a_url_count_toward_a_barely_exercised_contract() -> None:
-    from pytest_mcp_contracts.checks.contract import ContractStats, error_result_notes
-    from pytest_mcp_contracts.checks.stats import ToolStats
+    from pytest_mcp_contracts.runs.contract import ContractStats, error_result_notes
+    from pytest_mcp_contracts.runs.stats import ToolStats
     from pytest_mcp_contracts.transport.discover import Entry
 
     schema = {"type": "object", "properties": {"folder": {"type": "string"}}}
@@ -323,8 +323,8 @@ def test_calls_that_needed_a_url_count_toward_a_barely_exercised_contract() -> N
 
 
 def test_a_configured_example_that_answered_for_real_is_exercise_enough() -> None:
-    from pytest_mcp_contracts.checks.contract import ContractStats
-    from pytest_mcp_contracts.checks.stats import ToolStats
+    from pytest_mcp_contracts.runs.contract import ContractStats
+    from pytest_mcp_contracts.runs.stats import ToolStats
 
     assert ContractStats(ToolStats(calls=50, error_results=50)).mostly_errors
     assert not ContractStats(ToolStats(calls=50, error_results=49), configured_real=1).mostly_errors
@@ -368,8 +368,8 @@ def test_a_traceback_the_server_logs_as_its_input_is_no_evidence() -> None:
 
 
 def test_a_barely_exercised_contract_says_what_the_tool_said_last() -> None:
-    from pytest_mcp_contracts.checks.contract import ContractStats, error_result_notes
-    from pytest_mcp_contracts.checks.stats import ToolStats
+    from pytest_mcp_contracts.runs.contract import ContractStats, error_result_notes
+    from pytest_mcp_contracts.runs.stats import ToolStats
     from pytest_mcp_contracts.transport.discover import Entry
 
     schema = {"type": "object", "properties": {"repo_path": {"type": "string"}}}
@@ -400,7 +400,7 @@ def _ok(text: str, **extra: object) -> dict[str, object]:
     ],
 )
 def test_a_crash_returned_as_an_ordinary_result_is_certain(text: str) -> None:
-    from pytest_mcp_contracts.checks.error_results import judge_success_result
+    from pytest_mcp_contracts.judges.error_results import judge_success_result
 
     verdict = judge_success_result(_ok(text), {"sheet": "S1"})
     assert verdict is not None and verdict.kind is ErrorClass.ERROR_AS_RESULT, verdict
@@ -420,7 +420,7 @@ def test_a_crash_returned_as_an_ordinary_result_is_certain(text: str) -> None:
     ],
 )
 def test_refusal_words_without_iserror_are_a_disguised_refusal(text: str, evidence: str) -> None:
-    from pytest_mcp_contracts.checks.error_results import judge_success_result
+    from pytest_mcp_contracts.judges.error_results import judge_success_result
 
     verdict = judge_success_result(_ok(text), {"filename": "report.docx"})
     assert verdict is not None and verdict.kind is ErrorClass.DISGUISED_REFUSAL, verdict
@@ -454,13 +454,13 @@ LONG_ARTICLE = (
     ],
 )
 def test_correct_prose_and_data_are_real_results(text: str) -> None:
-    from pytest_mcp_contracts.checks.error_results import judge_success_result
+    from pytest_mcp_contracts.judges.error_results import judge_success_result
 
     assert judge_success_result(_ok(text), {}) is None
 
 
 def test_validated_structured_content_is_a_result_whatever_its_text_says() -> None:
-    from pytest_mcp_contracts.checks.error_results import judge_success_result
+    from pytest_mcp_contracts.judges.error_results import judge_success_result
 
     result = _ok("Error: not found", structuredContent={"status": "not found", "n": 0})
     assert judge_success_result(result, {}, output_schema={"type": "object"}) is None
@@ -474,7 +474,7 @@ def test_validated_structured_content_is_a_result_whatever_its_text_says() -> No
 
 def test_an_error_one_level_down_in_structured_content_is_no_real_result() -> None:
     # FastMCP in mcp 1.x wraps a tool's dict return: {"result": {"error": ...}}, isError false.
-    from pytest_mcp_contracts.checks.error_results import judge_success_result
+    from pytest_mcp_contracts.judges.error_results import judge_success_result
 
     wrapped = {"result": {"error": "nothing is open"}}
     declared = {"type": "object", "properties": {"result": {"type": "object"}}}
@@ -491,16 +491,16 @@ def test_an_error_one_level_down_in_structured_content_is_no_real_result() -> No
 
 
 def test_a_result_that_is_the_input_echoed_is_not_judged_by_it() -> None:
-    from pytest_mcp_contracts.checks.error_results import judge_success_result
+    from pytest_mcp_contracts.judges.error_results import judge_success_result
 
     said = "Error: 'NoneType' object has no attribute 'strip'"
     assert judge_success_result(_ok(said), {"message": said}) is None
 
 
 def test_disguised_refusals_feed_the_barely_exercised_warning() -> None:
-    from pytest_mcp_contracts.checks.contract import ContractStats, error_result_notes
-    from pytest_mcp_contracts.checks.error_results import ErrorVerdict
-    from pytest_mcp_contracts.checks.stats import ToolStats
+    from pytest_mcp_contracts.judges.error_results import ErrorVerdict
+    from pytest_mcp_contracts.runs.contract import ContractStats, error_result_notes
+    from pytest_mcp_contracts.runs.stats import ToolStats
     from pytest_mcp_contracts.transport.discover import Entry
 
     schema = {"type": "object", "properties": {"filename": {"type": "string"}}}
@@ -525,7 +525,7 @@ def test_disguised_refusals_feed_the_barely_exercised_warning() -> None:
 
 
 def test_large_json_data_is_content_whatever_its_first_values_say() -> None:
-    from pytest_mcp_contracts.checks.error_results import judge_success_result
+    from pytest_mcp_contracts.judges.error_results import judge_success_result
 
     rows = [{"log": "'NoneType' object has no attribute 'strip'", "n": n} for n in range(2000)]
     assert judge_success_result(_ok(json.dumps(rows)), {}) is None
@@ -537,7 +537,7 @@ def test_large_json_data_is_content_whatever_its_first_values_say() -> None:
 def test_a_line_break_in_an_echoed_input_does_not_end_the_first_line(name: str) -> None:
     # Found on office-word-mcp-server: {"filename": "\r"} answered "Document \r.docx does
     # not exist", which the first line alone ("Document ") took for a real result.
-    from pytest_mcp_contracts.checks.error_results import judge_success_result
+    from pytest_mcp_contracts.judges.error_results import judge_success_result
 
     text = f"Document {name}.docx does not exist"
     verdict = judge_success_result(_ok(text), {"filename": name})
@@ -550,7 +550,7 @@ def test_an_input_of_line_breaks_does_not_join_the_lines_after_its_echo(topic: s
     # correct help article that quotes a traceback in its tenth line; every line break of
     # the article was taken for the input's, the article became one first line, and the
     # traceback evidence of a crash.
-    from pytest_mcp_contracts.checks.error_results import judge_success_result
+    from pytest_mcp_contracts.judges.error_results import judge_success_result
 
     article = (
         f"Troubleshooting {topic}\n\nMost reports come from a missing configuration file.\n\n"
@@ -563,7 +563,7 @@ def test_an_input_of_line_breaks_does_not_join_the_lines_after_its_echo(topic: s
 
 
 def test_an_echo_of_an_input_with_line_breaks_is_still_not_evidence() -> None:
-    from pytest_mcp_contracts.checks.error_results import judge_success_result
+    from pytest_mcp_contracts.judges.error_results import judge_success_result
 
     said = "Error: 'NoneType' object\nhas no attribute"
     assert judge_success_result(_ok(said), {"message": said}) is None
@@ -593,7 +593,7 @@ def test_an_error_shaped_json_text_is_judged_by_its_message(text: str, kind: Err
     ],
 )
 def test_a_prompts_wrapper_is_neutral(message: str, kind: str) -> None:
-    from pytest_mcp_contracts.checks.error_results import judge_error_message
+    from pytest_mcp_contracts.judges.error_results import judge_error_message
 
     verdict = judge_error_message(message, None)
     assert verdict.certain is (kind == "crash"), verdict
@@ -633,7 +633,7 @@ def test_the_tools_package_is_found_from_the_outermost_exception() -> None:
     ],
 )
 def test_a_panic_is_the_runtimes_crash_report(text: str) -> None:
-    from pytest_mcp_contracts.checks.error_results import judge_success_result
+    from pytest_mcp_contracts.judges.error_results import judge_success_result
 
     assert judge(text).kind is ErrorClass.UNEXPECTED_EXCEPTION
     returned = judge_success_result(_ok(text), {})

@@ -1,4 +1,4 @@
-"""What a hand-written test gets back (checks/handwritten): the typed results, the exceptions,
+"""What a hand-written test gets back (runs/handwritten): the typed results, the exceptions,
 and what ServerUnderTest refuses or works out before it sends anything. The calls
 themselves, on real servers, are in tests/e2e/test_own_tests.py."""
 
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import find
 
 import pytest_mcp_contracts
-from pytest_mcp_contracts.checks.failures import FailureKind, FailureReport
-from pytest_mcp_contracts.checks.handwritten import (
+from pytest_mcp_contracts.judges.failures import FailureKind, FailureReport
+from pytest_mcp_contracts.runs.handwritten import (
     CheckFailed,
     McpRpcError,
     PromptResult,

@@ -1,4 +1,4 @@
-"""The checks as their items run them (checks/tool_runs, server_runs, content_runs), over a
+"""The checks as their items run them (runs/tool_items, server_runs, content_runs), over a
 RunContext and an in-memory server: the skips, the verdicts the items used to make (a
 contract missing in CI, invalid inputs accepted: a failure or a warning), and what each
 leaves on its item's report."""
@@ -11,19 +11,19 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.content_runs import check_read, missing_content
-from pytest_mcp_contracts.checks.context import ItemFacts, RunContext, Skipped
-from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind
-from pytest_mcp_contracts.checks.rejects_invalid import Refusals
-from pytest_mcp_contracts.checks.server_runs import check_server_sequences, check_server_stdout
-from pytest_mcp_contracts.checks.tool_runs import (
+from pytest_mcp_contracts.inputs.invalid import InvalidInput
+from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind
+from pytest_mcp_contracts.project import ToolConfig
+from pytest_mcp_contracts.runs.content_items import check_read, missing_content
+from pytest_mcp_contracts.runs.context import ItemFacts, RunContext, Skipped
+from pytest_mcp_contracts.runs.rejects_invalid import Refusals
+from pytest_mcp_contracts.runs.server_items import check_server_sequences, check_server_stdout
+from pytest_mcp_contracts.runs.tool_items import (
     accepts_invalid,
     check_contract,
     check_rejects_invalid,
     missing_record,
 )
-from pytest_mcp_contracts.inputs.invalid import InvalidInput
-from pytest_mcp_contracts.project import ToolConfig
 from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.managed import CallOutcome
 from pytest_mcp_contracts.vocabulary import EntryKind, SnapshotMode

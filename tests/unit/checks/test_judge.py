@@ -1,4 +1,4 @@
-"""checks/judge and checks/failures: one judge for every check's calls, typed verdicts."""
+"""judges/call and judges/failures: one judge for every check's calls, typed verdicts."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.failures import (
+from pytest_mcp_contracts.judges.call import judge, judge_call, judge_invalid
+from pytest_mcp_contracts.judges.failures import (
     SEVERITY,
     SEVERITY_ORDER,
     ContractFailure,
@@ -14,7 +15,6 @@ from pytest_mcp_contracts.checks.failures import (
     FailureReport,
     Severity,
 )
-from pytest_mcp_contracts.checks.judge import judge, judge_call, judge_invalid
 from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.errors import (
     CallTimeout,
@@ -190,7 +190,7 @@ def _answer(text: str, **extra: object) -> CallOutcome:
 def test_an_answer_to_an_invalid_input_that_explains_the_input_is_a_refusal(
     text: str, extra: dict[str, object]
 ) -> None:
-    from pytest_mcp_contracts.checks.judge import refused_in_words
+    from pytest_mcp_contracts.judges.call import refused_in_words
 
     why = "property 'limit' must be integer, got a string"
     assert refused_in_words(_answer(text, **extra), TOOL, "limit", why) is not None
@@ -208,7 +208,7 @@ def test_an_answer_to_an_invalid_input_that_explains_the_input_is_a_refusal(
 def test_an_answer_to_an_invalid_input_that_uses_it_is_an_acceptance(
     text: str, extra: dict[str, object]
 ) -> None:
-    from pytest_mcp_contracts.checks.judge import refused_in_words
+    from pytest_mcp_contracts.judges.call import refused_in_words
 
     why = "property 'limit' must be integer, got a string"
     assert refused_in_words(_answer(text, **extra), TOOL, "limit", why) is None

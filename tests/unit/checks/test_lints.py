@@ -1,4 +1,4 @@
-"""checks/lints.py: each lint on what it must find and on what it must leave alone (ordinary
+"""judges/lints.py: each lint on what it must find and on what it must leave alone (ordinary
 descriptions, accented and CJK text, emoji), the levels, and the --mcp-lints words."""
 
 # ruff: noqa: RUF001  (legitimate Arabic-script letters that look like Latin ones: the point)
@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.failures import FailureKind
-from pytest_mcp_contracts.checks.lints import (
+from pytest_mcp_contracts.judges.failures import FailureKind
+from pytest_mcp_contracts.judges.lints import (
     LINTS,
     MAX_TOOLS,
     LintLevels,
@@ -20,8 +20,8 @@ from pytest_mcp_contracts.checks.lints import (
     server_lints,
     tool_lints,
 )
-from pytest_mcp_contracts.checks.listing import check_listing
-from pytest_mcp_contracts.checks.result import empty_content_finding
+from pytest_mcp_contracts.judges.tool_listing import check_listing
+from pytest_mcp_contracts.judges.tool_result import empty_content_finding
 from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.vocabulary import EntryKind, Level
 
@@ -305,7 +305,7 @@ def test_every_lint_cites_its_source_and_fix() -> None:
 
 
 def test_the_judge_fails_a_result_lint_only_when_it_is_an_error() -> None:
-    from pytest_mcp_contracts.checks.judge import judge
+    from pytest_mcp_contracts.judges.call import judge
     from pytest_mcp_contracts.transport.managed import CallOutcome
 
     outcome = CallOutcome(

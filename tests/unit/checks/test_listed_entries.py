@@ -1,10 +1,10 @@
-"""The listing checks of resources, resource templates and prompts (checks/listed_entries)."""
+"""The listing checks of resources, resource templates and prompts (judges/content_listing)."""
 
 from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.listed_entries import check_entry, listing_failure_finding
+from pytest_mcp_contracts.judges.content_listing import check_entry, listing_failure_finding
 from pytest_mcp_contracts.transport.discover import (
     ListingFailure,
     build_entries,

@@ -1,4 +1,4 @@
-"""checks/listing.py: static listing checks, as plain data; tool-name rules without the SDK
+"""judges/tool_listing.py: static listing checks, as plain data; tool-name rules without the SDK
 (the same verdicts and words as its validator)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from mcp.shared.tool_name_validation import validate_tool_name
 
-from pytest_mcp_contracts.checks.listing import check_listing, tool_name_warnings
+from pytest_mcp_contracts.judges.tool_listing import check_listing, tool_name_warnings
 from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.vocabulary import EntryKind
 

@@ -1,4 +1,4 @@
-"""checks/reads: how a read's or a get's answer is judged (refusal, crash, a listed resource
+"""runs/content_calls: how a read's or a get's answer is judged (refusal, crash, a listed resource
 that cannot be read, a hang), and the command that replays one."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.failures import FailureKind, same_problem_key
-from pytest_mcp_contracts.checks.reads import Judged, judge_answer, request_command
+from pytest_mcp_contracts.judges.failures import FailureKind, same_problem_key
+from pytest_mcp_contracts.runs.content_calls import Judged, judge_answer, request_command
 from pytest_mcp_contracts.transport.errors import CallTimeout, RpcError, ServerDied
 from pytest_mcp_contracts.transport.managed import CallOutcome
 from pytest_mcp_contracts.transport.stdio import ServerCommand
@@ -204,7 +204,7 @@ FASTMCP_REFUSAL = (
 def test_a_prompt_without_its_required_argument_must_be_refused_not_crash(
     answer: dict[str, Any], fails: bool, notes: int
 ) -> None:
-    from pytest_mcp_contracts.checks.reads import ContentRun, probe_missing_arguments
+    from pytest_mcp_contracts.runs.content_calls import ContentRun, probe_missing_arguments
     from pytest_mcp_contracts.transport.discover import Entry
 
     prompt = Entry(EntryKind.PROMPT, "p", "p", {"name": "p", "arguments": PROMPT_ARGS})
@@ -222,8 +222,8 @@ def test_a_prompt_without_its_required_argument_must_be_refused_not_crash(
 
 
 def test_a_results_warnings_are_said_once_per_rule_with_the_first_request() -> None:
-    from pytest_mcp_contracts.checks.failures import Finding
-    from pytest_mcp_contracts.checks.reads import ContentRun
+    from pytest_mcp_contracts.judges.failures import Finding
+    from pytest_mcp_contracts.runs.content_calls import ContentRun
 
     warning = Finding(
         "read", "a mimeType the text contradicts", Level.WARNING, kind=FailureKind.LINT
@@ -258,7 +258,7 @@ def test_a_results_warnings_are_said_once_per_rule_with_the_first_request() -> N
 def test_a_template_variable_named_like_an_id_is_also_tried_as_1(name: str, id_like: bool) -> None:
     """ids are mostly numbers and a string strategy seldom draws one: server-everything's
     ``demo://resource/dynamic/text/{resourceId}`` was never read without this input."""
-    from pytest_mcp_contracts.checks.reads import known_inputs
+    from pytest_mcp_contracts.runs.content_calls import known_inputs
     from pytest_mcp_contracts.transport.discover import Entry
 
     template = Entry(
@@ -287,7 +287,7 @@ class _Completing(_Server):
 def test_a_prompts_id_like_argument_is_tried_as_1_beside_each_completed_input() -> None:
     """server-everything's resource-prompt: completions give its resourceType, nothing
     gives its resourceId (a positive integer): 24 gets, 0 results without this."""
-    from pytest_mcp_contracts.checks.reads import known_inputs
+    from pytest_mcp_contracts.runs.content_calls import known_inputs
     from pytest_mcp_contracts.transport.discover import Entry
 
     arguments = [
@@ -307,7 +307,7 @@ def test_a_prompts_id_like_argument_is_tried_as_1_beside_each_completed_input() 
 
 
 def test_values_a_description_names_are_tried_and_completions_win_over_them() -> None:
-    from pytest_mcp_contracts.checks.reads import known_inputs
+    from pytest_mcp_contracts.runs.content_calls import known_inputs
     from pytest_mcp_contracts.transport.discover import Entry
 
     raw = {"uriTemplate": "todo://status/{status}", "description": "Todos by status: open / done"}
@@ -367,7 +367,7 @@ TEXT = {"type": "text", "text": ""}
 def test_a_result_that_says_it_is_an_error_counts_as_refused_not_as_a_result(
     check: Check, result: dict[str, Any], must_succeed: bool, refused: bool
 ) -> None:
-    from pytest_mcp_contracts.checks.reads import ContentRun
+    from pytest_mcp_contracts.runs.content_calls import ContentRun
 
     outcome = (_get if check == Check.GET else _read)(result=result)
     judged = judge_answer(outcome, MODERN, check=check, must_succeed=must_succeed)
@@ -380,7 +380,7 @@ def test_a_result_that_says_it_is_an_error_counts_as_refused_not_as_a_result(
 
 
 def test_an_entry_no_call_reached_passes_saying_so() -> None:
-    from pytest_mcp_contracts.checks.reads import ContentRun
+    from pytest_mcp_contracts.runs.content_calls import ContentRun
     from pytest_mcp_contracts.transport.discover import Entry
 
     prompt = Entry(EntryKind.PROMPT, "fetch", "fetch", {})

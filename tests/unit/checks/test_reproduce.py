@@ -1,4 +1,4 @@
-"""Replaying a failure on a fresh server (checks/reproduce), against an in-memory counter
+"""Replaying a failure on a fresh server (runs/reproduce), against an in-memory counter
 server; the command that replays it; how a barely exercised tool could be reached; when the
 sequences stop early."""
 
@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.engine import Budget
-from pytest_mcp_contracts.checks.failures import FailureKind, Finding, call_command_line
-from pytest_mcp_contracts.checks.feeding import ways_to_reach
-from pytest_mcp_contracts.checks.reproduce import reproduce
-from pytest_mcp_contracts.checks.sequencer import Sequencer, generate_sequences
 from pytest_mcp_contracts.cli.call import parse_calls
 from pytest_mcp_contracts.cli.command import CommandError
+from pytest_mcp_contracts.judges.failures import FailureKind, Finding, call_command_line
+from pytest_mcp_contracts.runs.engine import Budget
+from pytest_mcp_contracts.runs.reproduce import reproduce
+from pytest_mcp_contracts.runs.sequences.calls import Sequencer, generate_sequences
+from pytest_mcp_contracts.runs.sequences.feeding import ways_to_reach
 from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.managed import CallOutcome, PastCall
 from pytest_mcp_contracts.transport.stdio import ServerCommand
@@ -289,8 +289,8 @@ def test_a_shrunk_input_at_a_limit_falls_back_to_the_first_that_failed() -> None
     """Shrinking walks a timeout down to the input that only just crossed the limit; on a
     fresh server it may not fail again, where the first failing input does: that one is
     reported, and says why, so that the reproduction reproduces."""
-    from pytest_mcp_contracts.checks.failures import ContractFailure, FailureReport
-    from pytest_mcp_contracts.checks.reproduce import replay_failure
+    from pytest_mcp_contracts.judges.failures import ContractFailure, FailureReport
+    from pytest_mcp_contracts.runs.reproduce import replay_failure
 
     server = FakeNearALimit()
     first = server.call("sleepy", {"n": 2147483647})

@@ -1,4 +1,4 @@
-"""checks/result.py: result checks, as plain data."""
+"""judges/tool_result.py: result checks, as plain data."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.result import check_result
+from pytest_mcp_contracts.judges.tool_result import check_result
 from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.vocabulary import EntryKind
 from tests.unit.checks.test_listing import (
@@ -102,7 +102,7 @@ def test_a_broken_embedded_resource_or_link_fails_the_result_even_with_is_error(
 
 
 def test_embedded_resource_warnings_do_not_fail_a_tool_result() -> None:
-    # An embedded resource without a mimeType is a warning (checks/contents): the judge
+    # An embedded resource without a mimeType is a warning (judges/content_results): the judge
     # fails a call on any finding, so the result check leaves warnings out.
     block = {"type": "resource", "resource": {"uri": "file:///a.txt", "text": "hi"}}
     assert check_result(tool(), {"content": [block]}, protocol_version=MODERN) == []

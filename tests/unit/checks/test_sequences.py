@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.feeding import (
+from pytest_mcp_contracts.runs.sequences.calls import Planned, Step, replay_lines, step_lines
+from pytest_mcp_contracts.runs.sequences.feeding import (
     ITEM,
     Fed,
     Origin,
@@ -21,8 +22,7 @@ from pytest_mcp_contracts.checks.feeding import (
     refeed,
     renamed,
 )
-from pytest_mcp_contracts.checks.sequence_shrink import earlier_calls
-from pytest_mcp_contracts.checks.sequencer import Planned, Step, replay_lines, step_lines
+from pytest_mcp_contracts.runs.sequences.shrink import earlier_calls
 from pytest_mcp_contracts.schema.dialects import make_validator
 
 

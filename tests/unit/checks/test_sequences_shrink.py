@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.engine import Budget
-from pytest_mcp_contracts.checks.feeding import Pool, Slot
-from pytest_mcp_contracts.checks.sequence_shrink import shrink
-from pytest_mcp_contracts.checks.sequencer import SequenceFound, Sequencer, generate_sequences
+from pytest_mcp_contracts.runs.engine import Budget
+from pytest_mcp_contracts.runs.sequences.calls import SequenceFound, Sequencer, generate_sequences
+from pytest_mcp_contracts.runs.sequences.feeding import Pool, Slot
+from pytest_mcp_contracts.runs.sequences.shrink import shrink
 from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.errors import RpcError
 from pytest_mcp_contracts.transport.managed import CallOutcome
@@ -188,7 +188,7 @@ def test_feeding_is_asked_for_every_slot_even_with_an_empty_pool() -> None:
 
 
 class FakeStoreServer(FakeStore):
-    """The notes store as checks/sequences sees a server: with its listing and command."""
+    """The notes store as runs/sequences/check sees a server: with its listing and command."""
 
     def __init__(self) -> None:
         from pytest_mcp_contracts.transport.discover import ServerSurface
@@ -212,9 +212,9 @@ class FakeStoreServer(FakeStore):
 
 
 def test_check_sequences_raises_a_typed_failure_of_the_shortest_sequence() -> None:
-    from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, Severity
-    from pytest_mcp_contracts.checks.sequences import check_sequences, plan_sequences
-    from pytest_mcp_contracts.checks.stats import CheckStats
+    from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind, Severity
+    from pytest_mcp_contracts.runs.sequences.check import check_sequences, plan_sequences
+    from pytest_mcp_contracts.runs.stats import CheckStats
 
     server: Any = FakeStoreServer()
     plan = plan_sequences(server, lambda _tool: None, lambda _tool: frozenset(), None, CheckStats())
@@ -239,8 +239,8 @@ def test_check_sequences_raises_a_typed_failure_of_the_shortest_sequence() -> No
 
 
 def test_plan_sequences_says_why_no_tool_can_be_called() -> None:
-    from pytest_mcp_contracts.checks.sequences import plan_sequences
-    from pytest_mcp_contracts.checks.stats import CheckStats
+    from pytest_mcp_contracts.runs.sequences.check import plan_sequences
+    from pytest_mcp_contracts.runs.stats import CheckStats
 
     plan = plan_sequences(
         FakeStoreServer(),  # type: ignore[arg-type]

@@ -1,11 +1,11 @@
-"""checks/stats.py: what a check counts of its calls, and how the counts travel."""
+"""runs/stats.py: what a check counts of its calls, and how the counts travel."""
 
 from __future__ import annotations
 
 import json
 
-from pytest_mcp_contracts.checks.stats import CheckStats, ToolStats
 from pytest_mcp_contracts.reporting.summary import _answers
+from pytest_mcp_contracts.runs.stats import CheckStats, ToolStats
 from pytest_mcp_contracts.transport.errors import CallTimeout, ServerDied
 from pytest_mcp_contracts.transport.managed import CallOutcome
 

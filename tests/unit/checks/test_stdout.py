@@ -1,9 +1,9 @@
-"""checks/stdout: how stdout noise is quoted and judged."""
+"""judges/stdout: how stdout noise is quoted and judged."""
 
 from __future__ import annotations
 
-from pytest_mcp_contracts.checks.failures import FailureKind
-from pytest_mcp_contracts.checks.stdout import (
+from pytest_mcp_contracts.judges.failures import FailureKind
+from pytest_mcp_contracts.judges.stdout import (
     FIX,
     LINE_CHARS,
     WHAT_CLIENTS_DO,

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.result import check_result
 from pytest_mcp_contracts.contracts.agreement import mirrors, same, text_contradiction
+from pytest_mcp_contracts.judges.tool_result import check_result
 from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.vocabulary import EntryKind
 

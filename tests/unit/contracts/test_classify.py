@@ -103,7 +103,7 @@ def test_error_wins_over_everything() -> None:
     raw = result(text('{"a": 1}'), structuredContent={"a": 1}, isError=True)
     assert classify(raw) == Classified(OutputKind.ERROR)
     assert classify(result(isError=True)).kind is OutputKind.ERROR
-    # Only a real true: checks/result.py reads isError the same way.
+    # Only a real true: judges/tool_result.py reads isError the same way.
     assert classify(result(text("{}"), isError="yes")).kind is OutputKind.JSON_TEXT
 
 

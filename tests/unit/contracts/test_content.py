@@ -68,7 +68,7 @@ def test_prompt_observable_keys_count_roles_and_block_types() -> None:
         "message1_user_text": hello,
         "message2_assistant_image": image,
     }
-    # A list of blocks in one message, and garbage, still read (checks/contents judges them).
+    # A list of blocks in one message, and garbage, still read (judges/content_results judges them).
     assert list(prompt_observable({"messages": [message(3, [hello, hello]), "x"]}) or {}) == [
         "message1_unknown_text_1",
         "message1_unknown_text_2",

@@ -93,7 +93,7 @@ def test_a_short_ci_run_that_contradicts_nothing_keeps_the_recorded_evidence() -
 
 
 def test_whether_a_result_would_fail_is_known_without_observing_it() -> None:
-    """What calls in flight ask before they commit to an answer (checks/contract): the same
+    """What calls in flight ask before they commit to an answer (runs/contract): the same
     verdict as observing the result, and nothing folded in."""
     accepted = _run(BY_ID, [({"id": n}, {"id": n, "name": "x"}) for n in range(30)]).learned()
     recorded = RecordedContract.from_data(json.loads(json.dumps(accepted.to_data())))

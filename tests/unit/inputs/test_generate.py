@@ -97,7 +97,7 @@ def test_the_plugins_own_modules_are_not_local_constants_and_a_users_still_are(
 ) -> None:
     from hypothesis.internal.conjecture import providers
 
-    import pytest_mcp_contracts.checks.contract as own
+    import pytest_mcp_contracts.runs.contract as own
 
     hypothesis_compat.install()
     hypothesis_compat.install()  # idempotent: one wrapper, not two

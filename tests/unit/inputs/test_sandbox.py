@@ -141,7 +141,7 @@ def test_a_root_that_still_holds_the_laid_files_is_left_as_it_is(
 ) -> None:
     """Laid again only when a tool changed something, down to one byte or one mode bit;
     ``laid_at`` says when it last was (a server started after it needs no restart to see
-    the files as laid: checks/context.RunContext.fresh)."""
+    the files as laid: runs/context.RunContext.fresh)."""
     root = laid.root
     before = _tree(root)
     assert len((root / "notes.txt").read_bytes()) == 60  # "same-size" writes as many bytes

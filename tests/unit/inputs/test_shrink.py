@@ -158,9 +158,9 @@ def test_the_boundary_is_exact_wherever_the_bug_starts(threshold: int) -> None:
 
 
 def test_what_counts_as_failing_the_same_way() -> None:
-    """checks/contract._failure_kind: the kind a shrinking attempt must keep."""
-    from pytest_mcp_contracts.checks.contract import _failure_kind, judge
-    from pytest_mcp_contracts.checks.error_results import ErrorVerdict
+    """runs/contract._failure_kind: the kind a shrinking attempt must keep."""
+    from pytest_mcp_contracts.judges.error_results import ErrorVerdict
+    from pytest_mcp_contracts.runs.contract import _failure_kind, judge
     from pytest_mcp_contracts.transport.discover import Entry
     from pytest_mcp_contracts.transport.errors import CallTimeout, ServerDied
     from pytest_mcp_contracts.transport.managed import CallOutcome

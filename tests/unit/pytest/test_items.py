@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks import drift_gate
+from pytest_mcp_contracts.judges import drift_gate
 from pytest_mcp_contracts.pytest import items, session
 from pytest_mcp_contracts.pytest.keys import SETTINGS_KEY
 from pytest_mcp_contracts.vocabulary import Impact

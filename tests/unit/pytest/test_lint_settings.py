@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.lints import LINTS
+from pytest_mcp_contracts.judges.lints import LINTS
 from pytest_mcp_contracts.options import OPTIONS
 from pytest_mcp_contracts.pytest.settings import SettingsError, resolve
 from pytest_mcp_contracts.vocabulary import Level

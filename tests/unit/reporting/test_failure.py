@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.reporting.failure import rerun_command
 from pytest_mcp_contracts.reporting.model import Run, ServerRun, ToolEntry
 from pytest_mcp_contracts.reporting.summary import summary_lines
 from pytest_mcp_contracts.reporting.worker import OutputFacts
+from pytest_mcp_contracts.runs.stats import ToolStats
 from pytest_mcp_contracts.text import short_json, shown
 
 

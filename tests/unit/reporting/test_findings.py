@@ -6,7 +6,7 @@ import json
 from types import SimpleNamespace
 from typing import Any
 
-from pytest_mcp_contracts.checks.failures import FailureKind, Finding
+from pytest_mcp_contracts.judges.failures import FailureKind, Finding
 from pytest_mcp_contracts.reporting.facts import RunFacts
 from pytest_mcp_contracts.reporting.findings import (
     DIGEST_RULES,

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from pytest_mcp_contracts.checks.stats import CheckStats, ToolStats
 from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.contracts.observe import EntryObservations
 from pytest_mcp_contracts.contracts.record import Recorder
@@ -34,6 +33,7 @@ from pytest_mcp_contracts.reporting.worker import (
     ToolFacts,
     WorkerFacts,
 )
+from pytest_mcp_contracts.runs.stats import CheckStats, ToolStats
 from pytest_mcp_contracts.transport.discover import (
     Entry,
     ServerSurface,
@@ -851,8 +851,8 @@ def test_merge_takes_each_listed_entrys_drift_from_the_worker_that_ran_it() -> N
 
 
 def test_a_listed_entrys_surface_and_content_drift_are_its_drift_lines(tmp_path: Path) -> None:
-    from pytest_mcp_contracts.checks.drift_gate import Attributed
     from pytest_mcp_contracts.contracts.observe import EntryObservations
+    from pytest_mcp_contracts.judges.drift_gate import Attributed
     from pytest_mcp_contracts.transport.discover import Entry
 
     resource = Entry(

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.checks.failures import KIND_TEXT, FailureKind, Severity, severity_of
+from pytest_mcp_contracts.judges.failures import KIND_TEXT, FailureKind, Severity, severity_of
 from pytest_mcp_contracts.reporting.model import Failure, Run
 from pytest_mcp_contracts.reporting.sarif import rules, sarif_log, source_root
 

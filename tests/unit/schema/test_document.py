@@ -215,7 +215,7 @@ def test_no_schema_walker_defines_a_bound_of_its_own() -> None:
         "inputs/corners.py",
         "inputs/number_corners.py",
         "inputs/shrink.py",
-        "checks/listing.py",
+        "judges/tool_listing.py",
     ]
     for name in walkers:
         tree = ast.parse((PACKAGE / name).read_text())

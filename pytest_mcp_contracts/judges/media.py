@@ -1,6 +1,6 @@
 """What data is, told cheaply: a MIME type's bare name and kind, the format bytes open with
 (magic bytes), whether a string is base64 as RFC 4648 section 4 spells it, and whether a text
-is JSON. The content judges (``checks/resource_contents``, ``checks/content_blocks``) hold a
+is JSON. The content judges (``judges/resource_contents``, ``judges/content_blocks``) hold a
 label against its data with these.
 
 Every test is bounded: ``MAX_BASE64_CHARS`` characters of one base64 string, ``SNIFF_CHARS``

@@ -14,9 +14,9 @@ import re
 from collections.abc import Collection, Iterator, Mapping
 from typing import Any, Final
 
-from pytest_mcp_contracts.checks.failures import Finding
-from pytest_mcp_contracts.checks.lints import LintLevels
-from pytest_mcp_contracts.checks.listing import check_listing, spec_finding
+from pytest_mcp_contracts.judges.failures import Finding
+from pytest_mcp_contracts.judges.lints import LintLevels
+from pytest_mcp_contracts.judges.tool_listing import check_listing, spec_finding
 from pytest_mcp_contracts.options import DEFAULT_CLIENTS
 from pytest_mcp_contracts.text import shorten
 from pytest_mcp_contracts.transport.discover import (

@@ -1,11 +1,11 @@
 """The judge of what a server sends as plain data, and of resource contents entries: a
 ``TextResourceContents`` or ``BlobResourceContents`` of a read, or embedded in a content block
 (its ``uri``, the URI read or a sub-resource of it; ``text`` or ``blob``; a ``mimeType`` its
-data does not contradict, told by ``checks/media``).
+data does not contradict, told by ``judges/media``).
 
 The members each protocol version's schema defines are in docs/prompts-resources.md ("What
 reads and gets answer"); ``ContentsJudge`` makes the findings of one item's check at one
-version, and ``checks/content_blocks`` extends it to content blocks.
+version, and ``judges/content_blocks`` extends it to content blocks.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 from urllib.parse import unquote, urlsplit
 
-from pytest_mcp_contracts.checks.failures import FailureKind, Finding
-from pytest_mcp_contracts.checks.listed_entries import is_mime_type
-from pytest_mcp_contracts.checks.media import (
+from pytest_mcp_contracts.judges.content_listing import is_mime_type
+from pytest_mcp_contracts.judges.failures import FailureKind, Finding
+from pytest_mcp_contracts.judges.media import (
     SIGNATURES,
     base64_problem,
     binary_head,

@@ -14,14 +14,14 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from pytest_mcp_contracts.checks.context import ItemFacts, RunContext, Skipped, Warn
-from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, entry_failure
-from pytest_mcp_contracts.checks.stats import CheckStats
+from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind, entry_failure
+from pytest_mcp_contracts.runs.context import ItemFacts, RunContext, Skipped, Warn
+from pytest_mcp_contracts.runs.stats import CheckStats
 from pytest_mcp_contracts.vocabulary import Check, EntryKind
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.reads import ContentRun
     from pytest_mcp_contracts.contracts.observe import EntryObservations
+    from pytest_mcp_contracts.runs.content_calls import ContentRun
     from pytest_mcp_contracts.transport.discover import Entry
 
 
@@ -44,8 +44,8 @@ def _check_calls(
     facts: ItemFacts,
     warn: Warn,
 ) -> None:
-    from pytest_mcp_contracts.checks.reads import replay_request
     from pytest_mcp_contracts.contracts.snapshot import SnapshotError
+    from pytest_mcp_contracts.runs.content_calls import replay_request
 
     server = context.server
     if (entry.kind, entry.key) in context.settings.listed_skips:
@@ -81,7 +81,7 @@ def _check_content(
 ) -> None:
     """The results against the recorded content contract (contracts/content), and in CI
     the contract an entry that returned JSON must have."""
-    from pytest_mcp_contracts.checks.reads import content_drift_finding
+    from pytest_mcp_contracts.runs.content_calls import content_drift_finding
 
     for arguments, result in run.results:
         drift = content.observe(arguments, result)
@@ -118,13 +118,13 @@ def missing_content(
 
 
 def _read(context: RunContext, entry: Entry) -> ContentRun:
-    from pytest_mcp_contracts.checks.reads import (
+    from pytest_mcp_contracts.inputs.listed import template_variables
+    from pytest_mcp_contracts.runs.content_calls import (
         known_inputs,
         run_generated,
         run_read,
         template_subject,
     )
-    from pytest_mcp_contracts.inputs.listed import template_variables
 
     server = context.server
     if entry.kind is EntryKind.RESOURCE:
@@ -144,13 +144,13 @@ def _read(context: RunContext, entry: Entry) -> ContentRun:
 
 
 def _get(context: RunContext, entry: Entry) -> ContentRun:
-    from pytest_mcp_contracts.checks.reads import (
+    from pytest_mcp_contracts.inputs.listed import prompt_schema
+    from pytest_mcp_contracts.runs.content_calls import (
         known_inputs,
         probe_missing_arguments,
         prompt_subject,
         run_generated,
     )
-    from pytest_mcp_contracts.inputs.listed import prompt_schema
 
     assert entry.kind is EntryKind.PROMPT
     server = context.server

@@ -14,16 +14,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
-from pytest_mcp_contracts.checks.engine import Budget
-from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, FailureReport
-from pytest_mcp_contracts.checks.stats import CheckStats
+from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind, FailureReport
+from pytest_mcp_contracts.runs.engine import Budget
+from pytest_mcp_contracts.runs.stats import CheckStats
 from pytest_mcp_contracts.vocabulary import Check
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.lints import LintLevels
     from pytest_mcp_contracts.contracts.record import Recorder
     from pytest_mcp_contracts.inputs.given_inputs import GivenInputs
     from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxPaths
+    from pytest_mcp_contracts.judges.lints import LintLevels
     from pytest_mcp_contracts.project import ToolConfig
     from pytest_mcp_contracts.transport.discover import Entry, ServerSurface
     from pytest_mcp_contracts.transport.managed import ManagedServer
@@ -137,7 +137,7 @@ class RunContext:
         return self.server.surface
 
     def budget(self, *, tool_time: float | None, max_examples: int | None = None) -> Budget:
-        """What one check may spend (``checks/engine.Budget``): the run's examples (or
+        """What one check may spend (``runs/engine.Budget``): the run's examples (or
         ``max_examples``), restarts, shrink time and seed, and the check's own time
         (``tool_time``: a tool's, the sequences')."""
         settings = self.settings
@@ -219,7 +219,7 @@ class RunContext:
 
         return given_inputs(tool.input_schema, self.tool_settings(tool).examples)
 
-    # As a hand-written test meets them (checks/handwritten): a mistake of the user's is a
+    # As a hand-written test meets them (runs/handwritten): a mistake of the user's is a
     # ValueError there, not a failure of a generated item.
 
     def overrides(self, tool: Entry) -> Any:

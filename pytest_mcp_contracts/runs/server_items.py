@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pytest_mcp_contracts.checks.context import ItemFacts, RunContext, Skipped
-from pytest_mcp_contracts.checks.failures import ContractFailure, FailureReport
-from pytest_mcp_contracts.checks.stats import CheckStats
+from pytest_mcp_contracts.judges.failures import ContractFailure, FailureReport
+from pytest_mcp_contracts.runs.context import ItemFacts, RunContext, Skipped
+from pytest_mcp_contracts.runs.stats import CheckStats
 from pytest_mcp_contracts.vocabulary import Check
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ def check_server_sequences(context: RunContext, facts: ItemFacts) -> None:
     """Sequences of calls in which values from earlier outputs (ids, names, paths) feed
     later inputs; each distinct failure (up to 3) is shrunk to its own shortest sequence,
     and the one failure raised shows them all."""
-    from pytest_mcp_contracts.checks.sequences import check_sequences, plan_sequences
+    from pytest_mcp_contracts.runs.sequences.check import check_sequences, plan_sequences
 
     server, settings = context.server, context.settings
 
@@ -75,8 +75,8 @@ def simplest(strategy: Any) -> dict[str, Any] | None:
 
 def check_server_stdout(context: RunContext) -> None:
     """A stdio server that wrote on stdout, before its tool list was answered, lines that
-    are not JSON-RPC messages (a banner): a client breaks on them (checks/stdout)."""
-    from pytest_mcp_contracts.checks.stdout import check_startup_stdout
+    are not JSON-RPC messages (a banner): a client breaks on them (judges/stdout)."""
+    from pytest_mcp_contracts.judges.stdout import check_startup_stdout
 
     server, check = context.server, Check.STDOUT.value
     finding = check_startup_stdout(check, server.startup_stdout)

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from pytest_mcp_contracts.checks.failures import FailureKind, Finding
+from pytest_mcp_contracts.judges.failures import FailureKind, Finding
 from pytest_mcp_contracts.text import shorten
 
 LINES_SHOWN: Final = 3  # lines quoted; the rest are counted

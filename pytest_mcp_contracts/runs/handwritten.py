@@ -25,15 +25,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, Finding
+from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind, Finding
 from pytest_mcp_contracts.text import json_text, short_json, shown
 from pytest_mcp_contracts.vocabulary import Check, EntryKind
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-    from pytest_mcp_contracts.checks.context import RunContext
     from pytest_mcp_contracts.contracts.observe import EntryObservations
+    from pytest_mcp_contracts.runs.context import RunContext
     from pytest_mcp_contracts.transport.discover import (
         Entry,
         ServerSurface,
@@ -236,8 +236,8 @@ class ServerUnderTest:
         passes, as there), raise CheckFailed with the contract item's report when it does
         not, McpRpcError for a JSON-RPC error the protocol allows (-32042)."""
         __tracebackhide__ = True
-        from pytest_mcp_contracts.checks.contract import judge_contract_call
-        from pytest_mcp_contracts.checks.judge import error_verdict
+        from pytest_mcp_contracts.judges.call import error_verdict
+        from pytest_mcp_contracts.runs.contract import judge_contract_call
         from pytest_mcp_contracts.transport.call_policy import task_refusal
 
         spec = self._tool(tool, "check")
@@ -368,17 +368,17 @@ class ServerUnderTest:
         return self._request(tool, lambda: self._server.call(tool.name, arguments))
 
     def _read(self, entry: Entry, uri: str, values: dict[str, Any]) -> CallOutcome:
-        from pytest_mcp_contracts.checks.reads import read_resource
+        from pytest_mcp_contracts.runs.content_calls import read_resource
 
         return self._request(entry, lambda: read_resource(self._server, uri, values))
 
     def _get(self, entry: Entry, arguments: dict[str, Any]) -> CallOutcome:
-        from pytest_mcp_contracts.checks.reads import prompt_subject
+        from pytest_mcp_contracts.runs.content_calls import prompt_subject
 
         return self._request(entry, lambda: prompt_subject(self._server, entry).send(arguments))
 
     def _request(self, entry: Entry, send: Callable[[], CallOutcome]) -> CallOutcome:
-        from pytest_mcp_contracts.checks.failures import unavailable
+        from pytest_mcp_contracts.judges.failures import unavailable
         from pytest_mcp_contracts.transport.errors import ServerError
 
         self.calls += 1
@@ -406,7 +406,7 @@ class ServerUnderTest:
             return None
         import dataclasses
 
-        from pytest_mcp_contracts.checks.judge import judge_call
+        from pytest_mcp_contracts.judges.call import judge_call
 
         found = judge_call(outcome, self._server.protocol_version)
         return None if found is None else dataclasses.replace(found, check=check)
@@ -419,7 +419,7 @@ class ServerUnderTest:
         theirs are: not while hypothesis shrinks (_in_hypothesis_attempt), nor for a tool
         the server does not list (the replays call listed tools)."""
         __tracebackhide__ = True
-        from pytest_mcp_contracts.checks.failures import call_failure
+        from pytest_mcp_contracts.judges.failures import call_failure
 
         is_tool = entry.kind is EntryKind.TOOL
         label = INPUT_LABEL if is_tool else REQUEST_LABEL
@@ -428,11 +428,11 @@ class ServerUnderTest:
         if _in_hypothesis_attempt():
             raise _check_failed(error)
         if not is_tool:
-            from pytest_mcp_contracts.checks.reads import replay_request
+            from pytest_mcp_contracts.runs.content_calls import replay_request
 
             raise _check_failed(replay_request(self._server, error, self._run.fresh))
         if entry.node_name:
-            from pytest_mcp_contracts.checks.reproduce import note_sandbox, replay_failure
+            from pytest_mcp_contracts.runs.reproduce import note_sandbox, replay_failure
 
             error = replay_failure(
                 self._server,
@@ -452,7 +452,7 @@ class ServerUnderTest:
         """The read or get item's verdicts on one answer: raise CheckFailed (or McpRpcError
         for a refusal, from ``_result``), else return."""
         __tracebackhide__ = True
-        from pytest_mcp_contracts.checks.reads import content_drift_finding, judge_answer
+        from pytest_mcp_contracts.runs.content_calls import content_drift_finding, judge_answer
 
         judged = judge_answer(
             outcome, self._server.protocol_version, check=check, must_succeed=must_succeed
@@ -491,7 +491,7 @@ class ServerUnderTest:
         try:
             return recorder.recorded(self.name, tool)
         except SnapshotError as exc:
-            from pytest_mcp_contracts.checks.failures import FailureReport
+            from pytest_mcp_contracts.judges.failures import FailureReport
 
             report = FailureReport.for_tool(
                 self._server, tool.name, Check.CONTRACT, exc.render(), FailureKind.SETUP

@@ -2,9 +2,9 @@
 
 A lookup or an update takes an id that only a create makes: alone such a tool answers "not
 found" on every call and its contract goes unexercised. Here a run is a sequence of calls
-whose inputs are fed from earlier outputs (``checks/feeding``), made and judged by a
-``Sequencer`` that hypothesis drives (``checks/sequencer``); a failing sequence is shrunk to
-the shortest that still shows it, on fresh servers (``checks/sequence_shrink``).
+whose inputs are fed from earlier outputs (``runs/sequences/feeding``), made and judged by a
+``Sequencer`` that hypothesis drives (``runs/sequences/calls``); a failing sequence is shrunk to
+the shortest that still shows it, on fresh servers (``runs/sequences/shrink``).
 ``check_sequences`` runs all of it for one server.
 
 One finding does not end the search: a failure met again on the same tool (same kind, same
@@ -21,16 +21,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contracts.checks.engine import Budget
-from pytest_mcp_contracts.checks.failures import (
+from pytest_mcp_contracts.judges.failures import (
     USER_STRATEGY_REFUSED,
     ContractFailure,
     FailureKind,
     FailureReport,
     combined_failure,
 )
-from pytest_mcp_contracts.checks.sequence_shrink import ShrunkSequence, shrink
-from pytest_mcp_contracts.checks.sequencer import (
+from pytest_mcp_contracts.runs.engine import Budget
+from pytest_mcp_contracts.runs.sequences.calls import (
     BadUserStrategy,
     KnownFailure,
     SequenceFound,
@@ -42,7 +41,8 @@ from pytest_mcp_contracts.checks.sequencer import (
     sequence_tools,
     step_lines,
 )
-from pytest_mcp_contracts.checks.stats import CheckStats
+from pytest_mcp_contracts.runs.sequences.shrink import ShrunkSequence, shrink
+from pytest_mcp_contracts.runs.stats import CheckStats
 from pytest_mcp_contracts.vocabulary import Check
 
 if TYPE_CHECKING:

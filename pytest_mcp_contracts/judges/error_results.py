@@ -8,7 +8,7 @@ What tells them apart is where the exception came from, read from the evidence i
 1. An SDK's own refusal of the tool's *output* (its outputSchema or output model): a defect
    of the tool, ``output-invalid``.
 2. **(a)** A trace at hand, in the result text or on the server's stderr while this call ran:
-   its raise site (``checks/tracebacks``). Raised by the tool's own code with an explicit
+   its raise site (``judges/tracebacks``). Raised by the tool's own code with an explicit
    ``raise``/``throw`` and a message: a refusal. Raised by the runtime at a line of the
    tool's own code, or escaped from a library: a crash.
 3. **(b)** Without a trace, the message, taken out of the phrases an SDK puts around *any*
@@ -37,14 +37,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from pytest_mcp_contracts.checks.tracebacks import (
+from pytest_mcp_contracts.contracts.classify import parse_json_text
+from pytest_mcp_contracts.judges.tracebacks import (
     RUNTIME_WORDS,
     TRACE_MARKERS,
     Origin,
     RaiseSite,
     raise_site,
 )
-from pytest_mcp_contracts.contracts.classify import parse_json_text
 from pytest_mcp_contracts.vocabulary import FAILING_CLASSES, ErrorClass
 
 
@@ -163,7 +163,7 @@ def judge_error_result(
 
     The evidence order (docs/explanation/iserror.md): an SDK's refusal of the tool's own
     output first; then (a) a trace at hand, in the text or on ``stderr`` while this call ran
-    (None: the transport has none), judged by its raise site (``checks/tracebacks``); then
+    (None: the transport has none), judged by its raise site (``judges/tracebacks``); then
     (b) the message, unwrapped from the neutral phrases SDKs put around any exception
     (``_by_message``). Evidence that lies inside a quote of the input, in the text or on
     stderr, does not count: a refusal that echoes its input ("unknown sku: 'panic'") must not

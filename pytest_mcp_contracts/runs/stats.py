@@ -3,7 +3,7 @@
 Each check (contract, rejects_invalid, sequences) fills a ``ToolStats`` per tool it called
 from each ``CallOutcome``; its item attaches them to its test report as builtins
 (``to_json``), and the run's facts (``reporting/facts``) fold the reports, serially and on
-an xdist controller alike. A failure's replays (``checks/reproduce``) tally nothing: their
+an xdist controller alike. A failure's replays (``runs/reproduce``) tally nothing: their
 calls were counted when first made.
 
 Adding a counter is one field of ``ToolStats`` (an ``int`` or a ``Counter``: it is then
@@ -42,7 +42,7 @@ class ToolStats:
     invalid_calls: int = 0  # sent by rejects_invalid, to be refused
     coercions_accepted: int = 0  # look-alikes of valid values a lenient server accepted
     protocol_refusals: int = 0  # -32602 where the protocol asks for an isError result
-    # Reads and gets (checks/reads) answered with a JSON-RPC error that refuses the request.
+    # Reads and gets (runs/content_calls) answered with a JSON-RPC error that refuses the request.
     refused: int = 0
     # Checks of the tool (contract, rejects_invalid) that stopped drawing inputs because the
     # tool's time budget ran out (--mcp-tool-time): not a failure, but fewer inputs sent.

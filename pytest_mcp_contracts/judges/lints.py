@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contracts.checks.failures import FailureKind, Finding
+from pytest_mcp_contracts.judges.failures import FailureKind, Finding
 from pytest_mcp_contracts.text import shorten
 from pytest_mcp_contracts.vocabulary import Level
 

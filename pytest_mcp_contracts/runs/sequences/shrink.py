@@ -9,11 +9,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pytest_mcp_contracts.checks.feeding import mine
-from pytest_mcp_contracts.checks.sequencer import Planned, SequenceFound, Sequencer, Step
+from pytest_mcp_contracts.runs.sequences.calls import Planned, SequenceFound, Sequencer, Step
+from pytest_mcp_contracts.runs.sequences.feeding import mine
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.failures import Finding
+    from pytest_mcp_contracts.judges.failures import Finding
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """The contract check: a tool called on generated inputs, every result judged.
 
-A driver of the one loop (``checks/engine``, which draws, calls, shrinks and keeps the
+A driver of the one loop (``runs/engine``, which draws, calls, shrinks and keeps the
 budget): this module says how one call of a tool is judged (the one judge, then the
 recorded output contract) and counted (``ContractStats``), sends explicit inputs ahead in
 flight when the tool says its calls are independent, and turns what the search came to into
@@ -14,7 +14,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contracts.checks.engine import (
+from pytest_mcp_contracts.contracts.change import Change
+from pytest_mcp_contracts.contracts.observe import EntryObservations
+from pytest_mcp_contracts.judges.call import error_verdict, judge, kept_reporting_progress
+from pytest_mcp_contracts.judges.error_results import ErrorVerdict, result_text
+from pytest_mcp_contracts.judges.failures import (
+    USER_STRATEGY_REFUSED,
+    ContractFailure,
+    FailureKind,
+    FailureReport,
+    Finding,
+    call_failure,
+    unavailable,
+)
+from pytest_mcp_contracts.judges.tool_result import empty_content_finding
+from pytest_mcp_contracts.runs.engine import (
     Budget,
     Engine,
     Given,
@@ -25,21 +39,7 @@ from pytest_mcp_contracts.checks.engine import (
     budget_words,
     failure_kind,
 )
-from pytest_mcp_contracts.checks.error_results import ErrorVerdict, result_text
-from pytest_mcp_contracts.checks.failures import (
-    USER_STRATEGY_REFUSED,
-    ContractFailure,
-    FailureKind,
-    FailureReport,
-    Finding,
-    call_failure,
-    unavailable,
-)
-from pytest_mcp_contracts.checks.judge import error_verdict, judge, kept_reporting_progress
-from pytest_mcp_contracts.checks.result import empty_content_finding
-from pytest_mcp_contracts.checks.stats import ToolStats
-from pytest_mcp_contracts.contracts.change import Change
-from pytest_mcp_contracts.contracts.observe import EntryObservations
+from pytest_mcp_contracts.runs.stats import ToolStats
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
 from pytest_mcp_contracts.transport.discover import Entry
@@ -49,8 +49,8 @@ from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 from pytest_mcp_contracts.vocabulary import ErrorClass, Level
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.lints import LintLevels
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan
+    from pytest_mcp_contracts.judges.lints import LintLevels
 
 # The heading of an example's failing input: hypothesis never shrinks examples, and a user's
 # example is the realistic input to show.
@@ -241,7 +241,7 @@ def run_contract(
     lints: LintLevels | None = None,
     in_flight: int = 1,
 ) -> ContractRun:
-    """Run the tool on generated inputs through the engine (``checks/engine``); a failing
+    """Run the tool on generated inputs through the engine (``runs/engine``); a failing
     run carries the shrunk failing input.
 
     The ``examples`` run first (the first ``configured`` of them the user's own, reported as

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, FailureReport
 from pytest_mcp_contracts.contracts.change import Change
+from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind, FailureReport
 from pytest_mcp_contracts.vocabulary import IMPACT_ORDER, EntryKind, Impact, SnapshotMode
 
 if TYPE_CHECKING:

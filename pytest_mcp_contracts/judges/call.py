@@ -1,5 +1,5 @@
 """The one judge of a call's answer, for every check that makes calls (contract,
-rejects_invalid, sequences, and the replays of checks/reproduce).
+rejects_invalid, sequences, and the replays of runs/reproduce).
 
 ``judge_call`` judges what came back when no result did: a timeout, a dead server, a broken
 reply, a JSON-RPC error (a URL elicitation among them). Its words depend only on whether the
@@ -13,24 +13,24 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
-from pytest_mcp_contracts.checks.error_results import (
+from pytest_mcp_contracts.contracts.classify import parse_json_text
+from pytest_mcp_contracts.judges.error_results import (
     ErrorVerdict,
     judge_error_message,
     judge_error_result,
     judge_success_result,
     result_text,
 )
-from pytest_mcp_contracts.checks.failures import FailureKind, Finding
-from pytest_mcp_contracts.checks.result import check_result, empty_content_finding
-from pytest_mcp_contracts.checks.stdout import noise_finding
-from pytest_mcp_contracts.contracts.classify import parse_json_text
+from pytest_mcp_contracts.judges.failures import FailureKind, Finding
+from pytest_mcp_contracts.judges.stdout import noise_finding
+from pytest_mcp_contracts.judges.tool_result import check_result, empty_content_finding
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
 from pytest_mcp_contracts.transport.errors import CallTimeout, ServerDied
 from pytest_mcp_contracts.transport.stdio import StdoutNoise
 from pytest_mcp_contracts.vocabulary import ErrorClass, Level
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.lints import LintLevels
+    from pytest_mcp_contracts.judges.lints import LintLevels
     from pytest_mcp_contracts.transport.discover import Entry
     from pytest_mcp_contracts.transport.managed import CallOutcome
 

@@ -15,14 +15,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contracts.checks.engine import Budget, Spending
-from pytest_mcp_contracts.checks.failures import (
+from pytest_mcp_contracts.judges.call import judged
+from pytest_mcp_contracts.judges.failures import (
     MAX_DISTINCT_FAILURES,
     FailureKind,
     enough_failures_words,
     failure_identity,
 )
-from pytest_mcp_contracts.checks.feeding import (
+from pytest_mcp_contracts.runs.engine import Budget, Spending
+from pytest_mcp_contracts.runs.sequences.feeding import (
     POOL_LIMIT,
     Choice,
     Chooser,
@@ -37,12 +38,11 @@ from pytest_mcp_contracts.checks.feeding import (
     renamed,
     shown_location,
 )
-from pytest_mcp_contracts.checks.judge import judged
-from pytest_mcp_contracts.checks.stats import CheckStats, ToolStats
+from pytest_mcp_contracts.runs.stats import CheckStats, ToolStats
 from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.failures import Finding
+    from pytest_mcp_contracts.judges.failures import Finding
     from pytest_mcp_contracts.transport.discover import Entry
     from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 
@@ -144,7 +144,7 @@ class SequenceStats:
 
 
 # What makes two failing calls the same failure: the tool, the failure kind, and the
-# exception type when the finding names one (checks/failures.failure_identity).
+# exception type when the finding names one (judges/failures.failure_identity).
 FailureKey = tuple[str, str, str]
 
 

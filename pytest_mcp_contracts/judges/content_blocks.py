@@ -9,10 +9,10 @@ from collections.abc import Iterator, Mapping
 from datetime import datetime
 from typing import Any, Final
 
-from pytest_mcp_contracts.checks.failures import Finding
-from pytest_mcp_contracts.checks.listed_entries import is_mime_type, resource_findings
-from pytest_mcp_contracts.checks.media import media_type
-from pytest_mcp_contracts.checks.resource_contents import ContentsJudge, is_defined, quoted
+from pytest_mcp_contracts.judges.content_listing import is_mime_type, resource_findings
+from pytest_mcp_contracts.judges.failures import Finding
+from pytest_mcp_contracts.judges.media import media_type
+from pytest_mcp_contracts.judges.resource_contents import ContentsJudge, is_defined, quoted
 from pytest_mcp_contracts.vocabulary import MODERN_VERSION, Level
 
 ROLES: Final = ("user", "assistant")

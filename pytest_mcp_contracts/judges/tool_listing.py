@@ -1,7 +1,7 @@
 """Check: judge a tool's listing (static) and each call's result (dynamic), as plain data.
 
 Nothing here talks to a server or to pytest: the items feed in what was listed and what came
-back, and get ``Finding``s (``checks/failures``) out.
+back, and get ``Finding``s (``judges/failures``) out.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from collections.abc import Collection, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import unquote
 
-from pytest_mcp_contracts.checks.clients import check_clients
-from pytest_mcp_contracts.checks.failures import FailureKind, Finding
-from pytest_mcp_contracts.checks.lints import LintLevels, tool_lints
+from pytest_mcp_contracts.judges.clients import check_clients
+from pytest_mcp_contracts.judges.failures import FailureKind, Finding
+from pytest_mcp_contracts.judges.lints import LintLevels, tool_lints
 from pytest_mcp_contracts.options import DEFAULT_CLIENTS
 from pytest_mcp_contracts.schema.dialects import UnsupportedDialect, dialect_of, validator_class
 from pytest_mcp_contracts.schema.document import SchemaDocument
@@ -202,8 +202,8 @@ def check_listing(
     lints: LintLevels | None = None,
 ) -> list[Finding]:
     """The static ``schema`` check: the listing entry, its schemas and its name under the
-    spec, then what each of ``clients`` (profile names, ``checks/clients``) refuses in them;
-    with ``lints``, the tool's lints (checks/lints) at their chosen levels."""
+    spec, then what each of ``clients`` (profile names, ``judges/clients``) refuses in them;
+    with ``lints``, the tool's lints (judges/lints) at their chosen levels."""
     findings = [spec_finding(p, rule="listing-entry") for p in tool.problems]
     if tool.cut or (tool.problems and not isinstance(tool.input_schema, dict)):
         return findings

@@ -17,8 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from pytest_mcp_contracts.checks.engine import Budget, Spending, budget_words
-from pytest_mcp_contracts.checks.failures import (
+from pytest_mcp_contracts.inputs.invalid import InvalidInput
+from pytest_mcp_contracts.judges.call import INVALID_PARAMS, judge_invalid, refused_in_words
+from pytest_mcp_contracts.judges.failures import (
     MAX_DISTINCT_FAILURES,
     ContractFailure,
     FailureReport,
@@ -27,9 +28,8 @@ from pytest_mcp_contracts.checks.failures import (
     failure_identity,
     unavailable,
 )
-from pytest_mcp_contracts.checks.judge import INVALID_PARAMS, judge_invalid, refused_in_words
-from pytest_mcp_contracts.checks.stats import ToolStats
-from pytest_mcp_contracts.inputs.invalid import InvalidInput
+from pytest_mcp_contracts.runs.engine import Budget, Spending, budget_words
+from pytest_mcp_contracts.runs.stats import ToolStats
 from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.errors import ServerError
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
@@ -53,7 +53,7 @@ class Refusals:
     protocol_refusals: int = 0  # -32602 where the negotiated protocol asks for isError
     in_words: int = 0  # success results that refused in words (judge.refused_in_words)
     failures: list[ContractFailure] = field(default_factory=list)
-    # Inputs that failed, by failure (checks/failures.failure_identity): repeats are counted.
+    # Inputs that failed, by failure (judges/failures.failure_identity): repeats are counted.
     failed: dict[tuple[str, str], int] = field(default_factory=dict)
     planned: int = 0  # the cases there were
     out_of_time: float | None = None  # the time budget, when it ran out before the cases

@@ -34,8 +34,8 @@ from pytest_mcp_contracts.inputs.ahead import call_drawn, worth_drawing_ahead
 from pytest_mcp_contracts.transport.errors import CallTimeout, ServerError
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.failures import Finding
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan
+    from pytest_mcp_contracts.judges.failures import Finding
     from pytest_mcp_contracts.transport.managed import CallOutcome
 
 _SHRINK: Final = "--mcp-shrink-time"

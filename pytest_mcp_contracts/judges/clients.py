@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
-from pytest_mcp_contracts.checks.failures import FailureKind, Finding
+from pytest_mcp_contracts.judges.failures import FailureKind, Finding
 from pytest_mcp_contracts.schema.budgets import CLIENT_RULE_VISITS, DOCUMENT_DEPTH
 from pytest_mcp_contracts.schema.dialects import DIALECT_URIS
 from pytest_mcp_contracts.schema.document import declared_types

@@ -13,36 +13,36 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from pytest_mcp_contracts.checks.context import (
+from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind, entry_failure
+from pytest_mcp_contracts.runs.context import (
     ItemFacts,
     RunContext,
     Skipped,
     Warn,
 )
-from pytest_mcp_contracts.checks.failures import ContractFailure, FailureKind, entry_failure
-from pytest_mcp_contracts.checks.stats import CheckStats
+from pytest_mcp_contracts.runs.stats import CheckStats
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.vocabulary import Check, RejectsInvalidMode
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.context import InputCache
-    from pytest_mcp_contracts.checks.contract import ContractStats
-    from pytest_mcp_contracts.checks.rejects_invalid import Refusals
     from pytest_mcp_contracts.contracts.observe import EntryObservations
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan
     from pytest_mcp_contracts.inputs.sandbox import SandboxPaths
+    from pytest_mcp_contracts.runs.context import InputCache
+    from pytest_mcp_contracts.runs.contract import ContractStats
+    from pytest_mcp_contracts.runs.rejects_invalid import Refusals
     from pytest_mcp_contracts.transport.discover import Entry
 
 
 def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: Warn) -> None:
     """Generated inputs, real calls, every result checked against the declared or the
     recorded contract; what was learned goes to the recorder when the check passes."""
-    from pytest_mcp_contracts.checks.contract import run_contract
     from pytest_mcp_contracts.contracts.snapshot import SnapshotError
     from pytest_mcp_contracts.inputs.coverage import coverage_line, random_share
     from pytest_mcp_contracts.inputs.generate import input_strategy
     from pytest_mcp_contracts.inputs.input_schema import GenerationError
     from pytest_mcp_contracts.inputs.user_strategies import UserStrategyError
+    from pytest_mcp_contracts.runs.contract import run_contract
 
     server, settings, check = context.server, context.settings, Check.CONTRACT.value
     tool_config = context.callable_settings(tool)
@@ -171,9 +171,9 @@ def _report(
     # A plain str: user_properties cross to an xdist controller, and execnet refuses enums.
     facts.properties.append(("mcp_output_quality", str(observations.quality)))
     facts.section("mcp", stats.summary())
-    from pytest_mcp_contracts.checks.contract import error_result_notes
-    from pytest_mcp_contracts.checks.engine import budget_words
-    from pytest_mcp_contracts.checks.feeding import ways_to_reach
+    from pytest_mcp_contracts.runs.contract import error_result_notes
+    from pytest_mcp_contracts.runs.engine import budget_words
+    from pytest_mcp_contracts.runs.sequences.feeding import ways_to_reach
 
     sequences = context.settings.sequences
     ways = ways_to_reach(tool, context.surface.tools, sequences=sequences)
@@ -193,8 +193,8 @@ def check_rejects_invalid(context: RunContext, tool: Entry, facts: ItemFacts, wa
     """Inputs the inputSchema refuses must be refused (isError or -32602), and must never
     crash, hang or break the server. Every input is sent past a failing one, and each
     distinct failure is replayed and shown with its own input."""
-    from pytest_mcp_contracts.checks.rejects_invalid import run_rejects_invalid
     from pytest_mcp_contracts.inputs.invalid import invalid_inputs
+    from pytest_mcp_contracts.runs.rejects_invalid import run_rejects_invalid
 
     server, settings, check = context.server, context.settings, Check.REJECTS_INVALID.value
     tool_config = context.callable_settings(tool)
@@ -227,7 +227,7 @@ def check_rejects_invalid(context: RunContext, tool: Entry, facts: ItemFacts, wa
     failures = [replayed(context, tool, check, failure) for failure in refusals.failures]
     notes = []
     if refusals.out_of_time is not None:
-        from pytest_mcp_contracts.checks.engine import budget_words
+        from pytest_mcp_contracts.runs.engine import budget_words
 
         budget, planned = refusals.out_of_time, refusals.planned
         notes.append(budget_words(budget, refusals.sent, planned, "invalid inputs"))
@@ -242,7 +242,7 @@ def check_rejects_invalid(context: RunContext, tool: Entry, facts: ItemFacts, wa
     finally:
         # A warning made an error (-W error) does not hide the failures.
         if failures:
-            from pytest_mcp_contracts.checks.failures import combined_failure
+            from pytest_mcp_contracts.judges.failures import combined_failure
 
             raise combined_failure(failures)
 
@@ -253,7 +253,7 @@ def accepts_invalid(
     """The verdict on the invalid inputs the tool took as valid: a failure under
     ``--mcp-rejects-invalid=fail``, the words of a warning under ``warn``, None when it
     refused them all."""
-    from pytest_mcp_contracts.checks.rejects_invalid import HOW_TO_REFUSE, accepted_lines
+    from pytest_mcp_contracts.runs.rejects_invalid import HOW_TO_REFUSE, accepted_lines
 
     if not refusals.accepted:
         return None
@@ -376,9 +376,9 @@ class RememberedInput:
 def replayed(
     context: RunContext, tool: Entry, check: str, error: ContractFailure
 ) -> ContractFailure:
-    """``error`` with what replaying its call on a fresh server showed (checks/reproduce),
+    """``error`` with what replaying its call on a fresh server showed (runs/reproduce),
     and where its input's paths point (the sandbox kept for a replay)."""
-    from pytest_mcp_contracts.checks.reproduce import note_sandbox, replay_failure
+    from pytest_mcp_contracts.runs.reproduce import note_sandbox, replay_failure
 
     server = context.server
     error = replay_failure(

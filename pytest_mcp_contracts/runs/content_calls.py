@@ -10,13 +10,13 @@ asks for a refusal (-32602).
 
 Each answer is judged by the evidence a tool call is judged by (``judge.judge_call`` for a
 hang, a death, a broken protocol; ``error_results`` for an SDK's crash wording and a
-traceback on stderr during the call), then its result by ``checks/contents``. A prompt or a
+traceback on stderr during the call), then its result by ``judges/content_results``. A prompt or a
 resource has no ``isError``, so a refusal is a JSON-RPC error: -32602 (invalid params) and
 -32002 (resource not found) refuse a generated value; -32603 is the spec's "internal error"
 and fails, as does any error whose message or stderr shows an exception. A listed resource
 must be readable: any error reading it fails. A failing input is shrunk (hypothesis for a
 random one, ``inputs/shrink`` for an explicit one) within the shrink time and the restart
-budget, and replayed once on a fresh server (``checks/reproduce.replay_request``).
+budget, and replayed once on a fresh server (``runs/reproduce.replay_request``).
 """
 
 from __future__ import annotations
@@ -28,30 +28,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contracts.checks.contents import check_prompt_result, check_read_result
-from pytest_mcp_contracts.checks.engine import (
-    Budget,
-    Engine,
-    Given,
-    Judgement,
-    Search,
-    Sent,
-    StopCalling,
-)
-from pytest_mcp_contracts.checks.error_results import (
-    judge_error_message,
-    judge_success_result,
-    sdk_missing_argument_refusal,
-)
-from pytest_mcp_contracts.checks.failures import (
-    ContractFailure,
-    FailureKind,
-    Finding,
-    call_failure,
-    unavailable,
-)
-from pytest_mcp_contracts.checks.judge import INVALID_PARAMS, judge_call
-from pytest_mcp_contracts.checks.stats import ToolStats
 from pytest_mcp_contracts.inputs.listed import (
     described_values,
     expand,
@@ -60,6 +36,30 @@ from pytest_mcp_contracts.inputs.listed import (
     required_arguments,
     template_schema,
 )
+from pytest_mcp_contracts.judges.call import INVALID_PARAMS, judge_call
+from pytest_mcp_contracts.judges.content_results import check_prompt_result, check_read_result
+from pytest_mcp_contracts.judges.error_results import (
+    judge_error_message,
+    judge_success_result,
+    sdk_missing_argument_refusal,
+)
+from pytest_mcp_contracts.judges.failures import (
+    ContractFailure,
+    FailureKind,
+    Finding,
+    call_failure,
+    unavailable,
+)
+from pytest_mcp_contracts.runs.engine import (
+    Budget,
+    Engine,
+    Given,
+    Judgement,
+    Search,
+    Sent,
+    StopCalling,
+)
+from pytest_mcp_contracts.runs.stats import ToolStats
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
 from pytest_mcp_contracts.transport.errors import METHOD_NOT_FOUND, ServerError
@@ -391,7 +391,7 @@ def run_generated(
     coverage: bool = True,
 ) -> ContentRun:
     """Call the subject with the known inputs, the coverage phase's and random ones through
-    the engine (``checks/engine``); the first failure ends the run, shrunk to the smallest
+    the engine (``runs/engine``); the first failure ends the run, shrunk to the smallest
     input that fails the same way."""
     from pytest_mcp_contracts.inputs.coverage import coverage_budget, random_share
     from pytest_mcp_contracts.inputs.generate import coverage_plan, input_strategy
@@ -586,7 +586,7 @@ def replay_request(
 ) -> ContractFailure:
     """``error`` with what sending its request again alone on a fresh server showed, and
     the ``mcp-contracts call`` command that sends it (``reproduce.replay_alone``)."""
-    from pytest_mcp_contracts.checks.reproduce import replay_alone
+    from pytest_mcp_contracts.runs.reproduce import replay_alone
 
     outcome, report = error.outcome, error.report
     if outcome is None:

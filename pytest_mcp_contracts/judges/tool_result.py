@@ -9,12 +9,12 @@ from typing import Any
 from jsonschema.exceptions import SchemaError
 from referencing.exceptions import Unresolvable
 
-from pytest_mcp_contracts.checks.content_blocks import BLOCK_FIELDS, check_embedded_resource
-from pytest_mcp_contracts.checks.contents import MAX_ENTRIES_JUDGED
-from pytest_mcp_contracts.checks.failures import FailureKind, Finding
-from pytest_mcp_contracts.checks.lints import LintLevels, lint_finding
-from pytest_mcp_contracts.checks.listing import describe_errors
 from pytest_mcp_contracts.contracts.agreement import text_contradiction
+from pytest_mcp_contracts.judges.content_blocks import BLOCK_FIELDS, check_embedded_resource
+from pytest_mcp_contracts.judges.content_results import MAX_ENTRIES_JUDGED
+from pytest_mcp_contracts.judges.failures import FailureKind, Finding
+from pytest_mcp_contracts.judges.lints import LintLevels, lint_finding
+from pytest_mcp_contracts.judges.tool_listing import describe_errors
 from pytest_mcp_contracts.schema.dialects import (
     UnsupportedDialect,
     dialect_of,
@@ -45,7 +45,7 @@ def _content_problem(content: list[Any]) -> str | None:
 
 def _embedded_findings(content: list[Any], protocol_version: str) -> list[Finding]:
     """The errors of the resources a result embeds or links, the first MAX_ENTRIES_JUDGED
-    of them (checks/content_blocks, as a prompt's are judged). Its warnings are left out: the
+    of them (judges/content_blocks, as a prompt's are judged). Its warnings are left out: the
     judge fails a call on any finding."""
     resources = (
         (index, block)

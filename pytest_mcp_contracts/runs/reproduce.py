@@ -22,16 +22,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from pytest_mcp_contracts.checks.failures import (
+from pytest_mcp_contracts.judges.call import judge_invalid, judged
+from pytest_mcp_contracts.judges.failures import (
     ContractFailure,
     FailureReport,
     Finding,
     call_command_line,
     same_problem_key,
 )
-from pytest_mcp_contracts.checks.judge import judge_invalid, judged
-from pytest_mcp_contracts.checks.sequence_shrink import shrink
-from pytest_mcp_contracts.checks.sequencer import (
+from pytest_mcp_contracts.runs.sequences.calls import (
     Planned,
     SequenceFound,
     Sequencer,
@@ -42,11 +41,12 @@ from pytest_mcp_contracts.checks.sequencer import (
     step_lines,
     step_of,
 )
+from pytest_mcp_contracts.runs.sequences.shrink import shrink
 from pytest_mcp_contracts.text import short_json
 
 if TYPE_CHECKING:
-    from pytest_mcp_contracts.checks.lints import LintLevels
     from pytest_mcp_contracts.inputs.sandbox import Sandbox
+    from pytest_mcp_contracts.judges.lints import LintLevels
     from pytest_mcp_contracts.transport.discover import Entry
     from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer, PastCall
     from pytest_mcp_contracts.transport.state import Carried

@@ -545,7 +545,7 @@ class ContractFailure(Exception):
     """A check failed; ``report`` says what, for whom, and with which input; ``kind`` and
     ``severity`` say what sort of failure it is, for the run report."""
 
-    # The call the failure was found on, when it was one call (checks/reproduce replays it).
+    # The call the failure was found on, when it was one call (runs/reproduce replays it).
     outcome: CallOutcome | None = None
     # The first call that failed this way, before shrinking: near a boundary (a time or a
     # memory limit) the smallest input may not fail again where the first one does.

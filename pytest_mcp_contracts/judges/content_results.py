@@ -7,12 +7,12 @@ answer"): the members each protocol version's schema defines for ``ReadResourceR
 the content blocks and ``Annotations``; base64 as RFC 4648 section 4 (what the TypeScript
 SDK's clients accept through ``atob``); and a ``mimeType`` that the content does not
 contradict where that can be told cheaply (JSON that parses, a binary format's magic bytes).
-Here: the results as a whole; their entries are judged by ``checks/resource_contents``, their
-blocks by ``checks/content_blocks``, the data against its label by ``checks/media``.
+Here: the results as a whole; their entries are judged by ``judges/resource_contents``, their
+blocks by ``judges/content_blocks``, the data against its label by ``judges/media``.
 
 Every rule is bounded: at most ``MAX_ENTRIES_JUDGED`` contents entries or messages,
 ``MAX_BASE64_CHARS`` characters of one base64 string, ``MAX_JSON_CHARS`` of one JSON text
-(those two in ``checks/media``).
+(those two in ``judges/media``).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any, Final
 
-from pytest_mcp_contracts.checks.content_blocks import ROLES, BlockJudge
-from pytest_mcp_contracts.checks.failures import Finding
-from pytest_mcp_contracts.checks.resource_contents import ContentsJudge, quoted
+from pytest_mcp_contracts.judges.content_blocks import ROLES, BlockJudge
+from pytest_mcp_contracts.judges.failures import Finding
+from pytest_mcp_contracts.judges.resource_contents import ContentsJudge, quoted
 from pytest_mcp_contracts.vocabulary import Level
 
 # The items' check names (the calls engineer adds them to vocabulary.Check as READ and GET).

@@ -1,11 +1,12 @@
 """pytest-mcp-contracts: contract-test every tool of an MCP server with pytest.
 
-The pipeline, a folder each: ``transport`` (start a server, list its tools, call them) ->
-``inputs`` (generate valid, invalid and corner-case inputs) -> ``checks`` (judge each listing
-and result) -> ``contracts`` (infer, observe, record and compare what tools return) ->
-``reporting`` (failure text, terminal summary, run report). ``schema`` holds the JSON Schema
-machinery they share, ``pytest`` the collectors, items and settings, and ``plugin`` the hooks.
-ARCHITECTURE.md walks one tool through them.
+The pipeline, a folder each: ``transport`` (start a server, list what it offers, call it) ->
+``inputs`` (valid, invalid and corner-case inputs) -> ``judges`` (the verdict on a listing
+and on each answer) -> ``runs`` (the one loop that draws, calls, judges and shrinks, and its
+drivers) -> ``reporting`` (the run's facts, terminal summary, run report, SARIF);
+``contracts`` infers, records and compares what entries return, ``schema`` holds the JSON
+Schema machinery they share, ``pytest`` the collectors and items, ``cli`` the command.
+ARCHITECTURE.md walks one call through them.
 """
 
 from typing import Any

@@ -318,7 +318,7 @@ def read_resource(server: ManagedServer, uri: str, arguments: dict[str, Any]) ->
 
 
 @dataclass(frozen=True)
-class Subject:
+class ContentTarget:
     """What a generated run calls: the entry, its synthetic schema, and how one input
     becomes a request."""
 
@@ -328,20 +328,20 @@ class Subject:
     send: Callable[[dict[str, Any]], CallOutcome]
 
 
-def template_subject(server: ManagedServer, template: Entry) -> Subject:
+def template_target(server: ManagedServer, template: Entry) -> ContentTarget:
     def send(values: dict[str, Any]) -> CallOutcome:
         # A value that makes an invalid URI is still sent: the server must refuse it.
         return read_resource(server, expand(template.key, values), values)
 
-    return Subject(template, Check.READ, template_schema(template.key), send)
+    return ContentTarget(template, Check.READ, template_schema(template.key), send)
 
 
-def prompt_subject(server: ManagedServer, prompt: Entry) -> Subject:
+def prompt_target(server: ManagedServer, prompt: Entry) -> ContentTarget:
     def send(arguments: dict[str, Any]) -> CallOutcome:
         params = {"name": prompt.key, "arguments": arguments}
         return server.request("prompts/get", params, subject=prompt.key, arguments=arguments)
 
-    return Subject(prompt, Check.GET, prompt_schema(prompt.raw.get("arguments")), send)
+    return ContentTarget(prompt, Check.GET, prompt_schema(prompt.raw.get("arguments")), send)
 
 
 @dataclass
@@ -384,7 +384,7 @@ class _EntryCalls:
 
 def run_generated(
     server: ManagedServer,
-    subject: Subject,
+    subject: ContentTarget,
     budget: Budget,
     known: Sequence[dict[str, str]] = (),
     *,
@@ -438,7 +438,7 @@ def probe_missing_arguments(
     SDK answers -32603 from its own argument check: a refusal all the same); a crash fails;
     a success is a warning, since a prompt may have a fallback for what it calls required."""
     names = required_arguments(prompt.raw.get("arguments"))
-    subject = prompt_subject(server, prompt)
+    subject = prompt_target(server, prompt)
     for name in names[:MAX_MISSING_PROBES]:
         arguments = {other: "a" for other in names if other != name}
         try:

@@ -123,7 +123,7 @@ def _read(context: RunContext, entry: Entry) -> ContentRun:
         known_inputs,
         run_generated,
         run_read,
-        template_subject,
+        template_target,
     )
 
     server = context.server
@@ -138,7 +138,7 @@ def _read(context: RunContext, entry: Entry) -> ContentRun:
         )
     uris = [resource.key for resource in context.surface.resources]
     known = known_inputs(server, entry, names, names, uris)
-    subject = template_subject(server, entry)
+    subject = template_target(server, entry)
     budget = context.budget(tool_time=context.settings.tool_time)
     return run_generated(server, subject, budget, known, coverage=context.settings.coverage)
 
@@ -148,7 +148,7 @@ def _get(context: RunContext, entry: Entry) -> ContentRun:
     from pytest_mcp_contracts.runs.content_calls import (
         known_inputs,
         probe_missing_arguments,
-        prompt_subject,
+        prompt_target,
         run_generated,
     )
 
@@ -157,7 +157,7 @@ def _get(context: RunContext, entry: Entry) -> ContentRun:
     schema = prompt_schema(entry.raw.get("arguments"))
     names, required = list(schema["properties"]), list(schema["required"])
     known = known_inputs(server, entry, names, required)
-    subject = prompt_subject(server, entry)
+    subject = prompt_target(server, entry)
     budget = context.budget(tool_time=context.settings.tool_time)
     run = run_generated(server, subject, budget, known, coverage=context.settings.coverage)
     if run.failure is None:

@@ -373,9 +373,9 @@ class ServerUnderTest:
         return self._request(entry, lambda: read_resource(self._server, uri, values))
 
     def _get(self, entry: Entry, arguments: dict[str, Any]) -> CallOutcome:
-        from pytest_mcp_contracts.runs.content_calls import prompt_subject
+        from pytest_mcp_contracts.runs.content_calls import prompt_target
 
-        return self._request(entry, lambda: prompt_subject(self._server, entry).send(arguments))
+        return self._request(entry, lambda: prompt_target(self._server, entry).send(arguments))
 
     def _request(self, entry: Entry, send: Callable[[], CallOutcome]) -> CallOutcome:
         from pytest_mcp_contracts.judges.failures import unavailable

@@ -45,13 +45,13 @@ class FieldPath:
 
 
 @dataclass(eq=False)
-class Entry:
+class FieldNode:
     """One line: a node, and the element nodes of the arrays it starts (``m[][]``)."""
 
     head: FieldPath
     end: FieldPath
-    parent: Entry | None
-    children: list[Entry] = field(default_factory=list)
+    parent: FieldNode | None
+    children: list[FieldNode] = field(default_factory=list)
     count: int = 0  # fields below, bounded
     capped: bool = False  # the count is a lower bound
 
@@ -100,20 +100,20 @@ class Walker:
             kids.append(FieldPath(items_path(node.path), view.items, depth, "[]"))
         return kids
 
-    def folded(self, e: Entry) -> Iterator[FieldView]:
+    def folded(self, e: FieldNode) -> Iterator[FieldView]:
         """The views of the plain arrays from a line's head to its end, outermost first."""
         node = e.head
         while node is not e.end:
             yield self.view(node)
             node = self.children(node)[0]
 
-    def entry(self, head: FieldPath, parent: Entry | None) -> Entry:
+    def entry(self, head: FieldPath, parent: FieldNode | None) -> FieldNode:
         end = head
         while end.depth < DOCUMENT_DEPTH and _is_plain_array(self.view(end)):
             end = self.children(end)[0]
-        return Entry(head, end, parent)
+        return FieldNode(head, end, parent)
 
-    def tree(self, node: FieldPath) -> list[Entry]:
+    def tree(self, node: FieldPath) -> list[FieldNode]:
         """The lines under ``node``, breadth-first (the first is ``node``'s own), counted."""
         order = [self.entry(node, None)]
         for e in order:  # grows as it goes: breadth-first, bounded by spend()

@@ -40,7 +40,7 @@ from pytest_mcp_contracts.schema.budgets import DOCUMENT_DEPTH
 from pytest_mcp_contracts.schema.document import union_text
 from pytest_mcp_contracts.schema.field_paths import find_field, short_path
 from pytest_mcp_contracts.schema.field_view import FieldView, view_types
-from pytest_mcp_contracts.schema.field_walker import Entry, Walker
+from pytest_mcp_contracts.schema.field_walker import FieldNode, Walker
 from pytest_mcp_contracts.schema.limits import VALUE_WIDTH, limit_notes
 from pytest_mcp_contracts.text import shorten
 
@@ -104,7 +104,7 @@ def summarize(
         assert e.parent is not None
         below[e.parent] += below[e] + (e in shown)
 
-    def line(e: Entry, label: str, depth: int) -> str:
+    def line(e: FieldNode, label: str, depth: int) -> str:
         view = walker.view(e.end)
         # The limits of the arrays a line folds in (ids[] says the items of ids) first.
         notes = [note for array in walker.folded(e) for note in limit_notes(array.limits)]
@@ -135,7 +135,7 @@ def summarize(
 # -- choosing what to show ------------------------------------------------------------------
 
 
-def _select(top: Entry, order: list[Entry], room: int) -> tuple[set[Entry], int]:
+def _select(top: FieldNode, order: list[FieldNode], room: int) -> tuple[set[FieldNode], int]:
     """The lines to show in ``room`` lines, and how many top-level fields did not fit."""
     if len(top.children) > room:
         return set(top.children[: room - 1]), len(top.children) - (room - 1)
@@ -157,18 +157,18 @@ def _select(top: Entry, order: list[Entry], room: int) -> tuple[set[Entry], int]
     return shown, 0
 
 
-def _lineage(e: Entry, top: Entry) -> Iterator[Entry]:
+def _lineage(e: FieldNode, top: FieldNode) -> Iterator[FieldNode]:
     while e is not top:
         yield e
         assert e.parent is not None
         e = e.parent
 
 
-def _label_tail(e: Entry) -> str:
+def _label_tail(e: FieldNode) -> str:
     return "[]" * (e.end.depth - e.head.depth) + ("?" if e.head.optional else "")
 
 
-def _notes(view: FieldView, e: Entry) -> list[str]:
+def _notes(view: FieldView, e: FieldNode) -> list[str]:
     notes: list[str] = limit_notes(view.limits)
     if view.enum_count:
         values = ", ".join(map(_value, view.enum))

@@ -23,12 +23,12 @@ from ..conftest import server_command
 # Every tool gets one more finding, as a client profile would give it: a rule, a client,
 # a where, a fix (lints warn on their own, once per lint per server).
 CONFTEST = """
-from pytest_mcp_contracts.judges import tool_listing
+from pytest_mcp_contracts.judges import content_listing
 from pytest_mcp_contracts.judges.failures import FailureKind, Finding
 from pytest_mcp_contracts.vocabulary import Level
 
-# The schema item imports check_listing from its module when it runs: replaced there.
-_check_listing = listing.check_listing
+# The schema item's entry_findings asks check_listing for a tool: replaced where it looks.
+_check_listing = content_listing.check_listing
 
 
 def _with_a_lint(tool, **kwargs):
@@ -47,7 +47,7 @@ def _with_a_lint(tool, **kwargs):
     ]
 
 
-listing.check_listing = _with_a_lint
+content_listing.check_listing = _with_a_lint
 """
 
 

@@ -265,7 +265,7 @@ def _finish_run_report(config: pytest.Config, run: RunFacts, exit_status: int) -
         return
     if config.pluginmanager.hasplugin("dsession"):  # the xdist controller runs no server
         run.partial = run.lost_workers > 0 or not run.workers
-        run.fold(own=facts)  # the contracts the workers handed over were written here
+        run.fold(controller=facts)  # the contracts the workers handed over were written here
     else:
         run.add_worker(SERIAL, facts)
         run.fold()

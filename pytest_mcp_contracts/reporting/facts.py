@@ -22,11 +22,10 @@ from typing import Any, Final
 from pytest_mcp_contracts.reporting.findings import FINDINGS_KEY, FindingRecord
 from pytest_mcp_contracts.reporting.model import (
     CheckResult,
+    EntryResult,
     Failure,
-    ListedEntry,
     Run,
     ServerRun,
-    ToolEntry,
 )
 from pytest_mcp_contracts.reporting.worker import ServerFacts, ToolFacts, WorkerFacts
 from pytest_mcp_contracts.runs.stats import CheckStats, ToolStats
@@ -104,12 +103,12 @@ class RunFacts:
         data = facts.to_json() if isinstance(facts, WorkerFacts) else facts
         self.workers[worker] = WorkerFacts.from_json(data)
 
-    def fold(self, own: WorkerFacts | None = None) -> Run:
+    def fold(self, controller: WorkerFacts | None = None) -> Run:
         """Every worker's facts in sorted worker order (the same on every run), with the
-        numbers and outcomes of the reports; ``own`` adds what this process itself wrote
-        (the xdist controller writes the contracts the workers handed over)."""
+        numbers and outcomes of the reports; ``controller`` adds what this process itself
+        wrote (the xdist controller writes the contracts the workers handed over)."""
         parts = [self.workers[worker] for worker in sorted(self.workers)]
-        merged = WorkerFacts.merge([*parts, *([own] if own is not None else [])])
+        merged = WorkerFacts.merge([*parts, *([controller] if controller is not None else [])])
         self.folded = fold(merged, self.stats, self.findings, self.outcomes, partial=self.partial)
         return self.folded
 
@@ -139,7 +138,7 @@ _CALL_CHECKS: Final = {
 
 
 def _server(facts: ServerFacts, stats: Stats, findings: Findings, outcomes: Outcomes) -> ServerRun:
-    server = ServerRun(facts.command, facts.transport, facts.node_name, facts.started, facts.error)
+    server = ServerRun(**facts.head())
     if not facts.started:
         return server
     node_name = facts.node_name
@@ -151,29 +150,23 @@ def _server(facts: ServerFacts, stats: Stats, findings: Findings, outcomes: Outc
     def check(*path: str) -> CheckResult:
         return mine.get("::".join(path)) or CheckResult()
 
-    server.name, server.version, server.protocol = facts.name, facts.version, facts.protocol
-    server.restarts, server.own_test_calls = facts.restarts, facts.own_test_calls
-    server.startup_stdout, server.between_calls_stdout = (
-        facts.startup_stdout,
-        facts.between_calls_stdout,
-    )
-    server.listing_changes, server.stale = facts.listing_changes, facts.stale
     server.tools = [
-        ToolEntry(
+        EntryResult(
+            EntryKind.TOOL,
             tool.name,
             tool.node_name,
             {str(name): check(tool.node_name, name) for name in TOOL_CHECKS},
             stats.get((node_name, tool.name)) or ToolStats(),
-            tool.declared,
-            tool.output,
-            list(tool.surface_drift or []),
-            list(findings.get((node_name, tool.node_name), [])),
+            declared=tool.declared,
+            output=tool.output,
+            surface_drift=list(tool.surface_drift or []),
+            findings=list(findings.get((node_name, tool.node_name), [])),
         )
         for tool in facts.tools
     ]
     drifted = {entry.node_name: entry for entry in facts.listed_drift}
     server.listed = [
-        ListedEntry(
+        EntryResult(
             listed.kind,
             listed.name,
             listed.node_name,
@@ -184,8 +177,8 @@ def _server(facts: ServerFacts, stats: Stats, findings: Findings, outcomes: Outc
                 if name != Check.DRIFT or f"{listed.node_name}::{name}" in mine
             },
             stats.get((node_name, f"{listed.kind}:{listed.name}")) or ToolStats(),
-            _drift_of(drifted.get(listed.node_name)),
-            list(findings.get((node_name, listed.node_name), [])),
+            surface_drift=_drift_of(drifted.get(listed.node_name)),
+            findings=list(findings.get((node_name, listed.node_name), [])),
         )
         for listed in facts.listed
     ]
@@ -193,11 +186,11 @@ def _server(facts: ServerFacts, stats: Stats, findings: Findings, outcomes: Outc
     # Prompts, resources and templates recorded but no longer listed, those whose drift item
     # ran in another worker too: their node names hold a ":", which no tool's does.
     gone = {entry.node_name: entry.name for entry in facts.listed_drift}
-    own = (Check.SEQUENCES, Check.STDOUT)  # the server's own items
-    ran = [node.rsplit("::", 1)[0] for node in mine if node not in own]
+    server_items = (Check.SEQUENCES, Check.STDOUT)
+    ran = [node.rsplit("::", 1)[0] for node in mine if node not in server_items]
     gone |= {node: node.partition(":")[2] for node in ran if ":" in node and node not in gone}
     server.gone = [
-        ListedEntry(
+        EntryResult(
             node.partition(":")[0],
             gone[node],
             node,
@@ -214,7 +207,8 @@ def _server(facts: ServerFacts, stats: Stats, findings: Findings, outcomes: Outc
         if node not in known and node not in removed:
             removed[node] = ToolFacts(node, node, surface_drift=[])
     server.removed = [
-        ToolEntry(
+        EntryResult(
+            EntryKind.TOOL,
             removed[node].name,
             node,
             {Check.DRIFT.value: check(node, Check.DRIFT)},

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from pytest_mcp_contracts.reporting.findings import FindingRecord
-from pytest_mcp_contracts.reporting.worker import OutputFacts, Pair, Snapshots, Stdout
+from pytest_mcp_contracts.reporting.worker import OutputFacts, Pair, ServerHead, Snapshots
 from pytest_mcp_contracts.runs.stats import ToolStats
-from pytest_mcp_contracts.vocabulary import QUALITIES, Quality
+from pytest_mcp_contracts.vocabulary import QUALITIES, EntryKind, Quality
 
 NOT_RUN: Final = "not_run"
 OUTCOMES: Final = ("passed", "failed", "skipped", NOT_RUN)
@@ -46,24 +46,28 @@ class CheckResult:
 
 
 @dataclass
-class ToolEntry:
-    """A tool: listed (its checks, its numbers, its output contract) or recorded and no
-    longer listed (its drift check only)."""
+class EntryResult:
+    """A tool, prompt, resource or template (``kind``), or a listing that failed
+    (``listing``): listed (its checks, its numbers; a tool's output contract too), or
+    recorded and no longer listed (its drift check only)."""
 
+    kind: str
     name: str
-    node_name: str
+    node_name: str  # a tool's safe name, "prompt:<safe name>", "listing:prompts"
     checks: dict[str, CheckResult]
-    stats: ToolStats = field(default_factory=ToolStats)
-    declared: bool = False  # it declares an outputSchema
-    output: OutputFacts | None = None  # what its contract item observed; None: it did not run
-    surface_drift: list[Pair] = field(default_factory=list)
+    stats: ToolStats = field(default_factory=ToolStats)  # its calls, or its reads or gets
+    declared: bool = False  # a tool that declares an outputSchema
+    output: OutputFacts | None = None  # what a tool's contract item observed; None: no run
+    surface_drift: list[Pair] = field(default_factory=list)  # its listing's and content's
     findings: list[FindingRecord] = field(default_factory=list)
 
-    is_tool = True
+    @property
+    def is_tool(self) -> bool:
+        return self.kind == EntryKind.TOOL
 
     @property
     def label(self) -> str:
-        return self.name
+        return self.name if self.is_tool else f"{self.kind} {self.name}"
 
     @property
     def quality(self) -> str:
@@ -73,59 +77,27 @@ class ToolEntry:
 
     @property
     def source(self) -> str | None:
-        """Where its output contract comes from: the server's, learned, or none."""
+        """Where a tool's output contract comes from: the server's, learned, or none."""
         if self.declared:
             return "declared"
         return "inferred" if self.quality in (Quality.VALIDATED, Quality.INFERRED) else None
 
     def drift(self) -> list[Pair]:
-        """Its surface's drift, then its inferred output's (breaking first)."""
+        """Its listing's drift, then a tool's inferred output's (breaking first)."""
         output = [] if self.output is None else [*self.output.breaking, *self.output.additive]
         return [*self.surface_drift, *output]
 
 
 @dataclass
-class ListedEntry:
-    """A prompt, resource or template (``kind``), or a listing that failed (``listing``):
-    listed, or recorded and no longer listed (its drift check only)."""
+class ServerRun(ServerHead):
+    """One server's run: its head, and its entries with their checks and numbers."""
 
-    kind: str
-    name: str
-    node_name: str  # "prompt:<safe name>", "listing:prompts"
-    checks: dict[str, CheckResult]
-    stats: ToolStats = field(default_factory=ToolStats)  # its reads or gets
-    surface_drift: list[Pair] = field(default_factory=list)  # its surface's and content's
-    findings: list[FindingRecord] = field(default_factory=list)
-
-    is_tool = False
-
-    @property
-    def label(self) -> str:
-        return f"{self.kind} {self.name}"
-
-
-@dataclass
-class ServerRun:
-    """One server's run; ``started`` False: only its command, its transport and why."""
-
-    command: str
-    transport: str
-    node_name: str
-    started: bool
-    error: str = ""
-    name: str = ""
-    version: str = ""
-    protocol: str = ""
-    restarts: int = 0
-    own_test_calls: int = 0  # requests of hand-written tests: not the checks' calls
-    startup_stdout: Stdout = (0, [])
-    between_calls_stdout: Stdout = (0, [])
-    listing_changes: list[str] = field(default_factory=list)
-    stale: list[str] = field(default_factory=list)
-    tools: list[ToolEntry] = field(default_factory=list)  # as listed
-    removed: list[ToolEntry] = field(default_factory=list)  # recorded, by node name
-    listed: list[ListedEntry] = field(default_factory=list)  # failed listings, then entries
-    gone: list[ListedEntry] = field(default_factory=list)  # recorded, by node name
+    tools: list[EntryResult] = field(default_factory=list)  # as listed
+    removed: list[EntryResult] = field(default_factory=list)  # recorded tools, by node name
+    # Failed listings, then prompts, resources and templates as listed; those recorded and
+    # no longer listed, by node name.
+    listed: list[EntryResult] = field(default_factory=list)
+    gone: list[EntryResult] = field(default_factory=list)
     sequences: CheckResult | None = None  # the server's own items, when collected
     stdout: CheckResult | None = None
 
@@ -151,11 +123,11 @@ class ServerRun:
     def refused(self) -> int:
         return sum(entry.stats.refused for entry in self.listed)
 
-    def subjects(self) -> list[ToolEntry | ListedEntry]:
+    def subjects(self) -> list[EntryResult]:
         """Every entry with checks, in the reports' order."""
         return [*self.tools, *self.removed, *self.listed, *self.gone]
 
-    def with_findings(self) -> list[ToolEntry | ListedEntry]:
+    def with_findings(self) -> list[EntryResult]:
         return [*self.tools, *self.listed]
 
     def check_counts(self) -> dict[str, int]:
@@ -188,10 +160,10 @@ class ServerRun:
         resources' and templates', those no longer listed too."""
         found: list[Pair] = []
         for tool in [*self.tools, *self.removed]:
-            found += [(level, f"{show(tool.name)} {text}") for level, text in tool.drift()]
+            found += [(impact, f"{show(tool.name)} {text}") for impact, text in tool.drift()]
         for entry in [*self.listed, *self.gone]:
             prefix = f"{entry.kind} {show(entry.name)}"
-            found += [(level, f"{prefix} {text}") for level, text in entry.surface_drift]
+            found += [(impact, f"{prefix} {text}") for impact, text in entry.drift()]
         return found
 
     def count_of(self, kind: str, *, gone_too: bool) -> int:

@@ -20,10 +20,9 @@ from pytest_mcp_contracts.reporting.findings import digest
 from pytest_mcp_contracts.reporting.model import (
     NOT_RUN,
     CheckResult,
-    ListedEntry,
+    EntryResult,
     Run,
     ServerRun,
-    ToolEntry,
 )
 from pytest_mcp_contracts.reporting.worker import OutputFacts, Stdout
 from pytest_mcp_contracts.text import start_error_line
@@ -58,7 +57,7 @@ def _check(check: CheckResult) -> dict[str, Any]:
     return found
 
 
-def _output(tool: ToolEntry) -> dict[str, Any]:
+def _output(tool: EntryResult) -> dict[str, Any]:
     observed: OutputFacts | None = tool.output
     output: dict[str, Any] = {
         "source": tool.source,
@@ -72,7 +71,7 @@ def _output(tool: ToolEntry) -> dict[str, Any]:
     return output
 
 
-def _tool(tool: ToolEntry, listed: bool) -> dict[str, Any]:
+def _tool(tool: EntryResult, listed: bool) -> dict[str, Any]:
     return {
         "name": tool.name,
         "node_name": tool.node_name,
@@ -84,7 +83,7 @@ def _tool(tool: ToolEntry, listed: bool) -> dict[str, Any]:
     }
 
 
-def _listed(entry: ListedEntry, listed: bool) -> dict[str, Any]:
+def _listed(entry: EntryResult, listed: bool) -> dict[str, Any]:
     return {
         "kind": entry.kind,
         "name": entry.name,
@@ -137,7 +136,7 @@ def _server(server: ServerRun) -> dict[str, Any]:
         "listed_calls": server.listed_calls,
         "error_results": server.error_results,
         "restarts": server.restarts,
-        "own_test_calls": server.own_test_calls,
+        "own_test_calls": server.handwritten_calls,
         "startup_stdout": _stdout(server.startup_stdout),
         "between_calls_stdout": _stdout(server.between_calls_stdout),
         "checks": server.check_counts(),
@@ -243,7 +242,7 @@ class FailedCheck:
 
     node_id: str
     server: ServerRun
-    subject: ToolEntry | ListedEntry | None  # the tool, prompt, ...; None: the server
+    subject: EntryResult | None  # the tool, prompt, ...; None: the server
     check_name: str | None
     check: CheckResult | None
     message: str

@@ -13,7 +13,7 @@ from pathlib import Path
 from pytest_mcp_contracts.inputs.coverage import coverage_line
 from pytest_mcp_contracts.reporting.failure import accept_command
 from pytest_mcp_contracts.reporting.findings import HasFindings, counts, digest
-from pytest_mcp_contracts.reporting.model import Run, ServerRun, ToolEntry
+from pytest_mcp_contracts.reporting.model import EntryResult, Run, ServerRun
 from pytest_mcp_contracts.reporting.worker import Snapshots, Stdout
 from pytest_mcp_contracts.runs.stats import ToolStats
 from pytest_mcp_contracts.text import shown, start_error_line
@@ -54,7 +54,7 @@ def summary_lines(run: Run, mode: str, command: str, *, verbose: bool) -> list[s
             f"{server.error_results} returned isError{disguised}{_listed_calls(server)}"
             f"{restarts}"
         )
-        lines += own_test_lines(server.own_test_calls)
+        lines += own_test_lines(server.handwritten_calls)
         lines += stray_stdout_lines(server.startup_stdout, server.between_calls_stdout)
         lines += findings_lines(server.with_findings())
         if server.listing_changes:
@@ -105,7 +105,7 @@ def findings_lines(holders: Sequence[HasFindings]) -> list[str]:
     ]
 
 
-def _disguised(tools: Sequence[ToolEntry]) -> str:
+def _disguised(tools: Sequence[EntryResult]) -> str:
     count = sum(sum(tool.stats.disguised_errors.values()) for tool in tools)
     return f", {count} returned an error without isError" if count else ""
 
@@ -223,7 +223,7 @@ def _nonzero(counter: Mapping[str, int]) -> dict[str, int]:
     return {str(key): n for key, n in sorted(counter.items()) if n}
 
 
-def _evidence_lines(ran: list[ToolEntry], *, accepting: bool) -> list[str]:
+def _evidence_lines(ran: list[EntryResult], *, accepting: bool) -> list[str]:
     """Where an inferred contract cannot be trusted yet: paths that changed type from call
     to call, and contracts whose observations do not amount to evidence (not one this run
     broke: its drift is listed; an update accepts what it breaks)."""

@@ -12,7 +12,7 @@ working directory, the run report to the rootdir).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ _SNAPSHOT_FIELDS: Final = ("written", "pruned", "exported", "unwritten", "not_ex
 
 
 @dataclass(frozen=True)
-class ListedName:
+class EntryName:
     """A prompt, resource or template as listed, or a listing that failed: ``prompt``, its
     name, ``prompt:<safe name>``; ``listing``, ``prompts/list``, ``listing:prompts`` (the
     collector's name in the node id)."""
@@ -95,7 +95,7 @@ class ListedName:
         return {"kind": self.kind, "name": self.name, "node_name": self.node_name}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, str]) -> ListedName:
+    def from_json(cls, data: Mapping[str, str]) -> EntryName:
         return cls(str(data["kind"]), str(data["name"]), str(data["node_name"]))
 
 
@@ -186,9 +186,10 @@ class ToolFacts:
 
 
 @dataclass
-class ServerFacts:
-    """One server as this worker's process of it saw it; ``started`` False: only the
-    command, its transport and why it did not start."""
+class ServerHead:
+    """What is known of one server apart from its entries: how it was started (``started``
+    False: only the command, its transport and why it did not start), what it called
+    itself, and what its process did beside the calls."""
 
     command: str
     transport: str
@@ -201,15 +202,26 @@ class ServerFacts:
     restarts: int = 0
     # Requests hand-written tests sent through the mcp_server fixture (pytest/fixtures):
     # counted apart from the checks' calls, which are the items' numbers.
-    own_test_calls: int = 0
+    handwritten_calls: int = 0
     startup_stdout: Stdout = (0, [])
     between_calls_stdout: Stdout = (0, [])
     listing_changes: list[str] = field(default_factory=list)
     stale: list[str] = field(default_factory=list)  # recorded files of tools not listed
+
+    def head(self) -> dict[str, Any]:
+        """These fields, to build another view of the same server from."""
+        return {f.name: getattr(self, f.name) for f in fields(ServerHead)}
+
+
+@dataclass
+class ServerFacts(ServerHead):
+    """One server as this worker's process of it saw it: its head, and its entries as
+    names and observations (the items' numbers ride on their reports)."""
+
     tools: list[ToolFacts] = field(default_factory=list)
     removed: list[ToolFacts] = field(default_factory=list)  # recorded, no longer listed
     # The listings of its prompts, resources and templates that failed, then those listed.
-    listed: list[ListedName] = field(default_factory=list)
+    listed: list[EntryName] = field(default_factory=list)
     # The drift of its prompts, resources and templates (those no longer listed too), each
     # named by its key and by its collector's name ("prompt:<safe name>").
     listed_drift: list[ToolFacts] = field(default_factory=list)
@@ -226,7 +238,7 @@ class ServerFacts:
             "version": self.version,
             "protocol": self.protocol,
             "restarts": self.restarts,
-            "own_test_calls": self.own_test_calls,
+            "own_test_calls": self.handwritten_calls,  # the run report's word
             "startup_stdout": [self.startup_stdout[0], list(self.startup_stdout[1])],
             "between_calls_stdout": [
                 self.between_calls_stdout[0],
@@ -266,7 +278,7 @@ class ServerFacts:
             version=str(data.get("version", "")),
             protocol=str(data.get("protocol", "")),
             restarts=int(data.get("restarts", 0)),
-            own_test_calls=int(data.get("own_test_calls", 0)),
+            handwritten_calls=int(data.get("own_test_calls", 0)),
             startup_stdout=_stdout_from(data.get("startup_stdout")),
             between_calls_stdout=_stdout_from(data.get("between_calls_stdout")),
             listing_changes=[str(c) for c in data.get("listing_changes", [])],
@@ -275,7 +287,7 @@ class ServerFacts:
             removed=[
                 ToolFacts.from_json({"declared": False, **t}) for t in data.get("removed", [])
             ],
-            listed=[ListedName.from_json(entry) for entry in data.get("listed", [])],
+            listed=[EntryName.from_json(entry) for entry in data.get("listed", [])],
             listed_drift=[
                 ToolFacts.from_json({"declared": False, **t}) for t in data.get("listed_drift", [])
             ],
@@ -332,7 +344,7 @@ def _merge_server(entries: list[ServerFacts]) -> ServerFacts:
         version=first.version,
         protocol=first.protocol,
         restarts=sum(e.restarts for e in started),
-        own_test_calls=sum(e.own_test_calls for e in started),
+        handwritten_calls=sum(e.handwritten_calls for e in started),
         startup_stdout=first.startup_stdout,
         between_calls_stdout=(
             sum(count for count, _ in between),
@@ -358,11 +370,12 @@ class WorkerFacts:
         servers: Sequence[ManagedServer],
         recorder: Recorder | None,
         start_errors: Mapping[int, tuple[str, str]],
-        own_test_calls: Mapping[str, int] | None = None,
+        handwritten_calls: Mapping[str, int] | None = None,
     ) -> WorkerFacts:
         """What this process knows of its servers and its recorder. ``start_errors`` maps a
         server's position in ``servers`` to its node name and its start failure;
-        ``own_test_calls`` a server's node name to the requests hand-written tests sent it."""
+        ``handwritten_calls`` a server's node name to the requests hand-written tests sent
+        it."""
         from pytest_mcp_contracts.contracts.snapshot import file_of, kind_of, node_of
         from pytest_mcp_contracts.vocabulary import EntryKind
 
@@ -438,7 +451,7 @@ class WorkerFacts:
                     version=surface.version,
                     protocol=surface.protocol_version,
                     restarts=server.restarts,
-                    own_test_calls=(own_test_calls or {}).get(server.node_name, 0),
+                    handwritten_calls=(handwritten_calls or {}).get(server.node_name, 0),
                     startup_stdout=_stdout_from(server.startup_stdout),
                     between_calls_stdout=_stdout_from(server.between_calls_stdout),
                     listing_changes=list(server.listing_changes),
@@ -447,11 +460,8 @@ class WorkerFacts:
                     removed=removed,
                     listed_drift=listed_drift,
                     listed=[
-                        *(
-                            ListedName("listing", f.method, f.node)
-                            for f in surface.listing_failures
-                        ),
-                        *(ListedName(str(e.kind), e.key, e.node) for e in surface.listed),
+                        *(EntryName("listing", f.method, f.node) for f in surface.listing_failures),
+                        *(EntryName(str(e.kind), e.key, e.node) for e in surface.listed),
                     ],
                 )
             )

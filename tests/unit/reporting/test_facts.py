@@ -56,7 +56,7 @@ def test_worker_facts_round_trip_through_json() -> None:
                 stale=["/x/mcp-contracts/shop/old.json"],
                 between_calls_stdout=(1, ["tick"]),
                 restarts=2,
-                own_test_calls=5,
+                handwritten_calls=5,
             ),
             ServerFacts("python bad.py", "stdio", "bad.py", False, "did not start"),
         ]
@@ -77,7 +77,7 @@ def test_the_fold_takes_what_every_process_says_alike_once_and_sums_the_rest() -
         tools=[ToolFacts("quote", "quote", False, OUTPUT, []), ToolFacts("get", "get")],
         restarts=1,
         between_calls_stdout=(0, []),
-        own_test_calls=4,
+        handwritten_calls=4,
     )
     ran_get = _server(
         tools=[ToolFacts("quote", "quote"), ToolFacts("get", "get", False, None, [])],
@@ -94,7 +94,7 @@ def test_the_fold_takes_what_every_process_says_alike_once_and_sums_the_rest() -
     for folded in folds:
         (server,) = folded.servers
         assert server.restarts == 3
-        assert server.own_test_calls == 4
+        assert server.handwritten_calls == 4
         assert server.between_calls_stdout == (3, ["tick"])
         assert server.tools[0].quality == "inferred"
         assert server.tools[0].surface_drift == []

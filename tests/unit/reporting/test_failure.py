@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pytest_mcp_contracts.reporting.failure import rerun_command
-from pytest_mcp_contracts.reporting.model import Run, ServerRun, ToolEntry
+from pytest_mcp_contracts.reporting.model import EntryResult, Run, ServerRun
 from pytest_mcp_contracts.reporting.summary import summary_lines
 from pytest_mcp_contracts.reporting.worker import OutputFacts
 from pytest_mcp_contracts.runs.stats import ToolStats
@@ -71,8 +71,8 @@ def test_the_suggested_command_leaves_out_the_sarif_file() -> None:
         )
 
 
-def _tool(name: str, output: OutputFacts | None) -> ToolEntry:
-    return ToolEntry(name, name, {}, ToolStats(calls=9 if output else 0), output=output)
+def _tool(name: str, output: OutputFacts | None) -> EntryResult:
+    return EntryResult("tool", name, name, {}, ToolStats(calls=9 if output else 0), output=output)
 
 
 def test_the_summary_names_types_that_vary() -> None:

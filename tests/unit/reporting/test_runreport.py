@@ -26,7 +26,7 @@ from pytest_mcp_contracts.reporting.runreport import (
     step_summary,
 )
 from pytest_mcp_contracts.reporting.worker import (
-    ListedName,
+    EntryName,
     OutputFacts,
     ServerFacts,
     Snapshots,
@@ -133,7 +133,7 @@ SHOP = ServerFacts(
     version="1.2.0",
     protocol="2026-07-28",
     restarts=1,
-    own_test_calls=7,
+    handwritten_calls=7,
     tools=[
         ToolFacts("quote", "quote", declared=True),
         ToolFacts(
@@ -152,8 +152,8 @@ SHOP = ServerFacts(
     ],
     removed=[ToolFacts("old", "old", surface_drift=[("breaking", "tool: removed")])],
     listed=[
-        ListedName("prompt", "greet", "prompt:greet"),
-        ListedName("listing", "resources/list", "listing:resources"),
+        EntryName("prompt", "greet", "prompt:greet"),
+        EntryName("listing", "resources/list", "listing:resources"),
     ],
 )
 BROKEN = ServerFacts(
@@ -663,7 +663,7 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
         ("get", False, 3),
     ]
     assert shop.calls == 4
-    assert shop.own_test_calls == 2  # a hand-written test's requests: not in calls
+    assert shop.handwritten_calls == 2  # a hand-written test's requests: not in calls
     assert [t.stats.input_coverage for t in shop.tools] == [None, QUOTE_COVERAGE]
     assert shop.tools[1].output == OutputFacts(
         quality="unknown",

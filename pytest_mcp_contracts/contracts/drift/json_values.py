@@ -1,6 +1,5 @@
 """Raw JSON values as drift compares and prints them: equality without recursion, keys that
-make values a set (JSON equality: 1 == 1.0, but true != 1), a bounded rendering, and the
-words an unclassifiable change ends with."""
+make values a set, a bounded rendering, and the words an unclassifiable change ends with."""
 
 from __future__ import annotations
 

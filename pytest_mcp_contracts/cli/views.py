@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from pytest_mcp_contracts.contracts.drift import HINT_DEFAULTS
+from pytest_mcp_contracts.contracts.drift.tool_listing import HINT_DEFAULTS
 from pytest_mcp_contracts.schema.limits import limits
 from pytest_mcp_contracts.transport.discover import (
     Entry,

@@ -67,7 +67,7 @@ def gate_listing(
     """Compare the entry's listing with the recorded one, queue the new one, and raise a
     ContractFailure for a change that blocks (or a listing CI cannot record); a changed
     description that does not block comes back as a warning's text."""
-    from pytest_mcp_contracts.contracts.drift import added, diff_listing
+    from pytest_mcp_contracts.contracts.drift.listing import added, diff_listing
     from pytest_mcp_contracts.contracts.record import listing_of
     from pytest_mcp_contracts.contracts.snapshot import SnapshotError, file_of
 
@@ -170,8 +170,9 @@ def gate_removed(
     """Raise a ContractFailure while the recorded entry ``file`` (its file name in the
     server's folder) is missing from the listing (removing one is breaking), unless removals
     do not block. A resource or template of the same name that is listed under another URI
-    or template is said as what it became (``contracts/drift.moved``)."""
-    from pytest_mcp_contracts.contracts.drift import moved, removed
+    or template is said as what it became (``contracts/drift/content_listing.moved``)."""
+    from pytest_mcp_contracts.contracts.drift.content_listing import moved
+    from pytest_mcp_contracts.contracts.drift.listing import removed
     from pytest_mcp_contracts.contracts.snapshot import SnapshotError, kind_of
 
     kind = kind_of(file)

@@ -1,4 +1,4 @@
-"""contracts/drift.py: every classification rule with its exact diff line, ref resolution, ordering
+"""contracts/drift/: every classification rule with its exact diff line, ref resolution, ordering
 and the bounds that keep hostile schemas cheap."""
 
 from __future__ import annotations
@@ -9,13 +9,9 @@ from typing import Any
 
 import pytest
 
-from pytest_mcp_contracts.contracts.drift import (
-    Change,
-    added,
-    diff_listing,
-    moved,
-    removed,
-)
+from pytest_mcp_contracts.contracts.change import Change
+from pytest_mcp_contracts.contracts.drift.content_listing import moved
+from pytest_mcp_contracts.contracts.drift.listing import added, diff_listing, removed
 from pytest_mcp_contracts.schema.budgets import DRIFT_DEPTH
 from pytest_mcp_contracts.vocabulary import EntryKind
 

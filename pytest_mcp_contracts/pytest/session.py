@@ -314,7 +314,7 @@ def _check_tool_tables(settings: Settings, outcomes: list[ServerSurface | Server
         raise SettingsError(f"{problem} (pyproject.toml)")
 
 
-def listed_tools(servers: list[ManagedServer]) -> dict[str, set[str]]:
+def listed_files(servers: list[ManagedServer]) -> dict[str, set[str]]:
     """Each started server's listed entries (their file names), by server node name: what
     an update keeps."""
 
@@ -339,7 +339,7 @@ def finish_recording(
     ``workeroutput``), and the controller writes everything once, as a serial run would
     (``handed_over``: what each worker handed over).
     """
-    listed = listed_tools(servers)
+    listed = listed_files(servers)
     if settings.export_dir is not None:
         recorder.exported = export_proposals(recorder, settings.export_dir)
     if workeroutput is not None:

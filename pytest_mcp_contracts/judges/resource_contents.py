@@ -124,7 +124,7 @@ class ContentsJudge:
         )
 
     def adopted(self, found: Finding) -> Finding:
-        """A finding of the listing checks (surface_listing), made this check's."""
+        """A finding of the listing checks (judges/content_listing), made this check's."""
         return replace(found, check=self.check, kind=FailureKind.MALFORMED_RESULT)
 
     def member_type(self, member: str, value: Any, json_type: str, at: str) -> Finding:

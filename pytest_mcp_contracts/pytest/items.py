@@ -92,7 +92,7 @@ class ServerCollector(_ServerNode):
             yield StdoutItem.from_parent(self, name=StdoutItem.check)
         if self.config.stash[SETTINGS_KEY].sequences:
             # First: its sequences start from a fresh server, which the server is before any
-            # tool's item calls it (fresh_server then restarts nothing); run after other
+            # tool's item calls it (RunContext.fresh then restarts nothing); run after other
             # items (-p randomly, a conftest that reorders), it restarts the server first.
             yield SequencesItem.from_parent(self, name=SequencesItem.check)
         # A recorded entry the server no longer lists keeps a drift item: its removal breaks

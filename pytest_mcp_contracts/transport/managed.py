@@ -279,7 +279,7 @@ class ManagedServer:
         and listings, and no earlier call stands for state it carries (``revive`` keeps
         them; a URL's server or an in-process app keeps what they stored across a restart):
         the server is as its start left it, so a restart would only repeat that
-        (``pytest/items.fresh_server``)."""
+        (``runs/context.RunContext.fresh``)."""
         conn = self._conn
         return conn is not None and conn is self._untouched and conn.alive and not self.recent_calls
 
@@ -295,7 +295,7 @@ class ManagedServer:
     def revive(self, context_upto: int | None = None) -> None:
         """Start again a server that calls broke without its being the tool's doing: calls
         sent ahead died or hung in flight, none of them to blame yet (transport/inflight),
-        or the tool's time budget cut a call short (runs/contract.TimeBudget). Not
+        or the tool's time budget cut a call short (runs/engine.Spending). Not
         counted among the restarts: the run decided it, and a call sent again alone that
         kills the server is counted as it would have been. What the server was before
         carries over, as if those calls had never been made: the calls before stay the

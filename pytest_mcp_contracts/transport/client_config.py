@@ -128,7 +128,7 @@ def _read_one(path: Path, environ: Mapping[str, str], home: Path) -> list[tuple[
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ClientConfigError(f"--mcp-config {path}: cannot be read ({exc.strerror})") from None
+        raise ClientConfigError(f"{path}: cannot be read ({exc.strerror})") from None
     if path.suffix.lower() == ".toml":
         return _codex(path, text, environ)
     data = _json(path, text)
@@ -206,10 +206,11 @@ def _without_comments(text: str) -> str:
 
 
 def _workspace(path: Path) -> Path:
-    """The folder ``${workspaceFolder}`` means: the project that holds ``.vscode/mcp.json``
-    or ``.cursor/mcp.json``, else the file's own folder (``.mcp.json`` lies in the project)."""
+    """The folder ``${workspaceFolder}`` and a relative ``cwd`` mean: the project that holds
+    ``.vscode/mcp.json``, ``.cursor/mcp.json`` or ``.codex/config.toml``, else the file's own
+    folder (``.mcp.json`` lies in the project)."""
     folder = path.resolve().parent
-    return folder.parent if folder.name in (".vscode", ".cursor") else folder
+    return folder.parent if folder.name in (".vscode", ".cursor", ".codex") else folder
 
 
 def _inputs(path: Path, raw: Any) -> dict[str, dict[str, Any]]:
@@ -316,16 +317,13 @@ def _json_entry(values: _Values, key: str, name: str, spec: dict[str, Any]) -> _
         env: dict[str, str] = {}
         if spec.get("envFile") is not None:
             where = f"{at}.envFile"
-            env_file = values.resolve(_string(path, where, spec["envFile"]), where)
-            env.update(_env_file(path, where, values.workspace / env_file))
+            written_file = _string(path, where, spec["envFile"])
+            env_file = values.workspace / values.resolve(written_file, where)
+            env.update(_env_file(path, where, env_file, written_file))
         for var, raw in _table(path, f"{at}.env", spec.get("env", {})).items():
             where = f"{at}.env.{var}"
             env[var] = values.resolve(_env_value(path, where, raw), where)
-        cwd = None
-        if spec.get("cwd") is not None:
-            cwd_text = values.resolve(_string(path, f"{at}.cwd", spec["cwd"]), f"{at}.cwd")
-            cwd = str(values.workspace / cwd_text)
-            _folder(path, f"{at}.cwd", Path(cwd))
+        cwd = _cwd(path, f"{at}.cwd", spec.get("cwd"), values.workspace, values.resolve)
         # Shown as written: a placeholder is a name, the value it stands for may be a secret.
         target: Configured = ConfiguredCommand(argv, env, cwd, name=name, written=written)
     else:
@@ -430,10 +428,7 @@ def _codex_entry(path: Path, environ: Mapping[str, str], name: str, spec: dict[s
         # env_vars names variables Codex passes on from its own environment; a server
         # started here inherits the whole environment anyway.
         _strings(path, f"{at}.env_vars", spec.get("env_vars", []))
-        cwd = None
-        if spec.get("cwd") is not None:
-            cwd = str(path.parent / _string(path, f"{at}.cwd", spec["cwd"]))
-            _folder(path, f"{at}.cwd", Path(cwd))
+        cwd = _cwd(path, f"{at}.cwd", spec.get("cwd"), _workspace(path), lambda text, _: text)
         target: Configured = ConfiguredCommand((command, *args), env, cwd, name=name)
     else:
         url = _string(path, f"{at}.url", spec["url"])
@@ -492,18 +487,28 @@ def _env_value(path: Path, where: str, raw: Any) -> str:
     raise ClientConfigError(f"{path}: {where}: expected a string")
 
 
-def _folder(path: Path, where: str, folder: Path) -> None:
+def _cwd(
+    path: Path, where: str, raw: Any, workspace: Path, resolve: Callable[[str, str], str]
+) -> str | None:
+    """The folder a server starts in, relative to the workspace; None: the run's own."""
+    if raw is None:
+        return None
+    written = _string(path, where, raw)
+    folder = workspace / resolve(written, where)
     if not folder.is_dir():
-        raise ClientConfigError(f"{path}: {where}: {folder} is not a folder")
+        # Named as written: its value may hold what a placeholder read from the environment.
+        raise ClientConfigError(f"{path}: {where}: {json.dumps(written)} names no folder")
+    return str(folder)
 
 
-def _env_file(path: Path, where: str, env_file: Path) -> dict[str, str]:
-    """``KEY=value`` lines (``export`` allowed, ``#`` comments, values optionally quoted)."""
+def _env_file(path: Path, where: str, env_file: Path, written: str) -> dict[str, str]:
+    """``KEY=value`` lines (``export`` allowed, ``#`` comments, values optionally quoted).
+    Named as written in errors, as a folder is (``_cwd``)."""
     try:
         text = env_file.read_text(encoding="utf-8")
     except OSError as exc:
         raise ClientConfigError(
-            f"{path}: {where}: {env_file} cannot be read ({exc.strerror})"
+            f"{path}: {where}: {json.dumps(written)} cannot be read ({exc.strerror})"
         ) from None
     env: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), 1):
@@ -514,7 +519,7 @@ def _env_file(path: Path, where: str, env_file: Path) -> dict[str, str]:
         key = key.strip()
         if not sep or not _NAME.fullmatch(key):
             raise ClientConfigError(
-                f"{path}: {where}: {env_file} line {number}: expected KEY=value"
+                f"{path}: {where}: {json.dumps(written)} line {number}: expected KEY=value"
             )
         value = value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":

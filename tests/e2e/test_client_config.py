@@ -141,3 +141,21 @@ def test_a_broken_file_is_one_clear_line(
     unknown.stderr.fnmatch_lines(
         [f"ERROR: --mcp-config-server c: no server of that name in {path}; its servers: a, b"]
     )
+
+
+def test_inspect_and_call_take_one_server_of_a_config_file(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from .test_inspect import inspect
+
+    monkeypatch.setenv("KEY", SECRET)
+    path = claude_desktop(pytester.path, "")
+    several = inspect(f"--config={path}")
+    assert several.returncode == 2
+    assert "has 2 servers (users, keyed): name one with --config-server" in several.stderr
+    done = inspect(f"--config={path}", "--config-server=keyed", cwd=pytester.path)
+    assert done.returncode == 0, done.stderr
+    assert "whoami" in done.stdout
+    assert SECRET not in done.stdout + done.stderr
+    alone = inspect("--config-server=keyed", "--server=x")
+    assert alone.returncode == 2 and "--config-server picks a server of --config" in alone.stderr

@@ -159,3 +159,19 @@ def test_inspect_and_call_take_one_server_of_a_config_file(
     assert SECRET not in done.stdout + done.stderr
     alone = inspect("--config-server=keyed", "--server=x")
     assert alone.returncode == 2 and "--config-server picks a server of --config" in alone.stderr
+
+
+def test_under_xdist_each_worker_starts_the_files_servers(
+    http_server: HttpServer, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = http_server("typed_ok.py", env={"MCP_FIXTURE_TOKEN": SECRET})
+    monkeypatch.setenv("KEY", SECRET)
+    path = claude_code(pytester.path, url)
+    result = pytester.runpytest_subprocess(
+        f"--mcp-config={path}", *SCHEMA_ONLY, "-p", "no:randomly", "-n", "2"
+    )
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines_random(
+        ["*PASSED mcp:keyed::whoami::schema*", "*PASSED mcp:users::find_user::schema*"]
+    )
+    assert SECRET not in result.stdout.str() + result.stderr.str()

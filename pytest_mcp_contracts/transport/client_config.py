@@ -23,6 +23,7 @@ name the file, the key and the variable, never a value.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shlex
@@ -99,9 +100,10 @@ def read_configs(
 ) -> tuple[Configured, ...]:
     """Every server of ``files``, in order (only those named in ``picked``, when some are);
     an entry switched off in its file (``disabled: true``, Codex's ``enabled = false``) runs
-    only when picked by name."""
-    read = [(path, _read_one(path, environ, home)) for path in files]
-    known = [name for _, servers in read for name, _ in servers]
+    only when picked by name. Only the servers that run are read further: a variable that
+    another entry needs and this run does not is not asked for."""
+    listed = [entry for path in files for entry in _read_one(path, environ, home)]
+    known = [entry.name for entry in listed]
     unknown = [name for name in picked if name not in known]
     if unknown:
         where = ", ".join(str(path) for path in files)
@@ -109,22 +111,20 @@ def read_configs(
             f"--mcp-config-server {unknown[0]}: no server of that name in {where}; "
             f"its servers: {', '.join(known) or 'none'}"
         )
-    chosen: list[Configured] = []
-    for _, servers in read:
-        for name, entry in servers:
-            if picked and name not in picked:
-                continue
-            target = entry(name in picked)
-            if target is not None:
-                chosen.append(target)
-    return tuple(chosen)
+    runs = [e for e in listed if e.name in picked] if picked else [e for e in listed if not e.off]
+    return tuple(entry.build() for entry in runs)
 
 
-# An entry read, built once it is known whether it was picked by name: it may be off.
-_Entry = Callable[[bool], "Configured | None"]
+@dataclass(frozen=True)
+class _Listed:
+    """An entry of a file, read into a target only if it runs."""
+
+    name: str
+    off: bool  # switched off in the file
+    build: Callable[[], Configured]
 
 
-def _read_one(path: Path, environ: Mapping[str, str], home: Path) -> list[tuple[str, _Entry]]:
+def _read_one(path: Path, environ: Mapping[str, str], home: Path) -> list[_Listed]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -152,15 +152,16 @@ def _entries(
     path: Path,
     key: str,
     servers: Mapping[str, Any],
-    build: Callable[[str, dict[str, Any]], _Entry],
-) -> list[tuple[str, _Entry]]:
+    build: Callable[[str, dict[str, Any]], Configured],
+) -> list[_Listed]:
     if not servers:
         raise ClientConfigError(f"{path}: {key}: expected at least one server, found none")
     out = []
     for name, spec in servers.items():
         if not isinstance(spec, dict):
             raise ClientConfigError(f"{path}: {_at(key, name)}: expected an object (a table)")
-        out.append((name, build(name, spec)))
+        off = spec.get("disabled") is True or spec.get("enabled") is False
+        out.append(_Listed(name, off, functools.partial(build, name, spec)))
     return out
 
 
@@ -301,11 +302,10 @@ def _at(key: str, *names: str) -> str:
     return ".".join([key, *(n if _BARE_KEY.fullmatch(n) else json.dumps(n) for n in names)])
 
 
-def _json_entry(values: _Values, key: str, name: str, spec: dict[str, Any]) -> _Entry:
+def _json_entry(values: _Values, key: str, name: str, spec: dict[str, Any]) -> Configured:
     path = values.path
     at = _at(key, name)
     kind = _transport(path, at, spec, spec.get("type", spec.get("transport")))
-    off = spec.get("disabled") is True
     if kind == "stdio":
         command = _string(path, f"{at}.command", spec["command"])
         args = _strings(path, f"{at}.args", spec.get("args", []))
@@ -339,7 +339,7 @@ def _json_entry(values: _Values, key: str, name: str, spec: dict[str, Any]) -> _
             for header, raw in _table(path, f"{at}.headers", spec.get("headers", {})).items()
         ]
         target = _url(path, at, url_key, url, headers, name)
-    return lambda picked: target if picked or not off else None
+    return target
 
 
 def _transport(path: Path, at: str, spec: dict[str, Any], declared: Any) -> str:
@@ -399,7 +399,7 @@ def _url(
     return ConfiguredUrl(parsed.url, tuple(headers), name=name)
 
 
-def _codex(path: Path, text: str, environ: Mapping[str, str]) -> list[tuple[str, _Entry]]:
+def _codex(path: Path, text: str, environ: Mapping[str, str]) -> list[_Listed]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -414,10 +414,11 @@ def _codex(path: Path, text: str, environ: Mapping[str, str]) -> list[tuple[str,
     )
 
 
-def _codex_entry(path: Path, environ: Mapping[str, str], name: str, spec: dict[str, Any]) -> _Entry:
+def _codex_entry(
+    path: Path, environ: Mapping[str, str], name: str, spec: dict[str, Any]
+) -> Configured:
     at = _at("mcp_servers", name)
     kind = _transport(path, at, spec, None)
-    off = spec.get("enabled") is False
     if kind == "stdio":
         command = _string(path, f"{at}.command", spec["command"])
         args = _strings(path, f"{at}.args", spec.get("args", []))
@@ -457,7 +458,7 @@ def _codex_entry(path: Path, environ: Mapping[str, str], name: str, spec: dict[s
         if named_bearer:
             headers.append(("Authorization", f"Bearer ${{{named_bearer[1]}}}"))
         target = _url(path, at, "url", url, headers, name)
-    return lambda picked: target if picked or not off else None
+    return target
 
 
 def _string(path: Path, where: str, raw: Any) -> str:

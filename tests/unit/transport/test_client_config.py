@@ -310,3 +310,19 @@ def test_settings_read_the_files_and_pick_servers(tmp_path: Path) -> None:
     with pytest.raises(SettingsError, match=r"\.mcp\.json: mcpServers: expected at least one"):
         write(tmp_path / ".mcp.json", {"mcpServers": {}})
         settings({"--mcp-config": [".mcp.json"]})
+
+
+def test_only_the_servers_that_run_are_read_further(tmp_path: Path) -> None:
+    path = write(
+        tmp_path / "mcp.json",
+        {
+            "servers": {
+                "mine": {"command": "python"},
+                "theirs": {"command": "gh-mcp", "env": {"T": "${input:token}"}},
+                "broken": {"args": []},
+            }
+        },
+    )
+    # Neither the other entry's input nor the broken entry stops a run that does not use them.
+    assert list(read(path, picked=("mine",))) == ["mine"]
+    assert "servers.broken: expected a command" in refused(path, {input_variable("token"): "t"})

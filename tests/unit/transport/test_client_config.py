@@ -299,7 +299,7 @@ def test_settings_read_the_files_and_pick_servers(tmp_path: Path) -> None:
 
     both = settings({"--mcp-config": [".mcp.json"]})
     assert [configured_name(s) for s in both.servers] == ["a", "b"]
-    assert both.lints is not None or both.active
+    assert both.active
     picked = settings({"--mcp-config": [".mcp.json"], "--mcp-config-server": ["b"]})
     assert [configured_name(s) for s in picked.servers] == ["b"]
     # A target on the command line replaces the ini's config files, as it replaces its servers.

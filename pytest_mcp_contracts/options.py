@@ -170,6 +170,43 @@ OPTIONS: Final = (
         ),
     ),
     Option(
+        "--mcp-config",
+        "mcp_config",
+        "contract-test the servers of this MCP client config file (repeatable; relative to "
+        "the rootdir): Claude Desktop, Cursor or Windsurf mcpServers JSON, Claude Code's "
+        ".mcp.json, VS Code's .vscode/mcp.json, or Codex's config.toml; each server runs "
+        "under its name in the file. ${env:VAR}, ${VAR} and ${input:ID} (from MCP_INPUT_ID) "
+        "are read from the environment; values are never printed "
+        "(docs/how-to/client-config.md)",
+        "lines",
+        metavar="FILE",
+        cli=(
+            CliFlag(
+                ("--config",),
+                (Command.INSPECT, Command.CALL),
+                "a server of this MCP client config file (with --config-server when it has "
+                "several)",
+                target=True,
+            ),
+        ),
+    ),
+    Option(
+        "--mcp-config-server",
+        "mcp_config_server",
+        "only this server of the --mcp-config files, by its name there (repeatable; "
+        "default: every server in them)",
+        "lines",
+        metavar="NAME",
+        cli=(
+            CliFlag(
+                ("--config-server",),
+                (Command.INSPECT, Command.CALL),
+                "the server of --config to use, by its name there",
+                table_default=False,
+            ),
+        ),
+    ),
+    Option(
         "--mcp-header",
         "mcp_header",
         "an HTTP header sent with every request to an --mcp-url server, 'Name: value' "
@@ -528,4 +565,6 @@ BY_FLAG: Final = {option.flag: option for option in OPTIONS}
 # The options code outside the table reads by name.
 CALL_OPTION: Final = BY_FLAG["--mcp-call"]
 SNAPSHOT_DIR_OPTION: Final = BY_FLAG["--mcp-snapshot-dir"]
-TARGETS: Final = tuple(BY_FLAG[flag] for flag in ("--mcp-server", "--mcp-url", "--mcp-app"))
+TARGETS: Final = tuple(
+    BY_FLAG[flag] for flag in ("--mcp-server", "--mcp-url", "--mcp-app", "--mcp-config")
+)

@@ -18,6 +18,7 @@ import difflib
 import json
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final, TextIO
 
@@ -32,12 +33,14 @@ from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore
 from pytest_mcp_contracts.options import DEFAULT_SNAPSHOT_DIR
 from pytest_mcp_contracts.reporting.findings import finding_record
 from pytest_mcp_contracts.schema.field_paths import FieldPathError
+from pytest_mcp_contracts.transport.client_config import configured_name
 from pytest_mcp_contracts.transport.connect import probe_warning
 from pytest_mcp_contracts.transport.discover import (
     LISTINGS,
     Entry,
     ServerSurface,
     discover,
+    node_names,
 )
 from pytest_mcp_contracts.transport.errors import ServerError
 from pytest_mcp_contracts.vocabulary import (
@@ -130,7 +133,7 @@ def _load(args: argparse.Namespace) -> tuple[list[EntryView], str, CallPlan]:
     store = SnapshotStore(snapshots)
     check_header(args)
     calls = call_plan(args)
-    if args.server or args.url or args.app:
+    if args.server or args.url or args.app or args.config:
         conn = open_target(args)
         if conn.probe_failure is not None:
             warning = probe_warning(conn.probe_failure, str(conn.protocol_version))
@@ -141,6 +144,9 @@ def _load(args: argparse.Namespace) -> tuple[list[EntryView], str, CallPlan]:
             raise CommandError(f"could not list the tools: {exc.message}", 1) from None
         finally:
             conn.close()
+        if name := configured_name(conn.command):
+            # Recorded under its name in the config file, as a pytest run with it records.
+            surface = replace(surface, node_name=node_names([name])[0], former_node_name="")
         follow_former_names(store, surface.node_name, surface.former_node_name, surface)
         return _views_from_server(surface, store, args, calls), surface.name, calls
     if not snapshots.is_dir():

@@ -19,8 +19,11 @@ from pytest_mcp_contracts.transport.discover import LISTINGS
 from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, EntryKind
 
 
-def _record_command(command: str | None) -> str:
-    server = shlex.quote(command) if command else "'<your server command>'"
+def _record_command(args: argparse.Namespace) -> str:
+    if args.config:
+        picked = [f"--mcp-config-server={args.config_server}"] if args.config_server else []
+        return shlex.join(["pytest", f"--mcp-config={args.config}", *picked])
+    server = shlex.quote(args.server) if args.server else "'<your server command>'"
     return f"pytest --mcp-server={server}"
 
 
@@ -106,7 +109,7 @@ def render_tool(view: EntryView, args: argparse.Namespace, calls: CallPlan | Non
         lines += [
             "output schema: none. The server declares no outputSchema for this tool, and no "
             "contract has been recorded for it.",
-            f"  Record one with: {_record_command(args.server)}",
+            f"  Record one with: {_record_command(args)}",
         ]
         return "\n".join(lines)
     lines += _schema_block(title, output.schema, args, args.schema == "output")

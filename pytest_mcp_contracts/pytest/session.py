@@ -42,6 +42,7 @@ from pytest_mcp_contracts.pytest.settings import (
 from pytest_mcp_contracts.reporting.runreport import for_the_wire
 from pytest_mcp_contracts.schema.formats import import_jsonschema
 from pytest_mcp_contracts.transport.client import Client, ClientSettings
+from pytest_mcp_contracts.transport.client_config import configured_name
 from pytest_mcp_contracts.transport.discover import (
     ServerSurface,
     former_node_names,
@@ -193,9 +194,11 @@ def collect_servers(
         outcomes = [start.result() for start in starting]
     _check_tool_tables(settings, outcomes)
     collectors: list[pytest.Collector] = []
-    # Named together, as a listing's entries are: a hash only where two would meet.
+    # Named together, as a listing's entries are: a hash only where two would meet. A server
+    # from a client config goes by its name there, which its user chose and reads.
     names = [
-        server.command.label if isinstance(outcome, ServerError) else outcome.name
+        configured_name(server.command)
+        or (server.command.label if isinstance(outcome, ServerError) else outcome.name)
         for server, outcome in zip(servers, outcomes, strict=True)
     ]
     recorder = session.config.stash.get(RECORDER_KEY, None)

@@ -11,7 +11,7 @@ import itertools
 import json
 import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -43,6 +43,7 @@ from pytest_mcp_contracts.vocabulary import ClientSettingError, SnapshotMode, pa
 
 if TYPE_CHECKING:  # the transports are imported only when a server is configured
     from pytest_mcp_contracts.judges.lints import LintLevels
+    from pytest_mcp_contracts.transport.client_config import Configured
     from pytest_mcp_contracts.transport.http import ServerUrl
     from pytest_mcp_contracts.transport.inprocess import ServerApp
     from pytest_mcp_contracts.transport.stdio import ServerCommand
@@ -92,6 +93,8 @@ def unknown_listed_tables(
 
 @dataclass(frozen=True)
 class Settings:
+    # A server read from a client config (--mcp-config) is a ServerCommand or a ServerUrl
+    # that carries its name there.
     servers: tuple[ServerCommand | ServerUrl | ServerApp, ...]
     max_examples: int
     call_policy: str
@@ -215,6 +218,36 @@ def _urls(
     return _each("--mcp-url", urls, lambda url: ServerUrl.parse(url, headers))
 
 
+def _configured(
+    files: Sequence[str], picked: Sequence[str], *, rootdir: Path, environ: Mapping[str, str]
+) -> tuple[Configured, ...]:
+    """The servers of the client config files (--mcp-config), those picked by name
+    (--mcp-config-server) or all of them; a file that cannot be used is a usage error."""
+    if not files:
+        if picked:
+            raise SettingsError(
+                "--mcp-config-server picks servers of --mcp-config files, and none is given"
+            )
+        return ()
+    from pytest_mcp_contracts.transport.client_config import ClientConfigError, read_configs
+
+    paths = [rootdir / Path(file).expanduser() for file in files]
+    try:
+        return read_configs(paths, picked, environ, home=Path.home())
+    except ClientConfigError as exc:
+        raise SettingsError(str(exc)) from None
+
+
+def _with_env(targets: tuple[T, ...], env: Mapping[str, str]) -> tuple[T, ...]:
+    """The stdio commands among ``targets`` with the project's environment
+    (``[tool.mcp-contracts] env``) under their own."""
+    from pytest_mcp_contracts.transport.stdio import ServerCommand
+
+    return tuple(
+        replace(t, env={**env, **t.env}) if isinstance(t, ServerCommand) else t for t in targets
+    )
+
+
 def _flag(option: Option, raw: Any) -> bool:
     if isinstance(raw, bool):
         return raw
@@ -303,10 +336,7 @@ def resolve(
         elif option.kind == "clients":
             values[key] = _clients(option, raw)
         elif option.kind == "size":
-            # Only a started server (--mcp-server) is capped: without one, the transports
-            # that compute the default stay unimported.
-            started = len(values["mcp_server"]) * _workers(environ)
-            values[key] = _size(option, raw, started) if started or cli is not None else None
+            continue  # below, once the started servers are known: the cap is shared
         elif option.kind == "int":
             values[key] = _positive(option, raw, int, 1)
         elif option.kind == "budget":
@@ -319,13 +349,22 @@ def resolve(
                 ) from None
         else:
             values[key] = _positive(option, raw, float, 0.001)
-    tools, server_env, listed_skips = load_project_table(rootdir)
-    if server_env and values["mcp_server"]:
-        from pytest_mcp_contracts.transport.stdio import ServerCommand
-
-        values["mcp_server"] = tuple(
-            ServerCommand(s.argv, env={**server_env, **s.env}) for s in values["mcp_server"]
+    configured = _configured(
+        values["mcp_config"], values["mcp_config_server"], rootdir=rootdir, environ=environ
+    )
+    stdio = len(values["mcp_server"]) + sum(c.transport == "stdio" for c in configured)
+    started = stdio * _workers(environ)
+    for option in (o for o in OPTIONS if o.kind == "size"):
+        # Only a started server is capped: without one, the transports that compute the
+        # default stay unimported.
+        given = get_cli(option.flag) is not None
+        values[option.dest] = (
+            _size(option, raws[option.dest], started) if started or given else None
         )
+    tools, server_env, listed_skips = load_project_table(rootdir)
+    if server_env and stdio:
+        values["mcp_server"] = _with_env(values["mcp_server"], server_env)
+        configured = _with_env(configured, server_env)
     urls = _urls(values["mcp_url"], values["mcp_header"], environ)
     apps = _apps(values["mcp_app"], rootdir)
     ci = in_ci(environ)
@@ -335,7 +374,7 @@ def resolve(
             "contracts are never written in CI. Update them locally and commit the files."
         )
     return Settings(
-        servers=(*values["mcp_server"], *urls, *apps),
+        servers=(*values["mcp_server"], *urls, *apps, *configured),
         max_examples=values["mcp_max_examples"],
         call_policy=values["mcp_call"],
         rejects_invalid=values["mcp_rejects_invalid"],

@@ -25,7 +25,7 @@ import os
 import shlex
 import shutil
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Final
 
@@ -245,7 +245,8 @@ class StateWatch:
 
     @classmethod
     def take(cls, command: ServerCommand, cwd: Path | None = None) -> StateWatch:
-        cwd = Path.cwd() if cwd is None else cwd
+        # A command that starts in its own folder names its paths from there.
+        cwd = Path.cwd() / (command.cwd or "") if cwd is None else cwd
         watch = cls(cwd, tuple(named_paths(command.argv, command.env, cwd)))
         watch.baseline, watch.cut = watch.fingerprints()
         return watch
@@ -422,10 +423,11 @@ def for_worker(
     if any(WORKER_PLACEHOLDER in v for v in (*argv, *env.values())):
         argv = tuple(a.replace(WORKER_PLACEHOLDER, worker) for a in argv)
         env = {k: v.replace(WORKER_PLACEHOLDER, worker) for k, v in env.items()}
-        return WorkerPlace(_with_tmpdir(ServerCommand(argv, env), private))
+        return WorkerPlace(_with_tmpdir(replace(command, argv=argv, env=env), private))
     if private is None:
         return WorkerPlace(command)
-    cwd = Path.cwd() if cwd is None else cwd
+    # A command that starts in its own folder names its paths from there.
+    cwd = Path.cwd() / (command.cwd or "") if cwd is None else cwd
     copies: dict[str, str] = {}
     shared: dict[str, None] = {}
 
@@ -449,7 +451,7 @@ def for_worker(
 
     argv = (argv[0], *(own(a) for a in argv[1:]))
     env = {k: own(v) for k, v in env.items()}
-    command = _with_tmpdir(ServerCommand(argv, env), private)
+    command = _with_tmpdir(replace(command, argv=argv, env=env), private)
     return WorkerPlace(command, tuple(copies.items()), tuple(shared))
 
 
@@ -459,6 +461,4 @@ def _with_tmpdir(command: ServerCommand, private: Path | None) -> ServerCommand:
     if private is None or "TMPDIR" in command.env:
         return command
     place = str(private)
-    return ServerCommand(
-        command.argv, {**command.env, "TMPDIR": place, "TMP": place, "TEMP": place}
-    )
+    return replace(command, env={**command.env, "TMPDIR": place, "TMP": place, "TEMP": place})

@@ -40,6 +40,7 @@ class ServerCommand:
 
     argv: tuple[str, ...]
     env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None  # the folder it starts in; None: the run's own
 
     @classmethod
     def parse(cls, command: str) -> ServerCommand:
@@ -161,6 +162,7 @@ class StdioConnection(MessageConnection):
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 env=env,
+                cwd=self.command.cwd,
                 # Its own process group, so shutdown also reaches what it spawned (npx, uv run).
                 start_new_session=True,
             )

@@ -149,7 +149,9 @@ def test_inspect_refuses_a_field_budget_under_three(capsys: pytest.CaptureFixtur
 def test_call_needs_exactly_one_server(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["call", "t", "{}"])
-    assert "one of the arguments --server --url --app is required" in capsys.readouterr().err
+    assert (
+        "one of the arguments --server --url --app --config is required" in capsys.readouterr().err
+    )
 
 
 def _record(tmp_path: Any, entries: list[dict[str, Any]]) -> Any:

@@ -41,6 +41,9 @@ from pytest_mcp_contracts.transport.stderr import STDERR_TAIL_LINES, ServerLog
 # How long close() lets the server finish after end-of-input, then after cancelling.
 _SHUTDOWN_GRACE: Final = 2.0
 _START_TIMEOUT: Final = 30.0
+# Apps are started side by side, each from its own thread: two threads importing one SDK at
+# once can meet in its circular imports (importlib's _DeadlockError), so imports take turns.
+_IMPORTS: Final = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -339,8 +342,9 @@ class AppConnection(MessageConnection):
         self._wire: _Wire | None = None
 
     def start(self) -> None:
-        server = self.command.load()
-        self._wire = _wire()
+        with _IMPORTS:
+            server = self.command.load()
+            self._wire = _wire()
         # In-process the server's "stderr" is its log records: what MCPServer logs when a
         # tool raises (the traceback included) is the evidence a failure report needs.
         self._log_handler = _LogCapture(self.log, ignore_thread=threading.get_ident())

@@ -248,8 +248,8 @@ def _the_only_server(module: Any, where: str) -> _Runnable:
         return server
     if not found:
         raise ServerStartError(
-            f"{where} defines no MCPServer, FastMCP or Server object at module level: name "
-            f"one with --mcp-app={where}:attribute"
+            f"{where} defines no MCPServer or Server object (nor a FastMCP) at module level: "
+            f"name one with --mcp-app={where}:attribute"
         )
     raise ServerStartError(
         f"{where} defines several servers ({', '.join(found)}): name one with "

@@ -32,7 +32,15 @@ class Install:
     stack: str  # a folder of tests/servers/sdks/ whose requirements include the plugin's pins
     file: str  # its fixture server, in tests/servers/sdks/
     server: str  # the name it serves under
-    sdk: dict[str, str]  # the SDK pins of the issue's row: package -> version
+    sdk: dict[str, str]  # its SDK's pins: package -> version
+    # A server of a row of the issue (mcp 1.26.0, fastmcp 2.12.5, mcp 2.3.0, the newest
+    # fastmcp) runs both ways; the other generations in-process only, as
+    # test_sdk_generations.py runs each of them as a subprocess already.
+    row: bool = True
+
+    @property
+    def transports(self) -> tuple[str, ...]:
+        return ("stdio", "in-process") if self.row else ("in-process",)
 
     def __str__(self) -> str:
         return f"{self.stack}-{Path(self.file).stem}"
@@ -40,16 +48,18 @@ class Install:
 
 INSTALLS = (
     Install("mcp1.26", "mcp1_fastmcp.py", "mcp1.26.0-fastmcp", {"mcp": "1.26.0"}),
-    Install("mcp1.26", "mcp1_lowlevel.py", "mcp1.26.0-lowlevel", {"mcp": "1.26.0"}),
+    Install("mcp1.26", "mcp1_lowlevel.py", "mcp1.26.0-lowlevel", {"mcp": "1.26.0"}, row=False),
     Install(
         "mcp1.16-fastmcp2",
         "fastmcp_server.py",
         "fastmcp2.12.5",
         {"fastmcp": "2.12.5", "mcp": "1.16.0"},
     ),
-    Install("mcp1-fastmcp3", "fastmcp_server.py", "fastmcp3.4.11", {"fastmcp": "3.4.11"}),
+    Install(
+        "mcp1-fastmcp3", "fastmcp_server.py", "fastmcp3.4.11", {"fastmcp": "3.4.11"}, row=False
+    ),
     Install("mcp2-fastmcp4", "mcp2_mcpserver.py", "mcp2.3.0-mcpserver", {"mcp": "2.3.0"}),
-    Install("mcp2-fastmcp4", "mcp2_lowlevel.py", "mcp2.3.0-lowlevel", {"mcp": "2.3.0"}),
+    Install("mcp2-fastmcp4", "mcp2_lowlevel.py", "mcp2.3.0-lowlevel", {"mcp": "2.3.0"}, row=False),
     Install("mcp2-fastmcp4", "fastmcp_server.py", "fastmcp4.2.3", {"fastmcp": "4.2.3"}),
 )
 STACKS = sorted({install.stack for install in INSTALLS})
@@ -100,43 +110,44 @@ def test_the_venv_holds_its_pins_and_the_plugin(stack: str) -> None:
             assert {name: installed[name] for name in install.sdk} == install.sdk
 
 
-def _run(stack: str, how: str, folder: Path) -> dict[str, Any]:
-    """One run of the venv's own pytest on every fixture server of ``stack`` (the ``ok`` and
-    ``crash_none`` contract items only), the plugin found by its entry point and the
+def _run(stack: str, folder: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    """One run of the venv's own pytest on every fixture server of ``stack``, in-process and
+    (a row's) as a subprocess (the ``ok`` and ``crash_none`` contract items only): each
+    server's tools by its name and transport. The plugin is found by its entry point, the
     checkout's code first on the path (the venv's copy is the checkout's at build time)."""
     python = _python(stack)
-    files = [fixture_builds.SDKS / each.file for each in INSTALLS if each.stack == stack]
-    if how == "app":
-        targets = [f"--mcp-app={file}" for file in files]
-    else:
-        targets = [f"--mcp-server={python} {file}" for file in files]
+    installs = [each for each in INSTALLS if each.stack == stack]
     environ = {**os.environ, "PYTHONPATH": str(REPO)}
     environ["PYTEST_ADDOPTS"] = f"{SPEC_RULES_ONLY} {NEIGHBOURS_OFF} {NO_SEQUENCES}"
     for name in ("CI", "PYTEST_XDIST_WORKER", "PYTEST_PLUGINS"):
         environ.pop(name, None)
     argv = [str(python), "-m", "pytest", "-p", "no:cacheprovider", f"--rootdir={folder}"]
-    argv += [*targets, "--mcp-max-examples=3", "--mcp-report=report.json", "-q"]
+    for each in installs:
+        file = fixture_builds.SDKS / each.file
+        argv += [f"--mcp-app={file}"]
+        argv += [f"--mcp-server={python} {file}"] if "stdio" in each.transports else []
+    argv += ["--mcp-max-examples=3", "--mcp-report=report.json", "-q"]
     argv += ["--mcp-snapshot-dir=snapshots", "-k", "contract and (ok or crash_none)"]
     done = subprocess.run(argv, cwd=folder, env=environ, capture_output=True, timeout=120)
     report = folder / "report.json"
     output = (done.stdout + done.stderr).decode(errors="replace")[-5000:]
     assert report.is_file(), output
     return {
-        each["name"]: {tool["name"]: tool for tool in each.get("tools", [])}
+        (each["name"], each["transport"]): {tool["name"]: tool for tool in each.get("tools", [])}
         for each in json.loads(report.read_text())["servers"]
     }
 
 
-@pytest.mark.parametrize("how", ["server", "app"])
 @pytest.mark.parametrize("stack", STACKS)
-def test_the_venvs_pytest_tests_its_sdk_servers(stack: str, how: str, tmp_path: Path) -> None:
-    servers = _run(stack, how, tmp_path)
+def test_the_venvs_pytest_tests_its_sdk_servers(stack: str, tmp_path: Path) -> None:
+    servers = _run(stack, tmp_path)
     for install in INSTALLS:
-        if install.stack != stack:
-            continue
-        assert install.server in servers, sorted(servers)
-        tools = servers[install.server]
-        assert len(tools) == 9, (install.server, sorted(tools))
-        ok, crash = tools["ok"]["checks"]["contract"], tools["crash_none"]["checks"]["contract"]
-        assert ok["outcome"] == "passed", (install.server, ok)
-        assert crash["outcome"] == "failed", (install.server, crash)
+        for transport in install.transports if install.stack == stack else ():
+            server = (install.server, transport)
+            assert server in servers, sorted(servers)
+            tools = servers[server]
+            assert len(tools) == 9, (server, sorted(tools))
+            ok = tools["ok"]["checks"]["contract"]
+            crash = tools["crash_none"]["checks"]["contract"]
+            assert ok["outcome"] == "passed", (server, ok)
+            assert crash["outcome"] == "failed", (server, crash)

@@ -42,9 +42,6 @@ class Install:
     def transports(self) -> tuple[str, ...]:
         return ("stdio", "in-process") if self.row else ("in-process",)
 
-    def __str__(self) -> str:
-        return f"{self.stack}-{Path(self.file).stem}"
-
 
 INSTALLS = (
     Install("mcp1.26", "mcp1_fastmcp.py", "mcp1.26.0-fastmcp", {"mcp": "1.26.0"}),
@@ -63,7 +60,6 @@ INSTALLS = (
     Install("mcp2-fastmcp4", "fastmcp_server.py", "fastmcp4.2.3", {"fastmcp": "4.2.3"}),
 )
 STACKS = sorted({install.stack for install in INSTALLS})
-REPO = Path(__file__).parent.parent.parent
 
 
 def _pins(requirements: Path) -> dict[str, str]:
@@ -117,7 +113,7 @@ def _run(stack: str, folder: Path) -> dict[tuple[str, str], dict[str, Any]]:
     checkout's code first on the path (the venv's copy is the checkout's at build time)."""
     python = _python(stack)
     installs = [each for each in INSTALLS if each.stack == stack]
-    environ = {**os.environ, "PYTHONPATH": str(REPO)}
+    environ = {**os.environ, "PYTHONPATH": str(fixture_builds.REPO)}
     environ["PYTEST_ADDOPTS"] = f"{SPEC_RULES_ONLY} {NEIGHBOURS_OFF} {NO_SEQUENCES}"
     for name in ("CI", "PYTEST_XDIST_WORKER", "PYTEST_PLUGINS"):
         environ.pop(name, None)

@@ -39,6 +39,11 @@ STACKS = {
     "old_sdk": OLD_SDK,
     **{pins.parent.name: pins.parent for pins in sorted(SDKS.glob("*/requirements.txt"))},
 }
+# The plugin's own dependencies, pinned: a stack whose requirements.txt includes this file
+# (``-r ../plugin-requirements.txt``) also gets the plugin installed, so that pytest runs
+# inside it as in a server's own repository (tests/e2e/test_sdk_installs.py).
+PLUGIN_PINS = SDKS / "plugin-requirements.txt"
+REPO = Path(__file__).parent.parent
 
 
 class BuildError(Exception):
@@ -81,12 +86,28 @@ def _digest(*files: Path) -> str:
     return digest.hexdigest()
 
 
+def holds_plugin(stack: str) -> bool:
+    """Whether ``stack``'s requirements.txt includes the plugin's pins (``PLUGIN_PINS``)."""
+    requirements = STACKS[stack] / "requirements.txt"
+    return any(
+        line.split()[:1] == ["-r"]
+        and (requirements.parent / line.split()[1]).resolve() == PLUGIN_PINS.resolve()
+        for line in requirements.read_text().splitlines()
+        if len(line.split()) == 2
+    )
+
+
 def sdk_python(stack: str) -> Path:
     """The interpreter of ``stack``'s virtualenv (``STACKS``), built with this one when
-    missing or when its requirements.txt changed."""
+    missing or when its requirements.txt (or the plugin's pins it includes) changed.
+
+    The plugin installed into it is the checkout's at build time; a run under test puts the
+    checkout first on PYTHONPATH, so the installed copy gives its metadata and entry point
+    and the checkout its code."""
     folder = STACKS[stack]
     requirements = folder / "requirements.txt"
     venv = folder / ".venv"
+    plugin = holds_plugin(stack)
 
     def make() -> None:
         what = f"the virtualenv of {folder.relative_to(SERVERS.parent)}"
@@ -97,11 +118,15 @@ def sdk_python(stack: str) -> Path:
         _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], what)
         pip = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python")]
         pip += ["install", "--quiet", "--disable-pip-version-check", "--no-compile"]
-        pip += ["--no-deps", "-r", str(requirements)]
-        _run(pip, what)
+        pip += ["--no-deps"]
+        _run([*pip, "-r", str(requirements)], what)
+        if plugin:
+            # A path install, not an editable one: the venv outlives any one checkout.
+            _run([*pip, str(REPO)], what)
 
+    pins = (requirements, PLUGIN_PINS) if plugin else (requirements,)
     with _locked(folder):
-        _made(venv, venv / "requirements.sha256", _digest(requirements), make)
+        _made(venv, venv / "requirements.sha256", _digest(*pins), make)
     return venv / "bin" / "python"
 
 

@@ -1,5 +1,7 @@
-"""Connect in-process: a Python server object (``MCPServer`` or low-level ``Server``) run on
-an event loop in a thread of this pytest process, spoken to over the SDK's memory streams.
+"""Connect in-process: a Python server object run on an event loop in a thread of this pytest
+process, spoken to over the memory streams of the SDK installed beside it (``_SERVER_KINDS``:
+FastMCP and the low-level ``Server`` of ``mcp`` 1.x, ``MCPServer`` and ``Server`` of ``mcp``
+2.x, the ``FastMCP`` of the ``fastmcp`` package 2.x to 4.x).
 
 No subprocess and no pipe: the fastest loop for a Python server's own repository. Every
 message the server sends is serialized exactly as the SDK's stdio transport would write it
@@ -16,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import importlib
 import importlib.util
 import json
@@ -23,7 +26,8 @@ import logging
 import sys
 import threading
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Final
@@ -37,6 +41,9 @@ from pytest_mcp_contracts.transport.stderr import STDERR_TAIL_LINES, ServerLog
 # How long close() lets the server finish after end-of-input, then after cancelling.
 _SHUTDOWN_GRACE: Final = 2.0
 _START_TIMEOUT: Final = 30.0
+# Apps are started side by side, each from its own thread: two threads importing one SDK at
+# once can meet in its circular imports (importlib's _DeadlockError), so imports take turns.
+_IMPORTS: Final = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -106,8 +113,8 @@ class ServerApp:
         name = Path(self.module).stem if _is_path(self.module) else self.module
         return name.rsplit(".", 1)[-1] or "server"
 
-    def load(self) -> Any:
-        """Import the module and return the server object, or raise ServerStartError."""
+    def load(self) -> _Runnable:
+        """Import the module and return how to run its server, or raise ServerStartError."""
         module = self._import()
         if self.attribute is None:
             return _the_only_server(module, self.display)
@@ -129,8 +136,7 @@ class ServerApp:
         if server is None:
             raise ServerStartError(
                 f"{self.display} is a {type(target).__name__}, not an MCP server: expected "
-                "an mcp.server.MCPServer or low-level mcp.server.Server (or a function "
-                "without arguments that returns one)"
+                f"{_EXPECTED} (or a function without arguments that returns one)"
             )
         return server
 
@@ -178,14 +184,56 @@ def _is_path(module: str) -> bool:
     return module.endswith(".py") or "/" in module or "\\" in module
 
 
-def _as_server(value: Any) -> Any:
-    """The low-level Server behind an MCPServer or a Server, or None."""
-    from mcp.server import MCPServer, Server
+@dataclass(frozen=True)
+class _ServerKind:
+    """A server class of one SDK generation, and what its own in-memory transport runs."""
 
-    if isinstance(value, MCPServer):
-        return value._lowlevel_server  # what the SDK's own in-memory transport runs
-    if isinstance(value, Server):
-        return value
+    module: str
+    name: str
+    # The attribute that holds its low-level Server, whose run() serves the memory streams;
+    # None for the low-level Server itself.
+    lowlevel: str | None
+    # fastmcp 3 and later enter the server's lifespan around that run (their
+    # FastMCPTransport does): its startup hooks and lifespan result live there.
+    lifespan: str | None = None
+
+
+# The most derived first: fastmcp's low-level server subclasses the SDK's Server.
+_SERVER_KINDS: Final = (
+    _ServerKind("fastmcp.server.server", "FastMCP", "_mcp_server", "_lifespan_manager"),
+    _ServerKind("mcp.server.mcpserver.server", "MCPServer", "_lowlevel_server"),
+    _ServerKind("mcp.server.fastmcp.server", "FastMCP", "_mcp_server"),
+    _ServerKind("mcp.server.lowlevel.server", "Server", None),
+)
+_EXPECTED: Final = (
+    "an MCP server object: mcp.server.fastmcp.FastMCP or the low-level mcp.server.Server "
+    "(mcp 1.x), mcp.server.MCPServer or mcp.server.Server (mcp 2.x), or fastmcp.FastMCP"
+)
+
+
+@dataclass(frozen=True)
+class _Runnable:
+    """A server object as its SDK's in-memory transport runs it."""
+
+    lowlevel: Any  # awaited as lowlevel.run(read, write, options, raise_exceptions=False)
+    lifespan: Callable[[], AbstractAsyncContextManager[Any]]
+
+
+def _as_server(value: Any) -> _Runnable | None:
+    """How to run ``value`` if it is a server object of an SDK generation, or None.
+
+    By type, among the classes already imported: an object of a class exists only once its
+    module is, so nothing is imported here (scanning a module's attributes stays cheap, and
+    an SDK that is not installed is never asked for)."""
+    for kind in _SERVER_KINDS:
+        cls = getattr(sys.modules.get(kind.module), kind.name, None)
+        if not isinstance(cls, type) or not isinstance(value, cls):
+            continue
+        lowlevel = value if kind.lowlevel is None else getattr(value, kind.lowlevel, None)
+        if lowlevel is None:
+            return None
+        enter = getattr(value, kind.lifespan, None) if kind.lifespan else None
+        return _Runnable(lowlevel, enter if callable(enter) else contextlib.nullcontext)
     return None
 
 
@@ -193,14 +241,15 @@ def _servers_in(module: Any) -> list[str]:
     return [name for name, value in vars(module).items() if _as_server(value) is not None]
 
 
-def _the_only_server(module: Any, where: str) -> Any:
+def _the_only_server(module: Any, where: str) -> _Runnable:
     found = _servers_in(module)
-    if len(found) == 1:
-        return _as_server(getattr(module, found[0]))
+    server = _as_server(getattr(module, found[0])) if len(found) == 1 else None
+    if server is not None:
+        return server
     if not found:
         raise ServerStartError(
-            f"{where} defines no MCPServer or Server object at module level: name one with "
-            f"--mcp-app={where}:attribute"
+            f"{where} defines no MCPServer or Server object (nor a FastMCP) at module level: "
+            f"name one with --mcp-app={where}:attribute"
         )
     raise ServerStartError(
         f"{where} defines several servers ({', '.join(found)}): name one with "
@@ -232,6 +281,46 @@ def _tb(exc: BaseException) -> str:
     return "".join(tb.format())
 
 
+@dataclass(frozen=True)
+class _Wire:
+    """What the installed ``mcp`` carries on its memory streams, parsed and serialized as its
+    own stdio transport does, so that in-process a server meets the bytes it would on stdio."""
+
+    memory_streams: Callable[[], AbstractAsyncContextManager[Any]]
+    parse: Callable[[str], Any]  # a JSON-RPC line -> an item of the server's read stream
+    dump: Callable[[Any], bytes]  # an item of the server's write stream -> its line
+
+
+def _wire() -> _Wire:
+    """The installed ``mcp``'s memory streams and message types: the one place this module
+    imports ``mcp``."""
+    from mcp import types
+    from mcp.shared.memory import create_client_server_memory_streams
+
+    adapter = getattr(types, "jsonrpc_message_adapter", None)
+    if adapter is not None:  # mcp 2.x
+        read: Callable[[str], Any] = functools.partial(adapter.validate_json, by_name=False)
+        dump_options = {"by_alias": True, "exclude_unset": True}
+    else:
+        # mcp 1.x: a pydantic RootModel there (a plain union in the mcp this is typed with).
+        message_model: Any = types.JSONRPCMessage
+        read = message_model.model_validate_json
+        dump_options = {"by_alias": True, "exclude_none": True}
+    try:
+        from mcp.shared.message import SessionMessage
+    except ImportError:  # early mcp 1.x (1.6) carries the bare messages
+        return _Wire(
+            create_client_server_memory_streams,
+            read,
+            lambda message: message.model_dump_json(**dump_options).encode(),
+        )
+    return _Wire(
+        create_client_server_memory_streams,
+        lambda line: SessionMessage(read(line)),
+        lambda item: item.message.model_dump_json(**dump_options).encode(),
+    )
+
+
 class AppConnection(MessageConnection):
     """One run of a server object on its own event loop thread, over memory streams."""
 
@@ -250,9 +339,12 @@ class AppConnection(MessageConnection):
         self._death_line = ""
         self._loop_errors: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
         self._log_handler: _LogCapture | None = None
+        self._wire: _Wire | None = None
 
     def start(self) -> None:
-        server = self.command.load()
+        with _IMPORTS:
+            server = self.command.load()
+            self._wire = _wire()
         # In-process the server's "stderr" is its log records: what MCPServer logs when a
         # tool raises (the traceback included) is the evidence a failure report needs.
         self._log_handler = _LogCapture(self.log, ignore_thread=threading.get_ident())
@@ -282,7 +374,7 @@ class AppConnection(MessageConnection):
 
     # -- the loop thread -----------------------------------------------------------------
 
-    def _run(self, server: Any) -> None:
+    def _run(self, server: _Runnable) -> None:
         try:
             asyncio.run(self._serve(server))
         except BaseException as exc:  # the server's run raised: what a crash is in-process
@@ -292,24 +384,27 @@ class AppConnection(MessageConnection):
             self._ready.set()
             self._fail_pending()
 
-    async def _serve(self, server: Any) -> None:
+    async def _serve(self, server: _Runnable) -> None:
         import anyio
-        from mcp.shared.memory import create_client_server_memory_streams
 
+        assert self._wire is not None
+        lowlevel = server.lowlevel
         self._loop = asyncio.get_running_loop()
         # Errors asyncio would log (a task's exception never retrieved, after a crash) are the
         # server's: they join its failure text instead of pytest's output.
         self._loop.set_exception_handler(self._loop_error)
         self._stop = stop = asyncio.Event()
-        async with create_client_server_memory_streams() as (client, server_streams):
+        # The lifespan outside the streams and the run, as the SDKs' own in-memory
+        # transports enter it: the run is over before the lifespan tears down what it uses.
+        async with server.lifespan(), self._wire.memory_streams() as (client, server_streams):
             read, self._send = client
             done = anyio.Event()
 
             async def run_server() -> None:
                 try:
-                    await server.run(
+                    await lowlevel.run(
                         *server_streams,
-                        server.create_initialization_options(),
+                        lowlevel.create_initialization_options(),
                         raise_exceptions=False,
                     )
                     if not self._stop_requested():
@@ -339,12 +434,14 @@ class AppConnection(MessageConnection):
         return self._stop is not None and self._stop.is_set()
 
     async def _read(self, stream: Any) -> None:
+        wire = self._wire
+        assert wire is not None
         async for item in stream:
             if isinstance(item, Exception):
                 self._note_garbage(f"<the server's transport reported {item!r}>")
                 continue
             # The bytes the SDK's stdio transport would write for this message.
-            data = item.message.model_dump_json(by_alias=True, exclude_unset=True).encode()
+            data = wire.dump(item)
             if len(data) > self.max_message_bytes:
                 self._unreadable(
                     f"a message of {len(data)} bytes, over the {self.max_message_bytes}-byte "
@@ -356,17 +453,13 @@ class AppConnection(MessageConnection):
     # -- from pytest's thread ------------------------------------------------------------
 
     def _write(self, message: Mapping[str, Any]) -> None:
-        loop = self._loop
-        if loop is None or self._closed.is_set():
+        loop, wire = self._loop, self._wire
+        if loop is None or wire is None or self._closed.is_set():
             raise ServerDied(
                 f"the server is not running{self._exit_note()}", stderr_tail=self._death
             )
-        from mcp.shared.message import SessionMessage
-        from mcp.types import jsonrpc_message_adapter
-
         # Parsed from bytes exactly as the SDK's stdio server reads a line.
-        data = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-        parsed = SessionMessage(jsonrpc_message_adapter.validate_json(data, by_name=False))
+        parsed = wire.parse(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
         # Not awaited here: a server whose loop is blocked then fails by the call timeout,
         # like a silent subprocess, and a send to a closed server fails the pending call.
         future = asyncio.run_coroutine_threadsafe(self._send.send(parsed), loop)

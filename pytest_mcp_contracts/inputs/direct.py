@@ -33,10 +33,13 @@ from typing import Any, cast
 import jsonschema
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
-from hypothesis.internal.intervalsets import IntervalSet
 from hypothesis.strategies import SearchStrategy
 
-from pytest_mcp_contracts.inputs.hypothesis_compat import _from_schema, encode_canonical_json
+from pytest_mcp_contracts.inputs.hypothesis_compat import (
+    IntervalSet,
+    _from_schema,
+    encode_canonical_json,
+)
 
 __all__ = ["ANNOTATIONS", "SUPPORTED", "direct_strategy", "mixed_strategy", "utf8_alphabet"]
 

@@ -30,21 +30,103 @@ version, so the package ships it for the versions of the Pythons it was made wit
 as hypothesis's own cache file) and hands it to hypothesis before anything imports
 hypothesis-jsonschema. For another Unicode version hypothesis makes its own, as before.
 This module is the one way into hypothesis-jsonschema, so that the table comes first.
+
+All of this stands on names neither library promises to keep, and the dependency ranges have
+no cap: so the names are probed once, when this module is imported, and a release that
+lacks one fails with a message naming it and the supported ranges rather than with an
+AttributeError in the middle of a check.
 """
 
 from __future__ import annotations
 
 import gzip
+import importlib
 import json
 import os
+import re
 import sys
 import types
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from hypothesis.internal import charmap
+# The private names inputs/ uses, by module. Those of hypothesis come first: the Unicode
+# table has to be given before hypothesis-jsonschema is imported.
+HYPOTHESIS_NAMES: Final[Mapping[str, tuple[str, ...]]] = {
+    "hypothesis.internal.charmap": ("_charmap", "charmap_file"),
+    "hypothesis.internal.conjecture.utils": ("many",),
+    "hypothesis.internal.intervalsets": ("IntervalSet",),
+    "hypothesis.control": ("current_build_context",),
+    "hypothesis.database": ("InMemoryExampleDatabase", "choices_to_bytes"),
+}
+JSONSCHEMA_NAMES: Final[Mapping[str, tuple[str, ...]]] = {
+    "hypothesis_jsonschema._from_schema": (
+        "CharStrategy",
+        "JSON_STRATEGY",
+        "STRING_FORMATS",
+        "from_js_regex",
+        "from_schema",
+    ),
+    "hypothesis_jsonschema._canonicalise": (
+        "FALSEY",
+        "HypothesisRefResolutionError",
+        "canonicalish",
+    ),
+    "hypothesis_jsonschema._encode": ("encode_canonical_json",),
+}
+
+
+class UnsupportedRelease(ImportError):
+    """The installed hypothesis or hypothesis-jsonschema lacks a name inputs/ relies on."""
+
+
+def probe(names: Mapping[str, tuple[str, ...]]) -> None:
+    """Raise UnsupportedRelease for the first module or name of ``names`` that is missing."""
+    for module_name, attributes in names.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise UnsupportedRelease(_unsupported(module_name)) from exc
+        for attribute in attributes:
+            if not hasattr(module, attribute):
+                raise UnsupportedRelease(_unsupported(f"{module_name}.{attribute}"))
+
+
+def _unsupported(name: str) -> str:
+    from importlib import metadata
+
+    dist = "hypothesis-jsonschema" if name.startswith("hypothesis_jsonschema") else "hypothesis"
+    try:
+        installed = f"{dist} {metadata.version(dist)}"
+    except metadata.PackageNotFoundError:  # pragma: no cover - imported, so installed
+        installed = dist
+    return (
+        f"{installed} has no {name}, which pytest-mcp-contracts generates inputs with: it "
+        f"supports {_supported_ranges()}; install an earlier {dist} in that range, or a newer "
+        "pytest-mcp-contracts"
+    )
+
+
+def _supported_ranges() -> str:
+    """The ranges the package declares for both libraries (pyproject.toml is their one home)."""
+    from importlib import metadata
+
+    try:
+        declared = metadata.requires("pytest-mcp-contracts") or []
+    except metadata.PackageNotFoundError:  # run from a checkout that is not installed
+        return "the hypothesis and hypothesis-jsonschema ranges of its pyproject.toml"
+    ranges = [
+        re.sub(r"\s+", "", spec.split(";")[0])
+        for spec in declared
+        if re.match(r"hypothesis(-jsonschema)?\s*[<>=!~]", spec) and "extra ==" not in spec
+    ]
+    return ", ".join(ranges) or "the ranges its metadata declares"
+
+
+probe(HYPOTHESIS_NAMES)
+
+from hypothesis.internal import charmap  # noqa: E402
 
 UNICODE_TABLES = Path(__file__).with_name("unicode")
 
@@ -70,7 +152,9 @@ def seed_unicode_table() -> bool:
 
 
 seed_unicode_table()  # before hypothesis-jsonschema: importing it needs the table
+probe(JSONSCHEMA_NAMES)
 
+from hypothesis.internal.intervalsets import IntervalSet  # noqa: E402
 from hypothesis_jsonschema import _from_schema  # noqa: E402
 from hypothesis_jsonschema._canonicalise import (  # noqa: E402
     FALSEY,
@@ -79,13 +163,32 @@ from hypothesis_jsonschema._canonicalise import (  # noqa: E402
 )
 from hypothesis_jsonschema._encode import encode_canonical_json  # noqa: E402
 
+
+def probe_many() -> None:
+    """``many`` in one of the two protocols ``install`` knows: ``more()``, or a context manager
+    that ``install`` can adapt only where hypothesis-jsonschema calls the utils module ``cu``."""
+    from hypothesis.internal.conjecture import utils
+
+    if hasattr(utils.many, "more"):
+        return
+    if not hasattr(utils.many, "__enter__"):
+        raise UnsupportedRelease(_unsupported("hypothesis.internal.conjecture.utils.many.more"))
+    cu = vars(_from_schema).get("cu")
+    if cu is not utils and not isinstance(cu, _UtilsProxy):
+        raise UnsupportedRelease(_unsupported("hypothesis_jsonschema._from_schema.cu"))
+
+
 __all__ = [
     "FALSEY",
     "HypothesisRefResolutionError",
+    "IntervalSet",
+    "UnsupportedRelease",
     "_from_schema",
     "canonicalish",
     "encode_canonical_json",
     "install",
+    "probe",
+    "probe_many",
     "seed_unicode_table",
 ]
 
@@ -176,3 +279,6 @@ def _leave_own_modules_out() -> None:
 
     is_local_module_file.leaves_out = own  # type: ignore[attr-defined]
     namespace["is_local_module_file"] = is_local_module_file
+
+
+probe_many()

@@ -44,6 +44,12 @@ from pytest_mcp_contracts.transport.errors import (
     ServerUnreachable,
 )
 from pytest_mcp_contracts.transport.jsonrpc import PROTOCOL_VERSION_KEY, RpcConnection, short
+from pytest_mcp_contracts.transport.param_headers import (
+    HeaderMap,
+    encode_value,
+    header_map,
+    headers_for,
+)
 from pytest_mcp_contracts.vocabulary import MODERN_VERSION
 
 if TYPE_CHECKING:
@@ -208,7 +214,7 @@ class HttpConnection(RpcConnection):
         self._closed = False
         self._next_id = 0
         self._id_lock = threading.Lock()  # calls may be in flight from several threads
-        self._param_headers: dict[str, dict[tuple[str, ...], str]] = {}  # by tool name
+        self._param_headers: dict[str, HeaderMap] = {}  # by tool name
 
     def start(self) -> None:
         import httpx2
@@ -274,16 +280,14 @@ class HttpConnection(RpcConnection):
             key = _NAME_BEARING.get(method)
             value = params.get(key) if key and isinstance(params, dict) else None
             if isinstance(value, str):
-                headers["Mcp-Name"] = _header_value(value)
+                headers["Mcp-Name"] = encode_value(value)
             arguments = params.get("arguments") if isinstance(params, dict) else None
             if (
                 method == "tools/call"
                 and value in self._param_headers
                 and isinstance(arguments, dict)
             ):
-                from mcp.shared.inbound import mcp_param_headers
-
-                headers.update(mcp_param_headers(self._param_headers[value], arguments))
+                headers.update(headers_for(self._param_headers[value], arguments))
         elif method == "initialize":
             headers.pop("MCP-Protocol-Version", None)
         return headers
@@ -380,16 +384,13 @@ class HttpConnection(RpcConnection):
         """Which arguments of each tool a 2026-07-28 ``tools/call`` mirrors into
         ``Mcp-Param-*`` headers (the ``x-mcp-header`` annotations of its inputSchema). A
         server checks them against the body, so a call without them would be refused."""
-        from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
-
         for tool in tools if isinstance(tools, list) else ():
             if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
                 continue
             schema = tool.get("inputSchema")
-            if isinstance(schema, dict) and find_invalid_x_mcp_header(schema) is None:
-                header_map = x_mcp_header_map(schema)
-                if header_map:
-                    self._param_headers[tool["name"]] = header_map
+            mirrored = header_map(schema) if isinstance(schema, dict) else {}
+            if mirrored:
+                self._param_headers[tool["name"]] = mirrored
 
     def _read_answer(
         self, response: Any, method: str, msg_id: int, clock: CallClock
@@ -520,19 +521,6 @@ class _Deadlined:
         for chunk in self._response.iter_text():
             self._check()
             yield chunk
-
-
-def _header_value(value: str) -> str:
-    """As the SDK's ``encode_header_value``: printable ASCII verbatim, else base64-wrapped."""
-    import base64
-
-    if (
-        re.fullmatch(r"[\x20-\x7E]*", value)
-        and value == value.strip()
-        and not (value.startswith("=?base64?") and value.endswith("?="))
-    ):
-        return value
-    return f"=?base64?{base64.b64encode(value.encode('utf-8')).decode('ascii')}?="
 
 
 def _reason(exc: Exception) -> str:

@@ -115,6 +115,7 @@ class ServerApp:
 
     def load(self) -> _Runnable:
         """Import the module and return how to run its server, or raise ServerStartError."""
+        _require_sdk()
         module = self._import()
         if self.attribute is None:
             return _the_only_server(module, self.display)
@@ -178,6 +179,19 @@ class ServerApp:
             raise ServerStartError(
                 f"importing {self.module!r} raised {_exception_line(exc)}", stderr_tail=_tb(exc)
             ) from None
+
+
+def _require_sdk() -> None:
+    """--mcp-app is the one part of the plugin that needs the MCP SDK: the core install has
+    none, so that it never changes the SDK a server's project pins. Checked before the
+    server's module is imported, which would fail on its own ``import mcp`` with a message
+    about import paths."""
+    if importlib.util.find_spec("mcp") is None:
+        raise ServerStartError(
+            "--mcp-app runs the server with the MCP SDK installed beside pytest, and this "
+            "environment has none: install the server's project here (its own SDK is the one "
+            "used), or pip install 'pytest-mcp-contracts[app]'"
+        )
 
 
 def _is_path(module: str) -> bool:

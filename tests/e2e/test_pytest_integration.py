@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from ..conftest import NO_SEQUENCES, RunMcp, RunPytest, server_command
+from ..conftest import NO_SEQUENCES, HttpServer, RunMcp, RunPytest, server_command
 
 # What is selected is under test here, not what the checks find: a few inputs each will do.
 FEW = "--mcp-max-examples=5"
@@ -255,6 +255,42 @@ def test_a_run_imports_what_its_checks_need_and_no_more(
     # with -k leaves it to the items it selected.
     collected = json.loads((pytester.path / "collected.json").read_text(encoding="utf-8"))
     assert collected == ([m for m in loaded if m in IMPORTED_AHEAD] if not args else [])
+
+
+def test_a_run_over_http_imports_no_mcp_sdk(
+    pytester: pytest.Pytester, http_server: HttpServer, cold_pytest: None
+) -> None:
+    """Over Streamable HTTP the client is the plugin's own too, the Mcp-Param-* headers a
+    2026-07-28 server checks included (transport/param_headers): only --mcp-app needs the
+    SDK, so the core install pins none."""
+    pytester.makeconftest(LOADED_AT_THE_END)
+    url = http_server("param_headers.py")
+    result = pytester.runpytest_subprocess(
+        f"--mcp-url={url}", NO_SEQUENCES, FEW, "-p", "no:randomly", "-v"
+    )
+    assert result.ret == 0, result.stdout.str()
+    result.stdout.fnmatch_lines(["*::weather::contract PASSED*"])
+    loaded = json.loads((pytester.path / "loaded.json").read_text(encoding="utf-8"))
+    assert "mcp" not in loaded and "jsonschema" in loaded, loaded
+
+
+def test_mcp_app_without_the_sdk_is_one_line_naming_the_extra(pytester: pytest.Pytester) -> None:
+    # As in an environment without the SDK: the import system finds no "mcp".
+    pytester.makeconftest("import sys\n\nsys.modules['mcp'] = None\n")
+    pytester.makepyfile(server="from mcp.server import MCPServer\n\napp = MCPServer('x')\n")
+    result = pytester.runpytest_subprocess(
+        NO_SEQUENCES, "--mcp-app=server:app", "-p", "no:randomly"
+    )
+    assert result.ret != 0
+    result.stdout.fnmatch_lines(
+        [
+            "*--mcp-app runs the server with the MCP SDK installed beside pytest, and this "
+            "environment has none: install the server's project here (its own SDK is the one "
+            "used), or pip install 'pytest-mcp-contracts[[]app]'*"  # [[] is fnmatch's "["
+        ]
+    )
+    assert "could not import" not in result.stdout.str()
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
 
 
 @pytest.mark.parametrize(

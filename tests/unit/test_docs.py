@@ -55,7 +55,7 @@ def test_the_readme_commands_are_the_ones_ci_runs() -> None:
     commands = _readme_commands()
     assert len(commands) == 2, commands
     main_job, suite = (command.split(" && ") for command in commands)
-    assert main_job[2:-1] == ["pip install ."]
+    assert main_job[2:-1] == ["pip install '.[app]'"]  # example_server is built on mcp
     assert suite[2:-1] == ["pip install --upgrade pip", "pip install -e '.[dev]'"]
     assert "python -m pip install --quiet --upgrade pip\n" in ci
     assert "python -m pip install --quiet -e '.[dev]'\n" in ci

@@ -109,3 +109,83 @@ def test_a_storage_folder_that_cannot_be_read_still_gets_the_table(
     monkeypatch.setattr(charmap, "_charmap", None)
     assert seed_unicode_table()
     assert charmap._charmap is not None
+
+
+# -- the probe of the private names: ranges without a cap ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("module", "name"),
+    [
+        ("hypothesis.internal.conjecture.utils", "many"),
+        ("hypothesis.database", "choices_to_bytes"),
+        ("hypothesis_jsonschema._from_schema", "from_js_regex"),
+        ("hypothesis_jsonschema._canonicalise", "canonicalish"),
+    ],
+)
+def test_a_release_without_a_private_name_fails_naming_it_and_the_range(
+    monkeypatch: pytest.MonkeyPatch, module: str, name: str
+) -> None:
+    import importlib
+    from importlib import metadata
+
+    monkeypatch.delattr(importlib.import_module(module), name)
+    names = {**hypothesis_compat.HYPOTHESIS_NAMES, **hypothesis_compat.JSONSCHEMA_NAMES}
+    with pytest.raises(hypothesis_compat.UnsupportedRelease) as caught:
+        hypothesis_compat.probe(names)
+    message = str(caught.value)
+    dist = "hypothesis-jsonschema" if module.startswith("hypothesis_jsonschema") else "hypothesis"
+    assert f"{dist} {metadata.version(dist)} has no {module}.{name}, " in message
+    # The ranges, read from the installed package's metadata (pyproject.toml is their one home).
+    assert "supports hypothesis" in message and ", hypothesis-jsonschema" in message
+    assert f"install an earlier {dist} in that range, or a newer pytest-mcp-contracts" in message
+    assert "\n" not in message
+
+
+def test_a_missing_module_is_named_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(hypothesis_compat.UnsupportedRelease, match=r"has no hypothesis\.gone,"):
+        hypothesis_compat.probe({"hypothesis.gone": ()})
+    assert issubclass(hypothesis_compat.UnsupportedRelease, ImportError)
+
+
+def test_the_names_in_use_are_all_present_here() -> None:
+    hypothesis_compat.probe(hypothesis_compat.HYPOTHESIS_NAMES)
+    hypothesis_compat.probe(hypothesis_compat.JSONSCHEMA_NAMES)
+    hypothesis_compat.probe_many()  # also after install() replaced the utils module's name
+
+
+def test_a_many_of_neither_protocol_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hypothesis.internal.conjecture import utils
+
+    monkeypatch.setattr(utils, "many", object)
+    with pytest.raises(hypothesis_compat.UnsupportedRelease, match=r"no hypothesis\.internal\."):
+        hypothesis_compat.probe_many()
+
+
+def test_a_context_manager_many_is_adaptable_only_through_cu(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from hypothesis.internal.conjecture import utils
+
+    class NewMany:
+        def __enter__(self) -> None: ...
+
+    monkeypatch.setattr(utils, "many", NewMany)
+    monkeypatch.delitem(vars(hypothesis_compat._from_schema), "cu")
+    with pytest.raises(hypothesis_compat.UnsupportedRelease, match=r"_from_schema\.cu,"):
+        hypothesis_compat.probe_many()
+
+
+def test_importing_the_module_under_a_release_that_lacks_a_name_fails_with_the_message() -> None:
+    """In a fresh interpreter, as a run meets it: the import itself fails, naming the name."""
+    code = (
+        "import hypothesis.database as d; del d.choices_to_bytes\n"
+        "import pytest_mcp_contracts.inputs.hypothesis_compat\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("pytest_mcp_contracts.inputs.hypothesis_compat.UnsupportedRelease: ")
+    assert "has no hypothesis.database.choices_to_bytes, " in last

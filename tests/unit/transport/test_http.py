@@ -15,7 +15,6 @@ from pytest_mcp_contracts.transport.http import (
     HeaderError,
     HttpConnection,
     ServerUrl,
-    _header_value,
     display_url,
     expand,
     parse_header,
@@ -75,12 +74,6 @@ def test_urls_are_shown_without_credentials_query_or_fragment(url: str, shown: s
 def test_only_http_urls_with_a_host_are_accepted(url: str) -> None:
     with pytest.raises(ValueError, match="http:// or https://"):
         ServerUrl.parse(url)
-
-
-def test_header_values_outside_printable_ascii_are_base64_wrapped() -> None:
-    assert _header_value("plain value") == "plain value"
-    assert _header_value("café") == "=?base64?Y2Fmw6k=?="
-    assert _header_value(" padded") == "=?base64?IHBhZGRlZA==?="
 
 
 def _response(*pieces: bytes) -> httpx2.Response:

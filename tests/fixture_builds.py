@@ -121,8 +121,10 @@ def sdk_python(stack: str) -> Path:
         pip += ["--no-deps"]
         _run([*pip, "-r", str(requirements)], what)
         if plugin:
-            # A path install, not an editable one: the venv outlives any one checkout.
-            _run([*pip, str(REPO)], what)
+            # A path install, not an editable one: the venv outlives any one checkout. One at a
+            # time: setuptools builds in the checkout's own build/ folder.
+            with _locked(REPO):
+                _run([*pip, str(REPO)], what)
 
     pins = (requirements, PLUGIN_PINS) if plugin else (requirements,)
     with _locked(folder):

@@ -16,6 +16,7 @@ that was cut off is made again.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import fcntl
 import functools
@@ -25,6 +26,8 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -97,6 +100,25 @@ def holds_plugin(stack: str) -> bool:
     )
 
 
+_WHEEL: list[Path] = []
+_WHEEL_TURN = threading.Lock()
+
+
+def _plugin_wheel() -> Path:
+    """The checkout as a wheel, built once for every stack that holds the plugin (a build
+    costs a build environment of its own), under a lock on the checkout: setuptools writes
+    its build/ and egg-info there."""
+    with _WHEEL_TURN:
+        if not _WHEEL:
+            folder = Path(tempfile.mkdtemp(prefix="mcp-contracts-wheel-"))
+            atexit.register(shutil.rmtree, folder, True)
+            wheel = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps"]
+            with _locked(REPO):
+                _run([*wheel, "--wheel-dir", str(folder), str(REPO)], "the plugin's wheel")
+            _WHEEL.extend(folder.glob("*.whl"))
+        return _WHEEL[0]
+
+
 def sdk_python(stack: str) -> Path:
     """The interpreter of ``stack``'s virtualenv (``STACKS``), built with this one when
     missing or when its requirements.txt (or the plugin's pins it includes) changed.
@@ -121,10 +143,8 @@ def sdk_python(stack: str) -> Path:
         pip += ["--no-deps"]
         _run([*pip, "-r", str(requirements)], what)
         if plugin:
-            # A path install, not an editable one: the venv outlives any one checkout. One at a
-            # time: setuptools builds in the checkout's own build/ folder.
-            with _locked(REPO):
-                _run([*pip, str(REPO)], what)
+            # A wheel, not an editable install: the venv outlives any one checkout.
+            _run([*pip, str(_plugin_wheel())], what)
 
     pins = (requirements, PLUGIN_PINS) if plugin else (requirements,)
     with _locked(folder):

@@ -93,10 +93,16 @@ def holds_plugin(stack: str) -> bool:
     """Whether ``stack``'s requirements.txt includes the plugin's pins (``PLUGIN_PINS``)."""
     requirements = STACKS[stack] / "requirements.txt"
     return any(
-        line.split()[:1] == ["-r"]
-        and (requirements.parent / line.split()[1]).resolve() == PLUGIN_PINS.resolve()
-        for line in requirements.read_text().splitlines()
-        if len(line.split()) == 2
+        _includes_plugin_pins(requirements, line) for line in requirements.read_text().splitlines()
+    )
+
+
+def _includes_plugin_pins(requirements: Path, line: str) -> bool:
+    words = line.split()
+    return (
+        len(words) == 2
+        and words[0] == "-r"
+        and (requirements.parent / words[1]).resolve() == PLUGIN_PINS.resolve()
     )
 
 
@@ -119,17 +125,44 @@ def _plugin_wheel() -> Path:
         return _WHEEL[0]
 
 
+def plugin_layer() -> Path:
+    """The plugin's pins and the plugin itself, installed (and compiled) once into a folder
+    that every stack holding the plugin puts on its path with a .pth file: the stacks share
+    the same pins instead of installing and compiling them once each. Its packages are on
+    such a stack's path as the stack's own are, their metadata and entry points included;
+    where a package is in both, the two pins are the same version (pip refuses two)."""
+    layer = SDKS / ".plugin-layer"
+
+    def make() -> None:
+        what = "the plugin's layer of tests/servers/sdks"
+        pip = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+        pip += ["--no-deps", "--target", str(layer)]
+        _run([*pip, "-r", str(PLUGIN_PINS)], what)
+        _run([*pip, str(_plugin_wheel())], what)
+
+    with _locked(SDKS):
+        _made(
+            layer,
+            layer / "requirements.sha256",
+            _digest(PLUGIN_PINS, REPO / "pyproject.toml"),
+            make,
+        )
+    return layer
+
+
 def sdk_python(stack: str) -> Path:
     """The interpreter of ``stack``'s virtualenv (``STACKS``), built with this one when
     missing or when its requirements.txt (or the plugin's pins it includes) changed.
 
-    The plugin installed into it is the checkout's at build time; a run under test puts the
-    checkout first on PYTHONPATH, so the installed copy gives its metadata and entry point
-    and the checkout its code."""
+    A stack that holds the plugin gets it, with the pins its requirements include, from
+    ``plugin_layer``: the checkout's at build time; a run under test puts the checkout first
+    on PYTHONPATH, so the installed copy gives its metadata and entry point and the checkout
+    its code."""
     folder = STACKS[stack]
     requirements = folder / "requirements.txt"
     venv = folder / ".venv"
     plugin = holds_plugin(stack)
+    layer = plugin_layer() if plugin else None
 
     def make() -> None:
         what = f"the virtualenv of {folder.relative_to(SERVERS.parent)}"
@@ -141,10 +174,19 @@ def sdk_python(stack: str) -> Path:
         pip = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python")]
         pip += ["install", "--quiet", "--disable-pip-version-check", "--no-compile"]
         pip += ["--no-deps"]
-        _run([*pip, "-r", str(requirements)], what)
-        if plugin:
-            # A wheel, not an editable install: the venv outlives any one checkout.
-            _run([*pip, str(_plugin_wheel())], what)
+        own = venv / "own-requirements.txt"
+        own.write_text(
+            "".join(
+                f"{line}\n"
+                for line in requirements.read_text().splitlines()
+                if not _includes_plugin_pins(requirements, line)
+            )
+        )
+        _run([*pip, "-r", str(own)], what)
+        if layer is not None:
+            version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+            site = venv / "lib" / version / "site-packages"
+            (site / "mcp-contracts-plugin-layer.pth").write_text(f"{layer}\n")
 
     pins = (requirements, PLUGIN_PINS) if plugin else (requirements,)
     with _locked(folder):

@@ -162,7 +162,6 @@ def sdk_python(stack: str) -> Path:
     requirements = folder / "requirements.txt"
     venv = folder / ".venv"
     plugin = holds_plugin(stack)
-    layer = plugin_layer() if plugin else None
 
     def make() -> None:
         what = f"the virtualenv of {folder.relative_to(SERVERS.parent)}"
@@ -183,7 +182,8 @@ def sdk_python(stack: str) -> Path:
             )
         )
         _run([*pip, "-r", str(own)], what)
-        if layer is not None:
+        if plugin:  # the layer is built beside the stacks (main), or here when missing
+            layer = plugin_layer()
             version = f"python{sys.version_info.major}.{sys.version_info.minor}"
             site = venv / "lib" / version / "site-packages"
             (site / "mcp-contracts-plugin-layer.pth").write_text(f"{layer}\n")
@@ -232,7 +232,8 @@ def main() -> int:
     from concurrent.futures import ThreadPoolExecutor
 
     npm = shutil.which("npm")
-    builds: list[Callable[[], Path]] = [functools.partial(sdk_python, stack) for stack in STACKS]
+    builds: list[Callable[[], Path]] = [plugin_layer]
+    builds += [functools.partial(sdk_python, stack) for stack in STACKS]
     if npm is not None and shutil.which("node") is not None:
         builds.append(functools.partial(ts_bundles, npm))
     try:

@@ -109,7 +109,6 @@ SLOW_FIRST = (
     "test_sequences.py",
     "test_roots_sandbox.py",
     "test_export.py",
-    "test_sdk_installs.py",
 )
 
 

@@ -78,12 +78,11 @@ def _zygote_wanted(kind: str) -> bool:
     return not os.environ.get(_COLD[kind]) and not os.environ.get(warm_servers.SOCKETS[kind])
 
 
-# The files that hold the longest tests, the file of the longest single test first (its
-# wall time in bench/suite_cpu.py's table for the whole suite under -n auto, 2026-11-27:
-# 19 s down to 5 s). They run first: pytest-xdist hands out tests in collection order and
-# steals from the end of a worker's queue, so a long test collected late held the last
-# worker alone for up to a minute while the others had nothing left. Only the order
-# changes; a file missing here is merely not moved.
+# The files that hold the longest tests, the file of the longest single test first (by
+# bench/suite_cpu.py's table for the whole suite under -n auto). They run first:
+# pytest-xdist hands out tests in collection order and steals from the end of a worker's
+# queue, so a long test collected late would hold the last worker alone while the others
+# have nothing left. Only the order changes; a file missing here is merely not moved.
 SLOW_FIRST = (
     "test_xdist.py",
     "test_memory_cap.py",
@@ -115,10 +114,9 @@ SLOW_FIRST = (
 @pytest.hookimpl(wrapper=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> Generator[None, int, int]:
     """``-n auto`` (the README's test command): one worker more than pytest-xdist counts CPUs.
-    About a fifth of the suite's test time is spent waiting, not computing (tools that sleep
-    to test budgets and deadlines, servers that hang on purpose, timeouts), and a spare
-    worker computes meanwhile. Measured on 2 cores (pytest -n N --dist worksteal, the same
-    tree, one after the other): 296 s with 2 workers, 251 s with 3, 267 s with 4.
+    Much of the suite's test time is spent waiting, not computing (tools that sleep to test
+    budgets and deadlines, servers that hang on purpose, timeouts), and a spare worker
+    computes meanwhile; a second spare one costs more in contention than it wins.
     PYTEST_XDIST_AUTO_NUM_WORKERS still decides when set (pytest-xdist's own rule)."""
     workers = yield
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):

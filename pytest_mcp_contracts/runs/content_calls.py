@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from pytest_mcp_contracts.contracts.content import read_observable
 from pytest_mcp_contracts.inputs.listed import (
     described_values,
     expand,
@@ -294,7 +295,7 @@ def run_read(server: ManagedServer, resource: Entry, budget: Budget) -> ContentR
         server,
         resource,
         Check.READ,
-        lambda _: read_resource(server, resource.key, {"uri": resource.key}),
+        lambda _, limit: read_resource(server, resource.key, {"uri": resource.key}, limit),
         run,
         must_succeed=True,
     )
@@ -308,10 +309,15 @@ def run_read(server: ManagedServer, resource: Entry, budget: Budget) -> ContentR
     return run
 
 
-def read_resource(server: ManagedServer, uri: str, arguments: dict[str, Any]) -> CallOutcome:
+def read_resource(
+    server: ManagedServer, uri: str, arguments: dict[str, Any], limit: float | None = None
+) -> CallOutcome:
     """One ``resources/read``; ``arguments`` are what the URI was made of (a template's
-    values, or the URI itself), for the report and the shrinker."""
-    return server.request("resources/read", {"uri": uri}, subject=uri, arguments=arguments)
+    values, or the URI itself), for the report and the shrinker; ``limit`` caps its time
+    below the usual timeouts (the check's time budget)."""
+    return server.request(
+        "resources/read", {"uri": uri}, subject=uri, arguments=arguments, limit=limit
+    )
 
 
 # -- templates and prompts: generated values ----------------------------------------------------
@@ -325,21 +331,23 @@ class ContentTarget:
     entry: Entry
     check: str
     schema: dict[str, Any]
-    send: Callable[[dict[str, Any]], CallOutcome]
+    send: Callable[[dict[str, Any], float | None], CallOutcome]  # an input, a time limit
 
 
 def template_target(server: ManagedServer, template: Entry) -> ContentTarget:
-    def send(values: dict[str, Any]) -> CallOutcome:
+    def send(values: dict[str, Any], limit: float | None) -> CallOutcome:
         # A value that makes an invalid URI is still sent: the server must refuse it.
-        return read_resource(server, expand(template.key, values), values)
+        return read_resource(server, expand(template.key, values), values, limit)
 
     return ContentTarget(template, Check.READ, template_schema(template.key), send)
 
 
 def prompt_target(server: ManagedServer, prompt: Entry) -> ContentTarget:
-    def send(arguments: dict[str, Any]) -> CallOutcome:
+    def send(arguments: dict[str, Any], limit: float | None) -> CallOutcome:
         params = {"name": prompt.key, "arguments": arguments}
-        return server.request("prompts/get", params, subject=prompt.key, arguments=arguments)
+        return server.request(
+            "prompts/get", params, subject=prompt.key, arguments=arguments, limit=limit
+        )
 
     return ContentTarget(prompt, Check.GET, prompt_schema(prompt.raw.get("arguments")), send)
 
@@ -353,7 +361,7 @@ class _EntryCalls:
     server: ManagedServer
     entry: Entry
     check: str
-    request: Callable[[dict[str, Any]], CallOutcome]
+    request: Callable[[dict[str, Any], float | None], CallOutcome]
     run: ContentRun
     must_succeed: bool = False
 
@@ -362,14 +370,12 @@ class _EntryCalls:
         return f"{self.server.command.display}::{self.entry.node}"
 
     def send(self, arguments: dict[str, Any], limit: float | None) -> Sent:
-        return Sent(self.request(arguments))
+        return Sent(self.request(arguments, limit))
 
     def count(self, outcome: CallOutcome) -> None:
         self.run.stats.count_call(outcome)
 
     def judge(self, sent: Sent, *, shrinking: bool) -> Judgement:
-        from pytest_mcp_contracts.contracts.content import read_observable
-
         outcome = sent.outcome
         judged = judge_answer(
             outcome, self.server.protocol_version, check=self.check, must_succeed=self.must_succeed
@@ -442,7 +448,7 @@ def probe_missing_arguments(
     for name in names[:MAX_MISSING_PROBES]:
         arguments = {other: "a" for other in names if other != name}
         try:
-            outcome = subject.send(arguments)
+            outcome = subject.send(arguments, None)
         except ServerError as exc:
             return unavailable(server, prompt, exc)
         judged = judge_answer(outcome, server.protocol_version, check=Check.GET)

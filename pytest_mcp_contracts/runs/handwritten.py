@@ -375,7 +375,9 @@ class ServerUnderTest:
     def _get(self, entry: Entry, arguments: dict[str, Any]) -> CallOutcome:
         from pytest_mcp_contracts.runs.content_calls import prompt_target
 
-        return self._request(entry, lambda: prompt_target(self._server, entry).send(arguments))
+        return self._request(
+            entry, lambda: prompt_target(self._server, entry).send(arguments, None)
+        )
 
     def _request(self, entry: Entry, send: Callable[[], CallOutcome]) -> CallOutcome:
         from pytest_mcp_contracts.judges.failures import unavailable

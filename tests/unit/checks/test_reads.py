@@ -403,3 +403,23 @@ def test_an_entry_no_call_reached_passes_saying_so() -> None:
     reached.count(good, judge_answer(good, MODERN, check=Check.GET))
     reached.note_unreached(prompt)
     assert reached.notes == []
+
+
+def test_a_reads_and_a_gets_time_limit_reaches_the_request() -> None:
+    # The check's time budget (--mcp-tool-time) caps each request, as it caps a tool's call.
+    from pytest_mcp_contracts.runs.content_calls import prompt_target, template_target
+    from pytest_mcp_contracts.transport.discover import Entry
+
+    asked: list[tuple[str, float | None]] = []
+
+    class Server:
+        def request(self, method: str, params: Any, **kwargs: Any) -> CallOutcome:
+            asked.append((method, kwargs["limit"]))
+            return CallOutcome(kwargs["arguments"], {"method": method, "params": params})
+
+    server: Any = Server()
+    template = Entry(EntryKind.TEMPLATE, "users://{id}", "users", {"uriTemplate": "users://{id}"})
+    prompt = Entry(EntryKind.PROMPT, "greet", "greet", {"name": "greet"})
+    template_target(server, template).send({"id": "7"}, 1.5)
+    prompt_target(server, prompt).send({}, None)
+    assert asked == [("resources/read", 1.5), ("prompts/get", None)]

@@ -156,7 +156,8 @@ OPTIONS: Final = (
         "--mcp-app",
         "mcp_app",
         "contract-test this Python server object in-process, without a subprocess "
-        "(repeatable): module:attribute or path/to/file.py:attribute naming an MCPServer, a "
+        "(repeatable): module:attribute or path/to/file.py:attribute naming a FastMCP (of mcp 1.x "
+        "or fastmcp 2-4), an MCPServer, a "
         "low-level Server, or a function returning one; imported from the rootdir",
         "lines",
         metavar="MODULE:ATTR",

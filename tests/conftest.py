@@ -442,23 +442,6 @@ def old_sdk_command() -> Iterator[Callable[[str], str]]:
         warm_servers.stop(zygote, kind)
 
 
-@pytest.fixture(scope="session")
-def sdk_command() -> Callable[[str, str], str]:
-    """The command for fixture server ``name`` of tests/servers/sdks/ run on the Python SDK
-    stack ``stack`` (a folder there whose requirements.txt pins it), in that stack's
-    virtualenv, built once per checkout and again when its pins change
-    (tests/fixture_builds.py). Cold starts: no test starts these servers often."""
-
-    def command(stack: str, name: str) -> str:
-        try:
-            python = fixture_builds.sdk_python(stack)
-        except fixture_builds.BuildError as exc:
-            pytest.fail(str(exc))
-        return shlex.join([str(python), str(fixture_builds.SDKS / name)])
-
-    return command
-
-
 HttpServer = Callable[..., str]
 
 

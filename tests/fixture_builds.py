@@ -44,7 +44,7 @@ STACKS = {
 }
 # The plugin's own dependencies, pinned: a stack whose requirements.txt includes this file
 # (``-r ../plugin-requirements.txt``) also gets the plugin installed, so that pytest runs
-# inside it as in a server's own repository (tests/e2e/test_sdk_installs.py).
+# inside it as in a server's own repository (tests/e2e/test_sdk_generations.py).
 PLUGIN_PINS = SDKS / "plugin-requirements.txt"
 REPO = Path(__file__).parent.parent
 

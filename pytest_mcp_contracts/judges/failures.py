@@ -348,8 +348,7 @@ def call_command_line(target: Target, calls: Sequence[tuple[str, Any]]) -> str:
     target, in order: inline pairs, or for a long sequence a file of them."""
     import shlex
 
-    flag = {"command": "--server", "url": "--url", "app": "--app"}.get(target.noun, "--server")
-    words = ["mcp-contracts", "call", f"{flag}={target.display}"]
+    words = ["mcp-contracts", "call", *target.call_flags]
     if len(calls) <= CALLS_IN_COMMAND:
         for tool, arguments in calls:
             words += [tool, json.dumps(arguments, ensure_ascii=False, sort_keys=True)]
@@ -371,6 +370,9 @@ class Target(Protocol):
 
     @property
     def display(self) -> str: ...
+
+    @property
+    def call_flags(self) -> tuple[str, ...]: ...  # what names it to mcp-contracts call
 
     @property
     def output_source(self) -> str | None: ...  # what its side output is called, if any

@@ -614,10 +614,8 @@ def request_command(server: ManagedServer, outcome: CallOutcome) -> str:
     """The ``mcp-contracts call`` command that sends a read or a get again."""
     import shlex
 
-    target = server.command
-    flag = {"command": "--server", "url": "--url", "app": "--app"}.get(target.noun, "--server")
     params = dict(outcome.request.get("params") or {})
-    words = ["mcp-contracts", "call", f"{flag}={target.display}"]
+    words = ["mcp-contracts", "call", *server.command.call_flags]
     if outcome.method == "resources/read":
         words += ["--read", str(params.get("uri", ""))]
     else:

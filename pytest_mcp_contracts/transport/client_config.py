@@ -23,6 +23,8 @@ name the file, the key and the variable, never a value.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
 import json
 import re
@@ -64,10 +66,17 @@ class ConfiguredCommand(ServerCommand):
 
     name: str = ""
     written: tuple[str, ...] = ()
+    file: str = ""  # the config file it was read from
 
     @property
     def display(self) -> str:
         return shlex.join(self.written or self.argv)
+
+    @property
+    def call_flags(self) -> tuple[str, ...]:
+        """The file and the name: its resolved values may be secrets, and its written ones
+        placeholders that only the file's own resolution answers."""
+        return _call_flags(self.file, self.name) or super().call_flags
 
     @property
     def label(self) -> str:
@@ -81,13 +90,26 @@ class ConfiguredUrl(ServerUrl):
     environment when it connects, as it does for ``--mcp-header``."""
 
     name: str = ""
+    file: str = ""  # the config file it was read from
 
     @property
     def label(self) -> str:
         return self.name or super().label
 
+    @property
+    def call_flags(self) -> tuple[str, ...]:
+        return _call_flags(self.file, self.name) or super().call_flags
+
 
 Configured = ConfiguredCommand | ConfiguredUrl
+
+
+def _call_flags(file: str, name: str) -> tuple[str, ...]:
+    if not (file and name):
+        return ()
+    with contextlib.suppress(ValueError):  # shown from where the run was started, if inside
+        file = str(Path(file).relative_to(Path.cwd()))
+    return (f"--config={file}", f"--config-server={name}")
 
 
 def configured_name(target: object) -> str:
@@ -112,13 +134,14 @@ def read_configs(
             f"its servers: {', '.join(known) or 'none'}"
         )
     runs = [e for e in listed if e.name in picked] if picked else [e for e in listed if not e.off]
-    return tuple(entry.build() for entry in runs)
+    return tuple(dataclasses.replace(entry.build(), file=str(entry.path)) for entry in runs)
 
 
 @dataclass(frozen=True)
 class _Listed:
     """An entry of a file, read into a target only if it runs."""
 
+    path: Path
     name: str
     off: bool  # switched off in the file
     build: Callable[[], Configured]
@@ -161,7 +184,7 @@ def _entries(
         if not isinstance(spec, dict):
             raise ClientConfigError(f"{path}: {_at(key, name)}: expected an object (a table)")
         off = spec.get("disabled") is True or spec.get("enabled") is False
-        out.append(_Listed(name, off, functools.partial(build, name, spec)))
+        out.append(_Listed(path, name, off, functools.partial(build, name, spec)))
     return out
 
 

@@ -123,6 +123,11 @@ class ServerUrl:
     url: str
     headers: tuple[tuple[str, str], ...] = ()
 
+    @property
+    def call_flags(self) -> tuple[str, ...]:
+        """What names this server to ``mcp-contracts call``."""
+        return (f"--url={self.display}",)
+
     noun: ClassVar[str] = "url"
     # What connecting anew is to this target: "on its first session".
     opening: ClassVar[str] = "session"

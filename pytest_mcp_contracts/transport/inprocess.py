@@ -55,6 +55,11 @@ class ServerApp:
     attribute: str | None
     base: Path  # relative file paths and the import path start here (the rootdir)
 
+    @property
+    def call_flags(self) -> tuple[str, ...]:
+        """What names this server to ``mcp-contracts call``."""
+        return (f"--app={self.display}",)
+
     noun: ClassVar[str] = "app"
     # What connecting anew is to this target: "on its first start".
     opening: ClassVar[str] = "start"

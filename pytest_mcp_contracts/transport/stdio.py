@@ -58,6 +58,11 @@ class ServerCommand:
         """A short name for the server when it names itself nothing."""
         return command_label(self.argv)
 
+    @property
+    def call_flags(self) -> tuple[str, ...]:
+        """What names this server to ``mcp-contracts call``."""
+        return (f"--server={self.display}",)
+
     noun: ClassVar[str] = "command"
     # What connecting anew is to this target: "on its first start".
     opening: ClassVar[str] = "start"

@@ -175,3 +175,26 @@ def test_under_xdist_each_worker_starts_the_files_servers(
         ["*PASSED mcp:keyed::whoami::schema*", "*PASSED mcp:users::find_user::schema*"]
     )
     assert SECRET not in result.stdout.str() + result.stderr.str()
+
+
+def test_a_failure_of_a_files_server_reproduces_by_the_files_name_for_it(
+    inprocess_pytest: RunPytest, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reproduction command names the file and the entry, not the resolved command: its
+    values may be secrets, and its placeholders only the file's own resolution answers."""
+    from .test_inspect import cli_command
+
+    monkeypatch.setenv("KEY", SECRET)
+    monkeypatch.chdir(pytester.path)
+    command = argv("crash.py")
+    servers = {"calc": {"command": command[0], "args": command[1:], "env": {"TOKEN": "${KEY}"}}}
+    (pytester.path / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    result = inprocess_pytest("--mcp-config=.mcp.json", NO_SEQUENCES, "-k", "divide and contract")
+    result.assert_outcomes(failed=1)
+    output = result.stdout.str()
+    assert SECRET not in output + result.stderr.str()
+    replay = "mcp-contracts call --config=.mcp.json --config-server=calc divide "
+    line = next(line.strip() for line in output.splitlines() if replay in line)
+    arguments = line.split(" divide ", 1)[1].strip("'")
+    done = cli_command("call", "--config=.mcp.json", "--config-server=calc", "divide", arguments)
+    assert done.returncode == 1 and "the server exited" in done.stdout, done

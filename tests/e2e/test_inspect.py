@@ -27,6 +27,11 @@ def inspect(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
     calls), its exit status and output as a subprocess gives them; the servers it starts
     are real processes. The installed command itself runs in test_findings_report.py and
     test_reproduce.py."""
+    return cli_command("inspect", *args, cwd=cwd)
+
+
+def cli_command(verb: str, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``mcp-contracts VERB ARGS`` in this process, as ``inspect`` runs it."""
     out, err = io.StringIO(), io.StringIO()
     with (
         contextlib.chdir(cwd or os.getcwd()),
@@ -34,7 +39,7 @@ def inspect(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[
         contextlib.redirect_stderr(err),
     ):
         try:
-            status = cli.main(["inspect", *args])
+            status = cli.main([verb, *args])
         except SystemExit as exc:  # argparse's usage errors
             status = exc.code if isinstance(exc.code, int) else 2
     return subprocess.CompletedProcess(args, status, out.getvalue(), err.getvalue())

@@ -1,6 +1,6 @@
 """One verdict for every SDK generation: a refusal passes, a crash fails, an error returned as
-a dict is a refusal and never a real result, whichever SDK built the server and whatever it
-logs.
+a dict is a refusal and never a real result, whichever SDK built the server, whatever it
+logs, and whether the plugin starts it as a subprocess or serves it in-process.
 
 The fixtures serve the same tools on each generation (tests/servers/sdks/sdk_tools.py,
 tests/servers/ts_legacy/sdk_tools.mjs; what each sends is docs/error-results.md's table):
@@ -11,9 +11,13 @@ each return annotation), and `ok`. A `-logged` server is the same one started wi
 MCP_FIXTURE_LOG_TRACEBACKS=1: every exception's traceback goes to stderr, a deliberate raise's
 too.
 
-One pytest run per stack tests all of its servers at once (contract items only, few
-examples, no sequences), and each test here reads its tool's verdict from that run's report:
-under pytest-xdist, the first worker that needs a run makes it and the others read its report.
+Each Python stack (tests/servers/sdks/) holds the plugin beside its SDK, as a server's own
+repository would: the stack's own pytest runs its servers as subprocesses (``--mcp-server``)
+and in-process (``--mcp-app``, through that SDK's own memory streams), so the same run also
+shows that the plugin installed beside each SDK generation works both ways. One pytest run
+per stack tests all of its servers at once (contract items only, few examples, no
+sequences), and each test here reads its tool's verdict from that run's report: under
+pytest-xdist, the first worker that needs a run makes it and the others read its report.
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
+import shlex
 import subprocess
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +38,8 @@ import pytest
 from tests import fixture_builds, warm_servers
 from tests.conftest import NEIGHBOURS_OFF, NO_SEQUENCES, SPEC_RULES_ONLY
 
+SUBPROCESS, IN_PROCESS = "stdio", "in-process"  # the run report's transport names
+
 
 @dataclass(frozen=True)
 class Generation:
@@ -39,10 +47,15 @@ class Generation:
     run: str  # the run that tests it: its Python SDK stack (tests/servers/sdks/), or "ts"
     file: str  # its server, in tests/servers/sdks/ or tests/servers/ts_legacy/bundled/
     logged: bool = False  # started with MCP_FIXTURE_LOG_TRACEBACKS=1
+    transport: str = SUBPROCESS
 
     @property
     def tools(self) -> tuple[str, ...]:
         return TS_TOOLS if self.run == "ts" else PYTHON_TOOLS
+
+    @property
+    def id(self) -> str:
+        return self.server + ("" if self.transport == SUBPROCESS else f"-{self.transport}")
 
 
 PYTHON_TOOLS = (
@@ -58,9 +71,21 @@ PYTHON_TOOLS = (
 )
 TS_TOOLS = ("refuse_raise", "refuse_sdk", "crash_key", "error_dict", "ok")
 
+# The SDK versions each Python stack holds (its requirements.txt pins them), which the
+# servers' names repeat: mcp 1.26.0 (FastMCP inside mcp, as most published Python servers
+# are), fastmcp 2.12.5 (which needs mcp < 1.17), mcp 2.3.0 and the newest fastmcp are the
+# pins a server repository holds most.
+STACK_SDKS = {
+    "mcp1.26": {"mcp": "1.26.0"},
+    "mcp1-fastmcp3": {"mcp": "1.30.0", "fastmcp": "3.4.11"},
+    "mcp1.16-fastmcp2": {"mcp": "1.16.0", "fastmcp": "2.12.5"},
+    "mcp2-fastmcp4": {"mcp": "2.3.0", "fastmcp": "4.2.3"},
+}
+
 # fastmcp 2, 3, 4, MCPServer and the low-level Server of mcp 2.3 log every exception but
 # their refusal type with its traceback themselves: they have no -logged twin.
-GENERATIONS = (
+PYTHON_SUBPROCESSES = (
+    Generation("mcp1.26.0-fastmcp", "mcp1.26", "mcp1_fastmcp.py"),
     Generation("mcp1.30.0-fastmcp", "mcp1-fastmcp3", "mcp1_fastmcp.py"),
     Generation("mcp1.30.0-fastmcp-logged", "mcp1-fastmcp3", "mcp1_fastmcp.py", logged=True),
     Generation("mcp1.30.0-lowlevel", "mcp1-fastmcp3", "mcp1_lowlevel.py"),
@@ -71,6 +96,12 @@ GENERATIONS = (
     Generation("mcp2.3.0-mcpserver", "mcp2-fastmcp4", "mcp2_mcpserver.py"),
     Generation("mcp2.3.0-lowlevel", "mcp2-fastmcp4", "mcp2_lowlevel.py"),
     Generation("fastmcp4.2.3", "mcp2-fastmcp4", "fastmcp_server.py"),
+)
+GENERATIONS = (
+    *PYTHON_SUBPROCESSES,
+    # Every Python server in-process too (--mcp-app): the same verdicts. A -logged twin
+    # differs only in what it writes on stderr, which an in-process server has not.
+    *(replace(each, transport=IN_PROCESS) for each in PYTHON_SUBPROCESSES if not each.logged),
     Generation("ts-sdk1.0.1", "ts", "sdk_1_0_1.mjs"),
     Generation("ts-sdk1.0.1-logged", "ts", "sdk_1_0_1.mjs", logged=True),
     Generation("ts-sdk1.32.2", "ts", "sdk_1_32.mjs"),
@@ -89,29 +120,62 @@ RUN_ARGS = ("-k", "contract", "--mcp-max-examples=10", "--hypothesis-seed=1", NO
 
 def _cases(*kinds: str) -> list[Any]:
     return [
-        pytest.param(generation, tool, id=f"{generation.server}::{tool}")
+        pytest.param(generation, tool, id=f"{generation.id}::{tool}")
         for generation in GENERATIONS
         for tool in generation.tools
         if any(tool.startswith(kind) for kind in kinds)
     ]
 
 
-def _run(folder: Path, commands: list[str]) -> dict[str, Any]:
-    """Run pytest on the servers of ``commands``: each server's tools' reports, by server and
-    tool name (``servers``), or what the run printed when it wrote no report (``failed``)."""
+def _stack_python(stack: str) -> Path:
+    try:
+        return fixture_builds.sdk_python(stack)
+    except fixture_builds.BuildError as exc:
+        pytest.fail(str(exc))
+
+
+def _argv(run: str, ts_servers: Callable[[str], str] | None) -> tuple[list[str], dict[str, str]]:
+    """The pytest command of ``run`` and its environment. A Python stack's is its own
+    virtualenv's pytest, the checkout's code first on the path (the plugin installed there
+    is the checkout's at build time: it gives the entry point, the checkout the code); the
+    TypeScript servers' is this session's (warm) pytest."""
     environ = {**os.environ, "PYTEST_ADDOPTS": f"{SPEC_RULES_ONLY} {NEIGHBOURS_OFF}"}
     environ.pop("CI", None)  # a local run: it records contracts, and none is missing
-    argv = [*warm_servers.pytest_command(), "-p", "no:randomly", "-p", "no:cacheprovider"]
-    argv += [f"--mcp-server={command}" for command in commands]
-    argv += [*RUN_ARGS, "--mcp-report=report.json"]
+    generations = [each for each in GENERATIONS if each.run == run]
+    if ts_servers is not None:
+        argv = [*warm_servers.pytest_command()]
+        server = ts_servers
+    else:
+        python = _stack_python(run)
+        argv = [str(python), "-m", "pytest"]
+        environ["PYTHONPATH"] = str(fixture_builds.REPO)
+        for name in ("PYTEST_XDIST_WORKER", "PYTEST_PLUGINS"):
+            environ.pop(name, None)
+        server = lambda file: shlex.join([str(python), str(fixture_builds.SDKS / file)])  # noqa: E731
+    for each in generations:
+        if each.transport == IN_PROCESS:
+            argv.append(f"--mcp-app={fixture_builds.SDKS / each.file}")
+        else:
+            logged = "env MCP_FIXTURE_LOG_TRACEBACKS=1 " if each.logged else ""
+            argv.append(f"--mcp-server={logged}{server(each.file)}")
+    return argv, environ
+
+
+def _run(folder: Path, argv: list[str], environ: dict[str, str]) -> dict[str, Any]:
+    """Run pytest on the servers of ``argv``: each server's tools' reports, by server name and
+    transport (``servers``), or what the run printed when it wrote no report (``failed``)."""
+    argv = [*argv, "-p", "no:randomly", "-p", "no:cacheprovider", *RUN_ARGS]
+    argv += ["--mcp-report=report.json", f"--rootdir={folder}"]
     done = subprocess.run(argv, cwd=folder, env=environ, capture_output=True, timeout=300)
     report = folder / "report.json"
     if not report.is_file():
         return {"failed": (done.stdout + done.stderr).decode(errors="replace")[-5000:]}
-    servers = json.loads(report.read_text())["servers"]
     return {
         "servers": {
-            server["name"]: {tool["name"]: tool for tool in server["tools"]} for server in servers
+            f"{server['name']} {server['transport']}": {
+                tool["name"]: tool for tool in server["tools"]
+            }
+            for server in json.loads(report.read_text())["servers"]
         }
     }
 
@@ -131,17 +195,8 @@ def tool_report(
 ) -> dict[str, Any]:
     """The run report's entry for ``tool`` of ``generation``, from its stack's one run."""
     if generation.run not in _runs:
-        servers: Callable[[str], str]
-        if generation.run == "ts":
-            servers = request.getfixturevalue("ts_servers")
-        else:
-            sdk_command = request.getfixturevalue("sdk_command")
-            servers = lambda name: sdk_command(generation.run, name)  # noqa: E731
-        commands = [
-            ("env MCP_FIXTURE_LOG_TRACEBACKS=1 " if each.logged else "") + servers(each.file)
-            for each in GENERATIONS
-            if each.run == generation.run
-        ]
+        ts = request.getfixturevalue("ts_servers") if generation.run == "ts" else None
+        argv, environ = _argv(generation.run, ts)
         # Shared by the xdist workers of this session (their base temps' parent), under a
         # lock: the first to need a run makes it, the others read its answer, a failed run's
         # too (it is not made again for each of its tests).
@@ -154,15 +209,16 @@ def tool_report(
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX)
             if not answer.is_file():
-                answer.write_text(json.dumps(_run(folder, commands)))
+                answer.write_text(json.dumps(_run(folder, argv, environ)))
         finally:
             os.close(descriptor)  # releases the lock
         _runs[generation.run] = json.loads(answer.read_text())
     run = _runs[generation.run]
     if "failed" in run:
         pytest.fail(f"the run of {generation.run} wrote no report:\n{run['failed']}")
-    assert generation.server in run["servers"], sorted(run["servers"])
-    return dict(run["servers"][generation.server][tool])
+    server = f"{generation.server} {generation.transport}"
+    assert server in run["servers"], sorted(run["servers"])
+    return dict(run["servers"][server][tool])
 
 
 def _verdict(report: dict[str, Any]) -> str:
@@ -201,21 +257,40 @@ def test_a_real_result_passes(
     assert tool_report["real_results"] == tool_report["calls"] > 0
 
 
-def test_every_python_stack_holds_the_sdks_it_names() -> None:
-    """The stacks hold the SDK versions the servers' names and docs/error-results.md give: a pin
-    changed without them is caught here."""
-    for stack, packages in {
-        "mcp1-fastmcp3": {"mcp": "1.30.0", "fastmcp": "3.4.11"},
-        "mcp1.16-fastmcp2": {"mcp": "1.16.0", "fastmcp": "2.12.5"},
-        "mcp2-fastmcp4": {"mcp": "2.3.0", "fastmcp": "4.2.3"},
-    }.items():
-        code = "import importlib.metadata as m, json, sys; "
-        code += "print(json.dumps({p: m.version(p) for p in sys.argv[1:]}))"
-        python = fixture_builds.sdk_python(stack)
-        done = subprocess.run(
-            [python, "-c", code, *packages], capture_output=True, text=True, timeout=60
-        )
-        assert json.loads(done.stdout) == packages, done.stderr
+def test_every_python_stack_holds_its_pins_the_sdks_it_names_and_the_plugin() -> None:
+    """Each stack's virtualenv holds exactly the pins of its requirements.txt (the plugin's
+    included) and the plugin: installing the plugin changed none of the SDK's pins, and no
+    dependency came in unpinned. Its SDKs are the versions the servers' names and
+    docs/error-results.md give: a pin changed without them is caught here."""
+    code = "import importlib.metadata as m, json; "
+    code += "print(json.dumps({d.metadata['Name']: d.version for d in m.distributions()}))"
+    for stack, sdks in STACK_SDKS.items():
+        assert fixture_builds.holds_plugin(stack), stack
+        python = _stack_python(stack)
+        done = subprocess.run([python, "-c", code], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        installed = {_normal(name): version for name, version in json.loads(done.stdout).items()}
+        wanted = _pins(fixture_builds.STACKS[stack] / "requirements.txt")
+        assert {name: installed.get(name) for name in wanted} == wanted, stack
+        assert set(installed) - set(wanted) == {"pytest-mcp-contracts"}, stack
+        assert {name: installed[name] for name in sdks} == sdks, stack
+
+
+def _pins(requirements: Path) -> dict[str, str]:
+    """Every ``name==version`` of a requirements file and of the files it includes."""
+    pins: dict[str, str] = {}
+    for line in requirements.read_text().splitlines():
+        words = line.split("#", 1)[0].split()
+        if words[:1] == ["-r"]:
+            pins |= _pins(requirements.parent / words[1])
+        elif words and "==" in words[0]:
+            name, version = words[0].split("==")
+            pins[_normal(name)] = version
+    return pins
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def test_every_typescript_generation_is_the_sdk_it_names(ts_servers: Callable[[str], str]) -> None:

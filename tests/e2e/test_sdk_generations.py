@@ -28,6 +28,7 @@ import os
 import re
 import shlex
 import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -259,8 +260,8 @@ def test_a_real_result_passes(
 
 def test_every_python_stack_holds_its_pins_the_sdks_it_names_and_the_plugin() -> None:
     """Each stack's virtualenv holds exactly the pins of its requirements.txt (the plugin's
-    included) and the plugin: installing the plugin changed none of the SDK's pins, and no
-    dependency came in unpinned. Its SDKs are the versions the servers' names and
+    included) and the plugin, and pip finds every requirement met: installing the plugin
+    changed none of the SDK's pins, and no dependency came in unpinned. Its SDKs are the versions the servers' names and
     docs/error-results.md give: a pin changed without them is caught here."""
     code = "import importlib.metadata as m, json; "
     code += "print(json.dumps({d.metadata['Name']: d.version for d in m.distributions()}))"
@@ -274,6 +275,12 @@ def test_every_python_stack_holds_its_pins_the_sdks_it_names_and_the_plugin() ->
         assert {name: installed.get(name) for name in wanted} == wanted, stack
         assert set(installed) - set(wanted) == {"pytest-mcp-contracts"}, stack
         assert {name: installed[name] for name in sdks} == sdks, stack
+        # Every installed package's requirements hold, the plugin's ranges (from the
+        # checkout's pyproject.toml) and the SDK's own: pip, resolving the plugin under the
+        # SDK's pins as constraints, has this solution and moves no pin.
+        check = [sys.executable, "-m", "pip", "--python", str(python), "check"]
+        done = subprocess.run(check, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, (stack, done.stdout, done.stderr)
 
 
 def _pins(requirements: Path) -> dict[str, str]:

@@ -290,16 +290,19 @@ class RpcConnection:
         silent = False
         try:
             result = None if legacy else self._probe(min(timeout, PROBE_TIMEOUT))
-            if isinstance(result, dict) and MODERN_VERSION in (
-                result.get("supportedVersions") or ()
-            ):
-                self.protocol_version = MODERN_VERSION
-                meta = result.get("_meta") or {}
-                self.server_info = _as_dict(meta.get(_SERVER_INFO_KEY))
-                self.capabilities = _as_dict(result.get("capabilities"))
+            if self._adopt_discovery(result):
                 return
             silent = result is _SILENT
-            init = self._initialize(max(deadline - time.monotonic(), 1.0))
+            try:
+                init = self._initialize(max(deadline - time.monotonic(), 1.0))
+            except RpcError:
+                # Silent to the probe, yet answering now: not a handshake-era server that
+                # ignores unknown methods, but a slow one (a 2026-07-28 server still
+                # starting, under load, answers the probe late and refuses initialize).
+                # Ask it again, for no longer than the first time.
+                if silent and self._adopt_discovery(self._probe_again(deadline)):
+                    return
+                raise
         except ProbeFailed:
             raise
         except ServerDied as exc:
@@ -339,6 +342,25 @@ class RpcConnection:
         self.server_info = _as_dict(init.get("serverInfo"))
         self.capabilities = _as_dict(init.get("capabilities"))
         self.notify("notifications/initialized")
+
+    def _probe_again(self, deadline: float) -> object:
+        left = max(deadline - time.monotonic(), 1.0)
+        try:
+            return self._probe(min(left, PROBE_TIMEOUT))
+        except CallTimeout:
+            return _SILENT
+
+    def _adopt_discovery(self, result: object) -> bool:
+        """Speak 2026-07-28 when ``result`` (the probe's answer) says the server does."""
+        if not isinstance(result, dict) or MODERN_VERSION not in (
+            result.get("supportedVersions") or ()
+        ):
+            return False
+        self.protocol_version = MODERN_VERSION
+        meta = result.get("_meta") or {}
+        self.server_info = _as_dict(meta.get(_SERVER_INFO_KEY))
+        self.capabilities = _as_dict(result.get("capabilities"))
+        return True
 
     def _initialize(self, timeout: float) -> dict[str, Any]:
         """The ``initialize`` result. The newest handshake version is offered first; a server

@@ -261,8 +261,9 @@ def test_a_real_result_passes(
 def test_every_python_stack_holds_its_pins_the_sdks_it_names_and_the_plugin() -> None:
     """Each stack's virtualenv holds exactly the pins of its requirements.txt (the plugin's
     included) and the plugin, and pip finds every requirement met: installing the plugin
-    changed none of the SDK's pins, and no dependency came in unpinned. Its SDKs are the versions the servers' names and
-    docs/error-results.md give: a pin changed without them is caught here."""
+    changed none of the SDK's pins, and no dependency came in unpinned. Its SDKs are the
+    versions the servers' names and docs/error-results.md give: a pin changed without them
+    is caught here."""
     code = "import importlib.metadata as m, json; "
     code += "print(json.dumps({d.metadata['Name']: d.version for d in m.distributions()}))"
     for stack, sdks in STACK_SDKS.items():

@@ -260,6 +260,46 @@ def test_a_server_silent_on_the_probe_still_gets_the_handshake(
     assert conn.protocol_version == "2025-06-18"
 
 
+def test_a_2026_server_too_slow_for_the_probe_is_asked_again_when_it_refuses_initialize(
+    connect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under load a 2026-07-28 server can answer the probe after the probe time: it then
+    refuses initialize (-32022) as it should, and the client, which heard nothing from it on
+    the probe, asks it again instead of calling it a server that does not start."""
+    monkeypatch.setattr("pytest_mcp_contracts.transport.jsonrpc.PROBE_TIMEOUT", 0.3)
+    conn = connect(
+        """
+        import time
+        time.sleep(0.6)  # still starting when the probe gives up
+        for line in sys.stdin:
+            msg = json.loads(line)
+            if msg["method"] == "server/discover":
+                answer(msg, {"supportedVersions": ["2026-07-28"], "capabilities": {},
+                             "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "m"}}})
+            else:
+                refuse(msg, -32022)
+        """
+    )
+    assert conn.protocol_version == "2026-07-28"
+    assert conn.server_info == {"name": "m"}
+    assert conn.garbage_count == 0  # the late answer to the first probe is no garbage
+
+
+def test_a_server_silent_on_the_probe_that_refuses_initialize_reports_the_refusal(
+    connect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("pytest_mcp_contracts.transport.jsonrpc.PROBE_TIMEOUT", 0.3)
+    with pytest.raises(ServerStartError, match=r"the initialize handshake failed: .*nope"):
+        connect(
+            """
+            for line in sys.stdin:
+                msg = json.loads(line)
+                if msg["method"] == "initialize":
+                    refuse(msg, -32602)
+            """
+        )
+
+
 def test_a_known_handshake_era_server_is_restarted_without_the_probe(tmp_path: Path) -> None:
     script = tmp_path / "dies_on_probe.py"
     script.write_text(PRELUDE + textwrap.dedent(SILENT_ON_PROBE.replace("DIE_ON_PROBE", "True")))

@@ -245,20 +245,41 @@ def evidence(c: Canaries, one: Call, answer: str, before: Snapshot, after: Snaps
     created = sorted(after.keys() - before.keys())
     deleted = sorted(before.keys() - after.keys())
     outside = [p for p in created + changed + deleted if not p.startswith("allowed" + os.sep)]
-    found += [f"outside the boundary: {p}" for p in outside if p != "allowed"]
+    found += [f"outside the boundary: {p}" for p in _tops(outside) if p != "allowed"]
     if one.read_only:
-        found += [f"read-only tool wrote: {p}" for p in created + changed if p not in outside]
+        found += [
+            f"read-only tool wrote: {p}" for p in _tops(created + changed) if p not in outside
+        ]
     if one.not_destructive:
-        found += [f"non-destructive tool deleted: {p}" for p in deleted if p not in outside]
+        found += [f"non-destructive tool deleted: {p}" for p in _tops(deleted) if p not in outside]
     return found
+
+
+def _tops(paths: list[str]) -> list[str]:
+    """The paths not under another one of them, each with how many entries it stands for."""
+    tops = [p for p in paths if not any(p.startswith(q + os.sep) for q in paths)]
+    counts = {t: sum(p == t or p.startswith(t + os.sep) for p in paths) for t in tops}
+    return [t if counts[t] == 1 else f"{t} (+{counts[t] - 1} under it)" for t in tops]
+
+
+def _text(answer: str) -> str:
+    """What the server said, on one line: the first content text, else the CLI's output."""
+    for line in answer.splitlines():
+        try:
+            content = json.loads(line).get("result", {}).get("content", [])
+        except (ValueError, AttributeError):
+            continue
+        if content and content[0].get("type") == "text":
+            return " ".join(str(content[0]["text"]).split())
+    return " ".join(answer.split())
 
 
 def main() -> int:
     wrong = 0
-    print(f"{'server':<20} {'twin':<10} {'call':<54} evidence")
     for fixture in FIXTURES:
         for fixed in (False, True):
             twin = "fixed" if fixed else "vulnerable"
+            print(f"== {fixture.file} ({fixture.cls}), {twin} twin")
             root = Path(tempfile.mkdtemp(prefix="mcp-evidence-")).resolve()
             try:
                 c = lay(root, git=fixture.git)
@@ -270,20 +291,20 @@ def main() -> int:
                     if '"tool"' not in answer:
                         found.append("NO ANSWER: " + answer.strip()[-200:])
                         wrong += 1
-                    label = f"{one.tool} {json.dumps(one.arguments(c)).replace(str(root), '$T')}"
                     if one.control:
-                        label = "control " + label
                         wrong += bool(found)
                     else:
                         shown = shown or bool(found)
-                    print(
-                        f"{fixture.file:<20} {twin:<10} {label[:54]:<54} {'; '.join(found) or '-'}"
-                    )
+                    # $T: the temporary folder, so the lines read the same on every run.
+                    arguments = json.dumps(one.arguments(c)).replace(str(root), "$T")
+                    said = _text(answer).replace(str(root), "$T")
+                    print(f"  {'control ' if one.control else ''}{one.tool} {arguments}")
+                    print(f"    answer:   {said[:100]}")
+                    print(f"    evidence: {'; '.join(found) or '-'}")
                 ok = shown != fixed
                 wrong += not ok
-                verdict = "shown" if shown else "none"
                 print(
-                    f"{fixture.file:<20} {twin:<10} {'=> ' + fixture.cls:<54} {verdict}"
+                    f"  => evidence {'shown' if shown else 'none'}"
                     f" ({'as expected' if ok else 'WRONG'})"
                 )
             finally:

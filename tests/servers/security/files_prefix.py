@@ -1,6 +1,6 @@
 """A file server whose allowed-folder check compares strings, not path components: the
-class of CVE-2025-53110 (GHSA-hc55-p739-j48w, @modelcontextprotocol/server-filesystem before
-2025.7.1). The allowed folders are the command line's arguments.
+class of CVE-2025-53110 (@modelcontextprotocol/server-filesystem before 2025.7.1). The allowed
+folders are the command line's arguments.
 
 Vulnerable (MCP_FIXTURE_FIXED unset): a path is allowed when
 `os.path.abspath(path).startswith(allowed)`, so `/x/allowed_evil/secret.txt` passes for

@@ -1,6 +1,6 @@
 """A file server that checks the normalized path but opens it through symlinks: the class of
-CVE-2025-53109 (GHSA-q66q-fx2p-7w4m, @modelcontextprotocol/server-filesystem before
-2025.7.1). The allowed folders are the command line's arguments.
+CVE-2025-53109 (@modelcontextprotocol/server-filesystem before 2025.7.1). The allowed folders
+are the command line's arguments.
 
 Vulnerable (MCP_FIXTURE_FIXED unset): the path is made absolute and normalized
 (`os.path.normpath`, so `..` cannot climb) and compared component by component

@@ -1,7 +1,7 @@
 """A git server that passes a ref to the real `git` as an argument without `--end-of-options`:
-the class of CVE-2025-68144 (argument injection in git_diff and git_checkout, mcp-server-git
-before 2025.12). A target such as `--output=/some/file` is read by git as an option, so a
-tool annotated read-only writes a file anywhere.
+the class of CVE-2025-68144 (GHSA-9xwc-hfwc-8w59: argument injection in git_diff and
+git_checkout, mcp-server-git before 2025.12.18). A target such as `--output=/some/file` is
+read by git as an option, so a tool annotated read-only writes a file anywhere.
 
 Both twins confine `repo_path` to `--repository` (resolved, compared component by component):
 only the ref is at fault. Vulnerable (MCP_FIXTURE_FIXED unset): `git diff <target>` and

@@ -1,7 +1,7 @@
 """A git server that never compares `repo_path` with its `--repository`: the class of
-CVE-2025-68145 (repo_path not confined to --repository) and CVE-2025-68143 (git_init creates a
-repository anywhere), mcp-server-git before 2025.12. It runs the real `git` (a subprocess with
-list arguments: no shell).
+CVE-2025-68145 (GHSA-j22h-9j4x-23w5: repo_path not confined to --repository) and
+CVE-2025-68143 (git_init creates a repository anywhere), mcp-server-git before 2025.12.18.
+It runs the real `git` (a subprocess with list arguments: no shell).
 
 Vulnerable (MCP_FIXTURE_FIXED unset): any repository on the machine can be read with
 `git_status` and `git_log`, and `git_init` creates `.git` wherever it is told. Fixed

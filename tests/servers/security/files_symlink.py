@@ -32,8 +32,12 @@ from pydantic import Field
 
 FIXED = os.environ.get("MCP_FIXTURE_FIXED") == "1"
 ALLOWED = [os.path.abspath(folder) for folder in sys.argv[1:]] or [os.getcwd()]
-READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False)
-WRITES = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True)
+READ_ONLY = ToolAnnotations(
+    readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
+)
+WRITES = ToolAnnotations(
+    readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False
+)
 PathArg = Annotated[str, Field(description="Path of the file or folder, inside an allowed folder")]
 
 app = MCPServer("files-symlink")

@@ -27,8 +27,12 @@ from mcp.types import ToolAnnotations
 from pydantic import Field
 
 FIXED = os.environ.get("MCP_FIXTURE_FIXED") == "1"
-READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False)
-CREATES = ToolAnnotations(readOnlyHint=False, destructiveHint=False)
+READ_ONLY = ToolAnnotations(
+    readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
+)
+CREATES = ToolAnnotations(
+    readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False
+)
 RepoPath = Annotated[str, Field(description="Path of the git repository")]
 
 _parser = argparse.ArgumentParser()

@@ -27,8 +27,12 @@ from pydantic import Field
 
 FIXED = os.environ.get("MCP_FIXTURE_FIXED") == "1"
 NOTES = os.path.realpath(sys.argv[1] if len(sys.argv) > 1 else os.getcwd())
-READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False)
-NOT_DESTRUCTIVE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True)
+READ_ONLY = ToolAnnotations(
+    readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
+)
+NOT_DESTRUCTIVE = ToolAnnotations(
+    readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False
+)
 NoteName = Annotated[str, Field(description="The note's name (letters, digits, - and _)")]
 
 app = MCPServer("readonly-writes")

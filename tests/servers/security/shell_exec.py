@@ -10,7 +10,8 @@ in the filename run commands. Fixed (MCP_FIXTURE_FIXED=1): list arguments, no sh
 
 - `count_lines(filename)` (readOnlyHint): the number of lines of a file;
 - `run_command(command)`: "Runs a shell command", in both twins: it runs code by design, so
-  a tester must leave it alone rather than call its purpose a bug.
+  a tester must leave it alone rather than call its purpose a bug. It is annotated
+  destructive, so it is called only when the user opts in (--mcp-call=all).
 """
 
 import os
@@ -25,7 +26,12 @@ from pydantic import Field
 
 FIXED = os.environ.get("MCP_FIXTURE_FIXED") == "1"
 ALLOWED = os.path.realpath(sys.argv[1] if len(sys.argv) > 1 else os.getcwd())
-READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False)
+READ_ONLY = ToolAnnotations(
+    readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
+)
+RUNS_ANYTHING = ToolAnnotations(
+    readOnlyHint=False, destructiveHint=True, idempotentHint=False, openWorldHint=True
+)
 
 app = MCPServer("shell-exec")
 
@@ -61,7 +67,8 @@ def count_lines(
     return _run(f"wc -l {filename}")  # the bug: the filename is shell syntax
 
 
-@app.tool()
+# Declared destructive: the default call policy (nondestructive) calls an unannotated tool.
+@app.tool(annotations=RUNS_ANYTHING)
 def run_command(
     command: Annotated[str, Field(description="The shell command to run")],
 ) -> str:

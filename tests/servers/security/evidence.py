@@ -8,7 +8,9 @@ an entry of the folder created, changed or deleted where the call had no right t
 that quotes the payload back is not evidence. The vulnerable twin must show evidence, the
 fixed twin must not; the exit status is 1 when either does otherwise.
 
-Run from the worktree: `/work/venv/bin/python tests/servers/security/evidence.py`.
+Run from the worktree: `/work/venv/bin/python tests/servers/security/evidence.py`. The
+TypeScript fixture (ts/files_shell.mjs) is bundled first with esbuild from the node_modules of
+tests/servers/ts_legacy (or the folder MCP_TS_MODULES names); without them it is skipped.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 WORKTREE = HERE.parents[2]
 CLI = Path(sys.executable).with_name("mcp-contracts")
+TS_MODULES = Path(os.environ.get("MCP_TS_MODULES", HERE.parent / "ts_legacy" / "node_modules"))
 GIT_IDENTITY = ["-c", "user.name=canary", "-c", "user.email=canary@example.invalid"]
 
 Entry = tuple[str, ...]
@@ -111,9 +114,29 @@ class Fixture:
     git: bool
     calls: tuple[Call, ...]
 
-    def command(self, c: Canaries) -> str:
+    def command(self, c: Canaries, bundles: Path | None) -> str | None:
+        """The server's command line, or None for a TypeScript one when nothing is bundled."""
         boundary = ["--repository", str(c.allowed)] if self.git else [str(c.allowed)]
-        return shlex.join([sys.executable, str(HERE / self.file), *boundary])
+        if not self.file.endswith(".mjs"):
+            return shlex.join([sys.executable, str(HERE / self.file), *boundary])
+        if bundles is None:
+            return None
+        return shlex.join(["node", str(bundles / Path(self.file).name), *boundary])
+
+
+def bundle_typescript(into: Path) -> Path | None:
+    """The TypeScript fixtures bundled with their SDK (as tests/fixture_builds.py bundles
+    ts_legacy's), or None when that folder's node_modules is missing."""
+    esbuild = TS_MODULES / ".bin" / "esbuild"
+    if not esbuild.exists() or shutil.which("node") is None:
+        return None
+    sources = [str(p) for p in sorted((HERE / "ts").glob("*.mjs"))]
+    step = [str(esbuild), *sources, "--bundle", "--platform=node", "--format=esm"]
+    step += [f"--outdir={into}", "--out-extension:.js=.mjs", "--log-level=warning"]
+    # NODE_PATH: the sources live outside ts_legacy, so esbuild is told where the SDK is.
+    env = {**os.environ, "NODE_PATH": str(TS_MODULES)}
+    subprocess.run(step, env=env, check=True, capture_output=True)
+    return into
 
 
 def _p(c: Canaries, rel: str) -> str:
@@ -203,6 +226,26 @@ FIXTURES = (
         ),
     ),
     Fixture(
+        "ts/files_shell.mjs",
+        "TypeScript SDK: CWE-22 sibling prefix, CWE-78 shell injection",
+        False,
+        (
+            Call("read_text_file", lambda c: {"path": _p(c, "outside/secret.txt")}, control=True),
+            Call("read_text_file", lambda c: {"path": _p(c, "allowed_evil/secret.txt")}),
+            Call("count_lines", lambda c: {"filename": _p(c, "outside/secret.txt")}, control=True),
+            Call(
+                "count_lines",
+                lambda c: {"filename": "notes.txt; cat " + _p(c, "outside/secret.txt")},
+                read_only=True,
+            ),
+            Call(
+                "count_lines",
+                lambda c: {"filename": "`touch " + _p(c, "canary/tick") + "`notes.txt"},
+                read_only=True,
+            ),
+        ),
+    ),
+    Fixture(
         "readonly_writes.py",
         "lying annotations",
         False,
@@ -214,7 +257,7 @@ FIXTURES = (
 )
 
 
-def call(fixture: Fixture, c: Canaries, one: Call, fixed: bool) -> str:
+def call(command: str, c: Canaries, one: Call, fixed: bool) -> str:
     env = {**os.environ, "PYTHONPATH": str(WORKTREE)}
     env.pop("MCP_FIXTURE_FIXED", None)
     if fixed:
@@ -223,7 +266,7 @@ def call(fixture: Fixture, c: Canaries, one: Call, fixed: bool) -> str:
         [
             str(CLI),
             "call",
-            f"--server={fixture.command(c)}",
+            f"--server={command}",
             one.tool,
             json.dumps(one.arguments(c)),
         ],
@@ -276,41 +319,56 @@ def _text(answer: str) -> str:
 
 def main() -> int:
     wrong = 0
-    for fixture in FIXTURES:
-        for fixed in (False, True):
-            twin = "fixed" if fixed else "vulnerable"
-            print(f"== {fixture.file} ({fixture.cls}), {twin} twin")
-            root = Path(tempfile.mkdtemp(prefix="mcp-evidence-")).resolve()
-            try:
-                c = lay(root, git=fixture.git)
-                shown = False
-                for one in fixture.calls:
-                    before = snapshot(root)
-                    answer = call(fixture, c, one, fixed)
-                    found = evidence(c, one, answer, before, snapshot(root))
-                    if '"tool"' not in answer:
-                        found.append("NO ANSWER: " + answer.strip()[-200:])
-                        wrong += 1
-                    if one.control:
-                        wrong += bool(found)
-                    else:
-                        shown = shown or bool(found)
-                    # $T: the temporary folder, so the lines read the same on every run.
-                    arguments = json.dumps(one.arguments(c)).replace(str(root), "$T")
-                    said = _text(answer).replace(str(root), "$T")
-                    print(f"  {'control ' if one.control else ''}{one.tool} {arguments}")
-                    print(f"    answer:   {said[:100]}")
-                    print(f"    evidence: {'; '.join(found) or '-'}")
-                ok = shown != fixed
-                wrong += not ok
-                print(
-                    f"  => evidence {'shown' if shown else 'none'}"
-                    f" ({'as expected' if ok else 'WRONG'})"
-                )
-            finally:
-                shutil.rmtree(root)
+    built = Path(tempfile.mkdtemp(prefix="mcp-evidence-ts-"))
+    try:
+        bundles = bundle_typescript(built)
+        for fixture in FIXTURES:
+            wrong += show(fixture, bundles)
+    finally:
+        shutil.rmtree(built)
     print("all as expected" if not wrong else f"{wrong} unexpected")
     return 1 if wrong else 0
+
+
+def show(fixture: Fixture, bundles: Path | None) -> int:
+    """Both twins of one fixture, printed; returns how many results were not as expected."""
+    wrong = 0
+    for fixed in (False, True):
+        twin = "fixed" if fixed else "vulnerable"
+        print(f"== {fixture.file} ({fixture.cls}), {twin} twin")
+        root = Path(tempfile.mkdtemp(prefix="mcp-evidence-")).resolve()
+        try:
+            c = lay(root, git=fixture.git)
+            command = fixture.command(c, bundles)
+            if command is None:
+                print(f"  skipped: no esbuild in {TS_MODULES} (set MCP_TS_MODULES)")
+                continue
+            shown = False
+            for one in fixture.calls:
+                before = snapshot(root)
+                answer = call(command, c, one, fixed)
+                found = evidence(c, one, answer, before, snapshot(root))
+                if '"tool"' not in answer:
+                    found.append("NO ANSWER: " + answer.strip()[-200:])
+                    wrong += 1
+                if one.control:
+                    wrong += bool(found)
+                else:
+                    shown = shown or bool(found)
+                # $T: the temporary folder, so the lines read the same on every run.
+                arguments = json.dumps(one.arguments(c)).replace(str(root), "$T")
+                said = _text(answer).replace(str(root), "$T")
+                print(f"  {'control ' if one.control else ''}{one.tool} {arguments}")
+                print(f"    answer:   {said[:100]}")
+                print(f"    evidence: {'; '.join(found) or '-'}")
+            ok = shown != fixed
+            wrong += not ok
+            print(
+                f"  => evidence {'shown' if shown else 'none'} ({'as expected' if ok else 'WRONG'})"
+            )
+        finally:
+            shutil.rmtree(root)
+    return wrong
 
 
 if __name__ == "__main__":

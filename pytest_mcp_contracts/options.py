@@ -23,11 +23,13 @@ from pytest_mcp_contracts.vocabulary import (
     DESCRIPTION_DRIFT_MODES,
     ELICITATION_ANSWERS,
     REJECTS_INVALID_MODES,
+    SECURITY_MODES,
     CallPolicy,
     ClientProfile,
     DescriptionDrift,
     ElicitationAnswer,
     RejectsInvalidMode,
+    SecurityMode,
 )
 
 # -- the defaults -------------------------------------------------------------------------------
@@ -52,6 +54,7 @@ DEFAULT_SAMPLING_TEXT: Final = "This is a canned reply from pytest-mcp-contracts
 DEFAULT_ELICITATION: Final = ElicitationAnswer.VARY.value
 DEFAULT_CALL_POLICY: Final = CallPolicy.NONDESTRUCTIVE.value
 DEFAULT_REJECTS_INVALID: Final = RejectsInvalidMode.WARN.value
+DEFAULT_SECURITY: Final = SecurityMode.ON.value
 DEFAULT_DESCRIPTION_DRIFT: Final = DescriptionDrift.WARN.value
 # The clients most users run a server in, whose rules a server that works "everywhere" already
 # follows: Claude, VS Code/Copilot and OpenAI's ordinary function calling. Strict mode and the
@@ -326,6 +329,18 @@ OPTIONS: Final = (
         DEFAULT_REJECTS_INVALID,
         metavar="WHAT",
         choices=REJECTS_INVALID_MODES,
+    ),
+    Option(
+        "--mcp-security",
+        "mcp_security",
+        "the security check sends each called tool probes that prove an injection by a file "
+        "they make appear in a folder the run owns (argument injection, CWE-88; OS command "
+        "injection, CWE-78): on fails the tool's security item (the default), warn warns, "
+        "off sends no probe",
+        "choice",
+        DEFAULT_SECURITY,
+        metavar="WHAT",
+        choices=SECURITY_MODES,
     ),
     Option(
         "--mcp-call-timeout",

@@ -35,9 +35,21 @@ class Check(StrEnum):
     # (mcp:<server>::prompt:<name>::get): their calls, judged as a tool's are.
     READ = "read"
     GET = "get"
+    # Of a tool: probes that prove an injection by a file they make appear (runs/security).
+    SECURITY = "security"
 
 
 TOOL_CHECKS: Final = (Check.SCHEMA, Check.DRIFT, Check.CONTRACT, Check.REJECTS_INVALID)
+# Checks of a tool that a run may leave out (--mcp-security=off): reported only where they ran.
+OPTIONAL_TOOL_CHECKS: Final = (Check.SECURITY,)
+
+
+class SecurityMode(StrEnum):
+    """What a proven injection does to its tool's security item (--mcp-security)."""
+
+    ON = "on"  # fails it
+    WARN = "warn"  # passes it with a warning that shows the evidence
+    OFF = "off"  # no probes are sent: the item is not collected
 
 
 class EntryKind(StrEnum):
@@ -208,6 +220,7 @@ def parse_clients(raw: str, *, option: str = "--mcp-clients") -> tuple[str, ...]
 # Plain strings, for option choices and messages: argparse prints a choice with ``repr``.
 CALL_POLICIES: Final = tuple(str(policy) for policy in CallPolicy)
 REJECTS_INVALID_MODES: Final = tuple(str(mode) for mode in RejectsInvalidMode)
+SECURITY_MODES: Final = tuple(str(mode) for mode in SecurityMode)
 ELICITATION_ANSWERS: Final = tuple(str(answer) for answer in ElicitationAnswer)
 DESCRIPTION_DRIFT_MODES: Final = tuple(str(mode) for mode in DescriptionDrift)
 

@@ -231,6 +231,9 @@ def _local_mode(monkeypatch: pytest.MonkeyPatch) -> None:
 # profiles or lints itself (a later --mcp-clients / --mcp-lints wins): tests/e2e/
 # test_profiles.py and tests/e2e/test_lints.py run them.
 SPEC_RULES_ONLY = "--mcp-clients=none --mcp-lints=all:off"
+# Nor are they written to be probed for injections: the security check runs where a test
+# chooses it (tests/e2e/test_security.py; a later --mcp-security wins).
+PROBES_OFF = "--mcp-security=off"
 # The pytest plugins of this virtualenv that no run under test is about stay out of it
 # (pytest-asyncio, anyio's, syrupy: 0.11 s of imports in each of the 150 or so pytest
 # processes the suite starts); test_pytest_integration.py loads each beside this plugin.
@@ -242,7 +245,7 @@ def _spec_rules_only(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyP
     if "pytester" not in request.fixturenames:
         return
     pytester = request.getfixturevalue("pytester")  # it clears PYTEST_ADDOPTS when it starts
-    monkeypatch.setenv("PYTEST_ADDOPTS", f"{SPEC_RULES_ONLY} {NEIGHBOURS_OFF}")
+    monkeypatch.setenv("PYTEST_ADDOPTS", f"{SPEC_RULES_ONLY} {PROBES_OFF} {NEIGHBOURS_OFF}")
     # runpytest_subprocess's `python -mpytest`, warm where the zygote runs (cold_pytest).
     monkeypatch.setattr(pytester, "_getpytestargs", warm_servers.pytest_command)
 
@@ -280,7 +283,8 @@ def record_once(folder: Path, *servers: str, args: tuple[str, ...] = (), **env: 
     any test (spec rules only, not CI, without randomly; ``env`` added), and return the
     contracts it wrote (``folder/mcp-contracts``). For a recording several tests start from:
     a module- or session-scoped fixture makes it once, each test copies it."""
-    environ = {**os.environ, "PYTEST_ADDOPTS": f"{SPEC_RULES_ONLY} {NEIGHBOURS_OFF}", **env}
+    addopts = f"{SPEC_RULES_ONLY} {PROBES_OFF} {NEIGHBOURS_OFF}"
+    environ = {**os.environ, "PYTEST_ADDOPTS": addopts, **env}
     environ.pop("CI", None)
     argv = [*warm_servers.pytest_command(), "-p", "no:randomly", "-p", "no:cacheprovider"]
     argv += [f"--mcp-server={server_command(s)}" for s in servers]

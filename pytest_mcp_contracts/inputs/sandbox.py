@@ -594,7 +594,7 @@ def _words(name: str) -> set[str]:
     return {w.lower() for w in _SPLIT.findall(name)} | {name.lower()}
 
 
-def _kind(name: str, sub: Mapping[str, Any]) -> str | None:
+def path_kind(name: str, sub: Mapping[str, Any]) -> str | None:
     """What sort of path a property takes, judged by its name, format and description;
     None when it does not look like one."""
     words = _words(name)
@@ -632,7 +632,7 @@ def path_slots(
         if not isinstance(sub, Mapping):
             continue
         own = described.get(name)
-        kind = _kind(name, {**sub, **own} if isinstance(own, Mapping) else sub)
+        kind = path_kind(name, {**sub, **own} if isinstance(own, Mapping) else sub)
         if kind is None:
             continue
         if kind == "path" and paths.tool_kind is not None:

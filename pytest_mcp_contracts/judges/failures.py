@@ -69,6 +69,9 @@ class FailureKind(StrEnum):
     STDOUT_NOISE = "stdout_noise"
     DESCRIPTION_DRIFT = "description_drift"
     LINT = "lint"
+    # What the security probes proved, each with its CWE (``CWE``).
+    ARGUMENT_INJECTION = "argument_injection"
+    COMMAND_INJECTION = "command_injection"
 
 
 SEVERITY: Final[dict[FailureKind, Severity]] = {
@@ -94,6 +97,14 @@ SEVERITY: Final[dict[FailureKind, Severity]] = {
     FailureKind.LINT: Severity.MEDIUM,
     FailureKind.MISSING_RECORD: Severity.LOW,
     FailureKind.SETUP: Severity.LOW,
+    FailureKind.ARGUMENT_INJECTION: Severity.CRITICAL,
+    FailureKind.COMMAND_INJECTION: Severity.CRITICAL,
+}
+#: The weakness each security kind is an instance of (MITRE's CWE ids), and its score for
+#: code scanning's ``security-severity`` (CVSS-like, 0-10: 9.0 and up is "critical").
+CWE: Final[dict[FailureKind, tuple[int, str]]] = {
+    FailureKind.ARGUMENT_INJECTION: (88, "9.1"),
+    FailureKind.COMMAND_INJECTION: (78, "9.8"),
 }
 
 
@@ -251,6 +262,24 @@ KIND_TEXT: Final[dict[FailureKind, KindText]] = {
         "A lint that --mcp-lints made an error found something (a missing description, "
         "hidden text, too many tools).",
         "The schema check's failure names the lint, the place and the fix (docs/lints.md).",
+    ),
+    FailureKind.ARGUMENT_INJECTION: KindText(
+        "An argument was read as a program's option (CWE-88)",
+        "A probe gave an argument the value --output=FILE, naming a file in a folder the "
+        "run made, and the file appeared: the server passed the value to a program where "
+        "it was read as an option (git writes any file it is told to this way).",
+        "Refuse values that start with '-' where an operand is meant, or pass "
+        "--end-of-options (or --) before them. The failure names the argument, the value "
+        "and the file that appeared (docs/security.md).",
+    ),
+    FailureKind.COMMAND_INJECTION: KindText(
+        "An argument reached a shell (CWE-78)",
+        "A probe put `touch FILE` after shell syntax (;, |, &&, $(...), backticks) in an "
+        "argument, naming a file in a folder the run made, and the file appeared: a shell "
+        "ran what the argument said.",
+        "Run programs with a list of arguments, not a command string through a shell. The "
+        "failure names the argument, the value and the file that appeared "
+        "(docs/security.md).",
     ),
 }
 

@@ -44,6 +44,7 @@ from pytest_mcp_contracts.vocabulary import (
     Check,
     EntryKind,
     Level,
+    SecurityMode,
     SnapshotMode,
 )
 
@@ -179,15 +180,21 @@ class EntryCollector(pytest.Collector):
             return
         yield DriftItem.from_parent(self, name=DriftItem.check, entry=self.entry)
         if self.calls:
-            for item in call_items(self.entry.kind):
+            security = self.config.stash[SETTINGS_KEY].security != SecurityMode.OFF
+            if security and self.entry.kind is EntryKind.TOOL:
+                from pytest_mcp_contracts.inputs.probes import probed
+
+                security = bool(probed(self.entry.input_schema))
+            for item in call_items(self.entry.kind, security=security):
                 yield item.from_parent(self, name=item.check, entry=self.entry)
 
 
-def call_items(kind: EntryKind) -> tuple[type[_EntryItem], ...]:
-    """The items that call an entry of ``kind``, in the order they run: a tool's contract
-    and rejects_invalid, a prompt's get, a resource's or template's read."""
+def call_items(kind: EntryKind, *, security: bool = False) -> tuple[type[_EntryItem], ...]:
+    """The items that call an entry of ``kind``, in the order they run: a tool's contract,
+    rejects_invalid and security (when it has an argument to probe, and not under
+    --mcp-security=off), a prompt's get, a resource's or template's read."""
     if kind is EntryKind.TOOL:
-        return (ContractItem, RejectsInvalidItem)
+        return (ContractItem, RejectsInvalidItem, *((SecurityItem,) if security else ()))
     return (GetItem,) if kind is EntryKind.PROMPT else (ReadItem,)
 
 
@@ -489,6 +496,22 @@ class RejectsInvalidItem(_EntryItem):
             self,
             self.server,
             lambda run, facts: check_rejects_invalid(run, self.tool, facts, _say(self)),
+        )
+
+
+class SecurityItem(_EntryItem):
+    """Dynamic: probes that prove an argument or command injection by a file they make
+    appear in a folder the run owns (runs/tool_items, runs/security)."""
+
+    check = Check.SECURITY.value
+
+    def runtest(self) -> None:
+        from pytest_mcp_contracts.runs.tool_items import check_security
+
+        _run_check(
+            self,
+            self.server,
+            lambda run, facts: check_security(run, self.tool, facts, _say(self)),
         )
 
 

@@ -11,6 +11,7 @@ import pytest
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.contracts.record import Recorder
+    from pytest_mcp_contracts.inputs.probes import CanarySpace
     from pytest_mcp_contracts.inputs.sandbox import Sandbox
     from pytest_mcp_contracts.pytest.settings import Settings
     from pytest_mcp_contracts.runs.context import RunContext
@@ -21,6 +22,8 @@ SERVERS_KEY: pytest.StashKey[list[ManagedServer]] = pytest.StashKey()
 RECORDER_KEY: pytest.StashKey[Recorder] = pytest.StashKey()
 # The client's root laid with sample files; absent under --mcp-roots=none.
 SANDBOX_KEY: pytest.StashKey[Sandbox] = pytest.StashKey()
+# The folder the security probes' files may appear in; absent under --mcp-security=off.
+CANARIES_KEY: pytest.StashKey[CanarySpace] = pytest.StashKey()
 
 # What the run decides for each started server's checks and hand-written calls, by the
 # server's node name (made by pytest/session.collect_servers; read by items and fixtures).

@@ -28,6 +28,7 @@ from pytest_mcp_contracts.pytest.items import (
     start_failure_text,
 )
 from pytest_mcp_contracts.pytest.keys import (
+    CANARIES_KEY,
     CONTEXTS_KEY,
     HAND_OVER_KEY,
     RECORDER_KEY,
@@ -67,6 +68,20 @@ def _start(server: ManagedServer) -> ServerSurface | ServerError:
         return server.start()
     except ServerError as exc:
         return exc
+
+
+def lay_canaries(config: pytest.Config, settings: Settings) -> None:
+    """The folder the security probes' files may appear in, made for this run (each xdist
+    worker its own) and removed at its end."""
+    from pytest_mcp_contracts.vocabulary import SecurityMode
+
+    if settings.security == SecurityMode.OFF:
+        return
+    from pytest_mcp_contracts.inputs.probes import CanarySpace
+
+    space = CanarySpace()
+    config.stash[CANARIES_KEY] = space
+    config.add_cleanup(space.remove)
 
 
 def client_settings(config: pytest.Config, settings: Settings) -> ClientSettings:
@@ -171,6 +186,7 @@ def collect_servers(
     session: pytest.Session, settings: Settings, started: list[ManagedServer]
 ) -> list[pytest.Collector]:
     answers = client_settings(session.config, settings)
+    lay_canaries(session.config, settings)
     worker, places = worker_places(session.config, settings.servers)
     servers = [
         ManagedServer(
@@ -239,6 +255,7 @@ def run_context(
         settings,
         recorder,
         sandbox=config.stash.get(SANDBOX_KEY, None),
+        canaries=config.stash.get(CANARIES_KEY, None),
         seed=hypothesis_seed(config),
         strategy_answers=strategy_answers,
         cache=getattr(config, "cache", None),

@@ -100,6 +100,7 @@ class Settings:
     call_policy: str
     call_timeout: float
     rejects_invalid: str
+    security: str
     startup_timeout: float
     max_result_bytes: int
     max_restarts: int
@@ -378,6 +379,7 @@ def resolve(
         max_examples=values["mcp_max_examples"],
         call_policy=values["mcp_call"],
         rejects_invalid=values["mcp_rejects_invalid"],
+        security=values["mcp_security"],
         call_timeout=values["mcp_call_timeout"],
         startup_timeout=values["mcp_startup_timeout"],
         max_result_bytes=values["mcp_max_result_bytes"],

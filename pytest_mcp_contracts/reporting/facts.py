@@ -29,7 +29,13 @@ from pytest_mcp_contracts.reporting.model import (
 )
 from pytest_mcp_contracts.reporting.worker import ServerFacts, ToolFacts, WorkerFacts
 from pytest_mcp_contracts.runs.stats import CheckStats, ToolStats
-from pytest_mcp_contracts.vocabulary import NODE_PREFIX, TOOL_CHECKS, Check, EntryKind
+from pytest_mcp_contracts.vocabulary import (
+    NODE_PREFIX,
+    OPTIONAL_TOOL_CHECKS,
+    TOOL_CHECKS,
+    Check,
+    EntryKind,
+)
 
 STATS_KEY: Final = "mcp_contracts_stats"  # a report's check numbers, by tool name
 FAILURE_KEY: Final = "mcp_contracts_failure"  # a failed report's {"kind", "severity"}
@@ -155,7 +161,14 @@ def _server(facts: ServerFacts, stats: Stats, findings: Findings, outcomes: Outc
             EntryKind.TOOL,
             tool.name,
             tool.node_name,
-            {str(name): check(tool.node_name, name) for name in TOOL_CHECKS},
+            {
+                **{str(name): check(tool.node_name, name) for name in TOOL_CHECKS},
+                **{
+                    str(name): mine[f"{tool.node_name}::{name}"]
+                    for name in OPTIONAL_TOOL_CHECKS
+                    if f"{tool.node_name}::{name}" in mine
+                },
+            },
             stats.get((node_name, tool.name)) or ToolStats(),
             declared=tool.declared,
             output=tool.output,

@@ -26,7 +26,13 @@ from pathlib import Path
 from typing import Any, Final
 
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore, file_at
-from pytest_mcp_contracts.judges.failures import KIND_TEXT, FailureKind, Severity, severity_of
+from pytest_mcp_contracts.judges.failures import (
+    CWE,
+    KIND_TEXT,
+    FailureKind,
+    Severity,
+    severity_of,
+)
 from pytest_mcp_contracts.reporting.model import Run
 from pytest_mcp_contracts.reporting.runreport import FailedCheck, failed_checks
 
@@ -63,13 +69,24 @@ def rules() -> list[dict[str, Any]]:
                 "fullDescription": {"text": text.description},
                 "help": {"text": text.help},
                 "defaultConfiguration": {"level": level},
-                "properties": {
-                    "tags": ["mcp", severity_of(kind).value],
-                    "problem.severity": PROBLEM_SEVERITY[level],
-                },
+                "properties": _rule_properties(kind, level),
             }
         )
     return descriptors
+
+
+def _rule_properties(kind: FailureKind, level: str) -> dict[str, Any]:
+    """A rule's tags and severity; a security kind's also carry its CWE and the score code
+    scanning ranks security alerts by (``security-severity``)."""
+    properties: dict[str, Any] = {
+        "tags": ["mcp", severity_of(kind).value],
+        "problem.severity": PROBLEM_SEVERITY[level],
+    }
+    if kind in CWE:
+        cwe, score = CWE[kind]
+        properties["tags"] += ["security", f"external/cwe/cwe-{cwe}"]
+        properties["security-severity"] = score
+    return properties
 
 
 def source_root(rootdir: Path) -> Path:

@@ -22,6 +22,7 @@ from pytest_mcp_contracts.vocabulary import Check
 if TYPE_CHECKING:
     from pytest_mcp_contracts.contracts.record import Recorder
     from pytest_mcp_contracts.inputs.given_inputs import GivenInputs
+    from pytest_mcp_contracts.inputs.probes import CanarySpace
     from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxPaths
     from pytest_mcp_contracts.judges.lints import LintLevels
     from pytest_mcp_contracts.project import ToolConfig
@@ -83,6 +84,8 @@ class CheckSettings(Protocol):
     @property
     def rejects_invalid(self) -> str: ...
     @property
+    def security(self) -> str: ...
+    @property
     def sequences(self) -> bool: ...
     @property
     def sequences_time(self) -> float: ...
@@ -121,6 +124,7 @@ class RunContext:
     settings: CheckSettings
     recorder: Recorder
     sandbox: Sandbox | None = None  # the client's root laid with sample files
+    canaries: CanarySpace | None = None  # where the security probes' files may appear
     seed: Any = None  # --hypothesis-seed, handed to every check explicitly
     strategy_answers: StrategyAnswers = lambda server, tool: ()
     cache: InputCache | None = None  # None: nothing is kept between runs

@@ -1,4 +1,5 @@
-"""The calling checks of one tool as its items run them: ``contract`` and ``rejects_invalid``.
+"""The calling checks of one tool as its items run them: ``contract``, ``rejects_invalid``
+and ``security``.
 
 Each takes the server's ``RunContext`` and makes every decision its item used to: whether the
 tool is called at all, its strategy, examples and coverage plan, the recorder's start and
@@ -22,7 +23,7 @@ from pytest_mcp_contracts.runs.context import (
 )
 from pytest_mcp_contracts.runs.stats import CheckStats
 from pytest_mcp_contracts.text import short_json, shown
-from pytest_mcp_contracts.vocabulary import Check, RejectsInvalidMode
+from pytest_mcp_contracts.vocabulary import Check, RejectsInvalidMode, SecurityMode
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.contracts.observe import EntryObservations
@@ -245,6 +246,56 @@ def check_rejects_invalid(context: RunContext, tool: Entry, facts: ItemFacts, wa
             from pytest_mcp_contracts.judges.failures import combined_failure
 
             raise combined_failure(failures)
+
+
+def check_security(context: RunContext, tool: Entry, facts: ItemFacts, warn: Warn) -> None:
+    """Probes that prove an injection by the file they make appear (``runs/security``): a
+    proven one fails the item (``--mcp-security=on``) or warns (``warn``), with its evidence,
+    replayed alone on a fresh server."""
+    from pytest_mcp_contracts.inputs.probes import boundary_folders, probes
+    from pytest_mcp_contracts.runs.security import run_security
+
+    server, settings, canaries = context.server, context.settings, context.canaries
+    if canaries is None:
+        raise Skipped("--mcp-security=off")
+    tool_config = context.callable_settings(tool)
+    if tool.malformed:
+        raise Skipped("the listing entry is malformed (see its schema check)")
+    description = str(tool.raw.get("description") or "")
+    command = server.command
+    # The folders the server was given on its command line or in the environment its
+    # command sets: path-like arguments point into them, so that a probe reaches the code.
+    folders = boundary_folders(getattr(command, "argv", ()), getattr(command, "env", {}))
+    base = valid_input(context, tool)
+    planned = list(probes(tool.name, description, tool.input_schema, base, canaries, folders))
+    if not planned:
+        raise Skipped("not probed: the tool says it runs code or commands by design")
+    budget = context.budget(max_examples=0, tool_time=settings.time_budget(tool_config))
+    run = run_security(server, tool, planned, budget)
+    facts.properties.append(("mcp_probes_sent", run.sent))
+    found = "a file appeared" if run.failure is not None else "no file appeared"
+    facts.section("mcp", f"security: {run.sent} of {run.planned} probes sent, {found}")
+    if run.out_of_time:
+        from pytest_mcp_contracts.runs.engine import budget_words
+
+        warn(budget_words(budget.tool_time or 0.0, run.sent, run.planned, "probes"))
+    if run.failure is None:
+        return
+    failure = run.failure
+    if run.proof is not None:
+        from pytest_mcp_contracts.judges.failures import call_command_line
+        from pytest_mcp_contracts.runs.security import replay_probe
+
+        calls = [(tool.name, run.proof.arguments)]
+        failure.report.replay_command = call_command_line(server.command, calls)
+        if context.fresh_possible:
+            fresh = lambda: context.fresh(Check.SECURITY)  # noqa: E731
+            failure.report.notes.append(replay_probe(server, tool, run.proof, fresh))
+    canaries.kept = True  # the reproduction writes into it again
+    if settings.security == SecurityMode.WARN:
+        warn(f"{failure.report.problem} (--mcp-security=warn): {failure.report.details[0]}")
+        return
+    raise failure
 
 
 def accepts_invalid(

@@ -50,7 +50,7 @@ def test_the_default_profiles_leave_opt_in_clients_silent(
 ) -> None:
     monkeypatch.delenv("PYTEST_ADDOPTS")  # the suite's --mcp-clients=none: the real default here
     result = run_inprocess("client_rules.py", args=SCHEMA_ONLY)
-    result.assert_outcomes(failed=1, passed=3, deselected=12)
+    result.assert_outcomes(failed=1, passed=3, deselected=13)
     out = result.stdout.str()
     assert "FAILED mcp:client-rules::tag_items::schema - [vscode/array-items] VS" in out
     assert "openai-strict/" not in out and "gemini/" not in out
@@ -62,7 +62,7 @@ def test_a_typescript_sdk_draft07_output_schema_fails_for_claude(
     monkeypatch.delenv("PYTEST_ADDOPTS")  # the default profiles, as a user runs them
     # pytest in this process, the TypeScript server a real node process.
     result = inprocess_pytest(f"--mcp-server={ts_servers('client_rules.mjs')}", *SCHEMA_ONLY)
-    result.assert_outcomes(failed=1, passed=1, deselected=6)
+    result.assert_outcomes(failed=1, passed=1, deselected=8)
     result.stdout.fnmatch_lines(
         [
             "[[]claude/output-dialect[]] Claude (Desktop/Code) refuses this tool: an "

@@ -1,0 +1,216 @@
+"""Inputs with a purpose: values that prove an injection by what they leave behind.
+
+A tester that judges an injection by its payload coming back in the answer raises alarms on
+every refusal that quotes its input ("Invalid ref '--output=/x'"), the fixed servers' first
+of all. So each probe names a file of its own, in a folder the run owns and nobody else
+writes to (``CanarySpace``), and only that file appearing counts (``judges/evidence``):
+
+- **flag forms** (CWE-88, argument injection): ``--output=CANARY`` in a ref-, name- or
+  id-like argument. A server that puts the value among a program's arguments without
+  ``--end-of-options`` lets it be read as an option; git, among others, then writes the file
+  (CVE-2025-68144, mcp-server-git's ``git_diff``).
+- **shell forms** (CWE-78, OS command injection): ``; touch CANARY`` and its ``|``, ``&&``,
+  ``$(...)`` and backtick variants, after the argument's working value, in any free-text
+  argument. Only a shell runs ``touch``.
+
+What is left alone: an argument whose name or description says it takes a command, a script
+or code to run, and a tool that says it runs them: running what it is given is its purpose,
+not a bug (the call policy keeps such tools, annotated destructive, from being called
+anyway). The other arguments keep a working value (``base``: a valid input, with paths
+pointing into the folders the server was given), so that the probed value reaches the code
+that would pass it on.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import secrets
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Final
+
+from pytest_mcp_contracts.inputs.sandbox import path_kind
+
+__all__ = ["CanarySpace", "Form", "Probe", "boundary_folders", "probed", "probes", "runs_code"]
+
+
+class Form(StrEnum):
+    """How a probe carries its canary, and what its file appearing proves."""
+
+    FLAG = "flag"  # --output=CANARY read as an option: argument injection (CWE-88)
+    SHELL = "shell"  # a shell ran `touch CANARY`: OS command injection (CWE-78)
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One input: ``arguments`` with ``argument`` set to ``value``, which makes ``canary``
+    appear only if the server lets the value through as ``form`` says."""
+
+    arguments: dict[str, Any]
+    argument: str
+    value: str
+    form: Form
+    canary: Path
+
+
+class CanarySpace:
+    """A folder the run makes for itself and removes at its end: each probe's canary is a
+    fresh name in it, unguessable (a random token per run), so that a file there can only
+    have come from that probe."""
+
+    def __init__(self, parent: str | None = None) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix="pytest-mcp-canaries-", dir=parent)).resolve()
+        self._token = secrets.token_hex(4)
+        self._numbers = itertools.count(1)
+        # A proven injection's reproduction writes its file here again: the folder is kept.
+        self.kept = False
+
+    def canary(self, form: Form) -> Path:
+        return self.root / f"{form.value}-{next(self._numbers)}-{self._token}"
+
+    def appeared(self) -> list[Path]:
+        """Every entry in the space (its probes' canaries that appeared)."""
+        try:
+            return sorted(self.root.iterdir())
+        except OSError:
+            return []
+
+    def remove(self) -> None:
+        """At the end of the run: the folder removed, or emptied and kept for a reproduction."""
+        if not self.kept:
+            shutil.rmtree(self.root, ignore_errors=True)
+            return
+        for entry in self.appeared():
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
+
+
+# An argument that takes code or a command by design: its name, or its description saying so.
+_CODE_NAMES: Final = re.compile(
+    r"^(?:cmd|cmds|command|commands|command_line|commandline|shell|script|code|source_code|"
+    r"program|exec|eval|expression|expr|snippet|sql|statement)$",
+    re.IGNORECASE,
+)
+_RUNS: Final = r"(?:run|runs|execute|executes|executed|evaluate|evaluates|eval)"
+_CODE_TEXT: Final = re.compile(
+    rf"\b(?:(?:shell|bash|terminal|system) command|command line|{_RUNS} (?:an? |the |any )?"
+    rf"(?:arbitrary )?(?:shell |bash |terminal |system |python |javascript |sql )?"
+    rf"(?:command|commands|script|scripts|code|program|query|queries|statement)|"
+    rf"(?:command|script|code|program|query) to {_RUNS})\b",
+    re.IGNORECASE,
+)
+# A value a server may hand to a program as an operand: a ref, a name, an id.
+_OPERAND: Final = re.compile(
+    r"(?:^|_|\b)(?:ref|refs|rev|revision|branch|branch_name|tag|commit|sha|hash|target|"
+    r"base|head|source|remote|name|id|object|pathspec|version|package|module|image|"
+    r"container|service|host|domain|url|pattern)$",
+    re.IGNORECASE,
+)
+SHELL_FORMS: Final = ("{base}; touch {canary}", "{base} | touch {canary}",
+                      "{base} && touch {canary}", "{base}$(touch {canary})",
+                      "{base}`touch {canary}`")  # fmt: skip
+
+
+def runs_code(name: str, description: str) -> bool:
+    """Whether a tool or an argument says it takes code or a command to run."""
+    return bool(_CODE_NAMES.match(name) or _CODE_TEXT.search(description))
+
+
+def _free_text(schema: Mapping[str, Any]) -> bool:
+    """A string property that may take any text: no enum, const or format fixes its values."""
+    kinds = schema.get("type")
+    strings = kinds == "string" or (isinstance(kinds, list) and "string" in kinds)
+    fixed = any(key in schema for key in ("enum", "const", "format"))
+    return strings and not fixed
+
+
+def probed(schema: object) -> list[str]:
+    """The properties of an inputSchema a probe may carry its canary in: free text whose
+    name and description do not say it takes code. A tool without one gets no security
+    item."""
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(properties, Mapping):
+        return []
+    return [
+        name
+        for name, sub in properties.items()
+        if isinstance(sub, Mapping)
+        and _free_text(sub)
+        and not runs_code(name, str(sub.get("description", "")))
+    ]
+
+
+def boundary_folders(argv: Sequence[str], environ: Mapping[str, str]) -> list[Path]:
+    """The folders a server was given: existing folders among its command's arguments
+    (``DIR`` or ``--flag=DIR``) and in its environment variables named like ``*_DIR``,
+    ``*_ROOT``, ``*_PATH``. They give path-like arguments working values."""
+    found: list[Path] = []
+    named = [value for key, value in environ.items() if re.search(r"(?:DIR|ROOT|PATH)S?$", key)]
+    for word in [*argv[1:], *named]:
+        value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
+        if not value.startswith(("/", "~")) or value.startswith("-"):
+            continue
+        path = Path(value).expanduser()
+        if path.is_dir() and path.resolve() not in found:
+            found.append(path.resolve())
+    return found
+
+
+def _working_path(kind: str, folders: Sequence[Path]) -> str | None:
+    """A path-like argument's working value: the first folder the server was given, or for
+    a file a file in it."""
+    for folder in folders:
+        if kind != "file":
+            return str(folder)
+        files = sorted(p for p in folder.iterdir() if p.is_file())[:1]
+        if files:
+            return str(files[0])
+    return None
+
+
+def probes(
+    tool_name: str,
+    tool_description: str,
+    schema: Mapping[str, Any],
+    base: Mapping[str, Any],
+    space: CanarySpace,
+    folders: Sequence[Path] = (),
+) -> Iterator[Probe]:
+    """The probes of a tool whose inputSchema is ``schema``: for each free-text property,
+    its shell forms and, when it looks like an operand, its flag form, the other arguments
+    as in ``base`` (path-like ones pointed into ``folders``). Nothing for a tool that runs
+    code by design."""
+    if runs_code(tool_name, tool_description):
+        return
+    properties = schema.get("properties")
+    if not isinstance(properties, Mapping):
+        return
+    working = dict(base)
+    for name, sub in properties.items():
+        kind = path_kind(name, sub) if isinstance(sub, Mapping) else None
+        value = _working_path(kind, folders) if kind is not None else None
+        if value is not None and (name in working or name in schema.get("required", ())):
+            working[name] = value
+    for name in probed(schema):
+        sub = properties[name]
+        given = working.get(name)
+        start = given if isinstance(given, str) and given else "x"
+        if path_kind(name, sub) is not None and Path(start).is_dir():
+            # Read as a path, "DIR/.; touch C" names an entry inside the folder: a server
+            # that creates what it is given makes nothing beside a folder it was given.
+            start = start.rstrip("/") + "/."
+        if _OPERAND.search(name) and path_kind(name, sub) is None:
+            canary = space.canary(Form.FLAG)
+            value = f"--output={canary}"
+            yield Probe({**working, name: value}, name, value, Form.FLAG, canary)
+        for shape in SHELL_FORMS:
+            canary = space.canary(Form.SHELL)
+            value = shape.format(base=start, canary=canary)
+            yield Probe({**working, name: value}, name, value, Form.SHELL, canary)

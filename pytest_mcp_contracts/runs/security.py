@@ -1,0 +1,139 @@
+"""The security check of one tool: its probes (``inputs/probes``) sent through the one loop
+(``runs/engine``), each answer judged by whether its canary appeared
+(``judges/evidence``).
+
+The probes are explicit inputs, reported as they were sent: a probe is already as small as
+its evidence allows, so nothing is shrunk. Whatever else an answer shows (a crash, an error,
+a wrong result) is the contract check's business, not this one's: only evidence fails here.
+After the last call every canary is looked for once more, for a write that lands after its
+call has answered (a program the server started in the background).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from pytest_mcp_contracts.inputs.probes import Probe
+from pytest_mcp_contracts.judges.evidence import probe_evidence
+from pytest_mcp_contracts.judges.failures import ContractFailure, call_failure, unavailable
+from pytest_mcp_contracts.runs.engine import Budget, Engine, Given, Judgement, Sent
+from pytest_mcp_contracts.transport.discover import Entry
+from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
+from pytest_mcp_contracts.vocabulary import Check
+
+CHECK: Final = Check.SECURITY.value
+AS_SENT: Final = "the probe, as sent:"
+
+
+@dataclass
+class SecurityRun:
+    """What the probes came to: how many were sent and planned, and the failure (with the
+    probe that proved it), if any."""
+
+    sent: int = 0
+    planned: int = 0
+    failure: ContractFailure | None = None
+    proof: Probe | None = None
+    out_of_time: bool = False
+    answered: int = 0  # probes the tool answered with a result (not a JSON-RPC error)
+
+
+def _key(arguments: dict[str, Any]) -> str:
+    return json.dumps(arguments, sort_keys=True, default=str)
+
+
+@dataclass
+class _ProbeCalls:
+    """The probes as the engine's subject: sent as they are, judged by their evidence."""
+
+    server: ManagedServer
+    tool: Entry
+    probes: dict[str, Probe]
+    run: SecurityRun = field(default_factory=SecurityRun)
+    answers: dict[str, CallOutcome] = field(default_factory=dict)  # by the probe's key
+
+    @property
+    def key(self) -> str:
+        return f"{self.server.command.display}::{self.tool.name}::{CHECK}"
+
+    def send(self, arguments: dict[str, Any], limit: float | None) -> Sent:
+        return Sent(self.server.call(self.tool.name, arguments, limit=limit))
+
+    def count(self, outcome: CallOutcome) -> None:
+        self.run.sent += 1
+        self.run.answered += outcome.result is not None
+
+    def judge(self, sent: Sent, *, shrinking: bool) -> Judgement:
+        key = _key(sent.outcome.arguments)
+        self.answers[key] = sent.outcome
+        probe = self.probes.get(key)
+        if probe is None:
+            return Judgement()
+        return Judgement(probe_evidence(probe, self.tool.annotations))
+
+
+def run_security(
+    server: ManagedServer, tool: Entry, probes: list[Probe], budget: Budget
+) -> SecurityRun:
+    """Send ``probes`` to ``tool`` under ``budget`` (its time; nothing is drawn or shrunk)."""
+    subject = _ProbeCalls(server, tool, {_key(probe.arguments): probe for probe in probes})
+    run = subject.run
+    run.planned = len(probes)
+    given = [Given(probe.arguments, as_sent=AS_SENT) for probe in probes]
+    search = Engine(server, subject, budget).search(given, None)
+    run.out_of_time = search.out_of_time
+    if search.found is not None:
+        run.proof = subject.probes.get(_key(search.found.outcome.arguments))
+        run.failure = call_failure(
+            server,
+            tool,
+            search.found.outcome,
+            search.found.finding,
+            check=CHECK,
+            label=search.found.label,
+            notes=search.found.notes,
+        )
+    elif search.gone is not None:
+        run.failure = unavailable(server, tool, search.gone, CHECK)
+    else:
+        # A write that landed after its call had answered: the last probes' canaries.
+        for probe in probes:
+            outcome = subject.answers.get(_key(probe.arguments))
+            finding = probe_evidence(probe, tool.annotations, late=True)
+            if outcome is not None and finding is not None:
+                run.proof = probe
+                run.failure = call_failure(
+                    server, tool, outcome, finding, check=CHECK, label=AS_SENT
+                )
+                break
+    return run
+
+
+def replay_probe(
+    server: ManagedServer, tool: Entry, probe: Probe, fresh: Callable[[], None]
+) -> str:
+    """Send ``probe`` once more on a fresh server, its canary removed first: what that
+    showed, as a note for the failure."""
+    from pytest_mcp_contracts.transport.errors import ServerError
+
+    try:
+        os.remove(probe.canary)
+    except IsADirectoryError:
+        return "not replayed: the evidence is a folder, left for you to see"
+    except OSError as exc:
+        return f"not replayed: the evidence could not be removed first ({exc.strerror})"
+    try:
+        fresh()
+        server.call(tool.name, probe.arguments)
+    except ServerError as exc:
+        return f"not replayed: the server could not be started again ({exc.message})"
+    if os.path.lexists(probe.canary):
+        return "replayed alone on a fresh server: the file appeared again"
+    return (
+        "replayed alone on a fresh server: the file did not appear again (the earlier "
+        "calls of this check, or the program's timing, may be needed)"
+    )

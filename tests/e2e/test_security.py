@@ -1,0 +1,136 @@
+"""The security check: a probe proves an injection only by the file it makes appear in a
+folder the run owns. The seeded servers of tests/servers/security/ (real SDK, real `git`,
+a real shell) are found with their evidence and CWE; their fixed twins, which quote every
+probe back in their refusals, pass on several seeds, in CI mode and under -n 2."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from ..conftest import NO_SEQUENCES, RunPytest, server_command
+from .test_inspect import cli_command
+
+# Only the security items; a later --mcp-security wins over the suite's default (off).
+SECURITY_ONLY = ("--mcp-security=on", NO_SEQUENCES, "-k", "security", "-rA")
+
+
+@pytest.fixture
+def repository(tmp_path: Path) -> Path:
+    """A git repository with one commit, as the git servers serve."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], cwd=repo, check=True)
+    (repo / "a.txt").write_text("one\n")
+    subprocess.run([*git, "add", "a.txt"], cwd=repo, check=True)
+    subprocess.run([*git, "commit", "-qm", "first"], cwd=repo, check=True)
+    return repo
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    allowed = tmp_path / "allowed"
+    allowed.mkdir()
+    (allowed / "notes.txt").write_text("a\nb\n")
+    return allowed
+
+
+def git_refs(repository: Path) -> str:
+    return f"--mcp-server={server_command('security/git_refs.py')} --repository {repository}"
+
+
+def shell_exec(folder: Path) -> str:
+    return f"--mcp-server={server_command('security/shell_exec.py')} {folder}"
+
+
+def outcomes(result: pytest.RunResult) -> dict[str, str]:
+    found = {}
+    for line in result.stdout.lines:
+        outcome = r"(PASSED|FAILED|SKIPPED) (?:\[\d+\] )?(?:\S+:\d+: )?"
+        match = re.match(outcome + r"(mcp:[^\s:]+::[^\s:]+::\w+)", line)
+        if match:
+            found[match[2]] = match[1]
+    return found
+
+
+def test_a_ref_read_as_a_git_option_is_argument_injection_with_its_file_as_evidence(
+    inprocess_pytest: RunPytest, repository: Path, pytester: pytest.Pytester
+) -> None:
+    result = inprocess_pytest(git_refs(repository), *SECURITY_ONLY, "--mcp-sarif=out.sarif")
+    assert outcomes(result) == {
+        "mcp:git-refs::git_diff::security": "FAILED",
+        "mcp:git-refs::git_show::security": "FAILED",
+    }
+    text = result.stdout.str()
+    assert "argument injection: the value was read as a program's option (CWE-88)" in text
+    assert "in argument 'target'" in text and "in argument 'revision'" in text
+    # The evidence is the file, in the run's own folder, and the annotation it contradicts.
+    evidence = re.findall(r"evidence: (\S+) appeared during the call", text)
+    assert len(evidence) == 2 and all("pytest-mcp-canaries-" in path for path in evidence)
+    assert "annotated readOnlyHint: true, yet this call wrote a file" in text
+    assert text.count("replayed alone on a fresh server: the file appeared again") == 2
+    # One command reproduces it, and it does: the folder is kept (emptied) for it, and the
+    # file appears in it again.
+    command = next(line.strip() for line in result.stdout.lines if "mcp-contracts call" in line)
+    words = shlex.split(command)
+    canary = Path(re.findall(r"--output=([^\"]+)", words[-1])[0])
+    assert not canary.exists() and canary.parent.is_dir()
+    done = cli_command(*words[1:])
+    assert done.returncode == 0, done
+    assert canary.is_file()
+    sarif = json.loads((pytester.path / "out.sarif").read_text())
+    rules = {rule["id"]: rule for rule in sarif["runs"][0]["tool"]["driver"]["rules"]}
+    assert rules["argument_injection"]["properties"]["security-severity"] == "9.1"
+    assert "external/cwe/cwe-88" in rules["argument_injection"]["properties"]["tags"]
+    assert {r["ruleId"] for r in sarif["runs"][0]["results"]} == {"argument_injection"}
+
+
+def test_shell_syntax_that_runs_is_command_injection_and_a_run_anything_tool_is_left_alone(
+    inprocess_pytest: RunPytest, folder: Path
+) -> None:
+    result = inprocess_pytest(shell_exec(folder), *SECURITY_ONLY, "--mcp-call=all")
+    # run_command runs what it is given by design (its one argument is "The shell command
+    # to run"): it has no security item, even when it may be called.
+    assert outcomes(result) == {"mcp:shell-exec::count_lines::security": "FAILED"}
+    text = result.stdout.str()
+    assert "OS command injection: a shell ran the command in the value (CWE-78)" in text
+    assert "in argument 'filename'" in text
+    assert sorted(p.name for p in folder.iterdir()) == ["notes.txt"]  # its folder untouched
+
+
+@pytest.mark.parametrize("seed", ["1", "2", "3"])
+def test_the_fixed_twins_pass_though_they_quote_every_probe_back(
+    inprocess_pytest: RunPytest,
+    repository: Path,
+    folder: Path,
+    seed: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("MCP_FIXTURE_FIXED", "1")
+    if seed == "3":
+        monkeypatch.setenv("CI", "true")
+    servers = (git_refs(repository), shell_exec(folder))
+    result = inprocess_pytest(*servers, *SECURITY_ONLY, f"--hypothesis-seed={seed}")
+    assert outcomes(result) == {
+        "mcp:git-refs::git_diff::security": "PASSED",
+        "mcp:git-refs::git_show::security": "PASSED",
+        "mcp:shell-exec::count_lines::security": "PASSED",
+    }
+    # They refused the probes in words that quote them: no words count, only files.
+    assert "probes sent, no file appeared" in result.stdout.str()
+
+
+def test_under_xdist_each_worker_probes_into_its_own_folder(
+    pytester: pytest.Pytester, repository: Path, folder: Path
+) -> None:
+    result = pytester.runpytest_subprocess(
+        git_refs(repository), shell_exec(folder), *SECURITY_ONLY, "-p", "no:randomly", "-n", "2"
+    )
+    result.assert_outcomes(failed=3)
+    assert "CWE-88" in result.stdout.str() and "CWE-78" in result.stdout.str()

@@ -9,6 +9,7 @@ import json
 import re
 import shlex
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,10 @@ def git_refs(repository: Path) -> str:
 
 def shell_exec(folder: Path) -> str:
     return f"--mcp-server={server_command('security/shell_exec.py')} {folder}"
+
+
+def ts_files_shell(ts_servers: Callable[[str], str], folder: Path) -> str:
+    return f"--mcp-server={ts_servers('security_files_shell.mjs')} {folder}"
 
 
 def outcomes(result: pytest.RunResult) -> dict[str, str]:
@@ -104,6 +109,17 @@ def test_shell_syntax_that_runs_is_command_injection_and_a_run_anything_tool_is_
     assert sorted(p.name for p in folder.iterdir()) == ["notes.txt"]  # its folder untouched
 
 
+def test_the_typescript_sdks_shell_is_found_the_same_way(
+    inprocess_pytest: RunPytest, ts_servers: Callable[[str], str], folder: Path
+) -> None:
+    result = inprocess_pytest(ts_files_shell(ts_servers, folder), *SECURITY_ONLY)
+    assert outcomes(result) == {
+        "mcp:ts-files-shell::count_lines::security": "FAILED",
+        "mcp:ts-files-shell::read_text_file::security": "PASSED",
+    }
+    assert "(CWE-78) in argument 'filename'" in result.stdout.str()
+
+
 @pytest.mark.parametrize("seed", ["1", "2", "3"])
 def test_the_fixed_twins_pass_though_they_quote_every_probe_back(
     inprocess_pytest: RunPytest,
@@ -111,16 +127,19 @@ def test_the_fixed_twins_pass_though_they_quote_every_probe_back(
     folder: Path,
     seed: str,
     monkeypatch: pytest.MonkeyPatch,
+    ts_servers: Callable[[str], str],
 ) -> None:
     monkeypatch.setenv("MCP_FIXTURE_FIXED", "1")
     if seed == "3":
         monkeypatch.setenv("CI", "true")
-    servers = (git_refs(repository), shell_exec(folder))
+    servers = (git_refs(repository), shell_exec(folder), ts_files_shell(ts_servers, folder))
     result = inprocess_pytest(*servers, *SECURITY_ONLY, f"--hypothesis-seed={seed}")
     assert outcomes(result) == {
         "mcp:git-refs::git_diff::security": "PASSED",
         "mcp:git-refs::git_show::security": "PASSED",
         "mcp:shell-exec::count_lines::security": "PASSED",
+        "mcp:ts-files-shell::count_lines::security": "PASSED",
+        "mcp:ts-files-shell::read_text_file::security": "PASSED",
     }
     # They refused the probes in words that quote them: no words count, only files.
     assert "probes sent, no file appeared" in result.stdout.str()

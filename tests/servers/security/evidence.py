@@ -8,9 +8,10 @@ an entry of the folder created, changed or deleted where the call had no right t
 that quotes the payload back is not evidence. The vulnerable twin must show evidence, the
 fixed twin must not; the exit status is 1 when either does otherwise.
 
-Run from the worktree: `/work/venv/bin/python tests/servers/security/evidence.py`. The
-TypeScript fixture (ts/files_shell.mjs) is bundled first with esbuild from the node_modules of
-tests/servers/ts_legacy (or the folder MCP_TS_MODULES names); without them it is skipped.
+Run from the checkout: `/work/venv/bin/python tests/servers/security/evidence.py`. The
+TypeScript fixture (ts_legacy/security_files_shell.mjs) is bundled first with esbuild from
+the node_modules of tests/servers/ts_legacy (or the folder MCP_TS_MODULES names); without
+them it is skipped.
 """
 
 from __future__ import annotations
@@ -130,10 +131,10 @@ def bundle_typescript(into: Path) -> Path | None:
     esbuild = TS_MODULES / ".bin" / "esbuild"
     if not esbuild.exists() or shutil.which("node") is None:
         return None
-    sources = [str(p) for p in sorted((HERE / "ts").glob("*.mjs"))]
+    sources = [str(HERE.parent / "ts_legacy" / "security_files_shell.mjs")]
     step = [str(esbuild), *sources, "--bundle", "--platform=node", "--format=esm"]
     step += [f"--outdir={into}", "--out-extension:.js=.mjs", "--log-level=warning"]
-    # NODE_PATH: the sources live outside ts_legacy, so esbuild is told where the SDK is.
+    # NODE_PATH: for a node_modules other than ts_legacy's own (MCP_TS_MODULES).
     env = {**os.environ, "NODE_PATH": str(TS_MODULES)}
     subprocess.run(step, env=env, check=True, capture_output=True)
     return into
@@ -226,7 +227,7 @@ FIXTURES = (
         ),
     ),
     Fixture(
-        "ts/files_shell.mjs",
+        "security_files_shell.mjs",
         "TypeScript SDK: CWE-22 sibling prefix, CWE-78 shell injection",
         False,
         (

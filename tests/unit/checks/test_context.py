@@ -75,6 +75,7 @@ def settings(tmp_path: Path, **overrides: Any) -> Settings:
         "call_policy": "all",
         "call_timeout": 1.0,
         "rejects_invalid": "warn",
+        "security": "on",
         "startup_timeout": 1.0,
         "max_result_bytes": 1 << 20,
         "max_restarts": 3,

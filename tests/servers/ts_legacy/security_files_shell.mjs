@@ -14,8 +14,8 @@
 // - run_command(command): "Runs a shell command", in both twins, annotated destructive: it
 //   runs code by design and is not a bug.
 //
-// Not run from source by the suite: bundle it with the ts_legacy folder's esbuild and
-// node_modules (NODE_PATH lets esbuild find them from this folder); see ../README.md.
+// Bundled with the other servers of this folder (tests/fixture_builds.ts_bundles); the
+// security fixtures' table is tests/servers/security/README.md.
 import { execFileSync, execSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

@@ -71,9 +71,9 @@ def test_an_operand_gets_the_flag_form_and_every_free_text_the_shell_forms(
 ) -> None:
     made = list(probes("git_diff", "", schema(target=TEXT, note=TEXT), {"note": "n"}, space))
     forms = [(probe.argument, probe.form) for probe in made]
-    assert forms == [("target", Form.FLAG)] + [("target", Form.SHELL)] * 5 + [
-        ("note", Form.SHELL)
-    ] * 5
+    assert (
+        forms == [("target", Form.FLAG)] + [("target", Form.SHELL)] * 5 + [("note", Form.SHELL)] * 5
+    )
     flag = made[0]
     assert flag.value == f"--output={flag.canary}"
     assert flag.arguments == {"target": flag.value, "note": "n"}

@@ -153,7 +153,7 @@ def main() -> int:
         if names and release.name not in names:
             continue
         outcomes = run(release)
-        failed = {tool: kind for tool, kind in outcomes.items() if kind not in ("passed", "skipped")}
+        failed = {t: k for t, k in outcomes.items() if k not in ("passed", "skipped")}
         hits = {t for t, k in failed.items() if release.expected.get(t) == k}
         misses = set(release.expected) - hits
         alarms = set(failed) - hits

@@ -32,7 +32,9 @@ class Release:
     name: str
     registry: str  # "npm" or "pypi"
     install: tuple[str, ...]  # the packages, pinned
-    command: str  # {bin} its installed bin folder, {allowed} and {repo} the run's folders
+    # {bin} its installed bin folder, {allowed} and {repo} the run's folders; {{roots}} is
+    # left for the plugin: its roots folder, beside which the run lays the path probes' files
+    command: str
     expected: dict[str, str]  # tool -> the failure kind a correct check finds (none: {})
     published: str  # the advisory, for the reader
 
@@ -63,10 +65,38 @@ RELEASES = (
         "the newest on the registry",
     ),
     Release(
+        "fs-2025.3.28",
+        "npm",
+        # zod 3 beside it: installed today it would get zod 4, on which its tools list empty
+        # input schemas (no path argument to probe), unlike the release as published.
+        ("@modelcontextprotocol/server-filesystem@2025.3.28", "zod@3.25.76"),
+        "{bin}/mcp-server-filesystem {{roots}}",
+        {
+            tool: "path_traversal"
+            for tool in (
+                "read_file",
+                "write_file",
+                "create_directory",
+                "list_directory",
+                "directory_tree",
+                "search_files",
+            )
+        },
+        "CVE-2025-53110 (allowed folder compared as a string prefix) and CVE-2025-53109 (symlinks)",
+    ),
+    Release(
+        "fs-2025.7.1",
+        "npm",
+        ("@modelcontextprotocol/server-filesystem@2025.7.1", "zod@3.25.76"),
+        "{bin}/mcp-server-filesystem {{roots}}",
+        {},
+        "the fix of CVE-2025-53110 and CVE-2025-53109",
+    ),
+    Release(
         "fs-2.0.1",
         "npm",
         ("@modelcontextprotocol/server-filesystem@2.0.1",),
-        "{bin}/mcp-server-filesystem {allowed}",
+        "{bin}/mcp-server-filesystem {{roots}}",
         {},
         "the reference filesystem server, its newest fixed release",
     ),

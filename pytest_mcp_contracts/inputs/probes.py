@@ -36,26 +36,47 @@ from typing import Any, Final
 
 from pytest_mcp_contracts.inputs.sandbox import path_kind
 
-__all__ = ["CanarySpace", "Form", "Probe", "boundary_folders", "probed", "probes", "runs_code"]
+__all__ = [
+    "CanarySpace",
+    "EscapeSpace",
+    "Form",
+    "Probe",
+    "boundary_folders",
+    "probed",
+    "probes",
+    "runs_code",
+]
 
 
 class Form(StrEnum):
-    """How a probe carries its canary, and what its file appearing proves."""
+    """How a probe carries its canary, and what its evidence proves."""
 
     FLAG = "flag"  # --output=CANARY read as an option: argument injection (CWE-88)
     SHELL = "shell"  # a shell ran `touch CANARY`: OS command injection (CWE-78)
+    # A path outside the boundary, plainly: a server that serves it has no boundary to
+    # break, and the path probes after it prove nothing (information, not a failure).
+    CONTROL = "control"
+    SIBLING = "sibling"  # a folder whose name extends the boundary's (CWE-22)
+    CLIMB = "climb"  # BOUNDARY/../outside (CWE-22)
+    LINK = "link"  # a symlink inside the boundary pointing outside it (CWE-59)
+
+
+PATH_FORMS: Final = (Form.CONTROL, Form.SIBLING, Form.CLIMB, Form.LINK)
 
 
 @dataclass(frozen=True)
 class Probe:
-    """One input: ``arguments`` with ``argument`` set to ``value``, which makes ``canary``
-    appear only if the server lets the value through as ``form`` says."""
+    """One input: ``arguments`` with ``argument`` set to ``value``. Its evidence is
+    ``canary`` appearing (a file it names) or, for a read, ``token`` (the content of a file
+    outside the boundary) in the answer; the server let the value through as ``form``
+    says."""
 
     arguments: dict[str, Any]
     argument: str
     value: str
     form: Form
-    canary: Path
+    canary: Path | None  # None: a read, whose evidence is ``token``
+    token: str | None = None
 
 
 class CanarySpace:
@@ -90,6 +111,73 @@ class CanarySpace:
                 shutil.rmtree(entry, ignore_errors=True)
             else:
                 entry.unlink(missing_ok=True)
+
+
+class EscapeSpace:
+    """Files outside a boundary the run owns (the roots sandbox's folder), laid beside it
+    for the path probes, each holding a token of its own: an outside folder, a sibling
+    whose name extends the boundary's (``<root>_evil``), and symlinks inside the boundary
+    pointing at the outside file and folder. All of it is the run's: random names or its
+    own root's, made where nothing stood, removed after the probes."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        # Not named after the root: a check by string prefix must refuse the control.
+        self.outside = root.with_name(f"pytest-mcp-outside-{secrets.token_hex(6)}")
+        self.sibling = root.with_name(root.name + "_evil")
+        self.tokens = {
+            self.outside: f"mcp-canary-{secrets.token_hex(8)}",
+            self.sibling: f"mcp-canary-{secrets.token_hex(8)}",
+        }
+        # An entry named by a token of its own: only a listing of the folder shows it (the
+        # probe names the folder, never the entry, so a refusal cannot quote it).
+        self.listed = {folder: f"mcp-canary-{secrets.token_hex(8)}" for folder in self.tokens}
+        self.link_file = root / f"link-{secrets.token_hex(3)}.txt"
+        self.link_folder = root / f"linkdir-{secrets.token_hex(3)}"
+
+    def secret(self, folder: Path) -> Path:
+        return folder / "secret.txt"
+
+    def lay(self) -> None:
+        for folder, token in self.tokens.items():
+            folder.mkdir()  # nothing may stand there: the run makes it, or makes nothing
+            self.secret(folder).write_text(token + "\n")
+            (folder / self.listed[folder]).write_text("")
+        self.links()
+
+    def links(self) -> None:
+        """The symlinks inside the boundary, again where a new laying of it removed them."""
+        if not self.link_file.is_symlink():
+            self.link_file.symlink_to(self.secret(self.outside))
+        if not self.link_folder.is_symlink():
+            self.link_folder.symlink_to(self.outside, target_is_directory=True)
+
+    def remove(self) -> None:
+        for link in (self.link_file, self.link_folder):
+            if link.is_symlink():
+                link.unlink()
+        for folder in self.tokens:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def probes(self, name: str, working: Mapping[str, Any], space: CanarySpace) -> Iterator[Probe]:
+        """For the path-like argument ``name``: each location read (its secret file, whose
+        token would show in the answer), listed (the folder, whose entry named by a token
+        would show) and written (a new name, which would appear), the control first."""
+        outside, sibling = self.outside, self.sibling
+        places = (
+            (Form.CONTROL, outside, outside),
+            (Form.SIBLING, sibling, sibling),
+            (Form.CLIMB, self.root / ".." / outside.name, outside),
+            (Form.LINK, self.link_folder, outside),
+        )
+        for form, written, real in places:
+            value = str(self.link_file if form is Form.LINK else self.secret(written))
+            yield Probe({**working, name: value}, name, value, form, None, self.tokens[real])
+            folder = str(self.link_folder if form is Form.LINK else written)
+            yield Probe({**working, name: folder}, name, folder, form, None, self.listed[real])
+            canary = space.canary(form)
+            made = written / canary.name
+            yield Probe({**working, name: str(made)}, name, str(made), form, real / canary.name)
 
 
 # An argument that takes code or a command by design: its name, or its description saying so.
@@ -182,11 +270,13 @@ def probes(
     base: Mapping[str, Any],
     space: CanarySpace,
     folders: Sequence[Path] = (),
+    escapes: EscapeSpace | None = None,
 ) -> Iterator[Probe]:
     """The probes of a tool whose inputSchema is ``schema``: for each free-text property,
-    its shell forms and, when it looks like an operand, its flag form, the other arguments
-    as in ``base`` (path-like ones pointed into ``folders``). Nothing for a tool that runs
-    code by design."""
+    its path escapes (when it is path-like and ``escapes`` are laid), its shell forms and,
+    when it looks like an operand, its flag form; the other arguments as in ``base``
+    (path-like ones pointed into ``folders``). Nothing for a tool that runs code by
+    design."""
     if runs_code(tool_name, tool_description):
         return
     properties = schema.get("properties")
@@ -200,6 +290,8 @@ def probes(
             working[name] = value
     for name in probed(schema):
         sub = properties[name]
+        if escapes is not None and path_kind(name, sub) is not None:
+            yield from escapes.probes(name, working, space)
         given = working.get(name)
         start = given if isinstance(given, str) and given else "x"
         if path_kind(name, sub) is not None and Path(start).is_dir():

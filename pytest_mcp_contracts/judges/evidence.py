@@ -1,43 +1,78 @@
 """The verdict of a security probe: evidence the run planted and then found, never words.
 
-A probe (``inputs/probes``) names a file in a folder the run made for itself and nobody else
-writes to. That file appearing is the one thing that counts: it cannot come from a refusal
-that quotes the probe back (every fixed release of the published bugs quotes it), nor from
-the server's own files. Its absence proves nothing either way (the program behind the
-argument may not write, the shell may not reach the folder): a miss, never an alarm.
+A probe (``inputs/probes``) names a file in a folder the run made for itself, or reads one
+the run laid outside a boundary with a random token in it. Two things count: that file
+appearing, and that token (a file's content, never its name or path) in the answer. Neither
+can come from a refusal that quotes the probe back (every fixed release of the published bugs
+quotes it), nor from the server's own files. Their absence proves nothing either way: a miss,
+never an alarm.
+
+A path escape is a broken boundary only where there is one: the plain outside path (the
+control) was refused. A server that serves it reads and writes anywhere by design.
 """
 
 from __future__ import annotations
 
+import json
 import os
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from pytest_mcp_contracts.inputs.probes import Form, Probe
 from pytest_mcp_contracts.judges.failures import CWE, FailureKind, Finding
 from pytest_mcp_contracts.vocabulary import Check
 
-KIND: Final = {Form.FLAG: FailureKind.ARGUMENT_INJECTION, Form.SHELL: FailureKind.COMMAND_INJECTION}
+if TYPE_CHECKING:
+    from pytest_mcp_contracts.transport.managed import CallOutcome
+
+KIND: Final = {
+    Form.FLAG: FailureKind.ARGUMENT_INJECTION,
+    Form.SHELL: FailureKind.COMMAND_INJECTION,
+    Form.SIBLING: FailureKind.PATH_TRAVERSAL,
+    Form.CLIMB: FailureKind.PATH_TRAVERSAL,
+    Form.LINK: FailureKind.LINK_FOLLOWING,
+}
 _WHAT: Final = {
     Form.FLAG: "argument injection: the value was read as a program's option",
     Form.SHELL: "OS command injection: a shell ran the command in the value",
+    Form.SIBLING: "path traversal: a folder whose name extends the allowed one was reached",
+    Form.CLIMB: "path traversal: '..' climbed out of the allowed folder",
+    Form.LINK: "link following: a symlink led out of the allowed folder",
 }
 
 
+def seen(probe: Probe, outcome: CallOutcome | None) -> str | None:
+    """What showed that ``probe`` got through, in words, or None."""
+    if probe.canary is not None and os.path.lexists(probe.canary):
+        return f"{probe.canary} appeared"
+    answer = outcome.result if outcome is not None else None
+    if probe.token is not None and answer is not None and probe.token in json.dumps(answer):
+        return f"the content of a file the run laid outside ({probe.token}) came back"
+    return None
+
+
 def probe_evidence(
-    probe: Probe, annotations: dict[str, object], *, late: bool = False
+    probe: Probe,
+    annotations: dict[str, object],
+    outcome: CallOutcome | None = None,
+    *,
+    late: bool = False,
 ) -> Finding | None:
-    """The finding ``probe`` proved (its canary appeared), or None."""
-    if not os.path.lexists(probe.canary):
+    """The finding ``probe`` proved, or None (also for a control that got through: that is
+    the caller's information, not a failure)."""
+    evidence = seen(probe, outcome)
+    if evidence is None or probe.form not in KIND:
         return None
     kind = KIND[probe.form]
     cwe, _ = CWE[kind]
     when = "after the run's calls had answered" if late else "during the call"
     details = [
-        f"evidence: {probe.canary} appeared {when}; the run made its folder for its probes "
-        "alone, and only this input named that file",
+        f"evidence: {evidence} {when}; the run laid it for its probes alone, and only this "
+        "input named it",
         f"the argument: {probe.argument} = {probe.value!r}",
     ]
-    if annotations.get("readOnlyHint") is True:
+    if probe.form in (Form.SIBLING, Form.CLIMB, Form.LINK):
+        details.append("the same run's plain outside path was refused: the boundary is meant")
+    if probe.canary is not None and annotations.get("readOnlyHint") is True:
         details.append("the tool is annotated readOnlyHint: true, yet this call wrote a file")
     return Finding(
         Check.SECURITY.value,

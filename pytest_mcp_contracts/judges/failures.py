@@ -72,6 +72,8 @@ class FailureKind(StrEnum):
     # What the security probes proved, each with its CWE (``CWE``).
     ARGUMENT_INJECTION = "argument_injection"
     COMMAND_INJECTION = "command_injection"
+    PATH_TRAVERSAL = "path_traversal"
+    LINK_FOLLOWING = "link_following"
 
 
 SEVERITY: Final[dict[FailureKind, Severity]] = {
@@ -99,12 +101,16 @@ SEVERITY: Final[dict[FailureKind, Severity]] = {
     FailureKind.SETUP: Severity.LOW,
     FailureKind.ARGUMENT_INJECTION: Severity.CRITICAL,
     FailureKind.COMMAND_INJECTION: Severity.CRITICAL,
+    FailureKind.PATH_TRAVERSAL: Severity.CRITICAL,
+    FailureKind.LINK_FOLLOWING: Severity.CRITICAL,
 }
 #: The weakness each security kind is an instance of (MITRE's CWE ids), and its score for
 #: code scanning's ``security-severity`` (CVSS-like, 0-10: 9.0 and up is "critical").
 CWE: Final[dict[FailureKind, tuple[int, str]]] = {
     FailureKind.ARGUMENT_INJECTION: (88, "9.1"),
     FailureKind.COMMAND_INJECTION: (78, "9.8"),
+    FailureKind.PATH_TRAVERSAL: (22, "9.1"),
+    FailureKind.LINK_FOLLOWING: (59, "9.1"),
 }
 
 
@@ -280,6 +286,23 @@ KIND_TEXT: Final[dict[FailureKind, KindText]] = {
         "Run programs with a list of arguments, not a command string through a shell. The "
         "failure names the argument, the value and the file that appeared "
         "(docs/security.md).",
+    ),
+    FailureKind.PATH_TRAVERSAL: KindText(
+        "A path escaped the folder the server allows (CWE-22)",
+        "The server refused a path plainly outside its allowed folder, yet read or wrote "
+        "one outside it through a sibling folder whose name extends the allowed one, or a "
+        "climb with '..': a canary's content came back, or a file appeared there.",
+        "Compare resolved paths component by component (os.path.commonpath, "
+        "path.relative), not as strings. The failure names the path and the evidence "
+        "(docs/security.md).",
+    ),
+    FailureKind.LINK_FOLLOWING: KindText(
+        "A symlink led out of the folder the server allows (CWE-59)",
+        "The server refused a path plainly outside its allowed folder, yet read or wrote "
+        "through a symlink inside it that points outside: a canary's content came back, "
+        "or a file appeared there.",
+        "Resolve symlinks (realpath) before the check, and check what is opened. The "
+        "failure names the path and the evidence (docs/security.md).",
     ),
 }
 

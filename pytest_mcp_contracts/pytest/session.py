@@ -9,6 +9,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
+from urllib.parse import unquote, urlparse
 
 import pytest
 
@@ -185,9 +186,16 @@ def state_tools(settings: Settings) -> Callable[[ServerSurface], list[Entry]]:
 def collect_servers(
     session: pytest.Session, settings: Settings, started: list[ManagedServer]
 ) -> list[pytest.Collector]:
+    from pytest_mcp_contracts.transport.state import with_roots
+
     answers = client_settings(session.config, settings)
     lay_canaries(session.config, settings)
-    worker, places = worker_places(session.config, settings.servers)
+    roots = Path(unquote(urlparse(answers.roots[0]).path))
+    commands = tuple(
+        with_roots(command, roots) if isinstance(command, ServerCommand) else command
+        for command in settings.servers
+    )
+    worker, places = worker_places(session.config, commands)
     servers = [
         ManagedServer(
             command=command,
@@ -201,7 +209,7 @@ def collect_servers(
             worker=worker,
             state_tools=state_tools(settings),
         )
-        for command, place in zip(settings.servers, places, strict=True)
+        for command, place in zip(commands, places, strict=True)
     ]
     started.extend(servers)
     with ThreadPoolExecutor(max_workers=len(servers)) as pool:

@@ -17,9 +17,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from pytest_mcp_contracts.inputs.probes import Probe
-from pytest_mcp_contracts.judges.evidence import probe_evidence
-from pytest_mcp_contracts.judges.failures import ContractFailure, call_failure, unavailable
+from pytest_mcp_contracts.inputs.probes import PATH_FORMS, Form, Probe
+from pytest_mcp_contracts.judges.evidence import probe_evidence, seen
+from pytest_mcp_contracts.judges.failures import (
+    ContractFailure,
+    Finding,
+    call_failure,
+    unavailable,
+)
 from pytest_mcp_contracts.runs.engine import Budget, Engine, Given, Judgement, Sent
 from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
@@ -40,6 +45,9 @@ class SecurityRun:
     proof: Probe | None = None
     out_of_time: bool = False
     answered: int = 0  # probes the tool answered with a result (not a JSON-RPC error)
+    # Path-like arguments through which the plain outside path got through: the tool
+    # reads or writes anywhere by design (information, not a failure).
+    unbounded: set[str] = field(default_factory=set)
 
 
 def _key(arguments: dict[str, Any]) -> str:
@@ -71,9 +79,16 @@ class _ProbeCalls:
         key = _key(sent.outcome.arguments)
         self.answers[key] = sent.outcome
         probe = self.probes.get(key)
-        if probe is None:
-            return Judgement()
-        return Judgement(probe_evidence(probe, self.tool.annotations))
+        return Judgement(None if probe is None else self.finding(probe, sent.outcome))
+
+    def finding(self, probe: Probe, outcome: CallOutcome, *, late: bool = False) -> Finding | None:
+        if probe.form is Form.CONTROL:
+            if seen(probe, outcome) is not None:
+                self.run.unbounded.add(probe.argument)  # no boundary: nothing to escape
+            return None
+        if probe.form in PATH_FORMS and probe.argument in self.run.unbounded:
+            return None
+        return probe_evidence(probe, self.tool.annotations, outcome, late=late)
 
 
 def run_security(
@@ -103,7 +118,7 @@ def run_security(
         # A write that landed after its call had answered: the last probes' canaries.
         for probe in probes:
             outcome = subject.answers.get(_key(probe.arguments))
-            finding = probe_evidence(probe, tool.annotations, late=True)
+            finding = None if outcome is None else subject.finding(probe, outcome, late=True)
             if outcome is not None and finding is not None:
                 run.proof = probe
                 run.failure = call_failure(
@@ -121,19 +136,20 @@ def replay_probe(
     from pytest_mcp_contracts.transport.errors import ServerError
 
     try:
-        os.remove(probe.canary)
+        if probe.canary is not None:
+            os.remove(probe.canary)
     except IsADirectoryError:
         return "not replayed: the evidence is a folder, left for you to see"
     except OSError as exc:
         return f"not replayed: the evidence could not be removed first ({exc.strerror})"
     try:
         fresh()
-        server.call(tool.name, probe.arguments)
+        answer = server.call(tool.name, probe.arguments)
     except ServerError as exc:
         return f"not replayed: the server could not be started again ({exc.message})"
-    if os.path.lexists(probe.canary):
-        return "replayed alone on a fresh server: the file appeared again"
+    if seen(probe, answer) is not None:
+        return "replayed alone on a fresh server: the evidence showed again"
     return (
-        "replayed alone on a fresh server: the file did not appear again (the earlier "
+        "replayed alone on a fresh server: the evidence did not show again (the earlier "
         "calls of this check, or the program's timing, may be needed)"
     )

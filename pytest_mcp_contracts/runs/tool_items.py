@@ -28,9 +28,11 @@ from pytest_mcp_contracts.vocabulary import Check, RejectsInvalidMode, SecurityM
 if TYPE_CHECKING:
     from pytest_mcp_contracts.contracts.observe import EntryObservations
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan
+    from pytest_mcp_contracts.inputs.probes import EscapeSpace, Probe
     from pytest_mcp_contracts.inputs.sandbox import SandboxPaths
     from pytest_mcp_contracts.runs.context import InputCache
     from pytest_mcp_contracts.runs.contract import ContractStats
+    from pytest_mcp_contracts.runs.engine import Budget
     from pytest_mcp_contracts.runs.rejects_invalid import Refusals
     from pytest_mcp_contracts.transport.discover import Entry
 
@@ -252,8 +254,7 @@ def check_security(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
     """Probes that prove an injection by the file they make appear (``runs/security``): a
     proven one fails the item (``--mcp-security=on``) or warns (``warn``), with its evidence,
     replayed alone on a fresh server."""
-    from pytest_mcp_contracts.inputs.probes import boundary_folders, probes
-    from pytest_mcp_contracts.runs.security import run_security
+    from pytest_mcp_contracts.inputs.probes import EscapeSpace, boundary_folders, probes
 
     server, settings, canaries = context.server, context.settings, context.canaries
     if canaries is None:
@@ -266,15 +267,45 @@ def check_security(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
     # The folders the server was given on its command line or in the environment its
     # command sets: path-like arguments point into them, so that a probe reaches the code.
     folders = boundary_folders(getattr(command, "argv", ()), getattr(command, "env", {}))
-    base = valid_input(context, tool)
-    planned = list(probes(tool.name, description, tool.input_schema, base, canaries, folders))
-    if not planned:
-        raise Skipped("not probed: the tool says it runs code or commands by design")
-    budget = context.budget(max_examples=0, tool_time=settings.time_budget(tool_config))
+    base = valid_input(context, tool)  # lays the roots sandbox, the boundary the run owns
+    escapes = None if context.sandbox is None else EscapeSpace(context.sandbox.root)
+    try:
+        if escapes is not None:
+            escapes.lay()
+        planned = list(
+            probes(tool.name, description, tool.input_schema, base, canaries, folders, escapes)
+        )
+        if not planned:
+            raise Skipped("not probed: the tool says it runs code or commands by design")
+        budget = context.budget(max_examples=0, tool_time=settings.time_budget(tool_config))
+        _probe(context, tool, facts, warn, planned, budget, escapes)
+    finally:
+        if escapes is not None:
+            escapes.remove()
+
+
+def _probe(
+    context: RunContext,
+    tool: Entry,
+    facts: ItemFacts,
+    warn: Warn,
+    planned: list[Probe],
+    budget: Budget,
+    escapes: EscapeSpace | None,
+) -> None:
+    from pytest_mcp_contracts.runs.security import run_security
+
+    server, settings, canaries = context.server, context.settings, context.canaries
+    assert canaries is not None
     run = run_security(server, tool, planned, budget)
     facts.properties.append(("mcp_probes_sent", run.sent))
     found = "a file appeared" if run.failure is not None else "no file appeared"
     facts.section("mcp", f"security: {run.sent} of {run.planned} probes sent, {found}")
+    for argument in sorted(run.unbounded):
+        warn(
+            f"{argument}: the plain outside path the run laid was served: the tool reads or "
+            "writes anywhere, and has no boundary for a path probe to escape"
+        )
     if run.out_of_time:
         from pytest_mcp_contracts.runs.engine import budget_words
 
@@ -289,8 +320,19 @@ def check_security(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
         calls = [(tool.name, run.proof.arguments)]
         failure.report.replay_command = call_command_line(server.command, calls)
         if context.fresh_possible:
-            fresh = lambda: context.fresh(Check.SECURITY)  # noqa: E731
+
+            def fresh() -> None:
+                context.fresh(Check.SECURITY)  # lays the sandbox anew, without the links
+                if escapes is not None:
+                    escapes.links()
+
             failure.report.notes.append(replay_probe(server, tool, run.proof, fresh))
+        if run.proof.token is not None or run.proof.form == "link":
+            failure.report.notes.append(
+                "the command reads or writes through files the run laid beside its roots "
+                "folder and removed after the check: lay them again to run it "
+                "(docs/security.md)"
+            )
     canaries.kept = True  # the reproduction writes into it again
     if settings.security == SecurityMode.WARN:
         warn(f"{failure.report.problem} (--mcp-security=warn): {failure.report.details[0]}")

@@ -32,6 +32,10 @@ from typing import Final
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 
 WORKER_PLACEHOLDER: Final = "{worker}"
+# The client's root folder (the roots sandbox), for a server whose allowed folder is named
+# on its command line: the run then owns the folder beside it, where the security probes
+# lay what a path must not reach (docs/security.md).
+ROOTS_PLACEHOLDER: Final = "{roots}"
 SERIAL_WORKER: Final = "main"  # what {worker} is without xdist
 
 # The walk of a folder is bounded (depth and entries): a server started in a large tree
@@ -411,6 +415,15 @@ class WorkerPlace:
 
 def _is_program(path: Path) -> bool:
     return path.suffix.lower() in PROGRAM_SUFFIXES or (path.is_file() and os.access(path, os.X_OK))
+
+
+def with_roots(command: ServerCommand, roots: Path) -> ServerCommand:
+    """``command`` with ``{roots}`` in its arguments and environment made ``roots``."""
+    if not any(ROOTS_PLACEHOLDER in v for v in (*command.argv, *command.env.values())):
+        return command
+    argv = tuple(a.replace(ROOTS_PLACEHOLDER, str(roots)) for a in command.argv)
+    env = {k: v.replace(ROOTS_PLACEHOLDER, str(roots)) for k, v in command.env.items()}
+    return replace(command, argv=argv, env=env)
 
 
 def for_worker(

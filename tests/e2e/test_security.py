@@ -9,6 +9,7 @@ import json
 import re
 import shlex
 import subprocess
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -79,7 +80,7 @@ def test_a_ref_read_as_a_git_option_is_argument_injection_with_its_file_as_evide
     evidence = re.findall(r"evidence: (\S+) appeared during the call", text)
     assert len(evidence) == 2 and all("pytest-mcp-canaries-" in path for path in evidence)
     assert "annotated readOnlyHint: true, yet this call wrote a file" in text
-    assert text.count("replayed alone on a fresh server: the file appeared again") == 2
+    assert text.count("replayed alone on a fresh server: the evidence showed again") == 2
     # One command reproduces it, and it does: the folder is kept (emptied) for it, and the
     # file appears in it again.
     command = next(line.strip() for line in result.stdout.lines if "mcp-contracts call" in line)
@@ -109,6 +110,64 @@ def test_shell_syntax_that_runs_is_command_injection_and_a_run_anything_tool_is_
     assert sorted(p.name for p in folder.iterdir()) == ["notes.txt"]  # its folder untouched
 
 
+def files(name: str, folder: Path) -> str:
+    """A file server of tests/servers/security/, its allowed folder the run's roots folder
+    ({roots}), beside which the run lays what a path must not reach."""
+    return f"--mcp-server={server_command(f'security/{name}.py')} {{roots}} {folder}"
+
+
+@pytest.mark.parametrize(
+    ("name", "cwe"), [("files_prefix", 22), ("files_symlink", 59)], ids=["prefix", "symlink"]
+)
+def test_a_path_that_escapes_a_boundary_the_server_keeps_is_found_by_what_came_back(
+    inprocess_pytest: RunPytest, folder: Path, name: str, cwe: int
+) -> None:
+    result = inprocess_pytest(files(name, folder), *SECURITY_ONLY)
+    server = name.replace("_", "-")
+    assert outcomes(result) == {
+        f"mcp:{server}::{tool}::security": "FAILED"
+        for tool in ("read_text_file", "list_directory", "write_file")
+    }
+    text = result.stdout.str()
+    assert text.count(f"(CWE-{cwe}) in argument 'path'") == 3
+    # The evidence: a token the run laid outside came back (read, listed), or a file appeared
+    # there (written); the plain outside path was refused first.
+    assert text.count("came back during the call") == 2
+    assert re.search(r"evidence: /\S+ appeared during the call", text)
+    assert text.count("the same run's plain outside path was refused") == 3
+    # What the run laid beside its roots folder is gone.
+    assert not list(Path(tempfile.gettempdir()).glob("pytest-mcp-outside-*"))
+
+
+ANY_PATH = '''
+from mcp.server import MCPServer
+
+app = MCPServer("any-path")
+
+
+@app.tool()
+def read_text_file(path: str) -> str:
+    """The text of any file."""
+    with open(path) as handle:
+        return handle.read()
+
+
+app.run()
+'''
+
+
+def test_a_server_that_serves_any_path_has_no_boundary_to_escape(
+    inprocess_pytest: RunPytest, tmp_path: Path
+) -> None:
+    """The plain outside path served: information, not a failure, and no path probe after
+    it counts (the shell and flag probes still would)."""
+    script = tmp_path / "any_path.py"
+    script.write_text(ANY_PATH)
+    result = inprocess_pytest(f"--mcp-server={server_command(script)}", *SECURITY_ONLY)
+    assert outcomes(result) == {"mcp:any-path::read_text_file::security": "PASSED"}
+    assert "the plain outside path the run laid was served" in result.stdout.str()
+
+
 def test_the_typescript_sdks_shell_is_found_the_same_way(
     inprocess_pytest: RunPytest, ts_servers: Callable[[str], str], folder: Path
 ) -> None:
@@ -132,7 +191,13 @@ def test_the_fixed_twins_pass_though_they_quote_every_probe_back(
     monkeypatch.setenv("MCP_FIXTURE_FIXED", "1")
     if seed == "3":
         monkeypatch.setenv("CI", "true")
-    servers = (git_refs(repository), shell_exec(folder), ts_files_shell(ts_servers, folder))
+    servers = (
+        git_refs(repository),
+        shell_exec(folder),
+        ts_files_shell(ts_servers, folder),
+        files("files_prefix", folder),
+        files("files_symlink", folder),
+    )
     result = inprocess_pytest(*servers, *SECURITY_ONLY, f"--hypothesis-seed={seed}")
     assert outcomes(result) == {
         "mcp:git-refs::git_diff::security": "PASSED",
@@ -140,6 +205,11 @@ def test_the_fixed_twins_pass_though_they_quote_every_probe_back(
         "mcp:shell-exec::count_lines::security": "PASSED",
         "mcp:ts-files-shell::count_lines::security": "PASSED",
         "mcp:ts-files-shell::read_text_file::security": "PASSED",
+        **{
+            f"mcp:files-{bug}::{tool}::security": "PASSED"
+            for bug in ("prefix", "symlink")
+            for tool in ("read_text_file", "list_directory", "write_file")
+        },
     }
     # They refused the probes in words that quote them: no words count, only files.
     assert "probes sent, no file appeared" in result.stdout.str()

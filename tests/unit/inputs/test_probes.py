@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pytest_mcp_contracts.inputs.probes import (
+    PATH_FORMS,
     CanarySpace,
     Form,
     boundary_folders,
@@ -142,3 +143,48 @@ def test_the_folder_is_removed_or_kept_empty_for_a_reproduction() -> None:
     assert kept.root.is_dir() and kept.appeared() == []
     kept.kept = False
     kept.remove()
+
+
+def test_the_escapes_are_laid_beside_the_boundary_and_removed(tmp_path: Path) -> None:
+    from pytest_mcp_contracts.inputs.probes import EscapeSpace
+
+    root = tmp_path / "roots"
+    root.mkdir()
+    escapes = EscapeSpace(root)
+    escapes.lay()
+    assert escapes.sibling == tmp_path / "roots_evil"
+    # The outside folder shares no prefix with the boundary: a check by string prefix must
+    # refuse the control.
+    assert not escapes.outside.name.startswith(root.name)
+    assert escapes.link_file.resolve() == escapes.secret(escapes.outside)
+    assert escapes.link_folder.resolve() == escapes.outside
+    space = CanarySpace()
+    made = list(escapes.probes("path", {"mode": "r"}, space))
+    space.remove()
+    forms = [probe.form for probe in made]
+    assert forms == [form for form in PATH_FORMS for _ in range(3)]  # read, list, write
+    control_read, control_list, control_write = made[:3]
+    assert control_read.value == str(escapes.secret(escapes.outside))
+    assert control_read.token == escapes.tokens[escapes.outside] and control_read.canary is None
+    assert control_list.value == str(escapes.outside)
+    assert control_list.token == escapes.listed[escapes.outside]
+    assert control_write.canary is not None and control_write.canary.parent == escapes.outside
+    assert all(probe.arguments["mode"] == "r" for probe in made)
+    # No token is in any value a refusal could quote back.
+    tokens = {*escapes.tokens.values(), *escapes.listed.values()}
+    assert not any(token in probe.value for probe in made for token in tokens)
+    escapes.remove()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["roots"]
+    assert list(root.iterdir()) == []
+
+
+def test_roots_in_a_command_is_the_runs_roots_folder(tmp_path: Path) -> None:
+    from pytest_mcp_contracts.transport.state import with_roots
+    from pytest_mcp_contracts.transport.stdio import ServerCommand
+
+    command = ServerCommand(("npx", "server", "{roots}"), {"DATA_DIR": "{roots}/data"})
+    done = with_roots(command, tmp_path)
+    assert done.argv == ("npx", "server", str(tmp_path))
+    assert done.env == {"DATA_DIR": f"{tmp_path}/data"}
+    plain = ServerCommand(("server",))
+    assert with_roots(plain, tmp_path) is plain

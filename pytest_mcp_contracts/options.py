@@ -333,10 +333,11 @@ OPTIONS: Final = (
     Option(
         "--mcp-security",
         "mcp_security",
-        "the security check sends each called tool probes that prove an injection by a file "
-        "they make appear in a folder the run owns (argument injection, CWE-88; OS command "
-        "injection, CWE-78): on fails the tool's security item (the default), warn warns, "
-        "off sends no probe",
+        "the security check sends each called tool probes that prove a break by evidence the "
+        "run laid: a file appearing in a folder it owns (argument injection, CWE-88; OS "
+        "command injection, CWE-78) or a token from beside its roots folder coming back "
+        "(path traversal, CWE-22; symlinks, CWE-59): on fails the tool's security item (the "
+        "default), warn warns, off sends no probe",
         "choice",
         DEFAULT_SECURITY,
         metavar="WHAT",

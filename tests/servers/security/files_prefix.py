@@ -1,7 +1,6 @@
 """A file server whose allowed-folder check compares strings, not path components: the
-class of CVE-2025-53110 (@modelcontextprotocol/server-filesystem before 2025.7.1). The allowed
-folders are the command line's arguments; when the client offers roots, they replace them
-(as the reference server does: "Updated allowed directories from MCP roots").
+class of CVE-2025-53110 (@modelcontextprotocol/server-filesystem before 2025.7.1). The tools
+and their allowed folders are _file_tools.py's.
 
 Vulnerable (MCP_FIXTURE_FIXED unset): a path is allowed when
 `os.path.abspath(path).startswith(allowed)`, so `/x/allowed_evil/secret.txt` passes for
@@ -19,100 +18,17 @@ Relative paths resolve against the first allowed folder. A refused path is a too
 """
 
 import os
-import sys
-from typing import Annotated
-from urllib.parse import unquote, urlparse
 
-from mcp.server import MCPServer
-from mcp.server.mcpserver import Context, ListRoots, Resolve
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ListRootsResult, ToolAnnotations
-from pydantic import Field
-
-FIXED = os.environ.get("MCP_FIXTURE_FIXED") == "1"
-ALLOWED = [os.path.abspath(folder) for folder in sys.argv[1:]] or [os.getcwd()]
-READ_ONLY = ToolAnnotations(
-    readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
-)
-WRITES = ToolAnnotations(
-    readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False
-)
-PathArg = Annotated[str, Field(description="Path of the file or folder, inside an allowed folder")]
-
-app = MCPServer("files-prefix")
+from _file_tools import FIXED, serve
 
 
-def client_roots(ctx: Context) -> ListRoots | ListRootsResult:
-    """The client's roots, asked for only when it offers them (else none: argv stands)."""
-    capabilities = ctx.client_capabilities
-    if capabilities is None or capabilities.roots is None:
-        return ListRootsResult(roots=[])
-    return ListRoots()
-
-
-Roots = Annotated[ListRootsResult, Resolve(client_roots)]
-
-
-def _allowed(roots: ListRootsResult) -> list[str]:
-    offered = [os.path.abspath(unquote(urlparse(str(r.uri)).path)) for r in roots.roots]
-    return offered or ALLOWED
-
-
-def _checked(path: str, roots: ListRootsResult) -> str:
-    """The path the tool opens, refused unless it lies inside an allowed folder."""
-    if "\x00" in path:
-        raise ToolError("Invalid path: it contains a NUL character")
-    allowed = _allowed(roots)
-    absolute = os.path.abspath(os.path.join(allowed[0], os.path.expanduser(path)))
+def inside(absolute: str, allowed: list[str]) -> tuple[bool, str]:
     if FIXED:
         real = os.path.realpath(absolute)
-        inside = any(
-            os.path.commonpath([real, os.path.realpath(a)]) == os.path.realpath(a) for a in allowed
-        )
-    else:
-        real = absolute
-        inside = any(absolute.startswith(a) for a in allowed)  # the bug: a string prefix
-    if not inside:
-        raise ToolError(f"Access denied - path outside allowed directories: {path}")
-    return real
-
-
-@app.tool(annotations=READ_ONLY)
-def read_text_file(path: PathArg, roots: Roots) -> str:
-    """The text of a file."""
-    real = _checked(path, roots)
-    try:
-        with open(real, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
-    except OSError as exc:
-        raise ToolError(f"Cannot read {path}: {exc.strerror}") from None
-
-
-@app.tool(annotations=READ_ONLY)
-def list_directory(path: PathArg, roots: Roots) -> list[str]:
-    """The names in a folder, sorted."""
-    real = _checked(path, roots)
-    try:
-        return sorted(os.listdir(real))
-    except OSError as exc:
-        raise ToolError(f"Cannot list {path}: {exc.strerror}") from None
-
-
-@app.tool(annotations=WRITES)
-def write_file(
-    path: PathArg,
-    content: Annotated[str, Field(description="The file's new text")],
-    roots: Roots,
-) -> str:
-    """Create a file or replace its text."""
-    real = _checked(path, roots)
-    try:
-        with open(real, "w", encoding="utf-8") as handle:
-            handle.write(content)
-    except OSError as exc:
-        raise ToolError(f"Cannot write {path}: {exc.strerror}") from None
-    return f"Successfully wrote to {path}"
+        roots = [os.path.realpath(a) for a in allowed]
+        return any(os.path.commonpath([real, root]) == root for root in roots), real
+    return any(absolute.startswith(a) for a in allowed), absolute  # the bug: a string prefix
 
 
 if __name__ == "__main__":
-    app.run()
+    serve("files-prefix", inside)

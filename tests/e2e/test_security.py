@@ -9,7 +9,6 @@ import json
 import re
 import shlex
 import subprocess
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -136,7 +135,8 @@ def test_a_path_that_escapes_a_boundary_the_server_keeps_is_found_by_what_came_b
     assert re.search(r"evidence: /\S+ appeared during the call", text)
     assert text.count("the same run's plain outside path was refused") == 3
     # What the run laid beside its roots folder is gone.
-    assert not list(Path(tempfile.gettempdir()).glob("pytest-mcp-outside-*"))
+    laid = set(re.findall(r"/\S*?(?:pytest-mcp-outside-[0-9a-f]+|pytest-mcp-roots-\w+_evil)", text))
+    assert laid and not [path for path in laid if Path(path).exists()]
 
 
 ANY_PATH = '''

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from pytest_mcp_contracts.inputs.sandbox import path_kind
+from pytest_mcp_contracts.transport.state import option_value
 
 __all__ = [
     "CanarySpace",
@@ -84,8 +85,8 @@ class CanarySpace:
     fresh name in it, unguessable (a random token per run), so that a file there can only
     have come from that probe."""
 
-    def __init__(self, parent: str | None = None) -> None:
-        self.root = Path(tempfile.mkdtemp(prefix="pytest-mcp-canaries-", dir=parent)).resolve()
+    def __init__(self) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix="pytest-mcp-canaries-")).resolve()
         self._token = secrets.token_hex(4)
         self._numbers = itertools.count(1)
         # A proven injection's reproduction writes its file here again: the folder is kept.
@@ -242,7 +243,7 @@ def boundary_folders(argv: Sequence[str], environ: Mapping[str, str]) -> list[Pa
     found: list[Path] = []
     named = [value for key, value in environ.items() if re.search(r"(?:DIR|ROOT|PATH)S?$", key)]
     for word in [*argv[1:], *named]:
-        value = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
+        value = option_value(word)[1]
         if not value.startswith(("/", "~")) or value.startswith("-"):
             continue
         path = Path(value).expanduser()

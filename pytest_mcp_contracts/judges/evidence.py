@@ -66,8 +66,8 @@ def probe_evidence(
     cwe, _ = CWE[kind]
     when = "after the run's calls had answered" if late else "during the call"
     details = [
-        f"evidence: {evidence} {when}; the run laid it for its probes alone, and only this "
-        "input named it",
+        f"evidence: {evidence} {when}; only this input named it, in a place the run made "
+        "for its probes alone",
         f"the argument: {probe.argument} = {probe.value!r}",
     ]
     if probe.form in (Form.SIBLING, Form.CLIMB, Form.LINK):

@@ -9,7 +9,6 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
-from urllib.parse import unquote, urlparse
 
 import pytest
 
@@ -85,10 +84,9 @@ def lay_canaries(config: pytest.Config, settings: Settings) -> None:
     config.add_cleanup(space.remove)
 
 
-def client_settings(config: pytest.Config, settings: Settings) -> ClientSettings:
-    """How the client answers servers' requests: its one root, a fresh folder removed at the
-    end of the run (the sandbox, laid by each tool's items), canned sampling texts, the elicitation
-    answer, and the conftest hook for sampling."""
+def roots_folder(config: pytest.Config, settings: Settings) -> Path:
+    """The client's one root: a fresh folder removed at the end of the run, laid as the
+    sandbox (anew by each tool's items) unless --mcp-roots=none."""
     roots = Path(tempfile.mkdtemp(prefix="pytest-mcp-roots-")).resolve()
     if settings.sandbox:
         from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxError
@@ -103,6 +101,12 @@ def client_settings(config: pytest.Config, settings: Settings) -> ClientSettings
         config.add_cleanup(sandbox.finish)
     else:
         config.add_cleanup(lambda: shutil.rmtree(roots, ignore_errors=True))
+    return roots
+
+
+def client_settings(config: pytest.Config, settings: Settings, roots: Path) -> ClientSettings:
+    """How the client answers servers' requests: its one root (``roots_folder``), canned
+    sampling texts, the elicitation answer, and the conftest hook for sampling."""
     hook = config.hook.pytest_mcp_sampling_reply
 
     def sampling_hook(server: str, tool: str, params: dict[str, Any]) -> Any:
@@ -188,9 +192,9 @@ def collect_servers(
 ) -> list[pytest.Collector]:
     from pytest_mcp_contracts.transport.state import with_roots
 
-    answers = client_settings(session.config, settings)
+    roots = roots_folder(session.config, settings)
+    answers = client_settings(session.config, settings, roots)
     lay_canaries(session.config, settings)
-    roots = Path(unquote(urlparse(answers.roots[0]).path))
     commands = tuple(
         with_roots(command, roots) if isinstance(command, ServerCommand) else command
         for command in settings.servers

@@ -22,6 +22,7 @@ from pytest_mcp_contracts.judges.evidence import probe_evidence, seen
 from pytest_mcp_contracts.judges.failures import (
     ContractFailure,
     Finding,
+    call_command_line,
     call_failure,
     unavailable,
 )
@@ -92,9 +93,15 @@ class _ProbeCalls:
 
 
 def run_security(
-    server: ManagedServer, tool: Entry, probes: list[Probe], budget: Budget
+    server: ManagedServer,
+    tool: Entry,
+    probes: list[Probe],
+    budget: Budget,
+    fresh: Callable[[], None] | None = None,
 ) -> SecurityRun:
-    """Send ``probes`` to ``tool`` under ``budget`` (its time; nothing is drawn or shrunk)."""
+    """Send ``probes`` to ``tool`` under ``budget`` (its time; nothing is drawn or shrunk).
+    A failure carries the command that sends its probe again and, given ``fresh`` (what
+    brings a fresh server), what that probe alone showed on one."""
     subject = _ProbeCalls(server, tool, {_key(probe.arguments): probe for probe in probes})
     run = subject.run
     run.planned = len(probes)
@@ -125,7 +132,27 @@ def run_security(
                     server, tool, outcome, finding, check=CHECK, label=AS_SENT
                 )
                 break
+    if run.failure is not None and run.proof is not None:
+        _reproduce(server, tool, run.proof, run.failure, fresh)
     return run
+
+
+def _reproduce(
+    server: ManagedServer,
+    tool: Entry,
+    probe: Probe,
+    failure: ContractFailure,
+    fresh: Callable[[], None] | None,
+) -> None:
+    report = failure.report
+    report.replay_command = call_command_line(server.command, [(tool.name, probe.arguments)])
+    if fresh is not None:
+        report.notes.append(replay_probe(server, tool, probe, fresh))
+    if probe.form in PATH_FORMS:
+        report.notes.append(
+            "the command reads or writes through files the run laid beside its roots folder "
+            "and removed after the check: lay them again to run it (docs/security.md)"
+        )
 
 
 def replay_probe(

@@ -28,11 +28,9 @@ from pytest_mcp_contracts.vocabulary import Check, RejectsInvalidMode, SecurityM
 if TYPE_CHECKING:
     from pytest_mcp_contracts.contracts.observe import EntryObservations
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan
-    from pytest_mcp_contracts.inputs.probes import EscapeSpace, Probe
     from pytest_mcp_contracts.inputs.sandbox import SandboxPaths
     from pytest_mcp_contracts.runs.context import InputCache
     from pytest_mcp_contracts.runs.contract import ContractStats
-    from pytest_mcp_contracts.runs.engine import Budget
     from pytest_mcp_contracts.runs.rejects_invalid import Refusals
     from pytest_mcp_contracts.transport.discover import Entry
 
@@ -251,10 +249,11 @@ def check_rejects_invalid(context: RunContext, tool: Entry, facts: ItemFacts, wa
 
 
 def check_security(context: RunContext, tool: Entry, facts: ItemFacts, warn: Warn) -> None:
-    """Probes that prove an injection by the file they make appear (``runs/security``): a
-    proven one fails the item (``--mcp-security=on``) or warns (``warn``), with its evidence,
-    replayed alone on a fresh server."""
+    """Probes that prove a break by evidence the run laid (``runs/security``): a proven one
+    fails the item (``--mcp-security=on``) or warns (``warn``), replayed alone on a fresh
+    server."""
     from pytest_mcp_contracts.inputs.probes import EscapeSpace, boundary_folders, probes
+    from pytest_mcp_contracts.runs.security import run_security
 
     server, settings, canaries = context.server, context.settings, context.canaries
     if canaries is None:
@@ -267,8 +266,14 @@ def check_security(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
     # The folders the server was given on its command line or in the environment its
     # command sets: path-like arguments point into them, so that a probe reaches the code.
     folders = boundary_folders(getattr(command, "argv", ()), getattr(command, "env", {}))
-    base = valid_input(context, tool)  # lays the roots sandbox, the boundary the run owns
+    base = valid_input(context, tool, Check.SECURITY)  # lays the roots sandbox
     escapes = None if context.sandbox is None else EscapeSpace(context.sandbox.root)
+
+    def fresh() -> None:
+        context.fresh(Check.SECURITY)  # lays the sandbox anew, without the links
+        if escapes is not None:
+            escapes.links()
+
     try:
         if escapes is not None:
             escapes.lay()
@@ -278,28 +283,12 @@ def check_security(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
         if not planned:
             raise Skipped("not probed: the tool says it runs code or commands by design")
         budget = context.budget(max_examples=0, tool_time=settings.time_budget(tool_config))
-        _probe(context, tool, facts, warn, planned, budget, escapes)
+        run = run_security(server, tool, planned, budget, fresh if context.fresh_possible else None)
     finally:
         if escapes is not None:
             escapes.remove()
-
-
-def _probe(
-    context: RunContext,
-    tool: Entry,
-    facts: ItemFacts,
-    warn: Warn,
-    planned: list[Probe],
-    budget: Budget,
-    escapes: EscapeSpace | None,
-) -> None:
-    from pytest_mcp_contracts.runs.security import run_security
-
-    server, settings, canaries = context.server, context.settings, context.canaries
-    assert canaries is not None
-    run = run_security(server, tool, planned, budget)
     facts.properties.append(("mcp_probes_sent", run.sent))
-    found = "a file appeared" if run.failure is not None else "no file appeared"
+    found = "evidence found" if run.failure is not None else "no evidence"
     facts.section("mcp", f"security: {run.sent} of {run.planned} probes sent, {found}")
     for argument in sorted(run.unbounded):
         warn(
@@ -312,32 +301,12 @@ def _probe(
         warn(budget_words(budget.tool_time or 0.0, run.sent, run.planned, "probes"))
     if run.failure is None:
         return
-    failure = run.failure
-    if run.proof is not None:
-        from pytest_mcp_contracts.judges.failures import call_command_line
-        from pytest_mcp_contracts.runs.security import replay_probe
-
-        calls = [(tool.name, run.proof.arguments)]
-        failure.report.replay_command = call_command_line(server.command, calls)
-        if context.fresh_possible:
-
-            def fresh() -> None:
-                context.fresh(Check.SECURITY)  # lays the sandbox anew, without the links
-                if escapes is not None:
-                    escapes.links()
-
-            failure.report.notes.append(replay_probe(server, tool, run.proof, fresh))
-        if run.proof.token is not None or run.proof.form == "link":
-            failure.report.notes.append(
-                "the command reads or writes through files the run laid beside its roots "
-                "folder and removed after the check: lay them again to run it "
-                "(docs/security.md)"
-            )
     canaries.kept = True  # the reproduction writes into it again
     if settings.security == SecurityMode.WARN:
-        warn(f"{failure.report.problem} (--mcp-security=warn): {failure.report.details[0]}")
+        report = run.failure.report
+        warn(f"{report.problem} (--mcp-security=warn): {report.details[0]}")
         return
-    raise failure
+    raise run.failure
 
 
 def accepts_invalid(
@@ -367,17 +336,19 @@ def accepts_invalid(
     return f"{problem} (first: {lines[0]}); --mcp-rejects-invalid=fail makes this a failure"
 
 
-def valid_input(context: RunContext, tool: Entry) -> dict[str, Any]:
-    """The valid input the invalid ones are derived from: a configured or schema example
-    when there is one, else a small generated input with as many properties as it gets;
-    Skipped when there is none."""
+def valid_input(
+    context: RunContext, tool: Entry, check: str = Check.REJECTS_INVALID
+) -> dict[str, Any]:
+    """The valid input ``check`` starts from (rejects_invalid derives invalid ones from it,
+    security probes one argument at a time): a configured or schema example when there is
+    one, else a small generated input with as many properties as it gets; Skipped when there
+    is none."""
     from hypothesis.errors import HypothesisException
 
     from pytest_mcp_contracts.inputs.examples import simplest_example
     from pytest_mcp_contracts.inputs.generate import input_strategy
     from pytest_mcp_contracts.inputs.input_schema import GenerationError
 
-    check = Check.REJECTS_INVALID.value
     try:
         user = _user_strategies(context, tool, check)
         sandbox = context.laid_sandbox(tool)
@@ -407,8 +378,7 @@ def valid_input(context: RunContext, tool: Entry) -> dict[str, Any]:
         return found
     except (GenerationError, HypothesisException) as exc:
         raise Skipped(
-            "no valid input to derive invalid ones from (see the contract check): "
-            f"{str(exc).splitlines()[0]}"
+            f"no valid input to start from (see the contract check): {str(exc).splitlines()[0]}"
         ) from None
 
 

@@ -417,6 +417,15 @@ def _is_program(path: Path) -> bool:
     return path.suffix.lower() in PROGRAM_SUFFIXES or (path.is_file() and os.access(path, os.X_OK))
 
 
+def option_value(word: str) -> tuple[str, str]:
+    """A command's word split where a value it names starts: ``--flag=VALUE`` as
+    ``("--flag=", "VALUE")``, any other word as ``("", word)``."""
+    if word.startswith("-") and "=" in word:
+        flag, value = word.split("=", 1)
+        return f"{flag}=", value
+    return "", word
+
+
 def with_roots(command: ServerCommand, roots: Path) -> ServerCommand:
     """``command`` with ``{roots}`` in its arguments and environment made ``roots``."""
     if not any(ROOTS_PLACEHOLDER in v for v in (*command.argv, *command.env.values())):
@@ -444,11 +453,8 @@ def for_worker(
     copies: dict[str, str] = {}
     shared: dict[str, None] = {}
 
-    def own(value: str) -> str:
-        prefix = ""
-        if value.startswith("-") and "=" in value:
-            prefix, value = value.split("=", 1)
-            prefix += "="
+    def own(word: str) -> str:
+        prefix, value = option_value(word)
         path = _value_path(value, cwd)
         if path is None or not _is_state_place(path) or path.is_dir() or _is_program(path):
             return prefix + value

@@ -212,7 +212,7 @@ def test_the_fixed_twins_pass_though_they_quote_every_probe_back(
         },
     }
     # They refused the probes in words that quote them: no words count, only files.
-    assert "probes sent, no file appeared" in result.stdout.str()
+    assert "probes sent, no evidence" in result.stdout.str()
 
 
 def test_under_xdist_each_worker_probes_into_its_own_folder(

@@ -7,14 +7,6 @@ Vulnerable (MCP_FIXTURE_FIXED unset): a path is allowed when
 `/x/allowed`: a sibling folder whose name extends the allowed one is readable, listable and
 writable. Fixed (MCP_FIXTURE_FIXED=1): the same server, but the path is resolved
 (`os.path.realpath`) and compared component by component (`os.path.commonpath`).
-
-- `read_text_file(path)` (readOnlyHint): the text of a file;
-- `list_directory(path)` (readOnlyHint): the names in a folder, sorted;
-- `write_file(path, content)` (destructiveHint false, as the reference annotates it):
-  creates or replaces a file.
-
-Relative paths resolve against the first allowed folder. A refused path is a tool error
-"Access denied - path outside allowed directories: <path>".
 """
 
 import os

@@ -8,14 +8,6 @@ Vulnerable (MCP_FIXTURE_FIXED unset): the path is made absolute and normalized
 a link inside an allowed folder pointing at a file or folder outside is read, listed and
 written through. Fixed (MCP_FIXTURE_FIXED=1): the same server, but the path is resolved
 (`os.path.realpath`) before the same comparison.
-
-- `read_text_file(path)` (readOnlyHint): the text of a file;
-- `list_directory(path)` (readOnlyHint): the names in a folder, sorted;
-- `write_file(path, content)` (destructiveHint false, as the reference annotates it):
-  creates or replaces a file.
-
-Relative paths resolve against the first allowed folder. A refused path is a tool error
-"Access denied - path outside allowed directories: <path>".
 """
 
 import os

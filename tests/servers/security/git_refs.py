@@ -14,34 +14,14 @@ git is told `--end-of-options` before it.
 Usage: `python git_refs.py --repository DIR`.
 """
 
-import argparse
-import os
-import subprocess
 from typing import Annotated
 
+from _git_tools import FIXED, READ_ONLY, RepoPath, confined, git
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
 from pydantic import Field
 
-FIXED = os.environ.get("MCP_FIXTURE_FIXED") == "1"
-READ_ONLY = ToolAnnotations(
-    readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
-)
-RepoPath = Annotated[str, Field(description="Path of the git repository")]
-
-_parser = argparse.ArgumentParser()
-_parser.add_argument("--repository", required=True, help="the repository this server serves")
-REPOSITORY = os.path.realpath(_parser.parse_args().repository)
-
 app = MCPServer("git-refs")
-
-
-def _repo(repo_path: str) -> str:
-    real = os.path.realpath(os.path.join(REPOSITORY, os.path.expanduser(repo_path)))
-    if os.path.commonpath([real, REPOSITORY]) != REPOSITORY:
-        raise ToolError(f"Repository path {repo_path} is outside the allowed repository")
-    return real
 
 
 def _ref_args(ref: str) -> list[str]:
@@ -53,25 +33,13 @@ def _ref_args(ref: str) -> list[str]:
     return ["--end-of-options", ref]
 
 
-def _git(cwd: str, *args: str) -> str:
-    try:
-        done = subprocess.run(
-            ["git", *args], cwd=cwd, capture_output=True, text=True, timeout=30, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise ToolError(f"git failed: {exc}") from None
-    if done.returncode != 0:
-        raise ToolError(f"git {args[0]} failed: {done.stderr.strip()}")
-    return done.stdout
-
-
 @app.tool(annotations=READ_ONLY)
 def git_diff(
     repo_path: RepoPath,
     target: Annotated[str, Field(description="Branch, tag or commit to compare with")],
 ) -> str:
     """The diff between the working tree and a branch, tag or commit."""
-    return _git(_repo(repo_path), "diff", *_ref_args(target))
+    return git(confined(repo_path), "diff", *_ref_args(target))
 
 
 @app.tool(annotations=READ_ONLY)
@@ -80,7 +48,7 @@ def git_show(
     revision: Annotated[str, Field(description="The commit, branch or tag to show")],
 ) -> str:
     """A commit's message and diff."""
-    return _git(_repo(repo_path), "show", *_ref_args(revision))
+    return git(confined(repo_path), "show", *_ref_args(revision))
 
 
 if __name__ == "__main__":

@@ -16,59 +16,32 @@ outside it is refused.
 Usage: `python git_repo.py --repository DIR`.
 """
 
-import argparse
 import os
-import subprocess
 from typing import Annotated
 
+from _git_tools import FIXED, READ_ONLY, RepoPath, confined, git, named
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-FIXED = os.environ.get("MCP_FIXTURE_FIXED") == "1"
-READ_ONLY = ToolAnnotations(
-    readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
-)
 CREATES = ToolAnnotations(
     readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False
 )
-RepoPath = Annotated[str, Field(description="Path of the git repository")]
 
-_parser = argparse.ArgumentParser()
-_parser.add_argument("--repository", required=True, help="the repository this server serves")
-REPOSITORY = os.path.realpath(_parser.parse_args().repository)
 
 app = MCPServer("git-repo")
 
 
 def _repo(repo_path: str) -> str:
     """The folder git runs in; confined to --repository only in the fixed twin."""
-    path = os.path.join(REPOSITORY, os.path.expanduser(repo_path))
-    if FIXED:
-        real = os.path.realpath(path)
-        if os.path.commonpath([real, REPOSITORY]) != REPOSITORY:
-            raise ToolError(f"Repository path {repo_path} is outside the allowed repository")
-        return real
-    return path  # the bug: whatever the client names
-
-
-def _git(cwd: str, *args: str) -> str:
-    try:
-        done = subprocess.run(
-            ["git", *args], cwd=cwd, capture_output=True, text=True, timeout=30, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise ToolError(f"git failed: {exc}") from None
-    if done.returncode != 0:
-        raise ToolError(f"git {args[0]} failed: {done.stderr.strip()}")
-    return done.stdout
+    return confined(repo_path) if FIXED else named(repo_path)  # the bug: whatever is named
 
 
 @app.tool(annotations=READ_ONLY)
 def git_status(repo_path: RepoPath) -> str:
     """The working tree's status."""
-    return "Repository status:\n" + _git(_repo(repo_path), "status")
+    return "Repository status:\n" + git(_repo(repo_path), "status")
 
 
 @app.tool(annotations=READ_ONLY)
@@ -77,7 +50,7 @@ def git_log(
     max_count: Annotated[int, Field(ge=1, le=1000, description="How many commits")] = 10,
 ) -> str:
     """The last commits, newest first: hash, author and subject."""
-    return _git(_repo(repo_path), "log", f"--max-count={max_count}", "--format=%h %an %s")
+    return git(_repo(repo_path), "log", f"--max-count={max_count}", "--format=%h %an %s")
 
 
 @app.tool(annotations=CREATES)
@@ -88,7 +61,7 @@ def git_init(repo_path: RepoPath) -> str:
         os.makedirs(folder, exist_ok=True)
     except OSError as exc:
         raise ToolError(f"Cannot create {repo_path}: {exc.strerror}") from None
-    _git(folder, "init", "--quiet")
+    git(folder, "init", "--quiet")
     return f"Initialized empty Git repository in {folder}"
 
 

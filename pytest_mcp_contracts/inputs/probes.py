@@ -24,9 +24,11 @@ that would pass it on.
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import secrets
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -118,8 +120,10 @@ class EscapeSpace:
     """Files outside a boundary the run owns (the roots sandbox's folder), laid beside it
     for the path probes, each holding a token of its own: an outside folder, a sibling
     whose name extends the boundary's (``<root>_evil``), and symlinks inside the boundary
-    pointing at the outside file and folder. All of it is the run's: random names or its
-    own root's, made where nothing stood, removed after the probes."""
+    pointing at the outside file and folder. The outside folder is also a git repository
+    whose commit message is a token: a server that serves any repository it is named
+    (CVE-2025-68145) shows it. All of it is the run's: random names or its own root's, made
+    where nothing stood, removed after the probes."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -144,7 +148,15 @@ class EscapeSpace:
             folder.mkdir()  # nothing may stand there: the run makes it, or makes nothing
             self.secret(folder).write_text(token + "\n")
             (folder / self.listed[folder]).write_text("")
+        _repository(self.outside, self.listed[self.outside])
         self.links()
+
+    def laid(self) -> list[Path]:
+        """The folders laid outside and the files whose content the run wrote in them (not
+        a repository's own files: git keeps those)."""
+        files = [self.secret(folder) for folder in self.tokens]
+        files += [folder / name for folder, name in self.listed.items()]
+        return [*self.tokens, *files]
 
     def links(self) -> None:
         """The symlinks inside the boundary, again where a new laying of it removed them."""
@@ -179,6 +191,19 @@ class EscapeSpace:
             canary = space.canary(form)
             made = written / canary.name
             yield Probe({**working, name: str(made)}, name, str(made), form, real / canary.name)
+
+
+def _repository(folder: Path, token: str) -> None:
+    """Make ``folder`` a git repository whose one commit's message is ``token``: a server
+    that reads any repository it is told shows the token in its log. Nothing without git."""
+    git = shutil.which("git")
+    if git is None:
+        return
+    # No user or system configuration (hooks, signing) reaches this repository.
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    who = ["-c", "user.name=pytest-mcp-contracts", "-c", "user.email=canary@invalid"]
+    for args in (["init", "-q"], ["add", "secret.txt"], [*who, "commit", "-q", "-m", token]):
+        subprocess.run([git, *args], cwd=folder, env=env, capture_output=True, check=False)
 
 
 # An argument that takes code or a command by design: its name, or its description saying so.

@@ -8,13 +8,16 @@ quotes it), nor from the server's own files. Their absence proves nothing either
 never an alarm.
 
 A path escape is a broken boundary only where there is one: the plain outside path (the
-control) was refused. A server that serves it reads and writes anywhere by design.
+control) was refused, or the server declared a boundary (``judges/writes.Boundary``: folders
+it was given, the client's roots it adopted) that the outside path lies beyond. A server
+that serves it and declares none reads and writes anywhere by design.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from pytest_mcp_contracts.inputs.probes import Form, Probe
@@ -22,9 +25,11 @@ from pytest_mcp_contracts.judges.failures import CWE, FailureKind, Finding
 from pytest_mcp_contracts.vocabulary import Check
 
 if TYPE_CHECKING:
+    from pytest_mcp_contracts.judges.writes import Boundary
     from pytest_mcp_contracts.transport.managed import CallOutcome
 
 KIND: Final = {
+    Form.CONTROL: FailureKind.PATH_TRAVERSAL,
     Form.FLAG: FailureKind.ARGUMENT_INJECTION,
     Form.SHELL: FailureKind.COMMAND_INJECTION,
     Form.SIBLING: FailureKind.PATH_TRAVERSAL,
@@ -32,6 +37,7 @@ KIND: Final = {
     Form.LINK: FailureKind.LINK_FOLLOWING,
 }
 _WHAT: Final = {
+    Form.CONTROL: "path traversal: a path outside the boundary the server declared was served",
     Form.FLAG: "argument injection: the value was read as a program's option",
     Form.SHELL: "OS command injection: a shell ran the command in the value",
     Form.SIBLING: "path traversal: a folder whose name extends the allowed one was reached",
@@ -46,7 +52,10 @@ def seen(probe: Probe, outcome: CallOutcome | None) -> str | None:
         return f"{probe.canary} appeared"
     answer = outcome.result if outcome is not None else None
     if probe.token is not None and answer is not None and probe.token in json.dumps(answer):
-        return f"the content of a file the run laid outside ({probe.token}) came back"
+        return (
+            f"a token the run laid outside ({probe.token}: a file's content, an entry's "
+            "name or a commit's message) came back"
+        )
     return None
 
 
@@ -56,11 +65,15 @@ def probe_evidence(
     outcome: CallOutcome | None = None,
     *,
     late: bool = False,
+    boundary: Boundary | None = None,
 ) -> Finding | None:
-    """The finding ``probe`` proved, or None (also for a control that got through: that is
-    the caller's information, not a failure)."""
+    """The finding ``probe`` proved, or None: also for a control that got through where
+    ``boundary`` declares none that it lies beyond (the caller's information, not a
+    failure)."""
     evidence = seen(probe, outcome)
     if evidence is None or probe.form not in KIND:
+        return None
+    if probe.form is Form.CONTROL and (boundary is None or boundary.holds(Path(probe.value))):
         return None
     kind = KIND[probe.form]
     cwe, _ = CWE[kind]
@@ -72,6 +85,8 @@ def probe_evidence(
     ]
     if probe.form in (Form.SIBLING, Form.CLIMB, Form.LINK):
         details.append("the same run's plain outside path was refused: the boundary is meant")
+    if probe.form is Form.CONTROL and boundary is not None:
+        details.append(f"the boundary: {boundary.words()}")
     if probe.canary is not None and annotations.get("readOnlyHint") is True:
         details.append("the tool is annotated readOnlyHint: true, yet this call wrote a file")
     return Finding(

@@ -74,6 +74,8 @@ class FailureKind(StrEnum):
     COMMAND_INJECTION = "command_injection"
     PATH_TRAVERSAL = "path_traversal"
     LINK_FOLLOWING = "link_following"
+    # A write the tool's annotations rule out (judges/writes): clients trust them to run it.
+    BROKEN_ANNOTATION = "broken_annotation"
 
 
 SEVERITY: Final[dict[FailureKind, Severity]] = {
@@ -103,6 +105,7 @@ SEVERITY: Final[dict[FailureKind, Severity]] = {
     FailureKind.COMMAND_INJECTION: Severity.CRITICAL,
     FailureKind.PATH_TRAVERSAL: Severity.CRITICAL,
     FailureKind.LINK_FOLLOWING: Severity.CRITICAL,
+    FailureKind.BROKEN_ANNOTATION: Severity.HIGH,
 }
 #: The weakness each security kind is an instance of (MITRE's CWE ids), and its score for
 #: code scanning's ``security-severity`` (CVSS-like, 0-10: 9.0 and up is "critical").
@@ -291,7 +294,9 @@ KIND_TEXT: Final[dict[FailureKind, KindText]] = {
         "A path escaped the folder the server allows (CWE-22)",
         "The server refused a path plainly outside its allowed folder, yet read or wrote "
         "one outside it through a sibling folder whose name extends the allowed one, or a "
-        "climb with '..': a canary's content came back, or a file appeared there.",
+        "climb with '..'; or it read or wrote outside every folder it was given (its "
+        "command line, its environment) and the client's roots it adopted: a canary's "
+        "content came back, or a file appeared or changed there.",
         "Compare resolved paths component by component (os.path.commonpath, "
         "path.relative), not as strings. The failure names the path and the evidence "
         "(docs/security.md).",
@@ -303,6 +308,14 @@ KIND_TEXT: Final[dict[FailureKind, KindText]] = {
         "or a file appeared there.",
         "Resolve symlinks (realpath) before the check, and check what is opened. The "
         "failure names the path and the evidence (docs/security.md).",
+    ),
+    FailureKind.BROKEN_ANNOTATION: KindText(
+        "A tool did what its annotations rule out",
+        "A call of a tool annotated readOnlyHint: true created, deleted or changed a file "
+        "the run watches, or one annotated destructiveHint: false deleted one. Clients run "
+        "such tools without asking the user.",
+        "Make the tool match its annotations, or annotate what it does. The failure names "
+        "the input and the files that changed (docs/security.md).",
     ),
 }
 

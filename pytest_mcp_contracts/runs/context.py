@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind, FailureReport
@@ -25,7 +26,9 @@ if TYPE_CHECKING:
     from pytest_mcp_contracts.inputs.probes import CanarySpace
     from pytest_mcp_contracts.inputs.sandbox import Sandbox, SandboxPaths
     from pytest_mcp_contracts.judges.lints import LintLevels
+    from pytest_mcp_contracts.judges.writes import Boundary
     from pytest_mcp_contracts.project import ToolConfig
+    from pytest_mcp_contracts.runs.watch import Watch
     from pytest_mcp_contracts.transport.discover import Entry, ServerSurface
     from pytest_mcp_contracts.transport.managed import ManagedServer
 
@@ -134,6 +137,8 @@ class RunContext:
     # How a check the run cannot set up fails: under pytest, the item or the hand-written
     # test fails with the text alone, no traceback.
     unusable: Callable[[str], NoReturn] = _unusable
+    # Watched folders found past the watch's bounds: not looked at again (runs/watch).
+    unwatched: set[Path] = field(default_factory=set)
 
     @property
     def surface(self) -> ServerSurface:
@@ -276,6 +281,39 @@ class RunContext:
 
         values = self.sandbox.paths.all
         return lambda arguments: uses_sandbox(arguments, values)
+
+    # -- the boundary and the watch ----------------------------------------------------------
+
+    def boundary(self) -> Boundary:
+        """Where the server says it works (``judges/writes.Boundary``): the folders on its
+        command line and in the environment its command sets, and the client's roots folder,
+        adopted once the server asks for it."""
+        from pytest_mcp_contracts.inputs.probes import boundary_folders
+        from pytest_mcp_contracts.judges.writes import Boundary
+
+        command, client = self.server.command, self.server.client
+        folders = boundary_folders(getattr(command, "argv", ()), getattr(command, "env", {}))
+        roots = self.sandbox.root if self.sandbox is not None else None
+        return Boundary(tuple(folders), roots, lambda: client.roots_asked)
+
+    def watch(self, tool: Entry, check: str, laid: Sequence[Path] = ()) -> Watch | None:
+        """The watch over ``tool``'s calls in ``check`` (``runs/watch``), or None under
+        --mcp-security=off. ``laid``: folders the check laid besides the roots folder, and
+        the files whose content it knows in them."""
+        from pytest_mcp_contracts.runs.watch import Watch, watched_folders
+        from pytest_mcp_contracts.vocabulary import SecurityMode
+
+        if self.settings.security == SecurityMode.OFF:
+            return None
+        boundary = self.boundary()
+        roots, known = boundary.roots, tuple(laid)
+
+        def ours(path: Path) -> bool:
+            return path in known or (roots is not None and roots in path.parents)
+
+        folders = watched_folders(boundary, [p for p in known if p.is_dir()])
+        warn = self.settings.security == SecurityMode.WARN
+        return Watch(check, tool.annotations, boundary, folders, ours, warn, [], self.unwatched)
 
     # -- a fresh server --------------------------------------------------------------------
 

@@ -51,6 +51,7 @@ from pytest_mcp_contracts.vocabulary import ErrorClass, Level
 if TYPE_CHECKING:
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan
     from pytest_mcp_contracts.judges.lints import LintLevels
+    from pytest_mcp_contracts.runs.watch import Watch
 
 # The heading of an example's failing input: hypothesis never shrinks examples, and a user's
 # example is the realistic input to show.
@@ -240,6 +241,7 @@ def run_contract(
     tally: ToolStats | None = None,
     lints: LintLevels | None = None,
     in_flight: int = 1,
+    watch: Watch | None = None,
 ) -> ContractRun:
     """Run the tool on generated inputs through the engine (``runs/engine``); a failing
     run carries the shrunk failing input.
@@ -252,7 +254,8 @@ def run_contract(
 
     Up to ``in_flight`` explicit inputs are in flight at once when the tool says its calls
     are independent (``in_flight_width``); their answers are judged one by one, in input
-    order, as if each had been sent alone."""
+    order, as if each had been sent alone. With a ``watch`` (``runs/watch``), one at a
+    time."""
     tally = ToolStats() if tally is None else tally
     calls = _ToolCalls(
         server, tool, ContractStats(tally), configured, warn_only, lints, observations, drift_hint
@@ -261,8 +264,8 @@ def run_contract(
     given = [Given(arguments, as_sent=EXAMPLE_LABEL) for arguments in examples or []]
     given += [Given(arguments) for arguments in corners]
     calls.stats.planned = len(given) + budget.max_examples
-    engine = Engine(server, calls, budget)
-    width = in_flight_width(server, tool, in_flight) if len(given) > 1 else 1
+    engine = Engine(server, calls, budget, watch=watch)
+    width = in_flight_width(server, tool, in_flight) if len(given) > 1 and watch is None else 1
     if width > 1:
         explicit = [item.arguments for item in given]
         window = CallWindow(server, tool.name, explicit, width, engine.spending.deadline)

@@ -16,6 +16,8 @@ driver's own stats). The engine owns what the checks share:
 - shrinking: hypothesis shrinks a random input; a failing explicit input that may be shrunk
   is shrunk by our own search (``inputs/shrink``), under the same two bounds. An attempt
   counts only if it fails the same way as the first failure (``failure_kind``);
+- the watch (``runs/watch``), where a check has one: the disk before and after each call,
+  a change the tool's annotations or the server's boundary rule out failing the call;
 - what the search came to (``Search``): the failing call to report, smallest first, with a
   label and notes that say how far it was shrunk, or that the server did not come back.
 
@@ -36,6 +38,7 @@ from pytest_mcp_contracts.transport.errors import CallTimeout, ServerError
 if TYPE_CHECKING:
     from pytest_mcp_contracts.inputs.coverage import CoveragePlan
     from pytest_mcp_contracts.judges.failures import Finding
+    from pytest_mcp_contracts.runs.watch import Watch
     from pytest_mcp_contracts.transport.managed import CallOutcome
 
 _SHRINK: Final = "--mcp-shrink-time"
@@ -244,10 +247,14 @@ class Engine:
         budget: Budget,
         *,
         window: InFlight | None = None,
+        watch: Watch | None = None,
     ) -> None:
         self.server = server
         self.subject = subject
         self.budget = budget
+        # The disk around each call (runs/watch): calls sent one at a time, none in flight.
+        self.watch = watch
+        assert window is None or watch is None
         self.spending = Spending(budget, server)
         self.window = window
         self.search_result = Search()
@@ -287,7 +294,9 @@ class Engine:
                 raise self._out_of_time()  # set aside as the budget ran out: not sent again
         if self.smallest is None:
             limit = self.spending.left()
+        before = None
         if sent is None:
+            before = self.watch.look() if self.watch is not None else None
             try:
                 sent = self.subject.send(arguments, limit)
             except ServerError as exc:
@@ -306,6 +315,14 @@ class Engine:
             raise _StopShrinking(self.smallest, why)
         self.search_result.calls += 1
         judged = self.subject.judge(sent, shrinking=self.shrinking)
+        if judged.finding is None and before is not None and self.watch is not None:
+            wrote = self.watch.judge(before)
+            if wrote is not None and self.smallest is None:
+                # Not shrunk: every smaller input would be another write, and a path cut
+                # short names a place outside the run's own (/tmp/pytest-mcp-roots-ab: /tmp/py).
+                found = Violation(outcome, wrote, wrote.message)
+                found.label = NOT_SHRUNK_LABEL
+                raise _StopShrinking(found, "a write is not shrunk: each attempt writes again")
         if judged.finding is None:
             return
         violation = Violation(

@@ -21,12 +21,15 @@ from pytest_mcp_contracts.inputs.probes import PATH_FORMS, Form, Probe
 from pytest_mcp_contracts.judges.evidence import probe_evidence, seen
 from pytest_mcp_contracts.judges.failures import (
     ContractFailure,
+    FailureKind,
     Finding,
     call_command_line,
     call_failure,
     unavailable,
 )
+from pytest_mcp_contracts.judges.writes import OUTSIDE, Boundary
 from pytest_mcp_contracts.runs.engine import Budget, Engine, Given, Judgement, Sent
+from pytest_mcp_contracts.runs.watch import Watch, replay_watched
 from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 from pytest_mcp_contracts.vocabulary import Check
@@ -62,6 +65,7 @@ class _ProbeCalls:
     server: ManagedServer
     tool: Entry
     probes: dict[str, Probe]
+    boundary: Boundary | None = None
     run: SecurityRun = field(default_factory=SecurityRun)
     answers: dict[str, CallOutcome] = field(default_factory=dict)  # by the probe's key
 
@@ -83,13 +87,16 @@ class _ProbeCalls:
         return Judgement(None if probe is None else self.finding(probe, sent.outcome))
 
     def finding(self, probe: Probe, outcome: CallOutcome, *, late: bool = False) -> Finding | None:
+        found = probe_evidence(
+            probe, self.tool.annotations, outcome, late=late, boundary=self.boundary
+        )
         if probe.form is Form.CONTROL:
-            if seen(probe, outcome) is not None:
+            if found is None and seen(probe, outcome) is not None:
                 self.run.unbounded.add(probe.argument)  # no boundary: nothing to escape
-            return None
+            return found
         if probe.form in PATH_FORMS and probe.argument in self.run.unbounded:
             return None
-        return probe_evidence(probe, self.tool.annotations, outcome, late=late)
+        return found
 
 
 def run_security(
@@ -98,15 +105,18 @@ def run_security(
     probes: list[Probe],
     budget: Budget,
     fresh: Callable[[], None] | None = None,
+    watch: Watch | None = None,
 ) -> SecurityRun:
-    """Send ``probes`` to ``tool`` under ``budget`` (its time; nothing is drawn or shrunk).
-    A failure carries the command that sends its probe again and, given ``fresh`` (what
-    brings a fresh server), what that probe alone showed on one."""
-    subject = _ProbeCalls(server, tool, {_key(probe.arguments): probe for probe in probes})
+    """Send ``probes`` to ``tool`` under ``budget`` (its time; nothing is drawn or shrunk),
+    each call watched by ``watch``. A failure carries the command that sends its probe
+    again and, given ``fresh`` (what brings a fresh server), what that probe alone showed
+    on one."""
+    boundary = watch.boundary if watch is not None else None
+    subject = _ProbeCalls(server, tool, {_key(p.arguments): p for p in probes}, boundary)
     run = subject.run
     run.planned = len(probes)
     given = [Given(probe.arguments, as_sent=AS_SENT) for probe in probes]
-    search = Engine(server, subject, budget).search(given, None)
+    search = Engine(server, subject, budget, watch=watch).search(given, None)
     run.out_of_time = search.out_of_time
     if search.found is not None:
         run.proof = subject.probes.get(_key(search.found.outcome.arguments))
@@ -133,7 +143,7 @@ def run_security(
                 )
                 break
     if run.failure is not None and run.proof is not None:
-        _reproduce(server, tool, run.proof, run.failure, fresh)
+        _reproduce(server, tool, run.proof, run.failure, fresh, watch)
     return run
 
 
@@ -143,10 +153,15 @@ def _reproduce(
     probe: Probe,
     failure: ContractFailure,
     fresh: Callable[[], None] | None,
+    watch: Watch | None,
 ) -> None:
     report = failure.report
     report.replay_command = call_command_line(server.command, [(tool.name, probe.arguments)])
-    if fresh is not None:
+    # A change the watch saw, not the probe's own evidence: replayed watched.
+    watched = report.kind is FailureKind.BROKEN_ANNOTATION or report.problem.startswith(OUTSIDE)
+    if fresh is not None and watch is not None and watched:
+        report.notes.append(replay_watched(server, tool, probe.arguments, watch, fresh))
+    elif fresh is not None:
         report.notes.append(replay_probe(server, tool, probe, fresh))
     if probe.form in PATH_FORMS:
         report.notes.append(

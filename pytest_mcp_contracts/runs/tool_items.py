@@ -22,6 +22,7 @@ from pytest_mcp_contracts.runs.context import (
     Warn,
 )
 from pytest_mcp_contracts.runs.stats import CheckStats
+from pytest_mcp_contracts.runs.watch import replay_watched
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.vocabulary import Check, RejectsInvalidMode, SecurityMode
 
@@ -32,7 +33,11 @@ if TYPE_CHECKING:
     from pytest_mcp_contracts.runs.context import InputCache
     from pytest_mcp_contracts.runs.contract import ContractStats
     from pytest_mcp_contracts.runs.rejects_invalid import Refusals
+    from pytest_mcp_contracts.runs.watch import Watch
     from pytest_mcp_contracts.transport.discover import Entry
+
+# The failures a watch finds (runs/watch): replayed watched, not by their answer.
+WRITE_KINDS = frozenset({FailureKind.BROKEN_ANNOTATION, FailureKind.PATH_TRAVERSAL})
 
 
 def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: Warn) -> None:
@@ -84,6 +89,7 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
             ) from None
         max_examples = tool_config.max_examples or settings.max_examples
         plan = coverage_plan(tool, max_examples, settings.coverage, user is not None, sandbox)
+        watch = context.watch(tool, check)
         run = run_contract(
             server,
             tool,
@@ -102,9 +108,11 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
             tally=tally,
             lints=settings.lint_levels,
             in_flight=settings.in_flight,
+            watch=watch,
         )
         if run.failure is not None:
-            raise replayed(context, tool, check, run.failure)
+            raise replayed(context, tool, check, run.failure, watch)
+        warn_watched(watch, warn)
         _report(context, tool, run.stats, observations, facts, warn)  # -W error raises here
         missing = missing_record(context, tool, has_record=observations.has_record)
         if missing is not None:
@@ -122,6 +130,12 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
             report = plan.report(lambda arguments: repr(arguments) in sent, stopped_by)
             tally.input_coverage = report
             facts.section("mcp coverage", coverage_line(report))
+
+
+def warn_watched(watch: Watch | None, warn: Warn) -> None:
+    """What the watch found under --mcp-security=warn, as warnings."""
+    for finding in watch.warned if watch is not None else ():
+        warn(f"{finding.message} (--mcp-security=warn): {'; '.join(finding.details)}")
 
 
 def missing_record(context: RunContext, tool: Entry, *, has_record: bool) -> ContractFailure | None:
@@ -283,7 +297,10 @@ def check_security(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
         if not planned:
             raise Skipped("not probed: the tool says it runs code or commands by design")
         budget = context.budget(max_examples=0, tool_time=settings.time_budget(tool_config))
-        run = run_security(server, tool, planned, budget, fresh if context.fresh_possible else None)
+        watch = context.watch(tool, Check.SECURITY, escapes.laid() if escapes else ())
+        again = fresh if context.fresh_possible else None
+        run = run_security(server, tool, planned, budget, again, watch)
+        warn_watched(watch, warn)
     finally:
         if escapes is not None:
             escapes.remove()
@@ -437,13 +454,25 @@ class RememberedInput:
 
 
 def replayed(
-    context: RunContext, tool: Entry, check: str, error: ContractFailure
+    context: RunContext,
+    tool: Entry,
+    check: str,
+    error: ContractFailure,
+    watch: Watch | None = None,
 ) -> ContractFailure:
-    """``error`` with what replaying its call on a fresh server showed (runs/reproduce),
-    and where its input's paths point (the sandbox kept for a replay)."""
+    """``error`` with what replaying its call on a fresh server showed (runs/reproduce; a
+    write its ``watch`` found: runs/watch), and where its input's paths point (the sandbox
+    kept for a replay)."""
     from pytest_mcp_contracts.runs.reproduce import note_sandbox, replay_failure
 
     server = context.server
+    if watch is not None and error.outcome is not None and error.report.kind in WRITE_KINDS:
+        if context.fresh_possible:
+            note = replay_watched(
+                server, tool, error.outcome.arguments, watch, lambda: context.fresh(check)
+            )
+            error.report.notes.append(note)
+        return note_sandbox(error, context.sandbox)
     error = replay_failure(
         server,
         tool,

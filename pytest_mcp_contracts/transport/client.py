@@ -203,6 +203,9 @@ class Client:
         self.settings = settings or ClientSettings()
         self._elicitations: Counter[str] = Counter()
         self._lock = threading.Lock()
+        # Whether the server ever asked for the client's roots: it adopts them as its
+        # boundary (judges/writes.Boundary).
+        self.roots_asked = False
 
     def rewind(self, tool: str, elicitations: int) -> None:
         """Forget ``elicitations`` answers given to ``tool``'s calls whose answers were thrown
@@ -218,6 +221,7 @@ class Client:
         transcript = call if call is not None else CallTranscript()
         transcript.asked[method] += 1
         if method == "roots/list":
+            self.roots_asked = True
             return self._roots(transcript)
         if method == "sampling/createMessage":
             return self._sample(params, transcript)

@@ -1,0 +1,85 @@
+"""The disk around each call: the engine looks at the watched folders before and after every
+call of a check and hands the difference to ``judges/writes`` (annotations and boundary).
+
+A check with a ``Watch`` sends its inputs one at a time: with several calls in flight, a
+change could not be told to one of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pytest_mcp_contracts.judges.writes import Boundary, Tree, compare, look, write_finding
+
+if TYPE_CHECKING:
+    from pytest_mcp_contracts.judges.failures import Finding
+    from pytest_mcp_contracts.transport.discover import Entry
+    from pytest_mcp_contracts.transport.managed import ManagedServer
+
+
+@dataclass
+class Watch:
+    """One check's watch over one tool's calls. Under ``--mcp-security=warn`` (``warn``)
+    what it finds is kept in ``warned`` (each problem once) instead of failing the call."""
+
+    check: str
+    annotations: Mapping[str, object]
+    boundary: Boundary
+    folders: list[Path]
+    laid: Callable[[Path], bool]
+    warn: bool = False
+    warned: list[Finding] = field(default_factory=list)
+    # Folders past the bounds, left unwatched for the rest of the run (one set per server).
+    unwatched: set[Path] = field(default_factory=set)
+
+    def look(self) -> Tree:
+        tree = look(folder for folder in self.folders if folder not in self.unwatched)
+        self.unwatched.update(folder for folder, entries in tree.items() if entries is None)
+        return tree
+
+    def judge(self, before: Tree) -> Finding | None:
+        """What the call since ``before`` broke, or None (also when only warned)."""
+        finding = write_finding(
+            self.check, self.annotations, compare(before, self.look()), self.boundary, self.laid
+        )
+        if finding is not None and self.warn:
+            if all(kept.message != finding.message for kept in self.warned):
+                self.warned.append(finding)
+            return None
+        return finding
+
+
+def replay_watched(
+    server: ManagedServer,
+    tool: Entry,
+    arguments: dict[str, Any],
+    watch: Watch,
+    fresh: Callable[[], None],
+) -> str:
+    """Send ``arguments`` once more on a fresh server (``fresh`` lays the watched folders
+    anew), watched: what that showed, as a note for the failure."""
+    from pytest_mcp_contracts.transport.errors import ServerError
+
+    try:
+        fresh()
+        before = watch.look()
+        server.call(tool.name, arguments)
+    except ServerError as exc:
+        return f"not replayed: the server could not be started again ({exc.message})"
+    if watch.judge(before) is not None:
+        return "replayed alone on a fresh server: the same files changed again"
+    return (
+        "replayed alone on a fresh server: no file changed this time (the earlier calls of "
+        "this check, or the program's timing, may be needed)"
+    )
+
+
+def watched_folders(boundary: Boundary, extra: Sequence[Path] = ()) -> list[Path]:
+    """The folders to look at: the boundary's, the client's roots folder, and ``extra``."""
+    folders = [*boundary.folders, *([boundary.roots] if boundary.roots else []), *extra]
+    unique = list(dict.fromkeys(folders))
+    # A folder inside another is looked at with it, once.
+    return [folder for folder in unique if not any(other in folder.parents for other in unique)]

@@ -231,8 +231,9 @@ def _local_mode(monkeypatch: pytest.MonkeyPatch) -> None:
 # profiles or lints itself (a later --mcp-clients / --mcp-lints wins): tests/e2e/
 # test_profiles.py and tests/e2e/test_lints.py run them.
 SPEC_RULES_ONLY = "--mcp-clients=none --mcp-lints=all:off"
-# Nor are they written to be probed for injections: the security check runs where a test
-# chooses it (tests/e2e/test_security.py; a later --mcp-security wins).
+# Nor are they written to be probed for injections: the security check, and the poisoned
+# descriptions' security findings (lint_targets.py has one), run where a test chooses them
+# (tests/e2e/test_security.py, test_lints.py; a later --mcp-security wins).
 PROBES_OFF = "--mcp-security=off"
 # The pytest plugins of this virtualenv that no run under test is about stay out of it
 # (pytest-asyncio, anyio's, syrupy: 0.11 s of imports in each of the 150 or so pytest

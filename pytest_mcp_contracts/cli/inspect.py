@@ -30,7 +30,7 @@ from pytest_mcp_contracts.cli.target import check_header, open_target
 from pytest_mcp_contracts.cli.views import EntryView, recorded_contract
 from pytest_mcp_contracts.contracts.record import follow_former_names
 from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore, file_of, kind_of
-from pytest_mcp_contracts.options import DEFAULT_SNAPSHOT_DIR
+from pytest_mcp_contracts.options import DEFAULT_SECURITY, DEFAULT_SNAPSHOT_DIR
 from pytest_mcp_contracts.reporting.findings import finding_record
 from pytest_mcp_contracts.schema.field_paths import FieldPathError
 from pytest_mcp_contracts.transport.client_config import configured_name
@@ -47,6 +47,7 @@ from pytest_mcp_contracts.vocabulary import (
     HANDSHAKE_VERSION,
     ClientSettingError,
     EntryKind,
+    SecurityMode,
     parse_clients,
 )
 
@@ -56,7 +57,8 @@ def _findings(
 ) -> tuple[dict[str, Any], ...]:
     """What the ``schema`` check finds in a listing entry: the same check, the same records
     the run report lists, under the client profiles and lint levels of ``--clients`` and
-    ``--lints`` (the plugin's defaults without them)."""
+    ``--lints`` (the plugin's defaults without them); orders against the user in a
+    description are failures, as under the plugin's default ``--mcp-security``."""
     from pytest_mcp_contracts.judges.content_listing import entry_findings
     from pytest_mcp_contracts.judges.lints import (  # jsonschema: inspect only
         LintLevels,
@@ -68,7 +70,13 @@ def _findings(
         lints = LintLevels.parse(args.lints, option="--lints") if args.lints else LintLevels()
     except (ClientSettingError, LintSettingError) as exc:
         raise CommandError(str(exc), USAGE_ERROR) from None
-    found = entry_findings(entry, protocol_version=protocol_version, clients=clients, lints=lints)
+    found = entry_findings(
+        entry,
+        protocol_version=protocol_version,
+        clients=clients,
+        lints=lints,
+        security=SecurityMode(DEFAULT_SECURITY),
+    )
     return tuple(finding_record(f) for f in found)
 
 

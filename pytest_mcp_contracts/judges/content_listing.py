@@ -25,7 +25,13 @@ from pytest_mcp_contracts.transport.discover import (
     ListingFailure,
 )
 from pytest_mcp_contracts.transport.errors import METHOD_NOT_FOUND
-from pytest_mcp_contracts.vocabulary import HANDSHAKE_VERSIONS, MODERN_VERSION, EntryKind, Level
+from pytest_mcp_contracts.vocabulary import (
+    HANDSHAKE_VERSIONS,
+    MODERN_VERSION,
+    EntryKind,
+    Level,
+    SecurityMode,
+)
 
 _VERSIONS: Final = (*HANDSHAKE_VERSIONS, MODERN_VERSION)
 _JSON_TYPES: Final[dict[str, type | tuple[type, ...]]] = {
@@ -239,11 +245,19 @@ def entry_findings(
     protocol_version: str,
     clients: Collection[str] = DEFAULT_CLIENTS,
     lints: LintLevels | None = None,
+    security: SecurityMode = SecurityMode.OFF,
 ) -> list[Finding]:
     """The static ``schema`` check of any listing entry: a tool's (``listing.check_listing``,
-    under ``clients``' rules and the ``lints``), a resource's, template's or prompt's."""
+    under ``clients``' rules, the ``lints`` and ``security``), a resource's, template's or
+    prompt's."""
     if entry.kind is EntryKind.TOOL:
-        return check_listing(entry, protocol_version=protocol_version, clients=clients, lints=lints)
+        return check_listing(
+            entry,
+            protocol_version=protocol_version,
+            clients=clients,
+            lints=lints,
+            security=security,
+        )
     return check_entry(entry, protocol_version=protocol_version)
 
 

@@ -76,6 +76,8 @@ class FailureKind(StrEnum):
     LINK_FOLLOWING = "link_following"
     # A write the tool's annotations rule out (judges/writes): clients trust them to run it.
     BROKEN_ANNOTATION = "broken_annotation"
+    # What a description proves by its words alone (judges/lints: the security class).
+    TOOL_POISONING = "tool_poisoning"
 
 
 SEVERITY: Final[dict[FailureKind, Severity]] = {
@@ -106,6 +108,8 @@ SEVERITY: Final[dict[FailureKind, Severity]] = {
     FailureKind.PATH_TRAVERSAL: Severity.CRITICAL,
     FailureKind.LINK_FOLLOWING: Severity.CRITICAL,
     FailureKind.BROKEN_ANNOTATION: Severity.HIGH,
+    # High, not critical: the words are there, but a model still has to obey them.
+    FailureKind.TOOL_POISONING: Severity.HIGH,
 }
 #: The weakness each security kind is an instance of (MITRE's CWE ids), and its score for
 #: code scanning's ``security-severity`` (CVSS-like, 0-10: 9.0 and up is "critical").
@@ -114,6 +118,11 @@ CWE: Final[dict[FailureKind, tuple[int, str]]] = {
     FailureKind.COMMAND_INJECTION: (78, "9.8"),
     FailureKind.PATH_TRAVERSAL: (22, "9.1"),
     FailureKind.LINK_FOLLOWING: (59, "9.1"),
+    # CWE-1427, Improper Neutralization of Input Used for LLM Prompting (CWE 4.14): the
+    # server's description is the external input a client puts into the model's prompt as
+    # if it were the developer's directive. CVSS 3.1 AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N
+    # (7.4): the attack needs a model that obeys (AC:H), then reads and sends what it reaches.
+    FailureKind.TOOL_POISONING: (1427, "7.4"),
 }
 
 
@@ -316,6 +325,16 @@ KIND_TEXT: Final[dict[FailureKind, KindText]] = {
         "such tools without asking the user.",
         "Make the tool match its annotations, or annotate what it does. The failure names "
         "the input and the files that changed (docs/security.md).",
+    ),
+    FailureKind.TOOL_POISONING: KindText(
+        "A description orders the model against the user (CWE-1427)",
+        "A tool's description, or one of its properties' descriptions, tells the model to "
+        "reach data the tool does not need (credential or private files), to send data to "
+        "an address the description fixes, or to keep something from the user: the "
+        "published tool-poisoning shapes. Every client puts descriptions before the model.",
+        "Remove the orders from the description; a tool describes its own work. The "
+        "failure quotes each order and names where it is (docs/security.md). "
+        "--mcp-security=warn makes it a warning.",
     ),
 }
 

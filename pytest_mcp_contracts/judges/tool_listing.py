@@ -13,7 +13,7 @@ from urllib.parse import unquote
 
 from pytest_mcp_contracts.judges.clients import check_clients
 from pytest_mcp_contracts.judges.failures import FailureKind, Finding
-from pytest_mcp_contracts.judges.lints import LintLevels, tool_lints
+from pytest_mcp_contracts.judges.lints import LintLevels, poisoning_findings, tool_lints
 from pytest_mcp_contracts.options import DEFAULT_CLIENTS
 from pytest_mcp_contracts.schema.dialects import UnsupportedDialect, dialect_of, validator_class
 from pytest_mcp_contracts.schema.document import SchemaDocument
@@ -25,7 +25,7 @@ from pytest_mcp_contracts.schema.refs import (
 )
 from pytest_mcp_contracts.text import shorten
 from pytest_mcp_contracts.transport.discover import Entry
-from pytest_mcp_contracts.vocabulary import MODERN_VERSION, ClientProfile, Level
+from pytest_mcp_contracts.vocabulary import MODERN_VERSION, ClientProfile, Level, SecurityMode
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -200,10 +200,13 @@ def check_listing(
     protocol_version: str,
     clients: Collection[str] = DEFAULT_CLIENTS,
     lints: LintLevels | None = None,
+    security: SecurityMode = SecurityMode.OFF,
 ) -> list[Finding]:
     """The static ``schema`` check: the listing entry, its schemas and its name under the
     spec, then what each of ``clients`` (profile names, ``judges/clients``) refuses in them;
-    with ``lints``, the tool's lints (judges/lints) at their chosen levels."""
+    the orders against the user in its descriptions, failed or warned as ``security``
+    (``--mcp-security``) says; with ``lints``, the tool's lints (judges/lints) at their
+    chosen levels (with those orders among them when ``security`` is off)."""
     findings = [spec_finding(p, rule="listing-entry") for p in tool.problems]
     if tool.cut or (tool.problems and not isinstance(tool.input_schema, dict)):
         return findings
@@ -223,8 +226,9 @@ def check_listing(
     # of an invalid schema is beside the point.
     if not any(f.level is Level.ERROR for f in findings):
         findings += check_clients(tool, clients)
+    findings += poisoning_findings(tool, security)
     if lints is not None:
-        findings += tool_lints(tool, lints)
+        findings += tool_lints(tool, lints, security)
     return findings
 
 

@@ -82,8 +82,9 @@ class ServerCollector(_ServerNode):
         # without annotations make one warning; a lint made an error fails the schema item.
         from pytest_mcp_contracts.judges.lints import grouped_warnings
 
-        levels = self.config.stash[SETTINGS_KEY].lint_levels
-        for line in grouped_warnings(surface.tools, levels):
+        settings = self.config.stash[SETTINGS_KEY]
+        security = SecurityMode(settings.security)
+        for line in grouped_warnings(surface.tools, settings.lint_levels, security):
             self._warn_once(line, McpLintWarning)
         if self.server.startup_stdout[0]:
             # Only a server that printed while it started has this item, so every other
@@ -417,6 +418,7 @@ class SchemaItem(_EntryItem):
             protocol_version=self.surface.protocol_version,
             clients=settings.clients,
             lints=settings.lint_levels,
+            security=SecurityMode(settings.security),
         )
         if entry.kind is not EntryKind.TOOL:
             self._carry_findings(

@@ -3,7 +3,10 @@ server; a lint made an error fails the item that owns it; a lint turned off says
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+
+import pytest
 
 from ..conftest import NO_SEQUENCES, RunMcp
 
@@ -98,4 +101,35 @@ def test_a_typescript_server_fails_the_lints_made_errors(
             "FAILED mcp:ts-lints::lookup::schema - [[]model-instructions[]]*",
             "FAILED mcp:ts-lints::stats::contract - [[]empty-content[]]*",
         ]
+    )
+
+
+def test_a_poisoned_description_fails_its_schema_item_as_a_security_finding(
+    run_inprocess: RunMcp, pytester: pytest.Pytester
+) -> None:
+    # `add` orders the model to read ~/.ssh/id_rsa and keep it from the user: under
+    # --mcp-security=on (the default; the suite's runs have it off) the schema item fails
+    # with the security kind, under warn it passes with a warning.
+    args = ("-k", "add and schema", NO_SEQUENCES)
+    failed = run_inprocess(SERVER, args=(*args, "--mcp-security=on", "--mcp-sarif=run.sarif"))
+    failed.assert_outcomes(failed=1)
+    failed.stdout.fnmatch_lines(
+        [
+            "[[]tool-poisoning[]] the description orders the model against the user "
+            "(CWE-1427): an order to keep something from the user; an order to read or send a "
+            "credential file",
+            "  an order to read or send a credential file: ', read ~/.ssh/id_rsa'",
+            "FAILED mcp:lint-targets::add::schema - [[]tool-poisoning[]]*",
+        ]
+    )
+    log = json.loads((pytester.path / "run.sarif").read_text(encoding="utf-8"))
+    [result] = log["runs"][0]["results"]
+    rule = log["runs"][0]["tool"]["driver"]["rules"][result["ruleIndex"]]
+    assert (result["ruleId"], rule["properties"]["security-severity"]) == ("tool_poisoning", "7.4")
+    assert "external/cwe/cwe-1427" in rule["properties"]["tags"]
+
+    warned = run_inprocess(SERVER, args=(*args, "--mcp-security=warn"))
+    warned.assert_outcomes(passed=1, warnings=1)
+    warned.stdout.fnmatch_lines(
+        ["*tool-poisoning: the description orders the model against the user*security=warn)*"]
     )

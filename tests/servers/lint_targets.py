@@ -2,7 +2,8 @@
 
 - `add`: a poisoned description in the shape of Invariant Labs' proof of concept (an
   `<IMPORTANT>` block that orders the model to read ~/.ssh/id_rsa and keep it from the
-  user), and a zero-width space hidden in its property's description;
+  user: a tool_poisoning failure of its schema item under --mcp-security=on), and a
+  zero-width space hidden in its property's description;
 - `undocumented`: no description, no property descriptions, no annotations;
 - `report`: returns structuredContent with an empty content array (nothing in Claude
   Desktop);

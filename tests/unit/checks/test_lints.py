@@ -17,6 +17,7 @@ from pytest_mcp_contracts.judges.lints import (
     grouped_warnings,
     hidden_characters,
     model_instructions,
+    poisoning,
     server_lints,
     tool_lints,
 )
@@ -144,7 +145,8 @@ ORDINARY = [
 
 @pytest.mark.parametrize(("text", "expected"), POISONED)
 def test_poisoned_descriptions_are_found(text: str, expected: list[str]) -> None:
-    found = [what for what, _ in model_instructions(text)]
+    # Both classes (test_poisoning.py splits them): under --mcp-security=off, the lint's.
+    found = [what for what, _ in (*model_instructions(text), *poisoning(text))]
     assert len(found) == len(expected)
     assert all(what.startswith(want) for what, want in zip(found, expected, strict=True))
     assert rules(tool(description=text)) == ["model-instructions"]
@@ -153,6 +155,7 @@ def test_poisoned_descriptions_are_found(text: str, expected: list[str]) -> None
 @pytest.mark.parametrize("text", ORDINARY)
 def test_ordinary_descriptions_are_left_alone(text: str) -> None:
     assert list(model_instructions(text)) == []
+    assert list(poisoning(text)) == []
     assert hidden_characters(text) == []
 
 

@@ -27,8 +27,10 @@ from .test_security import (  # noqa: F401 (the fixtures, used by name)
     shell_exec,
 )
 
-# Both are installed by .ci/run where missing: in CI this test never skips.
-TOOLS = ("bwrap", "strace")
+# Both are installed by .ci/run where missing: in CI this test never skips. CI is read
+# here, at collection: the suite's own fixtures unset it for the runs under test.
+MISSING = [tool for tool in ("bwrap", "strace") if shutil.which(tool) is None]
+IN_CI = bool(os.environ.get("CI"))
 
 
 def sandboxed(writable: tuple[Path, ...], tmpdir: Path, trace: Path, *argv: str) -> list[str]:
@@ -55,6 +57,10 @@ WRITERS = "security and (git_diff or count_lines or write_file)"
 READ_ONLY_REFUSAL = re.compile(r"EROFS|Read-only file system|\[Errno 30\]")
 
 
+@pytest.mark.skipif(
+    bool(MISSING) and not IN_CI,
+    reason=f"{' and '.join(MISSING)} not installed (.ci/run installs them in CI)",
+)
 @pytest.mark.usefixtures("cold_servers", "cold_pytest")
 def test_the_probes_write_only_in_the_runs_own_space_under_a_read_only_file_system(
     pytester: pytest.Pytester,
@@ -63,27 +69,18 @@ def test_the_probes_write_only_in_the_runs_own_space_under_a_read_only_file_syst
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
-    if missing and not os.environ.get("CI"):
-        pytest.skip(f"{' and '.join(missing)} not installed (.ci/run installs them in CI)")
+    if MISSING:
+        pytest.fail(f"in CI, {' and '.join(MISSING)} must be installed (.ci/run does it)")
     tmpdir = pytester.path / "tmp"
     tmpdir.mkdir()
     trace = pytester.path / "strace.log"
     servers = (git_refs(repository), shell_exec(folder), files("files_prefix", folder))
     # Python's bytecode cache would be written beside the sources, outside: not a probe.
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
-    argv = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "-p",
-        "no:randomly",
-        *servers,
-        *SECURITY_ONLY,
-        "-k",
-        WRITERS,
-    ]
-    result = pytester.run(*sandboxed((pytester.path, tmp_path), tmpdir, trace, *argv))
+    argv = (sys.executable, "-m", "pytest", "-p", "no:randomly", *servers, *SECURITY_ONLY)
+    result = pytester.run(
+        *sandboxed((pytester.path, tmp_path), tmpdir, trace, *argv, "-k", WRITERS)
+    )
 
     # The verdicts of the run outside the sandbox (test_security.py), with their CWE.
     assert outcomes(result) == {
@@ -102,8 +99,9 @@ def test_the_probes_write_only_in_the_runs_own_space_under_a_read_only_file_syst
     # Nothing tried to write anywhere else: no refusal in the run's output (the servers'
     # stderr and their answers included, where an item shows them), nor any file operation
     # of any process refused as a write to a read-only file system.
-    output = text + result.stderr.str()
-    assert not READ_ONLY_REFUSAL.search(output), output
+    output = result.stdout.lines + result.stderr.lines
+    refusals = [line for line in output if READ_ONLY_REFUSAL.search(line)]
+    assert not refusals, "\n".join(refusals)
     traced = trace.read_text()
     # The trace saw the run's processes: every interpreter's imports look for files that
     # are not there.

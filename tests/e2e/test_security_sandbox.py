@@ -1,11 +1,11 @@
 """No probe writes outside the run's own space. The security check runs against the vulnerable
 twins of tests/servers/security/ inside bubblewrap, every file system read-only but the
 test's own folders (its TMPDIR, where the run makes its canary and roots folders, among
-them), and strace records every file operation the run's processes (pytest, the servers,
-git, the shell) had refused. The run must find what it finds outside the sandbox (its
-canaries are its own, so their evidence still appears) and no process may have tried to
-write anywhere else: a probe aimed outside would leave a refused write in the trace, and
-its item would pass for want of evidence."""
+them), and strace keeps every call that could write and failed, in any of the run's
+processes (pytest, the servers, git, the shell). The run must find what it finds outside
+the sandbox (its canaries are its own, so their evidence still appears) and no process may
+have tried to write anywhere else: a probe aimed outside would leave a refused write in the
+trace, and its item would pass for want of evidence."""
 
 from __future__ import annotations
 
@@ -33,20 +33,35 @@ MISSING = [tool for tool in ("bwrap", "strace") if shutil.which(tool) is None]
 IN_CI = bool(os.environ.get("CI"))
 
 
+# The system calls that create, change or remove a file system entry (open and openat for
+# their writing modes). Not the stat family, which every import calls many times over:
+# each traced call stops the process.
+WRITES = ",".join(
+    (
+        "open,openat,openat2,creat,mkdir,mkdirat,mknod,mknodat,rmdir,unlink,unlinkat",
+        "rename,renameat,renameat2,link,linkat,symlink,symlinkat,truncate",
+        "chmod,fchmodat,chown,lchown,fchownat,utime,utimes,utimensat,futimesat",
+        "setxattr,lsetxattr,removexattr,lremovexattr",
+    )
+)
+
+STRACE = ("strace", "-f", "--seccomp-bpf", "-Z", "-qq", "-esignal=none", f"-etrace={WRITES}")
+
+
 def sandboxed(writable: tuple[Path, ...], tmpdir: Path, trace: Path, *argv: str) -> list[str]:
     """``argv`` under bubblewrap: / read-only, a fresh /dev made read-only too (bubblewrap
     lays it on a writable tmpfs, where a write would go unnoticed), only ``writable`` bound
     read-write. A network namespace of its own, so that no socket of this session (the
     suite's warm-start zygotes, which fork servers outside the sandbox) is in reach; its
     loopback still serves the listener the run opens on 127.0.0.1. strace follows every
-    process and keeps the file operations that failed (``-Z``)."""
+    process and keeps its calls that could write (``WRITES``) and failed (``-Z``)."""
     binds = [arg for path in writable for arg in ("--bind", str(path), str(path))]
     return [
         "bwrap",
         *("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *binds),
         *("--remount-ro", "/dev", "--unshare-net", "--unshare-pid", "--die-with-parent"),
         *("--setenv", "TMPDIR", str(tmpdir), "--chdir", str(writable[0]), "--"),
-        *("strace", "-f", "--seccomp-bpf", "-Z", "-qq", "-e", "trace=%file", "-e", "signal=none"),
+        *STRACE,
         *("-o", str(trace), *argv),
     ]
 
@@ -103,8 +118,8 @@ def test_the_probes_write_only_in_the_runs_own_space_under_a_read_only_file_syst
     refusals = [line for line in output if READ_ONLY_REFUSAL.search(line)]
     assert not refusals, "\n".join(refusals)
     traced = trace.read_text()
-    # The trace saw the run's processes: every interpreter's imports look for files that
-    # are not there.
+    # The trace saw the run's processes: every interpreter's start opens files that are
+    # not there.
     assert "ENOENT" in traced
     refused = [line for line in traced.splitlines() if "EROFS" in line]
     assert not refused, "\n".join(refused)

@@ -83,15 +83,41 @@ def probe_evidence(
         "for its probes alone",
         f"the argument: {probe.argument} = {probe.value!r}",
     ]
-    if probe.form in (Form.SIBLING, Form.CLIMB, Form.LINK):
-        details.append("the same run's plain outside path was refused: the boundary is meant")
-    if probe.form is Form.CONTROL and boundary is not None:
-        details.append(f"the boundary: {boundary.words()}")
+    details += _boundary_lines(probe, boundary)
     if probe.canary is not None and annotations.get("readOnlyHint") is True:
         details.append("the tool is annotated readOnlyHint: true, yet this call wrote a file")
     return Finding(
         Check.SECURITY.value,
         f"{_WHAT[probe.form]} (CWE-{cwe}) in argument {probe.argument!r}",
         details=tuple(details),
+        kind=kind,
+    )
+
+
+def _boundary_lines(probe: Probe, boundary: Boundary | None) -> list[str]:
+    """Why a path probe's escape breaks a boundary: the control was refused, or (the control
+    itself) the server declared one."""
+    if probe.form in (Form.SIBLING, Form.CLIMB, Form.LINK):
+        return ["the same run's plain outside path was refused: the boundary is meant"]
+    if probe.form is Form.CONTROL and boundary is not None:
+        return [f"the boundary: {boundary.words()}"]
+    return []
+
+
+def probe_write(probe: Probe, wrote: Finding) -> Finding:
+    """A change the watch (``judges/writes``) saw outside the declared boundary during
+    ``probe``'s call, as the probe's own class: the path it named got the write there."""
+    if probe.form not in KIND:
+        return wrote
+    kind = KIND[probe.form]
+    cwe, _ = CWE[kind]
+    return Finding(
+        Check.SECURITY.value,
+        f"{_WHAT[probe.form]} (CWE-{cwe}) in argument {probe.argument!r}",
+        details=(
+            *wrote.details,
+            f"the argument: {probe.argument} = {probe.value!r}",
+            *_boundary_lines(probe, None),
+        ),
         kind=kind,
     )

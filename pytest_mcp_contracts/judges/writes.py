@@ -21,8 +21,9 @@ Three rules, each resting on what the server itself declared:
   asked for the client's roots) is a write outside its boundary (CWE-22). A server given no
   folder declares no boundary: where it writes is its own business.
 
-A tree that outgrows its bounds (``MAX_ENTRIES``, ``MAX_DEPTH``) is not judged: past a bound
-an entry that was merely not read would look deleted.
+A tree that outgrows its bound (``MAX_ENTRIES``; symlinks are never followed, so the bound
+on entries also bounds the depth) is not judged: past it an entry that was merely not read
+would look deleted.
 """
 
 from __future__ import annotations
@@ -39,7 +40,6 @@ from pytest_mcp_contracts.judges.failures import CWE, FailureKind, Finding
 __all__ = ["OUTSIDE", "Boundary", "Changes", "Tree", "compare", "look", "write_finding"]
 
 MAX_ENTRIES: Final = 2000  # per watched folder
-MAX_DEPTH: Final = 6
 OUTSIDE: Final = "a write outside the boundary the server declared"
 
 
@@ -57,9 +57,9 @@ Tree = dict[Path, dict[str, Stat] | None]
 def _read(folder: Path) -> dict[str, Stat] | None:
     """``folder``'s entries (itself as "") by relative path, or None past the bounds."""
     entries: dict[str, Stat] = {}
-    pending = [(folder, 0)]
+    pending = [folder]
     while pending:
-        current, depth = pending.pop()
+        current = pending.pop()
         try:
             status = os.lstat(current)
         except OSError:
@@ -68,15 +68,13 @@ def _read(folder: Path) -> dict[str, Stat] | None:
         entries[relative] = Stat(status.st_mode, status.st_size, status.st_mtime_ns, status.st_ino)
         if not stat.S_ISDIR(status.st_mode):
             continue
-        if depth >= MAX_DEPTH:
-            return None
         try:
             names = os.listdir(current)
         except OSError:
             continue
         if len(entries) + len(names) > MAX_ENTRIES:
             return None
-        pending += [(current / name, depth + 1) for name in names]
+        pending += [current / name for name in names]
     return entries
 
 

@@ -296,10 +296,13 @@ class RunContext:
         roots = self.sandbox.root if self.sandbox is not None else None
         return Boundary(tuple(folders), roots, lambda: client.roots_asked)
 
-    def watch(self, tool: Entry, check: str, laid: Sequence[Path] = ()) -> Watch | None:
+    def watch(
+        self, tool: Entry, check: str, laid: Sequence[Path] = (), *, tidy: bool = False
+    ) -> Watch | None:
         """The watch over ``tool``'s calls in ``check`` (``runs/watch``), or None under
         --mcp-security=off. ``laid``: folders the check laid besides the roots folder, and
-        the files whose content it knows in them."""
+        the files whose content it knows in them; ``tidy``: what a call made appear in a
+        folder the run does not own is removed after it (the security probes')."""
         from pytest_mcp_contracts.runs.watch import Watch, watched_folders
         from pytest_mcp_contracts.vocabulary import SecurityMode
 
@@ -313,7 +316,10 @@ class RunContext:
 
         folders = watched_folders(boundary, [p for p in known if p.is_dir()])
         warn = self.settings.security == SecurityMode.WARN
-        return Watch(check, tool.annotations, boundary, folders, ours, warn, [], self.unwatched)
+        theirs = tuple(f for f in folders if f != roots and f not in known) if tidy else ()
+        return Watch(
+            check, tool.annotations, boundary, folders, ours, warn, [], self.unwatched, theirs
+        )
 
     # -- a fresh server --------------------------------------------------------------------
 

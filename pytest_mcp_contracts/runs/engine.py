@@ -265,6 +265,7 @@ class Engine:
         self.broke_server: Violation | None = None  # the last input that killed or hung it
         self.first_failure_call = 0
         self.call_seconds: list[float] = []  # how long each call took, to tell a slow server
+        self.as_sent: str | None = None  # the heading of the explicit input being sent
 
     @property
     def shrinking(self) -> bool:
@@ -321,8 +322,9 @@ class Engine:
                 # Not shrunk: every smaller input would be another write, and a path cut
                 # short names a place outside the run's own (/tmp/pytest-mcp-roots-ab: /tmp/py).
                 found = Violation(outcome, wrote, wrote.message)
-                found.label = NOT_SHRUNK_LABEL
-                raise _StopShrinking(found, "a write is not shrunk: each attempt writes again")
+                found.label = self.as_sent or NOT_SHRUNK_LABEL
+                why = "" if self.as_sent else "a write is not shrunk: each attempt writes again"
+                raise _StopShrinking(found, why)
         if judged.finding is None:
             return
         violation = Violation(
@@ -371,7 +373,9 @@ class Engine:
         try:
             try:
                 for item in given:
+                    self.as_sent = item.as_sent
                     self.attempt(item.arguments)
+                self.as_sent = None
             finally:
                 if self.window is not None:
                     self.window.close()  # only explicit inputs fly
@@ -393,7 +397,8 @@ class Engine:
             result.found = self._explicit_shrunk(violation, given, coverage)
         except _StopShrinking as stop:
             result.found = stop.violation
-            stop.violation.notes.append(f"(not shrunk further: {stop.why})")
+            if stop.why:
+                stop.violation.notes.append(f"(not shrunk further: {stop.why})")
         except _ServerGone as gone:
             if gone.cause is None:
                 result.gone = gone.error

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from pytest_mcp_contracts.inputs.probes import PATH_FORMS, Form, Probe
-from pytest_mcp_contracts.judges.evidence import probe_evidence, seen
+from pytest_mcp_contracts.judges.evidence import probe_evidence, probe_write, seen
 from pytest_mcp_contracts.judges.failures import (
     ContractFailure,
     FailureKind,
@@ -118,13 +118,20 @@ def run_security(
     given = [Given(probe.arguments, as_sent=AS_SENT) for probe in probes]
     search = Engine(server, subject, budget, watch=watch).search(given, None)
     run.out_of_time = search.out_of_time
+    watched = False  # the failure is a change the watch saw, not the probe's own evidence
     if search.found is not None:
         run.proof = subject.probes.get(_key(search.found.outcome.arguments))
+        finding = search.found.finding
+        watched = finding.kind is FailureKind.BROKEN_ANNOTATION or finding.message.startswith(
+            OUTSIDE
+        )
+        if watched and run.proof is not None and finding.kind is FailureKind.PATH_TRAVERSAL:
+            finding = probe_write(run.proof, finding)
         run.failure = call_failure(
             server,
             tool,
             search.found.outcome,
-            search.found.finding,
+            finding,
             check=CHECK,
             label=search.found.label,
             notes=search.found.notes,
@@ -135,15 +142,13 @@ def run_security(
         # A write that landed after its call had answered: the last probes' canaries.
         for probe in probes:
             outcome = subject.answers.get(_key(probe.arguments))
-            finding = None if outcome is None else subject.finding(probe, outcome, late=True)
-            if outcome is not None and finding is not None:
+            late = None if outcome is None else subject.finding(probe, outcome, late=True)
+            if outcome is not None and late is not None:
                 run.proof = probe
-                run.failure = call_failure(
-                    server, tool, outcome, finding, check=CHECK, label=AS_SENT
-                )
+                run.failure = call_failure(server, tool, outcome, late, check=CHECK, label=AS_SENT)
                 break
     if run.failure is not None and run.proof is not None:
-        _reproduce(server, tool, run.proof, run.failure, fresh, watch)
+        _reproduce(server, tool, run.proof, run.failure, fresh, watch if watched else None)
     return run
 
 
@@ -157,9 +162,7 @@ def _reproduce(
 ) -> None:
     report = failure.report
     report.replay_command = call_command_line(server.command, [(tool.name, probe.arguments)])
-    # A change the watch saw, not the probe's own evidence: replayed watched.
-    watched = report.kind is FailureKind.BROKEN_ANNOTATION or report.problem.startswith(OUTSIDE)
-    if fresh is not None and watch is not None and watched:
+    if fresh is not None and watch is not None:  # a change the watch saw: replayed watched
         report.notes.append(replay_watched(server, tool, probe.arguments, watch, fresh))
     elif fresh is not None:
         report.notes.append(replay_probe(server, tool, probe, fresh))

@@ -297,7 +297,7 @@ def check_security(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
         if not planned:
             raise Skipped("not probed: the tool says it runs code or commands by design")
         budget = context.budget(max_examples=0, tool_time=settings.time_budget(tool_config))
-        watch = context.watch(tool, Check.SECURITY, escapes.laid() if escapes else ())
+        watch = context.watch(tool, Check.SECURITY, escapes.laid() if escapes else (), tidy=True)
         again = fresh if context.fresh_possible else None
         run = run_security(server, tool, planned, budget, again, watch)
         warn_watched(watch, warn)

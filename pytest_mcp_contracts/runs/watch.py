@@ -7,12 +7,21 @@ change could not be told to one of them.
 
 from __future__ import annotations
 
+import contextlib
+import shutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_mcp_contracts.judges.writes import Boundary, Tree, compare, look, write_finding
+from pytest_mcp_contracts.judges.writes import (
+    Boundary,
+    Changes,
+    Tree,
+    compare,
+    look,
+    write_finding,
+)
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.judges.failures import Finding
@@ -34,6 +43,10 @@ class Watch:
     warned: list[Finding] = field(default_factory=list)
     # Folders past the bounds, left unwatched for the rest of the run (one set per server).
     unwatched: set[Path] = field(default_factory=set)
+    # Folders the run does not own, where what a call made appear is removed after it when
+    # it broke nothing (the security probes': "DIR/.; touch C" given to a tool that creates
+    # what it is named makes an entry of that name in the user's folder).
+    tidy: tuple[Path, ...] = ()
 
     def look(self) -> Tree:
         tree = look(folder for folder in self.folders if folder not in self.unwatched)
@@ -42,14 +55,26 @@ class Watch:
 
     def judge(self, before: Tree) -> Finding | None:
         """What the call since ``before`` broke, or None (also when only warned)."""
-        finding = write_finding(
-            self.check, self.annotations, compare(before, self.look()), self.boundary, self.laid
-        )
-        if finding is not None and self.warn:
+        changes = compare(before, self.look())
+        finding = write_finding(self.check, self.annotations, changes, self.boundary, self.laid)
+        if finding is None:
+            self._tidy(changes)
+        elif self.warn:
             if all(kept.message != finding.message for kept in self.warned):
                 self.warned.append(finding)
             return None
         return finding
+
+    def _tidy(self, changes: Changes) -> None:
+        made = set(changes.created)
+        for path in changes.created:
+            if path.parent in made or not any(f in path.parents for f in self.tidy):
+                continue  # removed with its folder, or in the run's own space
+            with contextlib.suppress(OSError):
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path)
+                else:
+                    path.unlink()
 
 
 def replay_watched(

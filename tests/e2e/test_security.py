@@ -46,6 +46,10 @@ def git_refs(repository: Path) -> str:
     return f"--mcp-server={server_command('security/git_refs.py')} --repository {repository}"
 
 
+def git_repo(repository: Path) -> str:
+    return f"--mcp-server={server_command('security/git_repo.py')} --repository {repository}"
+
+
 def shell_exec(folder: Path) -> str:
     return f"--mcp-server={server_command('security/shell_exec.py')} {folder}"
 
@@ -132,11 +136,86 @@ def test_a_path_that_escapes_a_boundary_the_server_keeps_is_found_by_what_came_b
     # The evidence: a token the run laid outside came back (read, listed), or a file appeared
     # there (written); the plain outside path was refused first.
     assert text.count("came back during the call") == 2
-    assert re.search(r"evidence: /\S+ appeared during the call", text)
+    # (the write probe's file, or the laid secret a read probe's path let write_file overwrite)
+    assert re.search(r"evidence: /\S+ (?:appeared|changed) during the call", text)
     assert text.count("the same run's plain outside path was refused") == 3
     # What the run laid beside its roots folder is gone.
     laid = set(re.findall(r"/\S*?(?:pytest-mcp-outside-[0-9a-f]+|pytest-mcp-roots-\w+_evil)", text))
     assert laid and not [path for path in laid if Path(path).exists()]
+
+
+def test_a_repository_outside_the_one_the_server_was_given_is_read_and_written(
+    inprocess_pytest: RunPytest, repository: Path
+) -> None:
+    """CVE-2025-68145 and CVE-2025-68143 (mcp-server-git before 2025.12.18): repo_path never
+    compared with --repository. The run's outside folder is a repository whose commit is a
+    token: its log comes back. git_init writes there, and the contract check's own
+    generated paths (in the client's roots folder, which the server never asked for) make
+    repositories outside --repository: every call is watched, a write is never shrunk."""
+    result = inprocess_pytest(
+        git_repo(repository),
+        "--mcp-security=on",
+        NO_SEQUENCES,
+        "-k",
+        "security or (git_init and contract)",
+        "-rA",
+    )
+    assert outcomes(result) == {
+        "mcp:git-repo::git_status::security": "FAILED",
+        "mcp:git-repo::git_log::security": "FAILED",
+        "mcp:git-repo::git_init::security": "FAILED",
+        "mcp:git-repo::git_init::contract": "FAILED",
+    }
+    text = result.stdout.str()
+    served = "a path outside the boundary the server declared was served (CWE-22)"
+    # Read (its log: the token), and written (git_init there: the watch saw it).
+    assert text.count(f"{served} in argument 'repo_path'") == 3
+    assert text.count("a commit's message) came back during the call") == 2
+    assert f"the boundary: folders it was given: {repository}" in text
+    # git_init: what it made outside, seen on disk, reported as sent and replayed.
+    assert text.count("a write outside the boundary the server declared (CWE-22)") == 1
+    assert re.search(r"evidence: /\S+/\.git, ", text)
+    assert "input (not shrunk):" in text and "a write is not shrunk" in text
+    assert text.count("replayed alone on a fresh server: the same files changed again") == 2
+
+
+NOTES_EXAMPLES = """
+[tool.mcp-contracts.tools.get_note]
+examples = [{name = "notes"}]
+[tool.mcp-contracts.tools.archive_note]
+examples = [{name = "notes"}]
+"""
+
+
+@pytest.mark.parametrize("fixed", [False, True], ids=["lying", "fixed"])
+def test_annotations_are_held_to_what_each_call_changed_on_disk(
+    inprocess_pytest: RunPytest,
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    fixed: bool,
+) -> None:
+    """A tool annotated readOnlyHint: true that writes, one annotated destructiveHint: false
+    that deletes: the contract check's calls are watched (the notes folder is the run's
+    roots folder, whose sample files include notes.txt: the note "notes")."""
+    if fixed:
+        monkeypatch.setenv("MCP_FIXTURE_FIXED", "1")
+    pytester.makepyprojecttoml(NOTES_EXAMPLES)
+    server = f"--mcp-server={server_command('security/readonly_writes.py')} {{roots}}"
+    result = inprocess_pytest(server, "--mcp-security=on", NO_SEQUENCES, "-k", "contract", "-rA")
+    verdict = "PASSED" if fixed else "FAILED"
+    assert outcomes(result) == {
+        "mcp:readonly-writes::get_note::contract": verdict,
+        "mcp:readonly-writes::archive_note::contract": verdict,
+        "mcp:readonly-writes::list_notes::contract": "PASSED",
+    }
+    if fixed:  # archive_note still writes its copy: a write its annotations allow
+        return
+    text = result.stdout.str()
+    assert "the tool is annotated readOnlyHint: true, yet the call wrote files" in text
+    assert re.search(r"evidence: created: /\S+/\.access\.log, during the call", text)
+    assert "the tool is annotated destructiveHint: false, yet the call deleted files" in text
+    assert re.search(r"evidence: deleted: /\S+/notes\.txt, during the call", text)
+    assert text.count("replayed alone on a fresh server: the same files changed again") == 2
 
 
 ANY_PATH = '''
@@ -193,6 +272,7 @@ def test_the_fixed_twins_pass_though_they_quote_every_probe_back(
         monkeypatch.setenv("CI", "true")
     servers = (
         git_refs(repository),
+        git_repo(repository),
         shell_exec(folder),
         ts_files_shell(ts_servers, folder),
         files("files_prefix", folder),
@@ -202,6 +282,10 @@ def test_the_fixed_twins_pass_though_they_quote_every_probe_back(
     assert outcomes(result) == {
         "mcp:git-refs::git_diff::security": "PASSED",
         "mcp:git-refs::git_show::security": "PASSED",
+        **{
+            f"mcp:git-repo::{tool}::security": "PASSED"
+            for tool in ("git_status", "git_log", "git_init")
+        },
         "mcp:shell-exec::count_lines::security": "PASSED",
         "mcp:ts-files-shell::count_lines::security": "PASSED",
         "mcp:ts-files-shell::read_text_file::security": "PASSED",
@@ -213,6 +297,9 @@ def test_the_fixed_twins_pass_though_they_quote_every_probe_back(
     }
     # They refused the probes in words that quote them: no words count, only files.
     assert "probes sent, no evidence" in result.stdout.str()
+    # What the probes made git_init create inside --repository (a folder named
+    # ".; touch ...") is removed after each call: the repository holds what it held.
+    assert sorted(p.name for p in repository.iterdir()) == [".git", "a.txt"]
 
 
 def test_under_xdist_each_worker_probes_into_its_own_folder(

@@ -30,6 +30,7 @@ from pytest_mcp_contracts.cli.target import check_header, open_target
 from pytest_mcp_contracts.cli.views import EntryView, recorded_contract
 from pytest_mcp_contracts.contracts.record import follow_former_names
 from pytest_mcp_contracts.contracts.snapshot import SnapshotError, SnapshotStore, file_of, kind_of
+from pytest_mcp_contracts.judges.writes import Boundary
 from pytest_mcp_contracts.options import DEFAULT_SECURITY, DEFAULT_SNAPSHOT_DIR
 from pytest_mcp_contracts.reporting.findings import finding_record
 from pytest_mcp_contracts.schema.field_paths import FieldPathError
@@ -135,7 +136,7 @@ def _views_from_snapshots(
     return sorted(views, key=lambda v: order.index(v.entry.kind))
 
 
-def _load(args: argparse.Namespace) -> tuple[list[EntryView], str, CallPlan]:
+def _load(args: argparse.Namespace) -> tuple[list[EntryView], str, CallPlan, str | None]:
     # Without --snapshots the contracts are read where pytest records them by default.
     snapshots = args.snapshots or Path(DEFAULT_SNAPSHOT_DIR)
     store = SnapshotStore(snapshots)
@@ -156,7 +157,9 @@ def _load(args: argparse.Namespace) -> tuple[list[EntryView], str, CallPlan]:
             # Recorded under its name in the config file, as a pytest run with it records.
             surface = replace(surface, node_name=node_names([name])[0], former_node_name="")
         follow_former_names(store, surface.node_name, surface.former_node_name, surface)
-        return _views_from_server(surface, store, args, calls), surface.name, calls
+        client, roots = conn.client, getattr(args, "roots", None)
+        boundary = Boundary.of(conn.command, lambda: client.roots_asked, roots).words()
+        return _views_from_server(surface, store, args, calls), surface.name, calls, boundary
     if not snapshots.is_dir():
         raise CommandError(
             f"no recorded contracts in {snapshots}{os.sep}: give --server CMD, --url URL or "
@@ -164,11 +167,11 @@ def _load(args: argparse.Namespace) -> tuple[list[EntryView], str, CallPlan]:
             USAGE_ERROR,
         )
     server = recorded_server(snapshots, args.server_name)
-    return _views_from_snapshots(store, server, args, calls), server, calls
+    return _views_from_snapshots(store, server, args, calls), server, calls, None
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    views, server, calls = _load(args)
+    views, server, calls, boundary = _load(args)
     tools = [v for v in views if v.entry.kind is EntryKind.TOOL]
     if args.tool is None:
         if args.json:
@@ -177,12 +180,16 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 "callPolicy": calls.policy,
                 "callPolicySource": calls.source,
             }
+            if boundary is not None:
+                payload["boundary"] = boundary
             for kind in EntryKind:
                 name = "templates" if kind == EntryKind.TEMPLATE else LISTINGS[kind].array
                 payload[name] = [entry_json(v) for v in views if v.entry.kind == kind]
             out.write(json.dumps(payload, indent=2, sort_keys=True) + "\n")
         else:
             out.write(render_list(views, args, calls) + "\n")
+            if boundary is not None:
+                out.write(f"\nboundary (where the server says it works): {boundary}\n")
         return 0
     chosen = [v for v in tools if v.name == args.tool]
     if not chosen:

@@ -10,6 +10,12 @@ dropped, booleans to false, enum values to the first one, nested objects and arr
 likewise; round after round while something got smaller. The result is a boundary: the
 failing value with the next simpler one passing (``{"n": 101}``).
 
+A string that names a file or folder that exists (an absolute path, or a ``file://`` URI:
+the roots sandbox's values, a folder the server was given) is kept whole: it is a place,
+not text, and a shorter one names another place, outside the run's own (a tool that
+creates what it is named, given ``/tmp/pytest-mcp-roots-x`` cut to ``/tmp/py``, made a
+repository there). That one check of existence is all this module reads of the disk.
+
 The module is pure: ``fails`` makes the call and says whether the input failed the same way
 (or raises SearchStopped when time or restarts run out); ``is_valid`` (the original schema's
 validator) re-checks every attempt, and one it refuses is never passed to ``fails``.
@@ -18,6 +24,7 @@ validator) re-checks every attempt, and one it refuses is never passed to ``fail
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -110,6 +117,17 @@ def _drop(value: Any, path: Path, name: str) -> Any:
     return _put(value, path, inner)
 
 
+def _place(value: Any) -> bool:
+    """Whether ``value`` names a file or folder that exists (kept whole: see above)."""
+    if not isinstance(value, str) or not value.startswith(("/", "file:///")):
+        return False
+    path = value.removeprefix("file://")
+    try:
+        return os.path.lexists(path)
+    except ValueError:  # a NUL in it: no path
+        return False
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
@@ -196,6 +214,8 @@ class _Search:
         if depth > SHRINK_DEPTH:
             return
         value = _get(self.best, path)
+        if _place(value):
+            return
         schema = _schema_for(schema, value)
         if path:  # the whole input's simplest value is the base input: no corner at all
             try:

@@ -35,12 +35,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, NamedTuple
 
+from pytest_mcp_contracts.inputs.probes import boundary_folders
 from pytest_mcp_contracts.judges.failures import CWE, FailureKind, Finding
 
-__all__ = ["OUTSIDE", "Boundary", "Changes", "Tree", "compare", "look", "write_finding"]
+__all__ = [
+    "NONE_DECLARED",
+    "OUTSIDE",
+    "Boundary",
+    "Changes",
+    "Tree",
+    "compare",
+    "look",
+    "write_finding",
+]
 
 MAX_ENTRIES: Final = 2000  # per watched folder
 OUTSIDE: Final = "a write outside the boundary the server declared"
+NONE_DECLARED: Final = "none declared (no folder given, the client's roots never asked for)"
 
 
 class Stat(NamedTuple):
@@ -139,6 +150,13 @@ class Boundary:
     roots: Path | None = None
     roots_adopted: Callable[[], bool] = field(default=lambda: False)
 
+    @classmethod
+    def of(cls, command: object, asked: Callable[[], bool], roots: Path | None = None) -> Boundary:
+        """A server's boundary from its command (the folders in its arguments and in the
+        environment it sets) and ``asked``: whether it asked for the client's roots yet."""
+        argv, env = getattr(command, "argv", ()), getattr(command, "env", {})
+        return cls(tuple(boundary_folders(argv, env)), roots, asked)
+
     @property
     def declared(self) -> bool:
         return bool(self.folders) or (self.roots is not None and self.roots_adopted())
@@ -157,8 +175,10 @@ class Boundary:
         if self.roots is not None:
             asked = "asked for and adopted" if self.roots_adopted() else "offered, never asked for"
             parts.append(f"the client's roots ({asked}): {self.roots}")
-        if not self.declared:
-            parts.insert(0, "none declared (no folder given, the client's roots not asked for)")
+        elif self.roots_adopted():
+            parts.append("it asks for the client's roots")
+        if not parts:
+            parts.append(NONE_DECLARED)
         return "; ".join(parts)
 
 

@@ -129,6 +129,7 @@ def _server(server: ServerRun) -> dict[str, Any]:
         "started": True,
         "version": server.version,
         "protocol": server.protocol,
+        "boundary": server.boundary,
         "tools_listed": len(server.tools),
         # Counted with those recorded and no longer listed.
         **{f"{kind}s_listed": server.count_of(kind, gone_too=True) for kind in BESIDE_TOOLS},

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from pytest_mcp_contracts.inputs.coverage import coverage_line
+from pytest_mcp_contracts.judges.writes import NONE_DECLARED
 from pytest_mcp_contracts.reporting.failure import accept_command
 from pytest_mcp_contracts.reporting.findings import HasFindings, counts, digest
 from pytest_mcp_contracts.reporting.model import EntryResult, Run, ServerRun
@@ -54,6 +55,8 @@ def summary_lines(run: Run, mode: str, command: str, *, verbose: bool) -> list[s
             f"{server.error_results} returned isError{disguised}{_listed_calls(server)}"
             f"{restarts}"
         )
+        if server.boundary and server.boundary != NONE_DECLARED:
+            lines.append(f"  boundary: {server.boundary}")
         lines += own_test_lines(server.handwritten_calls)
         lines += stray_stdout_lines(server.startup_stdout, server.between_calls_stdout)
         lines += findings_lines(server.with_findings())

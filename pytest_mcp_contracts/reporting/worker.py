@@ -207,6 +207,7 @@ class ServerHead:
     between_calls_stdout: Stdout = (0, [])
     listing_changes: list[str] = field(default_factory=list)
     stale: list[str] = field(default_factory=list)  # recorded files of tools not listed
+    boundary: str = ""  # where it says it works, in words (judges/writes.Boundary)
 
     def head(self) -> dict[str, Any]:
         """These fields, to build another view of the same server from."""
@@ -246,6 +247,7 @@ class ServerFacts(ServerHead):
             ],
             "listing_changes": list(self.listing_changes),
             "stale": list(self.stale),
+            "boundary": self.boundary,
             "tools": [tool.to_json() for tool in self.tools],
             "removed": [
                 {
@@ -283,6 +285,7 @@ class ServerFacts(ServerHead):
             between_calls_stdout=_stdout_from(data.get("between_calls_stdout")),
             listing_changes=[str(c) for c in data.get("listing_changes", [])],
             stale=[str(p) for p in data.get("stale", [])],
+            boundary=str(data.get("boundary", "")),
             tools=[ToolFacts.from_json(t) for t in data.get("tools", [])],
             removed=[
                 ToolFacts.from_json({"declared": False, **t}) for t in data.get("removed", [])
@@ -352,11 +355,20 @@ def _merge_server(entries: list[ServerFacts]) -> ServerFacts:
         ),
         listing_changes=next((e.listing_changes for e in started if e.listing_changes), []),
         stale=first.stale,
+        boundary=first.boundary,
         tools=tools,
         removed=[removed[name] for name in sorted(removed)],
         listed=first.listed,  # every worker's process lists alike, or xdist stops at collection
         listed_drift=[listed_drift[name] for name in sorted(listed_drift)],
     )
+
+
+def _boundary_words(server: ManagedServer) -> str:
+    """Where the server says it works (``judges/writes.Boundary``), in words."""
+    from pytest_mcp_contracts.judges.writes import Boundary
+
+    client = server.client
+    return Boundary.of(server.command, lambda: client.roots_asked).words()
 
 
 @dataclass
@@ -456,6 +468,7 @@ class WorkerFacts:
                     between_calls_stdout=_stdout_from(server.between_calls_stdout),
                     listing_changes=list(server.listing_changes),
                     stale=stale,
+                    boundary=_boundary_words(server),
                     tools=tools,
                     removed=removed,
                     listed_drift=listed_drift,

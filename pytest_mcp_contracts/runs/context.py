@@ -288,13 +288,11 @@ class RunContext:
         """Where the server says it works (``judges/writes.Boundary``): the folders on its
         command line and in the environment its command sets, and the client's roots folder,
         adopted once the server asks for it."""
-        from pytest_mcp_contracts.inputs.probes import boundary_folders
         from pytest_mcp_contracts.judges.writes import Boundary
 
-        command, client = self.server.command, self.server.client
-        folders = boundary_folders(getattr(command, "argv", ()), getattr(command, "env", {}))
+        client = self.server.client
         roots = self.sandbox.root if self.sandbox is not None else None
-        return Boundary(tuple(folders), roots, lambda: client.roots_asked)
+        return Boundary.of(self.server.command, lambda: client.roots_asked, roots)
 
     def watch(
         self, tool: Entry, check: str, laid: Sequence[Path] = (), *, tidy: bool = False

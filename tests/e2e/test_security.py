@@ -172,6 +172,7 @@ def test_a_repository_outside_the_one_the_server_was_given_is_read_and_written(
     assert text.count(f"{served} in argument 'repo_path'") == 3
     assert text.count("a commit's message) came back during the call") == 2
     assert f"the boundary: folders it was given: {repository}" in text
+    assert f"  boundary: folders it was given: {repository}" in text  # the summary's line
     # git_init: what it made outside, seen on disk, reported as sent and replayed.
     assert text.count("a write outside the boundary the server declared (CWE-22)") == 1
     assert re.search(r"evidence: /\S+/\.git, ", text)

@@ -4,6 +4,7 @@ place of calls: each oracle is a bug, and the search must end at its boundary.""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -72,6 +73,22 @@ def test_a_number_typed_value_shrinks_to_a_whole_number() -> None:
     schema = _obj({"x": {"type": "number"}}, ("x",))
     shrunk, _ = _shrink(schema, {"x": 1e300}, lambda a: a["x"] > 100.5)
     assert shrunk.value == {"x": 101.0}
+
+
+def test_a_string_naming_a_place_that_exists_is_kept_whole(tmp_path: Path) -> None:
+    """A shorter path names another place, perhaps outside the run's own: a tool that makes
+    what it is named would make it there."""
+    folder = str(tmp_path)
+    schema = _obj({"repo_path": {"type": "string"}, "note": {"type": "string"}}, ("repo_path",))
+    start = {"repo_path": folder, "note": "long text"}
+    shrunk, sent = _shrink(schema, start, lambda value: True)
+    assert shrunk.value == {"repo_path": folder}
+    assert all(attempt["repo_path"] == folder for attempt in sent)
+    uri = {"repo_path": tmp_path.as_uri()}
+    assert _shrink(schema, uri, lambda value: True)[0].value == uri
+    # A path to nothing is text like any other.
+    missing = {"repo_path": folder + "/missing"}
+    assert _shrink(schema, missing, lambda value: True)[0].value == {"repo_path": ""}
 
 
 def test_strings_and_arrays_keep_the_shortest_failing_prefix() -> None:

@@ -134,6 +134,7 @@ SHOP = ServerFacts(
     protocol="2026-07-28",
     restarts=1,
     handwritten_calls=7,
+    boundary="folders it was given: /srv/shop",
     tools=[
         ToolFacts("quote", "quote", declared=True),
         ToolFacts(
@@ -236,6 +237,7 @@ EXPECTED: dict[str, Any] = {
             "started": True,
             "version": "1.2.0",
             "protocol": "2026-07-28",
+            "boundary": "folders it was given: /srv/shop",
             "tools_listed": 3,
             "prompts_listed": 1,
             "resources_listed": 0,

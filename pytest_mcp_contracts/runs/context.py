@@ -298,15 +298,21 @@ class RunContext:
         self, tool: Entry, check: str, laid: Sequence[Path] = (), *, tidy: bool = False
     ) -> Watch | None:
         """The watch over ``tool``'s calls in ``check`` (``runs/watch``), or None under
-        --mcp-security=off. ``laid``: folders the check laid besides the roots folder, and
-        the files whose content it knows in them; ``tidy``: what a call made appear in a
-        folder the run does not own is removed after it (the security probes')."""
+        --mcp-security=off and where no rule of ``judges/writes`` applies. ``laid``: folders
+        the check laid besides the roots folder, and the files whose content it knows in
+        them; ``tidy``: what a call made appear in a folder the run does not own is removed
+        after it (the security probes')."""
         from pytest_mcp_contracts.runs.watch import Watch, watched_folders
         from pytest_mcp_contracts.vocabulary import SecurityMode
 
         if self.settings.security == SecurityMode.OFF:
             return None
-        boundary = self.boundary()
+        boundary, hints = self.boundary(), tool.annotations
+        judged = hints.get("readOnlyHint") is True or hints.get("destructiveHint") is False
+        if not (judged or boundary.declared):
+            # No rule could fail a call of this tool: nothing to look at, and its explicit
+            # inputs may fly (runs/contract.in_flight_width), which a watch rules out.
+            return None
         roots, known = boundary.roots, tuple(laid)
 
         def ours(path: Path) -> bool:

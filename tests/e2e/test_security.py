@@ -188,21 +188,31 @@ examples = [{name = "notes"}]
 """
 
 
-@pytest.mark.parametrize("fixed", [False, True], ids=["lying", "fixed"])
+@pytest.mark.parametrize(
+    ("fixed", "seed"),
+    [(False, "1"), (True, "1"), (True, "2"), (True, "ci")],
+    ids=["lying", "fixed-1", "fixed-2", "fixed-ci"],
+)
 def test_annotations_are_held_to_what_each_call_changed_on_disk(
     inprocess_pytest: RunPytest,
     pytester: pytest.Pytester,
     monkeypatch: pytest.MonkeyPatch,
     fixed: bool,
+    seed: str,
 ) -> None:
     """A tool annotated readOnlyHint: true that writes, one annotated destructiveHint: false
     that deletes: the contract check's calls are watched (the notes folder is the run's
-    roots folder, whose sample files include notes.txt: the note "notes")."""
+    roots folder, whose sample files include notes.txt: the note "notes"). The fixed twin
+    passes on two seeds and in CI mode."""
     if fixed:
         monkeypatch.setenv("MCP_FIXTURE_FIXED", "1")
     pytester.makepyprojecttoml(NOTES_EXAMPLES)
     server = f"--mcp-server={server_command('security/readonly_writes.py')} {{roots}}"
-    result = inprocess_pytest(server, "--mcp-security=on", NO_SEQUENCES, "-k", "contract", "-rA")
+    options = ("--mcp-security=on", NO_SEQUENCES, "-k", "contract", "-rA")
+    if seed == "ci":  # CI writes no contract: a local run records them first
+        inprocess_pytest(server, *options).assert_outcomes(passed=3)
+        monkeypatch.setenv("CI", "true")
+    result = inprocess_pytest(server, *options, f"--hypothesis-seed={seed.replace('ci', '3')}")
     verdict = "PASSED" if fixed else "FAILED"
     assert outcomes(result) == {
         "mcp:readonly-writes::get_note::contract": verdict,

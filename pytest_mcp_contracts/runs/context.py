@@ -310,9 +310,7 @@ class RunContext:
         boundary, hints = self.boundary(), tool.annotations
         judged = hints.get("readOnlyHint") is True or hints.get("destructiveHint") is False
         if not (judged or boundary.declared):
-            # No rule could fail a call of this tool: nothing to look at, and its explicit
-            # inputs may fly (runs/contract.in_flight_width), which a watch rules out.
-            return None
+            return None  # no rule could fail a call of this tool: nothing to look at
         roots, known = boundary.roots, tuple(laid)
 
         def ours(path: Path) -> bool:
@@ -321,9 +319,12 @@ class RunContext:
         folders = watched_folders(boundary, [p for p in known if p.is_dir()])
         warn = self.settings.security == SecurityMode.WARN
         theirs = tuple(f for f in folders if f != roots and f not in known) if tidy else ()
-        return Watch(
+        watch = Watch(
             check, tool.annotations, boundary, folders, ours, warn, [], self.unwatched, theirs
         )
+        if self.fresh_possible:
+            watch.fresh = lambda: self.fresh(check)
+        return watch
 
     # -- a fresh server --------------------------------------------------------------------
 

@@ -254,8 +254,8 @@ def run_contract(
 
     Up to ``in_flight`` explicit inputs are in flight at once when the tool says its calls
     are independent (``in_flight_width``); their answers are judged one by one, in input
-    order, as if each had been sent alone. With a ``watch`` (``runs/watch``), one at a
-    time."""
+    order, as if each had been sent alone; a ``watch`` (``runs/watch``) looks at the disk
+    around each call, or around the window while they fly."""
     tally = ToolStats() if tally is None else tally
     calls = _ToolCalls(
         server, tool, ContractStats(tally), configured, warn_only, lints, observations, drift_hint
@@ -265,7 +265,7 @@ def run_contract(
     given += [Given(arguments) for arguments in corners]
     calls.stats.planned = len(given) + budget.max_examples
     engine = Engine(server, calls, budget, watch=watch)
-    width = in_flight_width(server, tool, in_flight) if len(given) > 1 and watch is None else 1
+    width = in_flight_width(server, tool, in_flight) if len(given) > 1 else 1
     if width > 1:
         explicit = [item.arguments for item in given]
         window = CallWindow(server, tool.name, explicit, width, engine.spending.deadline)

@@ -252,9 +252,9 @@ class Engine:
         self.server = server
         self.subject = subject
         self.budget = budget
-        # The disk around each call (runs/watch): calls sent one at a time, none in flight.
+        # The disk around each call (runs/watch); around the whole window while explicit
+        # inputs fly, sent again one at a time on a fresh server when it changed something.
         self.watch = watch
-        assert window is None or watch is None
         self.spending = Spending(budget, server)
         self.window = window
         self.search_result = Search()
@@ -297,7 +297,7 @@ class Engine:
             limit = self.spending.left()
         before = None
         if sent is None:
-            before = self.watch.look() if self.watch is not None else None
+            before = self.watch.look() if self.watch is not None and self.window is None else None
             try:
                 sent = self.subject.send(arguments, limit)
             except ServerError as exc:
@@ -370,6 +370,7 @@ class Engine:
         from hypothesis.errors import FlakyFailure
 
         result = self.search_result
+        flying = self.watch.look() if self.watch is not None and self.window is not None else None
         try:
             try:
                 for item in given:
@@ -380,6 +381,8 @@ class Engine:
                 if self.window is not None:
                     self.window.close()  # only explicit inputs fly
                     self.window = None
+            if flying is not None:
+                self._attribute(flying, given)
             if self.budget.max_examples > 0 and strategy is not None:
                 call_drawn(
                     strategy,
@@ -414,6 +417,24 @@ class Engine:
             found.notes.append(FLAKY_NOTE)
             result.found = found
         return result
+
+    def _attribute(self, flying: Any, given: Sequence[Given]) -> None:
+        """The explicit inputs flew together and the watch saw a change since ``flying``
+        (its look before them) that belongs to no one call: on a fresh server, the watched
+        folders laid anew, they are sent again one at a time, watched, and the first to
+        make a change fails as it would have alone. When none does (the change was made in
+        a folder the run cannot lay anew, or by calls together), the watch says so."""
+        watch = self.watch
+        assert watch is not None
+        if not watch.changed(flying):
+            return
+        if watch.fresh is not None:
+            watch.fresh()
+            for item in given:
+                self.as_sent = item.as_sent
+                self.attempt(item.arguments)
+            self.as_sent = None
+        watch.unattributed = True
 
     def _explicit_shrunk(
         self, violation: Violation, given: Sequence[Given], coverage: CoveragePlan | None

@@ -133,9 +133,19 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
 
 
 def warn_watched(watch: Watch | None, warn: Warn) -> None:
-    """What the watch found under --mcp-security=warn, as warnings."""
-    for finding in watch.warned if watch is not None else ():
+    """What the watch found under --mcp-security=warn, as warnings, and a change it could
+    tell to no one call."""
+    if watch is None:
+        return
+    for finding in watch.warned:
         warn(f"{finding.message} (--mcp-security=warn): {'; '.join(finding.details)}")
+    if watch.unattributed:
+        warn(
+            "files changed while the tool's explicit inputs were in flight together "
+            "(--mcp-in-flight), in a way its annotations or the server's boundary rule out; "
+            "sent again one at a time, no single call did it. Run with --mcp-in-flight=1 to "
+            "see which call does (docs/security.md)"
+        )
 
 
 def missing_record(context: RunContext, tool: Entry, *, has_record: bool) -> ContractFailure | None:

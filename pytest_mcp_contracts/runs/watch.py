@@ -1,8 +1,9 @@
 """The disk around each call: the engine looks at the watched folders before and after every
 call of a check and hands the difference to ``judges/writes`` (annotations and boundary).
 
-A check with a ``Watch`` sends its inputs one at a time: with several calls in flight, a
-change could not be told to one of them.
+While explicit inputs fly (several calls at once: ``runs/contract.in_flight_width``), a
+change cannot be told to one call: the engine looks around the whole window instead, and
+when something changed sends them again one at a time on a fresh server.
 """
 
 from __future__ import annotations
@@ -47,16 +48,24 @@ class Watch:
     # it broke nothing (the security probes': "DIR/.; touch C" given to a tool that creates
     # what it is named makes an entry of that name in the user's folder).
     tidy: tuple[Path, ...] = ()
+    # What brings a fresh server with the watched folders laid anew, when the run can.
+    fresh: Callable[[], None] | None = None
+    # A change seen while calls flew together that no call made again alone.
+    unattributed: bool = False
 
     def look(self) -> Tree:
         tree = look(folder for folder in self.folders if folder not in self.unwatched)
         self.unwatched.update(folder for folder, entries in tree.items() if entries is None)
         return tree
 
+    def changed(self, before: Tree) -> bool:
+        """Whether a change since ``before`` breaks a rule (nothing kept, nothing removed)."""
+        return self._finding(compare(before, self.look())) is not None
+
     def judge(self, before: Tree) -> Finding | None:
         """What the call since ``before`` broke, or None (also when only warned)."""
         changes = compare(before, self.look())
-        finding = write_finding(self.check, self.annotations, changes, self.boundary, self.laid)
+        finding = self._finding(changes)
         if finding is None:
             self._tidy(changes)
         elif self.warn:
@@ -64,6 +73,9 @@ class Watch:
                 self.warned.append(finding)
             return None
         return finding
+
+    def _finding(self, changes: Changes) -> Finding | None:
+        return write_finding(self.check, self.annotations, changes, self.boundary, self.laid)
 
     def _tidy(self, changes: Changes) -> None:
         made = set(changes.created)

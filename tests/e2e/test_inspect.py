@@ -246,7 +246,7 @@ def test_inspect_says_which_tools_pytest_calls_as_pytest_decides(
     said = {tool["name"] for tool in answer["tools"] if tool["called"]}
     assert said == {"read", "touch"}
     assert main(target) == 0
-    assert capsys.readouterr().out.splitlines()[-4:] == [
+    assert capsys.readouterr().out.splitlines()[-6:] == [
         f"pytest calls 2 of 5 tools under --mcp-call=readonly (mcp_call in "
         f"{pytester.path / 'pyproject.toml'}):",
         "  wipe: the tool does not declare readOnlyHint: true and --mcp-call=readonly; use "
@@ -254,6 +254,9 @@ def test_inspect_says_which_tools_pytest_calls_as_pytest_decides(
         "  bare: the tool does not declare readOnlyHint: true and --mcp-call=readonly; use "
         "--mcp-call=nondestructive or all to call it",
         "  hinted: skipped by [tool.mcp-contracts.tools] skip = true",
+        "",
+        "boundary (where the server says it works): none declared (no folder given, the "
+        "client's roots never asked for)",
     ]
     assert not log.exists()  # inspect lists tools, it calls none
     run_mcp_inprocess("annotated.py", args=("--mcp-max-examples=3",))

@@ -65,27 +65,34 @@ class Stat(NamedTuple):
 Tree = dict[Path, dict[str, Stat] | None]
 
 
+def _stat(status: os.stat_result) -> Stat:
+    return Stat(status.st_mode, status.st_size, status.st_mtime_ns, status.st_ino)
+
+
 def _read(folder: Path) -> dict[str, Stat] | None:
     """``folder``'s entries (itself as "") by relative path, or None past the bounds."""
-    entries: dict[str, Stat] = {}
-    pending = [folder]
+    try:
+        entries = {"": _stat(os.lstat(folder))}
+    except OSError:
+        return {}
+    # scandir, not listdir and lstat: a look costs a third as much, before and after each call.
+    pending, skip = [str(folder)], len(str(folder)) + 1
     while pending:
-        current = pending.pop()
         try:
-            status = os.lstat(current)
+            listing = os.scandir(pending.pop())
         except OSError:
             continue
-        relative = os.path.relpath(current, folder) if current != folder else ""
-        entries[relative] = Stat(status.st_mode, status.st_size, status.st_mtime_ns, status.st_ino)
-        if not stat.S_ISDIR(status.st_mode):
-            continue
-        try:
-            names = os.listdir(current)
-        except OSError:
-            continue
-        if len(entries) + len(names) > MAX_ENTRIES:
-            return None
-        pending += [current / name for name in names]
+        with listing:
+            for entry in listing:
+                try:
+                    status = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                entries[entry.path[skip:]] = _stat(status)
+                if len(entries) > MAX_ENTRIES:
+                    return None
+                if stat.S_ISDIR(status.st_mode):
+                    pending.append(entry.path)
     return entries
 
 

@@ -1113,11 +1113,15 @@ class PhaseSample:
     calls: int
 
 
-def in_flight_run(bench: Bench, latency_ms: int, window: int) -> PhaseSample:
-    """catalog.py's contract check with ``--mcp-in-flight=window``. The coverage phase's
-    inputs are the first calls the server starts (random ones come after the last of them
-    is judged), so its time is from the first call's start to the last of them's end."""
-    project = bench.project(f"catalog-{latency_ms}ms-w{window}")
+def in_flight_run(
+    bench: Bench, latency_ms: int, window: int, extra: Sequence[str] = ()
+) -> PhaseSample:
+    """catalog.py's contract check with ``--mcp-in-flight=window`` (and ``extra`` options).
+    The coverage phase's inputs are the first calls the server starts (random ones come
+    after the last of them is judged), so its time is from the first call's start to the
+    last of them's end."""
+    label = "".join(arg.strip("-").replace("=", "-") for arg in extra)
+    project = bench.project(f"catalog-{latency_ms}ms-w{window}{label}")
     log = project / "calls.log"
     args = [
         f"--mcp-server={server_command('catalog.py', str(latency_ms))}",
@@ -1126,6 +1130,7 @@ def in_flight_run(bench: Bench, latency_ms: int, window: int) -> PhaseSample:
         "--hypothesis-seed=1",
         "-k",
         "contract",
+        *extra,
     ]
     run, server = bench.reported(args, project, env={"BENCH_CALL_LOG": str(log)})
     tool = server["tools"][0]
@@ -1303,6 +1308,41 @@ def measure_slow_tool(bench: Bench) -> list[Figure]:
     return [figure, whole]
 
 
+# -- 12. the watch --------------------------------------------------------------------------
+
+
+def measure_watch(bench: Bench) -> list[Figure]:
+    """A read-only tool's contract check, every call watched on disk (--mcp-security=on, the
+    default: judges/writes looks at the roots folder before and after each call) against
+    the same check unwatched (off), one call at a time, on catalog.py answering at once:
+    the whole check's time per call, where the watch's cost shows most."""
+    sides = {"on": ("--mcp-security=on",), "off": ("--mcp-security=off",)}
+    for extra in sides.values():
+        in_flight_run(bench, 0, 1, extra)  # warm-up
+    samples: dict[str, list[PhaseSample]] = {side: [] for side in sides}
+    for index in range(bench.sizes.repeat):
+        for side in sides if index % 2 == 0 else list(reversed(sides)):
+            samples[side].append(in_flight_run(bench, 0, 1, sides[side]))
+    calls = {s.calls for runs in samples.values() for s in runs}
+    if len(calls) != 1:
+        raise MeasurementError(f"the runs did not send the same calls: {sorted(calls)}")
+    (count,) = calls
+    per_call = {
+        side: median([s.check for s in runs]) / count * 1000 for side, runs in samples.items()
+    }
+    return [
+        Figure(
+            "watch_per_call",
+            f"watch: a read-only tool's contract check, per call ({count} calls), on vs off",
+            "ms/call",
+            measured=per_call["on"],
+            baseline=per_call["off"],
+            target="<= 1.15x",
+            met=per_call["on"] <= 1.15 * per_call["off"],
+        )
+    ]
+
+
 MEASUREMENTS: list[tuple[str, str, Callable[[Bench], list[Figure]]]] = [
     ("load", "plugin load when unused", measure_load),
     ("startup", "start-up: a whole run on a small server", measure_startup),
@@ -1315,6 +1355,7 @@ MEASUREMENTS: list[tuple[str, str, Callable[[Bench], list[Figure]]]] = [
     ("sequences", "sequences on by default", measure_sequences),
     ("inflight", "calls in flight", measure_in_flight),
     ("slow", "a slow tool within its budget", measure_slow_tool),
+    ("watch", "every call watched on disk", measure_watch),
 ]
 
 

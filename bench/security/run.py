@@ -39,14 +39,31 @@ class Release:
     published: str  # the advisory, for the reader
 
 
+# mcp-server-git before 2025.12.18 never compares repo_path with --repository
+# (CVE-2025-68145): each tool that takes one reads or writes the run's outside repository.
+_ANY_REPOSITORY = ("git_status", "git_log", "git_commit", "git_reset")
+
 RELEASES = (
+    Release(
+        "git-2025.7.1",
+        "pypi",
+        ("mcp-server-git==2025.7.1", "mcp<2"),
+        "{bin}/mcp-server-git --repository {repo}",
+        {
+            "git_diff": "argument_injection",
+            "git_init": "path_traversal",
+            **dict.fromkeys(_ANY_REPOSITORY, "path_traversal"),
+        },
+        "CVE-2025-68143 (git_init anywhere), CVE-2025-68145 and CVE-2025-68144",
+    ),
     Release(
         "git-2025.11.25",
         "pypi",
         ("mcp-server-git==2025.11.25", "mcp<2"),
         "{bin}/mcp-server-git --repository {repo}",
-        {"git_diff": "argument_injection"},
-        "CVE-2025-68144 (GHSA-9xwc-hfwc-8w59): git_diff's target read as a git option",
+        {"git_diff": "argument_injection", **dict.fromkeys(_ANY_REPOSITORY, "path_traversal")},
+        "CVE-2025-68144 (GHSA-9xwc-hfwc-8w59): git_diff's target read as a git option; "
+        "CVE-2025-68145 (GHSA-j22h-9j4x-23w5): repo_path not confined to --repository",
     ),
     Release(
         "git-2025.12.18",
@@ -76,6 +93,7 @@ RELEASES = (
             for tool in (
                 "read_file",
                 "write_file",
+                "edit_file",
                 "create_directory",
                 "list_directory",
                 "directory_tree",

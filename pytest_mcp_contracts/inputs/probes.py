@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from pytest_mcp_contracts.inputs.sandbox import path_kind
+from pytest_mcp_contracts.schema.dialects import validator_for_schema
 from pytest_mcp_contracts.transport.state import option_value
 
 __all__ = [
@@ -289,6 +290,16 @@ def _working_path(kind: str, folders: Sequence[Path]) -> str | None:
     return None
 
 
+def _required_only(schema: Mapping[str, Any], base: Mapping[str, Any]) -> dict[str, Any]:
+    """``base`` with its required arguments alone, when that is still valid: a smallest
+    optional value can keep a call from doing anything (git's log with ``max_count: 0``
+    lists no commit, so a repository read outside shows nothing); left out, the tool's own
+    default applies."""
+    required = schema.get("required")
+    kept = {k: v for k, v in base.items() if isinstance(required, list) and k in required}
+    return kept if validator_for_schema(schema).is_valid(kept) else dict(base)
+
+
 def probes(
     tool_name: str,
     tool_description: str,
@@ -308,7 +319,7 @@ def probes(
     properties = schema.get("properties")
     if not isinstance(properties, Mapping):
         return
-    working = dict(base)
+    working = _required_only(schema, base)
     for name, sub in properties.items():
         kind = path_kind(name, sub) if isinstance(sub, Mapping) else None
         value = _working_path(kind, folders) if kind is not None else None

@@ -105,6 +105,20 @@ def test_path_arguments_point_into_the_servers_folders(tmp_path: Path, space: Ca
     assert folder_forms[0].startswith(f"{tmp_path}/.; touch ")
 
 
+def test_optional_arguments_are_left_to_the_tools_defaults(space: CanarySpace) -> None:
+    """A smallest optional value can keep the call from doing anything (git's log with
+    max_count 0 lists no commit): the probes carry the required arguments alone, unless
+    the schema needs more."""
+    count = {"type": "integer", "minimum": 0}
+    shape = {"type": "object", "properties": {"repo_path": TEXT, "max_count": count}}
+    base = {"repo_path": "/r", "max_count": 0}
+    made = list(probes("t", "", {**shape, "required": ["repo_path"]}, base, space))
+    assert made and all("max_count" not in p.arguments for p in made)
+    both = {**shape, "required": ["repo_path"], "minProperties": 2}
+    made = list(probes("t", "", both, base, space))
+    assert all(p.arguments["max_count"] == 0 for p in made if p.argument != "max_count")
+
+
 def test_the_folders_a_server_was_given(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()

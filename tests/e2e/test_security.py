@@ -316,8 +316,11 @@ def test_the_fixed_twins_pass_though_they_quote_every_probe_back(
 def test_under_xdist_each_worker_probes_into_its_own_folder(
     pytester: pytest.Pytester, repository: Path, folder: Path
 ) -> None:
-    result = pytester.runpytest_subprocess(
-        git_refs(repository), shell_exec(folder), *SECURITY_ONLY, "-p", "no:randomly", "-n", "2"
-    )
-    result.assert_outcomes(failed=3)
-    assert "CWE-88" in result.stdout.str() and "CWE-78" in result.stdout.str()
+    """Each worker lays its own escapes and watches its own roots folder: the outside
+    repository's token and the writes are found by every worker that runs an item."""
+    servers = (git_refs(repository), shell_exec(folder), git_repo(repository))
+    result = pytester.runpytest_subprocess(*servers, *SECURITY_ONLY, "-p", "no:randomly", "-n", "2")
+    result.assert_outcomes(failed=6)
+    text = result.stdout.str()
+    assert "CWE-88" in text and "CWE-78" in text
+    assert text.count("a path outside the boundary the server declared was served (CWE-22)") == 3

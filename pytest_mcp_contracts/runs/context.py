@@ -139,6 +139,8 @@ class RunContext:
     unusable: Callable[[str], NoReturn] = _unusable
     # Watched folders found past the watch's bounds: not looked at again (runs/watch).
     unwatched: set[Path] = field(default_factory=set)
+    # What a check says once per server, by a name of its own (a warning not repeated).
+    said: set[str] = field(default_factory=set)
 
     @property
     def surface(self) -> ServerSurface:

@@ -12,6 +12,7 @@ user properties and report sections into ``ItemFacts``.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind, entry_failure
@@ -130,6 +131,30 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
             report = plan.report(lambda arguments: repr(arguments) in sent, stopped_by)
             tally.input_coverage = report
             facts.section("mcp coverage", coverage_line(report))
+
+
+def _say_whose_folders(context: RunContext, tool: Entry, folders: list[Path], warn: Warn) -> None:
+    """Once per server: path escapes are laid beside the run's own roots folder only, so a
+    server kept to a folder of the user's is not probed for escapes beside it; the
+    placeholder {roots} in its command puts the run's folder in its place."""
+    from pytest_mcp_contracts.inputs.probes import probed
+    from pytest_mcp_contracts.inputs.sandbox import path_kind
+
+    roots = context.sandbox.root if context.sandbox is not None else None
+    properties = tool.input_schema.get("properties")
+    paths = [
+        name
+        for name in probed(tool.input_schema)
+        if isinstance(properties, dict) and path_kind(name, properties[name]) is not None
+    ]
+    if not folders or roots in folders or not paths or "whose-folders" in context.said:
+        return
+    context.said.add("whose-folders")
+    warn(
+        f"path escapes beside {', '.join(map(str, folders))} are not probed: the run lays "
+        "files only beside a folder it owns. Put {roots} in the server's command in place "
+        "of the folder to probe them (docs/security.md)"
+    )
 
 
 def warn_watched(watch: Watch | None, warn: Warn) -> None:
@@ -292,6 +317,7 @@ def check_security(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
     folders = boundary_folders(getattr(command, "argv", ()), getattr(command, "env", {}))
     base = valid_input(context, tool, Check.SECURITY)  # lays the roots sandbox
     escapes = None if context.sandbox is None else EscapeSpace(context.sandbox.root)
+    _say_whose_folders(context, tool, folders, warn)
 
     def fresh() -> None:
         context.fresh(Check.SECURITY)  # lays the sandbox anew, without the links

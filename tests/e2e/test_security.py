@@ -111,6 +111,8 @@ def test_shell_syntax_that_runs_is_command_injection_and_a_run_anything_tool_is_
     assert "OS command injection: a shell ran the command in the value (CWE-78)" in text
     assert "in argument 'filename'" in text
     assert sorted(p.name for p in folder.iterdir()) == ["notes.txt"]  # its folder untouched
+    # The folder is the user's: nothing is laid beside it, and the run says how to probe it.
+    assert f"path escapes beside {folder} are not probed" in text
 
 
 def files(name: str, folder: Path) -> str:

@@ -181,6 +181,7 @@ class Violation(Exception):
         self.kind = kind  # shrinking keeps to one sort of failure
         self.label: str | None = None  # the input's heading, when not "smallest input found"
         self.notes: list[str] = []  # for the report, beside the input
+        self.watched = False  # found by the watch (runs/watch): a change on disk, not an answer
 
 
 class StopCalling(BaseException):
@@ -322,7 +323,7 @@ class Engine:
                 # Not shrunk: every smaller input would be another write, and a path cut
                 # short names a place outside the run's own (/tmp/pytest-mcp-roots-ab: /tmp/py).
                 found = Violation(outcome, wrote, wrote.message)
-                found.label = self.as_sent or NOT_SHRUNK_LABEL
+                found.label, found.watched = self.as_sent or NOT_SHRUNK_LABEL, True
                 why = "" if self.as_sent else "a write is not shrunk: each attempt writes again"
                 raise _StopShrinking(found, why)
         if judged.finding is None:
@@ -428,13 +429,14 @@ class Engine:
         assert watch is not None
         if not watch.changed(flying):
             return
+        warned = len(watch.warned)
         if watch.fresh is not None:
             watch.fresh()
             for item in given:
                 self.as_sent = item.as_sent
                 self.attempt(item.arguments)
             self.as_sent = None
-        watch.unattributed = True
+        watch.unattributed = len(watch.warned) == warned  # under warn, a call found it
 
     def _explicit_shrunk(
         self, violation: Violation, given: Sequence[Given], coverage: CoveragePlan | None

@@ -27,7 +27,7 @@ from pytest_mcp_contracts.judges.failures import (
     call_failure,
     unavailable,
 )
-from pytest_mcp_contracts.judges.writes import OUTSIDE, Boundary
+from pytest_mcp_contracts.judges.writes import Boundary
 from pytest_mcp_contracts.runs.engine import Budget, Engine, Given, Judgement, Sent
 from pytest_mcp_contracts.runs.watch import Watch, replay_watched
 from pytest_mcp_contracts.transport.discover import Entry
@@ -121,10 +121,7 @@ def run_security(
     watched = False  # the failure is a change the watch saw, not the probe's own evidence
     if search.found is not None:
         run.proof = subject.probes.get(_key(search.found.outcome.arguments))
-        finding = search.found.finding
-        watched = finding.kind is FailureKind.BROKEN_ANNOTATION or finding.message.startswith(
-            OUTSIDE
-        )
+        finding, watched = search.found.finding, search.found.watched
         if watched and run.proof is not None and finding.kind is FailureKind.PATH_TRAVERSAL:
             finding = probe_write(run.proof, finding)
         run.failure = call_failure(

@@ -28,8 +28,10 @@ import os
 import re
 import secrets
 import shutil
+import socket
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -44,11 +46,14 @@ __all__ = [
     "CanarySpace",
     "EscapeSpace",
     "Form",
+    "Listener",
     "Probe",
     "boundary_folders",
+    "listened",
     "probed",
     "probes",
     "runs_code",
+    "url_like",
 ]
 
 
@@ -63,6 +68,9 @@ class Form(StrEnum):
     SIBLING = "sibling"  # a folder whose name extends the boundary's (CWE-22)
     CLIMB = "climb"  # BOUNDARY/../outside (CWE-22)
     LINK = "link"  # a symlink inside the boundary pointing outside it (CWE-59)
+    # A URL naming a listener the run opened on 127.0.0.1: a connection to it is the tool
+    # reaching the network, which openWorldHint: false rules out.
+    NETWORK = "network"
 
 
 PATH_FORMS: Final = (Form.CONTROL, Form.SIBLING, Form.CLIMB, Form.LINK)
@@ -81,6 +89,58 @@ class Probe:
     form: Form
     canary: Path | None  # None: a read, whose evidence is ``token``
     token: str | None = None
+    listener: Listener | None = None  # a URL probe's: it heard ``token`` or not
+
+
+class Listener:
+    """A TCP listener on 127.0.0.1 that the run opens for one check. A URL probe names it
+    with a token of its own in the path; a request that carries the token is the evidence
+    (a refusal quoting the URL back is not). It answers every request with an empty 200 and
+    keeps at most ``MAX_HEARD`` requests' first 4 KB."""
+
+    MAX_HEARD: Final = 64
+
+    def __init__(self) -> None:
+        self._socket = socket.create_server(("127.0.0.1", 0))
+        self._socket.settimeout(0.2)
+        self.port = self._socket.getsockname()[1]
+        self._heard: list[str] = []
+        self._open = True
+        self._thread = threading.Thread(target=self._serve, name="mcp-listener", daemon=True)
+        self._thread.start()
+
+    def url(self, token: str) -> str:
+        return f"http://127.0.0.1:{self.port}/{token}"
+
+    def heard(self, token: str) -> bool:
+        return any(token in request for request in list(self._heard))
+
+    def forget(self) -> None:
+        """What it heard, forgotten: a replay must be heard anew."""
+        self._heard.clear()
+
+    def _serve(self) -> None:
+        while self._open:
+            try:
+                connection, _ = self._socket.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return  # closed
+            with connection:
+                try:
+                    connection.settimeout(2)
+                    request = connection.recv(4096).decode("latin-1")
+                    connection.sendall(b"HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n")
+                except OSError:
+                    continue  # a client that went away says nothing
+                if len(self._heard) < self.MAX_HEARD:
+                    self._heard.append(request)
+
+    def close(self) -> None:
+        self._open = False
+        self._socket.close()
+        self._thread.join(timeout=1)
 
 
 class CanarySpace:
@@ -233,6 +293,30 @@ SHELL_FORMS: Final = ("{base}; touch {canary}", "{base} | touch {canary}",
                       "{base}`touch {canary}`")  # fmt: skip
 
 
+# A property that takes a URL: its format, or a word of its name.
+_URL_FORMATS: Final = frozenset({"uri", "iri", "url"})
+_URL_WORDS: Final = frozenset(
+    {"url", "urls", "endpoint", "link", "href", "webhook", "website", "feed", "callback"}
+)
+
+
+def url_like(name: str, sub: Mapping[str, Any]) -> bool:
+    """Whether a string property takes a URL (a network probe may name the listener)."""
+    kinds = sub.get("type")
+    strings = kinds == "string" or (isinstance(kinds, list) and "string" in kinds)
+    words = {w.lower() for w in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", name)}
+    return strings and (sub.get("format") in _URL_FORMATS or bool(words & _URL_WORDS))
+
+
+def listened(schema: object, annotations: Mapping[str, object]) -> list[str]:
+    """The URL-like properties a network probe names the listener in: only a tool annotated
+    ``openWorldHint: false`` has any, the one a connection would prove wrong."""
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    if annotations.get("openWorldHint") is not False or not isinstance(properties, Mapping):
+        return []
+    return [n for n, sub in properties.items() if isinstance(sub, Mapping) and url_like(n, sub)]
+
+
 def runs_code(name: str, description: str) -> bool:
     """Whether a tool or an argument says it takes code or a command to run."""
     return bool(_CODE_NAMES.match(name) or _CODE_TEXT.search(description))
@@ -290,6 +374,17 @@ def _working_path(kind: str, folders: Sequence[Path]) -> str | None:
     return None
 
 
+def _network_probes(
+    properties: Mapping[str, Any], working: dict[str, Any], listener: Listener
+) -> Iterator[Probe]:
+    """Each URL-like argument naming ``listener``, with a token of its own in the path."""
+    for name, sub in properties.items():
+        if isinstance(sub, Mapping) and url_like(name, sub):
+            token = f"mcp-canary-{secrets.token_hex(8)}"
+            url = listener.url(token)
+            yield Probe({**working, name: url}, name, url, Form.NETWORK, None, token, listener)
+
+
 def _required_only(schema: Mapping[str, Any], base: Mapping[str, Any]) -> dict[str, Any]:
     """``base`` with its required arguments alone, when that is still valid: a smallest
     optional value can keep a call from doing anything (git's log with ``max_count: 0``
@@ -308,6 +403,7 @@ def probes(
     space: CanarySpace,
     folders: Sequence[Path] = (),
     escapes: EscapeSpace | None = None,
+    listener: Listener | None = None,
 ) -> Iterator[Probe]:
     """The probes of a tool whose inputSchema is ``schema``: for each free-text property,
     its path escapes (when it is path-like and ``escapes`` are laid), its shell forms and,
@@ -325,6 +421,8 @@ def probes(
         value = _working_path(kind, folders) if kind is not None else None
         if value is not None and (name in working or name in schema.get("required", ())):
             working[name] = value
+    if listener is not None:
+        yield from _network_probes(properties, working, listener)
     for name in probed(schema):
         sub = properties[name]
         if escapes is not None and path_kind(name, sub) is not None:

@@ -48,6 +48,11 @@ _WHAT: Final = {
 
 def seen(probe: Probe, outcome: CallOutcome | None) -> str | None:
     """What showed that ``probe`` got through, in words, or None."""
+    if probe.form is Form.NETWORK:  # only the connection: the URL quoted back is nothing
+        listener, token = probe.listener, probe.token
+        if listener is not None and token is not None and listener.heard(token):
+            return f"a request for {probe.value} reached the listener the run opened"
+        return None
     if probe.canary is not None and os.path.lexists(probe.canary):
         return f"{probe.canary} appeared"
     answer = outcome.result if outcome is not None else None
@@ -71,6 +76,8 @@ def probe_evidence(
     ``boundary`` declares none that it lies beyond (the caller's information, not a
     failure)."""
     evidence = seen(probe, outcome)
+    if evidence is not None and probe.form is Form.NETWORK:
+        return _network(probe, annotations, evidence)
     if evidence is None or probe.form not in KIND:
         return None
     if probe.form is Form.CONTROL and (boundary is None or boundary.holds(Path(probe.value))):
@@ -91,6 +98,22 @@ def probe_evidence(
         f"{_WHAT[probe.form]} (CWE-{cwe}) in argument {probe.argument!r}",
         details=tuple(details),
         kind=kind,
+    )
+
+
+def _network(probe: Probe, annotations: dict[str, object], evidence: str) -> Finding | None:
+    """A tool that reached the network: a broken annotation when it says it does not
+    (openWorldHint: false); otherwise what it is for."""
+    if annotations.get("openWorldHint") is not False:
+        return None
+    return Finding(
+        Check.SECURITY.value,
+        "the tool is annotated openWorldHint: false, yet the call reached the network",
+        details=(
+            f"evidence: {evidence} during the call",
+            f"the argument: {probe.argument} = {probe.value!r}",
+        ),
+        kind=FailureKind.BROKEN_ANNOTATION,
     )
 
 

@@ -183,9 +183,10 @@ class EntryCollector(pytest.Collector):
         if self.calls:
             security = self.config.stash[SETTINGS_KEY].security != SecurityMode.OFF
             if security and self.entry.kind is EntryKind.TOOL:
-                from pytest_mcp_contracts.inputs.probes import probed
+                from pytest_mcp_contracts.inputs.probes import listened, probed
 
-                security = bool(probed(self.entry.input_schema))
+                schema, hints = self.entry.input_schema, self.entry.annotations
+                security = bool(probed(schema) or listened(schema, hints))
             for item in call_items(self.entry.kind, security=security):
                 yield item.from_parent(self, name=item.check, entry=self.entry)
 

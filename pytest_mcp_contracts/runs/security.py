@@ -177,6 +177,8 @@ def replay_probe(
     showed, as a note for the failure."""
     from pytest_mcp_contracts.transport.errors import ServerError
 
+    if probe.listener is not None:
+        probe.listener.forget()
     try:
         if probe.canary is not None:
             os.remove(probe.canary)

@@ -301,7 +301,13 @@ def check_security(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
     """Probes that prove a break by evidence the run laid (``runs/security``): a proven one
     fails the item (``--mcp-security=on``) or warns (``warn``), replayed alone on a fresh
     server."""
-    from pytest_mcp_contracts.inputs.probes import EscapeSpace, boundary_folders, probes
+    from pytest_mcp_contracts.inputs.probes import (
+        EscapeSpace,
+        Listener,
+        boundary_folders,
+        listened,
+        probes,
+    )
     from pytest_mcp_contracts.runs.security import run_security
 
     server, settings, canaries = context.server, context.settings, context.canaries
@@ -324,11 +330,21 @@ def check_security(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
         if escapes is not None:
             escapes.links()
 
+    listener = Listener() if listened(tool.input_schema, tool.annotations) else None
     try:
         if escapes is not None:
             escapes.lay()
         planned = list(
-            probes(tool.name, description, tool.input_schema, base, canaries, folders, escapes)
+            probes(
+                tool.name,
+                description,
+                tool.input_schema,
+                base,
+                canaries,
+                folders,
+                escapes,
+                listener,
+            )
         )
         if not planned:
             raise Skipped("not probed: the tool says it runs code or commands by design")
@@ -340,6 +356,8 @@ def check_security(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
     finally:
         if escapes is not None:
             escapes.remove()
+        if listener is not None:
+            listener.close()
     facts.properties.append(("mcp_probes_sent", run.sent))
     found = "evidence found" if run.failure is not None else "no evidence"
     facts.section("mcp", f"security: {run.sent} of {run.planned} probes sent, {found}")

@@ -231,6 +231,28 @@ def test_annotations_are_held_to_what_each_call_changed_on_disk(
     assert text.count("replayed alone on a fresh server: the same files changed again") == 2
 
 
+@pytest.mark.parametrize("fixed", [False, True], ids=["online", "fixed"])
+def test_a_tool_annotated_offline_that_reaches_the_network_breaks_its_annotation(
+    inprocess_pytest: RunPytest, monkeypatch: pytest.MonkeyPatch, fixed: bool
+) -> None:
+    """openWorldHint: false, and a URL naming a listener the run opened on 127.0.0.1: only a
+    request carrying the probe's token counts, never the URL quoted in a refusal."""
+    if fixed:
+        monkeypatch.setenv("MCP_FIXTURE_FIXED", "1")
+    server = f"--mcp-server={server_command('security/open_world.py')}"
+    result = inprocess_pytest(server, *SECURITY_ONLY)
+    verdict = "PASSED" if fixed else "FAILED"
+    assert outcomes(result) == {"mcp:open-world::preview::security": verdict}
+    if fixed:  # it refused every URL, quoting each back
+        return
+    text = result.stdout.str()
+    assert "the tool is annotated openWorldHint: false, yet the call reached the network" in text
+    assert re.search(
+        r"evidence: a request for http://127\.0\.0\.1:\d+/mcp-canary-\w+ reached", text
+    )
+    assert "replayed alone on a fresh server: the evidence showed again" in text
+
+
 ANY_PATH = '''
 from mcp.server import MCPServer
 

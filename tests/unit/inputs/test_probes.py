@@ -11,7 +11,9 @@ from pytest_mcp_contracts.inputs.probes import (
     PATH_FORMS,
     CanarySpace,
     Form,
+    Listener,
     boundary_folders,
+    listened,
     probed,
     probes,
     runs_code,
@@ -117,6 +119,37 @@ def test_optional_arguments_are_left_to_the_tools_defaults(space: CanarySpace) -
     both = {**shape, "required": ["repo_path"], "minProperties": 2}
     made = list(probes("t", "", both, base, space))
     assert all(p.arguments["max_count"] == 0 for p in made if p.argument != "max_count")
+
+
+def test_a_url_names_the_listener_only_where_the_tool_says_it_stays_offline(
+    space: CanarySpace,
+) -> None:
+    """Only a request that carries the probe's token is heard: the URL quoted back in a
+    refusal is nothing, and a tool not annotated openWorldHint: false has no such probe."""
+    import urllib.request
+
+    shape = schema(url=TEXT, page={"type": "string", "format": "uri"}, note=TEXT)
+    assert listened(shape, {"openWorldHint": True}) == []
+    assert listened(shape, {"openWorldHint": False}) == ["url", "page"]
+    listener = Listener()
+    try:
+        made = list(probes("t", "", shape, {}, space, listener=listener))
+        network = [p for p in made if p.form is Form.NETWORK]
+        assert [p.argument for p in network] == ["url", "page"]
+        first, second = network
+        assert first.value.startswith(f"http://127.0.0.1:{listener.port}/mcp-canary-")
+        assert not listener.heard(first.token or "")
+        with urllib.request.urlopen(first.value, timeout=5) as answer:
+            assert answer.status == 200
+        assert listener.heard(first.token or "") and not listener.heard(second.token or "")
+        offline = {"openWorldHint": False}
+        found = probe_evidence(first, offline)
+        assert found is not None and found.kind is FailureKind.BROKEN_ANNOTATION
+        assert probe_evidence(first, {}) is None  # reaching the network is its business
+        listener.forget()
+        assert probe_evidence(first, offline) is None
+    finally:
+        listener.close()
 
 
 def test_the_folders_a_server_was_given(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ import re
 import sys
 from collections.abc import Callable, Mapping
 from functools import cache, partial
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import jsonschema
 from hypothesis import strategies as st
@@ -40,6 +40,10 @@ from pytest_mcp_contracts.inputs.hypothesis_compat import (
     _from_schema,
     encode_canonical_json,
 )
+from pytest_mcp_contracts.schema.dialects import offline
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
 __all__ = ["ANNOTATIONS", "SUPPORTED", "direct_strategy", "mixed_strategy", "utf8_alphabet"]
 
@@ -180,9 +184,8 @@ def _as_float(value: int | float) -> float:
     return result
 
 
-def _draft07_validator(schema: dict[str, Any]) -> jsonschema.Draft7Validator:
-    cls = jsonschema.Draft7Validator
-    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+def _draft07_validator(schema: dict[str, Any]) -> Validator:
+    return offline(jsonschema.Draft7Validator, schema)
 
 
 def _fresh(value: Any) -> Any:

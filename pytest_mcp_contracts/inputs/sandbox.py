@@ -622,6 +622,8 @@ def path_slots(
     every sandbox value (a pattern, an enum, a format) is no slot: it stays generated."""
     import jsonschema
 
+    from pytest_mcp_contracts.schema.dialects import offline
+
     declared = prepared.get("properties")
     if not isinstance(declared, Mapping):
         return {}
@@ -639,8 +641,7 @@ def path_slots(
             kind = paths.tool_kind
         array = sub.get("type") == "array" and isinstance(sub.get("items"), Mapping)
         target = sub["items"] if array else sub
-        checker = jsonschema.Draft7Validator.FORMAT_CHECKER
-        validator = jsonschema.Draft7Validator(dict(target), format_checker=checker)
+        validator = offline(jsonschema.Draft7Validator, dict(target))
         # Where the URI format is not checked (no rfc3987), a bare path would pass as one.
         uri_only = target.get("format") in _URI_FORMATS
         try:

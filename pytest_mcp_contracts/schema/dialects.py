@@ -80,15 +80,22 @@ def _refuse_remote(uri: str) -> referencing.Resource[Any]:
     raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]  # attrs
 
 
-def make_validator(schema: Mapping[str, Any]) -> Validator:
-    """A validator like a strict server's: own dialect, formats asserted, no network."""
+def offline(cls: type[Validator], schema: Mapping[str, Any]) -> Validator:
+    """``cls``'s validator for ``schema``, formats asserted, whose ``$ref``s resolve within
+    the schema or not at all. jsonschema's default registry fetches an http(s) ``$ref``:
+    a schema a server sends would make the run request any URL it names. Every validator
+    of a schema from a server is made here."""
     import referencing
 
-    cls = validator_class(dialect_of(schema))
     registry: referencing.Registry[Any] = referencing.Registry(
         retrieve=_refuse_remote,  # type: ignore[call-arg]  # an attrs alias mypy cannot see
     )
     return cls(schema, registry=registry, format_checker=cls.FORMAT_CHECKER)
+
+
+def make_validator(schema: Mapping[str, Any]) -> Validator:
+    """A validator like a strict server's: own dialect, formats asserted, no network."""
+    return offline(validator_class(dialect_of(schema)), schema)
 
 
 _CACHED: Final = 256

@@ -23,6 +23,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytest_mcp_contracts.inputs.probes import commit_folder
+
 HERE = Path(__file__).resolve().parent
 CACHE = Path.home() / ".cache" / "pytest-mcp-contracts" / "security"
 
@@ -159,11 +161,9 @@ def lay(root: Path) -> tuple[Path, Path]:
     allowed.mkdir()
     (allowed / "notes.txt").write_text("one\ntwo\n")
     repo.mkdir()
-    git = ["git", "-c", "user.email=b@example.com", "-c", "user.name=b"]
-    subprocess.run([*git, "init", "-q"], cwd=repo, check=True)
     (repo / "a.txt").write_text("one\n")
-    subprocess.run([*git, "add", "a.txt"], cwd=repo, check=True)
-    subprocess.run([*git, "commit", "-qm", "first"], cwd=repo, check=True)
+    if not commit_folder(repo, "first"):
+        raise SystemExit("bench/security needs git: the git servers serve a repository")
     return allowed, repo
 
 

@@ -49,6 +49,7 @@ __all__ = [
     "Listener",
     "Probe",
     "boundary_folders",
+    "commit_folder",
     "listened",
     "probed",
     "probes",
@@ -208,8 +209,10 @@ class EscapeSpace:
         for folder, token in self.tokens.items():
             folder.mkdir()  # nothing may stand there: the run makes it, or makes nothing
             self.secret(folder).write_text(token + "\n")
-            (folder / self.listed[folder]).write_text("")
-        _repository(self.outside, self.listed[self.outside])
+        commit_folder(self.outside, self.listed[self.outside])
+        for folder, name in self.listed.items():
+            # After the commit: untracked, so a repository's status names it too.
+            (folder / name).write_text("")
         self.links()
 
     def laid(self) -> list[Path]:
@@ -254,17 +257,21 @@ class EscapeSpace:
             yield Probe({**working, name: str(made)}, name, str(made), form, real / canary.name)
 
 
-def _repository(folder: Path, token: str) -> None:
-    """Make ``folder`` a git repository whose one commit's message is ``token``: a server
-    that reads any repository it is told shows the token in its log. Nothing without git."""
+def commit_folder(folder: Path, message: str) -> bool:
+    """Make ``folder`` a git repository of the files in it, with one commit whose message is
+    ``message``; whether that was done (not without git). The run's outside folder is one,
+    its message a token: a server that reads any repository it is told shows it."""
     git = shutil.which("git")
     if git is None:
-        return
+        return False
     # No user or system configuration (hooks, signing) reaches this repository.
     env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
     who = ["-c", "user.name=pytest-mcp-contracts", "-c", "user.email=canary@invalid"]
-    for args in (["init", "-q"], ["add", "secret.txt"], [*who, "commit", "-q", "-m", token]):
-        subprocess.run([git, *args], cwd=folder, env=env, capture_output=True, check=False)
+    for args in (["init", "-q"], ["add", "-A"], [*who, "commit", "-q", "-m", message]):
+        done = subprocess.run([git, *args], cwd=folder, env=env, capture_output=True, check=False)
+        if done.returncode != 0:
+            return False
+    return True
 
 
 # An argument that takes code or a command by design: its name, or its description saying so.

@@ -321,12 +321,17 @@ class RunContext:
         folders = watched_folders(boundary, [p for p in known if p.is_dir()])
         warn = self.settings.security == SecurityMode.WARN
         theirs = tuple(f for f in folders if f != roots and f not in known) if tidy else ()
-        watch = Watch(
-            check, tool.annotations, boundary, folders, ours, warn, [], self.unwatched, theirs
+        return Watch(
+            check,
+            tool.annotations,
+            boundary,
+            folders,
+            ours,
+            warn=warn,
+            unwatched=self.unwatched,
+            tidy=theirs,
+            fresh=(lambda: self.fresh(check)) if self.fresh_possible else None,
         )
-        if self.fresh_possible:
-            watch.fresh = lambda: self.fresh(check)
-        return watch
 
     # -- a fresh server --------------------------------------------------------------------
 

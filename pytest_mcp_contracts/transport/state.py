@@ -24,9 +24,10 @@ import hashlib
 import os
 import shlex
 import shutil
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from stat import S_ISDIR, S_ISREG
 from typing import Final
 
 from pytest_mcp_contracts.transport.stdio import ServerCommand
@@ -178,33 +179,42 @@ def _fingerprint(path: Path, *, content: bool) -> Fingerprint | None:
     return (stat.st_size, stat.st_mtime_ns, digest)
 
 
-def _walk(folder: Path, into: dict[Path, Fingerprint | None], budget: list[int]) -> None:
-    """Fingerprint the files under ``folder``: ``MAX_DEPTH`` levels, ``budget[0]`` entries."""
-    pending = [(folder, 0)]
-    while pending and budget[0] > 0:
-        here, depth = pending.pop()
+def scan(
+    folder: Path, *, depth: int | None = None, skip: frozenset[str] = frozenset()
+) -> Iterator[tuple[str, os.stat_result]]:
+    """Every entry under ``folder`` (not itself) with its ``lstat``, depth first: symlinks
+    are not followed, a folder ``depth`` levels down or named in ``skip`` is not entered,
+    an entry that cannot be read is passed over. A caller bounds it by how much it takes."""
+    pending = [(str(folder), 0)]
+    while pending:
+        here, level = pending.pop()
         try:
-            entries = list(os.scandir(here))
+            listing = os.scandir(here)
         except OSError:
             continue
-        for entry in entries:
-            budget[0] -= 1
-            if budget[0] < 0:
-                return
-            name = entry.name
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    if depth + 1 < MAX_DEPTH and name not in SKIPPED_DIRS:
-                        pending.append((Path(entry.path), depth + 1))
-                elif (
-                    entry.is_file(follow_symlinks=False)
-                    and not name.startswith(".coverage")
-                    and not name.endswith(LOG_SUFFIX)
-                ):
-                    stat = entry.stat(follow_symlinks=False)
-                    into[Path(entry.path)] = (stat.st_size, stat.st_mtime_ns, None)
-            except OSError:
-                continue
+        with listing:
+            for entry in listing:
+                try:
+                    status = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                yield entry.path, status
+                deeper = depth is None or level + 1 < depth
+                if S_ISDIR(status.st_mode) and deeper and entry.name not in skip:
+                    pending.append((entry.path, level + 1))
+
+
+def _walk(folder: Path, into: dict[Path, Fingerprint | None], budget: list[int]) -> None:
+    """Fingerprint the files under ``folder``: ``MAX_DEPTH`` levels, ``budget[0]`` entries."""
+    for path, status in scan(folder, depth=MAX_DEPTH, skip=SKIPPED_DIRS):
+        budget[0] -= 1
+        if budget[0] < 0:
+            return
+        name = os.path.basename(path)
+        if S_ISREG(status.st_mode) and not (
+            name.startswith(".coverage") or name.endswith(LOG_SUFFIX)
+        ):
+            into[Path(path)] = (status.st_size, status.st_mtime_ns, None)
 
 
 def _written_by_this_process() -> frozenset[Path]:

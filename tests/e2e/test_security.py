@@ -8,11 +8,12 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from pytest_mcp_contracts.inputs.probes import commit_folder
 
 from ..conftest import NO_SEQUENCES, RunPytest, server_command
 from .test_inspect import cli_command
@@ -26,11 +27,8 @@ def repository(tmp_path: Path) -> Path:
     """A git repository with one commit, as the git servers serve."""
     repo = tmp_path / "repo"
     repo.mkdir()
-    git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"]
-    subprocess.run([*git, "init", "-q"], cwd=repo, check=True)
     (repo / "a.txt").write_text("one\n")
-    subprocess.run([*git, "add", "a.txt"], cwd=repo, check=True)
-    subprocess.run([*git, "commit", "-qm", "first"], cwd=repo, check=True)
+    assert commit_folder(repo, "first")
     return repo
 
 

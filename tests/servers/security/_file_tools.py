@@ -12,20 +12,15 @@ from collections.abc import Callable
 from typing import Annotated
 from urllib.parse import unquote, urlparse
 
+from _hints import READ_ONLY, WRITES
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context, ListRoots, Resolve
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ListRootsResult, ToolAnnotations
+from mcp.types import ListRootsResult
 from pydantic import Field
 
 FIXED = os.environ.get("MCP_FIXTURE_FIXED") == "1"
 ALLOWED = [os.path.abspath(folder) for folder in sys.argv[1:]] or [os.getcwd()]
-READ_ONLY = ToolAnnotations(
-    readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
-)
-WRITES = ToolAnnotations(
-    readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False
-)
 PathArg = Annotated[str, Field(description="Path of the file or folder, inside an allowed folder")]
 # Whether an absolute path lies inside one of the allowed folders, and the path to open.
 Check = Callable[[str, list[str]], tuple[bool, str]]

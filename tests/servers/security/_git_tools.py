@@ -8,13 +8,9 @@ import subprocess
 from typing import Annotated
 
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
 from pydantic import Field
 
 FIXED = os.environ.get("MCP_FIXTURE_FIXED") == "1"
-READ_ONLY = ToolAnnotations(
-    readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
-)
 RepoPath = Annotated[str, Field(description="Path of the git repository")]
 
 _parser = argparse.ArgumentParser()

@@ -29,11 +29,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pytest_mcp_contracts.inputs.probes import commit_folder
+
 HERE = Path(__file__).resolve().parent
 WORKTREE = HERE.parents[2]
 CLI = Path(sys.executable).with_name("mcp-contracts")
 TS_MODULES = Path(os.environ.get("MCP_TS_MODULES", HERE.parent / "ts_legacy" / "node_modules"))
-GIT_IDENTITY = ["-c", "user.name=canary", "-c", "user.email=canary@example.invalid"]
 
 Entry = tuple[str, ...]
 Snapshot = dict[str, Entry]
@@ -79,8 +80,8 @@ def lay(root: Path, *, git: bool) -> Canaries:
 
 
 def _commit(folder: Path, message: str) -> None:
-    for args in (["init", "-q"], ["add", "-A"], [*GIT_IDENTITY, "commit", "-qm", message]):
-        subprocess.run(["git", *args], cwd=folder, check=True, capture_output=True)
+    if not commit_folder(folder, message):
+        raise SystemExit(f"git could not commit {folder}")
 
 
 def snapshot(root: Path) -> Snapshot:
@@ -106,6 +107,17 @@ class Call:
     read_only: bool = False
     not_destructive: bool = False
     control: bool = False  # a plainly outside path: every twin must refuse it
+
+
+def _counted(shape: str, place: str, *, control: bool = False) -> Call:
+    """A call of the shell fixtures' read-only count_lines, its filename ``shape`` with the
+    laid-out ``place`` in it (the control: the place alone, which every twin refuses)."""
+    return Call(
+        "count_lines",
+        lambda c: {"filename": shape.format(_p(c, place))},
+        read_only=not control,
+        control=control,
+    )
 
 
 @dataclass(frozen=True)
@@ -208,22 +220,10 @@ FIXTURES = (
         "CWE-78 shell injection",
         False,
         (
-            Call("count_lines", lambda c: {"filename": _p(c, "outside/secret.txt")}, control=True),
-            Call(
-                "count_lines",
-                lambda c: {"filename": "notes.txt; cat " + _p(c, "outside/secret.txt")},
-                read_only=True,
-            ),
-            Call(
-                "count_lines",
-                lambda c: {"filename": "notes.txt && touch " + _p(c, "canary/and")},
-                read_only=True,
-            ),
-            Call(
-                "count_lines",
-                lambda c: {"filename": "$(touch " + _p(c, "canary/subst") + ")notes.txt"},
-                read_only=True,
-            ),
+            _counted("{}", "outside/secret.txt", control=True),
+            _counted("notes.txt; cat {}", "outside/secret.txt"),
+            _counted("notes.txt && touch {}", "canary/and"),
+            _counted("$(touch {})notes.txt", "canary/subst"),
         ),
     ),
     Fixture(
@@ -233,17 +233,9 @@ FIXTURES = (
         (
             Call("read_text_file", lambda c: {"path": _p(c, "outside/secret.txt")}, control=True),
             Call("read_text_file", lambda c: {"path": _p(c, "allowed_evil/secret.txt")}),
-            Call("count_lines", lambda c: {"filename": _p(c, "outside/secret.txt")}, control=True),
-            Call(
-                "count_lines",
-                lambda c: {"filename": "notes.txt; cat " + _p(c, "outside/secret.txt")},
-                read_only=True,
-            ),
-            Call(
-                "count_lines",
-                lambda c: {"filename": "`touch " + _p(c, "canary/tick") + "`notes.txt"},
-                read_only=True,
-            ),
+            _counted("{}", "outside/secret.txt", control=True),
+            _counted("notes.txt; cat {}", "outside/secret.txt"),
+            _counted("`touch {}`notes.txt", "canary/tick"),
         ),
     ),
     Fixture(

@@ -16,7 +16,8 @@ Usage: `python git_refs.py --repository DIR`.
 
 from typing import Annotated
 
-from _git_tools import FIXED, READ_ONLY, RepoPath, confined, git
+from _git_tools import FIXED, RepoPath, confined, git
+from _hints import READ_ONLY
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field

@@ -19,16 +19,11 @@ Usage: `python git_repo.py --repository DIR`.
 import os
 from typing import Annotated
 
-from _git_tools import FIXED, READ_ONLY, RepoPath, confined, git, named
+from _git_tools import FIXED, RepoPath, confined, git, named
+from _hints import READ_ONLY, WRITES
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
 from pydantic import Field
-
-CREATES = ToolAnnotations(
-    readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False
-)
-
 
 app = MCPServer("git-repo")
 
@@ -53,7 +48,7 @@ def git_log(
     return git(_repo(repo_path), "log", f"--max-count={max_count}", "--format=%h %an %s")
 
 
-@app.tool(annotations=CREATES)
+@app.tool(annotations=WRITES)
 def git_init(repo_path: RepoPath) -> str:
     """Create an empty git repository at repo_path (the folder is created if missing)."""
     folder = _repo(repo_path)

@@ -13,21 +13,18 @@ import os
 import urllib.request
 from typing import Annotated
 
+from _hints import READ_ONLY
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
 from pydantic import Field
 
 FIXED = os.environ.get("MCP_FIXTURE_FIXED") == "1"
-OFFLINE = ToolAnnotations(
-    readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
-)
 CACHE = {"https://example.com/": "Example Domain"}
 
 app = MCPServer("open-world")
 
 
-@app.tool(annotations=OFFLINE)
+@app.tool(annotations=READ_ONLY)
 def preview(url: Annotated[str, Field(description="The page's URL")]) -> str:
     """The title of a page from the local page cache."""
     if url in CACHE:

@@ -20,19 +20,13 @@ import sys
 import time
 from typing import Annotated
 
+from _hints import READ_ONLY, WRITES
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
 from pydantic import Field
 
 FIXED = os.environ.get("MCP_FIXTURE_FIXED") == "1"
 NOTES = os.path.realpath(sys.argv[1] if len(sys.argv) > 1 else os.getcwd())
-READ_ONLY = ToolAnnotations(
-    readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
-)
-NOT_DESTRUCTIVE = ToolAnnotations(
-    readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False
-)
 NoteName = Annotated[str, Field(description="The note's name (letters, digits, - and _)")]
 
 app = MCPServer("readonly-writes")
@@ -59,7 +53,7 @@ def get_note(name: NoteName) -> str:
         return handle.read()
 
 
-@app.tool(annotations=NOT_DESTRUCTIVE)
+@app.tool(annotations=WRITES)
 def archive_note(name: NoteName) -> str:
     """Keep a copy of a note in the archive folder."""
     path = _note(name)

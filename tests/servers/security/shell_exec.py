@@ -19,6 +19,7 @@ import subprocess
 import sys
 from typing import Annotated
 
+from _hints import READ_ONLY
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
@@ -26,9 +27,6 @@ from pydantic import Field
 
 FIXED = os.environ.get("MCP_FIXTURE_FIXED") == "1"
 ALLOWED = os.path.realpath(sys.argv[1] if len(sys.argv) > 1 else os.getcwd())
-READ_ONLY = ToolAnnotations(
-    readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
-)
 RUNS_ANYTHING = ToolAnnotations(
     readOnlyHint=False, destructiveHint=True, idempotentHint=False, openWorldHint=True
 )

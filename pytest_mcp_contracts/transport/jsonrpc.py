@@ -56,6 +56,7 @@ PROBE_TIMEOUT: Final = 10.0
 MAX_INPUT_ROUNDS: Final = 10
 _GARBAGE_KEPT: Final = 5
 _VIOLATIONS_KEPT: Final = 20
+_TOKEN_PREFIX: Final = "pytest-mcp-"  # and the call's number: each tools/call's progress token
 # Results judged by the check that asked for them (judges/): each belongs to one call.
 CALL_METHODS: Final = frozenset({"tools/call", "resources/read", "prompts/get"})
 _NOISE_CHARS: Final = 200  # of each noise line kept
@@ -247,7 +248,7 @@ class RpcConnection:
         clock.transcript = transcript
         with self._calls_lock:
             self._next_token += 1
-            token = f"pytest-mcp-{self._next_token}"
+            token = f"{_TOKEN_PREFIX}{self._next_token}"
             self._calls[token] = clock
         first = dict(params)
         meta = {**(first.get("_meta") or {}), "progressToken": token}
@@ -489,6 +490,9 @@ class RpcConnection:
             token = params.get("progressToken")
             with self._calls_lock:
                 clock = self._calls.get(token) if isinstance(token, str) else None
+                issued = self._issued(token)
+            if not issued and spec is not None:
+                self._violated([spec.unsent_token(token)])
             if clock is not None:
                 clock.progressed()
                 if clock.transcript is not None:
@@ -497,6 +501,13 @@ class RpcConnection:
             transcript = self._current_call()
             if transcript is not None:
                 transcript.logs += 1
+
+    def _issued(self, token: object) -> bool:
+        """Whether the client ever sent ``token`` (each call's is ``pytest-mcp-N``)."""
+        if not isinstance(token, str) or not token.startswith(_TOKEN_PREFIX):
+            return False
+        number = token.removeprefix(_TOKEN_PREFIX)
+        return number.isdigit() and 0 < int(number) <= self._next_token
 
     def _answer_server_request(self, message: dict[str, Any]) -> None:
         spec = self.spec

@@ -137,6 +137,18 @@ class Spec:
         bare = {k: ([] if k in arrays and isinstance(v, list) else v) for k, v in result.items()}
         return self.result(method, bare)
 
+    def unsent_token(self, token: object) -> Violation:
+        """A progress notification for a token the client never sent: the specification's
+        rule (basic/utilities/progress, "Behavior Requirements"), not its schema's."""
+        return Violation(
+            "notification notifications/progress",
+            "ProgressNotification",
+            "$.params.progressToken",
+            f"{json_text(token, 60)} is no token the client sent; progress notifications MUST "
+            "only reference tokens provided in an active request (basic/utilities/progress)",
+            self.version,
+        )
+
     def _entry_arrays(self, definition: str) -> tuple[str, ...]:
         properties = self._definitions[definition].get("properties", {})
         prefix = f"#/{self._key}/"

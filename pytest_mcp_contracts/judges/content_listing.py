@@ -30,6 +30,7 @@ from pytest_mcp_contracts.transport.errors import METHOD_NOT_FOUND
 from pytest_mcp_contracts.vocabulary import (
     HANDSHAKE_VERSIONS,
     MODERN_VERSION,
+    ClientProfile,
     EntryKind,
     Level,
     SecurityMode,
@@ -262,7 +263,7 @@ def entry_findings(
         )
     else:
         findings = check_entry(entry, protocol_version=protocol_version)
-    if entry.cut or any(f.level is Level.ERROR for f in findings):
+    if entry.cut or any(f.level is Level.ERROR and f.client == ClientProfile.MCP for f in findings):
         return findings  # one defect fails the item once, in the words that say most
     return [*findings, *_schema_verdict(entry, protocol_version)]
 

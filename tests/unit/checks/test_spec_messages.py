@@ -54,13 +54,15 @@ def test_a_conforming_answer_passes_and_a_hand_written_finding_comes_first() -> 
 
 
 def test_a_read_that_breaks_its_definition_fails_the_read() -> None:
-    entry = {"uri": "file:///a", "text": "x", "annotations": {"priority": 3}}
-    judged = judge_answer(
-        _call({"contents": [entry]}, "resources/read"), "2025-11-25", check="read"
-    )
+    # What 2026-07-28 added to a read's result, which the hand-written checks do not know.
+    read = {"contents": [{"uri": "file:///a", "text": "x"}], "resultType": "complete"}
+    judged = judge_answer(_call(read, "resources/read"), "2026-07-28", check="read")
     assert judged.finding is not None
     assert judged.finding.check == "read"
-    assert judged.finding.where == "ReadResourceResult $.contents[0].annotations.priority"
+    assert judged.finding.where == "ReadResourceResult $"
+    assert "'cacheScope' is a required property" in judged.finding.render()
+    cached = {**read, "ttlMs": 0, "cacheScope": "public"}
+    assert judge_answer(_call(cached, "resources/read"), "2026-07-28", check="read").finding is None
 
 
 def test_a_listing_entry_is_judged_by_its_definition_in_its_schema_item() -> None:

@@ -49,14 +49,13 @@ def violations_finding(
     if not violations:
         return None
     first = violations[0]
-    lines = [str(v) for v in violations]
+    lines = [str(v) for v in violations[1:]]
     total = count if count is not None else len(violations)
     if total > len(violations):
         lines.append(f"… and {total - len(violations)} more")
     return Finding(
         check,
-        f"the server's message breaks the protocol's schema ({first.version}): {first.what} "
-        f"does not match {first.definition}",
+        f"the server's message breaks the protocol's schema: {first}",
         details=(
             *lines,
             f"the definitions are those of schema/{first.version}/schema.json in "

@@ -231,8 +231,9 @@ def conformance_suite(npm: str) -> list[str]:
     conformance``): ``npm ci`` in tests/servers/conformance when its node_modules is missing
     or the lock file changed.
 
-    The suite needs Node.js 22 (this project's CI and tests run on 20): the lock file pins
-    the npm package ``node`` too, whose binary runs the suite, so any npm installs it."""
+    The suite needs Node.js 22 (it imports ``fs.globSync``; this project's fixtures run on
+    20): the lock file pins the npm package ``node`` too, whose binary runs the suite, so any
+    npm installs it."""
     lock = CONFORMANCE / "package-lock.json"
     modules = CONFORMANCE / "node_modules"
 

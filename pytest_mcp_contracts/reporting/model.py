@@ -25,10 +25,16 @@ OUTCOMES: Final = ("passed", "failed", "skipped", NOT_RUN)
 
 @dataclass(frozen=True)
 class Failure:
-    """A failed check's verdict, as its item's exception carried it."""
+    """A failed check's verdict, as its item's exception carried it: its kind and severity,
+    and for a failure report (``judges/failures.FailureReport``) the pieces the HTML report
+    shows apart (``reporting/facts.failure_facts``)."""
 
     kind: str
     severity: str
+    input: str | None = None  # the smallest input found, or the shortest sequence of calls
+    command: str | None = None  # the mcp-contracts call command that replays it
+    stderr: str | None = None  # what the server wrote while the call ran, else its last lines
+    text: str | None = None  # the whole report, as the terminal shows it
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from pytest_mcp_contracts.reporting.summary import _answers
+from pytest_mcp_contracts.reporting.summary import answers
 from pytest_mcp_contracts.runs.stats import CheckStats, ToolStats, latency_figures
 from pytest_mcp_contracts.transport.errors import CallTimeout, ServerDied
 from pytest_mcp_contracts.transport.managed import CallOutcome
@@ -32,7 +32,7 @@ def test_a_counter_is_summed_sent_and_rendered_without_code_of_its_own() -> None
     wired = json.loads(json.dumps(CheckStats({"t": first}).to_json()))  # an xdist worker's
     back = CheckStats.from_json(wired).tools["t"]
     assert back == first and back.unanswered == 2
-    assert "no answer to 2 calls (hung, died or broke the protocol)" in _answers(back)
+    assert "no answer to 2 calls (hung, died or broke the protocol)" in answers(back)
 
 
 def test_latencies_are_joined_and_phase_seconds_summed_across_checks_and_the_wire() -> None:

@@ -3,13 +3,14 @@ controller by the same code.
 
 Each item's report carries its check's numbers (``runs/stats.CheckStats`` as builtins,
 under ``STATS_KEY``), the schema check's findings (``reporting/findings``, ``FINDINGS_KEY``)
-and, when it failed, its failure's kind and severity (``FAILURE_KEY``),
+and, when it failed, its failure's kind and severity, and a failure report's input, replay
+command, stderr and text (``FAILURE_KEY``, ``failure_facts``),
 as hypothesis's pytest plugin carries its statistics: xdist sends a report's ``__dict__``
 to the controller. What no item owns (the servers' names, restarts, stdout, the recorder's
 observations and drift, the files written) is each worker's ``server_facts``, sent once
 through ``workeroutput``; a serial run is one worker. ``fold`` builds from the two the typed
 ``reporting/model.Run`` that the renderers read (``reporting/summary``,
-``reporting/runreport``, ``reporting/sarif``).
+``reporting/runreport``, ``reporting/sarif``, ``reporting/html``).
 
 No pytest here: the plugin registers a ``RunFacts`` and it reads reports by their attributes.
 """

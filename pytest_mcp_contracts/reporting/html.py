@@ -28,6 +28,7 @@ from pytest_mcp_contracts.reporting.model import NOT_RUN, OUTCOMES, EntryResult,
 from pytest_mcp_contracts.reporting.runreport import FailedCheck, failed_checks, shown_path
 from pytest_mcp_contracts.reporting.summary import answers
 from pytest_mcp_contracts.runs.stats import LATENCY_FIGURES, latency_figures
+from pytest_mcp_contracts.text import shown
 from pytest_mcp_contracts.vocabulary import IMPACT_ORDER, QUALITIES
 
 # C0 and C1 controls but tab, newline and carriage return, DEL, noncharacters and lone
@@ -59,7 +60,7 @@ pre.long{max-height:24rem;overflow:auto}
 .scroll{overflow-x:auto}table{border-collapse:collapse;font-size:.9rem;width:100%}
 table.wide{min-width:44rem}
 th,td{border:1px solid var(--line);padding:.25rem .4rem;text-align:left;vertical-align:top;
-overflow-wrap:anywhere}th{background:var(--bg)}td.n{text-align:right;white-space:nowrap}
+overflow-wrap:anywhere}th{background:var(--bg);white-space:nowrap}td.name{min-width:9rem}td.n{text-align:right;white-space:nowrap}
 .badge{display:inline-block;border-radius:1rem;padding:0 .5rem;font-size:.8rem;
 font-weight:600;color:#fff;background:var(--dim);white-space:nowrap}
 .passed{background:var(--ok)}.failed{background:var(--bad)}.skipped{background:var(--warn)}
@@ -274,7 +275,7 @@ def _entries(server: ServerRun) -> list[str]:
         numbers = answers(entry.stats).removeprefix("; ")
         calls = entry.stats.calls
         rows.append(
-            f"<tr><td>{text(entry.label)}</td>"
+            f'<tr><td class="name">{text(shown(entry.label))}</td>'
             f"<td>{_badge(_status(c.outcome for c in entry.checks.values()))}</td>"
             f"<td>{checks}</td><td>{text(_contract(entry, listed))}</td>"
             f'<td>{text(inputs)}</td><td class="n">{calls}</td><td>{text(numbers)}</td></tr>'
@@ -342,37 +343,37 @@ _WIDTH: Final = 640
 def _latency(tools: Sequence[EntryResult]) -> list[str]:
     """Each tool's p50, p95, p99 and max call latency as bars on one scale."""
     figured = [(tool, latency_figures(tool.stats.latencies_ms)) for tool in tools]
-    shown = [(tool, figures) for tool, figures in figured if figures is not None]
-    if not shown:
+    drawn = [(tool, figures) for tool, figures in figured if figures is not None]
+    if not drawn:
         return ["<h3>Latency</h3>", "<p>No latency recorded.</p>"]
     names = [name for name, _ in LATENCY_FIGURES]
-    top = max(figures["max"] for _, figures in shown) or 1.0
+    top = max(figures["max"] for _, figures in drawn) or 1.0
     span = _WIDTH - _LABEL - 70
     shades = ("#0969da", "#54aeff", "#b6e3ff", "#ddf4ff")  # p50 darkest, max lightest
     rows = []
-    for index, (tool, figures) in enumerate(shown):
+    for index, (tool, figures) in enumerate(drawn):
         y = index * _ROW + 20
         bars = "".join(
             f'<rect x="{_LABEL}" y="{y}" width="{max(1.0, figures[n] / top * span):.1f}" '
             f'height="{_ROW - 5}" fill="{shade}"><title>{text(n)} {figures[n]} ms</title></rect>'
             for n, shade in reversed(list(zip(names, shades, strict=True)))
         )
-        label = text(tool.name if len(tool.name) <= 24 else tool.name[:23] + "…")
+        label = text(shown(tool.name, 24))
         rows.append(
             f'<text x="0" y="{y + 11}">{label}</text>{bars}'
             f'<text x="{_LABEL + span + 4}" y="{y + 11}">{figures["p95"]:g} ms</text>'
         )
-    height = len(shown) * _ROW + 24
+    height = len(drawn) * _ROW + 24
     legend = "".join(
         f'<rect x="{_LABEL + i * 80}" y="2" width="10" height="10" fill="{shade}"/>'
         f'<text x="{_LABEL + i * 80 + 14}" y="11">{n}</text>'
         for i, (n, shade) in enumerate(zip(names, shades, strict=True))
     )
     table = "".join(
-        f'<tr><td>{text(tool.name)}</td><td class="n">{len(tool.stats.latencies_ms)}</td>'
+        f'<tr><td>{text(shown(tool.name))}</td><td class="n">{len(tool.stats.latencies_ms)}</td>'
         + "".join(f'<td class="n">{figures[n]:g}</td>' for n in names)
         + "</tr>"
-        for tool, figures in shown
+        for tool, figures in drawn
     )
     return [
         "<h3>Latency</h3>",
@@ -406,7 +407,8 @@ def _time(server: ServerRun) -> list[str]:
         )
         by_phase = text(phases) if phases else '<span class="dim">not timed by phase</span>'
         rows.append(
-            f'<tr><td>{text(entry.label)}</td><td class="n">{seconds:.2f} s</td>'
+            f'<tr><td class="name">{text(shown(entry.label))}</td>'
+            f'<td class="n">{seconds:.2f} s</td>'
             f'<td><div class="bar" style="width:{100 * seconds / top:.1f}%"></div></td>'
             f"<td>{by_phase}</td></tr>"
         )
@@ -419,7 +421,7 @@ def _time(server: ServerRun) -> list[str]:
 
 
 def _snapshots(run: Run, rootdir: Path | None) -> list[str]:
-    """The files the run wrote (shown relative to ``rootdir``), and those it left alone."""
+    """The files the run wrote (listed relative to ``rootdir``), and those it left alone."""
     snapshots = run.snapshots
 
     def where(paths: Sequence[str]) -> list[str]:
@@ -432,10 +434,10 @@ def _snapshots(run: Run, rootdir: Path | None) -> list[str]:
         ("not written (left as it is)", snapshots.unwritten),
         ("proposals not exported", snapshots.not_exported),
     ]
-    shown = [(verb, lines) for verb, lines in groups if lines]
-    if not shown:
+    listed = [(verb, lines) for verb, lines in groups if lines]
+    if not listed:
         return []
     parts = ['<section id="files"><h2>Files</h2>']
-    for verb, lines in shown:
+    for verb, lines in listed:
         parts += [f"<h3>{text(verb)}</h3>", f"<pre>{text(chr(10).join(lines))}</pre>"]
     return [*parts, "</section>"]

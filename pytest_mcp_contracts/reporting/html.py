@@ -349,7 +349,7 @@ def _latency(tools: Sequence[EntryResult]) -> list[str]:
     names = [name for name, _ in LATENCY_FIGURES]
     top = max(figures["max"] for _, figures in drawn) or 1.0
     span = _WIDTH - _LABEL - 70
-    shades = ("#0969da", "#54aeff", "#b6e3ff", "#ddf4ff")  # p50 darkest, max lightest
+    shades = ("#0550ae", "#218bff", "#80ccff", "#c8e6ff")  # p50 darkest, max lightest
     rows = []
     for index, (tool, figures) in enumerate(drawn):
         y = index * _ROW + 20
@@ -361,7 +361,7 @@ def _latency(tools: Sequence[EntryResult]) -> list[str]:
         label = text(shown(tool.name, 24))
         rows.append(
             f'<text x="0" y="{y + 11}">{label}</text>{bars}'
-            f'<text x="{_LABEL + span + 4}" y="{y + 11}">{figures["p95"]:g} ms</text>'
+            f'<text x="{_LABEL + span + 4}" y="{y + 11}">p95 {figures["p95"]:g} ms</text>'
         )
     height = len(drawn) * _ROW + 24
     legend = "".join(

@@ -13,8 +13,9 @@ terminal summary (``reporting/summary``) and its property in ``docs/run-report.s
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Final
 
@@ -24,10 +25,15 @@ if TYPE_CHECKING:
 UsesSandbox = Callable[[dict[str, Any]], bool]
 
 
-def _counts(counter: Mapping[str, int]) -> dict[str, int]:
+def _counts(counter: Mapping[str, float]) -> dict[str, float]:
     """A counter as sorted JSON with plain ``str`` keys (a ``StrEnum`` key, an isError class,
-    is not something execnet carries) and without the zero counts ``Counter.update`` leaves."""
-    return {str(key): int(n) for key, n in sorted(counter.items()) if n}
+    is not something execnet carries) and without the zero counts ``Counter.update`` leaves;
+    a count stays an ``int``, seconds a ``float``."""
+    return {
+        str(key): float(n) if isinstance(n, float) else int(n)
+        for key, n in sorted(counter.items())
+        if n
+    }
 
 
 @dataclass
@@ -52,6 +58,10 @@ class ToolStats:
     error_classes: Counter[str] = field(default_factory=Counter)  # isError results by class
     # Results without isError that the checks judged errors all the same, by class.
     disguised_errors: Counter[str] = field(default_factory=Counter)
+    # Each answered call's latency in ms (coverage and random phases), in the order made.
+    latencies_ms: list[float] = field(default_factory=list)
+    # Seconds the checks of the tool spent, by phase (coverage, random, shrink, replay...).
+    phase_seconds: Counter[str] = field(default_factory=Counter)
     # The coverage phase's report (inputs/coverage), from the contract item; None: no plan.
     input_coverage: dict[str, Any] | None = None
     # Whether a call's arguments hold a path of the roots sandbox (from the pytest layer:
@@ -82,6 +92,8 @@ class ToolStats:
             value = getattr(self, name)
             if isinstance(value, Counter):
                 value.update(getattr(other, name))
+            elif isinstance(value, list):
+                value.extend(getattr(other, name))
             else:
                 setattr(self, name, value + getattr(other, name))
         if self.input_coverage is None:
@@ -92,7 +104,12 @@ class ToolStats:
         data: dict[str, Any] = {}
         for name in _NUMBERS:
             value = getattr(self, name)
-            data[name] = _counts(value) if isinstance(value, Counter) else int(value)
+            if isinstance(value, Counter):
+                data[name] = _counts(value)
+            elif isinstance(value, list):
+                data[name] = [float(v) for v in value]
+            else:
+                data[name] = int(value)
         data["input_coverage"] = self.input_coverage
         return data
 
@@ -103,6 +120,8 @@ class ToolStats:
             value = data.get(name)
             if isinstance(getattr(stats, name), Counter):
                 setattr(stats, name, Counter(dict(value or {})))
+            elif isinstance(getattr(stats, name), list):
+                setattr(stats, name, [float(v) for v in value or ()])
             else:
                 setattr(stats, name, int(value or 0))
         coverage = data.get("input_coverage")
@@ -110,7 +129,8 @@ class ToolStats:
         return stats
 
 
-# Every count of ToolStats (an int or a Counter): a new field is summed, sent and reported.
+# Every count of ToolStats (an int, a Counter or a list of figures): a new field is summed,
+# sent and reported.
 _NUMBERS: Final = tuple(
     f.name for f in fields(ToolStats) if f.name not in ("input_coverage", "uses_sandbox")
 )
@@ -133,3 +153,19 @@ class CheckStats:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> CheckStats:
         return cls({str(name): ToolStats.from_json(value) for name, value in data.items()})
+
+
+#: The figures of a tool's latencies the reports show, each a nearest-rank percentile.
+LATENCY_FIGURES: Final = (("p50", 50), ("p95", 95), ("p99", 99), ("max", 100))
+
+
+def latency_figures(latencies_ms: Sequence[float]) -> dict[str, float] | None:
+    """p50, p95, p99 and max of a tool's call latencies (nearest rank: each figure is one
+    latency that was measured); None without any."""
+    if not latencies_ms:
+        return None
+    ordered = sorted(latencies_ms)
+    return {
+        name: round(ordered[max(0, math.ceil(rank / 100 * len(ordered)) - 1)], 3)
+        for name, rank in LATENCY_FIGURES
+    }

@@ -311,6 +311,8 @@ EXPECTED: dict[str, Any] = {
                     "protocol_refusals": 0,
                     "refused": 0,
                     "out_of_time": 0,
+                    "latencies_ms": [],
+                    "phase_seconds": {},
                     "input_coverage": QUOTE_COVERAGE,
                     "output": {
                         "source": "declared",
@@ -347,6 +349,8 @@ EXPECTED: dict[str, Any] = {
                     "protocol_refusals": 0,
                     "refused": 0,
                     "out_of_time": 0,
+                    "latencies_ms": [],
+                    "phase_seconds": {},
                     "input_coverage": None,
                     "output": {
                         "source": "inferred",
@@ -381,6 +385,8 @@ EXPECTED: dict[str, Any] = {
                     "protocol_refusals": 0,
                     "refused": 0,
                     "out_of_time": 0,
+                    "latencies_ms": [],
+                    "phase_seconds": {},
                     "input_coverage": None,
                     "output": {
                         "source": None,
@@ -416,6 +422,8 @@ EXPECTED: dict[str, Any] = {
                     "protocol_refusals": 0,
                     "refused": 0,
                     "out_of_time": 0,
+                    "latencies_ms": [],
+                    "phase_seconds": {},
                     "input_coverage": None,
                     "output": None,
                     "findings": [],

@@ -36,7 +36,8 @@ def answer(msg, result):
     send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
 def refuse(msg, code=-32601):
     send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": code, "message": "nope"}})
-INIT = {"protocolVersion": "2025-06-18", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}
+INIT = {"protocolVersion": "2025-06-18", "capabilities": {},
+        "serverInfo": {"name": "s", "version": "1"}}
 """
 
 

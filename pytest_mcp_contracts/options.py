@@ -57,13 +57,14 @@ DEFAULT_REJECTS_INVALID: Final = RejectsInvalidMode.WARN.value
 DEFAULT_SECURITY: Final = SecurityMode.ON.value
 DEFAULT_DESCRIPTION_DRIFT: Final = DescriptionDrift.WARN.value
 # The clients most users run a server in, whose rules a server that works "everywhere" already
-# follows: Claude, VS Code/Copilot and OpenAI's ordinary function calling. Strict mode and the
-# Gemini API refuse schemas that the common SDKs emit (open objects, $defs, nullable unions) and
-# stay opt-in; docs/clients.md says why.
+# follows: Claude, VS Code/Copilot, OpenAI's ordinary function calling and the clients built on
+# the TypeScript SDK 2.x. Strict mode and the Gemini API refuse schemas that the common SDKs emit
+# (open objects, $defs, nullable unions) and stay opt-in; docs/clients.md says why.
 DEFAULT_CLIENTS: Final = (
     ClientProfile.CLAUDE.value,
     ClientProfile.OPENAI.value,
     ClientProfile.VSCODE.value,
+    ClientProfile.TYPESCRIPT_SDK.value,
 )
 COVERAGE: Final = ("on", "off")
 NO_SANDBOX: Final = "none"  # --mcp-roots=none (a folder of that name: ./none)

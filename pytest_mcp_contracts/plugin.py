@@ -301,7 +301,7 @@ def _finish_run_report(config: pytest.Config, run: RunFacts, exit_status: int) -
     if settings.active and summary:
         try:
             with open(summary, "a", encoding="utf-8") as handle:
-                handle.write(runreport.step_summary(run.folded))
+                handle.write(runreport.step_summary(run.folded, settings.clients))
         except OSError as exc:
             _warn(f"could not append to {STEP_SUMMARY_ENV} ({summary}): {exc}")
 
@@ -340,8 +340,11 @@ def pytest_terminal_summary(
     terminalreporter.section("MCP contracts")
     command = rerun_command(config.invocation_params.args)
     verbose = config.get_verbosity() > 0
-    mode = config.stash[SETTINGS_KEY].mode
-    for line in summary_lines(run.folded, mode, command, verbose=verbose):
+    settings = config.stash[SETTINGS_KEY]
+    lines = summary_lines(
+        run.folded, settings.mode, command, verbose=verbose, clients=settings.clients
+    )
+    for line in lines:
         terminalreporter.write_line(line)
     if controller:
         for line in lost_workers_lines(run.lost_workers if run.workers else None):

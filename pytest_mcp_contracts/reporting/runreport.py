@@ -10,13 +10,13 @@ The document's format is versioned: additive changes keep ``VERSION``, anything 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from pytest_mcp_contracts.reporting.findings import counts as finding_counts
-from pytest_mcp_contracts.reporting.findings import digest
+from pytest_mcp_contracts.reporting.findings import digest, refusals_line
 from pytest_mcp_contracts.reporting.model import (
     NOT_RUN,
     CheckResult,
@@ -200,8 +200,9 @@ def _listed_counts(server: ServerRun) -> str:
     return " / ".join(str(server.count_of(kind, gone_too=True)) for kind in BESIDE_TOOLS)
 
 
-def step_summary(run: Run) -> str:
-    """A short Markdown summary: one row per server, then the failing checks."""
+def step_summary(run: Run, clients: Sequence[str]) -> str:
+    """A short Markdown summary: one row per server, then the failing checks. ``clients``:
+    the profiles the run applied (--mcp-clients)."""
     lines = [
         "### MCP contracts",
         "",
@@ -224,7 +225,7 @@ def step_summary(run: Run) -> str:
             f"| {breaking} |"
         )
     lines += _coverage_summary(run)
-    lines += _findings_summary(run)
+    lines += _findings_summary(run, clients)
     if run.partial:
         lines += ["", "_Partial report: some workers sent no results._"]
     failing = list(failed_checks(run))
@@ -306,8 +307,9 @@ def _coverage_summary(run: Run) -> list[str]:
     return lines if missed else lines[:2]
 
 
-def _findings_summary(run: Run) -> list[str]:
-    """Each server's listing findings, one bullet per rule (``reporting/findings.digest``)."""
+def _findings_summary(run: Run, clients: Sequence[str]) -> list[str]:
+    """Each server's listing findings, one bullet per rule (``reporting/findings.digest``),
+    then the client rules that failed and how to leave them out (``refusals_line``)."""
     lines = []
     for server in run.started():
         holders = server.with_findings()
@@ -321,6 +323,9 @@ def _findings_summary(run: Run) -> list[str]:
             "",
             *(f"- {_cell(line)}" for line in digest(holders)),
         ]
+        refusals = refusals_line(holders, clients)
+        if refusals:
+            lines += ["", _cell(refusals)]
     return lines
 
 

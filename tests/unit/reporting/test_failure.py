@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pytest_mcp_contracts.options import DEFAULT_CLIENTS
 from pytest_mcp_contracts.reporting.failure import rerun_command
 from pytest_mcp_contracts.reporting.model import EntryResult, Run, ServerRun
 from pytest_mcp_contracts.reporting.summary import summary_lines
@@ -93,7 +94,7 @@ def test_the_summary_names_types_that_vary() -> None:
         protocol="2026-07-28",
         tools=[_tool("quote", output), _tool("ping", None)],
     )
-    lines = summary_lines(Run([server]), "ci", "pytest", verbose=False)
+    lines = summary_lines(Run([server]), "ci", "pytest", verbose=False, clients=DEFAULT_CLIENTS)
     assert lines == [
         "shop (protocol 2026-07-28): 2 tools, 9 calls, 0 returned isError",
         "  contracts: 0 declared, 0 validated, 1 inferred, 1 unknown",

@@ -103,6 +103,9 @@ class RpcConnection:
         # requests of 2026-07-28 results): answers that may change what the client answers
         # next (the elicitation cycle), so calls in flight meanwhile are not independent.
         self.server_requests = 0
+        # Notifications the server sent, by method: the protocol check reads whether a
+        # listing that changed was announced (notifications/tools/list_changed...).
+        self.notifications: collections.Counter[str] = collections.Counter()
 
     @property
     def alive(self) -> bool:
@@ -190,11 +193,7 @@ class RpcConnection:
 
     @staticmethod
     def _modern_meta(version: str) -> dict[str, Any]:
-        return {
-            PROTOCOL_VERSION_KEY: version,
-            _CLIENT_INFO_KEY: CLIENT_INFO,
-            _CLIENT_CAPABILITIES_KEY: CAPABILITIES,
-        }
+        return modern_meta(version)
 
     def request_message(self, method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
         """The JSON-RPC request exactly as it goes on the wire (minus the id)."""
@@ -205,6 +204,13 @@ class RpcConnection:
     ) -> dict[str, Any]:
         """Send a request and return its ``result`` object; raise RpcError or a ServerError."""
         return self._request(method, self._envelope(params), timeout=timeout)
+
+    def request_as_is(
+        self, method: str, params: dict[str, Any], *, timeout: float
+    ) -> dict[str, Any]:
+        """Send ``params`` exactly as given, without this connection's ``_meta`` (the
+        protocol check's request with a protocol version the server does not speak)."""
+        return self._request(method, params, timeout=timeout)
 
     def call_tool(
         self,
@@ -454,6 +460,8 @@ class RpcConnection:
         method = message.get("method")
         params = message.get("params")
         params = params if isinstance(params, dict) else {}
+        with self._calls_lock:
+            self.notifications[str(method)] += 1
         if method == "notifications/progress":
             token = params.get("progressToken")
             with self._calls_lock:
@@ -515,6 +523,15 @@ class RpcConnection:
                 stderr_tail=self.stderr_tail(),
             )
         return result
+
+
+def modern_meta(version: str) -> dict[str, Any]:
+    """The ``_meta`` a 2026-07-28 request carries, naming ``version`` as its protocol."""
+    return {
+        PROTOCOL_VERSION_KEY: version,
+        _CLIENT_INFO_KEY: CLIENT_INFO,
+        _CLIENT_CAPABILITIES_KEY: CAPABILITIES,
+    }
 
 
 def _as_dict(value: Any) -> dict[str, Any]:

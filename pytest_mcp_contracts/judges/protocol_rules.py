@@ -2,9 +2,12 @@
 answered to findings (the ``protocol`` item's conversation: ``runs/protocol``).
 
 Every finding names its rule (``RULES``: an id and the section of the specification it comes
-from, per protocol version), what was sent and what came back. A rule the specification
-states with MUST (or JSON-RPC 2.0's "the Server MUST reply") fails the item; one it states
-with SHOULD, or only by example, warns; where it is silent nothing is said.
+from, per protocol version), what was sent and what came back. What fails the item: what
+a MUST rules out (JSON-RPC 2.0's "the Server MUST reply with a Response" included), a
+result where nothing can have run, and a JSON-RPC code that names the opposite of what
+happened (-32603, an internal error, for the client's malformed request, to which
+JSON-RPC 2.0 gives -32602). What the specification asks with SHOULD, or shows only by
+example, warns; where it is silent nothing is said.
 docs/reference/protocol-rules.md lists them.
 """
 
@@ -31,7 +34,7 @@ MCP_RANGE: Final = range(-32099, -32019)
 MCP_CODES: Final = frozenset({-32020, -32021, -32022})
 RETIRED_CODES: Final = frozenset({-32002, -32042})
 
-JSON_RPC_REPLY: Final = "JSON-RPC 2.0 §4 Request object (the Server MUST reply)"
+JSON_RPC_REPLY: Final = "JSON-RPC 2.0 §5 Response object (the Server MUST reply with a Response)"
 JSON_RPC_CODES: Final = (
     "JSON-RPC 2.0 §5.1 Error object (-32601 Method not found, -32602 Invalid params)"
 )
@@ -170,9 +173,18 @@ class Answer:
 
 
 def finding(
-    name: str, version: str, message: str, level: Level, details: Sequence[str] = ()
+    name: str,
+    version: str,
+    message: str,
+    level: Level,
+    details: Sequence[str] = (),
+    *,
+    unanswered: bool = False,
 ) -> Finding:
+    """A finding of rule ``name``; ``unanswered``: the server did not answer, which
+    JSON-RPC forbids whatever the rule asks the answer to be."""
     rule = RULES[name]
+    where = rule.where(version) + (f"; {JSON_RPC_REPLY}" if unanswered else "")
     return Finding(
         Check.PROTOCOL.value,
         message,
@@ -180,7 +192,7 @@ def finding(
         tuple(details),
         kind=FailureKind.PROTOCOL_VIOLATION,
         rule=rule.id,
-        where=rule.where(version),
+        where=where,
     )
 
 
@@ -387,6 +399,7 @@ def judge_unsupported_version(answer: Answer) -> Finding | None:
         "(UnsupportedProtocolVersionError)",
         Level.ERROR,
         answer.lines(),
+        unanswered=answer.failure is not None,
     )
 
 
@@ -433,7 +446,12 @@ def judge_discover(answer: Answer) -> Finding | None:
         else f"did not name {MODERN_VERSION} in supportedVersions"
     )
     return finding(
-        "discover", MODERN_VERSION, f"server/discover {got}", Level.ERROR, answer.lines()
+        "discover",
+        MODERN_VERSION,
+        f"server/discover {got}",
+        Level.ERROR,
+        answer.lines(),
+        unanswered=answer.failure is not None,
     )
 
 
@@ -463,8 +481,9 @@ def judge_error_codes(version: str, answers: Sequence[Answer]) -> list[Finding]:
     return found
 
 
-def _sayer(rule_id: str, version: str, answer: Answer) -> Callable[[str, Level], Finding]:
+def _sayer(name: str, version: str, answer: Answer) -> Callable[[str, Level], Finding]:
     def say(message: str, level: Level) -> Finding:
-        return finding(rule_id, version, message, level, answer.lines())
+        unanswered = answer.failure is not None
+        return finding(name, version, message, level, answer.lines(), unanswered=unanswered)
 
     return say

@@ -194,3 +194,57 @@ def test_the_python_sdk_lowlevel_server_answers_an_unknown_tool_with_an_internal
     out = result.stdout.str()
     assert failed(result) == {"mcp:mcp2.3.0-lowlevel::protocol"}, out
     assert "protocol check: 1 rule(s) broken: protocol/unknown-tool" in out
+
+
+def broken_rules(result: pytest.RunResult) -> set[str]:
+    """The rules the summary's protocol line names as broken."""
+    found = re.search(r"protocol check: \d+ rule\(s\) broken: ([^;(]+)", result.stdout.str())
+    return set() if found is None else {rule.strip() for rule in found.group(1).split(",")}
+
+
+def test_the_old_python_sdk_leaves_malformed_requests_unanswered(
+    run_protocol: Run, old_sdk_command: Callable[[str], str]
+) -> None:
+    # mcp 1.6 drops a request that fails its own validation, and a method it does not know,
+    # without a reply: JSON-RPC 2.0 says the server MUST reply.
+    result = run_protocol(old_sdk_command("server.py"), "-k", "protocol", "--mcp-call-timeout=2")
+    out = result.stdout.str()
+    assert broken_rules(result) == {
+        "protocol/missing-name",
+        "protocol/arguments-array",
+        "protocol/unknown-method",
+    }, out
+    assert "tools/call without a name got no answer (no answer within 2 s)" in out
+    assert "JSON-RPC 2.0 §5 Response object (the Server MUST reply with a Response)" in out
+
+
+# The TypeScript SDK: what each generation answers, by its bundle (tests/servers/ts_legacy).
+TS_BROKEN = {
+    # 1.x validates the request with zod and sends the failure as -32603.
+    "sdk_1_32.mjs": {
+        "protocol/missing-name",
+        "protocol/arguments-null",
+        "protocol/arguments-array",
+    },
+    # 1.0.1 also answers an unknown tool with the handler's TypeError, as -32603.
+    "sdk_1_0_1.mjs": {
+        "protocol/missing-name",
+        "protocol/unknown-tool",
+        "protocol/arguments-null",
+        "protocol/arguments-array",
+    },
+    "sdk_2.mjs": set(),
+}
+
+
+@pytest.mark.parametrize("bundle", list(TS_BROKEN))
+def test_the_typescript_sdk_generations(
+    run_protocol: Run, ts_servers: Callable[[str], str], bundle: str
+) -> None:
+    result = run_protocol(ts_servers(bundle), "-k", "protocol")
+    out = result.stdout.str()
+    assert broken_rules(result) == TS_BROKEN[bundle], out
+    if TS_BROKEN[bundle]:
+        assert "was answered with -32603 (internal error): the client's mistake is -32602" in out
+    else:
+        assert result.ret == 0, out

@@ -54,6 +54,7 @@ def test_an_internal_error_or_no_answer_fails_every_case(case: str, answer: Answ
     assert found is not None and found.level is Level.ERROR
     assert found.rule == f"protocol/{case}" and found.kind is FailureKind.PROTOCOL_VIOLATION
     assert found.where is not None and found.where.startswith("2025-06-18 server/tools")
+    assert ("the Server MUST reply" in found.where) is (answer is NO_ANSWER)
     assert found.details[0].startswith("sent: tools/call") and found.details[1].startswith(
         "received: "
     )
@@ -200,3 +201,11 @@ def test_every_rule_names_a_section_for_every_version() -> None:
         for version in VERSIONS:
             where = rule.where(version)
             assert "{" not in where and ("§" in where or "server/discover" in where)
+
+
+def test_the_reference_page_lists_every_rule() -> None:
+    from pathlib import Path
+
+    page = Path(__file__).parents[3] / "docs" / "reference" / "protocol-rules.md"
+    text = page.read_text(encoding="utf-8")
+    assert [rule.id for rule in RULES.values() if f"`{rule.id}`" not in text] == []

@@ -135,6 +135,13 @@ RULES: Final = {
             MODERN_VERSION,
         ),
         _rule(
+            "headers",
+            "over Streamable HTTP, a request whose Mcp-Method or Mcp-Name header is missing "
+            "or disagrees with its body is refused: 400 Bad Request and -32020",
+            "2026-07-28 basic/transports/streamable-http §Server Validation",
+            MODERN_VERSION,
+        ),
+        _rule(
             "error-codes",
             "no error code of the specification's own range that it does not define, and "
             "not -32002 or -32042",
@@ -156,6 +163,7 @@ class Answer:
     code: int | None = None
     error: str = ""
     failure: str | None = None
+    status: int | None = None  # over HTTP, an error status without a JSON-RPC error
 
     @property
     def is_error_result(self) -> bool:
@@ -453,6 +461,39 @@ def judge_discover(answer: Answer) -> Finding | None:
         answer.lines(),
         unanswered=answer.failure is not None,
     )
+
+
+HEADER_MISMATCH: Final = -32020
+
+# What each header case changes of a request, in the words of a finding.
+HEADER_CASES: Final = {
+    "no-method": "without its Mcp-Method header",
+    "wrong-method": "with an Mcp-Method header that names another method",
+    "wrong-name": "with an Mcp-Name header that names another tool",
+}
+
+
+def judge_headers(case: str, answer: Answer) -> Finding | None:
+    """2026-07-28 over Streamable HTTP: a server that reads the body MUST refuse a request
+    whose standard headers are missing or disagree with it, with 400 and -32020. A 400
+    without a JSON-RPC error is what an intermediary may send (warned: the answer may not
+    be the server's); anything else fails."""
+    what = f"{answer.method} {HEADER_CASES[case]}"
+    say = _sayer("headers", MODERN_VERSION, answer)
+    if answer.code == HEADER_MISMATCH:
+        return None
+    if answer.status == 400 and answer.code is None:
+        return say(
+            f"{what} was refused with HTTP 400 but no JSON-RPC -32020 (HeaderMismatch)",
+            Level.WARNING,
+        )
+    if answer.code is not None:
+        return say(f"{what} was answered with {answer.code}, not -32020", Level.ERROR)
+    if answer.failure is not None and answer.status is None:
+        return say(f"{what} got no answer ({answer.failure})", Level.ERROR)
+    if answer.failure is not None:
+        return say(f"{what} was refused with HTTP {answer.status}, not 400 and -32020", Level.ERROR)
+    return say(f"{what} was answered with a result, not refused with -32020", Level.ERROR)
 
 
 def judge_error_codes(version: str, answers: Sequence[Answer]) -> list[Finding]:

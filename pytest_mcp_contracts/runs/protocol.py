@@ -65,14 +65,29 @@ class _Talk:
             self.opened.append(self.conn)
         return self.conn
 
-    def ask(self, method: str, params: dict[str, Any], *, as_is: bool = False) -> Answer:
+    def ask(
+        self,
+        method: str,
+        params: dict[str, Any],
+        *,
+        as_is: bool = False,
+        headers: dict[str, str | None] | None = None,
+    ) -> Answer:
         """One request and what came of it. ``as_is``: ``params`` go on the wire exactly as
-        given, without the connection's ``_meta``."""
+        given, without the connection's ``_meta``; ``headers``: the HTTP headers it would
+        carry, changed (RpcConnection.request_with_headers)."""
         conn, timeout = self.live(), self.server.call_timeout
         self.sent += 1
-        send = conn.request_as_is if as_is else conn.request
+
+        def send() -> dict[str, Any]:
+            if headers is not None:
+                return conn.request_with_headers(method, params, headers, timeout=timeout)
+            if as_is:
+                return conn.request_as_is(method, params, timeout=timeout)
+            return conn.request(method, params, timeout=timeout)
+
         try:
-            return Answer(method, params, result=send(method, params, timeout=timeout))
+            return Answer(method, params, result=send())
         except RpcError as exc:
             return Answer(method, params, code=exc.code, error=exc.message)
         except CallTimeout:
@@ -82,7 +97,10 @@ class _Talk:
             conn.kill()
             return Answer(method, params, failure=f"the server died: {exc.message}")
         except ServerError as exc:
-            return Answer(method, params, failure=exc.message)
+            # An HTTP error status without a JSON-RPC error (transport/http.HttpStatusError)
+            # says its status: what the header rule reads.
+            status = getattr(exc, "status", None)
+            return Answer(method, params, failure=exc.message, status=status)
 
     def pages(self, listing: Listing) -> tuple[list[list[dict[str, Any]]], str | None] | None:
         """A listing's pages and what stopped its pagination, or None when it could not be
@@ -247,13 +265,9 @@ def _malformed_requests(
     without a name, of an unknown tool; an unknown method."""
     answers = []
     if "tools" in context.surface.capabilities:
-        names = {tool.name for tool in context.surface.tools}
-        unknown = UNKNOWN_TOOL
-        while unknown in names:
-            unknown += "-"
         cases: list[tuple[str, dict[str, Any]]] = [
             ("missing-name", {"arguments": {}}),
-            ("unknown-tool", {"name": unknown, "arguments": {}}),
+            ("unknown-tool", {"name": _unknown_tool(context), "arguments": {}}),
         ]
         tool = callable_tool(context)
         if tool is not None:
@@ -306,7 +320,37 @@ def _modern_requests(context: RunContext, talk: _Talk, judged: Judged) -> list[A
     if "resources" in context.surface.capabilities:
         # Judged by its own rule, not again among the error codes.
         _missing_resource(talk, MODERN_VERSION, judged)
+    if talk.live().carries_headers:
+        answers += _header_requests(context, talk, judged)
     return answers
+
+
+def _header_requests(context: RunContext, talk: _Talk, judged: Judged) -> list[Answer]:
+    """Over Streamable HTTP: requests whose Mcp-Method or Mcp-Name header is missing or
+    disagrees with the body. The tools/call names a tool the server does not have, so a
+    server that fails to refuse it runs nothing."""
+    answers = []
+    cases: list[tuple[str, str, dict[str, Any], dict[str, str | None]]] = [
+        ("no-method", "tools/list", {}, {"Mcp-Method": None}),
+        ("wrong-method", "tools/list", {}, {"Mcp-Method": "prompts/list"}),
+    ]
+    if "tools" in context.surface.capabilities:
+        params = {"name": _unknown_tool(context), "arguments": {}}
+        cases.append(("wrong-name", "tools/call", params, {"Mcp-Name": "mcp-contracts-other"}))
+    for case, method, params, headers in cases:
+        answer = talk.ask(method, params, headers=headers)
+        answers.append(answer)
+        judged("headers", rules.judge_headers(case, answer))
+    return answers
+
+
+def _unknown_tool(context: RunContext) -> str:
+    """A tool name the server does not list."""
+    names = {tool.name for tool in context.surface.tools}
+    unknown = UNKNOWN_TOOL
+    while unknown in names:
+        unknown += "-"
+    return unknown
 
 
 def _compare_listings(

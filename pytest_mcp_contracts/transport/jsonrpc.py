@@ -212,6 +212,21 @@ class RpcConnection:
         protocol check's request with a protocol version the server does not speak)."""
         return self._request(method, params, timeout=timeout)
 
+    # Whether requests travel with HTTP headers that mirror the body (Streamable HTTP).
+    carries_headers: ClassVar[bool] = False
+
+    def request_with_headers(
+        self,
+        method: str,
+        params: Mapping[str, Any] | None,
+        headers: Mapping[str, str | None],
+        *,
+        timeout: float,
+    ) -> dict[str, Any]:
+        """``request`` with the headers it would carry changed: a value replaces one, None
+        leaves it out (the protocol check's header rules; only where ``carries_headers``)."""
+        raise NotImplementedError
+
     def call_tool(
         self,
         params: Mapping[str, Any],

@@ -28,11 +28,13 @@ Run = Callable[..., pytest.RunResult]
 
 @pytest.fixture
 def run_protocol(pytester: pytest.Pytester) -> Run:
-    """pytest on one server command, the protocol item on, few examples."""
+    """pytest on one server command (or on what ``args`` name), the protocol item on, few
+    examples."""
 
     def run(command: str, *args: str) -> pytest.RunResult:
+        target = [f"--mcp-server={command}"] if command else []  # "": args name it
         return pytester.runpytest_subprocess(
-            f"--mcp-server={command}",
+            *target,
             "-p",
             "no:randomly",
             NO_SEQUENCES,
@@ -248,3 +250,15 @@ def test_the_typescript_sdk_generations(
         assert "was answered with -32603 (internal error): the client's mistake is -32602" in out
     else:
         assert result.ret == 0, out
+
+
+def test_the_python_sdk_over_http_refuses_headers_that_disagree_with_the_body(
+    run_protocol: Run, http_server: Callable[..., str]
+) -> None:
+    # The protocol item opens a session of its own; the SDK checks Mcp-Method and Mcp-Name
+    # against the body (basic/transports/streamable-http §Server Validation).
+    url = http_server("param_headers.py")
+    result = run_protocol("", "--mcp-url", url, "-k", "protocol", "-rP")
+    out = result.stdout.str()
+    assert "headers (2026-07-28 basic/transports/streamable-http §Server Validation)" in out
+    assert "protocol/headers" not in broken_rules(result) and "[protocol/headers]" not in out

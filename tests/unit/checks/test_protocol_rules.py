@@ -209,3 +209,23 @@ def test_the_reference_page_lists_every_rule() -> None:
     page = Path(__file__).parents[3] / "docs" / "reference" / "protocol-rules.md"
     text = page.read_text(encoding="utf-8")
     assert [rule.id for rule in RULES.values() if f"`{rule.id}`" not in text] == []
+
+
+def test_a_header_that_disagrees_with_the_body_wants_400_and_32020() -> None:
+    from pytest_mcp_contracts.judges.protocol_rules import judge_headers
+
+    sent = {"name": "x"}
+    assert judge_headers("wrong-name", Answer("tools/call", sent, code=-32020)) is None
+    warned = judge_headers(
+        "no-method", Answer("tools/list", {}, failure="HTTP 400 Bad Request", status=400)
+    )
+    assert warned is not None and warned.level is Level.WARNING  # an intermediary may
+    for answer in (
+        Answer("tools/list", {}, result={"tools": []}),
+        Answer("tools/list", {}, code=-32600),
+        Answer("tools/list", {}, failure="HTTP 500", status=500),
+        Answer("tools/list", {}, failure="no answer within 5 s"),
+    ):
+        found = judge_headers("wrong-method", answer)
+        assert found is not None and found.level is Level.ERROR
+        assert found.rule == "protocol/headers" and "§Server Validation" in str(found.where)

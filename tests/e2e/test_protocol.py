@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from tests.conftest import NO_SEQUENCES, server_command
+from tests.conftest import NO_SEQUENCES, server_command, without_durations
 
 VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 PROTOCOL = "mcp:raw-stdio::protocol"
@@ -262,3 +263,17 @@ def test_the_python_sdk_over_http_refuses_headers_that_disagree_with_the_body(
     out = result.stdout.str()
     assert "headers (2026-07-28 basic/transports/streamable-http §Server Validation)" in out
     assert "protocol/headers" not in broken_rules(result) and "[protocol/headers]" not in out
+
+
+def test_under_xdist_the_run_report_is_the_serial_ones(
+    run_protocol: Run, pytester: pytest.Pytester
+) -> None:
+    def report(name: str, *args: str) -> Any:
+        run_protocol(raw("2025-06-18", "list-changed"), f"--mcp-report={name}", *args)
+        return without_durations(json.loads((pytester.path / name).read_text("utf-8")))
+
+    serial = report("serial.json")
+    shutil.rmtree(pytester.path / "mcp-contracts")  # the same start: nothing recorded
+    assert report("xdist.json", "-n", "2") == serial
+    (found,) = serial["servers"][0]["protocol_findings"]
+    assert found["rule"] == "protocol/list-changed" and found["severity"] == "warning"

@@ -157,9 +157,9 @@ def check_server_protocol(context: RunContext, facts: ItemFacts) -> list[Finding
         answers = _malformed_requests(context, talk, version, judged)
         if modern:
             answers += _modern_requests(context, talk, judged)
-        elif "resources" in context.surface.capabilities:
+            judged("error-codes", *rules.judge_error_codes(version, answers))
+        elif any(listing.capability == "resources" for listing in listings):
             answers.append(_missing_resource(talk, version, judged))
-        judged("error-codes", *rules.judge_error_codes(version, answers))
         _compare_listings(
             talk,
             other,
@@ -317,7 +317,7 @@ def _modern_requests(context: RunContext, talk: _Talk, judged: Judged) -> list[A
         wrong = talk.ask(method, {"_meta": modern_meta(NO_SUCH_VERSION)}, as_is=True)
         judged("unsupported-version", rules.judge_unsupported_version(wrong))
         answers.append(wrong)
-    if "resources" in context.surface.capabilities:
+    if any(listing.capability == "resources" for listing in listings):
         # Judged by its own rule, not again among the error codes.
         _missing_resource(talk, MODERN_VERSION, judged)
     if talk.live().carries_headers:

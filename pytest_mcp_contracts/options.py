@@ -259,6 +259,19 @@ OPTIONS: Final = (
         choices=COVERAGE,
     ),
     Option(
+        "--mcp-protocol",
+        "mcp_protocol",
+        "the protocol check, one item per server: on connections of its own it sends requests a "
+        "client may send by mistake (arguments null or an array, no tool name, an unknown tool "
+        "or method), follows every listing's pagination, compares listings, and on 2026-07-28 "
+        "asks for an unsupported version and a missing resource; each answer is held to the "
+        "rule of the protocol version's specification (on, the default, or off)",
+        "choice",
+        "on",
+        metavar="ON|OFF",
+        choices=COVERAGE,
+    ),
+    Option(
         "--mcp-sequences-time",
         "mcp_sequences_time",
         "seconds the sequences check may spend drawing sequences per server (shrinking a "

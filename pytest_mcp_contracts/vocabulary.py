@@ -31,6 +31,9 @@ class Check(StrEnum):
     SEQUENCES = "sequences"  # of the whole server: mcp:<server>::sequences
     # Of a whole stdio server that printed on stdout while it started: mcp:<server>::stdout
     STDOUT = "stdout"
+    # Of a whole server: its own conversation that holds it to the protocol's rules that no
+    # schema can say (judges/protocol_rules): mcp:<server>::protocol
+    PROTOCOL = "protocol"
     # Of a listed resource or template (mcp:<server>::resource:<uri>::read) and of a prompt
     # (mcp:<server>::prompt:<name>::get): their calls, judged as a tool's are.
     READ = "read"

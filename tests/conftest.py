@@ -235,6 +235,10 @@ SPEC_RULES_ONLY = "--mcp-clients=none --mcp-lints=all:off"
 # descriptions' security findings (lint_targets.py has one), run where a test chooses them
 # (tests/e2e/test_security.py, test_lints.py; a later --mcp-security wins).
 PROBES_OFF = "--mcp-security=off"
+# Nor to be held to the protocol's rules by a conversation of their own: the protocol item
+# runs where a test chooses it (tests/e2e/test_protocol.py; a later --mcp-protocol wins),
+# so that every other test's outcome counts and cost stay about what it tests.
+PROTOCOL_OFF = "--mcp-protocol=off"
 # The pytest plugins of this virtualenv that no run under test is about stay out of it
 # (pytest-asyncio, anyio's, syrupy: 0.11 s of imports in each of the 150 or so pytest
 # processes the suite starts); test_pytest_integration.py loads each beside this plugin.
@@ -246,7 +250,8 @@ def _spec_rules_only(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyP
     if "pytester" not in request.fixturenames:
         return
     pytester = request.getfixturevalue("pytester")  # it clears PYTEST_ADDOPTS when it starts
-    monkeypatch.setenv("PYTEST_ADDOPTS", f"{SPEC_RULES_ONLY} {PROBES_OFF} {NEIGHBOURS_OFF}")
+    addopts = f"{SPEC_RULES_ONLY} {PROBES_OFF} {PROTOCOL_OFF} {NEIGHBOURS_OFF}"
+    monkeypatch.setenv("PYTEST_ADDOPTS", addopts)
     # runpytest_subprocess's `python -mpytest`, warm where the zygote runs (cold_pytest).
     monkeypatch.setattr(pytester, "_getpytestargs", warm_servers.pytest_command)
 
@@ -284,7 +289,7 @@ def record_once(folder: Path, *servers: str, args: tuple[str, ...] = (), **env: 
     any test (spec rules only, not CI, without randomly; ``env`` added), and return the
     contracts it wrote (``folder/mcp-contracts``). For a recording several tests start from:
     a module- or session-scoped fixture makes it once, each test copies it."""
-    addopts = f"{SPEC_RULES_ONLY} {PROBES_OFF} {NEIGHBOURS_OFF}"
+    addopts = f"{SPEC_RULES_ONLY} {PROBES_OFF} {PROTOCOL_OFF} {NEIGHBOURS_OFF}"
     environ = {**os.environ, "PYTEST_ADDOPTS": addopts, **env}
     environ.pop("CI", None)
     argv = [*warm_servers.pytest_command(), "-p", "no:randomly", "-p", "no:cacheprovider"]

@@ -97,6 +97,10 @@ class ServerCollector(_ServerNode):
             # tool's item calls it (RunContext.fresh then restarts nothing); run after other
             # items (-p randomly, a conftest that reorders), it restarts the server first.
             yield SequencesItem.from_parent(self, name=SequencesItem.check)
+        if self.config.stash[SETTINGS_KEY].protocol:
+            # After sequences: its requests go on connections of its own, so the order
+            # matters to no other item.
+            yield ProtocolItem.from_parent(self, name=ProtocolItem.check)
         # A recorded entry the server no longer lists keeps a drift item: its removal breaks
         # clients until it is accepted. Tools' come after the tools; then prompts, resources
         # and templates, each listing the server declared but did not answer first (so that
@@ -532,6 +536,43 @@ class StdoutItem(_RendersFailures):
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.nodeid} [stdout]"
+
+
+class ProtocolItem(_RendersFailures):
+    """Dynamic, one per server: a conversation of its own on fresh connections that holds the
+    server to the protocol's rules no schema can say (malformed requests, pagination,
+    listings that vary, 2026-07-28's codes: runs/protocol, judges/protocol_rules). Every
+    finding is reported; the errors fail the item, the others warn."""
+
+    check = Check.PROTOCOL.value
+
+    def runtest(self) -> None:
+        from pytest_mcp_contracts.runs.protocol import check_server_protocol
+
+        assert isinstance(self.parent, ServerCollector)
+        server = self.parent.server
+        found: list[Finding] = []
+        _run_check(self, server, lambda run, facts: found.extend(check_server_protocol(run, facts)))
+
+        def warn(message: str) -> None:
+            assert server.surface is not None
+            warnings.warn_explicit(
+                McpContractWarning(f"{shown(server.surface.name)}: {message}"),
+                McpContractWarning,
+                filename=self.nodeid,
+                lineno=0,
+                module=__name__,
+            )
+
+        def fail(problem: str, details: tuple[str, ...], kind: FailureKind) -> ContractFailure:
+            return ContractFailure(
+                FailureReport.for_tool(server, "(all)", self.check, problem, kind, details=details)
+            )
+
+        self._carry_findings(found, found, server, warn, fail, "requests")
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"{self.nodeid} [protocol]"
 
 
 class SequencesItem(_RendersFailures):

@@ -124,6 +124,7 @@ class Settings:
     sampling_text: str = DEFAULT_SAMPLING_TEXT
     elicitation: str = DEFAULT_ELICITATION
     sequences: bool = True  # the sequences check (--mcp-sequences)
+    protocol: bool = True  # the protocol check (--mcp-protocol)
     sequences_time: float = DEFAULT_SEQUENCES_TIME
     reset_command: str | None = None  # run before the server is restarted for it
     max_server_memory: int | None = None  # bytes; None: no cap
@@ -408,6 +409,7 @@ def resolve(
         sampling_text=values["mcp_sampling_text"],
         elicitation=values["mcp_elicitation"],
         sequences=values["mcp_sequences"] == "on",
+        protocol=values["mcp_protocol"] == "on",
         sequences_time=values["mcp_sequences_time"],
         reset_command=(values["mcp_reset_command"] or "").strip() or None,
         max_server_memory=values["mcp_max_server_memory"],

@@ -235,7 +235,7 @@ def _server(facts: ServerFacts, stats: Stats, findings: Findings, outcomes: Outc
     # Prompts, resources and templates recorded but no longer listed, those whose drift item
     # ran in another worker too: their node names hold a ":", which no tool's does.
     gone = {entry.node_name: entry.name for entry in facts.listed_drift}
-    server_items = (Check.SEQUENCES, Check.STDOUT)
+    server_items = (Check.SEQUENCES, Check.STDOUT, Check.PROTOCOL)
     ran = [node.rsplit("::", 1)[0] for node in mine if node not in server_items]
     gone |= {node: node.partition(":")[2] for node in ran if ":" in node and node not in gone}
     server.gone = [
@@ -267,6 +267,8 @@ def _server(facts: ServerFacts, stats: Stats, findings: Findings, outcomes: Outc
     ]
     server.sequences = mine.get(Check.SEQUENCES)
     server.stdout = mine.get(Check.STDOUT)
+    server.protocol_check = mine.get(Check.PROTOCOL)
+    server.protocol_findings = list(findings.get((node_name, Check.PROTOCOL.value), []))
     return server
 
 

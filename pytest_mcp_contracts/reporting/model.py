@@ -106,6 +106,10 @@ class ServerRun(ServerHead):
     gone: list[EntryResult] = field(default_factory=list)
     sequences: CheckResult | None = None  # the server's own items, when collected
     stdout: CheckResult | None = None
+    # Not ``protocol``: that is the head's negotiated protocol version.
+    protocol_check: CheckResult | None = None
+    # The protocol item's findings (judges/protocol_rules), errors and warnings.
+    protocol_findings: list[FindingRecord] = field(default_factory=list)
 
     @property
     def title(self) -> str:
@@ -141,7 +145,7 @@ class ServerRun(ServerHead):
         for subject in self.subjects():
             for check in subject.checks.values():
                 counts[check.outcome] += 1
-        for own in (self.sequences, self.stdout):
+        for own in (self.sequences, self.stdout, self.protocol_check):
             if own is not None:
                 counts[own.outcome] += 1
         return counts

@@ -143,6 +143,8 @@ def _server(server: ServerRun) -> dict[str, Any]:
         "checks": server.check_counts(),
         "sequences": None if server.sequences is None else _check(server.sequences),
         "stdout": None if server.stdout is None else _check(server.stdout),
+        "protocol_check": None if server.protocol_check is None else _check(server.protocol_check),
+        "protocol_findings": [record.to_json() for record in server.protocol_findings],
         "coverage": {"output_schema": output_schema, "contract": contract, **server.qualities()},
         "drift": {level: sorted(lines) for level, lines in drift.items()},
         "findings": finding_counts(f for e in server.with_findings() for f in e.findings).to_json(),
@@ -252,13 +254,18 @@ class FailedCheck:
 
 def failed_checks(run: Run) -> Iterator[FailedCheck]:
     """Every failure of the run, in the report's order: a server that did not start, then a
-    server's own checks (stdout, sequences), then each tool's and listed entry's."""
+    server's own checks (stdout, sequences, protocol), then each tool's and listed entry's."""
     for server in run.servers:
         node = f"{NODE_PREFIX}{server.node_name}"
         if not server.started:
             yield FailedCheck(node, server, None, None, None, start_error_line(server.error))
             continue
-        for own, check in ((Check.STDOUT, server.stdout), (Check.SEQUENCES, server.sequences)):
+        own_checks = (
+            (Check.STDOUT, server.stdout),
+            (Check.SEQUENCES, server.sequences),
+            (Check.PROTOCOL, server.protocol_check),
+        )
+        for own, check in own_checks:
             if check is not None and check.failed:
                 yield FailedCheck(f"{node}::{own}", server, None, own, check, check.message or "")
         for subject in server.subjects():

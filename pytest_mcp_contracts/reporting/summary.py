@@ -21,7 +21,9 @@ from pytest_mcp_contracts.text import shown, start_error_line
 from pytest_mcp_contracts.vocabulary import (
     BESIDE_TOOLS,
     IMPACT_ORDER,
+    LEVEL_ORDER,
     QUALITIES,
+    Level,
     Quality,
     SnapshotMode,
 )
@@ -62,6 +64,7 @@ def summary_lines(
         lines += own_test_lines(server.handwritten_calls)
         lines += stray_stdout_lines(server.startup_stdout, server.between_calls_stdout)
         lines += findings_lines(server.with_findings(), clients)
+        lines += protocol_lines(server)
         if server.listing_changes:
             lines.append(
                 "  the tool list changed during the run (the spec says a server's tool set must "
@@ -70,6 +73,29 @@ def summary_lines(
             lines += [f"    {change}" for change in server.listing_changes]
         lines += [f"  {line}" for line in _contract_lines(server, mode, command, verbose)]
     return lines + _written_lines(run.snapshots)
+
+
+def protocol_lines(server: ServerRun) -> list[str]:
+    """The protocol check's verdict in one line: the rules it found broken (errors) and
+    those it warned about, each rule once."""
+    check = server.protocol_check
+    if check is None:
+        return []
+    found = server.protocol_findings
+    if not found:
+        said = "every rule held" if check.outcome == "passed" else check.message or check.outcome
+        return [f"  protocol check: {said}"]
+    by_level = {
+        level: list(dict.fromkeys(str(f.rule) for f in found if f.level is level))
+        for level in LEVEL_ORDER
+    }
+    parts = []
+    for level, rules in by_level.items():
+        if rules:
+            verb = "broken" if level is Level.ERROR else "warned"
+            parts.append(f"{len(rules)} rule(s) {verb}: {', '.join(rules)}")
+    said = "; ".join(parts)
+    return [f"  protocol check: {said} (each in full: the protocol item, the run report)"]
 
 
 def own_test_lines(calls: int) -> list[str]:

@@ -15,7 +15,7 @@ import functools
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
@@ -38,6 +38,11 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 _WINDOWS_DEVICES: Final = frozenset(
     {"CON", "PRN", "AUX", "NUL"} | {f"{port}{n}" for port in ("COM", "LPT") for n in range(1, 10)}
 )
+
+
+class PaginationError(ProtocolViolation):
+    """A listing whose pagination never ends: a cursor came back, it ran past ``MAX_PAGES``
+    pages, or a cursor is not a string."""
 
 
 @dataclass(frozen=True)
@@ -284,7 +289,15 @@ def list_pages(
 ) -> list[dict[str, Any]]:
     """Read a listing (``tools/list``, ``prompts/list``...) to the end of its pagination
     (only a missing cursor ends it); an entry that is not an object is kept as a marker."""
-    entries: list[dict[str, Any]] = []
+    return [entry for page in read_pages(conn, method, field, timeout=timeout) for entry in page]
+
+
+def read_pages(
+    conn: RpcConnection, method: str, field: str, *, timeout: float
+) -> Iterator[list[dict[str, Any]]]:
+    """Each page of a listing in turn, followed through ``nextCursor`` for at most
+    ``MAX_PAGES`` pages; a cursor that comes back (a loop) or a listing that does not end
+    is a ProtocolViolation (the protocol check reads the pages one by one)."""
     cursor: str | None = None
     seen_cursors: set[str] = set()
     for _ in range(MAX_PAGES):
@@ -299,19 +312,19 @@ def list_pages(
             raise ProtocolViolation(
                 f"{method} returned no {field!r} array", stderr_tail=conn.stderr_tail()
             )
-        entries.extend(e if isinstance(e, dict) else {"__not_an_object__": e} for e in found)
+        yield [e if isinstance(e, dict) else {"__not_an_object__": e} for e in found]
         next_cursor = page.get("nextCursor")
         if next_cursor is None:
-            return entries
+            return
         if not isinstance(next_cursor, str):
-            raise ProtocolViolation(f"{method} returned a non-string nextCursor {next_cursor!r}")
+            raise PaginationError(f"{method} returned a non-string nextCursor {next_cursor!r}")
         if next_cursor in seen_cursors:
-            raise ProtocolViolation(
+            raise PaginationError(
                 f"{method} pagination loops: cursor {next_cursor!r} came back a second time"
             )
         seen_cursors.add(next_cursor)
         cursor = next_cursor
-    raise ProtocolViolation(f"{method} did not end after {MAX_PAGES} pages")
+    raise PaginationError(f"{method} did not end after {MAX_PAGES} pages")
 
 
 def list_tools(conn: RpcConnection, *, timeout: float) -> list[dict[str, Any]]:

@@ -220,6 +220,8 @@ class HttpConnection(RpcConnection):
         self._next_id = 0
         self._id_lock = threading.Lock()  # calls may be in flight from several threads
         self._param_headers: dict[str, HeaderMap] = {}  # by tool name
+        # Headers changed for the next request alone (request_with_headers).
+        self._header_changes: dict[str, str | None] = {}
 
     def start(self) -> None:
         import httpx2
@@ -273,7 +275,31 @@ class HttpConnection(RpcConnection):
             headers["MCP-Protocol-Version"] = str(self.protocol_version)
         return headers
 
+    carries_headers: ClassVar[bool] = True
+
+    def request_with_headers(
+        self,
+        method: str,
+        params: Mapping[str, Any] | None,
+        headers: Mapping[str, str | None],
+        *,
+        timeout: float,
+    ) -> dict[str, Any]:
+        self._header_changes = dict(headers)
+        try:
+            return self.request(method, params, timeout=timeout)
+        finally:
+            self._header_changes = {}
+
     def _headers_for(self, message: Mapping[str, Any]) -> dict[str, str]:
+        headers = self._mirrored_headers(message)
+        for name, value in self._header_changes.items():
+            headers = {k: v for k, v in headers.items() if k.lower() != name.lower()}
+            if value is not None:
+                headers[name] = value
+        return headers
+
+    def _mirrored_headers(self, message: Mapping[str, Any]) -> dict[str, str]:
         headers = self._base_headers()
         params = message.get("params")
         meta = params.get("_meta") if isinstance(params, dict) else None

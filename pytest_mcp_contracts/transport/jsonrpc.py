@@ -113,6 +113,9 @@ class RpcConnection:
         # requests while no tool call ran. The first few are kept, all are counted.
         self.violations: list[Violation] = []
         self.violation_count = 0
+        # Notifications the server sent, by method: the protocol check reads whether a
+        # listing that changed was announced (notifications/tools/list_changed...).
+        self.notifications: collections.Counter[str] = collections.Counter()
 
     @property
     def spec(self) -> Spec | None:
@@ -216,11 +219,7 @@ class RpcConnection:
 
     @staticmethod
     def _modern_meta(version: str) -> dict[str, Any]:
-        return {
-            PROTOCOL_VERSION_KEY: version,
-            _CLIENT_INFO_KEY: CLIENT_INFO,
-            _CLIENT_CAPABILITIES_KEY: CAPABILITIES,
-        }
+        return modern_meta(version)
 
     def request_message(self, method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
         """The JSON-RPC request exactly as it goes on the wire (minus the id)."""
@@ -231,6 +230,28 @@ class RpcConnection:
     ) -> dict[str, Any]:
         """Send a request and return its ``result`` object; raise RpcError or a ServerError."""
         return self._request(method, self._envelope(params), timeout=timeout)
+
+    def request_as_is(
+        self, method: str, params: dict[str, Any], *, timeout: float
+    ) -> dict[str, Any]:
+        """Send ``params`` exactly as given, without this connection's ``_meta`` (the
+        protocol check's request with a protocol version the server does not speak)."""
+        return self._request(method, params, timeout=timeout)
+
+    # Whether requests travel with HTTP headers that mirror the body (Streamable HTTP).
+    carries_headers: ClassVar[bool] = False
+
+    def request_with_headers(
+        self,
+        method: str,
+        params: Mapping[str, Any] | None,
+        headers: Mapping[str, str | None],
+        *,
+        timeout: float,
+    ) -> dict[str, Any]:
+        """``request`` with the headers it would carry changed: a value replaces one, None
+        leaves it out (the protocol check's header rules; only where ``carries_headers``)."""
+        raise NotImplementedError
 
     def call_tool(
         self,
@@ -486,6 +507,8 @@ class RpcConnection:
         method = message.get("method")
         params = message.get("params")
         params = params if isinstance(params, dict) else {}
+        with self._calls_lock:
+            self.notifications[str(method)] += 1
         if method == "notifications/progress":
             token = params.get("progressToken")
             with self._calls_lock:
@@ -574,6 +597,15 @@ class RpcConnection:
         spec = self.spec
         if spec is not None:
             self._violated(spec.envelope(method, result))
+
+
+def modern_meta(version: str) -> dict[str, Any]:
+    """The ``_meta`` a 2026-07-28 request carries, naming ``version`` as its protocol."""
+    return {
+        PROTOCOL_VERSION_KEY: version,
+        _CLIENT_INFO_KEY: CLIENT_INFO,
+        _CLIENT_CAPABILITIES_KEY: CAPABILITIES,
+    }
 
 
 def _as_dict(value: Any) -> dict[str, Any]:

@@ -208,6 +208,12 @@ class ManagedServer:
             self.restarts += 1
         return self._reopen()
 
+    def open_another(self) -> RpcConnection:
+        """A connection of its own beside the live one (a new process, an HTTP session),
+        in the protocol version the server was found to speak; the caller closes it. Not a
+        restart: the live connection and its counts are left as they are."""
+        return self._open(legacy=self.protocol_version not in ("", MODERN_VERSION))
+
     def start_fresh(self) -> None:
         """A freshly started server (over HTTP: a new session), on purpose: for a replay,
         or so that an item starts from the server's initial state. Not counted among the

@@ -39,6 +39,7 @@ BASH = ["bash", "--noprofile", "--norc", "-eo", "pipefail"]
 FEW = (
     "--mcp-max-examples=3",
     "--mcp-sequences=off",
+    "--mcp-protocol=off",
     "--mcp-coverage=off",
     "--mcp-clients=none",
     "--mcp-lints=all:off",

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import NO_SEQUENCES, RunMcp, RunPytest
+from tests.conftest import NO_SEQUENCES, PROTOCOL_OFF, RunMcp, RunPytest
 
-SCHEMA_ONLY = ("-k", "schema", NO_SEQUENCES)
+SCHEMA_ONLY = ("-k", "schema", NO_SEQUENCES, PROTOCOL_OFF)
 
 
 def test_each_python_sdk_tool_fails_for_the_client_whose_rule_it_breaks(

@@ -37,7 +37,7 @@ from typing import Any
 import pytest
 
 from tests import fixture_builds, warm_servers
-from tests.conftest import NEIGHBOURS_OFF, NO_SEQUENCES, SPEC_RULES_ONLY
+from tests.conftest import NEIGHBOURS_OFF, NO_SEQUENCES, PROTOCOL_OFF, SPEC_RULES_ONLY
 
 SUBPROCESS, IN_PROCESS = "stdio", "in-process"  # the run report's transport names
 
@@ -151,7 +151,10 @@ def _argv(run: str, ts_servers: Callable[[str], str] | None) -> tuple[list[str],
     virtualenv's pytest, the checkout's code first on the path (the plugin installed there
     is the checkout's at build time: it gives the entry point, the checkout the code); the
     TypeScript servers' is this session's (warm) pytest."""
-    environ = {**os.environ, "PYTEST_ADDOPTS": f"{SPEC_RULES_ONLY} {NEIGHBOURS_OFF}"}
+    environ = {
+        **os.environ,
+        "PYTEST_ADDOPTS": f"{SPEC_RULES_ONLY} {PROTOCOL_OFF} {NEIGHBOURS_OFF}",
+    }
     environ.pop("CI", None)  # a local run: it records contracts, and none is missing
     generations = [each for each in GENERATIONS if each.run == run]
     if ts_servers is not None:

@@ -257,6 +257,8 @@ EXPECTED: dict[str, Any] = {
                 "message": "the tool raised an unexpected exception (call 3 of a sequence)",
             },
             "stdout": None,  # collected only for a server that printed while it started
+            "protocol_check": None,  # --mcp-protocol=off
+            "protocol_findings": [],
             "coverage": {
                 "output_schema": 0.3333,
                 "contract": 0.6667,

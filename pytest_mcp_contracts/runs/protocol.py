@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from pytest_mcp_contracts.judges import protocol_rules as rules
 from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind, FailureReport
 from pytest_mcp_contracts.judges.protocol_rules import Answer
+from pytest_mcp_contracts.judges.spec_messages import violations_finding
 from pytest_mcp_contracts.transport.discover import (
     LISTINGS,
     Listing,
@@ -37,6 +38,7 @@ from pytest_mcp_contracts.vocabulary import MODERN_VERSION, Check
 if TYPE_CHECKING:
     from pytest_mcp_contracts.judges.failures import Finding
     from pytest_mcp_contracts.runs.context import ItemFacts, RunContext
+    from pytest_mcp_contracts.schema.spec import Violation
     from pytest_mcp_contracts.transport.discover import Entry
     from pytest_mcp_contracts.transport.jsonrpc import RpcConnection
     from pytest_mcp_contracts.transport.managed import ManagedServer
@@ -171,6 +173,8 @@ def check_server_protocol(context: RunContext, facts: ItemFacts) -> list[Finding
             announced_before=announced_before,
             judged=judged,
         )
+        schema = _schema_finding(server, [*talk.opened, *other.opened])
+        findings += [schema] if schema is not None else []
     except ServerStartError as exc:
         raise _unavailable(server, exc) from None
     finally:
@@ -187,10 +191,25 @@ def check_server_protocol(context: RunContext, facts: ItemFacts) -> list[Finding
                         f"{rule} ({rules.RULES[rule].where(version)})"
                         for rule in dict.fromkeys(checked)
                     ),
+                    f"every message outside a call's result against schema/{version}/schema.json",
                 ]
             ),
         )
     return findings
+
+
+def _schema_finding(server: ManagedServer, opened: list[RpcConnection]) -> Finding | None:
+    """What the server sent outside any call's result that breaks the version's schema
+    (schema/spec): the handshake's answer, the listings' envelopes, notifications between
+    calls, on this check's connections and on the run's own, each violation once."""
+    live = server.live_connection()
+    connections = [*opened, *([live] if live is not None else [])]
+    seen: dict[str, Violation] = {}
+    for conn in connections:
+        for violation in conn.violations:
+            seen.setdefault(str(violation), violation)
+    lost = sum(conn.violation_count - len(conn.violations) for conn in connections)
+    return violations_finding(Check.PROTOCOL.value, list(seen.values()), count=len(seen) + lost)
 
 
 def _unavailable(server: ManagedServer, exc: ServerStartError) -> ContractFailure:

@@ -277,3 +277,42 @@ def test_under_xdist_the_run_report_is_the_serial_ones(
     assert report("xdist.json", "-n", "2") == serial
     (found,) = serial["servers"][0]["protocol_findings"]
     assert found["rule"] == "protocol/list-changed" and found["severity"] == "warning"
+
+
+# (version, break, the items it fails, the definition each failure names): what the
+# version's schema.json refuses (schema/spec), in a call's result or what came during it
+# (the calling check), in a listing entry (its schema item), elsewhere (this item).
+ECHO = "mcp:raw-stdio::echo::contract"
+SCHEMA_BREAKS = [
+    ("2025-06-18", "block-priority", {ECHO}, "CallToolResult"),
+    ("2025-06-18", "block-audience", {ECHO}, "CallToolResult"),
+    ("2025-06-18", "log-level", {ECHO}, "LoggingMessageNotification"),
+    ("2025-06-18", "progress-value", {ECHO}, "ProgressNotification"),
+    ("2026-07-28", "result-type", {ECHO}, "CallToolResult"),
+    ("2024-11-05", "list-meta", {PROTOCOL}, "ListToolsResult"),
+    ("2025-11-25", "server-info", {PROTOCOL}, "InitializeResult"),
+    ("2026-07-28", "server-info", {PROTOCOL}, "DiscoverResult"),
+    ("2025-03-26", "tool-annotation", {"mcp:raw-stdio::echo::schema"}, "Tool"),
+]
+
+
+@pytest.mark.parametrize(("version", "broken", "items", "definition"), SCHEMA_BREAKS)
+def test_each_schema_break_fails_the_item_it_belongs_to_naming_the_definition(
+    run_protocol: Run, version: str, broken: str, items: set[str], definition: str
+) -> None:
+    out = run_protocol(raw(version, broken)).stdout.str()
+    assert set(re.findall(r"^FAILED (\S+)", out, re.MULTILINE)) == items, out
+    for item in items:
+        assert f"FAILED {item} - [mcp/schema]" in out
+    said = rf"the server's message breaks the protocol's schema: .* breaks {definition} "
+    assert re.search(said + rf"\({version} schema\) at \$", out), out
+
+
+def test_a_read_without_uri_fails_the_read_in_the_hand_written_words(run_protocol: Run) -> None:
+    # The read check says more than the schema (mcp/required-member, with its fix): the
+    # schema's verdict is held back so one defect fails its item once.
+    out = run_protocol(raw("2025-06-18", "read-uri")).stdout.str()
+    reads = {"mcp:raw-stdio::resource:memo_one::read", "mcp:raw-stdio::resource:memo_two::read"}
+    assert set(re.findall(r"^FAILED (\S+)", out, re.MULTILINE)) == reads, out
+    assert "[mcp/required-member]" in out
+    assert "[mcp/schema]" not in out

@@ -28,6 +28,16 @@ BREAKS = (
     "resource-not-found",  # a missing resource: -32002 on 2026, -32603 before
     "discover",  # 2026: server/discover answered only as a process's first request
     "error-codes",  # 2026: a call without a name answered -32050, a code the spec does not define
+    # What the version's schema.json refuses (schema/spec), each in one message:
+    "block-priority",  # echo's text block: annotations.priority 2 (Annotations: 0 to 1)
+    "block-audience",  # echo's text block: annotations.audience ["robot"] (Role)
+    "log-level",  # during a call of echo, a notifications/message without level
+    "progress-value",  # during a call of echo, progress "half" for the call's token
+    "read-uri",  # a read's contents entry without uri
+    "result-type",  # 2026: echo's result without resultType
+    "list-meta",  # tools/list's _meta a string (ListToolsResult)
+    "server-info",  # initialize's serverInfo without version; 2026: discover without ttlMs
+    "tool-annotation",  # echo listed with annotations.readOnlyHint "yes" (Tool)
 )
 
 parser = argparse.ArgumentParser()
@@ -39,7 +49,12 @@ IS_MODERN = VERSION == MODERN
 
 OBJ = {"type": "object", "properties": {"text": {"type": "string"}}, "additionalProperties": False}
 TOOLS = [
-    {"name": "echo", "description": "Echo the text.", "inputSchema": OBJ},
+    {
+        "name": "echo",
+        "description": "Echo the text.",
+        "inputSchema": OBJ,
+        **({"annotations": {"readOnlyHint": "yes"}} if BROKEN == "tool-annotation" else {}),
+    },
     {"name": "shout", "description": "Echo the text in capitals.", "inputSchema": OBJ},
 ]
 PROMPTS = [
@@ -130,16 +145,37 @@ def call_tool(params):
         return result({"content": [{"type": "text", "text": f"bad: {wrong}"}], "isError": True})
     text = str(arguments.get("text", ""))
     said = text.upper() if name == "shout" else text
-    return result({"content": [{"type": "text", "text": said}]})
+    block = {"type": "text", "text": said}
+    if name == "echo":
+        return echo(block, params)
+    return result({"content": [block]})
+
+
+def echo(block, params):
+    """echo's answer, with the schema break asked for."""
+    token = (params.get("_meta") or {}).get("progressToken")
+    if BROKEN == "log-level":
+        send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"data": "echo"}})
+    if BROKEN == "progress-value" and token is not None:
+        progress = {"progressToken": token, "progress": "half"}
+        send({"jsonrpc": "2.0", "method": "notifications/progress", "params": progress})
+    if BROKEN == "block-priority":
+        block["annotations"] = {"priority": 2}
+    if BROKEN == "block-audience":
+        block["annotations"] = {"audience": ["robot"]}
+    if BROKEN == "result-type":
+        return {"content": [block]}
+    return result({"content": [block]})
 
 
 def read_resource(params):
     uri = params.get("uri")
     for resource in RESOURCES:
         if resource["uri"] == uri:
-            return result(
-                {"contents": [{"uri": uri, "mimeType": "text/plain", "text": uri}]}, listing=True
-            )
+            entry = {"uri": uri, "mimeType": "text/plain", "text": uri}
+            if BROKEN == "read-uri":
+                del entry["uri"]
+            return result({"contents": [entry]}, listing=True)
     if BROKEN == "resource-not-found":
         raise Error(-32002 if IS_MODERN else -32603, "Resource not found", {"uri": uri})
     raise Error(-32602 if IS_MODERN else -32002, "Resource not found", {"uri": uri})
@@ -148,7 +184,7 @@ def read_resource(params):
 def discover(params):
     if BROKEN == "discover" and answered:
         raise Error(-32601, "Method not found: server/discover")
-    return result(
+    found = result(
         {
             "supportedVersions": [MODERN],
             "capabilities": CAPABILITIES,
@@ -156,6 +192,9 @@ def discover(params):
         },
         listing=True,
     )
+    if BROKEN == "server-info":
+        del found["ttlMs"]
+    return found
 
 
 def initialize(params):
@@ -164,14 +203,20 @@ def initialize(params):
     return {
         "protocolVersion": VERSION,
         "capabilities": CAPABILITIES,
-        "serverInfo": {"name": "raw-stdio", "version": "1"},
+        "serverInfo": {
+            "name": "raw-stdio",
+            **({} if BROKEN == "server-info" else {"version": "1"}),
+        },
     }
 
 
 HANDLERS = {
     "initialize": initialize,
     "ping": lambda params: result({}),
-    "tools/list": lambda params: pages(tools_now(), "tools", params.get("cursor")),
+    "tools/list": lambda params: {
+        **pages(tools_now(), "tools", params.get("cursor")),
+        **({"_meta": "page"} if BROKEN == "list-meta" else {}),
+    },
     "tools/call": call_tool,
     "prompts/list": lambda params: pages(
         PROMPTS, "prompts", params.get("cursor"), repeat=BROKEN == "repeated-entry"

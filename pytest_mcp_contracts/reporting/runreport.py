@@ -25,6 +25,7 @@ from pytest_mcp_contracts.reporting.model import (
     ServerRun,
 )
 from pytest_mcp_contracts.reporting.worker import OutputFacts, Stdout
+from pytest_mcp_contracts.runs.stats import ToolStats, percentiles
 from pytest_mcp_contracts.text import start_error_line
 from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, IMPACT_ORDER, NODE_PREFIX, Check
 
@@ -71,13 +72,23 @@ def _output(tool: EntryResult) -> dict[str, Any]:
     return output
 
 
+def _latency(stats: ToolStats) -> dict[str, Any] | None:
+    """The figures of a tool's latencies, not every call's: the wire carries those."""
+    if not stats.latencies_ms:
+        return None
+    return {"calls": len(stats.latencies_ms), **percentiles(stats.latencies_ms)}
+
+
 def _tool(tool: EntryResult, listed: bool) -> dict[str, Any]:
+    numbers = tool.stats.to_json()
+    del numbers["latencies_ms"]
     return {
         "name": tool.name,
         "node_name": tool.node_name,
         "listed": listed,
         "checks": {name: _check(check) for name, check in tool.checks.items()},
-        **tool.stats.to_json(),
+        **numbers,
+        "latency_ms": _latency(tool.stats),
         "output": _output(tool) if listed else None,
         "findings": [record.to_json() for record in tool.findings],
     }

@@ -16,7 +16,7 @@ from pytest_mcp_contracts.reporting.failure import accept_command
 from pytest_mcp_contracts.reporting.findings import HasFindings, counts, digest
 from pytest_mcp_contracts.reporting.model import EntryResult, Run, ServerRun
 from pytest_mcp_contracts.reporting.worker import Snapshots, Stdout
-from pytest_mcp_contracts.runs.stats import ToolStats
+from pytest_mcp_contracts.runs.stats import ToolStats, percentiles
 from pytest_mcp_contracts.text import shown, start_error_line
 from pytest_mcp_contracts.vocabulary import (
     BESIDE_TOOLS,
@@ -218,7 +218,22 @@ def _answers(stats: ToolStats) -> str:
             f"time budget ran out in {stats.out_of_time} check(s), fewer inputs sent "
             "(--mcp-tool-time)"
         )
+    if stats.repeated_inputs:
+        alike = stats.repeated_inputs - stats.unstable_inputs
+        parts.append(
+            f"pass@k: {alike} of {stats.repeated_inputs} inputs sent again answered alike"
+            + (" (flaky)" if stats.unstable_inputs else "")
+        )
+    if stats.latencies_ms:
+        parts.append(latency_words(stats.latencies_ms))
     return "; " + "; ".join(parts) if parts else ""
+
+
+def latency_words(latencies_ms: Sequence[float]) -> str:
+    """A tool's latencies in a few words: ``latency p50 3.1 ms, p95 ..., max ... (20 calls)``."""
+    figures = percentiles(latencies_ms)
+    said = ", ".join(f"{name} {ms:g} ms" for name, ms in figures.items())
+    return f"latency {said} ({len(latencies_ms)} calls)"
 
 
 def _nonzero(counter: Mapping[str, int]) -> dict[str, int]:

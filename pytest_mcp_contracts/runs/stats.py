@@ -9,12 +9,15 @@ calls were counted when first made.
 Adding a counter is one field of ``ToolStats`` (an ``int`` or a ``Counter``: it is then
 summed, sent and put in the run report's tool entry) and its rendering: a line of the
 terminal summary (``reporting/summary``) and its property in ``docs/run-report.schema.json``.
+The one list, ``latencies_ms``, is concatenated and sent as it is; the reports show its
+``percentiles``.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Final
 
@@ -28,6 +31,26 @@ def _counts(counter: Mapping[str, int]) -> dict[str, int]:
     """A counter as sorted JSON with plain ``str`` keys (a ``StrEnum`` key, an isError class,
     is not something execnet carries) and without the zero counts ``Counter.update`` leaves."""
     return {str(key): int(n) for key, n in sorted(counter.items()) if n}
+
+
+#: The figures of a tool's latencies the reports show, in this order.
+PERCENTILES: Final = (("p50", 50.0), ("p95", 95.0), ("p99", 99.0), ("max", 100.0))
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """The nearest-rank percentile (no interpolation: every figure is a latency some call
+    had): the smallest value at least ``share`` per cent of ``values`` are not above."""
+    ordered = sorted(values)
+    rank = max(1, math.ceil(share / 100 * len(ordered)))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+def percentiles(values: Sequence[float]) -> dict[str, float]:
+    """p50, p95, p99 and max of ``values`` (milliseconds), rounded to a tenth; empty when
+    there are none."""
+    if not values:
+        return {}
+    return {name: round(percentile(values, share), 1) for name, share in PERCENTILES}
 
 
 @dataclass
@@ -47,6 +70,10 @@ class ToolStats:
     # Checks of the tool (contract, rejects_invalid) that stopped drawing inputs because the
     # tool's time budget ran out (--mcp-tool-time): not a failure, but fewer inputs sent.
     out_of_time: int = 0
+    # Inputs the contract check sent twice (a tool annotated readOnlyHint or idempotentHint:
+    # runs/repeat), and of them, those answered differently past ids, uuids and times.
+    repeated_inputs: int = 0
+    unstable_inputs: int = 0
     # Server requests answered (by method) and notifications received, during valid calls.
     client_requests: Counter[str] = field(default_factory=Counter)
     error_classes: Counter[str] = field(default_factory=Counter)  # isError results by class
@@ -57,6 +84,18 @@ class ToolStats:
     # Whether a call's arguments hold a path of the roots sandbox (from the pytest layer:
     # inputs/sandbox.uses_sandbox); not a number, so neither compared nor sent.
     uses_sandbox: UsesSandbox | None = field(default=None, compare=False, repr=False)
+    # How long each answered call of the contract's explicit and random inputs took (ms),
+    # from the request sent to its answer read (CallOutcome.elapsed: judging is not in it);
+    # not shrinking's attempts nor replays. Concatenated when folded, sent as a list.
+    latencies_ms: list[float] = field(default_factory=list)
+
+    def time_call(self, outcome: CallOutcome) -> bool:
+        """An answered call's latency (a result or a JSON-RPC error; a hang or a death is
+        no latency: its time is the timeout's); whether it was one."""
+        answered = outcome.result is not None or outcome.rpc_error is not None
+        if answered:
+            self.latencies_ms.append(round(outcome.elapsed * 1000, 3))
+        return answered
 
     def count_call(self, outcome: CallOutcome) -> None:
         """A call with a valid input, as the server answered it."""
@@ -84,6 +123,7 @@ class ToolStats:
                 value.update(getattr(other, name))
             else:
                 setattr(self, name, value + getattr(other, name))
+        self.latencies_ms.extend(other.latencies_ms)
         if self.input_coverage is None:
             self.input_coverage = other.input_coverage
 
@@ -94,6 +134,7 @@ class ToolStats:
             value = getattr(self, name)
             data[name] = _counts(value) if isinstance(value, Counter) else int(value)
         data["input_coverage"] = self.input_coverage
+        data["latencies_ms"] = list(self.latencies_ms)
         return data
 
     @classmethod
@@ -107,12 +148,15 @@ class ToolStats:
                 setattr(stats, name, int(value or 0))
         coverage = data.get("input_coverage")
         stats.input_coverage = dict(coverage) if isinstance(coverage, Mapping) else None
+        stats.latencies_ms = [float(ms) for ms in data.get("latencies_ms") or ()]
         return stats
 
 
 # Every count of ToolStats (an int or a Counter): a new field is summed, sent and reported.
 _NUMBERS: Final = tuple(
-    f.name for f in fields(ToolStats) if f.name not in ("input_coverage", "uses_sandbox")
+    f.name
+    for f in fields(ToolStats)
+    if f.name not in ("input_coverage", "uses_sandbox", "latencies_ms")
 )
 
 

@@ -11,6 +11,7 @@ user properties and report sections into ``ItemFacts``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -170,6 +171,8 @@ def check_latency(context: RunContext, tool: Entry, facts: ItemFacts, warn: Warn
     own = ""
     if timed is None:
         _, inputs = _contract_inputs(context, tool, check, warn)
+        # Its failures are the contract item's to find and shrink: none is shrunk here.
+        inputs["budget"] = dataclasses.replace(inputs["budget"], shrink_time=0.0)
         # A ToolStats of its own, on no report: the contract item counts the tool's calls.
         timed = run_contract(server, tool, **inputs, in_flight=settings.in_flight).stats.timed
         own = " (timed by this item: the contract item did not run in this process)"

@@ -188,3 +188,27 @@ def test_a_hang_is_confirmed_at_the_full_timeout_and_shrunk_with_an_early_one(
     assert "(shrinking's attempts waited 2 s for an answer, 10x the p99" in text
     # The replay, on a fresh server with the full timeout, shows it is a hang.
     assert "(it fails alone on a freshly started server too)" in text
+
+
+def test_a_latency_item_whose_contract_item_did_not_run_here_times_the_calls_itself(
+    run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NAP_MS", str(NAP_MS))
+    result = run_mcp(
+        "latency.py",
+        args=(
+            NO_SEQUENCES,
+            "-k",
+            "nap",
+            "--deselect=mcp:latency::nap::contract",
+            "--mcp-max-p95-ms=20",
+            "-rA",
+        ),
+    )
+    assert result.parseoutcomes()["failed"] == 1
+    result.stdout.fnmatch_lines(
+        [
+            "p95 latency * ms is above the limit of 20 ms, over * answered calls (timed by "
+            "this item: the contract item did not run in this process)",
+        ]
+    )

@@ -1114,14 +1114,21 @@ class PhaseSample:
 
 
 def in_flight_run(
-    bench: Bench, latency_ms: int, window: int, extra: Sequence[str] = ()
+    bench: Bench,
+    latency_ms: int,
+    window: int,
+    extra: Sequence[str] = (),
+    conftest: tuple[str, str] | None = None,
 ) -> PhaseSample:
-    """catalog.py's contract check with ``--mcp-in-flight=window`` (and ``extra`` options).
-    The coverage phase's inputs are the first calls the server starts (random ones come
-    after the last of them is judged), so its time is from the first call's start to the
-    last of them's end."""
+    """catalog.py's contract check with ``--mcp-in-flight=window`` (and ``extra`` options,
+    and a ``conftest`` named by its first item). The coverage phase's inputs are the first
+    calls the server starts (random ones come after the last of them is judged), so its
+    time is from the first call's start to the last of them's end."""
     label = "".join(arg.strip("-").replace("=", "-") for arg in extra)
-    project = bench.project(f"catalog-{latency_ms}ms-w{window}{label}")
+    label += f"-{conftest[0]}" if conftest else ""
+    project = bench.project(
+        f"catalog-{latency_ms}ms-w{window}{label}", conftest=conftest[1] if conftest else None
+    )
     log = project / "calls.log"
     args = [
         f"--mcp-server={server_command('catalog.py', str(latency_ms))}",
@@ -1343,6 +1350,46 @@ def measure_watch(bench: Bench) -> list[Figure]:
     ]
 
 
+# Turns the protocol's schema off: every version reads as one the plugin has no schema of.
+NO_SPEC_CONFTEST = '''"""The run without schema/spec: nothing is judged by the protocol's schema."""
+
+from pytest_mcp_contracts.schema.spec import Spec
+
+Spec.of = staticmethod(lambda version: None)
+'''
+
+
+def measure_spec(bench: Bench) -> list[Figure]:
+    """A tool's contract check with every result and notification judged by the protocol's
+    schema (schema/spec), against the same check with the schema turned off by a conftest,
+    one call at a time on catalog.py answering at once: the check's time per call."""
+    sides: dict[str, tuple[str, str] | None] = {"on": None, "off": ("nospec", NO_SPEC_CONFTEST)}
+    for conftest in sides.values():
+        in_flight_run(bench, 0, 1, conftest=conftest)  # warm-up
+    samples: dict[str, list[PhaseSample]] = {side: [] for side in sides}
+    for index in range(bench.sizes.repeat):
+        for side in sides if index % 2 == 0 else list(reversed(sides)):
+            samples[side].append(in_flight_run(bench, 0, 1, conftest=sides[side]))
+    calls = {s.calls for runs in samples.values() for s in runs}
+    if len(calls) != 1:
+        raise MeasurementError(f"the runs did not send the same calls: {sorted(calls)}")
+    (count,) = calls
+    per_call = {
+        side: median([s.check for s in runs]) / count * 1000 for side, runs in samples.items()
+    }
+    return [
+        Figure(
+            "spec_per_call",
+            f"the protocol's schema: a tool's contract check, per call ({count} calls), on vs off",
+            "ms/call",
+            measured=per_call["on"],
+            baseline=per_call["off"],
+            target="<= 1.05x",
+            met=per_call["on"] <= 1.05 * per_call["off"],
+        )
+    ]
+
+
 MEASUREMENTS: list[tuple[str, str, Callable[[Bench], list[Figure]]]] = [
     ("load", "plugin load when unused", measure_load),
     ("startup", "start-up: a whole run on a small server", measure_startup),
@@ -1356,6 +1403,7 @@ MEASUREMENTS: list[tuple[str, str, Callable[[Bench], list[Figure]]]] = [
     ("inflight", "calls in flight", measure_in_flight),
     ("slow", "a slow tool within its budget", measure_slow_tool),
     ("watch", "every call watched on disk", measure_watch),
+    ("spec", "every message judged by the protocol's schema", measure_spec),
 ]
 
 

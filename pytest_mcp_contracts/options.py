@@ -60,13 +60,14 @@ DEFAULT_REJECTS_INVALID: Final = RejectsInvalidMode.WARN.value
 DEFAULT_SECURITY: Final = SecurityMode.ON.value
 DEFAULT_DESCRIPTION_DRIFT: Final = DescriptionDrift.WARN.value
 # The clients most users run a server in, whose rules a server that works "everywhere" already
-# follows: Claude, VS Code/Copilot and OpenAI's ordinary function calling. Strict mode and the
-# Gemini API refuse schemas that the common SDKs emit (open objects, $defs, nullable unions) and
-# stay opt-in; docs/clients.md says why.
+# follows: Claude, VS Code/Copilot, OpenAI's ordinary function calling and the clients built on
+# the TypeScript SDK 2.x. Strict mode and the Gemini API refuse schemas that the common SDKs emit
+# (open objects, $defs, nullable unions) and stay opt-in; docs/clients.md says why.
 DEFAULT_CLIENTS: Final = (
     ClientProfile.CLAUDE.value,
     ClientProfile.OPENAI.value,
     ClientProfile.VSCODE.value,
+    ClientProfile.TYPESCRIPT_SDK.value,
 )
 COVERAGE: Final = ("on", "off")
 NO_SANDBOX: Final = "none"  # --mcp-roots=none (a folder of that name: ./none)
@@ -606,6 +607,16 @@ OPTIONS: Final = (
         "mcp_sarif",
         "write a SARIF 2.1.0 file for code scanning to this file, relative to the rootdir: "
         "a result per failed check, its failure's kind the rule (docs/how-to/ci.md)",
+        "path",
+        None,
+        metavar="PATH",
+    ),
+    Option(
+        "--mcp-html",
+        "mcp_html",
+        "write a self-contained HTML report (every failure with its input, replay command "
+        "and stderr; contracts, coverage, drift, findings, latency, time) to this file, "
+        "relative to the rootdir (docs/how-to/html-report.md)",
         "path",
         None,
         metavar="PATH",

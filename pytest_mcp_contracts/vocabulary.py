@@ -186,6 +186,7 @@ class ClientProfile(StrEnum):
     OPENAI_STRICT = "openai-strict"  # strict mode (the Agents SDK's strict conversion)
     GEMINI = "gemini"  # the Gemini API's function declarations
     VSCODE = "vscode"  # VS Code / GitHub Copilot Chat
+    TYPESCRIPT_SDK = "typescript-sdk"  # clients built on the TypeScript SDK 2.x
     MCP = "mcp"  # the spec itself: always applied
 
 

@@ -7,9 +7,10 @@ file to regenerate or to merge: ``mkdocs build --strict`` in .ci/run renders it 
 and a marker this module does not know fails the build.
 
 Only modules that import nothing outside the standard library are read here
-(``options``, ``judges/failures``, ``vocabulary``), so the docs build needs mkdocs
-and this checkout, not the package's dependencies: .ci/run builds in a virtualenv that holds
-only the ``docs`` extra.
+(``options``, ``judges/failures``, ``judges/clients``, ``vocabulary``, and
+tests/e2e/conformance_table.py, the table tests/e2e/test_conformance_agreement.py checks), so
+the docs build needs mkdocs and this checkout, not the package's dependencies: .ci/run builds
+in a virtualenv that holds only the ``docs`` extra.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import inspect
 import re
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # the checkout's package, installed or not
     sys.path.insert(0, str(ROOT))
 
+from pytest_mcp_contracts.judges.clients import RULES  # noqa: E402
 from pytest_mcp_contracts.judges.failures import (  # noqa: E402
     KIND_TEXT,
     SEVERITY,
@@ -32,6 +35,7 @@ from pytest_mcp_contracts.judges.failures import (  # noqa: E402
     Severity,
 )
 from pytest_mcp_contracts.options import DEFAULT_MAX_RESULT_BYTES, OPTIONS, Option  # noqa: E402
+from tests.e2e import conformance_table  # noqa: E402
 
 MARKER = re.compile(r"^<!-- generated: ([a-z-]+) -->$", re.MULTILINE)
 
@@ -122,9 +126,40 @@ def failure_kinds_markdown() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _cell(text: str) -> str:
+    return _escape(text).replace("|", r"\|")
+
+
+def client_rules_markdown(profile: str) -> str:
+    """The rules of one client profile (``judges/clients.RULES``): what each refuses, what the
+    client does, the fix, the source, and the client versions it was verified on and when;
+    then, for a rule that says so, what makes it lapse."""
+    rules = [rule for rule in RULES if rule.client == profile]
+    lines = [
+        "| rule | refuses | what the client does | fix | source | verified on |",
+        "|---|---|---|---|---|---|",
+    ]
+    for rule in rules:
+        seen = rule.verified
+        lines.append(
+            f"| `{rule.id}` | {_cell(rule.refuses)} | {_cell(rule.why)} | {_cell(rule.fix)} "
+            f"| {_cell(rule.source)} | {_cell(seen.versions)}, **{seen.on}** ({_cell(seen.how)}) |"
+        )
+    lapses = [f"- `{rule.id}`: {_escape(rule.lapses)}" for rule in rules if rule.lapses]
+    if lapses:
+        lines += ["", "When the client is fixed:", "", *lapses]
+    return "\n".join(lines) + "\n"
+
+
 GENERATED: dict[str, Callable[[], str]] = {
     "options": options_markdown,
     "failure-kinds": failure_kinds_markdown,
+    "conformance-agreement": conformance_table.markdown,
+    # One marker per profile, ``client-rules-claude``: each table sits in its profile's section.
+    **{
+        f"client-rules-{profile}": partial(client_rules_markdown, profile)
+        for profile in dict.fromkeys(str(rule.client) for rule in RULES)
+    },
 }
 
 

@@ -5,9 +5,10 @@ clients and model providers enforce rules of their own: VS Code/Copilot throws o
 without ``items``, OpenAI refuses a root object without ``properties``, Claude refuses an
 ``outputSchema`` that declares draft-07. Each rule here is one row of ``RULES``: its id, the
 client, which schema it reads, the function that finds the places that break it, what the
-client does, the fix and the source (the client's code, or an issue thread that reproduces
-it). docs/clients.md is the same table for people; ``tests/unit/checks/test_clients.py``
-keeps the two in step.
+client does, the fix, the source (the client's code, or an issue thread that reproduces it),
+and the client versions it was verified on and when (clients change: a rule is as old as its
+verification). docs/clients.md renders its rule tables from ``RULES``
+(docs/_hooks/generated.py), so the page cannot drift from the checks.
 
 The rules never follow ``$ref``s (a client that does is free to refuse what it finds there:
 the places are reported where they are written), and every walk is bounded by
@@ -45,6 +46,7 @@ CLIENT_NAMES: Final = {
     ClientProfile.OPENAI_STRICT: "OpenAI strict mode",
     ClientProfile.GEMINI: "Gemini",
     ClientProfile.VSCODE: "VS Code/Copilot",
+    ClientProfile.TYPESCRIPT_SDK: "the TypeScript SDK 2.x client",
     ClientProfile.MCP: "the MCP spec",
 }
 # Strict mode is OpenAI's function calling with more rules: choosing it chooses both.
@@ -83,6 +85,11 @@ VSCODE_WALK: Final = frozenset(
 STRICT_WALK: Final = frozenset(
     {"$defs", "definitions", "properties", "items", "anyOf", "oneOf", "allOf"}
 )
+# What ajv compiles when it compiles a schema: everything but the definitions, which it compiles
+# only when a $ref reaches them (a tuple in an unreferenced $defs entry compiles; measured with
+# the TypeScript SDK 2.4.0's AjvJsonSchemaValidator). The rules do not follow $refs, so a
+# referenced definition is not reported: a miss, never a false refusal.
+AJV_WALK: Final = EVERYWHERE - {"$defs", "definitions"}
 
 
 def subschemas(root: Any, walk: Collection[str] = EVERYWHERE) -> Iterator[tuple[Any, Path]]:
@@ -219,6 +226,44 @@ def _tuple_items(node: dict[str, Any], _: Path) -> str | None:
     return "" if isinstance(node.get("items"), list) else None
 
 
+# The dialects the TypeScript SDK 2.x's default validators accept, as its declaredDialect
+# (packages/core-internal/src/validators/dialects.ts, the same from 2.0.0 to 2.4.0) matches
+# them: these exact URIs once one trailing '#' is dropped, nothing else normalised (a
+# trailing space is an unknown dialect there, though not here: schema/dialects strips it).
+_TS_SDK_DIALECTS: Final = {
+    f"{scheme}://json-schema.org/{path}/schema": name
+    for scheme in ("http", "https")
+    for path, name in (
+        ("draft/2020-12", "2020-12"),
+        ("draft/2019-09", "2019-09"),
+        ("draft-07", "draft-07"),
+        ("draft-06", "draft-06"),
+    )
+}
+
+
+def _ts_sdk_dialect(node: dict[str, Any]) -> str | None:
+    """The dialect a TypeScript SDK 2.x client validates ``node`` in (2020-12 without a string
+    ``$schema``, as the SDK reads it), or None for one it refuses."""
+    declared = node.get("$schema")
+    if not isinstance(declared, str):
+        return "2020-12"
+    return _TS_SDK_DIALECTS.get(declared.removesuffix("#"))
+
+
+def _ts_sdk_unknown_dialect(node: dict[str, Any]) -> str | None:
+    if _ts_sdk_dialect(node) is not None:
+        return None
+    return f"$schema {shorten(str(node['$schema']), 80)!r}"
+
+
+def _ts_sdk_tuple_items(root: Any) -> Iterator[tuple[Path, str]]:
+    # Only Ajv2020 refuses a list of items: the SDK compiles a schema declared 2019-09 with
+    # Ajv2019 and one declared draft-07 or draft-06 with the classic Ajv, which take it.
+    if isinstance(root, dict) and _ts_sdk_dialect(root) == "2020-12":
+        yield from _each_node(_tuple_items, AJV_WALK)(root)
+
+
 def _open_additional_properties(node: dict[str, Any], _: Path) -> str | None:
     # ensure_strict_json_schema: an object (or a schema without type) whose
     # additionalProperties is anything but false raises; `{}` counts as open.
@@ -287,6 +332,16 @@ INPUT, OUTPUT = "inputSchema", "outputSchema"
 
 
 @dataclass(frozen=True)
+class Verified:
+    """The client versions a rule was last verified on, when, and how: a client that changes
+    its validator makes the rule wrong, so the rule says how old its evidence is."""
+
+    versions: str  # the client (and its version) that refused, e.g. "Claude Desktop 2.2553.1"
+    on: str  # the date of the evidence (ISO), a report's or our own run's
+    how: str  # run here, read in the client's source, or reported (which thread)
+
+
+@dataclass(frozen=True)
 class Rule:
     """One thing one client refuses, with where we know it from."""
 
@@ -298,12 +353,34 @@ class Rule:
     why: str  # what the client does then
     fix: str
     source: str  # the client's code, or the issue thread that reproduces it
+    verified: Verified
+    # The client the findings name, where the rule holds for one client of the profile only.
+    who: str | None = None
+    # What changes when the client stops refusing (a fixed release): the rule then lapses.
+    lapses: str = ""
+
+    @property
+    def client_name(self) -> str:
+        return self.who or CLIENT_NAMES[self.client]
 
 
 _TS_SDK_AJV = (
     "modelcontextprotocol/typescript-sdk packages/core-internal/src/validators/ajvProvider.ts "
     "before #2534 (commit f130e1ac5), whose error Claude prints; threads: anthropics/claude-code"
     "#86142, #90245, oscardvs/zoteus#83, sweetrb/apple-mail-mcp#147"
+)
+_TS_SDK_2 = (
+    "@modelcontextprotocol/client 2.0.0-2.4.0: declaredDialect in dist/dialects-*.mjs "
+    "(packages/core-internal/src/validators/dialects.ts), called by AjvJsonSchemaValidator and "
+    "CfWorkerJsonSchemaValidator; Client.callTool throws InvalidParams before the request"
+)
+# Run here on 2026-12-02: each of @modelcontextprotocol/client 2.0.0, 2.1.0, 2.2.0, 2.3.1 and
+# 2.4.0 (npm) connected over stdio to a raw server whose tools declare one dialect each, and
+# called every tool; @modelcontextprotocol/sdk 1.32.2's client, for contrast, called them all.
+_TS_SDK_RUN = Verified(
+    "@modelcontextprotocol/client 2.0.0, 2.1.0, 2.2.0, 2.3.1 and 2.4.0 on Node 20",
+    "2026-12-02",
+    "run here: Client.callTool on tools declaring each dialect; the 1.32.2 client refuses none",
 )
 _COPILOT_NORMALIZER = (
     "microsoft/vscode-copilot-chat src/extension/tools/common/toolSchemaNormalizer.ts "
@@ -317,6 +394,19 @@ _STRICT_WHY = (
     "the Agents SDK cannot convert the schema to strict mode and sends the tool non-strict "
     "(logged); strict function calling refuses it"
 )
+_STRICT_READ = Verified(
+    "openai-agents 0.24.0 (PyPI)",
+    "2026-12-02",
+    "read here: strict_schema.py still raises for these, and mcp/util.py still passes "
+    "_reject_open_objects for every inputSchema but {}",
+)
+_CLAUDE_DESKTOP = "Claude Desktop"
+_CLAUDE_LAPSES = (
+    "the Claude Desktop release that ships the TypeScript SDK's fixed validator (typescript-sdk "
+    "PR #2534, @modelcontextprotocol/client 2.0.0 on) takes draft-07, draft-06 and 2019-09: "
+    "this rule then lapses, and typescript-sdk/output-dialect still refuses draft-04 and "
+    "unknown dialects"
+)
 
 RULES: Final[tuple[Rule, ...]] = (
     Rule(
@@ -329,19 +419,62 @@ RULES: Final[tuple[Rule, ...]] = (
         "outputSchema: JSON Schema declares an unsupported dialect'",
         "declare $schema https://json-schema.org/draft/2020-12/schema or drop it (for zod: "
         "z.toJSONSchema(schema, {target: 'draft-2020-12'}))",
-        _TS_SDK_AJV,
+        _TS_SDK_AJV + ", shashankswe2020-ux/whoop-mcp#251",
+        Verified(
+            "Claude Desktop 2.2553.1 (macOS); the Code tab of the desktop app at 2.1.250",
+            "2026-09-21",
+            "reported: shashankswe2020-ux/whoop-mcp#251 (Desktop 2.2553.1, 2026-09-21), "
+            "anthropics/claude-code#90245 (2026-08-28: the Claude Code CLI 2.1.250 accepts "
+            "what its desktop app refuses; #86142: the CLI 2.1.233 accepts draft-07)",
+        ),
+        who=_CLAUDE_DESKTOP,
+        lapses=_CLAUDE_LAPSES,
     ),
     Rule(
         "claude/output-tuple-items",
         ClientProfile.CLAUDE,
         OUTPUT,
-        _each_node(_tuple_items),
+        _each_node(_tuple_items, AJV_WALK),
         "an outputSchema with a draft-07 tuple (items given as a list)",
         "the 2020-12 validator (Ajv2020) does not compile it: 'items value must be "
         '["object","boolean"]\', so every call of the tool fails',
         "use prefixItems for the positions (and items: false to close the tuple)",
         _TS_SDK_AJV + "; AlexGladkov/claude-in-mobile#57 (z.tuple); compile error measured with "
         "ajv 8.20 Ajv2020 configured as that provider",
+        Verified(
+            "Claude Desktop (its validator: typescript-sdk before #2534)",
+            "2026-11-25",
+            "measured here with ajv 8.20 Ajv2020 configured as that provider; reported: "
+            "AlexGladkov/claude-in-mobile#57",
+        ),
+        who=_CLAUDE_DESKTOP,
+        lapses="with the fixed validator a tuple still fails where the schema is 2020-12 "
+        "(typescript-sdk/output-tuple-items) and passes where it declares draft-07",
+    ),
+    Rule(
+        "typescript-sdk/output-dialect",
+        ClientProfile.TYPESCRIPT_SDK,
+        OUTPUT,
+        _at_root(_ts_sdk_unknown_dialect),
+        "an outputSchema that declares draft-04 or a $schema it does not know",
+        "it takes 2020-12, 2019-09, draft-07 and draft-06 only: callTool fails client-side "
+        "before the request is sent ('Tool ... has an invalid outputSchema: JSON Schema "
+        "declares an unsupported dialect'); the inputSchema is not checked so",
+        "declare $schema https://json-schema.org/draft/2020-12/schema or drop it",
+        _TS_SDK_2,
+        _TS_SDK_RUN,
+    ),
+    Rule(
+        "typescript-sdk/output-tuple-items",
+        ClientProfile.TYPESCRIPT_SDK,
+        OUTPUT,
+        _ts_sdk_tuple_items,
+        "an outputSchema in 2020-12 (no $schema, or that one) with items given as a list",
+        "Ajv2020 does not compile it: callTool fails client-side with 'Tool ... has an "
+        'invalid outputSchema: items value must be ["object","boolean"]\'',
+        "use prefixItems for the positions (and items: false to close the tuple)",
+        _TS_SDK_2,
+        _TS_SDK_RUN,
     ),
     Rule(
         "vscode/array-items",
@@ -353,6 +486,12 @@ RULES: Final[tuple[Rule, ...]] = (
         "fails, for every tool of the session",
         'add items (e.g. "items": {"type": "string"}, or {} for anything)',
         _COPILOT_NORMALIZER + "; microsoft/vscode#246119, #284536",
+        Verified(
+            "VS Code 1.107.1 with Copilot Chat",
+            "2025-12-19",
+            "reported: microsoft/vscode#284536; the walk follows normalizeToolSchema as read "
+            "when the rule was written (2026-11-25)",
+        ),
     ),
     Rule(
         "openai/root-properties",
@@ -365,6 +504,11 @@ RULES: Final[tuple[Rule, ...]] = (
         'add "properties": {} (also for a tool without arguments)',
         "github/github-mcp-server#1548, github/copilot-cli#2223, openai/openai-agents-python"
         "#449 (fixed on the SDK side in #454, src/agents/mcp/util.py)",
+        Verified(
+            "the OpenAI API as Codex sends it",
+            "2026-05-06",
+            "reported: inboxapi/cli#106 (validated against the live endpoint that day)",
+        ),
     ),
     Rule(
         "openai/array-items",
@@ -376,6 +520,12 @@ RULES: Final[tuple[Rule, ...]] = (
         "schema missing items', for the whole request",
         'add items (e.g. "items": {"type": "string"}, or {} for anything)',
         "spacelift-io/spacectl#402, digitalocean-labs/mcp-digitalocean#265, mark3labs/mcphost#35",
+        Verified(
+            "the OpenAI API as Codex sends it",
+            "2026-05-15",
+            "reported: garrytan/gbrain#1028 ('Invalid schema for function ...: array schema "
+            "missing items')",
+        ),
     ),
     Rule(
         "openai-strict/additional-properties",
@@ -386,6 +536,7 @@ RULES: Final[tuple[Rule, ...]] = (
         _STRICT_WHY,
         "declare every property and set additionalProperties: false",
         _STRICT_SCHEMA,
+        _STRICT_READ,
     ),
     Rule(
         "openai-strict/open-object",
@@ -396,6 +547,7 @@ RULES: Final[tuple[Rule, ...]] = (
         _STRICT_WHY,
         "declare its properties, or add additionalProperties: false",
         _STRICT_SCHEMA,
+        _STRICT_READ,
     ),
     Rule(
         "openai-strict/root-union",
@@ -406,6 +558,7 @@ RULES: Final[tuple[Rule, ...]] = (
         _STRICT_WHY,
         "make the root a plain object; move alternatives into a property",
         _STRICT_SCHEMA + " (_ensure_strict_root)",
+        _STRICT_READ,
     ),
     Rule(
         "openai-strict/ref-siblings",
@@ -416,6 +569,7 @@ RULES: Final[tuple[Rule, ...]] = (
         _STRICT_WHY,
         "move the constraints into the referenced schema, or inline it",
         _STRICT_SCHEMA,
+        _STRICT_READ,
     ),
     Rule(
         "gemini/array-items",
@@ -427,6 +581,11 @@ RULES: Final[tuple[Rule, ...]] = (
         "while the tool is enabled",
         'add items (e.g. "items": {"type": "string"})',
         "backstage/backstage#34038, anomalyco/opencode#48073",
+        Verified(
+            "the Gemini API as opencode sends it",
+            "2026-09-09",
+            "reported: anomalyco/opencode#48073",
+        ),
     ),
     Rule(
         "gemini/type-union",
@@ -438,6 +597,11 @@ RULES: Final[tuple[Rule, ...]] = (
         "for every request",
         'declare one type (drop "null", or use nullable: true / anyOf for alternatives)',
         "github/copilot-cli#4623, sbroenne/mcp-server-excel#672 and PR #674",
+        Verified(
+            "Copilot CLI 1.0.83 with Gemini Flash",
+            "2026-09-08",
+            "reported: github/copilot-cli#4623",
+        ),
     ),
     Rule(
         "gemini/boolean-schema",
@@ -448,6 +612,11 @@ RULES: Final[tuple[Rule, ...]] = (
         "400 INVALID_ARGUMENT for every request while the tool is enabled",
         "write {} instead of true (and a schema that says what is refused instead of false)",
         "github/copilot-cli#4623",
+        Verified(
+            "Copilot CLI 1.0.83 with Gemini Flash",
+            "2026-09-08",
+            "reported: github/copilot-cli#4623",
+        ),
     ),
     Rule(
         "gemini/value-type",
@@ -458,6 +627,12 @@ RULES: Final[tuple[Rule, ...]] = (
         "400 '... schema didn't specify the schema type field' for every request",
         "give it a type",
         "awslabs/mcp#661, CoplayDev/unity-mcp#572, zereight/gitlab-mcp#166",
+        Verified(
+            "the Gemini API (versions not given in the reports)",
+            "2025-07-22",
+            "reported: zereight/gitlab-mcp#166; gemini-cli stopped skipping such tools itself "
+            "(google-gemini/gemini-cli PR #9574, 2025-09-25): the API's refusal is not re-checked",
+        ),
     ),
     Rule(
         "gemini/ref",
@@ -468,6 +643,11 @@ RULES: Final[tuple[Rule, ...]] = (
         "400 'reference to undefined schema at ...' for every request",
         "inline the referenced schema",
         "google-gemini/gemini-cli#13326, agent-infra/sandbox#83",
+        Verified(
+            "the Gemini API as Gemini CLI sends it",
+            "2025-11-21",
+            "reported: google-gemini/gemini-cli#13326 (2025-11-18), agent-infra/sandbox#83",
+        ),
     ),
 )
 
@@ -500,12 +680,18 @@ def check_clients(tool: Entry, clients: Collection[str]) -> list[Finding]:
 
 
 def _finding(rule: Rule, path: Path, detail: str) -> Finding:
-    client = CLIENT_NAMES[rule.client]
+    client = rule.client_name
+    lapses = (f"until: {rule.lapses}",) if rule.lapses else ()
     # The rule's id, the place and the fix are fields: Finding.render shows each once.
     return Finding(
         "schema",
         f"{client} refuses this tool: {rule.refuses}" + (f" ({detail})" if detail else ""),
-        details=(f"{client}: {rule.why}", f"source: {rule.source}"),
+        details=(
+            f"{client}: {rule.why}",
+            f"verified on {rule.verified.versions} ({rule.verified.on})",
+            *lapses,
+            f"source: {rule.source}",
+        ),
         kind=FailureKind.CLIENT_SCHEMA,
         rule=rule.id,
         client=str(rule.client),
@@ -517,8 +703,7 @@ def _finding(rule: Rule, path: Path, detail: str) -> Finding:
 def _more(rule: Rule, count: int) -> Finding:
     return Finding(
         "schema",
-        f"{CLIENT_NAMES[rule.client]} refuses {count} more place(s) of {rule.schema} for the "
-        "same reason",
+        f"{rule.client_name} refuses {count} more place(s) of {rule.schema} for the same reason",
         kind=FailureKind.CLIENT_SCHEMA,
         rule=rule.id,
         client=str(rule.client),

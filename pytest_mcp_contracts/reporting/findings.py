@@ -18,8 +18,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
+from pytest_mcp_contracts.judges.clients import IMPLIES, RULES
+from pytest_mcp_contracts.options import DEFAULT_CLIENTS
 from pytest_mcp_contracts.text import shorten, shown
-from pytest_mcp_contracts.vocabulary import LEVEL_ORDER, Level
+from pytest_mcp_contracts.vocabulary import CLIENTS_NONE, LEVEL_ORDER, ClientProfile, Level
 
 if TYPE_CHECKING:
     from pytest_mcp_contracts.judges.failures import Finding
@@ -223,3 +225,40 @@ def digest(holders: Sequence[HasFindings]) -> list[str]:
         rest = sum(len(found) for _, found in ordered[DIGEST_RULES:])
         lines.append(f"… and {len(ordered) - DIGEST_RULES} more rules ({rest} findings)")
     return lines
+
+
+_CLIENT_OF_RULE: Final = {rule.id: rule.client_name for rule in RULES}
+
+
+def refusals_line(holders: Sequence[HasFindings], clients: Sequence[str]) -> str | None:
+    """One line on the client rules that failed items (None if none did): which, whose, and
+    the ``--mcp-clients`` value that leaves them out. A client rule fails a run because a
+    client someone ships to refuses the tool today; the reader who does not ship to it is
+    told how to stop hearing about it, in the place they read the failure."""
+    tools: dict[str, set[str]] = {}
+    profiles = set()
+    for holder in holders:
+        for record in holder.findings:
+            if record.level is Level.ERROR and record.rule in _CLIENT_OF_RULE and record.client:
+                tools.setdefault(record.rule, set()).add(holder.label)
+                profiles.add(record.client)
+    if not tools:
+        return None
+    # A profile that implies a failing one (openai-strict: openai) would bring its rules back.
+    kept = [
+        name
+        for name in clients
+        if name not in profiles and IMPLIES.get(ClientProfile(name)) not in profiles
+    ]
+    rules = ", ".join(
+        f"{rule} ({len(names)} {'tool' if len(names) == 1 else 'tools'})"
+        for rule, names in sorted(tools.items())
+    )
+    whose = list(dict.fromkeys(_CLIENT_OF_RULE[rule] for rule in sorted(tools)))
+    refuse = "refuses" if len(whose) == 1 else "refuse"
+    chosen = "on by default" if tuple(clients) == DEFAULT_CLIENTS else "chosen"
+    return (
+        f"client rules failing ({chosen}): {rules}: {' and '.join(whose)} {refuse} these "
+        f"tools; to leave them out: --mcp-clients={','.join(kept) or CLIENTS_NONE} "
+        "(docs/clients.md)"
+    )

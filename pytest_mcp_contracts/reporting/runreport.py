@@ -10,13 +10,13 @@ The document's format is versioned: additive changes keep ``VERSION``, anything 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from pytest_mcp_contracts.reporting.findings import counts as finding_counts
-from pytest_mcp_contracts.reporting.findings import digest
+from pytest_mcp_contracts.reporting.findings import digest, refusals_line
 from pytest_mcp_contracts.reporting.model import (
     NOT_RUN,
     CheckResult,
@@ -25,7 +25,7 @@ from pytest_mcp_contracts.reporting.model import (
     ServerRun,
 )
 from pytest_mcp_contracts.reporting.worker import OutputFacts, Stdout
-from pytest_mcp_contracts.runs.stats import ToolStats, percentiles
+from pytest_mcp_contracts.runs.stats import ToolStats, latency_figures
 from pytest_mcp_contracts.text import start_error_line
 from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, IMPACT_ORDER, NODE_PREFIX, Check
 
@@ -36,7 +36,7 @@ VERSION: Final = 1
 # -- the document -----------------------------------------------------------------------------
 
 
-def _shown_path(path: Path, rootdir: Path) -> str:
+def shown_path(path: Path, rootdir: Path) -> str:
     try:
         return path.relative_to(rootdir).as_posix()
     except ValueError:
@@ -73,21 +73,18 @@ def _output(tool: EntryResult) -> dict[str, Any]:
 
 
 def _latency(stats: ToolStats) -> dict[str, Any] | None:
-    """The figures of a tool's latencies, not every call's: the wire carries those."""
-    if not stats.latencies_ms:
-        return None
-    return {"calls": len(stats.latencies_ms), **percentiles(stats.latencies_ms)}
+    """The figures of a tool's latencies (``latencies_ms`` has each call's)."""
+    figures = latency_figures(stats.latencies_ms)
+    return None if figures is None else {"calls": len(stats.latencies_ms), **figures}
 
 
 def _tool(tool: EntryResult, listed: bool) -> dict[str, Any]:
-    numbers = tool.stats.to_json()
-    del numbers["latencies_ms"]
     return {
         "name": tool.name,
         "node_name": tool.node_name,
         "listed": listed,
         "checks": {name: _check(check) for name, check in tool.checks.items()},
-        **numbers,
+        **tool.stats.to_json(),
         "latency_ms": _latency(tool.stats),
         "output": _output(tool) if listed else None,
         "findings": [record.to_json() for record in tool.findings],
@@ -185,7 +182,7 @@ def build_report(
         "mode": mode,
         "servers": [_server(server) for server in run.servers],
         "snapshots": {
-            key: [_shown_path(Path(p), rootdir) if rootdir else p for p in paths]
+            key: [shown_path(Path(p), rootdir) if rootdir else p for p in paths]
             for key, paths in (
                 ("written", snapshots.written),
                 ("pruned", snapshots.pruned),
@@ -211,8 +208,9 @@ def _listed_counts(server: ServerRun) -> str:
     return " / ".join(str(server.count_of(kind, gone_too=True)) for kind in BESIDE_TOOLS)
 
 
-def step_summary(run: Run) -> str:
-    """A short Markdown summary: one row per server, then the failing checks."""
+def step_summary(run: Run, clients: Sequence[str]) -> str:
+    """A short Markdown summary: one row per server, then the failing checks. ``clients``:
+    the profiles the run applied (--mcp-clients)."""
     lines = [
         "### MCP contracts",
         "",
@@ -235,7 +233,7 @@ def step_summary(run: Run) -> str:
             f"| {breaking} |"
         )
     lines += _coverage_summary(run)
-    lines += _findings_summary(run)
+    lines += _findings_summary(run, clients)
     if run.partial:
         lines += ["", "_Partial report: some workers sent no results._"]
     failing = list(failed_checks(run))
@@ -317,8 +315,9 @@ def _coverage_summary(run: Run) -> list[str]:
     return lines if missed else lines[:2]
 
 
-def _findings_summary(run: Run) -> list[str]:
-    """Each server's listing findings, one bullet per rule (``reporting/findings.digest``)."""
+def _findings_summary(run: Run, clients: Sequence[str]) -> list[str]:
+    """Each server's listing findings, one bullet per rule (``reporting/findings.digest``),
+    then the client rules that failed and how to leave them out (``refusals_line``)."""
     lines = []
     for server in run.started():
         holders = server.with_findings()
@@ -332,6 +331,9 @@ def _findings_summary(run: Run) -> list[str]:
             "",
             *(f"- {_cell(line)}" for line in digest(holders)),
         ]
+        refusals = refusals_line(holders, clients)
+        if refusals:
+            lines += ["", _cell(refusals)]
     return lines
 
 

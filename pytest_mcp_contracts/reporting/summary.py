@@ -13,10 +13,10 @@ from pathlib import Path
 from pytest_mcp_contracts.inputs.coverage import coverage_line
 from pytest_mcp_contracts.judges.writes import NONE_DECLARED
 from pytest_mcp_contracts.reporting.failure import accept_command
-from pytest_mcp_contracts.reporting.findings import HasFindings, counts, digest
+from pytest_mcp_contracts.reporting.findings import HasFindings, counts, digest, refusals_line
 from pytest_mcp_contracts.reporting.model import EntryResult, Run, ServerRun
 from pytest_mcp_contracts.reporting.worker import Snapshots, Stdout
-from pytest_mcp_contracts.runs.stats import ToolStats, percentiles
+from pytest_mcp_contracts.runs.stats import ToolStats, latency_figures
 from pytest_mcp_contracts.text import shown, start_error_line
 from pytest_mcp_contracts.vocabulary import (
     BESIDE_TOOLS,
@@ -38,9 +38,11 @@ def _relative(path: Path) -> str:
         return str(path)
 
 
-def summary_lines(run: Run, mode: str, command: str, *, verbose: bool) -> list[str]:
+def summary_lines(
+    run: Run, mode: str, command: str, *, verbose: bool, clients: Sequence[str]
+) -> list[str]:
     """The "MCP contracts" section: per server, what is declared, learned, drifting, stale;
-    then the files the run wrote."""
+    then the files the run wrote. ``clients``: the profiles the run applied (--mcp-clients)."""
     lines = []
     for server in run.servers:
         if not server.started:
@@ -59,7 +61,7 @@ def summary_lines(run: Run, mode: str, command: str, *, verbose: bool) -> list[s
             lines.append(f"  boundary: {server.boundary}")
         lines += own_test_lines(server.handwritten_calls)
         lines += stray_stdout_lines(server.startup_stdout, server.between_calls_stdout)
-        lines += findings_lines(server.with_findings())
+        lines += findings_lines(server.with_findings(), clients)
         if server.listing_changes:
             lines.append(
                 "  the tool list changed during the run (the spec says a server's tool set must "
@@ -94,17 +96,20 @@ def _listed_counts(server: ServerRun) -> str:
     return "".join(f", {count} {kind}s" for kind, count in listed if count)
 
 
-def findings_lines(holders: Sequence[HasFindings]) -> list[str]:
+def findings_lines(holders: Sequence[HasFindings], clients: Sequence[str]) -> list[str]:
     """The schema check's findings, one line per rule broken: where lint and client-profile
-    warnings are read (a pytest warning is raised once per server and rule, not per tool)."""
+    warnings are read (a pytest warning is raised once per server and rule, not per tool);
+    then the client rules that failed and how to leave them out."""
     lines = digest(holders)
     if not lines:
         return []
     found = counts(record for holder in holders for record in holder.findings)
+    refusals = refusals_line(holders, clients)
     return [
         f"  listing findings: {found.errors} error(s), {found.warnings} warning(s), "
         "by rule (each one in full: the schema check, the run report, mcp-contracts inspect):",
         *(f"    {line}" for line in lines),
+        *([f"  {refusals}"] if refusals else []),
     ]
 
 
@@ -161,7 +166,11 @@ def _contract_lines(server: ServerRun, mode: str, command: str, verbose: bool) -
                 basis = f" ({output.observations} observations this run; {output.basis})"
             coverage = tool.stats.input_coverage
             inputs = f"; {coverage_line(coverage)}" if coverage else ""
-            per_tool.append(f"  {shown(tool.name)}: {quality}{basis}{inputs}{_answers(tool.stats)}")
+            # Its latencies beside its answers (the HTML report charts them apart).
+            timed = f"; {latency_words(tool.stats.latencies_ms)}" if tool.stats.latencies_ms else ""
+            per_tool.append(
+                f"  {shown(tool.name)}: {quality}{basis}{inputs}{answers(tool.stats)}{timed}"
+            )
     total = len(tools)
     lines = [
         "contracts: " + ", ".join(f"{counts[q]} {q}" for q in QUALITIES),
@@ -188,7 +197,7 @@ def _contract_lines(server: ServerRun, mode: str, command: str, verbose: bool) -
     return lines
 
 
-def _answers(stats: ToolStats) -> str:
+def answers(stats: ToolStats) -> str:
     """How a tool's isError results were judged, and what its rejects_invalid check counted."""
     parts = []
     classes, disguised = _nonzero(stats.error_classes), _nonzero(stats.disguised_errors)
@@ -224,15 +233,13 @@ def _answers(stats: ToolStats) -> str:
             f"pass@k: {alike} of {stats.repeated_inputs} inputs sent again answered alike"
             + (" (flaky)" if stats.unstable_inputs else "")
         )
-    if stats.latencies_ms:
-        parts.append(latency_words(stats.latencies_ms))
     return "; " + "; ".join(parts) if parts else ""
 
 
 def latency_words(latencies_ms: Sequence[float]) -> str:
     """A tool's latencies in a few words: ``latency p50 3.1 ms, p95 ..., max ... (20 calls)``."""
-    figures = percentiles(latencies_ms)
-    said = ", ".join(f"{name} {ms:g} ms" for name, ms in figures.items())
+    figures = latency_figures(latencies_ms) or {}
+    said = ", ".join(f"{name} {round(ms, 1):g} ms" for name, ms in figures.items())
     return f"latency {said} ({len(latencies_ms)} calls)"
 
 

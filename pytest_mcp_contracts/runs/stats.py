@@ -9,8 +9,6 @@ calls were counted when first made.
 Adding a counter is one field of ``ToolStats`` (an ``int`` or a ``Counter``: it is then
 summed, sent and put in the run report's tool entry) and its rendering: a line of the
 terminal summary (``reporting/summary``) and its property in ``docs/run-report.schema.json``.
-The one list, ``latencies_ms``, is concatenated and sent as it is; the reports show its
-``percentiles``.
 """
 
 from __future__ import annotations
@@ -27,30 +25,15 @@ if TYPE_CHECKING:
 UsesSandbox = Callable[[dict[str, Any]], bool]
 
 
-def _counts(counter: Mapping[str, int]) -> dict[str, int]:
+def _counts(counter: Mapping[str, float]) -> dict[str, float]:
     """A counter as sorted JSON with plain ``str`` keys (a ``StrEnum`` key, an isError class,
-    is not something execnet carries) and without the zero counts ``Counter.update`` leaves."""
-    return {str(key): int(n) for key, n in sorted(counter.items()) if n}
-
-
-#: The figures of a tool's latencies the reports show, in this order.
-PERCENTILES: Final = (("p50", 50.0), ("p95", 95.0), ("p99", 99.0), ("max", 100.0))
-
-
-def percentile(values: Sequence[float], share: float) -> float:
-    """The nearest-rank percentile (no interpolation: every figure is a latency some call
-    had): the smallest value at least ``share`` per cent of ``values`` are not above."""
-    ordered = sorted(values)
-    rank = max(1, math.ceil(share / 100 * len(ordered)))
-    return ordered[min(rank, len(ordered)) - 1]
-
-
-def percentiles(values: Sequence[float]) -> dict[str, float]:
-    """p50, p95, p99 and max of ``values`` (milliseconds), rounded to a tenth; empty when
-    there are none."""
-    if not values:
-        return {}
-    return {name: round(percentile(values, share), 1) for name, share in PERCENTILES}
+    is not something execnet carries) and without the zero counts ``Counter.update`` leaves;
+    a count stays an ``int``, seconds a ``float``."""
+    return {
+        str(key): float(n) if isinstance(n, float) else int(n)
+        for key, n in sorted(counter.items())
+        if n
+    }
 
 
 @dataclass
@@ -70,8 +53,9 @@ class ToolStats:
     # Checks of the tool (contract, rejects_invalid) that stopped drawing inputs because the
     # tool's time budget ran out (--mcp-tool-time): not a failure, but fewer inputs sent.
     out_of_time: int = 0
-    # Inputs the contract check sent twice (a tool annotated readOnlyHint or idempotentHint:
-    # runs/repeat), and of them, those answered differently past ids, uuids and times.
+    # Inputs the contract check sent again (each coverage input of a tool annotated
+    # readOnlyHint or idempotentHint; every explicit input under --mcp-repeat: runs/repeat),
+    # and of them, those answered differently past ids, uuids and times.
     repeated_inputs: int = 0
     unstable_inputs: int = 0
     # Server requests answered (by method) and notifications received, during valid calls.
@@ -79,23 +63,17 @@ class ToolStats:
     error_classes: Counter[str] = field(default_factory=Counter)  # isError results by class
     # Results without isError that the checks judged errors all the same, by class.
     disguised_errors: Counter[str] = field(default_factory=Counter)
+    # Each answered call's latency in ms (coverage and random phases), in the order made:
+    # from the request sent to its answer read (CallOutcome.elapsed: judging is not in it);
+    # not shrinking's attempts nor replays (``time_call``, from runs/contract).
+    latencies_ms: list[float] = field(default_factory=list)
+    # Seconds the checks of the tool spent, by phase (coverage, random, shrink, replay...).
+    phase_seconds: Counter[str] = field(default_factory=Counter)
     # The coverage phase's report (inputs/coverage), from the contract item; None: no plan.
     input_coverage: dict[str, Any] | None = None
     # Whether a call's arguments hold a path of the roots sandbox (from the pytest layer:
     # inputs/sandbox.uses_sandbox); not a number, so neither compared nor sent.
     uses_sandbox: UsesSandbox | None = field(default=None, compare=False, repr=False)
-    # How long each answered call of the contract's explicit and random inputs took (ms),
-    # from the request sent to its answer read (CallOutcome.elapsed: judging is not in it);
-    # not shrinking's attempts nor replays. Concatenated when folded, sent as a list.
-    latencies_ms: list[float] = field(default_factory=list)
-
-    def time_call(self, outcome: CallOutcome) -> bool:
-        """An answered call's latency (a result or a JSON-RPC error; a hang or a death is
-        no latency: its time is the timeout's); whether it was one."""
-        answered = outcome.result is not None or outcome.rpc_error is not None
-        if answered:
-            self.latencies_ms.append(round(outcome.elapsed * 1000, 3))
-        return answered
 
     def count_call(self, outcome: CallOutcome) -> None:
         """A call with a valid input, as the server answered it."""
@@ -107,6 +85,14 @@ class ToolStats:
         self.unanswered += outcome.failure is not None
         if self.uses_sandbox is not None:
             self.sandbox_calls += self.uses_sandbox(outcome.arguments)
+
+    def time_call(self, outcome: CallOutcome) -> bool:
+        """An answered call's latency (a result or a JSON-RPC error; a hang or a death is
+        no latency: its time is the timeout's); whether it was one."""
+        answered = outcome.result is not None or outcome.rpc_error is not None
+        if answered:
+            self.latencies_ms.append(round(outcome.elapsed * 1000, 3))
+        return answered
 
     def count_disguised(self, kind: str) -> None:
         """A result ``count_call`` counted as real that the checks found to be an error
@@ -121,9 +107,10 @@ class ToolStats:
             value = getattr(self, name)
             if isinstance(value, Counter):
                 value.update(getattr(other, name))
+            elif isinstance(value, list):
+                value.extend(getattr(other, name))
             else:
                 setattr(self, name, value + getattr(other, name))
-        self.latencies_ms.extend(other.latencies_ms)
         if self.input_coverage is None:
             self.input_coverage = other.input_coverage
 
@@ -132,9 +119,13 @@ class ToolStats:
         data: dict[str, Any] = {}
         for name in _NUMBERS:
             value = getattr(self, name)
-            data[name] = _counts(value) if isinstance(value, Counter) else int(value)
+            if isinstance(value, Counter):
+                data[name] = _counts(value)
+            elif isinstance(value, list):
+                data[name] = [float(v) for v in value]
+            else:
+                data[name] = int(value)
         data["input_coverage"] = self.input_coverage
-        data["latencies_ms"] = list(self.latencies_ms)
         return data
 
     @classmethod
@@ -144,19 +135,19 @@ class ToolStats:
             value = data.get(name)
             if isinstance(getattr(stats, name), Counter):
                 setattr(stats, name, Counter(dict(value or {})))
+            elif isinstance(getattr(stats, name), list):
+                setattr(stats, name, [float(v) for v in value or ()])
             else:
                 setattr(stats, name, int(value or 0))
         coverage = data.get("input_coverage")
         stats.input_coverage = dict(coverage) if isinstance(coverage, Mapping) else None
-        stats.latencies_ms = [float(ms) for ms in data.get("latencies_ms") or ()]
         return stats
 
 
-# Every count of ToolStats (an int or a Counter): a new field is summed, sent and reported.
+# Every count of ToolStats (an int, a Counter or a list of figures): a new field is summed,
+# sent and reported.
 _NUMBERS: Final = tuple(
-    f.name
-    for f in fields(ToolStats)
-    if f.name not in ("input_coverage", "uses_sandbox", "latencies_ms")
+    f.name for f in fields(ToolStats) if f.name not in ("input_coverage", "uses_sandbox")
 )
 
 
@@ -177,3 +168,22 @@ class CheckStats:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> CheckStats:
         return cls({str(name): ToolStats.from_json(value) for name, value in data.items()})
+
+
+#: The figures of a tool's latencies the reports show, each a nearest-rank percentile.
+LATENCY_FIGURES: Final = (("p50", 50), ("p95", 95), ("p99", 99), ("max", 100))
+
+
+def percentile(values: Sequence[float], rank: float) -> float:
+    """The nearest-rank percentile of ``values`` (not empty): the smallest value at least
+    ``rank`` per cent of them are not above, one value that was measured."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(rank / 100 * len(ordered)) - 1)]
+
+
+def latency_figures(latencies_ms: Sequence[float]) -> dict[str, float] | None:
+    """p50, p95, p99 and max of a tool's call latencies (nearest rank: each figure is one
+    latency that was measured); None without any."""
+    if not latencies_ms:
+        return None
+    return {name: round(percentile(latencies_ms, rank), 3) for name, rank in LATENCY_FIGURES}

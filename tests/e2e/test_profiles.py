@@ -8,6 +8,7 @@ listing, and calling the tools would only make the runs slower."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -65,7 +66,7 @@ def test_a_typescript_sdk_draft07_output_schema_fails_for_claude(
     result.assert_outcomes(failed=1, passed=1, deselected=8)
     result.stdout.fnmatch_lines(
         [
-            "[[]claude/output-dialect[]] Claude (Desktop/Code) refuses this tool: an "
+            "[[]claude/output-dialect[]] Claude Desktop refuses this tool: an "
             "outputSchema that declares a $schema other than 2020-12 ($schema "
             "'http://json-schema.org/draft-07/schema#')",
             "  at outputSchema $",
@@ -75,8 +76,53 @@ def test_a_typescript_sdk_draft07_output_schema_fails_for_claude(
     out = result.stdout.str()
     # z.tuple's draft-07 tuple is refused on its own: dropping $schema alone does not fix it.
     assert (
-        "[claude/output-tuple-items] Claude (Desktop/Code) refuses this tool: an outputSchema "
+        "[claude/output-tuple-items] Claude Desktop refuses this tool: an outputSchema "
         "with a draft-07 tuple (items given as a list)\n"
         "    at outputSchema $.properties.point"
     ) in out
     assert "fix: declare $schema https://json-schema.org/draft/2020-12/schema or drop it" in out
+
+
+# The line the summary prints when the default profiles' rules fail a run, with its opt-out.
+DEFAULT_REFUSALS = (
+    "client rules failing (on by default): claude/output-dialect (2 tools), "
+    "typescript-sdk/output-dialect (1 tool): Claude Desktop and the TypeScript SDK 2.x client "
+    "refuse these tools; to leave them out: --mcp-clients=openai,vscode (docs/clients.md)"
+)
+
+
+def test_a_draft04_output_schema_fails_by_default_and_the_summary_says_how_to_opt_out(
+    run_mcp_inprocess: RunMcp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("PYTEST_ADDOPTS")  # the default profiles, as a user runs them
+    step_summary = tmp_path / "step-summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step_summary))
+    result = run_mcp_inprocess("output_dialects.py", args=SCHEMA_ONLY)
+    result.assert_outcomes(failed=2, passed=1, deselected=9)
+    result.stdout.fnmatch_lines(
+        [
+            "*[[]typescript-sdk/output-dialect[]] the TypeScript SDK 2.x client refuses this "
+            "tool: an outputSchema that declares draft-04 or a $schema it does not know "
+            "($schema 'http://json-schema.org/draft-04/schema#')",
+            "*  at outputSchema $",
+            "*  verified on @modelcontextprotocol/client 2.0.0, 2.1.0, 2.2.0, 2.3.1 and 2.4.0 on "
+            "Node 20 (2026-12-02)",
+        ]
+    )
+    out = result.stdout.str()
+    # draft-07 is Claude Desktop's refusal alone: the SDK 2.x client takes it.
+    assert "FAILED mcp:output-dialects::draft07::schema - [claude/output-dialect] Claude" in out
+    assert "typescript-sdk/output-dialect (1 tool)" in out
+    assert out.count(DEFAULT_REFUSALS) == 1
+    assert DEFAULT_REFUSALS in step_summary.read_text(encoding="utf-8")
+
+
+def test_the_opt_out_the_summary_names_turns_those_rules_off(
+    run_mcp_inprocess: RunMcp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("PYTEST_ADDOPTS")
+    result = run_mcp_inprocess(
+        "output_dialects.py", args=("--mcp-clients=openai,vscode", *SCHEMA_ONLY)
+    )
+    result.assert_outcomes(passed=3, deselected=9)
+    assert "client rules failing" not in result.stdout.str()

@@ -1,8 +1,11 @@
 """judges/clients.py: each client rule finds exactly the places that break it, and nothing in a
-schema that follows every rule; docs/clients.md lists every rule."""
+schema that follows every rule; each says on which client versions and when it was verified;
+docs/clients.md renders every rule from the table."""
 
 from __future__ import annotations
 
+import importlib.util
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +26,8 @@ from pytest_mcp_contracts.vocabulary import CLIENT_PROFILES, ClientProfile, Entr
 
 DOCS = Path(__file__).parents[3] / "docs" / "clients.md"
 D07 = "http://json-schema.org/draft-07/schema#"
+D04 = "http://json-schema.org/draft-04/schema#"
+HOOK = DOCS.parent / "_hooks" / "generated.py"
 
 # A listing entry that follows every rule of every profile: typed, closed objects with
 # properties, arrays with items, one type each, no $ref, no boolean schema, 2020-12.
@@ -68,6 +73,19 @@ CASES = [
         None,
         {**GOOD_OUTPUT, "$schema": "https://json-schema.org/draft/2019-09/schema"},
         "outputSchema $",
+    ),
+    ("typescript-sdk/output-dialect", None, {**GOOD_OUTPUT, "$schema": D04}, "outputSchema $"),
+    (
+        "typescript-sdk/output-dialect",
+        None,
+        {**GOOD_OUTPUT, "$schema": "https://example.com/my-dialect"},
+        "outputSchema $",
+    ),
+    (
+        "typescript-sdk/output-tuple-items",
+        None,
+        {"type": "object", "properties": {"p": {"type": "array", "items": [{"type": "number"}]}}},
+        "outputSchema $.properties.p",
     ),
     (
         "claude/output-tuple-items",
@@ -185,8 +203,18 @@ def test_each_rule_finds_its_place(
     assert finding.fix and shown.count(finding.fix) == 1
 
 
+def _rendered_docs() -> str:
+    """docs/clients.md as the site shows it: its rule tables rendered by the mkdocs hook."""
+    spec = importlib.util.spec_from_file_location("docs_generated", HOOK)
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    rendered: str = hook.render(DOCS.read_text(encoding="utf-8"))
+    return rendered
+
+
 def test_every_rule_has_a_case_and_a_line_in_the_docs() -> None:
-    docs = DOCS.read_text(encoding="utf-8")
+    docs = _rendered_docs()
     for rule in RULES:
         assert rule.id in {case[0] for case in CASES}, rule.id
         assert f"`{rule.id}`" in docs, f"{rule.id} is missing from docs/clients.md"
@@ -241,3 +269,74 @@ def test_walks_are_bounded() -> None:
         deep = {"type": "object", "properties": {"d": deep}}
     levels = max(len(path) for _, path in subschemas(deep))
     assert levels == 2 * DOCUMENT_DEPTH
+
+
+def test_every_rule_says_on_what_and_when_it_was_verified_and_the_docs_show_it() -> None:
+    docs = _rendered_docs()
+    for rule in RULES:
+        seen = rule.verified
+        assert seen.versions and seen.how, rule.id
+        assert date.fromisoformat(seen.on) <= date.today(), rule.id
+        row = next(line for line in docs.splitlines() if line.startswith(f"| `{rule.id}` |"))
+        assert f"**{seen.on}**" in row, rule.id
+        finding = check_clients(tool(*_case_schemas(rule.id)), [rule.client])[0]
+        assert f"verified on {seen.versions} ({seen.on})" in finding.details, rule.id
+
+
+def _case_schemas(rule_id: str) -> tuple[Any, Any]:
+    case = next(case for case in CASES if case[0] == rule_id)
+    return case[1], case[2]
+
+
+def test_claude_output_dialect_names_claude_desktop_and_when_it_lapses() -> None:
+    [finding] = check_clients(tool(None, {**GOOD_OUTPUT, "$schema": D07}), ["claude"])
+    assert finding.message.startswith("Claude Desktop refuses this tool: ")
+    [lapses] = [line for line in finding.details if line.startswith("until: ")]
+    assert "fixed validator" in lapses and "typescript-sdk/output-dialect" in lapses
+    assert "`claude/output-dialect`: the Claude Desktop release that ships" in _rendered_docs()
+
+
+# What @modelcontextprotocol/client 2.0.0-2.4.0 called and refused (docs/clients.md, "How it
+# was verified"): their declaredDialect, not this project's own dialect reading.
+TS_SDK_TAKES = [
+    None,
+    "https://json-schema.org/draft/2020-12/schema",
+    "http://json-schema.org/draft/2020-12/schema#",
+    "https://json-schema.org/draft/2019-09/schema",
+    D07,
+    "https://json-schema.org/draft-07/schema",
+    "http://json-schema.org/draft-06/schema#",
+    4,  # not a string: the SDK reads 2020-12 (the spec check refuses it first here)
+]
+TS_SDK_REFUSES = [
+    D04,
+    "http://json-schema.org/draft-03/schema#",
+    "https://example.com/my-dialect",
+    D07 + " ",  # taken by schema/dialects, which strips it; not by the SDK
+    "http://json-schema.org/draft-07/schema##",  # one '#' is dropped, not two
+]
+
+
+@pytest.mark.parametrize("declared", TS_SDK_TAKES + TS_SDK_REFUSES)
+def test_the_typescript_sdk_dialects_are_the_sdks_own(declared: Any) -> None:
+    output = {**GOOD_OUTPUT}
+    output.pop("$schema")
+    if declared is not None:
+        output["$schema"] = declared
+    rules = [f.rule for f in check_clients(tool(None, output), ["typescript-sdk"])]
+    assert rules == ([] if declared in TS_SDK_TAKES else ["typescript-sdk/output-dialect"])
+
+
+def test_the_typescript_sdk_takes_a_tuple_in_the_dialects_that_allow_one() -> None:
+    tuple_output: dict[str, Any] = {
+        "type": "object",
+        "properties": {"p": {"type": "array", "items": [{"type": "number"}]}},
+    }
+    for dialect in (D07, "https://json-schema.org/draft/2019-09/schema"):
+        declared = {**tuple_output, "$schema": dialect}
+        assert check_clients(tool(None, declared), ["typescript-sdk"]) == []
+    # ajv compiles a definition only where a $ref reaches it: an unreferenced one is taken.
+    unreferenced = {"type": "object", "$defs": {"T": tuple_output["properties"]["p"]}}
+    assert check_clients(tool(None, unreferenced), ["typescript-sdk", "claude"]) == []
+    # The SDK 2.x client never checks an inputSchema's dialect.
+    assert check_clients(tool({**GOOD_INPUT, "$schema": D04}), ["typescript-sdk"]) == []

@@ -65,6 +65,14 @@ def test_snapshot_folder_defaults_under_the_rootdir_and_follows_the_option() -> 
     assert settings({"--mcp-snapshot-dir": "/abs"}, {}).snapshot_dir == Path("/abs")
 
 
+def test_the_html_report_is_written_only_where_asked_relative_to_the_rootdir() -> None:
+    assert settings({}, {}).html_path is None
+    assert settings({}, {"mcp_html": "out/mcp.html"}).html_path == ROOT / "out" / "mcp.html"
+    assert settings({"--mcp-html": "/abs/r.html"}, {"mcp_html": "x"}).html_path == Path(
+        "/abs/r.html"
+    )
+
+
 @pytest.mark.parametrize(
     ("cli", "env", "mode"),
     [
@@ -213,7 +221,7 @@ def test_sequences_are_on_within_a_time_by_default_and_can_be_turned_off() -> No
 
 
 def test_client_profiles_default_list_all_none_and_ini() -> None:
-    assert settings({}, {}).clients == ("claude", "openai", "vscode")
+    assert settings({}, {}).clients == ("claude", "openai", "vscode", "typescript-sdk")
     assert settings({"--mcp-clients": "gemini, VSCode"}, {}).clients == ("gemini", "vscode")
     assert settings({}, {"mcp_clients": "openai-strict"}).clients == ("openai-strict",)
     assert settings({"--mcp-clients": "all"}, {}).clients == (
@@ -222,6 +230,7 @@ def test_client_profiles_default_list_all_none_and_ini() -> None:
         "openai-strict",
         "gemini",
         "vscode",
+        "typescript-sdk",
         "mcp",
     )
     assert settings({"--mcp-clients": "none"}, {"mcp_clients": "gemini"}).clients == ()
@@ -234,7 +243,10 @@ def test_a_misspelled_client_is_a_usage_error_listing_the_known_ones() -> None:
     assert (
         "--mcp-clients (ini mcp_clients): unknown client 'gemni' (did you mean gemini?)" in message
     )
-    assert "known: claude, openai, openai-strict, gemini, vscode, mcp, or all or none" in message
+    assert (
+        "known: claude, openai, openai-strict, gemini, vscode, typescript-sdk, mcp, or all or none"
+        in message
+    )
 
 
 def test_prompts_resources_and_templates_are_skipped_by_name_and_typos_are_errors(

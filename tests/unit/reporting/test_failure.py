@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pytest_mcp_contracts.options import DEFAULT_CLIENTS
 from pytest_mcp_contracts.reporting.failure import rerun_command
 from pytest_mcp_contracts.reporting.model import EntryResult, Run, ServerRun
 from pytest_mcp_contracts.reporting.summary import summary_lines
@@ -63,9 +64,14 @@ def test_the_suggested_command_leaves_out_the_runs_own_reports_workers_and_seed(
     assert command == "pytest '--mcp-server=python -m shop' -k get_order --no-header"
 
 
-def test_the_suggested_command_leaves_out_the_sarif_file() -> None:
-    """A SARIF file is CI's code-scanning upload: a local rerun must not overwrite it."""
-    for args in (["--mcp-sarif=out/mcp.sarif"], ["--mcp-sarif", "out/mcp.sarif"]):
+def test_the_suggested_command_leaves_out_the_sarif_file_and_the_html_report() -> None:
+    """Both are CI's uploads: a local rerun must not overwrite them."""
+    for args in (
+        ["--mcp-sarif=out/mcp.sarif"],
+        ["--mcp-sarif", "out/mcp.sarif"],
+        ["--mcp-html=out/mcp.html"],
+        ["--mcp-html", "out/mcp.html"],
+    ):
         assert rerun_command(["--mcp-server=python -m shop", *args, "-k", "get_order"]) == (
             "pytest '--mcp-server=python -m shop' -k get_order"
         )
@@ -88,7 +94,7 @@ def test_the_summary_names_types_that_vary() -> None:
         protocol="2026-07-28",
         tools=[_tool("quote", output), _tool("ping", None)],
     )
-    lines = summary_lines(Run([server]), "ci", "pytest", verbose=False)
+    lines = summary_lines(Run([server]), "ci", "pytest", verbose=False, clients=DEFAULT_CLIENTS)
     assert lines == [
         "shop (protocol 2026-07-28): 2 tools, 9 calls, 0 returned isError",
         "  contracts: 0 declared, 0 validated, 1 inferred, 1 unknown",

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from pytest_mcp_contracts.judges.failures import FailureKind, Finding
+from pytest_mcp_contracts.options import DEFAULT_CLIENTS
 from pytest_mcp_contracts.reporting.facts import RunFacts
 from pytest_mcp_contracts.reporting.findings import (
     DIGEST_RULES,
@@ -15,6 +16,7 @@ from pytest_mcp_contracts.reporting.findings import (
     counts,
     digest,
     finding_record,
+    refusals_line,
     render,
     warnings_to_raise,
 )
@@ -167,3 +169,34 @@ def test_a_rules_warning_is_raised_once_per_server_a_findings_without_rule_each(
         "lint/d: no description (the server's other tools that break this rule are listed in "
         "the MCP contracts summary)"
     ]
+
+
+def test_one_line_names_the_client_rules_that_failed_and_the_opt_out() -> None:
+    dialect = record("claude/output-dialect", "error", "claude")
+    tools = [
+        _tool("a", dialect, record("typescript-sdk/output-dialect", "error", "typescript-sdk")),
+        _tool("b", dialect, record("lint/hints")),
+        _tool("c", record("gemini/ref", "warning", "gemini")),  # a warning fails nothing
+    ]
+    assert refusals_line(tools, DEFAULT_CLIENTS) == (
+        "client rules failing (on by default): claude/output-dialect (2 tools), "
+        "typescript-sdk/output-dialect (1 tool): Claude Desktop and the TypeScript SDK 2.x "
+        "client refuse these tools; to leave them out: --mcp-clients=openai,vscode "
+        "(docs/clients.md)"
+    )
+
+
+def test_the_opt_out_keeps_the_chosen_profiles_and_drops_what_brings_a_failing_one_back() -> None:
+    tools = [_tool("a", record("openai/array-items", "error", "openai"))]
+    # openai-strict implies openai: leaving it in would keep the failure.
+    line = refusals_line(tools, ("openai-strict", "gemini"))
+    assert line is not None and line.startswith("client rules failing (chosen): ")
+    assert line.endswith("to leave them out: --mcp-clients=gemini (docs/clients.md)")
+    assert refusals_line(tools, ("openai",)) is not None
+    assert "--mcp-clients=none " in str(refusals_line(tools, ("openai",)))
+
+
+def test_no_line_without_a_failing_client_rule() -> None:
+    spec = record("mcp/dialect", "error", "mcp")  # the spec's: no client to leave out
+    tools = [_tool("a", spec, record("lint/hints"), record("gemini/ref", "warning", "gemini"))]
+    assert refusals_line(tools, DEFAULT_CLIENTS) is None

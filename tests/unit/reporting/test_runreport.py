@@ -18,6 +18,7 @@ from pytest_mcp_contracts.contracts.change import Change
 from pytest_mcp_contracts.contracts.observe import EntryObservations
 from pytest_mcp_contracts.contracts.record import Recorder
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore, dumps, write_atomic
+from pytest_mcp_contracts.options import DEFAULT_CLIENTS
 from pytest_mcp_contracts.reporting.facts import FAILURE_KEY, STATS_KEY, RunFacts, fold
 from pytest_mcp_contracts.reporting.findings import FindingRecord
 from pytest_mcp_contracts.reporting.model import CheckResult, Failure, Run
@@ -314,6 +315,8 @@ EXPECTED: dict[str, Any] = {
                     "repeated_inputs": 0,
                     "unstable_inputs": 0,
                     "latency_ms": None,
+                    "latencies_ms": [],
+                    "phase_seconds": {},
                     "input_coverage": QUOTE_COVERAGE,
                     "output": {
                         "source": "declared",
@@ -353,6 +356,8 @@ EXPECTED: dict[str, Any] = {
                     "repeated_inputs": 0,
                     "unstable_inputs": 0,
                     "latency_ms": None,
+                    "latencies_ms": [],
+                    "phase_seconds": {},
                     "input_coverage": None,
                     "output": {
                         "source": "inferred",
@@ -390,6 +395,8 @@ EXPECTED: dict[str, Any] = {
                     "repeated_inputs": 0,
                     "unstable_inputs": 0,
                     "latency_ms": None,
+                    "latencies_ms": [],
+                    "phase_seconds": {},
                     "input_coverage": None,
                     "output": {
                         "source": None,
@@ -428,6 +435,8 @@ EXPECTED: dict[str, Any] = {
                     "repeated_inputs": 0,
                     "unstable_inputs": 0,
                     "latency_ms": None,
+                    "latencies_ms": [],
+                    "phase_seconds": {},
                     "input_coverage": None,
                     "output": None,
                     "findings": [],
@@ -694,7 +703,7 @@ def test_server_facts_from_the_live_objects(tmp_path: Path) -> None:
 
 
 def test_step_summary_has_a_row_per_server_and_the_failing_checks() -> None:
-    text = step_summary(facts())
+    text = step_summary(facts(), DEFAULT_CLIENTS)
     lines = text.splitlines()
     assert lines[0] == "### MCP contracts"
     assert "| shop | 3 | 1 / 0 / 0 | 3 | 4 | 5 | 33% | 67% | 2 |" in lines
@@ -791,7 +800,7 @@ def test_a_servers_stdout_check_is_its_own_and_counted(validator: Draft202012Val
     assert [tool["name"] for tool in shop["tools"]] == [
         tool["name"] for tool in EXPECTED["servers"][0]["tools"]
     ]
-    assert f"- `mcp:shop::stdout`: {banner}" in step_summary(run).splitlines()
+    assert f"- `mcp:shop::stdout`: {banner}" in step_summary(run, DEFAULT_CLIENTS).splitlines()
 
 
 def test_listed_entries_carry_their_drift_and_the_removed_ones_come_last(

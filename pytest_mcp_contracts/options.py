@@ -50,6 +50,9 @@ DEFAULT_TOOL_TIME: Final = 60.0
 # Calls of one tool in flight at once in its coverage phase, when the tool says its calls
 # are independent (bench/README.md, "Calls in flight", for how it was chosen).
 DEFAULT_IN_FLIGHT: Final = 4
+# Answered calls a latency limit is judged over (--mcp-latency-calls): a p95 of fewer says
+# little.
+DEFAULT_LATENCY_CALLS: Final = 20
 DEFAULT_SAMPLING_TEXT: Final = "This is a canned reply from pytest-mcp-contracts."
 DEFAULT_ELICITATION: Final = ElicitationAnswer.VARY.value
 DEFAULT_CALL_POLICY: Final = CallPolicy.NONDESTRUCTIVE.value
@@ -104,7 +107,7 @@ class Option:
     ini: str
     help: str
     kind: str  # "servers", "lines", "int", "float", "path", "flag", "choice", "text", "size",
-    # "clients", "budget" (seconds, or 0/off for none)
+    # "clients", "budget" (seconds, or 0/off for none), "limit" (milliseconds, or 0/off)
     default: Any = None
     ini_too: bool = True
     metavar: str = ""  # for the help text; by kind when empty
@@ -471,6 +474,38 @@ OPTIONS: Final = (
         "budget",
         DEFAULT_TOOL_TIME,
         metavar="SECONDS",
+    ),
+    Option(
+        "--mcp-max-p95-ms",
+        "mcp_max_p95_ms",
+        "a limit on the p95 latency of every tool's answered contract calls, in "
+        "milliseconds: each tool gets a latency item that fails when its p95 is above it, "
+        "over at least --mcp-latency-calls calls, and shows the slowest inputs. Per tool: "
+        "max_p95_ms under [tool.mcp-contracts.tools.<name>]. 0 or off: no limit (default off)",
+        "limit",
+        None,
+        metavar="MS",
+    ),
+    Option(
+        "--mcp-latency-calls",
+        "mcp_latency_calls",
+        "answered contract calls a tool's latency item needs to judge its p95; with fewer "
+        f"it is skipped, saying so (default {DEFAULT_LATENCY_CALLS})",
+        "int",
+        DEFAULT_LATENCY_CALLS,
+    ),
+    Option(
+        "--mcp-repeat",
+        "mcp_repeat",
+        "times the contract check sends each of its explicit inputs (examples and coverage "
+        "inputs), each time in a row; the answers to one input are compared past ids, "
+        "uuids and times, a tool that answers one input two ways is warned about, and the "
+        "summary gives each tool's inputs answered alike every time (pass@k). A tool "
+        "annotated readOnlyHint or idempotentHint is sent each coverage input at least "
+        "twice (default 1)",
+        "int",
+        1,
+        metavar="K",
     ),
     Option(
         "--mcp-in-flight",

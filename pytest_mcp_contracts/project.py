@@ -31,6 +31,7 @@ TOOL_KEYS: Final = (
     "warn_only",
     "sampling_text",
     "tool_time",
+    "max_p95_ms",
 )
 # The isError classes that fail a contract item; ``warn_only`` turns them into warnings.
 WARNABLE_CLASSES: Final = tuple(str(kind) for kind in FAILING_CLASSES)
@@ -49,6 +50,9 @@ class ToolConfig:
     sampling_text: str | None = None  # the canned reply to this tool's sampling requests
     # Its own time budget in seconds (--mcp-tool-time); 0: none; None: the run's.
     tool_time: float | None = None
+    # Its own limit on the p95 of its answered calls' latency (--mcp-max-p95-ms), in ms;
+    # 0: none; None: the run's.
+    max_p95_ms: float | None = None
 
 
 def _tool_config(name: str, table: Any) -> ToolConfig:
@@ -91,6 +95,15 @@ def _tool_config(name: str, table: Any) -> ToolConfig:
                 f'{where} tool_time must be a number of seconds > 0, or 0 or "off" for no '
                 f"budget (got {tool_time!r})"
             ) from None
+    max_p95_ms = table.get("max_p95_ms")
+    if max_p95_ms is not None:
+        try:
+            max_p95_ms = budget_seconds(max_p95_ms) or 0.0  # the same words: > 0, or 0/off
+        except (TypeError, ValueError):
+            raise SettingsError(
+                f'{where} max_p95_ms must be a number of milliseconds > 0, or 0 or "off" for '
+                f"no limit (got {max_p95_ms!r})"
+            ) from None
     return ToolConfig(
         skip,
         call,
@@ -100,6 +113,7 @@ def _tool_config(name: str, table: Any) -> ToolConfig:
         frozenset(warn_only),
         sampling_text,
         tool_time,
+        max_p95_ms,
     )
 
 

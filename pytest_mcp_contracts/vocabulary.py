@@ -40,11 +40,14 @@ class Check(StrEnum):
     GET = "get"
     # Of a tool: probes that prove an injection by a file they make appear (runs/security).
     SECURITY = "security"
+    # Of a tool with a latency limit (--mcp-max-p95-ms, max_p95_ms): the contract's calls' p95.
+    LATENCY = "latency"
 
 
 TOOL_CHECKS: Final = (Check.SCHEMA, Check.DRIFT, Check.CONTRACT, Check.REJECTS_INVALID)
-# Checks of a tool that a run may leave out (--mcp-security=off): reported only where they ran.
-OPTIONAL_TOOL_CHECKS: Final = (Check.SECURITY,)
+# Checks of a tool that a run may leave out (--mcp-security=off; latency without a limit):
+# reported only where they ran.
+OPTIONAL_TOOL_CHECKS: Final = (Check.SECURITY, Check.LATENCY)
 
 
 class SecurityMode(StrEnum):

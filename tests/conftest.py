@@ -274,11 +274,13 @@ RunPytest = Callable[..., pytest.RunResult]
 
 
 def without_durations(value: Any) -> Any:
-    """A run report (or any part of one) without its ``duration`` fields: what two runs of
-    the same checks (serial and -n 2, one call at a time and several in flight) must agree
-    on exactly."""
+    """A run report (or any part of one) without its ``duration``, ``latency_ms`` and
+    ``latencies_ms`` fields: what two runs of the same checks (serial and -n 2, one call at
+    a time and several in flight) must agree on exactly."""
     if isinstance(value, dict):
-        return {k: without_durations(v) for k, v in value.items() if k != "duration"}
+        # A tool's latencies are durations too.
+        timed = ("duration", "latency_ms", "latencies_ms")
+        return {k: without_durations(v) for k, v in value.items() if k not in timed}
     if isinstance(value, list):
         return [without_durations(v) for v in value]
     return value

@@ -78,6 +78,8 @@ class FailureKind(StrEnum):
     BROKEN_ANNOTATION = "broken_annotation"
     # What a description proves by its words alone (judges/lints: the security class).
     TOOL_POISONING = "tool_poisoning"
+    # A tool's p95 latency above its limit (--mcp-max-p95-ms, max_p95_ms).
+    SLOW = "slow"
 
 
 SEVERITY: Final[dict[FailureKind, Severity]] = {
@@ -110,6 +112,7 @@ SEVERITY: Final[dict[FailureKind, Severity]] = {
     FailureKind.BROKEN_ANNOTATION: Severity.HIGH,
     # High, not critical: the words are there, but a model still has to obey them.
     FailureKind.TOOL_POISONING: Severity.HIGH,
+    FailureKind.SLOW: Severity.LOW,
 }
 #: The weakness each security kind is an instance of (MITRE's CWE ids), and its score for
 #: code scanning's ``security-severity`` (CVSS-like, 0-10: 9.0 and up is "critical").
@@ -335,6 +338,14 @@ KIND_TEXT: Final[dict[FailureKind, KindText]] = {
         "Remove the orders from the description; a tool describes its own work. The "
         "failure quotes each order and names where it is (docs/security.md). "
         "--mcp-security=warn makes it a warning.",
+    ),
+    FailureKind.SLOW: KindText(
+        "A tool answers slower than its latency limit",
+        "The p95 latency of the tool's answered contract calls (from the request sent to its "
+        "answer read) is above --mcp-max-p95-ms or the tool's max_p95_ms, over at least "
+        "--mcp-latency-calls calls. The failure shows the slowest inputs.",
+        "Make the slow inputs faster, or raise the limit where the tool is meant to be slow "
+        "(max_p95_ms under [tool.mcp-contracts.tools.<name>]).",
     ),
 }
 

@@ -191,16 +191,30 @@ class EntryCollector(pytest.Collector):
 
                 schema, hints = self.entry.input_schema, self.entry.annotations
                 security = bool(probed(schema) or listened(schema, hints))
-            for item in call_items(self.entry.kind, security=security):
+            latency = False
+            if self.entry.kind is EntryKind.TOOL:
+                settings = self.config.stash[SETTINGS_KEY]
+                server = _server_of_collector(self)
+                own = settings.tool(server.node_name, self.entry.name)
+                latency = settings.latency_limit(own) is not None
+            for item in call_items(self.entry.kind, security=security, latency=latency):
                 yield item.from_parent(self, name=item.check, entry=self.entry)
 
 
-def call_items(kind: EntryKind, *, security: bool = False) -> tuple[type[_EntryItem], ...]:
+def call_items(
+    kind: EntryKind, *, security: bool = False, latency: bool = False
+) -> tuple[type[_EntryItem], ...]:
     """The items that call an entry of ``kind``, in the order they run: a tool's contract,
-    rejects_invalid and security (when it has an argument to probe, and not under
-    --mcp-security=off), a prompt's get, a resource's or template's read."""
+    its latency (right after it, whose calls it judges, when a limit applies), rejects_invalid
+    and security (when it has an argument to probe, and not under --mcp-security=off), a
+    prompt's get, a resource's or template's read."""
     if kind is EntryKind.TOOL:
-        return (ContractItem, RejectsInvalidItem, *((SecurityItem,) if security else ()))
+        return (
+            ContractItem,
+            *((LatencyItem,) if latency else ()),
+            RejectsInvalidItem,
+            *((SecurityItem,) if security else ()),
+        )
     return (GetItem,) if kind is EntryKind.PROMPT else (ReadItem,)
 
 
@@ -271,6 +285,12 @@ class _RendersFailures(pytest.Item):
         if errors:
             lines = tuple(line for f in errors[1:] for line in f.render().splitlines())
             raise fail(errors[0].render(), lines, errors[0].kind)
+
+
+def _server_of_collector(collector: pytest.Collector) -> ManagedServer:
+    parent = collector.parent
+    assert isinstance(parent, ServerCollector)
+    return parent.server
 
 
 def _server_of(item: pytest.Item) -> ManagedServer:
@@ -487,6 +507,20 @@ class ContractItem(_EntryItem):
 
         _run_check(
             self, self.server, lambda run, facts: check_contract(run, self.tool, facts, _say(self))
+        )
+
+
+class LatencyItem(_EntryItem):
+    """The p95 latency of the contract's answered calls against the tool's limit
+    (--mcp-max-p95-ms, max_p95_ms), with the slowest inputs (runs/tool_items)."""
+
+    check = Check.LATENCY.value
+
+    def runtest(self) -> None:
+        from pytest_mcp_contracts.runs.tool_items import check_latency
+
+        _run_check(
+            self, self.server, lambda run, facts: check_latency(run, self.tool, facts, _say(self))
         )
 
 

@@ -20,6 +20,7 @@ from pytest_mcp_contracts.options import (
     DEFAULT_DESCRIPTION_DRIFT,
     DEFAULT_ELICITATION,
     DEFAULT_IN_FLIGHT,
+    DEFAULT_LATENCY_CALLS,
     DEFAULT_MAX_CALL_TIME,
     DEFAULT_SAMPLING_TEXT,
     DEFAULT_SEQUENCES_TIME,
@@ -119,6 +120,9 @@ class Settings:
     shrink_time: float = DEFAULT_SHRINK_TIME
     tool_time: float | None = DEFAULT_TOOL_TIME  # --mcp-tool-time; None: no budget
     in_flight: int = DEFAULT_IN_FLIGHT  # --mcp-in-flight; 1: one call at a time
+    max_p95_ms: float | None = None  # --mcp-max-p95-ms; None: no latency limit
+    latency_calls: int = DEFAULT_LATENCY_CALLS  # --mcp-latency-calls
+    repeat: int = 1  # --mcp-repeat: times each explicit input of the contract check is sent
     roots: Path | None = None  # copied into the sandbox; None: the built-in sample files
     sandbox: bool = True  # False (--mcp-roots=none): an empty root, no paths drawn from it
     sampling_text: str = DEFAULT_SAMPLING_TEXT
@@ -150,6 +154,11 @@ class Settings:
     def time_budget(self, tool_config: ToolConfig) -> float | None:
         """Seconds each check may spend calling the tool: its own tool_time, else the run's."""
         return self.tool_time if tool_config.tool_time is None else (tool_config.tool_time or None)
+
+    def latency_limit(self, tool_config: ToolConfig) -> float | None:
+        """The tool's limit on its p95 latency (ms): its own max_p95_ms, else the run's."""
+        own = tool_config.max_p95_ms
+        return self.max_p95_ms if own is None else (own or None)
 
 
 def _positive(option: Option, raw: Any, cast: Callable[[Any], Any], minimum: float) -> Any:
@@ -342,6 +351,14 @@ def resolve(
             continue  # below, once the started servers are known: the cap is shared
         elif option.kind == "int":
             values[key] = _positive(option, raw, int, 1)
+        elif option.kind == "limit":
+            try:
+                values[key] = None if raw is None else budget_seconds(raw)
+            except ValueError:
+                raise SettingsError(
+                    f"{option.flag} (ini {option.ini}) must be a number of milliseconds > 0, "
+                    f"or 0 or off for no limit, got {raw!r}"
+                ) from None
         elif option.kind == "budget":
             try:
                 values[key] = budget_seconds(raw)
@@ -404,6 +421,9 @@ def resolve(
         shrink_time=values["mcp_shrink_time"],
         tool_time=values["mcp_tool_time"],
         in_flight=values["mcp_in_flight"],
+        max_p95_ms=values["mcp_max_p95_ms"],
+        latency_calls=values["mcp_latency_calls"],
+        repeat=values["mcp_repeat"],
         roots=None if raws["mcp_roots"] == NO_SANDBOX else _roots(values["mcp_roots"]),
         sandbox=raws["mcp_roots"] != NO_SANDBOX,
         sampling_text=values["mcp_sampling_text"],

@@ -25,6 +25,7 @@ from pytest_mcp_contracts.reporting.model import (
     ServerRun,
 )
 from pytest_mcp_contracts.reporting.worker import OutputFacts, Stdout
+from pytest_mcp_contracts.runs.stats import ToolStats, latency_figures
 from pytest_mcp_contracts.text import start_error_line
 from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, IMPACT_ORDER, NODE_PREFIX, Check
 
@@ -71,6 +72,12 @@ def _output(tool: EntryResult) -> dict[str, Any]:
     return output
 
 
+def _latency(stats: ToolStats) -> dict[str, Any] | None:
+    """The figures of a tool's latencies (``latencies_ms`` has each call's)."""
+    figures = latency_figures(stats.latencies_ms)
+    return None if figures is None else {"calls": len(stats.latencies_ms), **figures}
+
+
 def _tool(tool: EntryResult, listed: bool) -> dict[str, Any]:
     return {
         "name": tool.name,
@@ -78,6 +85,7 @@ def _tool(tool: EntryResult, listed: bool) -> dict[str, Any]:
         "listed": listed,
         "checks": {name: _check(check) for name, check in tool.checks.items()},
         **tool.stats.to_json(),
+        "latency_ms": _latency(tool.stats),
         "output": _output(tool) if listed else None,
         "findings": [record.to_json() for record in tool.findings],
     }

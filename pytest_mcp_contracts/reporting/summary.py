@@ -16,7 +16,7 @@ from pytest_mcp_contracts.reporting.failure import accept_command
 from pytest_mcp_contracts.reporting.findings import HasFindings, counts, digest, refusals_line
 from pytest_mcp_contracts.reporting.model import EntryResult, Run, ServerRun
 from pytest_mcp_contracts.reporting.worker import Snapshots, Stdout
-from pytest_mcp_contracts.runs.stats import ToolStats
+from pytest_mcp_contracts.runs.stats import ToolStats, latency_figures
 from pytest_mcp_contracts.text import shown, start_error_line
 from pytest_mcp_contracts.vocabulary import (
     BESIDE_TOOLS,
@@ -192,7 +192,11 @@ def _contract_lines(server: ServerRun, mode: str, command: str, verbose: bool) -
                 basis = f" ({output.observations} observations this run; {output.basis})"
             coverage = tool.stats.input_coverage
             inputs = f"; {coverage_line(coverage)}" if coverage else ""
-            per_tool.append(f"  {shown(tool.name)}: {quality}{basis}{inputs}{answers(tool.stats)}")
+            # Its latencies beside its answers (the HTML report charts them apart).
+            timed = f"; {latency_words(tool.stats.latencies_ms)}" if tool.stats.latencies_ms else ""
+            per_tool.append(
+                f"  {shown(tool.name)}: {quality}{basis}{inputs}{answers(tool.stats)}{timed}"
+            )
     total = len(tools)
     lines = [
         "contracts: " + ", ".join(f"{counts[q]} {q}" for q in QUALITIES),
@@ -249,7 +253,20 @@ def answers(stats: ToolStats) -> str:
             f"time budget ran out in {stats.out_of_time} check(s), fewer inputs sent "
             "(--mcp-tool-time)"
         )
+    if stats.repeated_inputs:
+        alike = stats.repeated_inputs - stats.unstable_inputs
+        parts.append(
+            f"pass@k: {alike} of {stats.repeated_inputs} inputs sent again answered alike"
+            + (" (flaky)" if stats.unstable_inputs else "")
+        )
     return "; " + "; ".join(parts) if parts else ""
+
+
+def latency_words(latencies_ms: Sequence[float]) -> str:
+    """A tool's latencies in a few words: ``latency p50 3.1 ms, p95 ..., max ... (20 calls)``."""
+    figures = latency_figures(latencies_ms) or {}
+    said = ", ".join(f"{name} {round(ms, 1):g} ms" for name, ms in figures.items())
+    return f"latency {said} ({len(latencies_ms)} calls)"
 
 
 def _nonzero(counter: Mapping[str, int]) -> dict[str, int]:

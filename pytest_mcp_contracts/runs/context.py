@@ -105,6 +105,14 @@ class CheckSettings(Protocol):
 
     @property
     def tool_time(self) -> float | None: ...
+    @property
+    def latency_calls(self) -> int: ...
+    @property
+    def call_timeout(self) -> float: ...
+    @property
+    def repeat(self) -> int: ...
+
+    def latency_limit(self, tool_config: ToolConfig) -> float | None: ...
 
 
 class InputCache(Protocol):
@@ -141,6 +149,8 @@ class RunContext:
     unwatched: set[Path] = field(default_factory=set)
     # What a check says once per server, by a name of its own (a warning not repeated).
     said: set[str] = field(default_factory=set)
+    # Each tool's contract calls in this process: latency (ms) and input, for its latency item.
+    timed: dict[str, list[tuple[float, dict[str, Any]]]] = field(default_factory=dict)
 
     @property
     def surface(self) -> ServerSurface:
@@ -158,6 +168,7 @@ class RunContext:
             shrink_time=settings.shrink_time,
             tool_time=tool_time,
             seed=self.seed,
+            call_timeout=settings.call_timeout,
         )
 
     @property

@@ -9,6 +9,7 @@ the check's verdict and warnings.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ from pytest_mcp_contracts.runs.engine import (
     budget_words,
     failure_kind,
 )
+from pytest_mcp_contracts.runs.repeat import differing_paths, repeatable
 from pytest_mcp_contracts.runs.stats import ToolStats
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED
@@ -95,6 +97,11 @@ class ContractStats:
     # The time budget (seconds) when it ran out before the inputs did; None: it did not.
     out_of_time: float | None = None
     planned: int = 0  # inputs the run meant to send: explicit ones, then up to max_examples
+    # Each answered call's latency (ms, ToolStats.latencies_ms) and its input.
+    timed: list[tuple[float, dict[str, Any]]] = field(default_factory=list)
+    # Inputs sent twice (a tool that says calls repeat: runs/repeat) whose answers differed,
+    # with the paths that did.
+    unstable: list[tuple[dict[str, Any], list[str]]] = field(default_factory=list)
 
     @property
     def calls(self) -> int:
@@ -242,6 +249,7 @@ def run_contract(
     lints: LintLevels | None = None,
     in_flight: int = 1,
     watch: Watch | None = None,
+    repeat: int = 1,
 ) -> ContractRun:
     """Run the tool on generated inputs through the engine (``runs/engine``); a failing
     run carries the shrunk failing input.
@@ -261,8 +269,18 @@ def run_contract(
         server, tool, ContractStats(tally), configured, warn_only, lints, observations, drift_hint
     )
     corners = [item.arguments for item in coverage.inputs] if coverage is not None else []
-    given = [Given(arguments, as_sent=EXAMPLE_LABEL) for arguments in examples or []]
-    given += [Given(arguments) for arguments in corners]
+    # Each explicit input is sent ``repeat`` times in a row (--mcp-repeat), each corner of a
+    # tool that says a call repeated answers alike at least twice, and the answers to one
+    # input are compared (runs/repeat): in a row, so that no other call comes between.
+    times = max(repeat, 2 if repeatable(tool) else 1)
+    given = [
+        Given(arguments, as_sent=EXAMPLE_LABEL)
+        for arguments in examples or []
+        for _ in range(repeat)
+    ]
+    given += [Given(arguments) for arguments in corners for _ in range(times)]
+    if times > 1:
+        calls.first_answers = {}
     calls.stats.planned = len(given) + budget.max_examples
     engine = Engine(server, calls, budget, watch=watch)
     width = in_flight_width(server, tool, in_flight) if len(given) > 1 else 1
@@ -329,6 +347,10 @@ class _ToolCalls:
     lints: LintLevels | None
     observations: EntryObservations | None
     drift_hint: str
+    # Each input's first result, when inputs are sent again to be compared (runs/repeat),
+    # and the inputs whose answers differed already.
+    first_answers: dict[str, tuple[dict[str, Any], int]] | None = None
+    unstable_keys: set[str] = field(default_factory=set)
 
     @property
     def key(self) -> str:
@@ -344,6 +366,12 @@ class _ToolCalls:
         outcome, stats, tool = sent.outcome, self.stats, self.tool
         arguments = outcome.arguments
         stats.last_outcome = outcome
+        if not shrinking and stats.tally.time_call(outcome):
+            # The latencies of the explicit and random inputs, not shrinking's, with their
+            # inputs: a latency limit shows the slowest.
+            stats.timed.append((stats.tally.latencies_ms[-1], arguments))
+        if not shrinking and self.first_answers is not None and outcome.result is not None:
+            self._compare_repeated(arguments, outcome.result)
         if isinstance(outcome.failure, CallTimeout) and kept_reporting_progress(outcome.failure):
             stats.still_working.append((arguments, outcome.failure.message))
             if len(stats.still_working) >= STILL_WORKING_CALLS and not shrinking:
@@ -387,6 +415,26 @@ class _ToolCalls:
         if finding is None:
             return Judgement()
         return Judgement(finding, _failure_kind(outcome, finding, verdict))
+
+    def _compare_repeated(self, arguments: dict[str, Any], result: dict[str, Any]) -> None:
+        """A later answer to an input is compared with its first (runs/repeat)."""
+        assert self.first_answers is not None
+        key = json.dumps(arguments, sort_keys=True, default=repr)
+        seen = self.first_answers.get(key)
+        if seen is None:
+            self.first_answers[key] = (result, 1)
+            return
+        first, times = seen
+        self.first_answers[key] = (first, times + 1)
+        tally = self.stats.tally
+        tally.repeated_inputs += times == 1  # counted once, at its second answer
+        if key in self.unstable_keys:
+            return
+        paths = differing_paths(first, result)
+        if paths:
+            tally.unstable_inputs += 1
+            self.unstable_keys.add(key)
+            self.stats.unstable.append((arguments, paths))
 
 
 @dataclass

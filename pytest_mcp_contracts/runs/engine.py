@@ -45,19 +45,30 @@ _SHRINK: Final = "--mcp-shrink-time"
 #: The heading of an input that could not be shrunk: the first failure spent the restarts.
 NOT_SHRUNK_LABEL: Final = "input (not shrunk):"
 FLAKY_NOTE: Final = "(flaky: the same input did not fail again when it was sent a second time)"
+# Hangs found fast: once a tool has answered HANG_AFTER calls, a call is suspected of
+# hanging after HANG_FACTOR times the p99 of its answers so far (never under HANG_FLOOR
+# seconds), well before --mcp-call-timeout. A suspect is sent again once with the full
+# timeout before it counts as a hang; shrinking a hang waits only the short time.
+HANG_AFTER: Final = 5
+HANG_FACTOR: Final = 10.0
+HANG_FLOOR: Final = 2.0
 
 
 @dataclass(frozen=True)
 class Budget:
     """What one check may spend on one entry: random inputs (after the explicit ones), the
     server restarts its failing calls may cost, seconds for shrinking, seconds in all
-    (``tool_time``, --mcp-tool-time; None: no bound), and hypothesis's seed."""
+    (``tool_time``, --mcp-tool-time; None: no bound), hypothesis's seed, and the call
+    timeout that early timeouts are measured against."""
 
     max_examples: int
     max_restarts: int | None
     shrink_time: float
     tool_time: float | None = None
     seed: Any = None
+    # --mcp-call-timeout: a call suspected of hanging is cut short well before it
+    # (``Engine.early_timeout``); None: every call waits for its full timeout.
+    call_timeout: float | None = None
 
 
 class Restarting(Protocol):
@@ -266,6 +277,8 @@ class Engine:
         self.broke_server: Violation | None = None  # the last input that killed or hung it
         self.first_failure_call = 0
         self.call_seconds: list[float] = []  # how long each call took, to tell a slow server
+        self.answered_seconds: list[float] = []  # of the calls answered, for early timeouts
+        self.suspected_hangs = 0  # calls cut short early and sent again with the full timeout
         self.as_sent: str | None = None  # the heading of the explicit input being sent
 
     @property
@@ -300,7 +313,7 @@ class Engine:
         if sent is None:
             before = self.watch.look() if self.watch is not None and self.window is None else None
             try:
-                sent = self.subject.send(arguments, limit)
+                sent = self._send(arguments, limit)
             except ServerError as exc:
                 raise _ServerGone(exc, self.broke_server) from None
         outcome = sent.outcome
@@ -309,6 +322,8 @@ class Engine:
             raise self._out_of_time()
         self.subject.count(outcome)
         self.call_seconds.append(outcome.elapsed)
+        if outcome.result is not None or outcome.rpc_error is not None:
+            self.answered_seconds.append(outcome.elapsed)
         if self.smallest is not None and Spending.cut_short(outcome, limit):
             why = (
                 f"shrinking took {self.budget.shrink_time:g} s, {_SHRINK}; the last attempt "
@@ -354,6 +369,43 @@ class Engine:
                     violation.label = NOT_SHRUNK_LABEL
                 raise _StopShrinking(violation, why)
         raise violation
+
+    def early_timeout(self) -> float | None:
+        """Seconds after which a call of this tool is suspected of hanging: HANG_FACTOR times
+        the p99 of its answers so far, at least HANG_FLOOR; None before HANG_AFTER answers,
+        or when that is no shorter than the call timeout."""
+        from pytest_mcp_contracts.runs.stats import percentile
+
+        timeout = self.budget.call_timeout
+        if timeout is None or len(self.answered_seconds) < HANG_AFTER:
+            return None
+        early = max(HANG_FACTOR * percentile(self.answered_seconds, 99), HANG_FLOOR)
+        return early if early < timeout else None
+
+    def _send(self, arguments: dict[str, Any], limit: float | None) -> Sent:
+        """One input sent with an early timeout when the tool has answered enough calls to
+        have one. Before shrinking, a call cut short by it is sent again once, with the full
+        timeout, on a server brought back (a restart not to blame on the tool): only that
+        answer, or that hang, counts. Shrinking a hang waits only the early timeout."""
+        early = self.early_timeout()
+        hang_shrinking = self.smallest is not None and self.smallest.kind == CallTimeout.__name__
+        if early is None or (limit is not None and limit <= early):
+            return self.subject.send(arguments, limit)
+        if self.smallest is not None and not hang_shrinking:
+            return self.subject.send(arguments, limit)
+        sent = self.subject.send(arguments, early)
+        if not Spending.cut_short(sent.outcome, early):
+            return sent
+        if hang_shrinking:
+            note = (
+                f"(shrinking's attempts waited {early:g} s for an answer, {HANG_FACTOR:g}x the "
+                f"p99 of the tool's answers (at least {HANG_FLOOR:g} s), not the full "
+                "--mcp-call-timeout, after the first hang had waited that long)"
+            )
+            return Sent(sent.outcome, note)
+        self.suspected_hangs += 1
+        self.server.revive()
+        return self.subject.send(arguments, self.spending.left())
 
     def search(
         self,

@@ -53,12 +53,19 @@ class ToolStats:
     # Checks of the tool (contract, rejects_invalid) that stopped drawing inputs because the
     # tool's time budget ran out (--mcp-tool-time): not a failure, but fewer inputs sent.
     out_of_time: int = 0
+    # Inputs the contract check sent again (each coverage input of a tool annotated
+    # readOnlyHint or idempotentHint; every explicit input under --mcp-repeat: runs/repeat),
+    # and of them, those answered differently past ids, uuids and times.
+    repeated_inputs: int = 0
+    unstable_inputs: int = 0
     # Server requests answered (by method) and notifications received, during valid calls.
     client_requests: Counter[str] = field(default_factory=Counter)
     error_classes: Counter[str] = field(default_factory=Counter)  # isError results by class
     # Results without isError that the checks judged errors all the same, by class.
     disguised_errors: Counter[str] = field(default_factory=Counter)
-    # Each answered call's latency in ms (coverage and random phases), in the order made.
+    # Each answered call's latency in ms (coverage and random phases), in the order made:
+    # from the request sent to its answer read (CallOutcome.elapsed: judging is not in it);
+    # not shrinking's attempts nor replays (``time_call``, from runs/contract).
     latencies_ms: list[float] = field(default_factory=list)
     # Seconds the checks of the tool spent, by phase (coverage, random, shrink, replay...).
     phase_seconds: Counter[str] = field(default_factory=Counter)
@@ -78,6 +85,14 @@ class ToolStats:
         self.unanswered += outcome.failure is not None
         if self.uses_sandbox is not None:
             self.sandbox_calls += self.uses_sandbox(outcome.arguments)
+
+    def time_call(self, outcome: CallOutcome) -> bool:
+        """An answered call's latency (a result or a JSON-RPC error; a hang or a death is
+        no latency: its time is the timeout's); whether it was one."""
+        answered = outcome.result is not None or outcome.rpc_error is not None
+        if answered:
+            self.latencies_ms.append(round(outcome.elapsed * 1000, 3))
+        return answered
 
     def count_disguised(self, kind: str) -> None:
         """A result ``count_call`` counted as real that the checks found to be an error
@@ -159,13 +174,16 @@ class CheckStats:
 LATENCY_FIGURES: Final = (("p50", 50), ("p95", 95), ("p99", 99), ("max", 100))
 
 
+def percentile(values: Sequence[float], rank: float) -> float:
+    """The nearest-rank percentile of ``values`` (not empty): the smallest value at least
+    ``rank`` per cent of them are not above, one value that was measured."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(rank / 100 * len(ordered)) - 1)]
+
+
 def latency_figures(latencies_ms: Sequence[float]) -> dict[str, float] | None:
     """p50, p95, p99 and max of a tool's call latencies (nearest rank: each figure is one
     latency that was measured); None without any."""
     if not latencies_ms:
         return None
-    ordered = sorted(latencies_ms)
-    return {
-        name: round(ordered[max(0, math.ceil(rank / 100 * len(ordered)) - 1)], 3)
-        for name, rank in LATENCY_FIGURES
-    }
+    return {name: round(percentile(latencies_ms, rank), 3) for name, rank in LATENCY_FIGURES}

@@ -1,5 +1,5 @@
-"""The calling checks of one tool as its items run them: ``contract``, ``rejects_invalid``
-and ``security``.
+"""The calling checks of one tool as its items run them: ``contract``, ``rejects_invalid``,
+``security`` and ``latency``.
 
 Each takes the server's ``RunContext`` and makes every decision its item used to: whether the
 tool is called at all, its strategy, examples and coverage plan, the recorder's start and
@@ -11,9 +11,10 @@ user properties and report sections into ``ItemFacts``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind, entry_failure
 from pytest_mcp_contracts.runs.context import (
@@ -45,10 +46,7 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
     """Generated inputs, real calls, every result checked against the declared or the
     recorded contract; what was learned goes to the recorder when the check passes."""
     from pytest_mcp_contracts.contracts.snapshot import SnapshotError
-    from pytest_mcp_contracts.inputs.coverage import coverage_line, random_share
-    from pytest_mcp_contracts.inputs.generate import input_strategy
-    from pytest_mcp_contracts.inputs.input_schema import GenerationError
-    from pytest_mcp_contracts.inputs.user_strategies import UserStrategyError
+    from pytest_mcp_contracts.inputs.coverage import coverage_line
     from pytest_mcp_contracts.runs.contract import run_contract
 
     server, settings, check = context.server, context.settings, Check.CONTRACT.value
@@ -72,37 +70,12 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
     facts.stats = CheckStats(uses_sandbox=context.sandbox_test())
     tally = facts.stats.tool(tool.name)
     try:
-        user = _user_strategies(context, tool, check)
-        sandbox = context.laid_sandbox(tool)
-        try:
-            strategy = input_strategy(tool.input_schema, user, sandbox=sandbox)
-        except UserStrategyError as exc:
-            raise entry_failure(
-                server, tool, check, "pytest_mcp_tool_strategy cannot be used here", (str(exc),)
-            ) from None
-        except GenerationError as exc:
-            raise entry_failure(
-                server,
-                tool,
-                check,
-                f"no inputs can be generated from the inputSchema at {shown(exc.pointer, 120)}",
-                (str(exc),),
-            ) from None
-        max_examples = tool_config.max_examples or settings.max_examples
-        plan = coverage_plan(tool, max_examples, settings.coverage, user is not None, sandbox)
+        plan, inputs = _contract_inputs(context, tool, check, warn)
         watch = context.watch(tool, check)
         run = run_contract(
             server,
             tool,
-            strategy=strategy,
-            # Configured and schema examples first, then the coverage phase.
-            examples=_examples(context, tool, check, warn),
-            configured=len(tool_config.examples),
-            coverage=plan,
-            budget=context.budget(
-                max_examples=random_share(max_examples, len(plan.inputs)),
-                tool_time=settings.time_budget(tool_config),
-            ),
+            **inputs,
             observations=observations,
             drift_hint=context.drift_hint,
             warn_only=tool_config.warn_only,
@@ -111,6 +84,7 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
             in_flight=settings.in_flight,
             watch=watch,
         )
+        context.timed[tool.name] = run.stats.timed
         if run.failure is not None:
             raise replayed(context, tool, check, run.failure, watch)
         warn_watched(watch, warn)
@@ -131,6 +105,103 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
             report = plan.report(lambda arguments: repr(arguments) in sent, stopped_by)
             tally.input_coverage = report
             facts.section("mcp coverage", coverage_line(report))
+
+
+def _contract_inputs(
+    context: RunContext, tool: Entry, check: str, warn: Warn
+) -> tuple[CoveragePlan, dict[str, Any]]:
+    """What the contract check sends a tool (``run_contract``'s inputs and budget): the
+    configured and schema examples first, then the coverage phase, then random inputs."""
+    from pytest_mcp_contracts.inputs.coverage import random_share
+    from pytest_mcp_contracts.inputs.generate import input_strategy
+    from pytest_mcp_contracts.inputs.input_schema import GenerationError
+    from pytest_mcp_contracts.inputs.user_strategies import UserStrategyError
+
+    server, settings = context.server, context.settings
+    tool_config = context.tool_settings(tool)
+    user = _user_strategies(context, tool, check)
+    sandbox = context.laid_sandbox(tool)
+    try:
+        strategy = input_strategy(tool.input_schema, user, sandbox=sandbox)
+    except UserStrategyError as exc:
+        raise entry_failure(
+            server, tool, check, "pytest_mcp_tool_strategy cannot be used here", (str(exc),)
+        ) from None
+    except GenerationError as exc:
+        raise entry_failure(
+            server,
+            tool,
+            check,
+            f"no inputs can be generated from the inputSchema at {shown(exc.pointer, 120)}",
+            (str(exc),),
+        ) from None
+    max_examples = tool_config.max_examples or settings.max_examples
+    plan = coverage_plan(tool, max_examples, settings.coverage, user is not None, sandbox)
+    return plan, {
+        "repeat": settings.repeat,
+        "strategy": strategy,
+        "examples": _examples(context, tool, check, warn),
+        "configured": len(tool_config.examples),
+        "coverage": plan,
+        "budget": context.budget(
+            max_examples=random_share(max_examples, len(plan.inputs)),
+            tool_time=settings.time_budget(tool_config),
+        ),
+    }
+
+
+#: How many of the slowest inputs a latency failure shows.
+SLOWEST_SHOWN: Final = 5
+
+
+def check_latency(context: RunContext, tool: Entry, facts: ItemFacts, warn: Warn) -> None:
+    """The p95 of the tool's answered contract calls against its limit (--mcp-max-p95-ms,
+    max_p95_ms): the contract item's calls when it ran in this process before (it does
+    whenever both items run in one process, in collection order); else (deselected, or
+    under xdist on another worker) this item sends the contract's inputs itself, timed and
+    not judged: the contract item judges its answers."""
+    from pytest_mcp_contracts.runs.contract import run_contract
+    from pytest_mcp_contracts.runs.stats import percentile
+
+    server, settings, check = context.server, context.settings, Check.LATENCY.value
+    tool_config = context.callable_settings(tool)
+    limit = settings.latency_limit(tool_config)
+    assert limit is not None  # the item is collected only for a tool with a limit
+    timed = context.timed.get(tool.name)
+    own = ""
+    if timed is None:
+        _, inputs = _contract_inputs(context, tool, check, warn)
+        # Its failures are the contract item's to find and shrink: none is shrunk here.
+        inputs["budget"] = dataclasses.replace(inputs["budget"], shrink_time=0.0)
+        # A ToolStats of its own, on no report: the contract item counts the tool's calls.
+        timed = run_contract(server, tool, **inputs, in_flight=settings.in_flight).stats.timed
+        own = " (timed by this item: the contract item did not run in this process)"
+    if len(timed) < settings.latency_calls:
+        raise Skipped(
+            f"{len(timed)} answered calls, fewer than the {settings.latency_calls} a p95 is "
+            f"judged over (--mcp-latency-calls){own}"
+        )
+    p95 = round(percentile([ms for ms, _ in timed], 95), 1)
+    facts.section(
+        "mcp latency",
+        f"p95 {p95:g} ms of {len(timed)} answered calls, limit {limit:g} ms{own}",
+    )
+    if p95 <= limit:
+        return
+    slowest = sorted(timed, key=lambda pair: -pair[0])[:SLOWEST_SHOWN]
+    raise entry_failure(
+        server,
+        tool,
+        check,
+        f"p95 latency {p95:g} ms is above the limit of {limit:g} ms, over {len(timed)} "
+        f"answered calls{own}",
+        (
+            "the slowest inputs:",
+            *(f"  {round(ms, 1):g} ms: {short_json(arguments)}" for ms, arguments in slowest),
+            "limit: --mcp-max-p95-ms, or max_p95_ms under [tool.mcp-contracts.tools.<name>]",
+        ),
+        kind=FailureKind.SLOW,
+    )
 
 
 def _say_whose_folders(context: RunContext, tool: Entry, folders: list[Path], warn: Warn) -> None:
@@ -230,6 +301,10 @@ def _report(
     notes = observations.warnings() + error_result_notes(tool, stats, ways)
     if stats.out_of_time is not None:
         notes.append(budget_words(stats.out_of_time, stats.calls, stats.planned))
+    if stats.unstable:
+        from pytest_mcp_contracts.runs.repeat import unstable_words
+
+        notes.append(unstable_words(stats.unstable, stats.tally.repeated_inputs))
     for note in notes:
         warn(note)
     for finding, arguments in stats.lint_warnings.values():

@@ -60,13 +60,14 @@ def test_the_bug_free_variant_passes_and_reports_its_input_coverage(
     result.stdout.fnmatch_lines(
         [
             # pick_mode's limit and query, shape's value have no upper bound: large corners
-            "*pick_mode: declared; input coverage: 14/14 corners, 4/4 pairs, 14 inputs",
+            # Each line ends with the tool's latencies.
+            "*pick_mode: declared; input coverage: 14/14 corners, 4/4 pairs, 14 inputs; latency*",
             # Rarely the random phase sends value 1e20, an integer by JSON Schema that the
             # SDK's pydantic refuses ("exceeded maximum size"): then the line goes on with
             # "; isError: 1 suspect", a warning and no failure, so the coverage is matched alone.
             "*shape: declared; input coverage: 15/15 corners, 9/9 pairs, 20 inputs*",
             "*region: declared; input coverage: 34/34 corners, 8/29 pairs, 40 inputs; not "
-            "visited: 21 pairs (beyond the coverage budget (raise --mcp-max-examples))",
+            "visited: 21 pairs (beyond the coverage budget (raise --mcp-max-examples)); latency*",
         ]
     )
     report = json.loads((pytester.path / "report.json").read_text(encoding="utf-8"))

@@ -70,7 +70,7 @@ def test_every_option_the_docs_name_exists() -> None:
     named = {
         (page.relative_to(ROOT).as_posix(), flag)
         for page in PAGES
-        for flag in re.findall(r"--mcp-[a-z][a-z-]*[a-z]", page.read_text(encoding="utf-8"))
+        for flag in re.findall(r"--mcp-[a-z][a-z0-9-]*[a-z0-9]", page.read_text(encoding="utf-8"))
     }
     unknown = sorted((page, flag) for page, flag in named if flag not in flags)
     assert not unknown, f"options the docs name that do not exist: {unknown}"

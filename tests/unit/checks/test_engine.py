@@ -239,3 +239,58 @@ def test_the_same_seed_sends_the_same_inputs(seed: int) -> None:
     _search(first, seed=seed, max_examples=15)
     _search(second, seed=seed, max_examples=15)
     assert first.sent == second.sent and len(first.sent) == 15
+
+
+@dataclass
+class TimedTool(MemoryTool):
+    """A tool whose calls take ``seconds(arguments)`` (None: it never answers): a call given
+    a shorter ``limit`` (or no limit: the call timeout, 10 s) ends in a timeout at it."""
+
+    seconds: Callable[[dict[str, Any]], float | None] = lambda a: 0.01
+    limits: list[float | None] = field(default_factory=list)
+
+    def send(self, arguments: dict[str, Any], limit: float | None) -> Sent:
+        self.sent.append(arguments)
+        self.limits.append(limit)
+        outcome = CallOutcome(arguments, {"method": "tools/call", "params": {}})
+        wait, took = 10.0 if limit is None else min(limit, 10.0), self.seconds(arguments)
+        if took is None or took >= wait:
+            outcome.failure, outcome.elapsed = CallTimeout(f"no answer within {wait:g} s"), wait
+            self.restarts += 1
+        else:
+            outcome.result, outcome.elapsed = {"n": arguments["n"]}, took
+        return Sent(outcome)
+
+
+def test_a_hang_is_suspected_early_confirmed_at_the_full_timeout_and_shrunk_early() -> None:
+    from pytest_mcp_contracts.inputs.coverage import coverage_budget
+    from pytest_mcp_contracts.inputs.generate import coverage_plan
+
+    plan = coverage_plan(NUMBER, coverage_budget(10))
+    tool = TimedTool(lambda a: {}, seconds=lambda a: None if a["n"] >= 10 else 0.01)
+    given = [Given({"n": n}) for n in range(6)] + [Given({"n": 500})]
+    search = _search(tool, given=given, coverage=plan, call_timeout=10.0, max_examples=0)
+    assert tool.limits[:5] == [None] * 5 and tool.limits[5] == 2.0  # after 5 answers
+    # 10x a p99 of 10 ms is under the 2 s floor: the first hang waits 2 s, then 10 s.
+    assert tool.limits[6:8] == [2.0, None] and tool.sent[6] == tool.sent[7] == {"n": 500}
+    assert tool.revived == 1  # the suspect is sent again on a server brought back
+    assert search.found is not None and search.found.outcome.arguments["n"] == 10
+    shrinking = [limit for limit in tool.limits[8:] if limit is not None]
+    assert shrinking and all(limit == 2.0 for limit in shrinking)
+    assert any("shrinking's attempts waited 2 s" in note for note in search.found.notes)
+
+
+def test_a_slow_answer_suspected_of_hanging_is_judged_by_its_full_timeout_answer() -> None:
+    tool = TimedTool(lambda a: {}, seconds=lambda a: 3.0 if a["n"] == 500 else 0.01)
+    given = [Given({"n": n}) for n in range(6)] + [Given({"n": 500})]
+    search = _search(tool, given=given, call_timeout=10.0, max_examples=0)
+    assert not search.failed
+    assert tool.limits[6:8] == [2.0, None] and tool.revived == 1
+    assert tool.counted == 7  # the call cut short early is not counted: its resend is
+
+
+def test_no_early_timeout_without_a_call_timeout_to_measure_against() -> None:
+    tool = TimedTool(lambda a: {}, seconds=lambda a: None if a["n"] >= 10 else 0.01)
+    given = [Given({"n": n}) for n in range(6)] + [Given({"n": 500})]
+    _search(tool, given=given, max_examples=0)
+    assert tool.revived == 0 and 2.0 not in tool.limits

@@ -49,3 +49,13 @@ def test_latency_figures_are_measured_latencies_by_nearest_rank() -> None:
     figures = latency_figures([float(n) for n in range(100, 0, -1)])
     assert figures == {"p50": 50.0, "p95": 95.0, "p99": 99.0, "max": 100.0}
     assert latency_figures([7.0]) == {"p50": 7.0, "p95": 7.0, "p99": 7.0, "max": 7.0}
+
+
+def test_percentile_is_the_nearest_rank_and_a_call_is_timed_only_when_answered() -> None:
+    from pytest_mcp_contracts.runs.stats import percentile
+
+    assert percentile([5.0, 1.0], 50) == 1.0 and percentile([1.0, 2.0, 3.0], 95) == 3.0
+    stats = ToolStats()
+    assert stats.time_call(_outcome(result={"content": []}, elapsed=0.0125))
+    assert not stats.time_call(_outcome(failure=CallTimeout("no answer"), elapsed=10.0))
+    assert stats.latencies_ms == [12.5]

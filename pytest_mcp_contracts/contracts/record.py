@@ -17,6 +17,12 @@ name (``snapshot.file_of``: ``<node>`` for a tool, ``<folder>/<node>`` for the o
   nothing is pruned by accident. An output contract that states the same thing as the
   recorded one keeps the recorded file, evidence counts included: no change, no diff.
 
+A tool's ``latency`` section (its contract calls' p50 and p95: ``contracts/latency``) follows
+the same modes: recorded when missing, never written in CI, and under update replaced when
+this run's figures moved past the drift gate's rule (else kept, byte for byte, as an unchanged
+output contract is); the drift gate compares against it and only warns
+(``judges/drift_gate.gate_latency``).
+
 Writes are queued and flushed once, at session end, so a run stopped half-way writes nothing.
 The flush holds a lock on the snapshot folder and reads each file again under it. A file that
 another run changed since this one read it is left alone and reported: under replace
@@ -32,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from pytest_mcp_contracts.contracts.latency import LATENCY_SECTION, latency_to_keep
 from pytest_mcp_contracts.contracts.observe import (
     EntryObservations,
     RecordedContract,
@@ -83,7 +90,11 @@ def file_keys(kind: EntryKind) -> tuple[str, ...]:
     """The keys of a file of ``kind``: it names its entry under its kind (``"tool":
     "get_item"``, ``"prompt": "greet"``)."""
     # "surface" is the file format's name for the recorded listing entry (listing_of).
-    return ("format_version", "server", str(kind), "surface", RESULT_SECTIONS[kind])
+    keys = ("format_version", "server", str(kind), "surface", RESULT_SECTIONS[kind])
+    # Only tools' calls are timed. What the latency section holds is checked where it is
+    # read (contracts/latency): an unusable figure is ignored with a warning, not an error
+    # of the whole file, since latency never fails a run.
+    return (*keys, LATENCY_SECTION) if kind is EntryKind.TOOL else keys
 
 
 OUTPUT_SOURCES: Final = ("declared", "inferred")
@@ -359,6 +370,8 @@ class Recorder:
                         continue  # recorded by another run meanwhile: a local run never overwrites
                     if isinstance(value, _Learned):
                         value = value.resolve(on_disk.get(section))
+                    elif section == LATENCY_SECTION:  # figures that did not move stay
+                        value = latency_to_keep(on_disk.get(section), value)
                     data[section] = value
             except (SnapshotError, RecordError) as exc:
                 self.unwritten.append(f"{self.path(server, tool)}: {exc}")

@@ -2,7 +2,8 @@
 recorded one, and recorded ones the server no longer lists.
 
 Plain functions over the recorder: the pytest items hand in the server, the entry and the
-words of the commands to suggest, and turn a ``ContractFailure`` into a failed item.
+words of the commands to suggest, and turn a ``ContractFailure`` into a failed item. A tool's
+latency is gated here too (``gate_latency``), with a warning only.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind, F
 from pytest_mcp_contracts.vocabulary import IMPACT_ORDER, EntryKind, Impact, SnapshotMode
 
 if TYPE_CHECKING:
+    from pytest_mcp_contracts.contracts.latency import LatencyRecord
     from pytest_mcp_contracts.contracts.record import Recorder
     from pytest_mcp_contracts.transport.discover import (
         Entry,
@@ -225,3 +227,63 @@ def drift_details(
         )
     lines.append(f"if the change is intended, {accept}")
     return tuple(lines)
+
+
+def gate_latency(
+    recorder: Recorder,
+    server: str,
+    surface: ServerSurface,
+    entry: Entry,
+    current: LatencyRecord | None,
+    *,
+    accept: str,
+) -> str | None:
+    """Compare a tool's latency with the recorded one and queue this run's where none is
+    recorded, or under update (which keeps the recorded figures unless this run's moved
+    past the rule: ``contracts/latency.latency_to_keep``); a warning's text when the p95 grew
+    (``latency_grew``) or the recorded figures are unusable. Never a failure: machines
+    differ. ``current`` None: too few answered calls (--mcp-latency-calls) to record or
+    compare anything. ``server`` is its folder's name (``ManagedServer.node_name``)."""
+    from pytest_mcp_contracts.contracts.latency import (
+        LATENCY_SECTION,
+        LatencyRecord,
+        latency_grew,
+    )
+    from pytest_mcp_contracts.contracts.snapshot import file_of
+
+    if current is None:
+        return None
+    file = file_of(entry)
+    data = recorder.load(server, file, entry.key) or {}  # loaded (and checked) by the check
+    raw = data.get(LATENCY_SECTION)
+    # A plain run writes only a missing section: a timing that moved is no reason to
+    # rewrite a file (git churn); nor is one under update that the rule cannot tell apart.
+    recorder.queue(
+        surface.name,
+        server,
+        file,
+        entry.key,
+        LATENCY_SECTION,
+        current.to_data(),
+        recorded=raw is not None,
+    )
+    if raw is None or recorder.mode == SnapshotMode.UPDATE:
+        return None
+    path = recorder.path(server, file)
+    try:
+        recorded = LatencyRecord.from_data(raw)
+    except ValueError as exc:
+        return (
+            f"the recorded latency in {path} is not usable ({exc}); it is ignored, and "
+            f"nothing is compared. To record this run's figures in its place, {accept}"
+        )
+    if not latency_grew(recorded, current):
+        return None
+    # A hand-written 0 is a figure too: anything at least the floor above it grew.
+    times = f"{current.p95_ms / recorded.p95_ms:.1f}x, " if recorded.p95_ms else ""
+    return (
+        f"p95 latency grew to {current.p95_ms:g} ms from the recorded {recorded.p95_ms:g} ms "
+        f"({times}over {current.calls} answered calls; "
+        f"recorded over {recorded.calls} in {path}). Only a warning: machines differ. "
+        f"If the tool is meant to answer this slowly now, {accept}"
+    )

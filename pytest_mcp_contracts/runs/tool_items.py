@@ -92,6 +92,7 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
         missing = missing_record(context, tool, has_record=observations.has_record)
         if missing is not None:
             raise missing
+        _gate_latency(context, tool, tally.latencies_ms, warn)
         passed = True
     finally:
         # Only a check that passed teaches the recorder an output contract.
@@ -105,6 +106,26 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
             report = plan.report(lambda arguments: repr(arguments) in sent, stopped_by)
             tally.input_coverage = report
             facts.section("mcp coverage", coverage_line(report))
+
+
+def _gate_latency(context: RunContext, tool: Entry, latencies_ms: list[float], warn: Warn) -> None:
+    """The drift gate's latency record of a passing contract check: its answered calls' p50
+    and p95, when there are as many as a latency limit is judged over (--mcp-latency-calls);
+    a p95 grown well past the recorded one is a warning, never a failure."""
+    from pytest_mcp_contracts.contracts.latency import LatencyRecord
+    from pytest_mcp_contracts.judges.drift_gate import gate_latency
+    from pytest_mcp_contracts.runs.stats import latency_figures
+
+    figures = latency_figures(latencies_ms)
+    current = None
+    if figures is not None and len(latencies_ms) >= context.settings.latency_calls:
+        current = LatencyRecord.measured(len(latencies_ms), figures["p50"], figures["p95"])
+    server = context.server.node_name
+    note = gate_latency(
+        context.recorder, server, context.surface, tool, current, accept=context.accept_command
+    )
+    if note is not None:
+        warn(note)
 
 
 def _contract_inputs(

@@ -212,3 +212,46 @@ def test_a_latency_item_whose_contract_item_did_not_run_here_times_the_calls_its
             "this item: the contract item did not run in this process)",
         ]
     )
+
+
+def test_the_drift_gate_records_latency_warns_when_it_grows_and_update_replaces_it(
+    run_mcp: RunMcp, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A first run records nap's p50 and p95; a run on a server made slower past the factor
+    (and the floor) warns naming both figures and the command, and passes; a plain run never
+    rewrites the figures; --mcp-snapshot-update replaces them."""
+    args = (NO_SEQUENCES, "-k", "nap and contract")
+    path = pytester.path / "mcp-contracts" / "latency" / "nap.json"
+
+    def recorded() -> dict[str, Any]:
+        figures: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))["latency"]
+        return figures
+
+    monkeypatch.setenv("NAP_MS", "5")
+    first = run_mcp("latency.py", args=args)
+    assert first.ret == 0, first.stdout.str()
+    fast = recorded()
+    assert fast["calls"] >= 20
+    assert 5 <= fast["p50_ms"] <= fast["p95_ms"] < 5 + SLACK_MS
+    before = path.read_bytes()
+
+    # Past 3x the recorded p95 however loaded the machine was when it recorded (under
+    # 45 ms), and past the floor.
+    monkeypatch.setenv("NAP_MS", "300")
+    slow = run_mcp("latency.py", args=(*args, "-W", "always"))
+    assert slow.ret == 0, slow.stdout.str()
+    slow.stdout.fnmatch_lines(
+        [
+            f"*p95 latency grew to * ms from the recorded {fast['p95_ms']:g} ms (*x, over "
+            f"* answered calls; recorded over {fast['calls']} in {path})*",
+        ]
+    )
+    text = slow.stdout.str()
+    assert "If the tool is meant to answer this slowly now, accept it: " in text
+    assert "--mcp-snapshot-update" in text
+    assert path.read_bytes() == before  # a plain run never rewrites a figure
+
+    updated = run_mcp("latency.py", args=(*args, "--mcp-snapshot-update"))
+    assert updated.ret == 0, updated.stdout.str()
+    assert "p95 latency grew" not in updated.stdout.str()  # accepting is no news
+    assert 300 <= recorded()["p50_ms"] <= recorded()["p95_ms"]

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from pytest_mcp_contracts.contracts.latency import LatencyRecord, latency_grew
 from pytest_mcp_contracts.contracts.record import Recorder
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
-from pytest_mcp_contracts.judges.drift_gate import gate_listing, gate_removed
+from pytest_mcp_contracts.judges.drift_gate import gate_latency, gate_listing, gate_removed
 from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind, Severity
 from pytest_mcp_contracts.transport.discover import (
     Entry,
@@ -191,3 +193,142 @@ def test_a_template_moved_under_its_name_is_one_review_change_not_a_removal(
     gate_listing(update, _server(), after, new, record_command="pytest", accept=ACCEPT)
     update.flush({"shop": {file_of(new)}})
     assert store.recorded("shop", *BESIDE_TOOLS) == [file_of(new)]
+
+
+# -- latency: recorded once, replaced under update, compared with a warning only -----------
+
+
+def _latency(mode: str, store: SnapshotStore, current: LatencyRecord | None) -> str | None:
+    """One contract check's latency gate in ``mode``, flushed; the warning's text."""
+    recorder = Recorder(store, mode)
+    tool = _tool(OLD)
+    surface = ServerSurface("shop", "shop", "1.0", "2026-07-28", (tool,))
+    note = gate_latency(recorder, "shop", surface, tool, current, accept=ACCEPT)
+    recorder.flush({"shop": {"get_item"}})
+    return note
+
+
+def _recorded_latency(store: SnapshotStore) -> object:
+    return (store.read("shop", "get_item") or {}).get("latency")
+
+
+def test_the_growth_rule_wants_the_factor_and_the_floor() -> None:
+    recorded = LatencyRecord(40, 10.0, 20.0)
+    assert latency_grew(recorded, LatencyRecord(40, 10.0, 61.0))  # past 3x, +41 ms
+    assert not latency_grew(recorded, LatencyRecord(40, 10.0, 60.0))  # 3x exactly: not past it
+    # Past the factor but under the floor: a 0.2 ms tool taking 0.7 ms is jitter, not news.
+    assert not latency_grew(LatencyRecord(40, 0.1, 0.2), LatencyRecord(40, 0.5, 0.7))
+    assert not latency_grew(LatencyRecord(40, 1.0, 2.0), LatencyRecord(40, 9.0, 11.9))
+    assert latency_grew(LatencyRecord(40, 1.0, 2.0), LatencyRecord(40, 9.0, 12.0))
+    assert not latency_grew(recorded, LatencyRecord(40, 1.0, 2.0))  # faster is no news
+
+
+def test_figures_are_recorded_to_two_significant_figures() -> None:
+    figures = LatencyRecord.measured(23, 41.234, 1234.5)
+    assert figures.to_data() == {"calls": 23, "p50_ms": 41.0, "p95_ms": 1200.0}
+    assert LatencyRecord.measured(20, 0.1234, 0.456).to_data()["p95_ms"] == 0.46
+
+
+def test_a_first_run_records_and_a_plain_run_never_rewrites_a_moved_timing(
+    tmp_path: Path,
+) -> None:
+    store = _recorded(tmp_path, _tool(OLD))
+    assert _latency("record", store, LatencyRecord.measured(30, 40.2, 44.9)) is None
+    assert _recorded_latency(store) == {"calls": 30, "p50_ms": 40.0, "p95_ms": 45.0}
+    path = store.path_for("shop", "get_item")
+    before, mtime = path.read_bytes(), path.stat().st_mtime_ns
+    # Slower, but within the factor: nothing said, nothing written.
+    assert _latency("record", store, LatencyRecord.measured(30, 60.0, 90.0)) is None
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == (before, mtime)
+
+
+def test_a_p95_grown_past_the_factor_warns_and_names_the_figures_and_the_command(
+    tmp_path: Path,
+) -> None:
+    store = _recorded(tmp_path, _tool(OLD))
+    _latency("record", store, LatencyRecord.measured(30, 40.0, 45.0))
+    path = store.path_for("shop", "get_item")
+    before = path.read_bytes()
+    for mode in ("record", "ci"):
+        note = _latency(mode, store, LatencyRecord.measured(25, 200.0, 210.0))
+        assert note is not None
+        assert note.startswith("p95 latency grew to 210 ms from the recorded 45 ms (4.7x, ")
+        assert "over 25 answered calls; recorded over 30 in " in note
+        assert str(path) in note
+        assert note.endswith(f"If the tool is meant to answer this slowly now, {ACCEPT}")
+    assert path.read_bytes() == before  # a warning never rewrites the record
+
+
+def test_update_replaces_figures_that_moved_and_keeps_those_that_did_not(
+    tmp_path: Path,
+) -> None:
+    """Accepting replaces what the rule tells apart, grown or shrunk as far; figures it
+    cannot tell apart stay byte for byte, as an unchanged output contract does: an update
+    with no change writes nothing."""
+    store = _recorded(tmp_path, _tool(OLD))
+    _latency("record", store, LatencyRecord.measured(30, 40.0, 45.0))
+    path = store.path_for("shop", "get_item")
+    before = path.read_bytes()
+    assert _latency("update", store, LatencyRecord.measured(28, 70.0, 120.0)) is None
+    assert path.read_bytes() == before  # 2.7x: within the factor
+    assert _latency("update", store, LatencyRecord.measured(25, 200.0, 210.0)) is None
+    assert _recorded_latency(store) == {"calls": 25, "p50_ms": 200.0, "p95_ms": 210.0}
+    _latency("update", store, LatencyRecord.measured(30, 40.0, 45.0))  # 4.7x faster
+    assert _recorded_latency(store) == {"calls": 30, "p50_ms": 40.0, "p95_ms": 45.0}
+
+
+def test_too_few_calls_record_nothing_and_compare_nothing(tmp_path: Path) -> None:
+    store = _recorded(tmp_path, _tool(OLD))
+    assert _latency("record", store, None) is None
+    assert _recorded_latency(store) is None
+    _latency("record", store, LatencyRecord.measured(30, 1.0, 2.0))
+    assert _latency("record", store, None) is None  # however slow it was, not compared
+    assert _latency("update", store, None) is None
+    assert _recorded_latency(store) == {"calls": 30, "p50_ms": 1.0, "p95_ms": 2.0}
+
+
+def test_ci_never_writes_figures(tmp_path: Path) -> None:
+    store = _recorded(tmp_path, _tool(OLD))
+    assert _latency("ci", store, LatencyRecord.measured(30, 1.0, 2.0)) is None
+    assert _recorded_latency(store) is None
+
+
+@pytest.mark.parametrize(
+    ("figures", "why"),
+    [
+        ("fast", "it must be an object with exactly calls, p50_ms, p95_ms"),
+        ({"calls": 30, "p95_ms": 2.0}, "it must be an object with exactly calls, p50_ms, p95_ms"),
+        ({"calls": 0, "p50_ms": 1.0, "p95_ms": 2.0}, "calls must be a positive integer, not 0"),
+        ({"calls": True, "p50_ms": 1.0, "p95_ms": 2.0}, "calls must be a positive integer"),
+        ({"calls": 30, "p50_ms": 1.0, "p95_ms": "2 ms"}, "p95_ms must be a number of millis"),
+        ({"calls": 30, "p50_ms": -1, "p95_ms": 2.0}, "p50_ms must be a number of milliseconds"),
+        ({"calls": 30, "p50_ms": 3.0, "p95_ms": 2.0}, "p50_ms 3 is above p95_ms 2"),
+    ],
+)
+def test_a_hand_edited_figure_is_ignored_with_a_warning_and_replaced_by_update(
+    tmp_path: Path, figures: object, why: str
+) -> None:
+    store = _recorded(tmp_path, _tool(OLD))
+    path = store.path_for("shop", "get_item")
+    data = store.read("shop", "get_item") or {}
+    path.write_text(json.dumps({**data, "latency": figures}), encoding="utf-8")
+    before = path.read_bytes()
+    note = _latency("record", store, LatencyRecord.measured(30, 500.0, 900.0))
+    assert note is not None
+    assert note.startswith(f"the recorded latency in {path} is not usable ({why}")
+    assert note.endswith(
+        f"nothing is compared. To record this run's figures in its place, {ACCEPT}"
+    )
+    assert path.read_bytes() == before  # what someone wrote there is not buried by a plain run
+    assert _latency("update", store, LatencyRecord.measured(30, 500.0, 900.0)) is None
+    assert _recorded_latency(store) == {"calls": 30, "p50_ms": 500.0, "p95_ms": 900.0}
+
+
+def test_a_prompt_file_has_no_latency_section(tmp_path: Path) -> None:
+    """Only tools' calls are timed: a latency section in another entry's file is a key no
+    contract file of its kind has, an error like any other (``contract_problem``)."""
+    from pytest_mcp_contracts.contracts.record import contract_problem
+
+    problem = contract_problem({"prompt": "greet", "latency": {}}, EntryKind.PROMPT)
+    assert problem is not None and "unknown key(s) ['latency']" in problem
+    assert contract_problem({"tool": "get_item", "latency": {}}, EntryKind.TOOL) is None

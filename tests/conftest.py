@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import json
 import os
 import shlex
 import subprocess
@@ -271,6 +272,19 @@ def run_mcp(pytester: pytest.Pytester) -> RunMcp:
 
 
 RunPytest = Callable[..., pytest.RunResult]
+
+
+def untimed_file(text: bytes) -> bytes:
+    """A snapshot file's bytes without its latency figures (p50_ms, p95_ms: timings, which
+    any two runs differ in): what two runs of the same checks must write exactly. Whether a
+    tool has figures, and over how many calls, stays. The rest is compared byte for byte: the
+    plugin writes it with sorted keys and this indent, so a JSON round trip changes nothing."""
+    data = json.loads(text)
+    latency = data.get("latency")
+    if not isinstance(latency, dict):
+        return text
+    data["latency"] = {"calls": latency.get("calls")}
+    return (json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode()
 
 
 def without_durations(value: Any) -> Any:

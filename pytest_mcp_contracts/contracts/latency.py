@@ -23,8 +23,11 @@ LATENCY_SECTION: Final = "latency"
 #: and ``-W`` filters it like any other.
 LATENCY_GROWTH: Final = 3.0
 #: And by at least this much (ms): a tool answering in 0.2 ms that now takes 0.7 ms grew
-#: past the factor by the transport's own jitter, not by anything its author did.
-LATENCY_FLOOR_MS: Final = 10.0
+#: past the factor by the transport's own jitter, not by anything its author did. A p95 is
+#: one of a tool's slowest calls, and a loaded machine stretches those most: on this
+#: project's shared two-core runner a 4 ms p95 came back as 15 ms with nothing changed, and
+#: its own tests allow 40 ms on top of a known sleep (tests/e2e/test_latency.py, SLACK_MS).
+LATENCY_FLOOR_MS: Final = 50.0
 
 
 def _two_figures(ms: float) -> float:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from .. import warm_servers
-from ..conftest import server_command, without_durations
+from ..conftest import server_command, untimed_file, without_durations
 
 pytest.importorskip("xdist")
 
@@ -35,23 +35,12 @@ def _run(
 
 
 def _files(root: Path) -> dict[str, bytes]:
+    """The snapshot files, without the timings two runs always differ in."""
     folder = root / "mcp-contracts"
     return {
-        p.relative_to(folder).as_posix(): _untimed(p.read_bytes()) for p in folder.rglob("*.json")
+        p.relative_to(folder).as_posix(): untimed_file(p.read_bytes())
+        for p in folder.rglob("*.json")
     }
-
-
-def _untimed(text: bytes) -> bytes:
-    """A file's bytes without its latency figures: timings, which any two runs differ in
-    (docs/explanation/drift.md). Whether a tool has figures, and over how many calls, stays
-    compared: serial and -n 2 send the same inputs. The rest of the file is compared byte for
-    byte: it is written by the one ``dumps``, so a JSON round trip of it changes nothing."""
-    data = json.loads(text)
-    latency = data.get("latency")
-    if latency is None:
-        return text
-    data["latency"] = {"calls": latency["calls"]}
-    return (json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode()
 
 
 def _assert_same_files(parallel: Path, serial: Path) -> None:
@@ -93,6 +82,8 @@ def test_a_parallel_run_writes_and_prunes_what_a_serial_run_does(
         ).exists()
     files = _files(pytester.path / "serial")
     assert len(files) == 7  # 4 inferred tools + 3 typed ones
+    # Latency figures were written (their timings are left out of the comparison alone).
+    assert any(b'"latency"' in text for text in files.values())
     _assert_same_files(pytester.path / "parallel", pytester.path / "serial")
     assert _checks(pytester.path / "parallel") == _checks(pytester.path / "serial")
     assert "recorded 7 file(s):" in parallel.stdout

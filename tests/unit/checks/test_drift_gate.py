@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_mcp_contracts.contracts.latency import LatencyRecord, latency_grew
+from pytest_mcp_contracts.contracts.latency import LATENCY_FLOOR_MS, LatencyRecord, latency_grew
 from pytest_mcp_contracts.contracts.record import Recorder
 from pytest_mcp_contracts.contracts.snapshot import SnapshotStore
 from pytest_mcp_contracts.judges.drift_gate import gate_latency, gate_listing, gate_removed
@@ -214,12 +214,14 @@ def _recorded_latency(store: SnapshotStore) -> object:
 
 def test_the_growth_rule_wants_the_factor_and_the_floor() -> None:
     recorded = LatencyRecord(40, 10.0, 20.0)
-    assert latency_grew(recorded, LatencyRecord(40, 10.0, 61.0))  # past 3x, +41 ms
-    assert not latency_grew(recorded, LatencyRecord(40, 10.0, 60.0))  # 3x exactly: not past it
+    assert latency_grew(recorded, LatencyRecord(40, 10.0, 71.0))  # past 3x, +51 ms
+    assert not latency_grew(LatencyRecord(40, 1, 30.0), LatencyRecord(40, 1, 90.0))  # 3x exactly
     # Past the factor but under the floor: a 0.2 ms tool taking 0.7 ms is jitter, not news.
     assert not latency_grew(LatencyRecord(40, 0.1, 0.2), LatencyRecord(40, 0.5, 0.7))
-    assert not latency_grew(LatencyRecord(40, 1.0, 2.0), LatencyRecord(40, 9.0, 11.9))
-    assert latency_grew(LatencyRecord(40, 1.0, 2.0), LatencyRecord(40, 9.0, 12.0))
+    # The floor, measured from the recorded p95: a 4 ms tool must reach 54 ms.
+    assert LATENCY_FLOOR_MS == 50
+    assert not latency_grew(LatencyRecord(40, 1.0, 4.0), LatencyRecord(40, 9.0, 53.9))
+    assert latency_grew(LatencyRecord(40, 1.0, 4.0), LatencyRecord(40, 9.0, 54.0))
     assert not latency_grew(recorded, LatencyRecord(40, 1.0, 2.0))  # faster is no news
 
 

@@ -268,15 +268,28 @@ def run_mcp(pytester: pytest.Pytester) -> RunMcp:
 RunPytest = Callable[..., pytest.RunResult]
 
 
+# A run report's timings: what two runs of the same checks need not agree on.
+TIMINGS = frozenset({"duration", "phase_seconds"})
+
+
 def without_durations(value: Any) -> Any:
-    """A run report (or any part of one) without its ``duration`` fields: what two runs of
+    """A run report (or any part of one) without its timings (``TIMINGS``): what two runs of
     the same checks (serial and -n 2, one call at a time and several in flight) must agree
     on exactly."""
     if isinstance(value, dict):
-        return {k: without_durations(v) for k, v in value.items() if k != "duration"}
+        return {k: without_durations(v) for k, v in value.items() if k not in TIMINGS}
     if isinstance(value, list):
         return [without_durations(v) for v in value]
     return value
+
+
+def summary_section(stdout: str) -> list[str]:
+    """The "MCP contracts" section of a run's terminal output, without its line of where the
+    time went (timings: two runs of the same checks need not agree on them)."""
+    lines = stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if "MCP contracts" in line and "=" in line)
+    end = next(i for i, line in enumerate(lines[start + 1 :], start + 1) if line.startswith("="))
+    return [line for line in lines[start:end] if not line.startswith("  where the time went:")]
 
 
 def record_once(folder: Path, *servers: str, args: tuple[str, ...] = (), **env: str) -> Path:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind, entry_failure
 from pytest_mcp_contracts.runs.context import ItemFacts, RunContext, Skipped, Warn
-from pytest_mcp_contracts.runs.stats import CheckStats
+from pytest_mcp_contracts.runs.stats import CheckStats, stats_key
 from pytest_mcp_contracts.vocabulary import Check, EntryKind
 
 if TYPE_CHECKING:
@@ -60,8 +60,7 @@ def _check_calls(
     passed = False
     try:
         done = run(context, entry)
-        # Keyed "<kind>:<key>": no tool name has a colon (the spec's name rules).
-        facts.stats = CheckStats({f"{entry.kind}:{entry.key}": done.stats})
+        facts.stats = CheckStats({stats_key(entry): done.stats})
         facts.section("mcp", done.summary())
         facts.properties.append(("mcp_calls", done.stats.calls))
         facts.properties.append(("mcp_refused", done.stats.refused))

@@ -9,6 +9,11 @@ calls were counted when first made.
 Adding a counter is one field of ``ToolStats`` (an ``int`` or a ``Counter``: it is then
 summed, sent and put in the run report's tool entry) and its rendering: a line of the
 terminal summary (``reporting/summary``) and its property in ``docs/run-report.schema.json``.
+
+``phase_seconds`` is the one count of seconds, not calls: where the tool's time went, by
+phase (the engine's, ``runs/engine``: coverage, random, shrink, watch; a failure's replay;
+each other check's own time under its name), each second in one phase only, so that the
+phases of a tool add up to the time its items took.
 """
 
 from __future__ import annotations
@@ -18,16 +23,26 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Final
 
+from pytest_mcp_contracts.vocabulary import EntryKind
+
 if TYPE_CHECKING:
+    from pytest_mcp_contracts.runs.run_time import Share
+    from pytest_mcp_contracts.transport.discover import Entry
     from pytest_mcp_contracts.transport.managed import CallOutcome
 
 UsesSandbox = Callable[[dict[str, Any]], bool]
 
 
-def _counts(counter: Mapping[str, int]) -> dict[str, int]:
+def _counts(counter: Mapping[str, float]) -> dict[str, int]:
     """A counter as sorted JSON with plain ``str`` keys (a ``StrEnum`` key, an isError class,
     is not something execnet carries) and without the zero counts ``Counter.update`` leaves."""
     return {str(key): int(n) for key, n in sorted(counter.items()) if n}
+
+
+def _seconds(counter: Mapping[str, float]) -> dict[str, float]:
+    """Seconds by phase as sorted JSON, to the millisecond (what a clock between two calls
+    can tell), without phases that took none."""
+    return {str(key): round(float(n), 3) for key, n in sorted(counter.items()) if n >= 0.0005}
 
 
 @dataclass
@@ -47,11 +62,17 @@ class ToolStats:
     # Checks of the tool (contract, rejects_invalid) that stopped drawing inputs because the
     # tool's time budget ran out (--mcp-tool-time): not a failure, but fewer inputs sent.
     out_of_time: int = 0
+    # Checks of the tool the run's time budget (--mcp-run-time, runs/run_time) gave less than
+    # their own, and checks it left no time to run at all.
+    run_time_cut: int = 0
+    run_time_skipped: int = 0
     # Server requests answered (by method) and notifications received, during valid calls.
     client_requests: Counter[str] = field(default_factory=Counter)
     error_classes: Counter[str] = field(default_factory=Counter)  # isError results by class
     # Results without isError that the checks judged errors all the same, by class.
     disguised_errors: Counter[str] = field(default_factory=Counter)
+    # Seconds by phase (the module's docstring): where the tool's time went.
+    phase_seconds: Counter[str] = field(default_factory=Counter)
     # The coverage phase's report (inputs/coverage), from the contract item; None: no plan.
     input_coverage: dict[str, Any] | None = None
     # Whether a call's arguments hold a path of the roots sandbox (from the pytest layer:
@@ -84,8 +105,20 @@ class ToolStats:
                 value.update(getattr(other, name))
             else:
                 setattr(self, name, value + getattr(other, name))
+        self.phase_seconds.update(other.phase_seconds)
         if self.input_coverage is None:
             self.input_coverage = other.input_coverage
+
+    def spend(self, phase: str, seconds: float) -> None:
+        """``seconds`` more in ``phase``."""
+        # A Counter counts any number (collections.Counter's docs); typeshed types its
+        # values as int, and the seconds are floats.
+        self.phase_seconds[phase] += seconds  # type: ignore[assignment]
+
+    @property
+    def seconds(self) -> float:
+        """The tool's time, every phase's together."""
+        return float(sum(self.phase_seconds.values()))
 
     def to_json(self) -> dict[str, Any]:
         """Builtins only: what an xdist worker can send, and the run report's tool numbers."""
@@ -93,6 +126,7 @@ class ToolStats:
         for name in _NUMBERS:
             value = getattr(self, name)
             data[name] = _counts(value) if isinstance(value, Counter) else int(value)
+        data["phase_seconds"] = _seconds(self.phase_seconds)
         data["input_coverage"] = self.input_coverage
         return data
 
@@ -105,6 +139,9 @@ class ToolStats:
                 setattr(stats, name, Counter(dict(value or {})))
             else:
                 setattr(stats, name, int(value or 0))
+        stats.phase_seconds = Counter(
+            {str(k): float(v) for k, v in dict(data.get("phase_seconds") or {}).items()}
+        )
         coverage = data.get("input_coverage")
         stats.input_coverage = dict(coverage) if isinstance(coverage, Mapping) else None
         return stats
@@ -112,8 +149,18 @@ class ToolStats:
 
 # Every count of ToolStats (an int or a Counter): a new field is summed, sent and reported.
 _NUMBERS: Final = tuple(
-    f.name for f in fields(ToolStats) if f.name not in ("input_coverage", "uses_sandbox")
+    f.name
+    for f in fields(ToolStats)
+    if f.name not in ("input_coverage", "uses_sandbox", "phase_seconds")
 )
+
+
+def stats_key(entry: Entry) -> str:
+    """An entry's key in ``CheckStats``: a tool's name; ``<kind>:<key>`` for the others (no
+    tool name has a colon: the spec's name rules)."""
+    if entry.kind is EntryKind.TOOL:
+        return entry.name
+    return f"{entry.kind}:{entry.key}"
 
 
 @dataclass
@@ -133,3 +180,20 @@ class CheckStats:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> CheckStats:
         return cls({str(name): ToolStats.from_json(value) for name, value in data.items()})
+
+    def settle_share(self, key: str, share: Share, *, skipped: bool) -> None:
+        """What the run's time budget gave the check of entry ``key`` (runs/run_time)."""
+        if share.cut:
+            stats = self.tool(key)
+            stats.run_time_skipped += skipped
+            stats.run_time_cut += not skipped
+
+    def clock_out(self, check: str, seconds: float) -> None:
+        """An item of one entry took ``seconds``: what its phases (the engine's, a replay)
+        did not count is its check's own time (listing its inputs, building a strategy,
+        the calls of a check without phases). An item that calls many tools (sequences)
+        counts each call's time where it makes it; its own time belongs to no one tool."""
+        if len(self.tools) != 1:
+            return
+        (stats,) = self.tools.values()
+        stats.spend(check, max(seconds - stats.seconds, 0.0))

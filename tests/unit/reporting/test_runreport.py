@@ -168,10 +168,18 @@ WORKER = WorkerFacts([SHOP, BROKEN], Snapshots(written=["mcp-contracts/shop/get_
 # What the items' reports carried: each entry's numbers and findings.
 STATS = {
     ("shop", "quote"): ToolStats(
-        calls=70, error_results=3, real_results=65, input_coverage=QUOTE_COVERAGE
+        calls=70,
+        error_results=3,
+        real_results=65,
+        input_coverage=QUOTE_COVERAGE,
+        # Sent to the millisecond; a phase under half of one is left out.
+        phase_seconds=Counter({"coverage": 1.25, "random": 0.5004, "replay": 0.0001}),
+        run_time_cut=1,
     ),
     ("shop", "get_order"): ToolStats(calls=50, disguised_errors=Counter({"disguised-refusal": 3})),
-    ("shop", "prompt:greet"): ToolStats(calls=3, refused=1, real_results=2),
+    ("shop", "prompt:greet"): ToolStats(
+        calls=3, refused=1, real_results=2, phase_seconds=Counter({"get": 0.2})
+    ),
 }
 FINDINGS = {
     ("shop", "quote"): [ARRAY_ITEMS, NAME_RULE],
@@ -311,6 +319,9 @@ EXPECTED: dict[str, Any] = {
                     "protocol_refusals": 0,
                     "refused": 0,
                     "out_of_time": 0,
+                    "run_time_cut": 1,
+                    "run_time_skipped": 0,
+                    "phase_seconds": {"coverage": 1.25, "random": 0.5},
                     "input_coverage": QUOTE_COVERAGE,
                     "output": {
                         "source": "declared",
@@ -347,6 +358,9 @@ EXPECTED: dict[str, Any] = {
                     "protocol_refusals": 0,
                     "refused": 0,
                     "out_of_time": 0,
+                    "run_time_cut": 0,
+                    "run_time_skipped": 0,
+                    "phase_seconds": {},
                     "input_coverage": None,
                     "output": {
                         "source": "inferred",
@@ -381,6 +395,9 @@ EXPECTED: dict[str, Any] = {
                     "protocol_refusals": 0,
                     "refused": 0,
                     "out_of_time": 0,
+                    "run_time_cut": 0,
+                    "run_time_skipped": 0,
+                    "phase_seconds": {},
                     "input_coverage": None,
                     "output": {
                         "source": None,
@@ -416,6 +433,9 @@ EXPECTED: dict[str, Any] = {
                     "protocol_refusals": 0,
                     "refused": 0,
                     "out_of_time": 0,
+                    "run_time_cut": 0,
+                    "run_time_skipped": 0,
+                    "phase_seconds": {},
                     "input_coverage": None,
                     "output": None,
                     "findings": [],
@@ -436,6 +456,9 @@ EXPECTED: dict[str, Any] = {
                     "refused": 1,
                     "real_results": 2,
                     "unanswered": 0,
+                    "phase_seconds": {"get": 0.2},
+                    "run_time_cut": 0,
+                    "run_time_skipped": 0,
                 },
                 {
                     "kind": "listing",
@@ -448,6 +471,9 @@ EXPECTED: dict[str, Any] = {
                     "refused": 0,
                     "real_results": 0,
                     "unanswered": 0,
+                    "phase_seconds": {},
+                    "run_time_cut": 0,
+                    "run_time_skipped": 0,
                 },
             ],
         },

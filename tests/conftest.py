@@ -283,13 +283,18 @@ def without_durations(value: Any) -> Any:
     return value
 
 
+def untimed(lines: list[str]) -> list[str]:
+    """A run's output lines without the summary's line of where the time went (timings: two
+    runs of the same checks need not agree on them)."""
+    return [line for line in lines if not line.startswith("  where the time went:")]
+
+
 def summary_section(stdout: str) -> list[str]:
-    """The "MCP contracts" section of a run's terminal output, without its line of where the
-    time went (timings: two runs of the same checks need not agree on them)."""
+    """The "MCP contracts" section of a run's terminal output, ``untimed``."""
     lines = stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if "MCP contracts" in line and "=" in line)
     end = next(i for i, line in enumerate(lines[start + 1 :], start + 1) if line.startswith("="))
-    return [line for line in lines[start:end] if not line.startswith("  where the time went:")]
+    return untimed(lines[start:end])
 
 
 def record_once(folder: Path, *servers: str, args: tuple[str, ...] = (), **env: str) -> Path:

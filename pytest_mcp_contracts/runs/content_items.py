@@ -65,7 +65,9 @@ def _check_calls(
         facts.properties.append(("mcp_calls", done.stats.calls))
         facts.properties.append(("mcp_refused", done.stats.refused))
         if done.failure is not None:
-            raise replay_request(server, done.failure, lambda: context.fresh(check))
+            with done.stats.timed("replay"):
+                replayed = replay_request(server, done.failure, lambda: context.fresh(check))
+            raise replayed
         _check_content(context, entry, check, content, done)
         for note in done.notes:
             warn(note)

@@ -293,6 +293,7 @@ class Engine:
         Returns the phase that ran."""
         now = time.monotonic()
         ran = self.phase
+        # Seconds in a Counter, as ToolStats.phase_seconds holds them (runs/stats.spend).
         self.search_result.phase_seconds[ran] += now - self.phase_since  # type: ignore[assignment]
         self.phase, self.phase_since = phase, now
         return ran

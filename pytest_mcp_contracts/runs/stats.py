@@ -18,8 +18,10 @@ phases of a tool add up to the time its items took.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Final
 
@@ -114,6 +116,15 @@ class ToolStats:
         # A Counter counts any number (collections.Counter's docs); typeshed types its
         # values as int, and the seconds are floats.
         self.phase_seconds[phase] += seconds  # type: ignore[assignment]
+
+    @contextmanager
+    def timed(self, phase: str) -> Iterator[None]:
+        """The time the block takes, spent in ``phase``, whatever it raises."""
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            self.spend(phase, time.monotonic() - started)
 
     @property
     def seconds(self) -> float:

@@ -11,8 +11,8 @@ user properties and report sections into ``ItemFacts``.
 
 from __future__ import annotations
 
+import contextlib
 import json
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -525,12 +525,8 @@ def replayed(
     """``error`` with what replaying its call on a fresh server showed (runs/reproduce; a
     write its ``watch`` found: runs/watch), and where its input's paths point (the sandbox
     kept for a replay); the time it took goes to ``tally``'s replay phase."""
-    started = time.monotonic()
-    try:
+    with tally.timed("replay") if tally is not None else contextlib.nullcontext():
         return _replayed(context, tool, check, error, watch)
-    finally:
-        if tally is not None:
-            tally.spend("replay", time.monotonic() - started)
 
 
 def _replayed(

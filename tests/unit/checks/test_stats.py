@@ -72,3 +72,13 @@ def test_what_the_run_time_gave_a_check_is_counted() -> None:
     stats.settle_share("search", Share(5.0, 5.0, cut=False), skipped=False)
     search = stats.tools["search"]
     assert (search.run_time_cut, search.run_time_skipped) == (1, 1)
+
+
+def test_a_block_timed_spends_its_time_even_when_it_raises() -> None:
+    import time
+
+    stats = ToolStats()
+    with pytest.raises(RuntimeError), stats.timed("replay"):
+        time.sleep(0.01)
+        raise RuntimeError("the replay's failure, raised on")
+    assert stats.phase_seconds["replay"] >= 0.01

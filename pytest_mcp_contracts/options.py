@@ -588,6 +588,16 @@ OPTIONS: Final = (
         None,
         metavar="PATH",
     ),
+    Option(
+        "--mcp-html",
+        "mcp_html",
+        "write a self-contained HTML report (every failure with its input, replay command "
+        "and stderr; contracts, coverage, drift, findings, latency, time) to this file, "
+        "relative to the rootdir (docs/how-to/html-report.md)",
+        "path",
+        None,
+        metavar="PATH",
+    ),
 )
 
 

@@ -39,6 +39,8 @@ from pytest_mcp_contracts.pytest.settings import (  # noqa: E402
 from pytest_mcp_contracts.vocabulary import NODE_PREFIX, DescriptionDrift  # noqa: E402
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pytest_mcp_contracts.reporting.facts import RunFacts
     from pytest_mcp_contracts.transport.managed import ManagedServer
 
@@ -151,7 +153,8 @@ def pytest_configure(config: pytest.Config) -> None:
             pin_descriptions=settings.descriptions == DescriptionDrift.PIN,
         )
         config.pluginmanager.register(LongLived(), "mcp-contracts-long-lived")
-    if settings.active or settings.report_path is not None or settings.sarif_path is not None:
+    documents = (settings.report_path, settings.sarif_path, settings.html_path)
+    if settings.active or any(path is not None for path in documents):
         from pytest_mcp_contracts.reporting.facts import RunFacts
 
         run = config.stash[RUN_FACTS_KEY] = RunFacts()
@@ -179,9 +182,9 @@ def pytest_runtest_makereport(
         report.__dict__[FINDINGS_KEY] = findings
     error: Any = call.excinfo.value if call.excinfo is not None else None
     if report.failed and hasattr(error, "kind") and hasattr(error, "severity"):
-        from pytest_mcp_contracts.reporting.facts import FAILURE_KEY
+        from pytest_mcp_contracts.reporting.facts import FAILURE_KEY, failure_facts
 
-        report.__dict__[FAILURE_KEY] = {"kind": str(error.kind), "severity": str(error.severity)}
+        report.__dict__[FAILURE_KEY] = failure_facts(error)
     return report
 
 
@@ -249,7 +252,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 def _finish_run_report(config: pytest.Config, run: RunFacts, exit_status: int) -> None:
     """An xdist worker sends its facts to the controller; the controller (or a serial run,
     its one worker) folds them and writes the report and the GitHub job summary."""
-    from pytest_mcp_contracts.contracts.snapshot import dumps, write_atomic
+    from pytest_mcp_contracts.contracts.snapshot import dumps
     from pytest_mcp_contracts.reporting import runreport
     from pytest_mcp_contracts.reporting.facts import SERIAL
     from pytest_mcp_contracts.reporting.worker import WorkerFacts
@@ -274,10 +277,7 @@ def _finish_run_report(config: pytest.Config, run: RunFacts, exit_status: int) -
         document = runreport.build_report(
             run.folded, exit_status=exit_status, mode=settings.mode, rootdir=config.rootpath
         )
-        try:
-            write_atomic(settings.report_path, dumps(document))
-        except OSError as exc:
-            _warn(f"could not write the run report {settings.report_path}: {exc}")
+        _write_document(settings.report_path, "the run report", dumps(document))
     if settings.sarif_path is not None:
         from pytest_mcp_contracts.reporting.sarif import sarif_log
         from pytest_mcp_contracts.vocabulary import VERSION
@@ -289,10 +289,14 @@ def _finish_run_report(config: pytest.Config, run: RunFacts, exit_status: int) -
             config_file=config.inipath,
             tool_version=VERSION,
         )
-        try:
-            write_atomic(settings.sarif_path, dumps(log))
-        except OSError as exc:
-            _warn(f"could not write the SARIF file {settings.sarif_path}: {exc}")
+        _write_document(settings.sarif_path, "the SARIF file", dumps(log))
+    if settings.html_path is not None:
+        from pytest_mcp_contracts.reporting.html import html_report
+
+        page = html_report(
+            run.folded, exit_status=exit_status, mode=settings.mode, rootdir=config.rootpath
+        )
+        _write_document(settings.html_path, "the HTML report", page)
     summary = os.environ.get(STEP_SUMMARY_ENV, "")
     if settings.active and summary:
         try:
@@ -300,6 +304,16 @@ def _finish_run_report(config: pytest.Config, run: RunFacts, exit_status: int) -
                 handle.write(runreport.step_summary(run.folded))
         except OSError as exc:
             _warn(f"could not append to {STEP_SUMMARY_ENV} ({summary}): {exc}")
+
+
+def _write_document(path: Path, what: str, text: str) -> None:
+    """One of the run's documents, written whole or not at all, only where the user said."""
+    from pytest_mcp_contracts.contracts.snapshot import write_atomic
+
+    try:
+        write_atomic(path, text)
+    except OSError as exc:
+        _warn(f"could not write {what} {path}: {exc}")
 
 
 def _warn(message: str) -> None:

@@ -1,7 +1,8 @@
 """The suite's fixture builds, each made once per checkout: a virtualenv per pinned Python SDK
 stack (``STACKS``: tests/servers/old_sdk/ and each folder of tests/servers/sdks/, from its
-requirements.txt, into its .venv) and the TypeScript SDKs' servers (tests/servers/ts_legacy:
-``npm ci`` from its lock file, then each server bundled into bundled/).
+requirements.txt, into its .venv), the TypeScript SDKs' servers (tests/servers/ts_legacy:
+``npm ci`` from its lock file, then each server bundled into bundled/) and the official
+conformance suite with the Node.js it runs on (tests/servers/conformance: ``npm ci``).
 
 Standard library only: tests/conftest.py's session fixtures (``old_sdk_command``,
 ``sdk_command``, ``ts_servers``) call these functions, and ``.ci/run`` runs this file beside
@@ -35,6 +36,7 @@ SERVERS = Path(__file__).parent / "servers"
 OLD_SDK = SERVERS / "old_sdk"
 SDKS = SERVERS / "sdks"
 TS_LEGACY = SERVERS / "ts_legacy"
+CONFORMANCE = SERVERS / "conformance"
 # Every Python SDK stack by name: a folder whose requirements.txt pins every package its
 # virtualenv holds. One virtualenv per distinct pin set, however many SDK generations run on
 # it (tests/servers/sdks/README.md says which).
@@ -224,18 +226,40 @@ def ts_bundles(npm: str) -> Path:
     return bundles
 
 
+def conformance_suite(npm: str) -> list[str]:
+    """The command that runs the official conformance suite (``@modelcontextprotocol/
+    conformance``): ``npm ci`` in tests/servers/conformance when its node_modules is missing
+    or the lock file changed.
+
+    The suite needs Node.js 22 (it imports ``fs.globSync``; this project's fixtures run on
+    20): the lock file pins the npm package ``node`` too, whose binary runs the suite, so any
+    npm installs it."""
+    lock = CONFORMANCE / "package-lock.json"
+    modules = CONFORMANCE / "node_modules"
+
+    def install() -> None:
+        step = [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"]
+        _run(step, "the conformance suite's node_modules", cwd=CONFORMANCE)
+
+    with _locked(CONFORMANCE):
+        _made(modules, modules / "package-lock.sha256", _digest(lock), install)
+    package = modules / "@modelcontextprotocol" / "conformance"
+    return [str(modules / "node" / "bin" / "node"), str(package / "dist" / "index.js")]
+
+
 def main() -> int:
-    """Every build (the TypeScript one only where node and npm are installed, as the suite
-    skips its tests otherwise); exit status 1 with what failed.
+    """Every build (the Node.js ones only where node and npm are installed, as the suite
+    skips their tests otherwise); exit status 1 with what failed.
 
     Side by side, each in a thread: a build mostly waits for its downloads."""
     from concurrent.futures import ThreadPoolExecutor
 
     npm = shutil.which("npm")
-    builds: list[Callable[[], Path]] = [plugin_layer]
+    builds: list[Callable[[], object]] = [plugin_layer]
     builds += [functools.partial(sdk_python, stack) for stack in STACKS]
     if npm is not None and shutil.which("node") is not None:
         builds.append(functools.partial(ts_bundles, npm))
+        builds.append(functools.partial(conformance_suite, npm))
     try:
         with ThreadPoolExecutor(max_workers=len(builds)) as pool:
             for started in [pool.submit(build) for build in builds]:

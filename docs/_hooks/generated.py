@@ -7,7 +7,8 @@ file to regenerate or to merge: ``mkdocs build --strict`` in .ci/run renders it 
 and a marker this module does not know fails the build.
 
 Only modules that import nothing outside the standard library are read here
-(``options``, ``judges/failures``, ``vocabulary``), so the docs build needs mkdocs
+(``options``, ``judges/failures``, ``vocabulary``, and tests/e2e/conformance_table.py, the
+table tests/e2e/test_conformance_agreement.py checks), so the docs build needs mkdocs
 and this checkout, not the package's dependencies: .ci/run builds in a virtualenv that holds
 only the ``docs`` extra.
 """
@@ -32,6 +33,7 @@ from pytest_mcp_contracts.judges.failures import (  # noqa: E402
     Severity,
 )
 from pytest_mcp_contracts.options import DEFAULT_MAX_RESULT_BYTES, OPTIONS, Option  # noqa: E402
+from tests.e2e import conformance_table  # noqa: E402
 
 MARKER = re.compile(r"^<!-- generated: ([a-z-]+) -->$", re.MULTILINE)
 
@@ -125,6 +127,7 @@ def failure_kinds_markdown() -> str:
 GENERATED: dict[str, Callable[[], str]] = {
     "options": options_markdown,
     "failure-kinds": failure_kinds_markdown,
+    "conformance-agreement": conformance_table.markdown,
 }
 
 

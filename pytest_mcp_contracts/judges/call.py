@@ -22,6 +22,7 @@ from pytest_mcp_contracts.judges.error_results import (
     result_text,
 )
 from pytest_mcp_contracts.judges.failures import FailureKind, Finding
+from pytest_mcp_contracts.judges.spec_messages import call_finding
 from pytest_mcp_contracts.judges.stdout import noise_finding
 from pytest_mcp_contracts.judges.tool_result import check_result, empty_content_finding
 from pytest_mcp_contracts.transport.client import URL_ELICITATION_REQUIRED, url_elicitation_problem
@@ -154,7 +155,7 @@ def judge(
     if not findings and lints is not None:
         lint = empty_content_finding(outcome.result, lints)
         findings = [lint] if lint is not None and lint.level is Level.ERROR else []
-    return findings[0] if findings else None
+    return findings[0] if findings else call_finding("contract", outcome, protocol_version)
 
 
 def judged(
@@ -198,7 +199,7 @@ def judge_invalid(outcome: CallOutcome, tool_name: str, protocol_version: str) -
                 f"of a refusal; evidence: {verdict.evidence}",
                 kind=FailureKind.UNEXPECTED_EXCEPTION,
             )
-    return None
+    return call_finding("rejects_invalid", outcome, protocol_version)
 
 
 def refused_in_words(outcome: CallOutcome, tool: Entry, path: str, why: str) -> str | None:

@@ -16,8 +16,10 @@ from typing import Any, Final
 
 from pytest_mcp_contracts.judges.failures import Finding
 from pytest_mcp_contracts.judges.lints import LintLevels
+from pytest_mcp_contracts.judges.spec_messages import violations_finding
 from pytest_mcp_contracts.judges.tool_listing import check_listing, spec_finding
 from pytest_mcp_contracts.options import DEFAULT_CLIENTS
+from pytest_mcp_contracts.schema.spec import Spec
 from pytest_mcp_contracts.text import shorten
 from pytest_mcp_contracts.transport.discover import (
     MAX_ENTRY_DEPTH,
@@ -28,6 +30,7 @@ from pytest_mcp_contracts.transport.errors import METHOD_NOT_FOUND
 from pytest_mcp_contracts.vocabulary import (
     HANDSHAKE_VERSIONS,
     MODERN_VERSION,
+    ClientProfile,
     EntryKind,
     Level,
     SecurityMode,
@@ -251,14 +254,28 @@ def entry_findings(
     under ``clients``' rules, the ``lints`` and ``security``), a resource's, template's or
     prompt's."""
     if entry.kind is EntryKind.TOOL:
-        return check_listing(
+        findings = check_listing(
             entry,
             protocol_version=protocol_version,
             clients=clients,
             lints=lints,
             security=security,
         )
-    return check_entry(entry, protocol_version=protocol_version)
+    else:
+        findings = check_entry(entry, protocol_version=protocol_version)
+    if entry.cut or any(f.level is Level.ERROR and f.client == ClientProfile.MCP for f in findings):
+        return findings  # one defect fails the item once, in the words that say most
+    return [*findings, *_schema_verdict(entry, protocol_version)]
+
+
+def _schema_verdict(entry: Entry, protocol_version: str) -> list[Finding]:
+    """The entry against its definition in the version's schema (schema/spec)."""
+    spec = Spec.of(protocol_version)
+    if spec is None or "__not_an_object__" in entry.raw:
+        return []
+    what = f"the {entry.kind} {shorten(repr(entry.key), 80)} of {entry.listing.method}"
+    found = violations_finding("schema", spec.check(entry.listing.definition, entry.raw, what))
+    return [found] if found is not None else []
 
 
 def check_entry(entry: Entry, *, protocol_version: str) -> list[Finding]:

@@ -110,6 +110,7 @@ class Settings:
     strict: bool
     report_path: Path | None = None
     sarif_path: Path | None = None  # --mcp-sarif
+    html_path: Path | None = None  # --mcp-html
     tools: dict[str, ToolConfig] = field(default_factory=dict)
     # Prompts, resources and templates whose calls a table skips: (kind, name or URI).
     listed_skips: frozenset[tuple[str, str]] = frozenset()
@@ -396,6 +397,7 @@ def resolve(
         strict=values["mcp_strict"],
         report_path=values["mcp_report"],
         sarif_path=values["mcp_sarif"],
+        html_path=values["mcp_html"],
         tools=tools,
         listed_skips=listed_skips,
         coverage=values["mcp_coverage"] == "on",

@@ -3,13 +3,14 @@ controller by the same code.
 
 Each item's report carries its check's numbers (``runs/stats.CheckStats`` as builtins,
 under ``STATS_KEY``), the schema check's findings (``reporting/findings``, ``FINDINGS_KEY``)
-and, when it failed, its failure's kind and severity (``FAILURE_KEY``),
+and, when it failed, its failure's kind and severity, and a failure report's input, replay
+command, stderr and text (``FAILURE_KEY``, ``failure_facts``),
 as hypothesis's pytest plugin carries its statistics: xdist sends a report's ``__dict__``
 to the controller. What no item owns (the servers' names, restarts, stdout, the recorder's
 observations and drift, the files written) is each worker's ``server_facts``, sent once
 through ``workeroutput``; a serial run is one worker. ``fold`` builds from the two the typed
 ``reporting/model.Run`` that the renderers read (``reporting/summary``,
-``reporting/runreport``, ``reporting/sarif``).
+``reporting/runreport``, ``reporting/sarif``, ``reporting/html``).
 
 No pytest here: the plugin registers a ``RunFacts`` and it reads reports by their attributes.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from pytest_mcp_contracts.judges.failures import FailureReport
 from pytest_mcp_contracts.reporting.findings import FINDINGS_KEY, FindingRecord
 from pytest_mcp_contracts.reporting.model import (
     CheckResult,
@@ -29,6 +31,7 @@ from pytest_mcp_contracts.reporting.model import (
 )
 from pytest_mcp_contracts.reporting.worker import ServerFacts, ToolFacts, WorkerFacts
 from pytest_mcp_contracts.runs.stats import CheckStats, ToolStats
+from pytest_mcp_contracts.text import CALL_STDERR_LINES_SHOWN, last_lines, short_json
 from pytest_mcp_contracts.vocabulary import (
     NODE_PREFIX,
     OPTIONAL_TOOL_CHECKS,
@@ -56,6 +59,35 @@ def first_line(report: Any) -> str:
         crash = None if isinstance(longrepr, str) else getattr(longrepr, "reprcrash", None)
         text = str(crash.message) if crash is not None else str(longrepr or "")
     return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+# The texts of a failure report that ride on its test report beside its kind and severity.
+_FAILURE_TEXTS: Final = ("input", "command", "stderr", "text")
+
+
+def failure_facts(error: BaseException) -> dict[str, Any] | None:
+    """What a failed item's exception says of its failure, as builtins for its test report
+    (``FAILURE_KEY``): its kind and severity, and of a failure report its smallest input,
+    its replay command, the server's stderr and its whole text; None for any other error."""
+    kind, severity = getattr(error, "kind", None), getattr(error, "severity", None)
+    if kind is None or severity is None:
+        return None
+    found: dict[str, Any] = {"kind": str(kind), "severity": str(severity)}
+    report = getattr(error, "report", None)
+    if isinstance(report, FailureReport):
+        if report.sequence:
+            found["input"] = "\n".join(report.sequence)
+        elif report.arguments is not None:
+            found["input"] = short_json(report.arguments)
+        found["command"] = report.replay_command or None
+        during = report.call_stderr
+        found["stderr"] = (
+            last_lines(during, CALL_STDERR_LINES_SHOWN)
+            if during and during.strip()
+            else last_lines(report.stderr_tail or "") or None
+        )
+        found["text"] = report.render()
+    return found
 
 
 class RunFacts:
@@ -87,7 +119,11 @@ class RunFacts:
             found.message = first_line(report)
         failure = report.__dict__.get(FAILURE_KEY)
         if failure is not None and found.failure is None:
-            found.failure = Failure(str(failure["kind"]), str(failure["severity"]))
+            found.failure = Failure(
+                str(failure["kind"]),
+                str(failure["severity"]),
+                **{key: failure.get(key) for key in _FAILURE_TEXTS},
+            )
         carried = report.__dict__.get(STATS_KEY)
         if carried is not None:
             self.add_stats(report.nodeid, carried)

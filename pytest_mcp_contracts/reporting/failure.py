@@ -16,6 +16,7 @@ RUN_ONLY_OPTIONS: Final = (
     "--junit-prefix",
     "--mcp-report",
     "--mcp-sarif",
+    "--mcp-html",
     "--hypothesis-seed",
     "--numprocesses",
     "--maxprocesses",

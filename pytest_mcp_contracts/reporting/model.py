@@ -1,11 +1,11 @@
-"""The run's facts, typed: what the fold (``reporting/facts``) builds and the three renderers
-read (``reporting/summary``, ``reporting/runreport``, ``reporting/sarif``).
+"""The run's facts, typed: what the fold (``reporting/facts``) builds and the renderers read
+(``reporting/summary``, ``reporting/runreport``, ``reporting/sarif``, ``reporting/html``).
 
 Each number is held once, where it is counted: a tool's or a listed entry's ``ToolStats``;
 a server's totals, its checks' counts, its coverage and its drift are derived from its
 entries here, so every renderer prints the same sums. No JSON here: the worker facts'
 wire form is ``reporting/worker``, the published documents are built from these by
-``runreport.build_report`` and ``sarif.sarif_log``.
+``runreport.build_report``, ``sarif.sarif_log`` and ``html.html_report``.
 """
 
 from __future__ import annotations
@@ -25,10 +25,16 @@ OUTCOMES: Final = ("passed", "failed", "skipped", NOT_RUN)
 
 @dataclass(frozen=True)
 class Failure:
-    """A failed check's verdict, as its item's exception carried it."""
+    """A failed check's verdict, as its item's exception carried it: its kind and severity,
+    and for a failure report (``judges/failures.FailureReport``) the pieces the HTML report
+    shows apart (``reporting/facts.failure_facts``)."""
 
     kind: str
     severity: str
+    input: str | None = None  # the smallest input found, or the shortest sequence of calls
+    command: str | None = None  # the mcp-contracts call command that replays it
+    stderr: str | None = None  # what the server wrote while the call ran, else its last lines
+    text: str | None = None  # the whole report, as the terminal shows it
 
 
 @dataclass

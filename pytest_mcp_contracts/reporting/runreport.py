@@ -35,7 +35,7 @@ VERSION: Final = 1
 # -- the document -----------------------------------------------------------------------------
 
 
-def _shown_path(path: Path, rootdir: Path) -> str:
+def shown_path(path: Path, rootdir: Path) -> str:
     try:
         return path.relative_to(rootdir).as_posix()
     except ValueError:
@@ -177,7 +177,7 @@ def build_report(
         "mode": mode,
         "servers": [_server(server) for server in run.servers],
         "snapshots": {
-            key: [_shown_path(Path(p), rootdir) if rootdir else p for p in paths]
+            key: [shown_path(Path(p), rootdir) if rootdir else p for p in paths]
             for key, paths in (
                 ("written", snapshots.written),
                 ("pruned", snapshots.pruned),

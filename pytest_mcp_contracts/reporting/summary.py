@@ -212,7 +212,7 @@ def _contract_lines(server: ServerRun, mode: str, command: str, verbose: bool) -
                 basis = f" ({output.observations} observations this run; {output.basis})"
             coverage = tool.stats.input_coverage
             inputs = f"; {coverage_line(coverage)}" if coverage else ""
-            per_tool.append(f"  {shown(tool.name)}: {quality}{basis}{inputs}{_answers(tool.stats)}")
+            per_tool.append(f"  {shown(tool.name)}: {quality}{basis}{inputs}{answers(tool.stats)}")
     total = len(tools)
     lines = [
         "contracts: " + ", ".join(f"{counts[q]} {q}" for q in QUALITIES),
@@ -239,7 +239,7 @@ def _contract_lines(server: ServerRun, mode: str, command: str, verbose: bool) -
     return lines
 
 
-def _answers(stats: ToolStats) -> str:
+def answers(stats: ToolStats) -> str:
     """How a tool's isError results were judged, and what its rejects_invalid check counted."""
     parts = []
     classes, disguised = _nonzero(stats.error_classes), _nonzero(stats.disguised_errors)

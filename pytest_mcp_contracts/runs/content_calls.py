@@ -51,6 +51,7 @@ from pytest_mcp_contracts.judges.failures import (
     call_failure,
     unavailable,
 )
+from pytest_mcp_contracts.judges.spec_messages import call_finding
 from pytest_mcp_contracts.runs.engine import (
     Budget,
     Engine,
@@ -254,6 +255,9 @@ def judge_answer(
         findings = check_read_result(result, uri, protocol_version=protocol_version)
     errors = [f for f in findings if f.level is Level.ERROR]
     warnings = tuple(f for f in findings if f.level is not Level.ERROR)
+    if not errors:
+        broken = call_finding(check, outcome, protocol_version)
+        errors = [broken] if broken is not None else []
     in_words = None
     if not errors and not must_succeed:
         in_words = judge_success_result(_as_text_result(result), outcome.arguments)

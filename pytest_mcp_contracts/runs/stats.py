@@ -18,9 +18,10 @@ phases of a tool add up to the time its items took.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Final
@@ -35,16 +36,16 @@ if TYPE_CHECKING:
 UsesSandbox = Callable[[dict[str, Any]], bool]
 
 
-def _counts(counter: Mapping[str, float]) -> dict[str, int]:
+def _counts(counter: Mapping[str, float]) -> dict[str, float]:
     """A counter as sorted JSON with plain ``str`` keys (a ``StrEnum`` key, an isError class,
-    is not something execnet carries) and without the zero counts ``Counter.update`` leaves."""
-    return {str(key): int(n) for key, n in sorted(counter.items()) if n}
-
-
-def _seconds(counter: Mapping[str, float]) -> dict[str, float]:
-    """Seconds by phase as sorted JSON, to the millisecond (what a clock between two calls
-    can tell), without phases that took none."""
-    return {str(key): round(float(n), 3) for key, n in sorted(counter.items()) if n >= 0.0005}
+    is not something execnet carries) and without the zero counts ``Counter.update`` leaves;
+    a count stays an ``int``, seconds a ``float`` to the millisecond (what a clock between two
+    calls can tell: a phase under half of one is left out)."""
+    figures = {
+        str(key): round(float(n), 3) if isinstance(n, float) else int(n)
+        for key, n in sorted(counter.items())
+    }
+    return {key: n for key, n in figures.items() if n}
 
 
 @dataclass
@@ -73,7 +74,9 @@ class ToolStats:
     error_classes: Counter[str] = field(default_factory=Counter)  # isError results by class
     # Results without isError that the checks judged errors all the same, by class.
     disguised_errors: Counter[str] = field(default_factory=Counter)
-    # Seconds by phase (the module's docstring): where the tool's time went.
+    # Each answered call's latency in ms (coverage and random phases), in the order made.
+    latencies_ms: list[float] = field(default_factory=list)
+    # Seconds the checks of the tool spent, by phase (coverage, random, shrink, replay...).
     phase_seconds: Counter[str] = field(default_factory=Counter)
     # The coverage phase's report (inputs/coverage), from the contract item; None: no plan.
     input_coverage: dict[str, Any] | None = None
@@ -105,9 +108,10 @@ class ToolStats:
             value = getattr(self, name)
             if isinstance(value, Counter):
                 value.update(getattr(other, name))
+            elif isinstance(value, list):
+                value.extend(getattr(other, name))
             else:
                 setattr(self, name, value + getattr(other, name))
-        self.phase_seconds.update(other.phase_seconds)
         if self.input_coverage is None:
             self.input_coverage = other.input_coverage
 
@@ -136,8 +140,12 @@ class ToolStats:
         data: dict[str, Any] = {}
         for name in _NUMBERS:
             value = getattr(self, name)
-            data[name] = _counts(value) if isinstance(value, Counter) else int(value)
-        data["phase_seconds"] = _seconds(self.phase_seconds)
+            if isinstance(value, Counter):
+                data[name] = _counts(value)
+            elif isinstance(value, list):
+                data[name] = [float(v) for v in value]
+            else:
+                data[name] = int(value)
         data["input_coverage"] = self.input_coverage
         return data
 
@@ -148,21 +156,19 @@ class ToolStats:
             value = data.get(name)
             if isinstance(getattr(stats, name), Counter):
                 setattr(stats, name, Counter(dict(value or {})))
+            elif isinstance(getattr(stats, name), list):
+                setattr(stats, name, [float(v) for v in value or ()])
             else:
                 setattr(stats, name, int(value or 0))
-        stats.phase_seconds = Counter(
-            {str(k): float(v) for k, v in dict(data.get("phase_seconds") or {}).items()}
-        )
         coverage = data.get("input_coverage")
         stats.input_coverage = dict(coverage) if isinstance(coverage, Mapping) else None
         return stats
 
 
-# Every count of ToolStats (an int or a Counter): a new field is summed, sent and reported.
+# Every count of ToolStats (an int, a Counter or a list of figures): a new field is summed,
+# sent and reported.
 _NUMBERS: Final = tuple(
-    f.name
-    for f in fields(ToolStats)
-    if f.name not in ("input_coverage", "uses_sandbox", "phase_seconds")
+    f.name for f in fields(ToolStats) if f.name not in ("input_coverage", "uses_sandbox")
 )
 
 
@@ -208,3 +214,19 @@ class CheckStats:
             return
         (stats,) = self.tools.values()
         stats.spend(check, max(seconds - stats.seconds, 0.0))
+
+
+#: The figures of a tool's latencies the reports show, each a nearest-rank percentile.
+LATENCY_FIGURES: Final = (("p50", 50), ("p95", 95), ("p99", 99), ("max", 100))
+
+
+def latency_figures(latencies_ms: Sequence[float]) -> dict[str, float] | None:
+    """p50, p95, p99 and max of a tool's call latencies (nearest rank: each figure is one
+    latency that was measured); None without any."""
+    if not latencies_ms:
+        return None
+    ordered = sorted(latencies_ms)
+    return {
+        name: round(ordered[max(0, math.ceil(rank / 100 * len(ordered)) - 1)], 3)
+        for name, rank in LATENCY_FIGURES
+    }

@@ -80,17 +80,17 @@ def _refuse_remote(uri: str) -> referencing.Resource[Any]:
     raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]  # attrs
 
 
-def offline(cls: type[Validator], schema: Mapping[str, Any]) -> Validator:
-    """``cls``'s validator for ``schema``, formats asserted, whose ``$ref``s resolve within
-    the schema or not at all. jsonschema's default registry fetches an http(s) ``$ref``:
-    a schema a server sends would make the run request any URL it names. Every validator
-    of a schema from a server is made here."""
+def offline(cls: type[Validator], schema: Mapping[str, Any], *, formats: bool = True) -> Validator:
+    """``cls``'s validator for ``schema``, formats asserted (unless not ``formats``), whose
+    ``$ref``s resolve within the schema or not at all. jsonschema's default registry fetches
+    an http(s) ``$ref``: a schema a server sends would make the run request any URL it names.
+    Every validator of a schema from a server, and of the protocol's own, is made here."""
     import referencing
 
     registry: referencing.Registry[Any] = referencing.Registry(
         retrieve=_refuse_remote,  # type: ignore[call-arg]  # an attrs alias mypy cannot see
     )
-    return cls(schema, registry=registry, format_checker=cls.FORMAT_CHECKER)
+    return cls(schema, registry=registry, format_checker=cls.FORMAT_CHECKER if formats else None)
 
 
 def make_validator(schema: Mapping[str, Any]) -> Validator:

@@ -25,10 +25,13 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from pytest_mcp_contracts.options import DEFAULT_SAMPLING_TEXT
 from pytest_mcp_contracts.vocabulary import URL_ELICITATION_PROTOCOL, ElicitationAnswer
+
+if TYPE_CHECKING:
+    from pytest_mcp_contracts.schema.spec import Violation
 
 # What the client declares: the same object in ``initialize`` and in a 2026-07-28 request's
 # ``_meta``. Sub-objects a version does not know are ignored by its servers (capabilities
@@ -133,6 +136,8 @@ class CallTranscript:
     asked: Counter[str] = field(default_factory=Counter)  # server requests, by method
     rounds: int = 0  # 2026-07-28: times the call was sent again with inputResponses
     lines: list[str] = field(default_factory=list)  # what was asked and answered
+    # Notifications and requests during the call that break their schema definitions.
+    violations: list[Violation] = field(default_factory=list)
     _lost: int = 0
 
     def note(self, line: str) -> None:

@@ -49,14 +49,20 @@ class Listing:
     key_field: str  # the entry's member it is addressed by: called, got or read by
     capability: str  # the server capability that offers the listing
     node_limit: int  # the longest node name (a URI says more than a name)
+    definition: str  # the entry's definition in the protocol's schema (schema/spec)
 
 
 LISTINGS: Final = {
-    EntryKind.TOOL: Listing("tools/list", "tools", "name", "tools", 64),
-    EntryKind.PROMPT: Listing("prompts/list", "prompts", "name", "prompts", 96),
-    EntryKind.RESOURCE: Listing("resources/list", "resources", "uri", "resources", 96),
+    EntryKind.TOOL: Listing("tools/list", "tools", "name", "tools", 64, "Tool"),
+    EntryKind.PROMPT: Listing("prompts/list", "prompts", "name", "prompts", 96, "Prompt"),
+    EntryKind.RESOURCE: Listing("resources/list", "resources", "uri", "resources", 96, "Resource"),
     EntryKind.TEMPLATE: Listing(
-        "resources/templates/list", "resourceTemplates", "uriTemplate", "resources", 96
+        "resources/templates/list",
+        "resourceTemplates",
+        "uriTemplate",
+        "resources",
+        96,
+        "ResourceTemplate",
     ),
 }
 

@@ -20,6 +20,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final, Self
 
+from pytest_mcp_contracts.schema.spec import Spec, Violation
 from pytest_mcp_contracts.transport.client import (
     CAPABILITIES,
     CallClock,
@@ -54,6 +55,10 @@ PROBE_TIMEOUT: Final = 10.0
 # input_required_max_rounds), so a server that keeps asking cannot loop for ever.
 MAX_INPUT_ROUNDS: Final = 10
 _GARBAGE_KEPT: Final = 5
+_VIOLATIONS_KEPT: Final = 20
+_TOKEN_PREFIX: Final = "pytest-mcp-"  # and the call's number: each tools/call's progress token
+# Results judged by the check that asked for them (judges/): each belongs to one call.
+CALL_METHODS: Final = frozenset({"tools/call", "resources/read", "prompts/get"})
 _NOISE_CHARS: Final = 200  # of each noise line kept
 
 _SILENT: Final = object()  # the probe's answer when the server said nothing
@@ -103,6 +108,27 @@ class RpcConnection:
         # requests of 2026-07-28 results): answers that may change what the client answers
         # next (the elicitation cycle), so calls in flight meanwhile are not independent.
         self.server_requests = 0
+        # What the server sent that breaks the negotiated version's schema (schema/spec),
+        # outside any call's result: listings, the handshake's answer, notifications and
+        # requests while no tool call ran. The first few are kept, all are counted.
+        self.violations: list[Violation] = []
+        self.violation_count = 0
+
+    @property
+    def spec(self) -> Spec | None:
+        """The negotiated version's schema; None before the handshake or for a version the
+        plugin has no schema of."""
+        return Spec.of(self.protocol_version)
+
+    def _violated(self, found: list[Violation], transcript: CallTranscript | None = None) -> None:
+        if not found:
+            return
+        if transcript is not None:
+            transcript.violations.extend(found[: _VIOLATIONS_KEPT - len(transcript.violations)])
+            return
+        with self._calls_lock:
+            self.violation_count += len(found)
+            self.violations.extend(found[: _VIOLATIONS_KEPT - len(self.violations)])
 
     @property
     def alive(self) -> bool:
@@ -222,7 +248,7 @@ class RpcConnection:
         clock.transcript = transcript
         with self._calls_lock:
             self._next_token += 1
-            token = f"pytest-mcp-{self._next_token}"
+            token = f"{_TOKEN_PREFIX}{self._next_token}"
             self._calls[token] = clock
         first = dict(params)
         meta = {**(first.get("_meta") or {}), "progressToken": token}
@@ -339,6 +365,7 @@ class RpcConnection:
                 stderr_tail=self.stderr_tail(),
             )
         self.protocol_version = str(version)
+        self._judge_result("initialize", init)
         self.server_info = _as_dict(init.get("serverInfo"))
         self.capabilities = _as_dict(init.get("capabilities"))
         self.notify("notifications/initialized")
@@ -357,6 +384,7 @@ class RpcConnection:
         ):
             return False
         self.protocol_version = MODERN_VERSION
+        self._judge_result("server/discover", result)
         meta = result.get("_meta") or {}
         self.server_info = _as_dict(meta.get(_SERVER_INFO_KEY))
         self.capabilities = _as_dict(result.get("capabilities"))
@@ -450,7 +478,11 @@ class RpcConnection:
 
     def _notified(self, message: Mapping[str, Any]) -> None:
         """Progress for a call restarts its clock; log messages are counted on the call in
-        flight; other notifications (list_changed, elicitation/complete) need nothing."""
+        flight; other notifications (list_changed, elicitation/complete) need nothing. Each
+        is judged by its definition, on the call in flight if there is one."""
+        spec = self.spec
+        if spec is not None:
+            self._violated(spec.message(message), self._current_call())
         method = message.get("method")
         params = message.get("params")
         params = params if isinstance(params, dict) else {}
@@ -458,6 +490,9 @@ class RpcConnection:
             token = params.get("progressToken")
             with self._calls_lock:
                 clock = self._calls.get(token) if isinstance(token, str) else None
+                issued = self._issued(token)
+            if not issued and spec is not None:
+                self._violated([spec.unsent_token(token)])
             if clock is not None:
                 clock.progressed()
                 if clock.transcript is not None:
@@ -467,7 +502,17 @@ class RpcConnection:
             if transcript is not None:
                 transcript.logs += 1
 
+    def _issued(self, token: object) -> bool:
+        """Whether the client ever sent ``token`` (each call's is ``pytest-mcp-N``)."""
+        if not isinstance(token, str) or not token.startswith(_TOKEN_PREFIX):
+            return False
+        number = token.removeprefix(_TOKEN_PREFIX)
+        return number.isdigit() and 0 < int(number) <= self._next_token
+
     def _answer_server_request(self, message: dict[str, Any]) -> None:
+        spec = self.spec
+        if spec is not None:
+            self._violated(spec.message(message), self._current_call())
         reply: dict[str, Any] = {"jsonrpc": "2.0", "id": message["id"]}
         method = str(message.get("method"))
         params = message.get("params")
@@ -500,8 +545,15 @@ class RpcConnection:
                 f"the response to {method} is not valid JSON-RPC 2.0: {problem}: {short(response)}",
                 stderr_tail=self.stderr_tail(),
             )
+        spec = self.spec
         if "error" in response:
             error = response["error"]
+            broken = spec.error(error, method) if spec is not None else []
+            if broken:
+                raise ProtocolViolation(
+                    "; ".join(map(str, broken)) + f": {short(error)}",
+                    stderr_tail=self.stderr_tail(),
+                )
             code = error.get("code")
             raise RpcError(
                 code if isinstance(code, int) else 0,
@@ -514,7 +566,14 @@ class RpcConnection:
                 f"the result of {method} is not an object: {short(result)}",
                 stderr_tail=self.stderr_tail(),
             )
+        if method not in CALL_METHODS:
+            self._judge_result(method, result)
         return result
+
+    def _judge_result(self, method: str, result: Mapping[str, Any]) -> None:
+        spec = self.spec
+        if spec is not None:
+            self._violated(spec.envelope(method, result))
 
 
 def _as_dict(value: Any) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 The fixture module is imported (not run), and its ``app`` (MCPServer) or ``server``
 (low-level Server) is served with the SDK's own Streamable HTTP app on 127.0.0.1:PORT, path
-``/mcp``. Without PORT (or with 0) the system picks a free port; either way the port is
+``/mcp``; a fixture written without the SDK gives its own ASGI app as ``asgi``, served as it
+is (on every path). Without PORT (or with 0) the system picks a free port; either way the port is
 printed on stdout, one line, once the socket listens. A fixture with
 ``REFUSES_DISCOVER = True`` gets `server/discover` refused in front of the SDK, as a
 handshake-era server refuses it; ``MCP_FIXTURE_DISCOVER`` answers it otherwise, as servers
@@ -119,7 +120,7 @@ def main() -> None:
     fixture = Path(sys.argv[1]).resolve()
     port = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     module = load_module(fixture)
-    app = server_in(module, fixture).streamable_http_app()
+    app = getattr(module, "asgi", None) or server_in(module, fixture).streamable_http_app()
     how = os.environ.get("MCP_FIXTURE_DISCOVER")
     if how is None and getattr(module, "REFUSES_DISCOVER", False):
         how = "refuse"

@@ -30,6 +30,7 @@ from pytest_mcp_contracts.transport.errors import CallTimeout, RpcError, ServerD
 from pytest_mcp_contracts.transport.managed import CallOutcome
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 from pytest_mcp_contracts.vocabulary import EntryKind
+from tests.conforming import conforming
 
 MODERN = "2026-07-28"
 TOOLS = (
@@ -59,7 +60,9 @@ TOOLS = (
 
 
 def _result(value: dict[str, Any]) -> dict[str, Any]:
-    return {"content": [{"type": "text", "text": str(value)}], "structuredContent": value}
+    return conforming(
+        {"content": [{"type": "text", "text": str(value)}], "structuredContent": value}
+    )
 
 
 class FakeServer:
@@ -407,7 +410,7 @@ class Pause(FakeServer):
 
 
 def _refusing(arguments: dict[str, Any], outcome: CallOutcome) -> None:
-    outcome.result = {"content": [{"type": "text", "text": "no"}], "isError": True}
+    outcome.result = conforming({"content": [{"type": "text", "text": "no"}], "isError": True})
 
 
 def _deep_invalid(arguments: dict[str, Any], outcome: CallOutcome) -> None:

@@ -27,6 +27,7 @@ from pytest_mcp_contracts.transport.discover import (
 from pytest_mcp_contracts.transport.managed import CallOutcome, ManagedServer
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 from pytest_mcp_contracts.vocabulary import EntryKind
+from tests.conforming import conforming
 
 
 def test_a_tool_result_reads_its_members_and_joins_its_text() -> None:
@@ -277,7 +278,8 @@ def test_check_read_keeps_a_refusal_in_words_out_of_the_content_contract() -> No
     run.recorder = _Recorder()  # type: ignore[assignment]
     sut = server_under_test(run, templates=(profile,))
     request = {"method": "resources/read", "params": {"uri": "users://7/profile"}}
-    refused = {"contents": [{"uri": "users://7/profile", "text": '{"error": "user 7 not found"}'}]}
+    contents = [{"uri": "users://7/profile", "text": '{"error": "user 7 not found"}'}]
+    refused = conforming({"contents": contents}, request["method"])
     outcome = CallOutcome({"uri": "users://7/profile"}, request, result=refused)
     sut._judge_content(profile, outcome, "read")  # no AssertionError: nothing observed
     answered = {**refused, "contents": [{"uri": "users://7/profile", "text": '{"id": "7"}'}]}

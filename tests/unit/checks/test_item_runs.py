@@ -27,6 +27,7 @@ from pytest_mcp_contracts.runs.tool_items import (
 from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.managed import CallOutcome
 from pytest_mcp_contracts.vocabulary import EntryKind, SnapshotMode
+from tests.conforming import conforming
 from tests.unit.checks.test_context import ADD, DELETE, FakeServer, context
 
 
@@ -42,7 +43,10 @@ class AcceptingServer(FakeServer):
         self.sent.append(arguments)
         request = {"method": "tools/call", "params": {"name": tool, "arguments": arguments}}
         self.untouched = False
-        return CallOutcome(arguments, request, result={"content": [{"type": "text", "text": "7"}]})
+        answer = {"content": [{"type": "text", "text": "7"}]}
+        return CallOutcome(
+            arguments, request, result=conforming(answer, version=self.protocol_version)
+        )
 
     def live_connection(self) -> object:
         return self

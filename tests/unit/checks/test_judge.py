@@ -25,12 +25,15 @@ from pytest_mcp_contracts.transport.errors import (
 from pytest_mcp_contracts.transport.managed import CallOutcome
 from pytest_mcp_contracts.transport.stdio import StdoutNoise
 from pytest_mcp_contracts.vocabulary import EntryKind
+from tests.conforming import conforming
 
 MODERN = "2026-07-28"
 TOOL = Entry(EntryKind.TOOL, "t", "t", {"name": "t", "inputSchema": {"type": "object"}})
 
 
 def _outcome(**fields: Any) -> CallOutcome:
+    if "result" in fields:
+        fields["result"] = conforming(fields["result"])
     return CallOutcome({"n": 1}, {"method": "tools/call"}, **fields)
 
 

@@ -25,6 +25,7 @@ from pytest_mcp_contracts.judges.tool_listing import check_listing
 from pytest_mcp_contracts.judges.tool_result import empty_content_finding
 from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.vocabulary import EntryKind, Level
+from tests.conforming import conforming
 
 HINTS = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True}
 ALL_HINTS = {**HINTS, "openWorldHint": False}
@@ -311,9 +312,8 @@ def test_the_judge_fails_a_result_lint_only_when_it_is_an_error() -> None:
     from pytest_mcp_contracts.judges.call import judge
     from pytest_mcp_contracts.transport.managed import CallOutcome
 
-    outcome = CallOutcome(
-        {"n": 1}, {"method": "tools/call"}, result={"content": [], "structuredContent": {"n": 1}}
-    )
+    result = conforming({"content": [], "structuredContent": {"n": 1}})
+    outcome = CallOutcome({"n": 1}, {"method": "tools/call"}, result=result)
     spec = Entry(EntryKind.TOOL, "t", "t", {"name": "t", "inputSchema": {"type": "object"}})
     assert judge(spec, outcome, "2026-07-28") is None
     assert judge(spec, outcome, "2026-07-28", lints=WARN) is None

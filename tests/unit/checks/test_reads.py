@@ -14,6 +14,7 @@ from pytest_mcp_contracts.transport.errors import CallTimeout, RpcError, ServerD
 from pytest_mcp_contracts.transport.managed import CallOutcome
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 from pytest_mcp_contracts.vocabulary import Check, EntryKind, Level
+from tests.conforming import conforming
 
 MODERN = "2026-07-28"
 PY_TRACEBACK = (
@@ -26,12 +27,19 @@ PY_TRACEBACK = (
 
 def _read(stderr: str | None = None, **fields: Any) -> CallOutcome:
     request = {"method": "resources/read", "params": {"uri": "users:///profile"}}
-    return CallOutcome({"user_id": ""}, request, stderr=stderr, **fields)
+    return CallOutcome({"user_id": ""}, request, stderr=stderr, **_sent(request, fields))
 
 
 def _get(**fields: Any) -> CallOutcome:
     request = {"method": "prompts/get", "params": {"name": "p", "arguments": {"topic": "x"}}}
-    return CallOutcome({"topic": "x"}, request, **fields)
+    return CallOutcome({"topic": "x"}, request, **_sent(request, fields))
+
+
+def _sent(request: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
+    """An outcome's ``fields`` with its result as a 2026-07-28 server sends it."""
+    if "result" not in fields:
+        return fields
+    return {**fields, "result": conforming(fields["result"], request["method"])}
 
 
 @pytest.mark.parametrize(
@@ -147,7 +155,7 @@ class _Server:
 
     def request(self, method: str, params: dict[str, Any], **kwargs: Any) -> CallOutcome:
         request = {"method": method, "params": params}
-        return CallOutcome(kwargs.get("arguments") or {}, request, **self.answer)
+        return CallOutcome(kwargs.get("arguments") or {}, request, **_sent(request, self.answer))
 
     def stderr_tail(self) -> str:
         return ""
@@ -281,7 +289,8 @@ class _Completing(_Server):
         values = [
             v for v in self.offered.get(argument["name"], []) if v.startswith(argument["value"])
         ]
-        return CallOutcome({}, {"method": method}, result={"completion": {"values": values}})
+        result = conforming({"completion": {"values": values}}, method)
+        return CallOutcome({}, {"method": method}, result=result)
 
 
 def test_a_prompts_id_like_argument_is_tried_as_1_beside_each_completed_input() -> None:

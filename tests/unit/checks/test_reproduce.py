@@ -22,6 +22,7 @@ from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.managed import CallOutcome, PastCall
 from pytest_mcp_contracts.transport.stdio import ServerCommand
 from pytest_mcp_contracts.vocabulary import EntryKind
+from tests.conforming import conforming
 
 BY = {"type": "object", "properties": {"by": {"type": "integer", "minimum": 1, "maximum": 3}}}
 TOOLS = [
@@ -61,12 +62,13 @@ class FakeCounter:
         outcome = CallOutcome(arguments, {"method": "tools/call", "params": {"name": tool}})
         if tool == "bump":
             self.count += int(arguments.get("by", 1))
-            outcome.result = {"content": [], "structuredContent": {"count": self.count}}
+            result = {"content": [], "structuredContent": {"count": self.count}}
         elif (self.flaky and not self.failed_once) or (not self.flaky and self.count > self.limit):
             self.failed_once = True
-            outcome.result = {"content": [{"type": "text", "text": "boom"}], "isError": True}
+            result = {"content": [{"type": "text", "text": "boom"}], "isError": True}
         else:
-            outcome.result = {"content": [], "structuredContent": {"count": self.count}}
+            result = {"content": [], "structuredContent": {"count": self.count}}
+        outcome.result = conforming(result, version=self.protocol_version)
         self.recent_calls.append(PastCall(tool, arguments, invalid, not outcome.is_error_result))
         return outcome
 
@@ -202,7 +204,9 @@ class _Quiet(FakeCounter):
 
     def call(self, tool: str, arguments: dict[str, Any], *, invalid: bool = False) -> CallOutcome:
         outcome = CallOutcome(arguments, {"method": "tools/call", "params": {"name": tool}})
-        outcome.result = {"content": [], "structuredContent": {"ok": True}}
+        outcome.result = conforming(
+            {"content": [], "structuredContent": {"ok": True}}, version=self.protocol_version
+        )
         return outcome
 
 
@@ -272,7 +276,9 @@ class FakeNearALimit:
         if arguments["n"] >= self.limit:
             outcome.failure = CallTimeout("no answer to tools/call within 2 s")
         else:
-            outcome.result = {"content": [{"type": "text", "text": "slept"}]}
+            outcome.result = conforming(
+                {"content": [{"type": "text", "text": "slept"}]}, version=self.protocol_version
+            )
         self.recent_calls.append(PastCall(tool, arguments, invalid, outcome.failure is None))
         return outcome
 

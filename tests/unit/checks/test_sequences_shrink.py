@@ -19,6 +19,7 @@ from pytest_mcp_contracts.transport.discover import Entry
 from pytest_mcp_contracts.transport.errors import RpcError
 from pytest_mcp_contracts.transport.managed import CallOutcome
 from pytest_mcp_contracts.vocabulary import EntryKind
+from tests.conforming import conforming
 
 ID = {"type": "object", "properties": {"note_id": {"type": "string"}}, "required": ["note_id"]}
 TOOLS = [
@@ -61,7 +62,7 @@ def _text(value: Any, *, error: bool = False) -> dict[str, Any]:
         result["isError"] = True
     else:
         result["structuredContent"] = value
-    return result
+    return conforming(result)
 
 
 class FakeStore:

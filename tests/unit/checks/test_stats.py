@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 
-from pytest_mcp_contracts.reporting.summary import _answers
-from pytest_mcp_contracts.runs.stats import CheckStats, ToolStats
+from pytest_mcp_contracts.reporting.summary import answers
+from pytest_mcp_contracts.runs.stats import CheckStats, ToolStats, latency_figures
 from pytest_mcp_contracts.transport.errors import CallTimeout, ServerDied
 from pytest_mcp_contracts.transport.managed import CallOutcome
 
@@ -33,7 +34,23 @@ def test_a_counter_is_summed_sent_and_rendered_without_code_of_its_own() -> None
     wired = json.loads(json.dumps(CheckStats({"t": first}).to_json()))  # an xdist worker's
     back = CheckStats.from_json(wired).tools["t"]
     assert back == first and back.unanswered == 2
-    assert "no answer to 2 calls (hung, died or broke the protocol)" in _answers(back)
+    assert "no answer to 2 calls (hung, died or broke the protocol)" in answers(back)
+
+
+def test_latencies_are_joined_and_phase_seconds_summed_across_checks_and_the_wire() -> None:
+    first = ToolStats(latencies_ms=[3.0, 1.5], phase_seconds=Counter(coverage=0.25))
+    second = ToolStats(latencies_ms=[2.0], phase_seconds=Counter(coverage=0.5, shrink=1.0))
+    first.add(ToolStats.from_json(second.to_json()))
+    assert first.latencies_ms == [3.0, 1.5, 2.0]
+    assert first.phase_seconds == Counter(coverage=0.75, shrink=1.0)
+    assert first.to_json()["phase_seconds"] == {"coverage": 0.75, "shrink": 1.0}
+
+
+def test_latency_figures_are_measured_latencies_by_nearest_rank() -> None:
+    assert latency_figures([]) is None
+    figures = latency_figures([float(n) for n in range(100, 0, -1)])
+    assert figures == {"p50": 50.0, "p95": 95.0, "p99": 99.0, "max": 100.0}
+    assert latency_figures([7.0]) == {"p50": 7.0, "p95": 7.0, "p99": 7.0, "max": 7.0}
 
 
 def test_seconds_by_phase_are_summed_and_sent_to_the_millisecond() -> None:

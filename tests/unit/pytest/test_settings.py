@@ -65,6 +65,14 @@ def test_snapshot_folder_defaults_under_the_rootdir_and_follows_the_option() -> 
     assert settings({"--mcp-snapshot-dir": "/abs"}, {}).snapshot_dir == Path("/abs")
 
 
+def test_the_html_report_is_written_only_where_asked_relative_to_the_rootdir() -> None:
+    assert settings({}, {}).html_path is None
+    assert settings({}, {"mcp_html": "out/mcp.html"}).html_path == ROOT / "out" / "mcp.html"
+    assert settings({"--mcp-html": "/abs/r.html"}, {"mcp_html": "x"}).html_path == Path(
+        "/abs/r.html"
+    )
+
+
 @pytest.mark.parametrize(
     ("cli", "env", "mode"),
     [

@@ -4,8 +4,10 @@ reporting/facts). A serial run is one worker, folded by the same code."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
-from pytest_mcp_contracts.reporting.facts import RunFacts
+from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind, FailureReport
+from pytest_mcp_contracts.reporting.facts import FAILURE_KEY, RunFacts, failure_facts
 from pytest_mcp_contracts.reporting.worker import (
     OutputFacts,
     ServerFacts,
@@ -13,6 +15,7 @@ from pytest_mcp_contracts.reporting.worker import (
     ToolFacts,
     WorkerFacts,
 )
+from pytest_mcp_contracts.transport.stdio import ServerCommand
 
 
 def _server(**changes: object) -> ServerFacts:
@@ -109,3 +112,57 @@ def test_a_serial_run_is_one_worker_through_json() -> None:
     (server,) = run.fold().servers
     assert server.name == "shop" and server.startup_stdout == (2, ["banner", "Ready."])
     assert [tool.stats.calls for tool in server.tools] == [0, 0]
+
+
+def test_a_failure_report_rides_on_its_test_report_in_pieces() -> None:
+    report = FailureReport(
+        "shop",
+        ServerCommand(("python", "-m", "shop")),
+        "quote",
+        "contract",
+        "structuredContent does not match the outputSchema",
+        FailureKind.OUTPUT_SCHEMA,
+        arguments={"qty": 101},
+        call_stderr="Traceback (most recent call last):\nValueError: boom\n",
+        stderr_tail="started\n",
+        replay_command="mcp-contracts call --server='python -m shop' quote '{\"qty\": 101}'",
+    )
+    found = failure_facts(ContractFailure(report))
+    assert found is not None
+    assert (found["kind"], found["severity"]) == ("output_schema", "high")
+    assert found["input"] == '{"qty": 101}'
+    assert found["command"] == report.replay_command
+    assert found["stderr"] == "Traceback (most recent call last):\nValueError: boom"  # the call's
+    assert found["text"] == report.render()
+    test_report = SimpleNamespace(
+        nodeid="mcp:shop::quote::contract",
+        when="call",
+        outcome="failed",
+        passed=False,
+        failed=True,
+        duration=0.5,
+        longrepr="structuredContent does not match the outputSchema",
+    )
+    test_report.__dict__[FAILURE_KEY] = json.loads(json.dumps(found))  # as xdist carries it
+    facts = RunFacts()
+    facts.pytest_runtest_logreport(test_report)
+    failure = facts.outcomes["mcp:shop::quote::contract"].failure
+    assert failure is not None and failure.input == '{"qty": 101}'
+    assert failure.stderr is not None and "ValueError: boom" in failure.stderr
+
+
+def test_a_failure_without_a_call_shows_the_servers_last_stderr_and_another_error_none() -> None:
+    report = FailureReport(
+        "shop",
+        ServerCommand(("python", "-m", "shop")),
+        "quote",
+        "drift",
+        "drifted",
+        FailureKind.SURFACE_DRIFT,
+        stderr_tail="warming up\n",
+    )
+    found = failure_facts(ContractFailure(report))
+    assert found is not None
+    assert "input" not in found and found["command"] is None
+    assert found["stderr"] == "warming up"
+    assert failure_facts(ValueError("not a check's failure")) is None

@@ -63,9 +63,14 @@ def test_the_suggested_command_leaves_out_the_runs_own_reports_workers_and_seed(
     assert command == "pytest '--mcp-server=python -m shop' -k get_order --no-header"
 
 
-def test_the_suggested_command_leaves_out_the_sarif_file() -> None:
-    """A SARIF file is CI's code-scanning upload: a local rerun must not overwrite it."""
-    for args in (["--mcp-sarif=out/mcp.sarif"], ["--mcp-sarif", "out/mcp.sarif"]):
+def test_the_suggested_command_leaves_out_the_sarif_file_and_the_html_report() -> None:
+    """Both are CI's uploads: a local rerun must not overwrite them."""
+    for args in (
+        ["--mcp-sarif=out/mcp.sarif"],
+        ["--mcp-sarif", "out/mcp.sarif"],
+        ["--mcp-html=out/mcp.html"],
+        ["--mcp-html", "out/mcp.html"],
+    ):
         assert rerun_command(["--mcp-server=python -m shop", *args, "-k", "get_order"]) == (
             "pytest '--mcp-server=python -m shop' -k get_order"
         )

@@ -322,6 +322,7 @@ EXPECTED: dict[str, Any] = {
                     "run_time_cut": 1,
                     "run_time_skipped": 0,
                     "phase_seconds": {"coverage": 1.25, "random": 0.5},
+                    "latencies_ms": [],
                     "input_coverage": QUOTE_COVERAGE,
                     "output": {
                         "source": "declared",
@@ -360,6 +361,7 @@ EXPECTED: dict[str, Any] = {
                     "out_of_time": 0,
                     "run_time_cut": 0,
                     "run_time_skipped": 0,
+                    "latencies_ms": [],
                     "phase_seconds": {},
                     "input_coverage": None,
                     "output": {
@@ -397,6 +399,7 @@ EXPECTED: dict[str, Any] = {
                     "out_of_time": 0,
                     "run_time_cut": 0,
                     "run_time_skipped": 0,
+                    "latencies_ms": [],
                     "phase_seconds": {},
                     "input_coverage": None,
                     "output": {
@@ -435,6 +438,7 @@ EXPECTED: dict[str, Any] = {
                     "out_of_time": 0,
                     "run_time_cut": 0,
                     "run_time_skipped": 0,
+                    "latencies_ms": [],
                     "phase_seconds": {},
                     "input_coverage": None,
                     "output": None,

@@ -36,7 +36,8 @@ def answer(msg, result):
     send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
 def refuse(msg, code=-32601):
     send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": code, "message": "nope"}})
-INIT = {"protocolVersion": "2025-06-18", "capabilities": {}, "serverInfo": {"name": "s"}}
+INIT = {"protocolVersion": "2025-06-18", "capabilities": {},
+        "serverInfo": {"name": "s", "version": "1"}}
 """
 
 
@@ -82,7 +83,7 @@ def legacy(handle: str, code: int = -32601) -> str:
 def test_handshake_falls_back_to_initialize_on_any_probe_error(connect, code: int) -> None:
     conn = connect(legacy("answer(msg, {})", code))
     assert conn.protocol_version == "2025-06-18"
-    assert conn.server_info == {"name": "s"}
+    assert conn.server_info == {"name": "s", "version": "1"}
 
 
 def test_modern_server_is_spoken_to_with_the_meta_envelope(connect) -> None:

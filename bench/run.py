@@ -1349,25 +1349,34 @@ def measure_slow_tool(bench: Bench) -> list[Figure]:
 # -- 12. the watch --------------------------------------------------------------------------
 
 
+def per_call_on_off(
+    bench: Bench, sides: dict[str, tuple[Sequence[str], tuple[str, str] | None]]
+) -> tuple[int, dict[str, float]]:
+    """catalog.py's contract check, one call at a time, on each side (its options and its
+    conftest), warmed up, then interleaved: the calls and each side's median ms per call."""
+    for extra, conftest in sides.values():
+        in_flight_run(bench, 0, 1, extra, conftest)  # warm-up
+    samples: dict[str, list[PhaseSample]] = {side: [] for side in sides}
+    for index in range(bench.sizes.repeat):
+        for side in sides if index % 2 == 0 else list(reversed(sides)):
+            samples[side].append(in_flight_run(bench, 0, 1, *sides[side]))
+    calls = {s.calls for runs in samples.values() for s in runs}
+    if len(calls) != 1:
+        raise MeasurementError(f"the runs did not send the same calls: {sorted(calls)}")
+    (count,) = calls
+    return count, {
+        side: median([s.check for s in runs]) / count * 1000 for side, runs in samples.items()
+    }
+
+
 def measure_watch(bench: Bench) -> list[Figure]:
     """A read-only tool's contract check, every call watched on disk (--mcp-security=on, the
     default: judges/writes looks at the roots folder before and after each call) against
     the same check unwatched (off), one call at a time, on catalog.py answering at once:
     the whole check's time per call, where the watch's cost shows most."""
-    sides = {"on": ("--mcp-security=on",), "off": ("--mcp-security=off",)}
-    for extra in sides.values():
-        in_flight_run(bench, 0, 1, extra)  # warm-up
-    samples: dict[str, list[PhaseSample]] = {side: [] for side in sides}
-    for index in range(bench.sizes.repeat):
-        for side in sides if index % 2 == 0 else list(reversed(sides)):
-            samples[side].append(in_flight_run(bench, 0, 1, sides[side]))
-    calls = {s.calls for runs in samples.values() for s in runs}
-    if len(calls) != 1:
-        raise MeasurementError(f"the runs did not send the same calls: {sorted(calls)}")
-    (count,) = calls
-    per_call = {
-        side: median([s.check for s in runs]) / count * 1000 for side, runs in samples.items()
-    }
+    count, per_call = per_call_on_off(
+        bench, {"on": (("--mcp-security=on",), None), "off": (("--mcp-security=off",), None)}
+    )
     return [
         Figure(
             "watch_per_call",
@@ -1394,20 +1403,9 @@ def measure_spec(bench: Bench) -> list[Figure]:
     """A tool's contract check with every result and notification judged by the protocol's
     schema (schema/spec), against the same check with the schema turned off by a conftest,
     one call at a time on catalog.py answering at once: the check's time per call."""
-    sides: dict[str, tuple[str, str] | None] = {"on": None, "off": ("nospec", NO_SPEC_CONFTEST)}
-    for conftest in sides.values():
-        in_flight_run(bench, 0, 1, conftest=conftest)  # warm-up
-    samples: dict[str, list[PhaseSample]] = {side: [] for side in sides}
-    for index in range(bench.sizes.repeat):
-        for side in sides if index % 2 == 0 else list(reversed(sides)):
-            samples[side].append(in_flight_run(bench, 0, 1, conftest=sides[side]))
-    calls = {s.calls for runs in samples.values() for s in runs}
-    if len(calls) != 1:
-        raise MeasurementError(f"the runs did not send the same calls: {sorted(calls)}")
-    (count,) = calls
-    per_call = {
-        side: median([s.check for s in runs]) / count * 1000 for side, runs in samples.items()
-    }
+    count, per_call = per_call_on_off(
+        bench, {"on": ((), None), "off": ((), ("nospec", NO_SPEC_CONFTEST))}
+    )
     return [
         Figure(
             "spec_per_call",

@@ -508,6 +508,19 @@ OPTIONS: Final = (
         metavar="K",
     ),
     Option(
+        "--mcp-run-time",
+        "mcp_run_time",
+        "seconds the whole run may spend in the checks that call the server: as each check "
+        "starts, what is left is divided fairly among the checks not yet run, and a check "
+        "gets the smaller of its share and its own budget (--mcp-tool-time); a check left "
+        "nothing is not run (skipped). Under pytest-xdist each worker divides the time among "
+        "its own share of the checks. The summary and the run report say what was cut. "
+        "0 or off: no run budget (default off)",
+        "budget",
+        "off",
+        metavar="SECONDS",
+    ),
+    Option(
         "--mcp-in-flight",
         "mcp_in_flight",
         "calls of one tool in flight at once in the contract check's examples and coverage "

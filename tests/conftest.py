@@ -6,6 +6,7 @@ import contextlib
 import gc
 import json
 import os
+import re
 import shlex
 import subprocess
 from collections.abc import Callable, Generator, Iterator
@@ -287,17 +288,38 @@ def untimed_file(text: bytes) -> bytes:
     return (json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n").encode()
 
 
+# A run report's timings: what two runs of the same checks need not agree on.
+# A tool's latencies are timings too.
+TIMINGS = frozenset({"duration", "phase_seconds", "latency_ms", "latencies_ms"})
+
+
 def without_durations(value: Any) -> Any:
-    """A run report (or any part of one) without its ``duration``, ``latency_ms`` and
-    ``latencies_ms`` fields: what two runs of the same checks (serial and -n 2, one call at
-    a time and several in flight) must agree on exactly."""
+    """A run report (or any part of one) without its timings (``TIMINGS``): what two runs of
+    the same checks (serial and -n 2, one call at a time and several in flight) must agree
+    on exactly."""
     if isinstance(value, dict):
-        # A tool's latencies are durations too.
-        timed = ("duration", "latency_ms", "latencies_ms")
-        return {k: without_durations(v) for k, v in value.items() if k not in timed}
+        return {k: without_durations(v) for k, v in value.items() if k not in TIMINGS}
     if isinstance(value, list):
         return [without_durations(v) for v in value]
     return value
+
+
+def untimed(lines: list[str]) -> list[str]:
+    """A run's output lines without the summary's line of where the time went and the
+    tools' latencies (timings: two runs of the same checks need not agree on them)."""
+    return [
+        re.sub(r"; latency p50 .* calls\)", "", line)
+        for line in lines
+        if not line.startswith("  where the time went:")
+    ]
+
+
+def summary_section(stdout: str) -> list[str]:
+    """The "MCP contracts" section of a run's terminal output, ``untimed``."""
+    lines = stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if "MCP contracts" in line and "=" in line)
+    end = next(i for i, line in enumerate(lines[start + 1 :], start + 1) if line.startswith("="))
+    return untimed(lines[start:end])
 
 
 def record_once(folder: Path, *servers: str, args: tuple[str, ...] = (), **env: str) -> Path:

@@ -6,6 +6,7 @@ all see one stable name per check.
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,7 +31,7 @@ from pytest_mcp_contracts.reporting.failure import (
     accept_command,
     rerun_command,
 )
-from pytest_mcp_contracts.runs.stats import CheckStats
+from pytest_mcp_contracts.runs.stats import CheckStats, stats_key
 from pytest_mcp_contracts.text import shown
 from pytest_mcp_contracts.transport.discover import (
     Entry,
@@ -249,6 +250,7 @@ def one_line_summary(excinfo: pytest.ExceptionInfo[BaseException], *notes: str) 
 class _RendersFailures(pytest.Item):
     """A ContractFailure is shown as its report: the problem first, no traceback."""
 
+    check = ""  # the check's name (vocabulary.Check), a plain str
     # What the item's check counted: the plugin puts it on the item's test report.
     mcp_stats: CheckStats | None = None
     # The schema check's findings as JSON records (reporting/findings), for its test report.
@@ -303,8 +305,6 @@ def _server_of(item: pytest.Item) -> ManagedServer:
 class _EntryItem(_RendersFailures):
     """An item of one entry (a tool, prompt, resource or template), or of a failed listing."""
 
-    check = ""
-
     def __init__(self, *, entry: Entry | ListingFailure, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.entry = entry
@@ -312,6 +312,12 @@ class _EntryItem(_RendersFailures):
         if isinstance(entry, Entry) and entry.kind is EntryKind.TOOL:
             self.user_properties.append(("mcp_tool", entry.name))
         self.user_properties.append(("mcp_check", self.check))
+
+    @property
+    def stats_key(self) -> str:
+        """The entry's key in its check's numbers (``CheckStats``)."""
+        assert isinstance(self.entry, Entry)
+        return stats_key(self.entry)
 
     @property
     def tool(self) -> Entry:
@@ -635,16 +641,26 @@ def _run_check(
     """Run ``check`` on its server's context (pytest/session.run_context) and turn what it
     says into pytest's outcomes: a skip named after the item (-rs shows where a skip was
     raised, not which item), and what it counted on the item's report whatever the
-    outcome."""
+    outcome, with the time the check took beyond its phases (``CheckStats.clock_out``)."""
     from pytest_mcp_contracts.runs.context import ItemFacts, Skipped
 
     facts = ItemFacts()
+    context = item.config.stash[CONTEXTS_KEY][server.node_name]
+    started = time.monotonic()
+    skipped = False
     try:
-        check(item.config.stash[CONTEXTS_KEY][server.node_name], facts)
+        context.begin(item.check)
+        check(context, facts)
     except Skipped as exc:
+        skipped = True
         pytest.skip(f"{item.nodeid}: {exc}")
     finally:
+        share = context.run_time.end() if context.run_time is not None else None
+        if share is not None and isinstance(item, _EntryItem) and isinstance(item.entry, Entry):
+            facts.stats = facts.stats or CheckStats()
+            facts.stats.settle_share(item.stats_key, share, skipped=skipped)
         if facts.stats is not None:
+            facts.stats.clock_out(item.check, time.monotonic() - started)
             item.mcp_stats = facts.stats
         item.user_properties.extend(facts.properties)
         for title, text in facts.sections:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from pytest_mcp_contracts.inputs.sandbox import Sandbox
     from pytest_mcp_contracts.pytest.settings import Settings
     from pytest_mcp_contracts.runs.context import RunContext
+    from pytest_mcp_contracts.runs.run_time import RunTime
     from pytest_mcp_contracts.transport.managed import ManagedServer
 
 SETTINGS_KEY: pytest.StashKey[Settings] = pytest.StashKey()
@@ -28,6 +29,9 @@ CANARIES_KEY: pytest.StashKey[CanarySpace] = pytest.StashKey()
 # What the run decides for each started server's checks and hand-written calls, by the
 # server's node name (made by pytest/session.collect_servers; read by items and fixtures).
 CONTEXTS_KEY: pytest.StashKey[dict[str, RunContext]] = pytest.StashKey()
+
+# The run's time budget (--mcp-run-time), shared by every server's context; absent: none.
+RUN_TIME_KEY: pytest.StashKey[RunTime] = pytest.StashKey()
 
 # (server node name, rule) pairs whose warning this process has raised: once per server.
 WARNED_RULES_KEY: pytest.StashKey[set[tuple[str, str]]] = pytest.StashKey()

@@ -32,6 +32,7 @@ from pytest_mcp_contracts.pytest.keys import (
     CONTEXTS_KEY,
     HAND_OVER_KEY,
     RECORDER_KEY,
+    RUN_TIME_KEY,
     SANDBOX_KEY,
 )
 from pytest_mcp_contracts.pytest.settings import (
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from pytest_mcp_contracts.runs.context import RunContext
+    from pytest_mcp_contracts.runs.run_time import RunTime
     from pytest_mcp_contracts.transport.discover import Entry
     from pytest_mcp_contracts.transport.http import ServerUrl
     from pytest_mcp_contracts.transport.state import WorkerPlace
@@ -231,6 +233,8 @@ def collect_servers(
     ]
     recorder = session.config.stash.get(RECORDER_KEY, None)
     contexts = session.config.stash.setdefault(CONTEXTS_KEY, {})
+    if settings.run_time is not None:
+        session.config.stash[RUN_TIME_KEY] = run_time(session, settings.run_time, settings.workers)
     for server, outcome, name, former in zip(
         servers, outcomes, node_names(names), former_node_names(names), strict=True
     ):
@@ -244,6 +248,17 @@ def collect_servers(
                 contexts[name] = run_context(session.config, settings, recorder, server)
             collectors.append(ServerCollector.create(session, name, server=server))
     return collectors
+
+
+def run_time(session: pytest.Session, seconds: float, workers: int) -> RunTime:
+    """The run's time budget, from now, divided among the checks this run collects (counted
+    when the first check asks: collection is over then) by the xdist workers running them."""
+    from pytest_mcp_contracts.runs.run_time import TIMED_CHECKS, RunTime
+
+    def planned() -> int:
+        return sum(getattr(item, "check", "") in TIMED_CHECKS for item in session.items)
+
+    return RunTime(seconds, planned, workers)
 
 
 def run_context(
@@ -275,6 +290,7 @@ def run_context(
         record_command=_command(config),
         accept_command=_accept(config),
         unusable=_fail_plainly,
+        run_time=config.stash.get(RUN_TIME_KEY, None),
     )
 
 

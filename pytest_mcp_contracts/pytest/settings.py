@@ -119,6 +119,8 @@ class Settings:
     max_call_time: float = DEFAULT_MAX_CALL_TIME
     shrink_time: float = DEFAULT_SHRINK_TIME
     tool_time: float | None = DEFAULT_TOOL_TIME  # --mcp-tool-time; None: no budget
+    run_time: float | None = None  # --mcp-run-time; None: no run budget
+    workers: int = 1  # pytest-xdist's workers (PYTEST_XDIST_WORKER_COUNT); 1 without
     in_flight: int = DEFAULT_IN_FLIGHT  # --mcp-in-flight; 1: one call at a time
     max_p95_ms: float | None = None  # --mcp-max-p95-ms; None: no latency limit
     latency_calls: int = DEFAULT_LATENCY_CALLS  # --mcp-latency-calls
@@ -420,6 +422,8 @@ def resolve(
         max_call_time=max(values["mcp_max_call_time"], values["mcp_call_timeout"]),
         shrink_time=values["mcp_shrink_time"],
         tool_time=values["mcp_tool_time"],
+        run_time=values["mcp_run_time"],
+        workers=_workers(environ),
         in_flight=values["mcp_in_flight"],
         max_p95_ms=values["mcp_max_p95_ms"],
         latency_calls=values["mcp_latency_calls"],

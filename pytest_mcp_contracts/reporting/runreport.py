@@ -103,6 +103,9 @@ def _listed(entry: EntryResult, listed: bool) -> dict[str, Any]:
         "refused": entry.stats.refused,
         "real_results": entry.stats.real_results,
         "unanswered": entry.stats.unanswered,
+        "phase_seconds": entry.stats.to_json()["phase_seconds"],
+        "run_time_cut": entry.stats.run_time_cut,
+        "run_time_skipped": entry.stats.run_time_skipped,
     }
 
 

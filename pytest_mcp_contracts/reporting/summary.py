@@ -7,6 +7,7 @@ from.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -71,6 +72,7 @@ def summary_lines(
                 "not vary; this run used the first listing):"
             )
             lines += [f"    {change}" for change in server.listing_changes]
+        lines += time_lines([*server.tools, *server.listed])
         lines += [f"  {line}" for line in _contract_lines(server, mode, command, verbose)]
     return lines + _written_lines(run.snapshots)
 
@@ -96,6 +98,55 @@ def protocol_lines(server: ServerRun) -> list[str]:
             parts.append(f"{len(rules)} rule(s) {verb}: {', '.join(rules)}")
     said = "; ".join(parts)
     return [f"  protocol check: {said} (each in full: the protocol item, the run report)"]
+
+
+# How many phases and entries "where the time went" names: the top, not a table.
+TOP_TIMES = 3
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.1f} s" if value >= 0.1 else f"{value * 1000:.0f} ms"
+
+
+def time_lines(entries: Sequence[EntryResult]) -> list[str]:
+    """Where the checks' time went (``ToolStats.phase_seconds``): the phases and the entries
+    that took the most; and what the run's time budget (--mcp-run-time) cut."""
+    phases: Counter[str] = Counter()
+    for entry in entries:
+        phases.update(entry.stats.phase_seconds)
+    total = sum(phases.values())
+    lines = []
+    if total >= 0.0005:
+        top = ", ".join(
+            f"{phase} {_seconds(seconds)} ({round(100 * seconds / total)}%)"
+            for phase, seconds in phases.most_common(TOP_TIMES)
+        )
+        slowest = sorted(entries, key=lambda entry: -entry.stats.seconds)[:TOP_TIMES]
+        named = ", ".join(
+            f"{shown(entry.name)} {_seconds(entry.stats.seconds)}"
+            f" (most in {entry.stats.phase_seconds.most_common(1)[0][0]})"
+            for entry in slowest
+            if entry.stats.seconds >= 0.0005
+        )
+        lines.append(
+            f"  where the time went: {_seconds(total)} in the checks; by phase: {top}; "
+            f"slowest: {named} (every figure: the run report's phase_seconds)"
+        )
+    cut = sorted(shown(entry.name) for entry in entries if entry.stats.run_time_cut)
+    skipped = sorted(shown(entry.name) for entry in entries if entry.stats.run_time_skipped)
+    if cut or skipped:
+        lines.append(
+            "  --mcp-run-time cut: "
+            + "; ".join(
+                f"{len(names)} {what}: {', '.join(names[:10])}{' ...' if len(names) > 10 else ''}"
+                for what, names in (
+                    ("tool(s) given less than their own budget", cut),
+                    ("tool(s) with checks not run", skipped),
+                )
+                if names
+            )
+        )
+    return lines
 
 
 def own_test_lines(calls: int) -> list[str]:

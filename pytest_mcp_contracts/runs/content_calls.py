@@ -307,6 +307,7 @@ def run_read(server: ManagedServer, resource: Entry, budget: Budget) -> ContentR
     search = Engine(server, subject, dataclasses.replace(budget, max_examples=0)).search(
         reads, None
     )
+    run.stats.phase_seconds.update(search.phase_seconds)
     if search.found is not None and search.calls > 1:
         search.found.notes.append(f"(read {search.calls} of the resource; the earlier ones passed)")
     run.failure = _search_failure(server, resource, search)
@@ -416,6 +417,7 @@ def run_generated(
     calls = _EntryCalls(server, subject.entry, subject.check, subject.send, run)
     spend = dataclasses.replace(budget, max_examples=random_share(max_examples, len(corners)))
     search = Engine(server, calls, spend).search(given, input_strategy(subject.schema), plan)
+    run.stats.phase_seconds.update(search.phase_seconds)
     run.failure = _search_failure(server, subject.entry, search)
     run.note_unreached(subject.entry)
     return run

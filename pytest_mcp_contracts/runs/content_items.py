@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind, entry_failure
 from pytest_mcp_contracts.runs.context import ItemFacts, RunContext, Skipped, Warn
-from pytest_mcp_contracts.runs.stats import CheckStats
+from pytest_mcp_contracts.runs.stats import CheckStats, stats_key
 from pytest_mcp_contracts.vocabulary import Check, EntryKind
 
 if TYPE_CHECKING:
@@ -60,13 +60,14 @@ def _check_calls(
     passed = False
     try:
         done = run(context, entry)
-        # Keyed "<kind>:<key>": no tool name has a colon (the spec's name rules).
-        facts.stats = CheckStats({f"{entry.kind}:{entry.key}": done.stats})
+        facts.stats = CheckStats({stats_key(entry): done.stats})
         facts.section("mcp", done.summary())
         facts.properties.append(("mcp_calls", done.stats.calls))
         facts.properties.append(("mcp_refused", done.stats.refused))
         if done.failure is not None:
-            raise replay_request(server, done.failure, lambda: context.fresh(check))
+            with done.stats.timed("replay"):
+                replayed = replay_request(server, done.failure, lambda: context.fresh(check))
+            raise replayed
         _check_content(context, entry, check, content, done)
         for note in done.notes:
             warn(note)

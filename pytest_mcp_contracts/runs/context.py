@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from pytest_mcp_contracts.judges.lints import LintLevels
     from pytest_mcp_contracts.judges.writes import Boundary
     from pytest_mcp_contracts.project import ToolConfig
+    from pytest_mcp_contracts.runs.run_time import RunTime
     from pytest_mcp_contracts.runs.watch import Watch
     from pytest_mcp_contracts.transport.discover import Entry, ServerSurface
     from pytest_mcp_contracts.transport.managed import ManagedServer
@@ -151,6 +152,8 @@ class RunContext:
     said: set[str] = field(default_factory=set)
     # Each tool's contract calls in this process: latency (ms) and input, for its latency item.
     timed: dict[str, list[tuple[float, dict[str, Any]]]] = field(default_factory=dict)
+    # The run's time budget (--mcp-run-time), shared by every server's context; None: none.
+    run_time: RunTime | None = None
 
     @property
     def surface(self) -> ServerSurface:
@@ -160,8 +163,10 @@ class RunContext:
     def budget(self, *, tool_time: float | None, max_examples: int | None = None) -> Budget:
         """What one check may spend (``runs/engine.Budget``): the run's examples (or
         ``max_examples``), restarts, shrink time and seed, and the check's own time
-        (``tool_time``: a tool's, the sequences')."""
+        (``tool_time``: a tool's, the sequences'), cut to its share of the run's time budget
+        (runs/run_time)."""
         settings = self.settings
+        share = self.run_time.share(tool_time).seconds if self.run_time is not None else None
         return Budget(
             max_examples=settings.max_examples if max_examples is None else max_examples,
             max_restarts=settings.max_restarts,
@@ -169,7 +174,16 @@ class RunContext:
             tool_time=tool_time,
             seed=self.seed,
             call_timeout=settings.call_timeout,
+            share=share,
         )
+
+    def begin(self, check: str) -> None:
+        """A check of this server begins: Skipped when the run's time budget (runs/run_time)
+        leaves it nothing."""
+        if self.run_time is not None and not self.run_time.begin(check):
+            from pytest_mcp_contracts.runs.run_time import spent_words
+
+            raise Skipped(spent_words(self.run_time.seconds))
 
     @property
     def drift_hint(self) -> str:

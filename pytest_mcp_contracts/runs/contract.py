@@ -295,9 +295,10 @@ def run_contract(
         if found is None:
             raise
         return ContractRun(calls.stats, found)
+    tally.phase_seconds.update(search.phase_seconds)
     stats = calls.stats
     if search.out_of_time:
-        stats.out_of_time = budget.tool_time
+        stats.out_of_time = budget.stop_time
         tally.out_of_time += 1
     failure = None
     if search.found is not None:

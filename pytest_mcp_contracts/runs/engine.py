@@ -19,7 +19,9 @@ driver's own stats). The engine owns what the checks share:
 - the watch (``runs/watch``), where a check has one: the disk before and after each call,
   a change the tool's annotations or the server's boundary rule out failing the call;
 - what the search came to (``Search``): the failing call to report, smallest first, with a
-  label and notes that say how far it was shrunk, or that the server did not come back.
+  label and notes that say how far it was shrunk, or that the server did not come back;
+  and where its time went (``Search.phase_seconds``: the explicit inputs, the random ones,
+  shrinking, the watch's looks at the disk; each second in one phase).
 
 Drivers that do not shrink (the invalid inputs, sequences) share the ``Budget`` and its
 ``Spending``, not the search.
@@ -28,7 +30,9 @@ Drivers that do not shrink (the invalid inputs, sequences) share the ``Budget`` 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
@@ -59,7 +63,9 @@ class Budget:
     """What one check may spend on one entry: random inputs (after the explicit ones), the
     server restarts its failing calls may cost, seconds for shrinking, seconds in all
     (``tool_time``, --mcp-tool-time; None: no bound), hypothesis's seed, and the call
-    timeout that early timeouts are measured against."""
+    timeout that early timeouts are measured against. ``share``: the check's share of the
+    run's time (--mcp-run-time, runs/run_time), after which no input is sent; unlike
+    ``tool_time`` it cuts no call short (that would cost a restart)."""
 
     max_examples: int
     max_restarts: int | None
@@ -69,6 +75,13 @@ class Budget:
     # --mcp-call-timeout: a call suspected of hanging is cut short well before it
     # (``Engine.early_timeout``); None: every call waits for its full timeout.
     call_timeout: float | None = None
+    share: float | None = None
+
+    @property
+    def stop_time(self) -> float | None:
+        """Seconds after which no input is sent: the smaller of the two bounds."""
+        bounds = [s for s in (self.tool_time, self.share) if s is not None]
+        return min(bounds) if bounds else None
 
 
 class Restarting(Protocol):
@@ -107,8 +120,8 @@ class Spending:
         return None if deadline is None else max(deadline - time.monotonic(), 0.001)
 
     def spent(self) -> bool:
-        deadline = self.deadline
-        return deadline is not None and time.monotonic() >= deadline
+        stop = self.budget.stop_time
+        return stop is not None and time.monotonic() >= self.started + stop
 
     def restarts_spent(self) -> bool:
         limit, server = self.budget.max_restarts, self.server
@@ -231,6 +244,7 @@ class Search:
     first: CallOutcome | None = None
     stopped: bool = False
     out_of_time: bool = False
+    phase_seconds: Counter[str] = field(default_factory=Counter)
 
     @property
     def failed(self) -> bool:
@@ -260,6 +274,7 @@ class Engine:
         *,
         window: InFlight | None = None,
         watch: Watch | None = None,
+        explicit_phase: str = "coverage",
     ) -> None:
         self.server = server
         self.subject = subject
@@ -280,6 +295,31 @@ class Engine:
         self.answered_seconds: list[float] = []  # of the calls answered, for early timeouts
         self.suspected_hangs = 0  # calls cut short early and sent again with the full timeout
         self.as_sent: str | None = None  # the heading of the explicit input being sent
+        # The phase the clock runs for (Search.phase_seconds) and since when; what the
+        # explicit inputs' phase is called (a driver's own word: a security check's probes).
+        self.explicit_phase = explicit_phase
+        self.phase = explicit_phase
+        self.phase_since = time.monotonic()
+
+    def _switch(self, phase: str) -> str:
+        """Count the time since the last switch to the phase that ran; ``phase`` runs now.
+        Returns the phase that ran."""
+        now = time.monotonic()
+        ran = self.phase
+        # Seconds in a Counter, as ToolStats.phase_seconds holds them (runs/stats.spend).
+        self.search_result.phase_seconds[ran] += now - self.phase_since  # type: ignore[assignment]
+        self.phase, self.phase_since = phase, now
+        return ran
+
+    @contextmanager
+    def _watching(self) -> Iterator[None]:
+        """The watch's look at the disk: its own phase, then back to the one it interrupted."""
+        ran = self._switch("watch")
+        try:
+            yield
+        finally:
+            if self.phase == "watch":  # else a failure inside began shrinking: it runs on
+                self._switch(ran)
 
     @property
     def shrinking(self) -> bool:
@@ -311,7 +351,9 @@ class Engine:
             limit = self.spending.left()
         before = None
         if sent is None:
-            before = self.watch.look() if self.watch is not None and self.window is None else None
+            if self.watch is not None and self.window is None:
+                with self._watching():
+                    before = self.watch.look()
             try:
                 sent = self._send(arguments, limit)
             except ServerError as exc:
@@ -333,7 +375,8 @@ class Engine:
         self.search_result.calls += 1
         judged = self.subject.judge(sent, shrinking=self.shrinking)
         if judged.finding is None and before is not None and self.watch is not None:
-            wrote = self.watch.judge(before)
+            with self._watching():
+                wrote = self.watch.judge(before)
             if wrote is not None and self.smallest is None:
                 # Not shrunk: every smaller input would be another write, and a path cut
                 # short names a place outside the run's own (/tmp/pytest-mcp-roots-ab: /tmp/py).
@@ -352,6 +395,7 @@ class Engine:
         if first:
             if self.window is not None:
                 self.window.close()  # shrinking's calls are made one at a time
+            self._switch("shrink")
             self.shrinking_since = time.monotonic()
             self.first_failure_call = self.search_result.calls
             self.search_result.first = outcome
@@ -423,7 +467,11 @@ class Engine:
         from hypothesis.errors import FlakyFailure
 
         result = self.search_result
-        flying = self.watch.look() if self.watch is not None and self.window is not None else None
+        self._switch(self.explicit_phase)
+        flying = None
+        if self.watch is not None and self.window is not None:
+            with self._watching():
+                flying = self.watch.look()
         try:
             try:
                 for item in given:
@@ -435,8 +483,10 @@ class Engine:
                     self.window.close()  # only explicit inputs fly
                     self.window = None
             if flying is not None:
-                self._attribute(flying, given)
+                with self._watching():
+                    self._attribute(flying, given)
             if self.budget.max_examples > 0 and strategy is not None:
+                self._switch("random")
                 call_drawn(
                     strategy,
                     self.attempt,
@@ -448,7 +498,6 @@ class Engine:
                 )
         except StopCalling:
             result.stopped = True
-            return result
         except Violation as violation:
             result.found = self._explicit_shrunk(violation, given, coverage)
         except _StopShrinking as stop:
@@ -469,6 +518,8 @@ class Engine:
                 raise
             found.notes.append(FLAKY_NOTE)
             result.found = found
+        finally:
+            self._switch(self.phase)  # the last phase's time counted
         return result
 
     def _attribute(self, flying: Any, given: Sequence[Given]) -> None:

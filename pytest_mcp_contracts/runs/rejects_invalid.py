@@ -119,7 +119,7 @@ def _send(
     tally: ToolStats,
     spending: Spending,
 ) -> None:
-    time_budget, max_restarts = spending.budget.tool_time, spending.budget.max_restarts
+    time_budget, max_restarts = spending.budget.stop_time, spending.budget.max_restarts
     for case in cases:
         if spending.spent():
             refusals.out_of_time = time_budget

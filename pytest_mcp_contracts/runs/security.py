@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -52,6 +53,8 @@ class SecurityRun:
     # Path-like arguments through which the plain outside path got through: the tool
     # reads or writes anywhere by design (information, not a failure).
     unbounded: set[str] = field(default_factory=set)
+    # Where the probes' time went (runs/engine's phases: the probes, the watch's looks).
+    phase_seconds: Counter[str] = field(default_factory=Counter)
 
 
 def _key(arguments: dict[str, Any]) -> str:
@@ -116,7 +119,9 @@ def run_security(
     run = subject.run
     run.planned = len(probes)
     given = [Given(probe.arguments, as_sent=AS_SENT) for probe in probes]
-    search = Engine(server, subject, budget, watch=watch).search(given, None)
+    engine = Engine(server, subject, budget, watch=watch, explicit_phase=CHECK)
+    search = engine.search(given, None)
+    run.phase_seconds = search.phase_seconds
     run.out_of_time = search.out_of_time
     watched = False  # the failure is a change the watch saw, not the probe's own evidence
     if search.found is not None:

@@ -9,17 +9,28 @@ calls were counted when first made.
 Adding a counter is one field of ``ToolStats`` (an ``int`` or a ``Counter``: it is then
 summed, sent and put in the run report's tool entry) and its rendering: a line of the
 terminal summary (``reporting/summary``) and its property in ``docs/run-report.schema.json``.
+
+``phase_seconds`` is the one count of seconds, not calls: where the tool's time went, by
+phase (the engine's, ``runs/engine``: coverage, random, shrink, watch; a failure's replay;
+each other check's own time under its name), each second in one phase only, so that the
+phases of a tool add up to the time its items took.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Final
 
+from pytest_mcp_contracts.vocabulary import EntryKind
+
 if TYPE_CHECKING:
+    from pytest_mcp_contracts.runs.run_time import Share
+    from pytest_mcp_contracts.transport.discover import Entry
     from pytest_mcp_contracts.transport.managed import CallOutcome
 
 UsesSandbox = Callable[[dict[str, Any]], bool]
@@ -28,12 +39,13 @@ UsesSandbox = Callable[[dict[str, Any]], bool]
 def _counts(counter: Mapping[str, float]) -> dict[str, float]:
     """A counter as sorted JSON with plain ``str`` keys (a ``StrEnum`` key, an isError class,
     is not something execnet carries) and without the zero counts ``Counter.update`` leaves;
-    a count stays an ``int``, seconds a ``float``."""
-    return {
-        str(key): float(n) if isinstance(n, float) else int(n)
+    a count stays an ``int``, seconds a ``float`` to the millisecond (what a clock between two
+    calls can tell: a phase under half of one is left out)."""
+    figures = {
+        str(key): round(float(n), 3) if isinstance(n, float) else int(n)
         for key, n in sorted(counter.items())
-        if n
     }
+    return {key: n for key, n in figures.items() if n}
 
 
 @dataclass
@@ -58,6 +70,10 @@ class ToolStats:
     # and of them, those answered differently past ids, uuids and times.
     repeated_inputs: int = 0
     unstable_inputs: int = 0
+    # Checks of the tool the run's time budget (--mcp-run-time, runs/run_time) gave less than
+    # their own, and checks it left no time to run at all.
+    run_time_cut: int = 0
+    run_time_skipped: int = 0
     # Server requests answered (by method) and notifications received, during valid calls.
     client_requests: Counter[str] = field(default_factory=Counter)
     error_classes: Counter[str] = field(default_factory=Counter)  # isError results by class
@@ -114,6 +130,26 @@ class ToolStats:
         if self.input_coverage is None:
             self.input_coverage = other.input_coverage
 
+    def spend(self, phase: str, seconds: float) -> None:
+        """``seconds`` more in ``phase``."""
+        # A Counter counts any number (collections.Counter's docs); typeshed types its
+        # values as int, and the seconds are floats.
+        self.phase_seconds[phase] += seconds  # type: ignore[assignment]
+
+    @contextmanager
+    def timed(self, phase: str) -> Iterator[None]:
+        """The time the block takes, spent in ``phase``, whatever it raises."""
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            self.spend(phase, time.monotonic() - started)
+
+    @property
+    def seconds(self) -> float:
+        """The tool's time, every phase's together."""
+        return float(sum(self.phase_seconds.values()))
+
     def to_json(self) -> dict[str, Any]:
         """Builtins only: what an xdist worker can send, and the run report's tool numbers."""
         data: dict[str, Any] = {}
@@ -151,6 +187,14 @@ _NUMBERS: Final = tuple(
 )
 
 
+def stats_key(entry: Entry) -> str:
+    """An entry's key in ``CheckStats``: a tool's name; ``<kind>:<key>`` for the others (no
+    tool name has a colon: the spec's name rules)."""
+    if entry.kind is EntryKind.TOOL:
+        return entry.name
+    return f"{entry.kind}:{entry.key}"
+
+
 @dataclass
 class CheckStats:
     """What one item's check counted, by the name of the tool called (a sequences item calls
@@ -168,6 +212,23 @@ class CheckStats:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> CheckStats:
         return cls({str(name): ToolStats.from_json(value) for name, value in data.items()})
+
+    def settle_share(self, key: str, share: Share, *, skipped: bool) -> None:
+        """What the run's time budget gave the check of entry ``key`` (runs/run_time)."""
+        if share.cut:
+            stats = self.tool(key)
+            stats.run_time_skipped += skipped
+            stats.run_time_cut += not skipped
+
+    def clock_out(self, check: str, seconds: float) -> None:
+        """An item of one entry took ``seconds``: what its phases (the engine's, a replay)
+        did not count is its check's own time (listing its inputs, building a strategy,
+        the calls of a check without phases). An item that calls many tools (sequences)
+        counts each call's time where it makes it; its own time belongs to no one tool."""
+        if len(self.tools) != 1:
+            return
+        (stats,) = self.tools.values()
+        stats.spend(check, max(seconds - stats.seconds, 0.0))
 
 
 #: The figures of a tool's latencies the reports show, each a nearest-rank percentile.

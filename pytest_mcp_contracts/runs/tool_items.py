@@ -11,6 +11,7 @@ user properties and report sections into ``ItemFacts``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 from pathlib import Path
@@ -23,7 +24,7 @@ from pytest_mcp_contracts.runs.context import (
     Skipped,
     Warn,
 )
-from pytest_mcp_contracts.runs.stats import CheckStats
+from pytest_mcp_contracts.runs.stats import CheckStats, ToolStats
 from pytest_mcp_contracts.runs.watch import replay_watched
 from pytest_mcp_contracts.text import short_json, shown
 from pytest_mcp_contracts.vocabulary import Check, RejectsInvalidMode, SecurityMode
@@ -86,7 +87,7 @@ def check_contract(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
         )
         context.timed[tool.name] = run.stats.timed
         if run.failure is not None:
-            raise replayed(context, tool, check, run.failure, watch)
+            raise replayed(context, tool, check, run.failure, watch, tally)
         warn_watched(watch, warn)
         _report(context, tool, run.stats, observations, facts, warn)  # -W error raises here
         missing = missing_record(context, tool, has_record=observations.has_record)
@@ -370,7 +371,10 @@ def check_rejects_invalid(context: RunContext, tool: Entry, facts: ItemFacts, wa
     facts.section("mcp", refusals.summary())
     # Each distinct failure replayed on a fresh server before it is shown, so that each
     # keeps a reproduction of its own; the first met is the check's headline.
-    failures = [replayed(context, tool, check, failure) for failure in refusals.failures]
+    tally = facts.stats.tool(tool.name)
+    failures = [
+        replayed(context, tool, check, failure, tally=tally) for failure in refusals.failures
+    ]
     notes = []
     if refusals.out_of_time is not None:
         from pytest_mcp_contracts.runs.engine import budget_words
@@ -448,6 +452,9 @@ def check_security(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
         watch = context.watch(tool, Check.SECURITY, escapes.laid() if escapes else (), tidy=True)
         again = fresh if context.fresh_possible else None
         run = run_security(server, tool, planned, budget, again, watch)
+        # No call of a probe is counted (they are no valid inputs): only where its time went.
+        facts.stats = CheckStats()
+        facts.stats.tool(tool.name).phase_seconds.update(run.phase_seconds)
         warn_watched(watch, warn)
     finally:
         if escapes is not None:
@@ -465,7 +472,7 @@ def check_security(context: RunContext, tool: Entry, facts: ItemFacts, warn: War
     if run.out_of_time:
         from pytest_mcp_contracts.runs.engine import budget_words
 
-        warn(budget_words(budget.tool_time or 0.0, run.sent, run.planned, "probes"))
+        warn(budget_words(budget.stop_time or 0.0, run.sent, run.planned, "probes"))
     if run.failure is None:
         return
     canaries.kept = True  # the reproduction writes into it again
@@ -609,10 +616,22 @@ def replayed(
     check: str,
     error: ContractFailure,
     watch: Watch | None = None,
+    tally: ToolStats | None = None,
 ) -> ContractFailure:
     """``error`` with what replaying its call on a fresh server showed (runs/reproduce; a
     write its ``watch`` found: runs/watch), and where its input's paths point (the sandbox
-    kept for a replay)."""
+    kept for a replay); the time it took goes to ``tally``'s replay phase."""
+    with tally.timed("replay") if tally is not None else contextlib.nullcontext():
+        return _replayed(context, tool, check, error, watch)
+
+
+def _replayed(
+    context: RunContext,
+    tool: Entry,
+    check: str,
+    error: ContractFailure,
+    watch: Watch | None,
+) -> ContractFailure:
     from pytest_mcp_contracts.runs.reproduce import note_sandbox, replay_failure
 
     server = context.server

@@ -17,7 +17,7 @@ import contextlib
 import json
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Final, Self
 
 from pytest_mcp_contracts.schema.spec import Spec, Violation
@@ -56,6 +56,7 @@ PROBE_TIMEOUT: Final = 10.0
 MAX_INPUT_ROUNDS: Final = 10
 _GARBAGE_KEPT: Final = 5
 _VIOLATIONS_KEPT: Final = 20
+_UNJUDGED_KEPT: Final = 64  # messages outside calls kept to be judged when asked
 _TOKEN_PREFIX: Final = "pytest-mcp-"  # and the call's number: each tools/call's progress token
 # Results judged by the check that asked for them (judges/): each belongs to one call.
 CALL_METHODS: Final = frozenset({"tools/call", "resources/read", "prompts/get"})
@@ -111,8 +112,12 @@ class RpcConnection:
         # What the server sent that breaks the negotiated version's schema (schema/spec),
         # outside any call's result: listings, the handshake's answer, notifications and
         # requests while no tool call ran. The first few are kept, all are counted.
-        self.violations: list[Violation] = []
-        self.violation_count = 0
+        self._violations: list[Violation] = []
+        self._violation_count = 0
+        # What came outside a call, judged when the violations are read: a run that only
+        # collects or checks drift never imports jsonschema for it. Bounded: past it the
+        # oldest are judged at once.
+        self._unjudged: collections.deque[Callable[[Spec], list[Violation]]] = collections.deque()
         # Notifications the server sent, by method: the protocol check reads whether a
         # listing that changed was announced (notifications/tools/list_changed...).
         self.notifications: collections.Counter[str] = collections.Counter()
@@ -123,15 +128,47 @@ class RpcConnection:
         plugin has no schema of."""
         return Spec.of(self.protocol_version)
 
-    def _violated(self, found: list[Violation], transcript: CallTranscript | None = None) -> None:
-        if not found:
-            return
+    @property
+    def violations(self) -> list[Violation]:
+        """What the server sent outside any call's result that breaks the negotiated
+        version's schema (schema/spec): the handshake's answer, listing pages, errors,
+        notifications and requests while no tool call ran. The first few are kept."""
+        self._judge_pending()
+        return self._violations
+
+    @property
+    def violation_count(self) -> int:
+        """How many ``violations`` there were, kept or not."""
+        self._judge_pending()
+        return self._violation_count
+
+    def _judge(
+        self, judged: Callable[[Spec], list[Violation]], transcript: CallTranscript | None = None
+    ) -> None:
+        """``judged`` (a message's verdict under a spec) now, on the call in flight's
+        ``transcript``, or later, on the connection."""
         if transcript is not None:
+            spec = self.spec
+            found = judged(spec) if spec is not None else []
             transcript.violations.extend(found[: _VIOLATIONS_KEPT - len(transcript.violations)])
             return
         with self._calls_lock:
-            self.violation_count += len(found)
-            self.violations.extend(found[: _VIOLATIONS_KEPT - len(self.violations)])
+            self._unjudged.append(judged)
+            full = len(self._unjudged) > _UNJUDGED_KEPT
+        if full:
+            self._judge_pending()
+
+    def _judge_pending(self) -> None:
+        with self._calls_lock:
+            pending = list(self._unjudged)
+            self._unjudged.clear()
+        spec = self.spec if pending else None
+        if spec is None:
+            return
+        found = [violation for judged in pending for violation in judged(spec)]
+        with self._calls_lock:
+            self._violation_count += len(found)
+            self._violations.extend(found[: _VIOLATIONS_KEPT - len(self._violations)])
 
     @property
     def alive(self) -> bool:
@@ -501,9 +538,7 @@ class RpcConnection:
         """Progress for a call restarts its clock; log messages are counted on the call in
         flight; other notifications (list_changed, elicitation/complete) need nothing. Each
         is judged by its definition, on the call in flight if there is one."""
-        spec = self.spec
-        if spec is not None:
-            self._violated(spec.message(message), self._current_call())
+        self._judge(lambda spec: spec.message(message), self._current_call())
         method = message.get("method")
         params = message.get("params")
         params = params if isinstance(params, dict) else {}
@@ -514,8 +549,8 @@ class RpcConnection:
             with self._calls_lock:
                 clock = self._calls.get(token) if isinstance(token, str) else None
                 issued = self._issued(token)
-            if not issued and spec is not None:
-                self._violated([spec.unsent_token(token)])
+            if not issued:
+                self._judge(lambda spec: [spec.unsent_token(token)])
             if clock is not None:
                 clock.progressed()
                 if clock.transcript is not None:
@@ -533,9 +568,7 @@ class RpcConnection:
         return number.isdigit() and 0 < int(number) <= self._next_token
 
     def _answer_server_request(self, message: dict[str, Any]) -> None:
-        spec = self.spec
-        if spec is not None:
-            self._violated(spec.message(message), self._current_call())
+        self._judge(lambda spec: spec.message(message), self._current_call())
         reply: dict[str, Any] = {"jsonrpc": "2.0", "id": message["id"]}
         method = str(message.get("method"))
         params = message.get("params")
@@ -568,15 +601,18 @@ class RpcConnection:
                 f"the response to {method} is not valid JSON-RPC 2.0: {problem}: {short(response)}",
                 stderr_tail=self.stderr_tail(),
             )
-        spec = self.spec
         if "error" in response:
             error = response["error"]
+            # A call's error breaks the call (its check fails); another's is kept.
+            spec = self.spec if method in CALL_METHODS else None
             broken = spec.error(error, method) if spec is not None else []
             if broken:
                 raise ProtocolViolation(
                     "; ".join(map(str, broken)) + f": {short(error)}",
                     stderr_tail=self.stderr_tail(),
                 )
+            if method not in CALL_METHODS:
+                self._judge(lambda spec: spec.error(error, method))
             code = error.get("code")
             raise RpcError(
                 code if isinstance(code, int) else 0,
@@ -594,9 +630,7 @@ class RpcConnection:
         return result
 
     def _judge_result(self, method: str, result: Mapping[str, Any]) -> None:
-        spec = self.spec
-        if spec is not None:
-            self._violated(spec.envelope(method, result))
+        self._judge(lambda spec: spec.envelope(method, result))
 
 
 def modern_meta(version: str) -> dict[str, Any]:

@@ -143,7 +143,9 @@ def our_failures(result: pytest.RunResult) -> dict[str, str]:
 
 
 def run_ours(inprocess_pytest: RunPytest, url: str) -> pytest.RunResult:
-    return inprocess_pytest(NO_SEQUENCES, f"--mcp-url={url}", "--mcp-max-examples=10")
+    return inprocess_pytest(
+        NO_SEQUENCES, f"--mcp-url={url}", "--mcp-max-examples=10", "--mcp-protocol=on"
+    )
 
 
 @pytest.mark.parametrize("version", SUITE_VERSIONS)

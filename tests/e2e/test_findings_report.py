@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from .. import warm_servers
-from ..conftest import server_command
+from ..conftest import server_command, summary_section
 
 # Every tool gets one more finding, as a client profile would give it: a rule, a client,
 # a where, a fix (lints warn on their own, once per lint per server).
@@ -53,13 +53,6 @@ content_listing.check_listing = _with_a_lint
 
 # "-k schema" would select every item: the server is named bad-schemas.
 ONLY_SCHEMA = "not drift and not contract and not rejects_invalid"
-
-
-def _summary(stdout: str) -> list[str]:
-    lines = stdout.splitlines()
-    start = next(i for i, line in enumerate(lines) if "MCP contracts" in line and "=" in line)
-    end = next(i for i, line in enumerate(lines[start + 1 :], start + 1) if line.startswith("="))
-    return lines[start:end]
 
 
 def test_findings_are_reported_per_tool_and_summed_up_by_rule_serial_and_parallel(
@@ -132,7 +125,7 @@ def test_findings_are_reported_per_tool_and_summed_up_by_rule_serial_and_paralle
                 check.pop("duration", None)
     assert documents["parallel"] == documents["serial"]
     # The terminal: one line per rule; the lint warned once for the server, not per tool.
-    summary = _summary(serial.stdout)
+    summary = summary_section(serial.stdout)
     assert (
         "  listing findings: 4 error(s), 8 warning(s), by rule (each one in full: the schema "
         "check, the run report, mcp-contracts inspect):" in summary
@@ -141,7 +134,7 @@ def test_findings_are_reported_per_tool_and_summed_up_by_rule_serial_and_paralle
         "    warning test/description (test): 7 tools (array_output, bad name!, bad_output, "
         "draft07_ok and 3 more): the tool has no description; fix: describe what the tool does"
     ) in summary
-    assert _summary(parallel.stdout) == summary
+    assert summary_section(parallel.stdout) == summary
     assert serial.stdout.count("test/description: the tool has no description (the") == 1
     # -n 2: each worker process warns once at most.
     assert 1 <= parallel.stdout.count("test/description: the tool has no description (the") <= 2

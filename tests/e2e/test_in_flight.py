@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from ..conftest import NO_SEQUENCES, HttpServer, RunMcp, RunPytest, without_durations
+from ..conftest import NO_SEQUENCES, HttpServer, RunMcp, RunPytest, untimed, without_durations
 
 SERVERS = ("in_flight.py", "in_flight_noise.py")
 ARGS = (NO_SEQUENCES, "--hypothesis-seed=1", "--mcp-max-examples=20", "--mcp-report=report.json")
@@ -52,14 +52,14 @@ def _reports_of_failures(result: pytest.RunResult) -> list[str]:
     run's summary, the files written (the last line, with the run's time, left out)."""
     lines = result.outlines
     start = next(i for i, line in enumerate(lines) if "FAILURES" in line)
-    return lines[start:-1]
+    return untimed(lines[start:-1])
 
 
 def _reports_of_warnings(result: pytest.RunResult) -> list[str]:
     """The warnings summary and the run's summary (the last line, with its time, left out)."""
     lines = result.outlines
     start = next(i for i, line in enumerate(lines) if "warnings summary" in line)
-    return lines[start:-1]
+    return untimed(lines[start:-1])
 
 
 def _most_at_once(calls: list[list[str]], tool: str) -> int:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -15,7 +14,7 @@ from typing import Any
 import pytest
 
 from .. import warm_servers
-from ..conftest import server_command, untimed_file, without_durations
+from ..conftest import server_command, summary_section, untimed_file, without_durations
 
 pytest.importorskip("xdist")
 
@@ -172,15 +171,6 @@ def test_a_worker_that_cannot_send_its_results_fails_the_run(pytester: pytest.Py
     assert report["partial"] is True
 
 
-def _summary(stdout: str) -> list[str]:
-    """The "MCP contracts" section of a run's terminal output, without the tools' latencies
-    (timings: two runs differ in them)."""
-    lines = stdout.splitlines()
-    start = next(i for i, line in enumerate(lines) if "MCP contracts" in line and "=" in line)
-    end = next(i for i, line in enumerate(lines[start + 1 :], start + 1) if line.startswith("="))
-    return [re.sub(r"; latency p50 .* calls\)", "", line) for line in lines[start:end]]
-
-
 def test_serial_and_parallel_runs_report_and_summarize_the_same(
     pytester: pytest.Pytester, surface_v1: Path
 ) -> None:
@@ -261,11 +251,11 @@ def test_serial_and_parallel_runs_report_and_summarize_the_same(
     assert all(check["failure"]["severity"] for check in failed)
     assert without_durations(reports["parallel"]) == without_durations(document)
     _assert_same_files(pytester.path / "parallel", pytester.path / "serial")
-    summary = _summary(serial.stdout)
+    summary = summary_section(serial.stdout)
     assert any(line.startswith("  drift (") for line in summary), summary
     assert any("stdout before the first call" in line for line in summary), summary
     assert any(line.startswith("    inventory: declared") for line in summary), summary
-    assert _summary(parallel.stdout) == summary
+    assert summary_section(parallel.stdout) == summary
 
 
 def test_a_seed_draws_the_same_inputs_however_pytest_was_started(pytester: pytest.Pytester) -> None:

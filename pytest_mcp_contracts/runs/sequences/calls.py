@@ -523,10 +523,12 @@ def call_and_judge(
 ) -> tuple[CallOutcome, Finding | None, bool]:
     """One call of a sequence, the first thing wrong with it (judged as the contract check
     judges its calls), and whether it was an error without isError (no real result); the
-    call is counted in ``tally``."""
+    call is counted in ``tally``, its time too (the sequences item calls many tools: its
+    time is theirs, call by call)."""
     outcome = server.call(tool.name, arguments)
     if tally is not None:
         tally.count_call(outcome)
+        tally.spend("sequences", outcome.elapsed)
     finding, disguised = judged(tool, outcome, server.protocol_version, warn_only)
     if disguised is not None and tally is not None:
         tally.count_disguised(disguised)

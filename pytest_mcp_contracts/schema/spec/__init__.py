@@ -70,7 +70,6 @@ class Spec:
         self._key = "$defs" if "$defs" in document else "definitions"
         self._document = document
         self._definitions: Mapping[str, Any] = document[self._key]
-        self._cls = validator_class(dialect_of(document))
         self._validators: dict[str, Validator] = {}
         # Each method the version defines, by the definition of its request or notification.
         self._by_method: dict[str, str] = {}
@@ -191,7 +190,8 @@ class Spec:
                 "$schema": self._document.get("$schema"),
                 self._key: self._definitions,
             }
-            validator = offline(self._cls, schema, formats=False)
+            cls = validator_class(dialect_of(self._document))  # jsonschema, on first use
+            validator = offline(cls, schema, formats=False)
             self._validators[definition] = validator
         return validator
 

@@ -294,3 +294,65 @@ def test_no_early_timeout_without_a_call_timeout_to_measure_against() -> None:
     given = [Given({"n": n}) for n in range(6)] + [Given({"n": 500})]
     _search(tool, given=given, max_examples=0)
     assert tool.revived == 0 and 2.0 not in tool.limits
+
+
+def _sleeping(seconds: float, bad_from: int | None = None) -> Callable[[dict[str, Any]], Any]:
+    """A tool whose every call takes ``seconds``; failing from ``bad_from`` on."""
+    import time
+
+    def answer(arguments: dict[str, Any]) -> dict[str, Any]:
+        time.sleep(seconds)
+        return {"bad": bad_from is not None and arguments["n"] >= bad_from, "why": "too big"}
+
+    return answer
+
+
+def test_the_search_says_where_its_time_went_by_phase() -> None:
+    # Two explicit calls of 20 ms, then ten random ones: each phase holds its own calls'
+    # time, and the phases add up to the search's time.
+    import time
+
+    from pytest_mcp_contracts.inputs.generate import input_strategy
+
+    tool = MemoryTool(_sleeping(0.02))
+    strategy = input_strategy(NUMBER)
+    budget = Budget(max_examples=10, max_restarts=10, shrink_time=30.0, seed=1)
+    started = time.monotonic()
+    search = Engine(tool, tool, budget).search([Given({"n": 1}), Given({"n": 2})], strategy)
+    took = time.monotonic() - started
+    phases = search.phase_seconds
+    assert set(phases) == {"coverage", "random"}
+    assert 0.04 <= phases["coverage"] < 0.04 + 0.5
+    assert phases["random"] >= 0.02 * (len(tool.sent) - 2)
+    assert sum(phases.values()) == pytest.approx(took, abs=0.05)
+
+
+def test_shrinking_has_its_own_phase_from_the_first_failure_on() -> None:
+    tool = MemoryTool(_sleeping(0.005, bad_from=10))
+    search = _search(tool, max_examples=200)
+    assert search.found is not None and search.found.outcome.arguments == {"n": 10}
+    phases = search.phase_seconds
+    assert {phase for phase, seconds in phases.items() if seconds >= 0.001} == {"random", "shrink"}
+    # Every call took 5 ms and each fell in one phase: those after the first failure in
+    # shrink's (the first failure found is not 10: hypothesis draws larger numbers first).
+    assert phases["random"] + phases["shrink"] >= 0.005 * len(tool.sent)
+    assert phases["shrink"] >= 0.005
+
+
+def test_a_share_of_the_run_time_stops_sending_but_cuts_no_call_short() -> None:
+    # The run's share (--mcp-run-time) ends the drawing like the tool's time, but a call in
+    # flight runs to the tool's own limit: the engine is given that limit, not the share.
+    limits: list[float | None] = []
+    tool = MemoryTool(_sleeping(0.03))
+    original = tool.send
+
+    def send(arguments: dict[str, Any], limit: float | None) -> Sent:
+        limits.append(limit)
+        return original(arguments, limit)
+
+    tool.send = send  # type: ignore[method-assign]
+    search = _search(tool, max_examples=50, tool_time=60.0, share=0.05)
+    assert search.stopped and search.out_of_time
+    assert 1 <= len(tool.sent) <= 3
+    assert all(limit is not None and limit > 59 for limit in limits)
+    assert tool.revived == 0

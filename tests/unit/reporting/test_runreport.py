@@ -169,10 +169,18 @@ WORKER = WorkerFacts([SHOP, BROKEN], Snapshots(written=["mcp-contracts/shop/get_
 # What the items' reports carried: each entry's numbers and findings.
 STATS = {
     ("shop", "quote"): ToolStats(
-        calls=70, error_results=3, real_results=65, input_coverage=QUOTE_COVERAGE
+        calls=70,
+        error_results=3,
+        real_results=65,
+        input_coverage=QUOTE_COVERAGE,
+        # Sent to the millisecond; a phase under half of one is left out.
+        phase_seconds=Counter({"coverage": 1.25, "random": 0.5004, "replay": 0.0001}),
+        run_time_cut=1,
     ),
     ("shop", "get_order"): ToolStats(calls=50, disguised_errors=Counter({"disguised-refusal": 3})),
-    ("shop", "prompt:greet"): ToolStats(calls=3, refused=1, real_results=2),
+    ("shop", "prompt:greet"): ToolStats(
+        calls=3, refused=1, real_results=2, phase_seconds=Counter({"get": 0.2})
+    ),
 }
 FINDINGS = {
     ("shop", "quote"): [ARRAY_ITEMS, NAME_RULE],
@@ -317,8 +325,10 @@ EXPECTED: dict[str, Any] = {
                     "repeated_inputs": 0,
                     "unstable_inputs": 0,
                     "latency_ms": None,
+                    "run_time_cut": 1,
+                    "run_time_skipped": 0,
+                    "phase_seconds": {"coverage": 1.25, "random": 0.5},
                     "latencies_ms": [],
-                    "phase_seconds": {},
                     "input_coverage": QUOTE_COVERAGE,
                     "output": {
                         "source": "declared",
@@ -358,6 +368,8 @@ EXPECTED: dict[str, Any] = {
                     "repeated_inputs": 0,
                     "unstable_inputs": 0,
                     "latency_ms": None,
+                    "run_time_cut": 0,
+                    "run_time_skipped": 0,
                     "latencies_ms": [],
                     "phase_seconds": {},
                     "input_coverage": None,
@@ -397,6 +409,8 @@ EXPECTED: dict[str, Any] = {
                     "repeated_inputs": 0,
                     "unstable_inputs": 0,
                     "latency_ms": None,
+                    "run_time_cut": 0,
+                    "run_time_skipped": 0,
                     "latencies_ms": [],
                     "phase_seconds": {},
                     "input_coverage": None,
@@ -437,6 +451,8 @@ EXPECTED: dict[str, Any] = {
                     "repeated_inputs": 0,
                     "unstable_inputs": 0,
                     "latency_ms": None,
+                    "run_time_cut": 0,
+                    "run_time_skipped": 0,
                     "latencies_ms": [],
                     "phase_seconds": {},
                     "input_coverage": None,
@@ -459,6 +475,9 @@ EXPECTED: dict[str, Any] = {
                     "refused": 1,
                     "real_results": 2,
                     "unanswered": 0,
+                    "phase_seconds": {"get": 0.2},
+                    "run_time_cut": 0,
+                    "run_time_skipped": 0,
                 },
                 {
                     "kind": "listing",
@@ -471,6 +490,9 @@ EXPECTED: dict[str, Any] = {
                     "refused": 0,
                     "real_results": 0,
                     "unanswered": 0,
+                    "phase_seconds": {},
+                    "run_time_cut": 0,
+                    "run_time_skipped": 0,
                 },
             ],
         },

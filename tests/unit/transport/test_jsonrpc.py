@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_mcp_contracts.transport.errors import ProtocolViolation
+from pytest_mcp_contracts.transport.errors import ProtocolViolation, RpcError
 from tests.unit.transport import test_client
 from tests.unit.transport.test_client import Connect, call
 from tests.unit.transport.test_stdio import legacy
@@ -65,10 +65,15 @@ def test_an_error_that_is_no_error_object_breaks_the_protocol(connect: Connect) 
             """send({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": "E42", "message": "no"}})"""
         )
     )
+    # A call's: the call broke the protocol (its check fails).
     with pytest.raises(
         ProtocolViolation, match=r"breaks JSONRPCError \(2025-06-18 schema\) at \$\.error\.code"
     ):
+        call(conn)
+    # Another request's: refused as it said, and kept on the connection.
+    with pytest.raises(RpcError):
         conn.request("tools/list", {}, timeout=5)
+    assert [(v.definition, v.path) for v in conn.violations] == [("JSONRPCError", "$.error.code")]
 
 
 def test_progress_for_a_token_never_sent_is_a_violation(connect: Connect) -> None:

@@ -292,8 +292,12 @@ def failed_items(report: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
         if not server.get("started"):
             yield node, _first(str(server.get("error", ""))) or "did not start"
             continue
-        for own in ("stdout", "sequences"):
-            check = server.get(own)
+        for own, key in (
+            ("stdout", "stdout"),
+            ("sequences", "sequences"),
+            ("protocol", "protocol_check"),
+        ):
+            check = server.get(key)
             if check and check.get("outcome") == "failed":
                 yield f"{node}::{own}", _first(check.get("message", ""))
         for subject in [*server.get("tools", []), *server.get("listed", [])]:

@@ -291,6 +291,8 @@ class Engine:
         self.shrinking_since = 0.0
         self.broke_server: Violation | None = None  # the last input that killed or hung it
         self.first_failure_call = 0
+        self.first_violation: Violation | None = None  # the first failure, before shrinking
+        self.hang_cut_short = False  # a shrinking attempt counted as a hang at the early timeout
         self.call_seconds: list[float] = []  # how long each call took, to tell a slow server
         self.answered_seconds: list[float] = []  # of the calls answered, for early timeouts
         self.suspected_hangs = 0  # calls cut short early and sent again with the full timeout
@@ -398,6 +400,7 @@ class Engine:
             self._switch("shrink")
             self.shrinking_since = time.monotonic()
             self.first_failure_call = self.search_result.calls
+            self.first_violation = violation
             self.search_result.first = outcome
         elif violation.kind != self.smallest.kind:  # type: ignore[union-attr]
             return  # another failure than the one shrunk: not smaller, passed over
@@ -441,6 +444,7 @@ class Engine:
         if not Spending.cut_short(sent.outcome, early):
             return sent
         if hang_shrinking:
+            self.hang_cut_short = True
             note = (
                 f"(shrinking's attempts waited {early:g} s for an answer, {HANG_FACTOR:g}x the "
                 f"p99 of the tool's answers (at least {HANG_FLOOR:g} s), not the full "
@@ -520,7 +524,28 @@ class Engine:
             result.found = found
         finally:
             self._switch(self.phase)  # the last phase's time counted
+        result.found = self._hang_confirmed(result.found)
         return result
+
+    def _hang_confirmed(self, found: Violation | None) -> Violation | None:
+        """A hang shrunk with the early timeout, confirmed at the full one: an input that
+        only took longer than the early timeout is slow, not hung, and the first input that
+        hung for the full timeout is the failure shown instead."""
+        first = self.first_violation
+        if found is None or first is None or found is first or not self.hang_cut_short:
+            return found
+        if found.kind != CallTimeout.__name__:
+            return found
+        self.server.revive()
+        again = self.subject.send(found.outcome.arguments, None).outcome
+        if isinstance(again.failure, CallTimeout):
+            return found
+        first.notes.append(
+            "(a smaller input that outlasted the early timeout answered within the full "
+            "--mcp-call-timeout when sent again: it is slow, not hung, so the input shown is "
+            "the first that hung for the full timeout)"
+        )
+        return first
 
     def _attribute(self, flying: Any, given: Sequence[Given]) -> None:
         """The explicit inputs flew together and the watch saw a change since ``flying``

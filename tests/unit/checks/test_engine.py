@@ -273,9 +273,11 @@ def test_a_hang_is_suspected_early_confirmed_at_the_full_timeout_and_shrunk_earl
     assert tool.limits[:5] == [None] * 5 and tool.limits[5] == 2.0  # after 5 answers
     # 10x a p99 of 10 ms is under the 2 s floor: the first hang waits 2 s, then 10 s.
     assert tool.limits[6:8] == [2.0, None] and tool.sent[6] == tool.sent[7] == {"n": 500}
-    assert tool.revived == 1  # the suspect is sent again on a server brought back
+    # The suspect is sent again on a server brought back, and so is the shrunk hang, to
+    # confirm it at the full timeout.
+    assert tool.revived == 2 and tool.limits[-1] is None
     assert search.found is not None and search.found.outcome.arguments["n"] == 10
-    shrinking = [limit for limit in tool.limits[8:] if limit is not None]
+    shrinking = [limit for limit in tool.limits[8:-1] if limit is not None]
     assert shrinking and all(limit == 2.0 for limit in shrinking)
     assert any("shrinking's attempts waited 2 s" in note for note in search.found.notes)
 
@@ -287,6 +289,25 @@ def test_a_slow_answer_suspected_of_hanging_is_judged_by_its_full_timeout_answer
     assert not search.failed
     assert tool.limits[6:8] == [2.0, None] and tool.revived == 1
     assert tool.counted == 7  # the call cut short early is not counted: its resend is
+
+
+def test_a_shrunk_hang_that_was_only_slow_gives_way_to_the_first_hang() -> None:
+    # 500 hangs; 10..499 take 3 s: past the early timeout (2 s), within the full one (10 s).
+    # Shrinking with the early timeout reaches 10, which the full timeout shows is slow.
+    from pytest_mcp_contracts.inputs.coverage import coverage_budget
+    from pytest_mcp_contracts.inputs.generate import coverage_plan
+
+    def seconds(arguments: dict[str, Any]) -> float | None:
+        n = arguments["n"]
+        return None if n == 500 else 3.0 if n >= 10 else 0.01
+
+    plan = coverage_plan(NUMBER, coverage_budget(10))
+    tool = TimedTool(lambda a: {}, seconds=seconds)
+    given = [Given({"n": n}) for n in range(6)] + [Given({"n": 500})]
+    search = _search(tool, given=given, coverage=plan, call_timeout=10.0, max_examples=0)
+    assert search.found is not None and search.found.outcome.arguments == {"n": 500}
+    assert any("slow, not hung" in note for note in search.found.notes)
+    assert tool.limits[-1] is None  # the shrunk input was sent again with the full timeout
 
 
 def test_no_early_timeout_without_a_call_timeout_to_measure_against() -> None:

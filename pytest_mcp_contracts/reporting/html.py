@@ -236,8 +236,7 @@ def _server(server: ServerRun, index: int) -> list[str]:
 
 
 def _own_checks(server: ServerRun) -> list[str]:
-    own = (("stdout", server.stdout), ("sequences", server.sequences))
-    rows = [f"<li>{name} {_badge(c.outcome)}</li>" for name, c in own if c is not None]
+    rows = [f"<li>{name} {_badge(c.outcome)}</li>" for name, c in server.own_checks()]
     return ["<h3>Server checks</h3>", f"<ul>{''.join(rows)}</ul>"] if rows else []
 
 
@@ -393,7 +392,7 @@ def _time(server: ServerRun) -> list[str]:
         (entry, sum(check.duration for check in entry.checks.values()))
         for entry in server.subjects()
     ]
-    own = [c for c in (server.stdout, server.sequences) if c is not None]
+    own = [c for _, c in server.own_checks()]
     total = sum(seconds for _, seconds in spent) + sum(c.duration for c in own)
     ranked = sorted((item for item in spent if item[1] > 0), key=lambda item: -item[1])
     parts = ["<h3>Time</h3>", f"<p>{total:.2f} s in the server's checks.</p>"]

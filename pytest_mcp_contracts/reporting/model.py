@@ -140,14 +140,18 @@ class ServerRun(ServerHead):
     def with_findings(self) -> list[EntryResult]:
         return [*self.tools, *self.listed]
 
+    def own_checks(self) -> list[tuple[str, CheckResult]]:
+        """The server's own checks that ran, by their check's name, in the reports' order."""
+        own = (("stdout", self.stdout), ("sequences", self.sequences))
+        return [(name, c) for name, c in (*own, ("protocol", self.protocol_check)) if c]
+
     def check_counts(self) -> dict[str, int]:
         counts = dict.fromkeys(OUTCOMES, 0)
         for subject in self.subjects():
             for check in subject.checks.values():
                 counts[check.outcome] += 1
-        for own in (self.sequences, self.stdout, self.protocol_check):
-            if own is not None:
-                counts[own.outcome] += 1
+        for _, own in self.own_checks():
+            counts[own.outcome] += 1
         return counts
 
     def qualities(self) -> dict[str, int]:

@@ -27,7 +27,7 @@ from pytest_mcp_contracts.reporting.model import (
 from pytest_mcp_contracts.reporting.worker import OutputFacts, Stdout
 from pytest_mcp_contracts.runs.stats import ToolStats, latency_figures
 from pytest_mcp_contracts.text import start_error_line
-from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, IMPACT_ORDER, NODE_PREFIX, Check
+from pytest_mcp_contracts.vocabulary import BESIDE_TOOLS, IMPACT_ORDER, NODE_PREFIX
 
 FORMAT: Final = "pytest-mcp-contracts/run-report"
 VERSION: Final = 1
@@ -271,13 +271,8 @@ def failed_checks(run: Run) -> Iterator[FailedCheck]:
         if not server.started:
             yield FailedCheck(node, server, None, None, None, start_error_line(server.error))
             continue
-        own_checks = (
-            (Check.STDOUT, server.stdout),
-            (Check.SEQUENCES, server.sequences),
-            (Check.PROTOCOL, server.protocol_check),
-        )
-        for own, check in own_checks:
-            if check is not None and check.failed:
+        for own, check in server.own_checks():
+            if check.failed:
                 yield FailedCheck(f"{node}::{own}", server, None, own, check, check.message or "")
         for subject in server.subjects():
             for check_name, check in subject.checks.items():

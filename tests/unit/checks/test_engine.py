@@ -353,7 +353,10 @@ def test_shrinking_has_its_own_phase_from_the_first_failure_on() -> None:
     search = _search(tool, max_examples=200)
     assert search.found is not None and search.found.outcome.arguments == {"n": 10}
     phases = search.phase_seconds
-    assert {phase for phase, seconds in phases.items() if seconds >= 0.001} == {"random", "shrink"}
+    # No call is made in the coverage phase (nothing given): it holds less than one call's
+    # time, whatever the load (a phase switch costs microseconds, not 5 ms).
+    assert set(phases) <= {"coverage", "random", "shrink"}
+    assert phases.get("coverage", 0.0) < 0.005
     # Every call took 5 ms and each fell in one phase: those after the first failure in
     # shrink's (the first failure found is not 10: hypothesis draws larger numbers first).
     assert phases["random"] + phases["shrink"] >= 0.005 * len(tool.sent)

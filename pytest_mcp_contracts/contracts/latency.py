@@ -22,11 +22,9 @@ LATENCY_SECTION: Final = "latency"
 #: growth well past that is news. A constant, not a setting: the warning never fails a run,
 #: and ``-W`` filters it like any other.
 LATENCY_GROWTH: Final = 3.0
-#: And by at least this much (ms): a tool answering in 0.2 ms that now takes 0.7 ms grew
-#: past the factor by the transport's own jitter, not by anything its author did. A p95 is
-#: one of a tool's slowest calls, and a loaded machine stretches those most: on this
-#: project's shared two-core runner a 4 ms p95 came back as 15 ms with nothing changed, and
-#: its own tests allow 40 ms on top of a known sleep (tests/e2e/test_latency.py, SLACK_MS).
+#: And by at least this much (ms): a sub-millisecond tool that grew past the factor grew by
+#: the transport's own jitter, and a p95 is one of a tool's slowest calls, which a loaded
+#: machine stretches most; only growth a user would feel is news.
 LATENCY_FLOOR_MS: Final = 50.0
 
 

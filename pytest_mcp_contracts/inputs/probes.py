@@ -23,6 +23,7 @@ that would pass it on.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import re
@@ -132,11 +133,14 @@ class Listener:
                 try:
                     connection.settimeout(2)
                     request = connection.recv(4096).decode("latin-1")
-                    connection.sendall(b"HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n")
                 except OSError:
                     continue  # a client that went away says nothing
+                # Kept before the answer: once answered, the tool may answer its call, and
+                # the run looks for the request as soon as it has the call's answer.
                 if len(self._heard) < self.MAX_HEARD:
                     self._heard.append(request)
+                with contextlib.suppress(OSError):
+                    connection.sendall(b"HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n")
 
     def close(self) -> None:
         self._open = False

@@ -610,6 +610,33 @@ def scale_run(bench: Bench, label: str, extra: list[str]) -> tuple[Run, int, Any
     return run, int(server.get("calls", 0)) + invalid, without_timings(server)
 
 
+def bare_loops(bench: Bench, calls: int, loops: int) -> float:
+    """Seconds for ``calls`` calls to the many-tools server by ``loops`` bare loops side by
+    side (bare_loop.py, a process and a server each, ``calls // loops`` calls apiece), from
+    the first call to the last answer."""
+    sizes = bench.sizes
+    env = {
+        **bench.env,
+        "BENCH_TOOLS": str(sizes.scale_tools),
+        "BENCH_CALL_MS": str(sizes.scale_call_ms),
+    }
+    at = time.time() + 3.0  # every server started and handshaken by then
+    argv = [sys.executable, str(BENCH / "bare_loop.py"), f"--calls={calls // loops}", f"--at={at}"]
+    processes = [
+        subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True)
+        for _ in range(loops)
+    ]
+    spans = []
+    for process in processes:
+        out, _ = process.communicate(timeout=RUN_TIMEOUT)
+        if process.returncode != 0:
+            raise MeasurementError(f"bare_loop.py exited with {process.returncode}:\n{out}")
+        spans.append(json.loads(out))
+    if min(span["start"] for span in spans) < at:
+        raise MeasurementError("a bare loop's server took more than 3 s to start")
+    return float(max(span["end"] for span in spans) - min(span["start"] for span in spans))
+
+
 def measure_scale(bench: Bench) -> list[Figure]:
     sizes = bench.sizes
     name = (
@@ -635,6 +662,13 @@ def measure_scale(bench: Bench) -> list[Figure]:
                 )
     wall = {label: median([r.seconds for r, _, _ in done]) for label, done in runs.items()}
     serial = wall["serial"]
+    # The ceiling: the serial run's number of calls by one bare loop, against two side by side.
+    calls = runs["serial"][0][1]
+    bare: dict[int, list[float]] = {1: [], 2: []}
+    for index in range(sizes.repeat):
+        for loops in (1, 2) if index % 2 == 0 else (2, 1):
+            bare[loops].append(bare_loops(bench, calls, loops))
+    ceiling = median(bare[1]) / median(bare[2])
     figures: list[Figure] = []
     for label, _ in configs:
         if label == "serial":
@@ -664,6 +698,18 @@ def measure_scale(bench: Bench) -> list[Figure]:
                 },
             )
         )
+    figures.insert(
+        1,
+        Figure(
+            "scale_bare",
+            f"  the ceiling: {calls} calls by two bare loops side by side vs one "
+            f"(speed-up {ceiling:.2f}x)",
+            "s",
+            measured=median(bare[2]),
+            baseline=median(bare[1]),
+            details={"loop_s": bare[1], "two_loops_s": bare[2], "calls": calls},
+        ),
+    )
     return figures
 
 

@@ -219,15 +219,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     servers = session.config.stash.get(SERVERS_KEY, [])
     for server in servers:
         server.relist(timeout=min(server.startup_timeout, RELIST_TIMEOUT))
-    if len(servers) > 1:
-        # Each close waits for its server to exit (a Python server on the SDK takes 0.1-0.2 s
-        # to shut down): side by side, the run waits for the slowest, not for their sum.
-        from concurrent.futures import ThreadPoolExecutor
+    if servers:
+        from pytest_mcp_contracts.transport.connect import close_together
 
-        with ThreadPoolExecutor(max_workers=len(servers)) as pool:
-            list(pool.map(lambda server: server.close(), servers))
-    elif servers:
-        servers[0].close()
+        close_together(servers)
     run = session.config.stash.get(RUN_FACTS_KEY, None)
     recorder = session.config.stash.get(RECORDER_KEY, None)
     if recorder is not None:

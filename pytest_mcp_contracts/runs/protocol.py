@@ -11,6 +11,7 @@ the errors among them and warns about the rest.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -18,6 +19,7 @@ from pytest_mcp_contracts.judges import protocol_rules as rules
 from pytest_mcp_contracts.judges.failures import ContractFailure, FailureKind, FailureReport
 from pytest_mcp_contracts.judges.protocol_rules import Answer
 from pytest_mcp_contracts.judges.spec_messages import violations_finding
+from pytest_mcp_contracts.transport.connect import close_together
 from pytest_mcp_contracts.transport.discover import (
     LISTINGS,
     Listing,
@@ -122,10 +124,6 @@ class _Talk:
             return None
         return pages, None
 
-    def close(self) -> None:
-        for conn in self.opened:
-            conn.close()
-
 
 def declared(context: RunContext) -> list[Listing]:
     """The listings the server declares, tools first."""
@@ -150,11 +148,17 @@ def check_server_protocol(context: RunContext, facts: ItemFacts) -> list[Finding
         checked.append(rule_id)
         findings.extend(f for f in found if f is not None)
 
+    # The second connection starts while the first starts and reads its listings: starting
+    # a server is most of what this check waits for, and the two starts need not queue.
+    beside = ThreadPoolExecutor(max_workers=1) if modern else None
+    opening = beside.submit(other.live) if beside is not None else None
     try:
         listings = declared(context)
         first = _read_listings(talk, listings, version, judged)
         announced_before = _announced(talk)
         conn_before = talk.conn
+        if opening is not None:
+            opening.result()  # its ServerStartError is this check's, as on the first
         elsewhere = {listing.method: _listed(other, listing) for listing in listings if modern}
         answers = _malformed_requests(context, talk, version, judged)
         if modern:
@@ -178,8 +182,9 @@ def check_server_protocol(context: RunContext, facts: ItemFacts) -> list[Finding
     except ServerStartError as exc:
         raise _unavailable(server, exc) from None
     finally:
-        talk.close()
-        other.close()
+        if beside is not None:
+            beside.shutdown()  # a start still under way ends before its connection is closed
+        close_together([*talk.opened, *other.opened])
         opened = len(talk.opened) + len(other.opened)
         facts.section(
             "mcp protocol",

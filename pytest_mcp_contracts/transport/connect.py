@@ -4,7 +4,9 @@ complete the handshake, starting a server the 2026 probe broke again without it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Protocol
 
 from pytest_mcp_contracts.transport.client import Client
 from pytest_mcp_contracts.transport.errors import ProbeFailed, ServerStartError
@@ -63,6 +65,21 @@ def open_server(
             ) from None
         conn.probe_failure = note
         return conn
+
+
+class Closable(Protocol):
+    def close(self) -> None: ...
+
+
+def close_together(closables: Sequence[Closable]) -> None:
+    """Close each, side by side: a close waits for its server to exit (a Python server on an
+    SDK takes a few tenths of a second to shut its interpreter down), so the caller waits
+    for the slowest, not for the sum."""
+    if len(closables) > 1:
+        with ThreadPoolExecutor(max_workers=len(closables)) as pool:
+            list(pool.map(lambda closable: closable.close(), closables))
+    elif closables:
+        closables[0].close()
 
 
 def probe_warning(failure: str, protocol_version: str) -> str:

@@ -76,8 +76,9 @@ _COLD = {
 
 def _zygote_wanted(kind: str) -> bool:
     """Neither turned off, nor already running: a session under test inherits the zygote of
-    the one running it."""
-    return not os.environ.get(_COLD[kind]) and not os.environ.get(warm_servers.SOCKETS[kind])
+    the one running it. An SDK stack's servers (``warm_servers.STACK``) are servers."""
+    cold = "servers" if kind.startswith(warm_servers.STACK) else kind
+    return not os.environ.get(_COLD[cold]) and not os.environ.get(warm_servers.socket_env(kind))
 
 
 # The files that hold the longest tests, the file of the longest single test first (by

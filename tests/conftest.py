@@ -90,6 +90,8 @@ SLOW_FIRST = (
     "test_xdist.py",
     "test_memory_cap.py",
     "test_eras.py",
+    "test_latency.py",
+    "test_protocol.py",
     "test_sdk_generations.py",
     "test_state_outlives.py",
     "test_app.py",

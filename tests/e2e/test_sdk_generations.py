@@ -43,7 +43,7 @@ from tests.conftest import (
     NO_SEQUENCES,
     PROTOCOL_OFF,
     SPEC_RULES_ONLY,
-    _zygote_wanted,
+    zygote_wanted,
 )
 
 SUBPROCESS, IN_PROCESS = "stdio", "in-process"  # the run report's transport names
@@ -213,7 +213,7 @@ def _warm_stack(run: str) -> Iterator[None]:
     (tests/warm_servers.py): a crash costs a restart and a replay on a fresh server, some 15
     starts a run, each 0.9 to 1.6 s of CPU cold. The stack's own pytest still starts cold."""
     kind = warm_servers.STACK + run
-    wanted = run != "ts" and _zygote_wanted(kind)
+    wanted = run != "ts" and zygote_wanted(kind)
     zygotes = warm_servers.start(kind, python=str(_stack_python(run))) if wanted else {}
     try:
         yield

@@ -61,7 +61,7 @@ def _start_warm_servers(config: pytest.Config) -> None:
     pytest runs under test, their workers) finds them in the environment.
     MCP_TEST_COLD_SERVERS=1 turns the first off (every server a cold ``python SCRIPT``),
     MCP_TEST_COLD_PYTEST=1 the others (every run and its workers cold)."""
-    kinds = [kind for kind in ("servers", "pytest", "workers") if _zygote_wanted(kind)]
+    kinds = [kind for kind in ("servers", "pytest", "workers") if zygote_wanted(kind)]
     config.stash[_ZYGOTES] = warm_servers.start(*kinds)
 
 
@@ -74,10 +74,11 @@ _COLD = {
 }
 
 
-def _zygote_wanted(kind: str) -> bool:
+def zygote_wanted(kind: str) -> bool:
     """Neither turned off, nor already running: a session under test inherits the zygote of
-    the one running it."""
-    return not os.environ.get(_COLD[kind]) and not os.environ.get(warm_servers.SOCKETS[kind])
+    the one running it. An SDK stack's servers (``warm_servers.STACK``) are servers."""
+    cold = "servers" if kind.startswith(warm_servers.STACK) else kind
+    return not os.environ.get(_COLD[cold]) and not os.environ.get(warm_servers.socket_env(kind))
 
 
 # The files that hold the longest tests, the file of the longest single test first (by
@@ -89,6 +90,8 @@ SLOW_FIRST = (
     "test_xdist.py",
     "test_memory_cap.py",
     "test_eras.py",
+    "test_latency.py",
+    "test_protocol.py",
     "test_sdk_generations.py",
     "test_state_outlives.py",
     "test_app.py",
@@ -482,7 +485,7 @@ def old_sdk_command() -> Iterator[Callable[[str], str]]:
         python = str(fixture_builds.sdk_python("old_sdk"))
     except fixture_builds.BuildError as exc:
         pytest.fail(str(exc))
-    zygotes = warm_servers.start("old_sdk", python=python) if _zygote_wanted("old_sdk") else {}
+    zygotes = warm_servers.start("old_sdk", python=python) if zygote_wanted("old_sdk") else {}
     yield lambda name: shlex.join(
         warm_servers.command(str(fixture_builds.OLD_SDK / name), python=python, kind="old_sdk")
     )

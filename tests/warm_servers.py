@@ -68,6 +68,19 @@ SOCKETS = {
     "workers": WORKERS_SOCKET_ENV,
     "old_sdk": OLD_SDK_SOCKET_ENV,
 }
+# The servers of tests/servers/sdks/<stack>/ (tests/e2e/test_sdk_generations.py): a zygote
+# per stack, on that stack's virtualenv's Python, of kind "stack:<stack>" (``socket_env``).
+STACK = "stack:"
+
+
+def socket_env(kind: str) -> str:
+    """The variable that holds where the zygote of ``kind`` listens."""
+    if kind.startswith(STACK):
+        stack = "".join(c if c.isalnum() else "_" for c in kind.removeprefix(STACK))
+        return f"MCP_TEST_WARM_STACK_{stack.upper()}"
+    return SOCKETS[kind]
+
+
 # The zygote each xdist worker of a warm pytest run forks from, by its id; the others start cold.
 WORKER_ZYGOTES = {"gw0": "pytest", "gw1": "workers"}
 # What the interpreter reads from the environment only as it starts (``python --help-env``):
@@ -114,7 +127,7 @@ def command(
     """The argv that starts fixture server ``script``: warm where a zygote of ``kind`` runs,
     else the cold ``python SCRIPT`` (``python``: the interpreter a cold start runs; the
     launcher runs on it too, and falls back to it)."""
-    if not os.environ.get(SOCKETS[kind]):
+    if not os.environ.get(socket_env(kind)):
         return [python, script, *args]
     chosen = [] if kind == "servers" else ["--zygote", kind]
     return [python, "-S", os.path.abspath(__file__), *chosen, script, *args]
@@ -160,7 +173,7 @@ def start(*kinds: str, python: str = sys.executable) -> dict[str, subprocess.Pop
     for kind, (path, zygote) in started.items():
         assert zygote.stdout is not None
         if select.select([zygote.stdout], [], [], 60)[0] and zygote.stdout.readline() == b"ready\n":
-            os.environ[SOCKETS[kind]] = path
+            os.environ[socket_env(kind)] = path
             ready[kind] = zygote
         else:
             stop(zygote, kind)
@@ -170,7 +183,7 @@ def start(*kinds: str, python: str = sys.executable) -> dict[str, subprocess.Pop
 def stop(zygote: subprocess.Popen[bytes], kind: str) -> None:
     import shutil
 
-    path = os.environ.pop(SOCKETS[kind], None)
+    path = os.environ.pop(socket_env(kind), None)
     assert zygote.stdin is not None and zygote.stdout is not None
     zygote.stdin.close()
     zygote.stdout.close()
@@ -196,7 +209,7 @@ def launch(argv: list[str]) -> None:
         kind, argv = argv[1], argv[2:]
     else:
         kind = "pytest" if argv[:1] == ["-m"] else "servers"
-    path = os.environ.get(SOCKETS[kind])
+    path = os.environ.get(socket_env(kind))
     zygote = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         if not path:
@@ -371,6 +384,49 @@ def import_the_plugin() -> None:
             importlib.import_module(module.name)
 
 
+def _preload_stack() -> None:
+    """What the servers of an SDK stack (tests/servers/sdks/) import, of the SDKs that stack
+    holds: 0.9 to 1.6 s of CPU a server started cold, and a stack's run starts some 15 (a
+    crash costs a restart and a replay on a fresh server)."""
+    import importlib
+
+    for name in (
+        "anyio",
+        "pydantic",
+        "mcp.types",
+        "mcp.server.stdio",
+        "mcp.server.lowlevel",
+        "mcp.server.fastmcp",  # mcp 1.x
+        "mcp.server.mcpserver",  # mcp 2.x
+        "fastmcp",
+        # What logs a traceback in the SDKs that use rich: their first one imports it.
+        "rich.logging",
+        "rich.traceback",
+    ):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+    # One server built, as each builds one: what construction imports on first use.
+    for module, server in (
+        ("mcp.server", "MCPServer"),
+        ("mcp.server.fastmcp", "FastMCP"),
+        ("fastmcp", "FastMCP"),
+    ):
+        with contextlib.suppress(ImportError, AttributeError):
+            getattr(importlib.import_module(module), server)("warm-up")
+    # And a traceback rendered as the SDKs that log through rich render each exception of a
+    # tool: the first loads pygments' lexer and style, 0.8 s of CPU in each server that logs.
+    with contextlib.suppress(ImportError):
+        import io
+
+        from rich.console import Console
+        from rich.traceback import Traceback
+
+        try:
+            raise ValueError("warm-up")
+        except ValueError:
+            Console(file=io.StringIO(), width=400).print(Traceback())
+
+
 PRELOAD = {
     "servers": _preload_servers,
     "pytest": _preload_pytest,
@@ -388,7 +444,7 @@ def serve(path: str, kind: str) -> tuple[dict[str, Any], list[int]]:
     import gc
     import threading
 
-    PRELOAD[kind]()
+    (_preload_stack if kind.startswith(STACK) else PRELOAD[kind])()
     # A fork copies only the thread that forks: nothing above may have left one running.
     assert threading.active_count() == 1, threading.enumerate()
     # What was imported stays out of the collector's work in every forked process (as a
@@ -620,7 +676,7 @@ def warm_xdist_workers() -> Callable[[], None]:
     def popen_args(spec: Any) -> list[str]:
         args = cold(spec)
         kind = WORKER_ZYGOTES.get(spec.id or "")
-        if spec.python or kind is None or not os.environ.get(SOCKETS[kind]):
+        if spec.python or kind is None or not os.environ.get(socket_env(kind)):
             return args
         return [sys.executable, "-S", os.path.abspath(__file__), "--zygote", kind, *args[1:]]
 

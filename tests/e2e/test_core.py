@@ -54,12 +54,14 @@ def test_collect_only_lists_stable_node_ids(run_mcp_inprocess: RunMcp) -> None:
             30,
             ["*exit status 1*", "*ImportError: cannot import name 'FastMCP'*"],
         ),
+        # These two never answer: the run waits out the timeout. They print at once, or
+        # nothing (standard library only), so a short one loses nothing.
         (
             "startup_garbage.py",
-            2,
-            ["*no answer to the handshake within 2 s*not JSON-RPC*'Starting server...'*"],
+            1,
+            ["*no answer to the handshake within 1 s*not JSON-RPC*'Starting server...'*"],
         ),
-        ("startup_silent.py", 2, ["*no answer to the handshake within 2 s*"]),
+        ("startup_silent.py", 1, ["*no answer to the handshake within 1 s*"]),
     ],
 )
 def test_server_that_does_not_start_is_one_clear_collection_error(

@@ -26,6 +26,8 @@ NAP_MS = 60
 # What a loaded machine may add to a call on top of the server's own sleep: the transport's
 # few milliseconds, and a scheduler that has two cores for many processes.
 SLACK_MS = 40
+# nap made slower for the drift gate's warning (test_the_drift_gate_records_...).
+SLOW_NAP_MS = 200
 
 
 def _tools(path: Path) -> dict[str, dict[str, Any]]:
@@ -176,8 +178,12 @@ def test_a_hang_is_confirmed_at_the_full_timeout_and_shrunk_with_an_early_one(
             NO_SEQUENCES,
             "-k",
             "stuck and contract",
-            "--mcp-call-timeout=6",
+            # Above the early timeout (2 s, HANG_FLOOR in runs/engine.py), which only a
+            # longer call timeout brings in; every full-timeout wait costs this much.
+            "--mcp-call-timeout=3",
             "--hypothesis-seed=1",
+            # One shrinking attempt shows the early timeout; each more waits it again.
+            "--mcp-max-restarts=1",
         ),
     )
     assert result.parseoutcomes()["failed"] == 1
@@ -220,7 +226,9 @@ def test_the_drift_gate_records_latency_warns_when_it_grows_and_update_replaces_
     """A first run records nap's p50 and p95; a run on a server made slower past the factor
     (and the floor) warns naming both figures and the command, and passes; a plain run never
     rewrites the figures; --mcp-snapshot-update replaces them."""
-    args = (NO_SEQUENCES, "-k", "nap and contract")
+    # 25 inputs a run, not the default: past the 20 answered calls a figure needs
+    # (--mcp-latency-calls), and the two slow runs' sleeps are most of this test's time.
+    args = (NO_SEQUENCES, "-k", "nap and contract", "--mcp-max-examples=25")
     path = pytester.path / "mcp-contracts" / "latency" / "nap.json"
 
     def recorded() -> dict[str, Any]:
@@ -236,8 +244,8 @@ def test_the_drift_gate_records_latency_warns_when_it_grows_and_update_replaces_
     before = path.read_bytes()
 
     # Past 3x the recorded p95 however loaded the machine was when it recorded (under
-    # 45 ms), and past the floor.
-    monkeypatch.setenv("NAP_MS", "300")
+    # 45 ms: 135 ms), and past the floor (50 ms more).
+    monkeypatch.setenv("NAP_MS", str(SLOW_NAP_MS))
     slow = run_mcp("latency.py", args=(*args, "-W", "always"))
     assert slow.ret == 0, slow.stdout.str()
     slow.stdout.fnmatch_lines(
@@ -254,4 +262,4 @@ def test_the_drift_gate_records_latency_warns_when_it_grows_and_update_replaces_
     updated = run_mcp("latency.py", args=(*args, "--mcp-snapshot-update"))
     assert updated.ret == 0, updated.stdout.str()
     assert "p95 latency grew" not in updated.stdout.str()  # accepting is no news
-    assert 300 <= recorded()["p50_ms"] <= recorded()["p95_ms"]
+    assert SLOW_NAP_MS <= recorded()["p50_ms"] <= recorded()["p95_ms"]

@@ -29,7 +29,10 @@ def outcome_of(result: pytest.RunResult, tool: str) -> str:
 
 
 def test_refusals_pass_and_a_broken_server_fails_with_the_input(run_mcp: RunMcp) -> None:
-    result = run_mcp("fragile_validation.py", args=(NO_SEQUENCES, *ARGS))
+    # One restart per tool: enough to show the tools after a crash or a hang run against
+    # a restarted server; each more makes `hangs` wait out another timeout.
+    args = (NO_SEQUENCES, *ARGS, "--mcp-max-restarts=1")
+    result = run_mcp("fragile_validation.py", args=args)
     outcomes = {
         tool: outcome_of(result, tool)
         for tool in ("refuses", "error_result", "internal", "dies", "hangs", "accepts")

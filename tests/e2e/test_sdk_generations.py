@@ -22,6 +22,7 @@ pytest-xdist, the first worker that needs a run makes it and the others read its
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -29,7 +30,7 @@ import re
 import shlex
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,13 @@ from typing import Any
 import pytest
 
 from tests import fixture_builds, warm_servers
-from tests.conftest import NEIGHBOURS_OFF, NO_SEQUENCES, PROTOCOL_OFF, SPEC_RULES_ONLY
+from tests.conftest import (
+    NEIGHBOURS_OFF,
+    NO_SEQUENCES,
+    PROTOCOL_OFF,
+    SPEC_RULES_ONLY,
+    zygote_wanted,
+)
 
 SUBPROCESS, IN_PROCESS = "stdio", "in-process"  # the run report's transport names
 
@@ -150,7 +157,8 @@ def _argv(run: str, ts_servers: Callable[[str], str] | None) -> tuple[list[str],
     """The pytest command of ``run`` and its environment. A Python stack's is its own
     virtualenv's pytest, the checkout's code first on the path (the plugin installed there
     is the checkout's at build time: it gives the entry point, the checkout the code); the
-    TypeScript servers' is this session's (warm) pytest."""
+    TypeScript servers' is this session's (warm) pytest. A Python stack's servers start warm
+    where its zygote runs (``_warm_stack``)."""
     environ = {
         **os.environ,
         "PYTEST_ADDOPTS": f"{SPEC_RULES_ONLY} {PROTOCOL_OFF} {NEIGHBOURS_OFF}",
@@ -166,7 +174,11 @@ def _argv(run: str, ts_servers: Callable[[str], str] | None) -> tuple[list[str],
         environ["PYTHONPATH"] = str(fixture_builds.REPO)
         for name in ("PYTEST_XDIST_WORKER", "PYTEST_PLUGINS"):
             environ.pop(name, None)
-        server = lambda file: shlex.join([str(python), str(fixture_builds.SDKS / file)])  # noqa: E731
+        server = lambda file: shlex.join(  # noqa: E731
+            warm_servers.command(
+                str(fixture_builds.SDKS / file), python=str(python), kind=warm_servers.STACK + run
+            )
+        )
     for each in generations:
         if each.transport == IN_PROCESS:
             argv.append(f"--mcp-app={fixture_builds.SDKS / each.file}")
@@ -195,6 +207,21 @@ def _run(folder: Path, argv: list[str], environ: dict[str, str]) -> dict[str, An
     }
 
 
+@contextlib.contextmanager
+def _warm_stack(run: str) -> Iterator[None]:
+    """A zygote for the servers of Python stack ``run`` while its run lasts
+    (tests/warm_servers.py): a crash costs a restart and a replay on a fresh server, some 15
+    starts a run, each 0.9 to 1.6 s of CPU cold. The stack's own pytest still starts cold."""
+    kind = warm_servers.STACK + run
+    wanted = run != "ts" and zygote_wanted(kind)
+    zygotes = warm_servers.start(kind, python=str(_stack_python(run))) if wanted else {}
+    try:
+        yield
+    finally:
+        for each, zygote in zygotes.items():
+            warm_servers.stop(zygote, each)
+
+
 @pytest.fixture(scope="module")
 def _runs() -> dict[str, dict[str, Any]]:
     return {}
@@ -211,7 +238,6 @@ def tool_report(
     """The run report's entry for ``tool`` of ``generation``, from its stack's one run."""
     if generation.run not in _runs:
         ts = request.getfixturevalue("ts_servers") if generation.run == "ts" else None
-        argv, environ = _argv(generation.run, ts)
         # Shared by the xdist workers of this session (their base temps' parent), under a
         # lock: the first to need a run makes it, the others read its answer, a failed run's
         # too (it is not made again for each of its tests).
@@ -224,7 +250,9 @@ def tool_report(
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX)
             if not answer.is_file():
-                answer.write_text(json.dumps(_run(folder, argv, environ)))
+                with _warm_stack(generation.run):
+                    argv, environ = _argv(generation.run, ts)
+                    answer.write_text(json.dumps(_run(folder, argv, environ)))
         finally:
             os.close(descriptor)  # releases the lock
         _runs[generation.run] = json.loads(answer.read_text())

@@ -585,22 +585,38 @@ def without_timings(value: Any) -> Any:
     return value
 
 
-def scale_run(bench: Bench, label: str, extra: list[str]) -> tuple[Run, int, Any]:
-    """One full run over the many-tools server: (the run, tool calls valid and invalid, its
-    run report's server without timings)."""
-    sizes = bench.sizes
-    project = bench.project(f"scale-{label}")
-    args = [
+def scale_args(extra: Sequence[str] = ()) -> list[str]:
+    """The arguments of a run over the many-tools server, ``extra`` last."""
+    return [
         f"--mcp-server={server_command('many_tools.py')}",
-        f"--mcp-max-examples={sizes.scale_examples}",
         "--hypothesis-seed=1",  # the same inputs serial and under -n: the same reports
         # The figures are about the per-tool items; the sequences item (on by default since
         # issue 22) would add a restart and its own calls to every run compared.
         "--mcp-sequences=off",
         *extra,
     ]
-    env = {"BENCH_TOOLS": str(sizes.scale_tools), "BENCH_CALL_MS": str(sizes.scale_call_ms)}
-    run, server = bench.reported(args, project, env=env)
+
+
+def scale_env(sizes: Sizes) -> dict[str, str]:
+    return {"BENCH_TOOLS": str(sizes.scale_tools), "BENCH_CALL_MS": str(sizes.scale_call_ms)}
+
+
+def fixed_cost(bench: Bench, label: str, extra: list[str]) -> float:
+    """Seconds of a run that starts every process and server and lists it, and runs no
+    check (``-k`` selects none): what a run costs before and after its items."""
+    project = bench.project(f"scale-fixed-{label}")
+    args = scale_args([*extra, "-k", "no-such-item", "-p", "no:randomly", "-q"])
+    no_tests_ran = 5  # pytest's exit status when every item was deselected
+    return bench.pytest(args, project, env=scale_env(bench.sizes), expect=(no_tests_ran,)).seconds
+
+
+def scale_run(bench: Bench, label: str, extra: list[str]) -> tuple[Run, int, Any]:
+    """One full run over the many-tools server: (the run, tool calls valid and invalid, its
+    run report's server without timings)."""
+    sizes = bench.sizes
+    project = bench.project(f"scale-{label}")
+    args = scale_args([f"--mcp-max-examples={sizes.scale_examples}", *extra])
+    run, server = bench.reported(args, project, env=scale_env(sizes))
     if server.get("tools_listed") != sizes.scale_tools or server["checks"].get("failed"):
         raise MeasurementError(
             f"scale run ({label}) listed {server.get('tools_listed')} tools, "
@@ -615,11 +631,7 @@ def bare_loops(bench: Bench, calls: int, loops: int) -> float:
     side (bare_loop.py, a process and a server each, ``calls // loops`` calls apiece), from
     the first call to the last answer."""
     sizes = bench.sizes
-    env = {
-        **bench.env,
-        "BENCH_TOOLS": str(sizes.scale_tools),
-        "BENCH_CALL_MS": str(sizes.scale_call_ms),
-    }
+    env = {**bench.env, **scale_env(sizes)}
     at = time.time() + 3.0  # every server started and handshaken by then
     argv = [sys.executable, str(BENCH / "bare_loop.py"), f"--calls={calls // loops}", f"--at={at}"]
     processes = [
@@ -669,6 +681,16 @@ def measure_scale(bench: Bench) -> list[Figure]:
         for loops in (1, 2) if index % 2 == 0 else (2, 1):
             bare[loops].append(bare_loops(bench, calls, loops))
     ceiling = median(bare[1]) / median(bare[2])
+    pair = [(label, extra) for label, extra in configs if label in ("serial", "n2")]
+    fixed: dict[str, list[float]] = {label: [] for label, _ in pair}
+    for index in range(sizes.repeat):
+        for label, extra in pair if index % 2 == 0 else list(reversed(pair)):
+            fixed[label].append(fixed_cost(bench, label, extra))
+    fixed_serial, fixed_n2 = median(fixed["serial"]), median(fixed["n2"])
+    # The most -n 2 could reach: the serial run's items divided by the ceiling, its fixed
+    # costs paid as -n 2 pays them.
+    items = serial - fixed_serial
+    reachable = serial / (fixed_n2 + items / ceiling)
     figures: list[Figure] = []
     for label, _ in configs:
         if label == "serial":
@@ -698,6 +720,18 @@ def measure_scale(bench: Bench) -> list[Figure]:
                 },
             )
         )
+    figures.insert(
+        1,
+        Figure(
+            "scale_fixed",
+            f"  fixed costs: no item run (-k), -n 2 vs serial; with the ceiling, -n 2 could "
+            f"reach {reachable:.2f}x",
+            "s",
+            measured=fixed_n2,
+            baseline=fixed_serial,
+            details={"serial_s": fixed["serial"], "n2_s": fixed["n2"], "reachable": reachable},
+        ),
+    )
     figures.insert(
         1,
         Figure(

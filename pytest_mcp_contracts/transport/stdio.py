@@ -34,6 +34,18 @@ SERVER_COLUMNS: Final = "400"
 _READ_CHUNK: Final = 1 << 20
 
 
+# Seconds a server is given to exit once its stdin is closed, before SIGTERM (the spec's
+# "reasonable time"; SDK servers take a few tenths of a second to shut their interpreter down).
+EXIT_GRACE: Final = 2.0
+# ... for a command whose server has already outlived EXIT_GRACE once in this process: it
+# does not exit at the end of its input (the Python SDK 1.6 does not), and waiting the whole
+# grace again would add it to every restart, fresh server and run's end. Still more than an
+# SDK server that does exit needs.
+DEAF_GRACE: Final = 0.5
+# The commands (ServerCommand.identity) whose server outlived EXIT_GRACE.
+_DEAF_TO_EOF: set[tuple[object, ...]] = set()
+
+
 @dataclass(frozen=True)
 class ServerCommand:
     """A stdio server as the user named it."""
@@ -52,6 +64,11 @@ class ServerCommand:
     @property
     def display(self) -> str:
         return shlex.join(self.argv)
+
+    @property
+    def identity(self) -> tuple[object, ...]:
+        """What tells one command from another: its argv, environment and folder."""
+        return (self.argv, tuple(sorted(self.env.items())), self.cwd)
 
     @property
     def label(self) -> str:
@@ -229,7 +246,8 @@ class StdioConnection(MessageConnection):
         return super().stderr_tail()
 
     def close(self) -> None:
-        """Close stdin, give the server two seconds, then SIGTERM and SIGKILL its process group."""
+        """Close stdin, give the server time to exit (``EXIT_GRACE``), then SIGTERM and
+        SIGKILL its process group."""
         proc = self._proc
         if proc is None:
             return
@@ -239,9 +257,11 @@ class StdioConnection(MessageConnection):
                 proc.stdin.close()
             except OSError:
                 pass
-            if not wait_exit(proc, 2):
+            deaf = self.command.identity in _DEAF_TO_EOF
+            if not wait_exit(proc, DEAF_GRACE if deaf else EXIT_GRACE):
+                _DEAF_TO_EOF.add(self.command.identity)
                 self._signal_group(proc, signal.SIGTERM)
-                if not wait_exit(proc, 2):
+                if not wait_exit(proc, EXIT_GRACE):
                     self._signal_group(proc, signal.SIGKILL)
                     proc.wait()
         if self._stdout_reader is not None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_mcp_contracts.transport import stdio
 from pytest_mcp_contracts.transport.connect import open_server
 from pytest_mcp_contracts.transport.errors import (
     CallTimeout,
@@ -454,3 +455,48 @@ def test_wait_exit_sees_an_exit_reaps_it_and_gives_up_on_a_process_that_stays() 
         stays.kill()
         stays.wait()
     assert wait_exit(stays, 0)  # already reaped: nothing to wait for
+
+
+DEAF_SERVER = """
+import signal, sys, time
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("method") == "initialize":
+        answer(msg, INIT)
+    elif "id" in msg:
+        refuse(msg)
+time.sleep(60)  # the end of its input is no reason to exit: only a signal ends it
+"""
+
+
+def test_a_server_that_outlived_its_grace_once_is_given_a_short_one_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command whose server did not exit at the end of its input (the Python SDK 1.6) is
+    signalled after DEAF_GRACE at its later stops, not after the whole EXIT_GRACE again;
+    another command still gets the whole grace, and exits within it unsignalled."""
+    graces: list[float] = []
+
+    def waited(proc: subprocess.Popen[bytes], timeout: float) -> bool:
+        graces.append(timeout)
+        return wait_exit(proc, timeout)
+
+    monkeypatch.setattr(stdio, "wait_exit", waited)
+    monkeypatch.setattr(stdio, "_DEAF_TO_EOF", set())
+    deaf = tmp_path / "deaf.py"
+    deaf.write_text(PRELUDE + textwrap.dedent(DEAF_SERVER))
+    hearing = tmp_path / "hearing.py"
+    hearing.write_text(PRELUDE + textwrap.dedent(legacy("refuse(msg)")))
+    stops = []
+    for script in (deaf, deaf, hearing):
+        conn = open_stdio(
+            ServerCommand((sys.executable, str(script))), startup_timeout=5, max_message_bytes=1024
+        )
+        graces.clear()
+        conn.close()
+        stops.append((graces[:], conn.returncode))
+    # The first stop waits the whole grace, then signals (SIGTERM ends the sleep: -15).
+    assert stops[0] == ([stdio.EXIT_GRACE, stdio.EXIT_GRACE], -15)
+    assert stops[1] == ([stdio.DEAF_GRACE, stdio.EXIT_GRACE], -15)
+    assert stops[2] == ([stdio.EXIT_GRACE], 0)
+    assert {ServerCommand((sys.executable, str(deaf))).identity} == stdio._DEAF_TO_EOF

@@ -169,6 +169,15 @@ class Answer:
     def is_error_result(self) -> bool:
         return self.result is not None and self.result.get("isError") is True
 
+    def got(self, otherwise: str) -> str:
+        """What came back, in a finding's words: no answer, an error code, else ``otherwise``
+        (what a result says to the rule)."""
+        if self.failure is not None:
+            return f"got no answer ({self.failure})"
+        if self.code is not None:
+            return f"was answered with {self.code}"
+        return otherwise
+
     def lines(self) -> tuple[str, ...]:
         received = (
             f"no answer: {self.failure}"
@@ -393,13 +402,7 @@ def judge_unsupported_version(answer: Answer) -> Finding | None:
     """A request whose ``_meta`` names a version no server speaks: -32022 (MUST)."""
     if answer.code == UNSUPPORTED_VERSION:
         return None
-    got = (
-        f"got no answer ({answer.failure})"
-        if answer.failure is not None
-        else f"was answered with {answer.code}"
-        if answer.code is not None
-        else "was answered with a result"
-    )
+    got = answer.got("was answered with a result")
     return finding(
         "unsupported-version",
         MODERN_VERSION,
@@ -446,13 +449,7 @@ def judge_discover(answer: Answer) -> Finding | None:
     versions = (answer.result or {}).get("supportedVersions")
     if isinstance(versions, list) and MODERN_VERSION in versions:
         return None
-    got = (
-        f"got no answer ({answer.failure})"
-        if answer.failure is not None
-        else f"was answered with {answer.code}"
-        if answer.code is not None
-        else f"did not name {MODERN_VERSION} in supportedVersions"
-    )
+    got = answer.got(f"did not name {MODERN_VERSION} in supportedVersions")
     return finding(
         "discover",
         MODERN_VERSION,

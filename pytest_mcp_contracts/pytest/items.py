@@ -145,13 +145,7 @@ class ServerCollector(_ServerNode):
         if message is None or worker != "gw0":
             return
         assert self.server.surface is not None
-        warnings.warn_explicit(
-            category(f"{shown(self.server.surface.name)}: {message}"),
-            category,
-            filename=self.nodeid,
-            lineno=0,
-            module=__name__,
-        )
+        warn_at(self.nodeid, f"{shown(self.server.surface.name)}: {message}", category)
 
 
 class ServerStartFailure(_ServerNode):
@@ -355,15 +349,8 @@ class _EntryItem(_RendersFailures):
     def _warn(
         self, message: str, category: type[pytest.PytestWarning] = McpContractWarning
     ) -> None:
-        """Warn about this entry. The warning's location is its node id, not a line of this
-        file: that is what pytest's warnings summary prints, and what the user can act on."""
-        warnings.warn_explicit(
-            category(f"{self.label}: {message}"),
-            category,
-            filename=self.nodeid.rsplit("::", 1)[0],
-            lineno=0,
-            module=__name__,
-        )
+        """Warn about this entry, located at the entry's node."""
+        warn_at(self.nodeid.rsplit("::", 1)[0], f"{self.label}: {message}", category)
 
     def _fail(
         self, problem: str, details: tuple[str, ...] = (), kind: FailureKind = FailureKind.SETUP
@@ -596,13 +583,7 @@ class ProtocolItem(_RendersFailures):
 
         def warn(message: str) -> None:
             assert server.surface is not None
-            warnings.warn_explicit(
-                McpContractWarning(f"{shown(server.surface.name)}: {message}"),
-                McpContractWarning,
-                filename=self.nodeid,
-                lineno=0,
-                module=__name__,
-            )
+            warn_at(self.nodeid, f"{shown(server.surface.name)}: {message}")
 
         def fail(problem: str, details: tuple[str, ...], kind: FailureKind) -> ContractFailure:
             return ContractFailure(
@@ -631,6 +612,14 @@ class SequencesItem(_RendersFailures):
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.nodeid} [sequences]"
+
+
+def warn_at(
+    node: str, text: str, category: type[pytest.PytestWarning] = McpContractWarning
+) -> None:
+    """A warning located at a node id, not at a line of this file: that is what pytest's
+    warnings summary prints, and what the user can act on."""
+    warnings.warn_explicit(category(text), category, filename=node, lineno=0, module=__name__)
 
 
 def _run_check(
